@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// Entry of the `skill-runner` command. Uses the bundle built by `npm install` (prepare);
+// inside a source checkout without a bundle it falls back to running the sources through tsx.
+import { existsSync } from 'node:fs'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { dirname, join } from 'node:path'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const bundle = join(root, 'out/cli/main.js')
+if (existsSync(bundle)) {
+  const { runCli } = await import(pathToFileURL(bundle).href)
+  process.exitCode = await runCli(process.argv.slice(2))
+} else {
+  const { register } = await import('tsx/esm/api')
+  register()
+  const { runCli } = await import(pathToFileURL(join(root, 'src/cli/main.ts')).href)
+  process.exitCode = await runCli(process.argv.slice(2))
+}

@@ -1,0 +1,63 @@
+// Lint rules. The important one is the layering rule: a file's folder says what it may import
+// (see DESIGN.md, "Dependencies point one way").
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import globals from 'globals'
+
+/** Folders under src/ and the src/ folders each may not import. */
+const forbidden = {
+  shared: ['core', 'main', 'preload', 'renderer', 'web', 'cli', 'sandbox'],
+  core: ['main', 'preload', 'renderer', 'web', 'cli', 'sandbox'],
+  sandbox: ['main', 'preload', 'renderer', 'web', 'cli'],
+  main: ['renderer', 'preload', 'web', 'cli', 'sandbox'],
+  preload: ['core', 'main', 'renderer', 'web', 'cli', 'sandbox'],
+  renderer: ['core', 'main', 'preload', 'web', 'cli', 'sandbox'],
+  web: ['renderer', 'main', 'preload', 'cli', 'sandbox'],
+  cli: ['renderer', 'main', 'preload', 'web'],
+}
+
+function layerRule(layer) {
+  const patterns = forbidden[layer].map((other) => ({
+    group: [`**/${other}/**`, `**/${other}`, `@/${other}/**`],
+    message: `src/${layer} may not import src/${other} (see DESIGN.md, rules of the house).`,
+  }))
+  const paths = []
+  if (layer !== 'main' && layer !== 'preload') {
+    paths.push({ name: 'electron', message: `src/${layer} never imports electron.` })
+  }
+  if (layer === 'renderer' || layer === 'shared') {
+    for (const name of ['node:fs', 'fs', 'node:path', 'path', 'node:child_process', 'child_process']) {
+      paths.push({ name, message: `src/${layer} runs without Node.` })
+    }
+  }
+  if (layer === 'main' || layer === 'preload') {
+    paths.push({
+      name: 'electron',
+      importNames: layer === 'main' ? ['ipcMain'] : ['ipcRenderer'],
+      message: 'Use the typed bridge wrapper in src/main/bridge (or the preload) instead of raw IPC.',
+    })
+  }
+  return {
+    files: [`src/${layer}/**/*.{ts,tsx}`],
+    rules: { 'no-restricted-imports': ['error', { patterns, paths }] },
+  }
+}
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', 'build/**', '.tmp/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  ...Object.keys(forbidden).map(layerRule),
+  {
+    files: ['src/main/bridge/**/*.ts', 'src/preload/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+)

@@ -1,0 +1,28 @@
+// Bundles the command line and its worker entries into out/cli so that `npx skill-runner`
+// starts without a TypeScript loader. Runs from `npm install` (prepare) and `npm run build`.
+import { build } from 'esbuild'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { dirname, join } from 'node:path'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const entryPoints = ['src/cli/main.ts', 'src/core/workbooks/worker.ts'].filter((p) =>
+  existsSync(join(root, p)),
+)
+if (entryPoints.length === 0) process.exit(0)
+
+await build({
+  absWorkingDir: root,
+  entryPoints,
+  outdir: 'out/cli',
+  outbase: 'src',
+  entryNames: '[name]',
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  sourcemap: true,
+  packages: 'external',
+  logLevel: 'warning',
+  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+})

@@ -1,0 +1,4 @@
+export * from './resources'
+export * from './endpoints'
+export * from './statuses'
+export * from './parse'
