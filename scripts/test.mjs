@@ -1,0 +1,71 @@
+// `npm test`: type checks, lint, the build the browser tests need, the vitest suite, and the
+// keychain tests inside a private D-Bus session with an unlocked gnome-keyring when the machine
+// has one. Prints one closing line "tests: N passed, N failed, N skipped".
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const totals = { passed: 0, failed: 0, skipped: 0 }
+
+function run(label, cmd, args, options = {}) {
+  console.log(`\n--- ${label}`)
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...options })
+  if (r.status !== 0) {
+    console.error(`\n${label} failed (exit ${r.status ?? r.signal}).`)
+    return false
+  }
+  return true
+}
+
+function addVitestCounts(file) {
+  if (!existsSync(file)) return false
+  const report = JSON.parse(readFileSync(file, 'utf8'))
+  totals.passed += report.numPassedTests ?? 0
+  totals.failed += report.numFailedTests ?? 0
+  totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0)
+  return true
+}
+
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
+const tmp = mkdtempSync(join(tmpdir(), 'skill-runner-test-'))
+let ok = true
+ok = run('typecheck (node side)', npx, ['tsc', '-p', 'tsconfig.node.json', '--noEmit']) && ok
+ok = run('typecheck (web side)', npx, ['tsc', '-p', 'tsconfig.web.json', '--noEmit']) && ok
+ok = run('lint', npx, ['eslint', '.']) && ok
+ok = run('build (renderer for browser-mode tests, CLI bundle)', 'npm', ['run', 'build']) && ok
+
+const mainReport = join(tmp, 'vitest.json')
+const suiteOk = run('vitest', npx, [
+  'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${mainReport}`,
+])
+if (!addVitestCounts(mainReport) && !suiteOk) totals.failed += 1
+ok = suiteOk && ok
+
+// Keychain tests need a Secret Service. Start a private one when the machine can.
+const keychainReport = join(tmp, 'keychain.json')
+const haveKeyring =
+  process.platform === 'linux' &&
+  spawnSync('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon']).status === 0
+const keychainArgs = `vitest run --config vitest.keychain.config.ts --reporter=default --reporter=json --outputFile.json=${keychainReport}`
+if (existsSync(join(root, 'vitest.keychain.config.ts'))) {
+  let keychainOk
+  if (haveKeyring) {
+    const dataHome = join(tmp, 'xdg-data')
+    keychainOk = run('keychain tests (private gnome-keyring)', 'dbus-run-session', [
+      '--', 'sh', '-c',
+      `echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; npx ${keychainArgs}`,
+    ], { env: { ...process.env, XDG_DATA_HOME: dataHome } })
+  } else {
+    console.log('\n--- keychain tests: no dbus-run-session/gnome-keyring here; they run and skip with a reason')
+    keychainOk = run('keychain tests', 'sh', ['-c', `npx ${keychainArgs}`])
+  }
+  if (!addVitestCounts(keychainReport) && !keychainOk) totals.failed += 1
+  ok = keychainOk && ok
+}
+
+rmSync(tmp, { recursive: true, force: true })
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
+process.exit(ok && totals.failed === 0 ? 0 : 1)
