@@ -1,0 +1,344 @@
+/**
+ * The Bridge's behaviour, written once: every verb of the contract (src/shared/bridge) as a
+ * function of the engine. Electron IPC (src/main/ipc.ts) and browser mode (src/web) both serve
+ * exactly these handlers, so the desktop app and the browser behave the same.
+ *
+ * Also here: following the runs an environment's runs list shows, and pushing what changed as
+ * events (runsUpdated, runEnded, activity). Nothing is polled by the UI; the engine asks the
+ * service again only while some run is still active, less often while nothing changes, and not
+ * at all when every run is finished (a Refresh asks at once).
+ */
+import { stat } from 'node:fs/promises'
+import { isAbsolute } from 'node:path'
+import { isTerminalStatus, type RunDetail, type RunList, type RunSummary } from '../shared/contract'
+import {
+  BridgeError,
+  type ActivityUpdate,
+  type AppInfo,
+  type BridgeEventName,
+  type BridgeEvents,
+  type BridgeHandlers,
+  type ConnectionReport,
+  type EnvironmentList,
+  type EnvironmentView,
+  type FileRef,
+  type RunsUpdate,
+  type SecretStoreView,
+} from '../shared/bridge'
+
+/** What the Bridge needs of the engine. `shell-engine.ts` adapts the real engine to it. */
+export interface ShellEngine {
+  appInfo(): { name: string; version: string; platform: string }
+  secretStore(): SecretStoreView
+  listEnvironments(): Promise<EnvironmentView[]>
+  addEnvironment(input: {
+    name: string
+    baseUrl: string
+    token?: string | undefined
+  }): Promise<void>
+  removeEnvironment(name: string): Promise<void>
+  useEnvironment(name: string): Promise<void>
+  setToken(name: string, token: string): Promise<void>
+  checkConnection(name: string): Promise<ConnectionReport>
+  listRuns(
+    name: string,
+    query: {
+      status?: string | undefined
+      pageSize?: number | undefined
+      pageToken?: string | undefined
+    },
+  ): Promise<RunList>
+  getRun(name: string, runId: string): Promise<RunDetail>
+  /** Turns any error of the engine into one the user can act on. */
+  describeError(error: unknown): BridgeError
+}
+
+export type Emit = <E extends BridgeEventName>(event: E, payload: BridgeEvents[E]) => void
+
+export interface BridgeService {
+  handlers: BridgeHandlers
+  /** Listens to every pushed event; returns a function that stops listening. */
+  subscribe(listener: (event: BridgeEventName, payload: unknown) => void): () => void
+  emit: Emit
+  dispose(): void
+}
+
+export interface BridgeServiceOptions {
+  shell: 'electron' | 'browser'
+  /** Run-list follow intervals (ms): the first, and the longest after quiet periods. */
+  followMinMs?: number
+  followMaxMs?: number
+  setTimer?: (fn: () => void, ms: number) => unknown
+  clearTimer?: (handle: unknown) => void
+}
+
+const FOLLOW_PAGE_SIZE = 50
+
+export function createBridgeService(
+  engine: ShellEngine,
+  options: BridgeServiceOptions,
+): BridgeService {
+  const listeners = new Set<(event: BridgeEventName, payload: unknown) => void>()
+  const emit: Emit = (event, payload) => {
+    for (const listener of [...listeners]) {
+      try {
+        listener(event, payload)
+      } catch {
+        // One broken listener must not stop the others.
+      }
+    }
+  }
+
+  const guard = async <T>(task: () => Promise<T>): Promise<T> => {
+    try {
+      return await task()
+    } catch (error) {
+      throw error instanceof BridgeError ? error : engine.describeError(error)
+    }
+  }
+
+  const environmentList = async (): Promise<EnvironmentList> => ({
+    items: await engine.listEnvironments(),
+  })
+  const changed = async (): Promise<EnvironmentList> => {
+    const list = await environmentList()
+    emit('environmentsChanged', list)
+    return list
+  }
+
+  const follower = createRunFollower(engine, emit, options)
+
+  const handlers: BridgeHandlers = {
+    async getAppInfo(): Promise<AppInfo> {
+      const info = engine.appInfo()
+      return { ...info, shell: options.shell, secretStore: engine.secretStore() }
+    },
+    listEnvironments: () => guard(environmentList),
+    addEnvironment: (args) =>
+      guard(async () => {
+        await engine.addEnvironment({ name: args.name, baseUrl: args.baseUrl, token: args.token })
+        return changed()
+      }),
+    removeEnvironment: (args) =>
+      guard(async () => {
+        follower.unwatch(args.name)
+        await engine.removeEnvironment(args.name)
+        return changed()
+      }),
+    useEnvironment: (args) =>
+      guard(async () => {
+        await engine.useEnvironment(args.name)
+        return changed()
+      }),
+    setToken: (args) =>
+      guard(async () => {
+        await engine.setToken(args.name, args.token)
+        return changed()
+      }),
+    checkConnection: (args) => guard(() => engine.checkConnection(args.environment)),
+    listRuns: (args) =>
+      guard(async () => {
+        const page = await engine.listRuns(args.environment, {
+          status: args.status,
+          pageSize: args.pageSize,
+          pageToken: args.pageToken,
+        })
+        return { environment: args.environment, ...page }
+      }),
+    getRun: (args) => guard(() => engine.getRun(args.environment, args.runId)),
+    watchRuns: (args) => guard(() => follower.watch(args.environment)),
+    unwatchRuns: async (args) => {
+      follower.unwatch(args.environment)
+      return null
+    },
+    refreshRuns: (args) => guard(() => follower.refresh(args.environment)),
+    describeFile: (args, context) => guard(() => describeFile(args.file, context.transport)),
+  }
+
+  return {
+    handlers,
+    emit,
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => {
+        listeners.delete(listener)
+      }
+    },
+    dispose() {
+      follower.dispose()
+      listeners.clear()
+    },
+  }
+}
+
+async function describeFile(file: FileRef, transport: 'ipc' | 'http') {
+  if (file.kind === 'bytes') {
+    return {
+      name: file.name,
+      sizeBytes: Buffer.byteLength(file.base64, 'base64'),
+      source: 'bytes' as const,
+    }
+  }
+  // A page in a browser cannot know real paths; refuse rather than read what it names.
+  if (transport !== 'ipc') {
+    throw new BridgeError({
+      code: 'forbidden',
+      message: 'In a browser, files are sent by their content, not by a path on this computer.',
+      nextStep: 'Drop the file onto the page again.',
+    })
+  }
+  if (!isAbsolute(file.path)) {
+    throw new BridgeError({
+      code: 'invalid-arguments',
+      message: `“${file.name}” has no usable location on this computer.`,
+      nextStep: 'Save the file to a folder first, then drop it again.',
+    })
+  }
+  try {
+    const info = await stat(file.path)
+    if (!info.isFile()) throw new Error('not a file')
+    return { name: file.name, sizeBytes: info.size, source: 'path' as const }
+  } catch {
+    throw new BridgeError({
+      code: 'not-found',
+      message: `Skill Runner cannot read “${file.name}”.`,
+      nextStep: 'Check that the file still exists and that you may open it, then drop it again.',
+    })
+  }
+}
+
+/**
+ * Follows the newest runs of each environment someone looks at. It asks the service again
+ * only while a run there is active: soon after a change, then less and less often while nothing
+ * changes, never when everything is finished.
+ */
+function createRunFollower(engine: ShellEngine, emit: Emit, options: BridgeServiceOptions) {
+  const minMs = options.followMinMs ?? 1000
+  const maxMs = options.followMaxMs ?? 10_000
+  const setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
+  const clearTimer =
+    options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>))
+
+  interface Followed {
+    known: Map<string, RunSummary>
+    delay: number
+    timer: unknown
+    busy: Promise<RunsUpdate> | null
+    active: RunSummary[]
+  }
+  const followed = new Map<string, Followed>()
+  let lastActivity = ''
+
+  function activity(): ActivityUpdate {
+    let activeRuns = 0
+    let doneTasks = 0
+    let totalTasks = 0
+    for (const f of followed.values()) {
+      for (const run of f.active) {
+        activeRuns++
+        totalTasks += run.totalTasks
+        doneTasks += run.completedTasks + run.failedTasks + run.cancelledTasks
+      }
+    }
+    return { activeRuns, doneTasks, totalTasks }
+  }
+
+  function pushActivity() {
+    const update = activity()
+    const key = JSON.stringify(update)
+    if (key === lastActivity) return
+    lastActivity = key
+    emit('activity', update)
+  }
+
+  async function look(environment: string, f: Followed): Promise<RunsUpdate> {
+    const page = await engine.listRuns(environment, { pageSize: FOLLOW_PAGE_SIZE })
+    const changedRuns: RunSummary[] = []
+    for (const run of page.items) {
+      const before = f.known.get(run.runId)
+      if (!before || summaryChanged(before, run)) changedRuns.push(run)
+      if (before && !isTerminalStatus(before.status) && isTerminalStatus(run.status)) {
+        const env = (await engine.listEnvironments()).find((e) => e.name === environment)
+        emit('runEnded', { environment, unitLabel: env?.unitLabel ?? 'credits', run })
+      }
+      f.known.set(run.runId, run)
+    }
+    f.active = page.items.filter((run) => !isTerminalStatus(run.status))
+    const update: RunsUpdate = {
+      environment,
+      items: page.items,
+      totalCount: page.totalCount,
+      activeCount: f.active.length,
+    }
+    if (changedRuns.length > 0) emit('runsUpdated', { ...update, items: changedRuns })
+    f.delay = changedRuns.length > 0 ? minMs : Math.min(maxMs, Math.round(f.delay * 1.6))
+    pushActivity()
+    return update
+  }
+
+  function schedule(environment: string, f: Followed) {
+    if (f.timer !== null) clearTimer(f.timer)
+    f.timer = null
+    if (f.active.length === 0 || followed.get(environment) !== f) return
+    f.timer = setTimer(() => {
+      f.timer = null
+      void lookNow(environment, f).catch(() => {
+        // A failed look is retried later, more slowly; the UI keeps what it has.
+        f.delay = Math.min(maxMs, f.delay * 2)
+        schedule(environment, f)
+      })
+    }, f.delay)
+  }
+
+  async function lookNow(environment: string, f: Followed): Promise<RunsUpdate> {
+    if (f.busy) return f.busy
+    f.busy = look(environment, f)
+    try {
+      return await f.busy
+    } finally {
+      f.busy = null
+      schedule(environment, f)
+    }
+  }
+
+  return {
+    async watch(environment: string): Promise<RunsUpdate> {
+      let f = followed.get(environment)
+      if (!f) {
+        f = { known: new Map(), delay: minMs, timer: null, busy: null, active: [] }
+        followed.set(environment, f)
+      }
+      f.delay = minMs
+      return lookNow(environment, f)
+    },
+    async refresh(environment: string): Promise<RunsUpdate> {
+      const f = followed.get(environment)
+      if (!f) return this.watch(environment)
+      f.delay = minMs
+      return lookNow(environment, f)
+    },
+    unwatch(environment: string) {
+      const f = followed.get(environment)
+      if (!f) return
+      if (f.timer !== null) clearTimer(f.timer)
+      followed.delete(environment)
+      pushActivity()
+    },
+    dispose() {
+      for (const f of followed.values()) if (f.timer !== null) clearTimer(f.timer)
+      followed.clear()
+    },
+  }
+}
+
+function summaryChanged(a: RunSummary, b: RunSummary): boolean {
+  return (
+    a.status !== b.status ||
+    a.updatedAtUnix !== b.updatedAtUnix ||
+    a.completedTasks !== b.completedTasks ||
+    a.failedTasks !== b.failedTasks ||
+    a.cancelledTasks !== b.cancelledTasks ||
+    a.totalTasks !== b.totalTasks ||
+    a.actualCostT !== b.actualCostT
+  )
+}

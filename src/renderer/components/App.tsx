@@ -1,0 +1,70 @@
+import { useEffect } from 'react'
+import { useStores, useApp, useEnvironments } from '../stores/context'
+import { selectedEnvironment } from '../stores/environments-selectors'
+import { EnvironmentSidebar } from './EnvironmentSidebar'
+import { EnvironmentHeader } from './EnvironmentHeader'
+import { ConnectionCheck } from './ConnectionCheck'
+import { RunsPanel } from './RunsPanel'
+import { FileDrop } from './FileDrop'
+import { ErrorNotice } from './ErrorNotice'
+
+export function App() {
+  const { app, environments, runs } = useStores()
+  const items = useEnvironments((s) => s.items)
+  const selectedName = useEnvironments((s) => s.selected)
+  const loadError = useEnvironments((s) => s.error)
+  const loading = useEnvironments((s) => s.loading)
+  const connection = useApp((s) => s.connection)
+  const selected = selectedEnvironment({ items, selected: selectedName })
+
+  useEffect(() => {
+    void app.getState().load()
+    void environments.getState().load()
+  }, [app, environments])
+
+  useEffect(() => {
+    if (selected?.name) void runs.getState().open(selected.name)
+  }, [runs, selected?.name])
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <EnvironmentSidebar />
+      <main id="main" className="content" tabIndex={-1}>
+        {connection === 'closed' && (
+          <div className="banner" role="status">
+            Reconnecting to Skill Runner’s engine… If this stays, start Skill Runner again and open
+            the new address.
+          </div>
+        )}
+        {loadError && (
+          <ErrorNotice error={loadError} onRetry={() => void environments.getState().load()} />
+        )}
+        {selected ? (
+          <>
+            <EnvironmentHeader env={selected} />
+            <div className="cards">
+              <ConnectionCheck env={selected} />
+              <FileDrop />
+            </div>
+            <RunsPanel env={selected} />
+          </>
+        ) : (
+          !loadError && (
+            <section className="empty-state" aria-live="polite">
+              <h1>{loading ? 'Starting Skill Runner…' : 'No environment yet'}</h1>
+              {!loading && (
+                <p>
+                  Add the service you work with, or restart the app to get the built-in Sandbox
+                  back.
+                </p>
+              )}
+            </section>
+          )
+        )}
+      </main>
+    </div>
+  )
+}

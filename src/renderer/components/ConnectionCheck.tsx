@@ -1,0 +1,105 @@
+import type { ConnectionStep, EnvironmentView } from '../../shared/bridge'
+import { useEnvironments, useStores } from '../stores/context'
+import { checkFor } from '../stores/environments-selectors'
+import { ErrorNotice } from './ErrorNotice'
+
+const PLANNED: Array<Pick<ConnectionStep, 'step' | 'title'>> = [
+  { step: 'healthz', title: 'Service reachable' },
+  { step: 'version', title: 'Service version' },
+  { step: 'auth', title: 'Token accepted' },
+]
+
+/** The three connection checks in order, each with its own result and message. */
+export function ConnectionCheck(props: { env: EnvironmentView }) {
+  const { environments } = useStores()
+  const check = useEnvironments((s) => checkFor(s, props.env.name))
+  const steps = check.report?.steps
+  const verdict = check.running
+    ? 'Checking…'
+    : check.report
+      ? check.report.ok
+        ? 'All good: this environment is ready.'
+        : 'Something needs your attention.'
+      : 'Not checked yet.'
+
+  return (
+    <section className="card" aria-labelledby="check-title">
+      <div className="card-head">
+        <div>
+          <h2 id="check-title">Connection</h2>
+          <p className="card-sub">
+            Is the service there, which version it runs, and is your token accepted.
+          </p>
+        </div>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => void environments.getState().check(props.env.name)}
+          disabled={check.running}
+        >
+          {check.running ? 'Checking…' : check.report ? 'Check again' : 'Check connection'}
+        </button>
+      </div>
+      <p
+        className={`verdict ${check.report ? (check.report.ok ? 'verdict-ok' : 'verdict-bad') : ''}`}
+        aria-live="polite"
+      >
+        {verdict}
+      </p>
+      <ol className="steps" aria-label="Connection checks">
+        {(steps ?? PLANNED).map((step) => {
+          const full = steps ? (step as ConnectionStep) : null
+          const state = check.running
+            ? 'running'
+            : !full
+              ? 'idle'
+              : full.skipped
+                ? 'skipped'
+                : full.ok
+                  ? 'ok'
+                  : 'bad'
+          return (
+            <li
+              key={step.step}
+              className={`step step-${state}`}
+              data-step={step.step}
+              data-state={state}
+            >
+              <StepIcon state={state} />
+              <div>
+                <p className="step-title">{step.title}</p>
+                {full && <p className="step-message">{full.message}</p>}
+              </div>
+            </li>
+          )
+        })}
+      </ol>
+      {check.error && (
+        <ErrorNotice
+          error={check.error}
+          onRetry={() => void environments.getState().check(props.env.name)}
+        />
+      )}
+    </section>
+  )
+}
+
+function StepIcon(props: { state: string }) {
+  const label = {
+    ok: 'Passed',
+    bad: 'Failed',
+    skipped: 'Not tried',
+    running: 'Checking',
+    idle: 'Not checked',
+  }[props.state]
+  return (
+    <span className={`step-icon step-icon-${props.state}`} role="img" aria-label={label}>
+      <svg viewBox="0 0 20 20" aria-hidden="true" focusable="false">
+        {props.state === 'ok' && <path d="M5 10.5 8.5 14 15 6.5" />}
+        {props.state === 'bad' && <path d="M6 6l8 8M14 6l-8 8" />}
+        {(props.state === 'skipped' || props.state === 'idle') && <path d="M6 10h8" />}
+        {props.state === 'running' && <circle cx="10" cy="10" r="5" />}
+      </svg>
+    </span>
+  )
+}

@@ -1,0 +1,84 @@
+import { useState } from 'react'
+import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
+import { useStores } from '../stores/context'
+import { tokenStatusText } from '../stores/environments-selectors'
+import { ErrorNotice } from './ErrorNotice'
+import { TokenDialog } from './TokenDialog'
+
+export function EnvironmentHeader(props: { env: EnvironmentView }) {
+  const { env } = props
+  const { environments } = useStores()
+  const [confirmRemove, setConfirmRemove] = useState(false)
+  const [editingToken, setEditingToken] = useState(false)
+  const [error, setError] = useState<BridgeErrorInfo | null>(null)
+
+  async function act(task: () => Promise<BridgeErrorInfo | null>) {
+    setError(await task())
+  }
+
+  return (
+    <header className="env-header">
+      <div className="env-header-text">
+        <h1 id="env-title">
+          {env.name}
+          {env.builtIn && <span className="tag">Built in</span>}
+          {env.isDefault && <span className="tag tag-quiet">Default</span>}
+        </h1>
+        <p className="env-header-sub">
+          <span className="mono">{env.baseUrl}</span>
+          <span aria-hidden="true"> · </span>
+          {tokenStatusText(env)}
+        </p>
+        {env.builtIn && (
+          <p className="env-header-note">
+            A practice service that runs on this computer. Try every step here without an account;
+            nothing is charged.
+          </p>
+        )}
+      </div>
+      <div className="env-header-actions">
+        {!env.isDefault && (
+          <button
+            type="button"
+            className="btn btn-quiet"
+            onClick={() => act(() => environments.getState().makeDefault(env.name))}
+          >
+            Make default
+          </button>
+        )}
+        {!env.builtIn && (
+          <button type="button" className="btn btn-quiet" onClick={() => setEditingToken(true)}>
+            {env.hasToken ? 'Replace token' : 'Add token'}
+          </button>
+        )}
+        {!env.builtIn &&
+          (confirmRemove ? (
+            <span className="confirm" role="group" aria-label={`Remove ${env.name}?`}>
+              <span>Remove {env.name} and its saved token?</span>
+              <button
+                type="button"
+                className="btn btn-danger btn-small"
+                onClick={() => act(() => environments.getState().remove(env.name))}
+              >
+                Remove
+              </button>
+              <button
+                type="button"
+                className="btn btn-quiet btn-small"
+                onClick={() => setConfirmRemove(false)}
+                autoFocus
+              >
+                Keep
+              </button>
+            </span>
+          ) : (
+            <button type="button" className="btn btn-quiet" onClick={() => setConfirmRemove(true)}>
+              Remove…
+            </button>
+          ))}
+      </div>
+      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+      {editingToken && <TokenDialog env={env} onClose={() => setEditingToken(false)} />}
+    </header>
+  )
+}

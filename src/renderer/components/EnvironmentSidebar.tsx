@@ -1,0 +1,76 @@
+import { useMemo, useState } from 'react'
+import { useApp, useEnvironments, useStores } from '../stores/context'
+import { selectedEnvironment, sortedEnvironments } from '../stores/environments-selectors'
+import { AddEnvironmentDialog } from './AddEnvironmentDialog'
+
+export function EnvironmentSidebar() {
+  const { environments } = useStores()
+  const items = useEnvironments((s) => s.items)
+  const selectedName = useEnvironments((s) => s.selected)
+  const info = useApp((s) => s.info)
+  const [adding, setAdding] = useState(false)
+  const sorted = useMemo(() => sortedEnvironments({ items }), [items])
+  const current = selectedEnvironment({ items, selected: selectedName })
+
+  return (
+    <nav className="sidebar" aria-labelledby="environments-heading">
+      <div className="brand">
+        <Logo />
+        <span className="brand-name">Skill Runner</span>
+      </div>
+      <h2 id="environments-heading" className="sidebar-heading">
+        Environments
+      </h2>
+      <ul className="env-list">
+        {sorted.map((env) => (
+          <li key={env.name}>
+            <button
+              type="button"
+              className="env-item"
+              aria-current={env.name === current?.name ? 'true' : undefined}
+              onClick={() => environments.getState().select(env.name)}
+            >
+              <span className="env-item-name">
+                {env.name}
+                {env.builtIn && <span className="tag">Built in</span>}
+                {env.isDefault && <span className="tag tag-quiet">Default</span>}
+              </span>
+              <span className="env-item-host">{hostOf(env.baseUrl)}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="btn btn-secondary add-env" onClick={() => setAdding(true)}>
+        <span aria-hidden="true">＋</span> Add environment
+      </button>
+      {info && (
+        <p className={`store-note ${info.secretStore.canSaveTokens ? '' : 'store-note-warn'}`}>
+          <span className="store-note-title">Tokens</span>
+          {info.secretStore.description}
+          {info.secretStore.advice && (
+            <span className="store-note-advice">{info.secretStore.advice}</span>
+          )}
+        </p>
+      )}
+      {adding && <AddEnvironmentDialog onClose={() => setAdding(false)} />}
+    </nav>
+  )
+}
+
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host
+  } catch {
+    return baseUrl
+  }
+}
+
+function Logo() {
+  return (
+    <svg className="logo" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+      <rect x="1" y="1" width="30" height="30" rx="8" className="logo-bg" />
+      <path d="M9 21.5 15 16l-6-5.5" className="logo-mark" />
+      <path d="M17 22h7" className="logo-mark" />
+    </svg>
+  )
+}

@@ -1,0 +1,98 @@
+/** The environments domain: saved environments, the one on screen, its connection check. */
+import { createStore } from 'zustand/vanilla'
+import { type BridgeApi, type BridgeErrorInfo, type EnvironmentList } from '../../shared/bridge'
+import { selectedEnvironment, type EnvironmentsData } from './environments-selectors'
+import { errorInfo } from './errors'
+
+export interface NewEnvironment {
+  name: string
+  baseUrl: string
+  token: string
+}
+
+export interface EnvironmentsActions {
+  load(): Promise<void>
+  select(name: string): void
+  apply(list: EnvironmentList): void
+  /** Resolves to null on success, or the error (with field messages) to show in the form. */
+  add(input: NewEnvironment): Promise<BridgeErrorInfo | null>
+  remove(name: string): Promise<BridgeErrorInfo | null>
+  makeDefault(name: string): Promise<BridgeErrorInfo | null>
+  check(name: string): Promise<void>
+}
+
+export type EnvironmentsState = EnvironmentsData & EnvironmentsActions
+
+export function createEnvironmentsStore(api: BridgeApi) {
+  return createStore<EnvironmentsState>()((set, get) => {
+    const run = async (task: () => Promise<EnvironmentList>): Promise<BridgeErrorInfo | null> => {
+      try {
+        get().apply(await task())
+        return null
+      } catch (error) {
+        return errorInfo(error)
+      }
+    }
+    return {
+      items: [],
+      selected: null,
+      loading: false,
+      error: null,
+      checks: {},
+      async load() {
+        set({ loading: true, error: null })
+        try {
+          const list = await api.listEnvironments({})
+          set({ loading: false })
+          get().apply(list)
+        } catch (error) {
+          set({ loading: false, error: errorInfo(error) })
+        }
+      },
+      select(name) {
+        set({ selected: name })
+      },
+      apply(list) {
+        const next = { items: list.items, selected: get().selected }
+        // Keep the selection when it still exists; otherwise fall back to the default.
+        set({ items: list.items, selected: selectedEnvironment(next)?.name ?? null })
+      },
+      async add(input) {
+        const token = input.token.trim()
+        const result = await run(() =>
+          api.addEnvironment({
+            name: input.name,
+            baseUrl: input.baseUrl,
+            ...(token ? { token } : {}),
+          }),
+        )
+        if (result === null) set({ selected: input.name.trim() })
+        return result
+      },
+      remove(name) {
+        return run(() => api.removeEnvironment({ name }))
+      },
+      makeDefault(name) {
+        return run(() => api.useEnvironment({ name }))
+      },
+      async check(name) {
+        set((s) => ({
+          checks: { ...s.checks, [name]: { running: true, report: null, error: null } },
+        }))
+        try {
+          const report = await api.checkConnection({ environment: name })
+          set((s) => ({ checks: { ...s.checks, [name]: { running: false, report, error: null } } }))
+        } catch (error) {
+          set((s) => ({
+            checks: {
+              ...s.checks,
+              [name]: { running: false, report: null, error: errorInfo(error) },
+            },
+          }))
+        }
+      },
+    }
+  })
+}
+
+export type EnvironmentsStore = ReturnType<typeof createEnvironmentsStore>

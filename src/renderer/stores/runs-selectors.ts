@@ -1,0 +1,57 @@
+/** Plain selector functions of the runs store; tested like any function. */
+import { isTerminalStatus, type RunSummary } from '../../shared/contract'
+import type { BridgeErrorInfo } from '../../shared/bridge'
+
+export interface RunsData {
+  environment: string | null
+  /** '' shows every status. */
+  status: string
+  items: RunSummary[]
+  totalCount: number
+  nextPageToken: string
+  loading: boolean
+  loadingMore: boolean
+  error: BridgeErrorInfo | null
+}
+
+/** Newest first; runs created in the same second keep a stable order by id. */
+export function compareRuns(a: RunSummary, b: RunSummary): number {
+  return b.createdAtUnix - a.createdAtUnix || (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0)
+}
+
+/**
+ * Applies pushed run summaries to the list: known runs are replaced by their newer version,
+ * unknown runs are added. A run never goes backwards: an older summary (smaller updatedAtUnix)
+ * does not replace a newer one.
+ */
+export function mergeRuns(existing: RunSummary[], incoming: RunSummary[]): RunSummary[] {
+  const byId = new Map(existing.map((run) => [run.runId, run]))
+  for (const run of incoming) {
+    const known = byId.get(run.runId)
+    if (!known || run.updatedAtUnix >= known.updatedAtUnix) byId.set(run.runId, run)
+  }
+  return [...byId.values()].sort(compareRuns)
+}
+
+/** The runs that match the status filter ('' = all). */
+export function visibleRuns(state: Pick<RunsData, 'items' | 'status'>): RunSummary[] {
+  return state.status ? state.items.filter((run) => run.status === state.status) : state.items
+}
+
+export function activeRunCount(items: RunSummary[]): number {
+  return items.filter((run) => !isTerminalStatus(run.status)).length
+}
+
+/** "12 runs", "3 running or queued", for the panel's header. */
+export function runsCaption(state: Pick<RunsData, 'items' | 'status' | 'totalCount'>): string {
+  const shown = visibleRuns(state).length
+  const total = Math.max(state.totalCount, shown)
+  const noun = total === 1 ? 'run' : 'runs'
+  const active = activeRunCount(state.items)
+  const base = state.status ? `${shown} ${noun} shown` : `${total} ${noun}`
+  return active > 0 ? `${base} · ${active} in progress` : base
+}
+
+export function canLoadMore(state: Pick<RunsData, 'nextPageToken' | 'loadingMore'>): boolean {
+  return state.nextPageToken !== '' && !state.loadingMore
+}

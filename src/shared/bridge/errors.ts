@@ -1,0 +1,88 @@
+/**
+ * How a Bridge call answers: `{ ok: true, value }` or `{ ok: false, error }`. Errors cross the
+ * Bridge as plain data (Electron IPC would otherwise drop everything but the message), and every
+ * error says what happened and what to do next.
+ */
+
+export type BridgeErrorCode =
+  /** The arguments were refused (a form field is wrong). */
+  | 'invalid-arguments'
+  /** The caller is not the app's own window / page. */
+  | 'forbidden'
+  /** No such verb, environment or run. */
+  | 'not-found'
+  /** The action conflicts with the current state (e.g. a name already used). */
+  | 'conflict'
+  /** The service could not be reached. */
+  | 'unreachable'
+  /** The service refused the token. */
+  | 'unauthorized'
+  /** The service answered with an error. */
+  | 'service'
+  /** Anything else: a bug or an unexpected condition. */
+  | 'internal'
+
+export interface BridgeErrorInfo {
+  code: BridgeErrorCode
+  /** What happened, in words a non-technical user understands. */
+  message: string
+  /** What to do next. */
+  nextStep: string
+  /** Form fields at fault, for `invalid-arguments` (field -> message). */
+  fields?: Record<string, string>
+}
+
+export type BridgeResult<T> = { ok: true; value: T } | { ok: false; error: BridgeErrorInfo }
+
+/** An error with a code and a next step; thrown by handlers and by the UI's Bridge client. */
+export class BridgeError extends Error {
+  readonly code: BridgeErrorCode
+  readonly nextStep: string
+  readonly fields: Record<string, string> | undefined
+
+  constructor(info: BridgeErrorInfo) {
+    super(info.message)
+    this.name = 'BridgeError'
+    this.code = info.code
+    this.nextStep = info.nextStep
+    this.fields = info.fields
+  }
+
+  toInfo(): BridgeErrorInfo {
+    const info: BridgeErrorInfo = {
+      code: this.code,
+      message: this.message,
+      nextStep: this.nextStep,
+    }
+    if (this.fields) info.fields = this.fields
+    return info
+  }
+}
+
+export function isBridgeErrorInfo(value: unknown): value is BridgeErrorInfo {
+  if (typeof value !== 'object' || value === null) return false
+  const v = value as Record<string, unknown>
+  return (
+    typeof v.code === 'string' && typeof v.message === 'string' && typeof v.nextStep === 'string'
+  )
+}
+
+/** Reads an envelope that came over a transport; anything malformed becomes an error. */
+export function unwrapResult<T>(envelope: unknown): T {
+  if (typeof envelope === 'object' && envelope !== null && 'ok' in envelope) {
+    const e = envelope as { ok: unknown; value?: unknown; error?: unknown }
+    if (e.ok === true) return e.value as T
+    if (e.ok === false && isBridgeErrorInfo(e.error)) throw new BridgeError(e.error)
+  }
+  throw new BridgeError({
+    code: 'internal',
+    message: 'The app’s engine sent an answer the window could not read.',
+    nextStep: 'Restart Skill Runner. If it happens again, report it with what you were doing.',
+  })
+}
+
+export const forbiddenError: BridgeErrorInfo = {
+  code: 'forbidden',
+  message: 'This request did not come from the Skill Runner window, so it was refused.',
+  nextStep: 'Use the Skill Runner window itself.',
+}

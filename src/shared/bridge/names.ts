@@ -1,0 +1,29 @@
+/**
+ * The names of the Bridge's verbs and events, without their schemas, so the preload can expose
+ * exactly these names without bundling the validation code. contract.ts checks at compile time
+ * that these lists and the contract name the same things.
+ */
+export const REQUEST_NAMES = [
+  'getAppInfo',
+  'listEnvironments',
+  'addEnvironment',
+  'removeEnvironment',
+  'useEnvironment',
+  'setToken',
+  'checkConnection',
+  'listRuns',
+  'getRun',
+  'watchRuns',
+  'unwatchRuns',
+  'refreshRuns',
+  'describeFile',
+] as const
+
+export const EVENT_NAMES = ['environmentsChanged', 'runsUpdated', 'runEnded', 'activity'] as const
+
+export type RequestNameList = (typeof REQUEST_NAMES)[number]
+export type EventNameList = (typeof EVENT_NAMES)[number]
+
+/** IPC channel names (Electron). One per verb and per event; nothing else is exposed. */
+export const ipcRequestChannel = (name: RequestNameList) => `bridge:${name}`
+export const ipcEventChannel = (name: EventNameList) => `bridge-event:${name}`

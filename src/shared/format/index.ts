@@ -1,0 +1,2 @@
+export * from './runs'
+export * from './time'

@@ -1,0 +1,110 @@
+/**
+ * How runs read in the UI and in notifications. Pure functions, shared by the renderer, the
+ * desktop shell (notifications) and the CLI.
+ */
+import { isTerminalStatus } from '../contract'
+
+export interface RunCounters {
+  status: string
+  totalTasks: number
+  completedTasks: number
+  failedTasks: number
+  cancelledTasks: number
+}
+
+const STATUS_LABELS: Record<string, string> = {
+  queued: 'Queued',
+  running: 'Running',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+}
+
+/** A known status in words; an unknown one exactly as the service sent it. */
+export function statusLabel(status: string): string {
+  return STATUS_LABELS[status] ?? status
+}
+
+export type StatusTone = 'waiting' | 'active' | 'good' | 'bad' | 'muted' | 'unknown'
+
+export function statusTone(status: string): StatusTone {
+  switch (status) {
+    case 'queued':
+      return 'waiting'
+    case 'running':
+      return 'active'
+    case 'succeeded':
+      return 'good'
+    case 'failed':
+      return 'bad'
+    case 'cancelled':
+      return 'muted'
+    default:
+      return 'unknown'
+  }
+}
+
+const rows = (n: number) => (n === 1 ? 'row' : 'rows')
+
+/**
+ * "3 of 4 rows succeeded", with failures and cancellations after it ("3 of 4 rows succeeded,
+ * 1 failed"). The counters are the service's; nothing is inferred.
+ */
+export function runProgressText(run: RunCounters): string {
+  if (run.totalTasks <= 0) return isTerminalStatus(run.status) ? 'No rows' : 'Waiting for rows'
+  const parts = [`${run.completedTasks} of ${run.totalTasks} ${rows(run.totalTasks)} succeeded`]
+  if (run.failedTasks > 0) parts.push(`${run.failedTasks} failed`)
+  if (run.cancelledTasks > 0) parts.push(`${run.cancelledTasks} cancelled`)
+  return parts.join(', ')
+}
+
+/** Share of rows that are finished (succeeded, failed or cancelled), 0..1. */
+export function runDoneFraction(run: RunCounters): number {
+  if (run.totalTasks <= 0) return isTerminalStatus(run.status) ? 1 : 0
+  const done = run.completedTasks + run.failedTasks + run.cancelledTasks
+  return Math.min(1, Math.max(0, done / run.totalTasks))
+}
+
+/** An integer amount with the environment's unit label, never converted: "1,250 credits". */
+export function formatAmount(amountT: number, unitLabel: string, locale?: string): string {
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(amountT)
+  return `${number} ${unitLabel || 'credits'}`
+}
+
+export interface RunCost {
+  status: string
+  estimatedCostT: number
+  actualCostT: number
+}
+
+/** The run's cost: the actual amount once there is one, otherwise the estimate, marked so. */
+export function runCostText(run: RunCost, unitLabel: string, locale?: string): string {
+  if (run.actualCostT > 0 || isTerminalStatus(run.status)) {
+    return formatAmount(run.actualCostT, unitLabel, locale)
+  }
+  if (run.estimatedCostT > 0) return `about ${formatAmount(run.estimatedCostT, unitLabel, locale)}`
+  return formatAmount(0, unitLabel, locale)
+}
+
+/** The title and body of the desktop notification shown when a run ends. */
+export function runEndedMessage(
+  run: RunCounters & { displayName: string; runId: string; firstErrorMessage: string },
+): { title: string; body: string } {
+  const name = run.displayName || run.runId
+  const progress = runProgressText(run)
+  switch (run.status) {
+    case 'succeeded':
+      return { title: `Run finished: ${name}`, body: progress }
+    case 'failed':
+      return {
+        title: `Run failed: ${name}`,
+        body: run.firstErrorMessage
+          ? `${progress}. First error: ${run.firstErrorMessage}`
+          : progress,
+      }
+    case 'cancelled':
+      return { title: `Run cancelled: ${name}`, body: progress }
+    default:
+      return { title: `Run ended (${statusLabel(run.status)}): ${name}`, body: progress }
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Browser mode: the engine's Bridge (the same handlers the desktop app uses) served to a
+ * browser by server.ts. Used by `skill-runner web`, `npm run web`, `npm start` without
+ * Electron, and the end-to-end tests.
+ */
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createBridgeService, type BridgeService, type ShellEngine } from '../core/bridge-handlers'
+import { createDispatch } from '../shared/bridge'
+import { startWebServer, type WebServer } from './server'
+
+export interface BrowserModeOptions {
+  engine: ShellEngine
+  host?: string
+  port?: number
+  rendererDir?: string
+  secret?: string
+  onRefused?: (reason: string) => void
+  onUnexpectedError?: (verb: string, error: unknown) => void
+}
+
+export interface BrowserMode {
+  url: string
+  server: WebServer
+  service: BridgeService
+  close(): Promise<void>
+}
+
+export async function startBrowserMode(options: BrowserModeOptions): Promise<BrowserMode> {
+  const rendererDir = options.rendererDir ?? findRendererDir()
+  const service = createBridgeService(options.engine, { shell: 'browser' })
+  const dispatch = createDispatch(service.handlers, {
+    ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),
+  })
+  const server = await startWebServer({
+    rendererDir,
+    dispatch,
+    subscribe: service.subscribe,
+    ...(options.host !== undefined ? { host: options.host } : {}),
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    ...(options.secret !== undefined ? { secret: options.secret } : {}),
+    ...(options.onRefused ? { onRefused: options.onRefused } : {}),
+  })
+  return {
+    url: server.url,
+    server,
+    service,
+    async close() {
+      service.dispose()
+      await server.close()
+    },
+  }
+}
+
+/** out/renderer of the checkout or package this module runs from (source or bundle). */
+export function findRendererDir(from: string = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from
+  for (;;) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'out')))
+      return join(dir, 'out', 'renderer')
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'src', 'renderer'))) {
+      return join(dir, 'out', 'renderer')
+    }
+    const parent = dirname(dir)
+    if (parent === dir) return join(from, 'renderer')
+    dir = parent
+  }
+}
+
+export function isRendererBuilt(rendererDir: string): boolean {
+  return existsSync(join(rendererDir, 'index.html'))
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest'
+import {
+  createShellFeedback,
+  runEndedNotification,
+  taskbarProgress,
+} from '../../src/main/shell-feedback'
+import type { RunSummary } from '../../src/shared/contract'
+
+const run = (over: Partial<RunSummary>): RunSummary => ({
+  runId: 'run-1',
+  displayName: 'Product descriptions',
+  status: 'succeeded',
+  sourceType: 'official_template',
+  templateKey: '',
+  templateName: '',
+  templateUuid: '',
+  definitionHash: '',
+  inputFilename: 'products.xlsx',
+  totalTasks: 4,
+  completedTasks: 3,
+  failedTasks: 1,
+  cancelledTasks: 0,
+  estimatedCostT: 40,
+  actualCostT: 30,
+  firstErrorMessage: 'Row 3: the field "url" is not a web address',
+  createdAtUnix: 1,
+  startedAtUnix: 1,
+  completedAtUnix: 2,
+  updatedAtUnix: 2,
+  market: undefined,
+  ...over,
+})
+
+describe('taskbar progress', () => {
+  it('shows the share of finished tasks while runs are active, and nothing otherwise', () => {
+    expect(taskbarProgress({ activeRuns: 0, doneTasks: 0, totalTasks: 0 })).toBe(-1)
+    expect(taskbarProgress({ activeRuns: 2, doneTasks: 3, totalTasks: 4 })).toBe(0.75)
+    expect(taskbarProgress({ activeRuns: 1, doneTasks: 0, totalTasks: 0 })).toBe(0)
+  })
+
+  it('updates every open window', () => {
+    const bars: number[] = []
+    const feedback = createShellFeedback({
+      windows: () => [{ isDestroyed: () => false, setProgressBar: (p) => void bars.push(p) }],
+      notify: () => {},
+    })
+    feedback.onActivity({ activeRuns: 1, doneTasks: 1, totalTasks: 2 })
+    feedback.onActivity({ activeRuns: 0, doneTasks: 0, totalTasks: 0 })
+    expect(bars).toEqual([0.5, -1])
+  })
+})
+
+describe('run ended notification', () => {
+  it('says how the run ended and how many rows succeeded', () => {
+    expect(
+      runEndedNotification({ environment: 'Sandbox', unitLabel: 'credits', run: run({}) }),
+    ).toEqual({
+      title: 'Run finished: Product descriptions',
+      body: '3 of 4 rows succeeded, 1 failed (Sandbox)',
+    })
+    const failed = runEndedNotification({
+      environment: 'Prod',
+      unitLabel: 'credits',
+      run: run({ status: 'failed', completedTasks: 0, failedTasks: 4 }),
+    })
+    expect(failed.title).toBe('Run failed: Product descriptions')
+    expect(failed.body).toContain('First error: Row 3')
+  })
+})

@@ -1,0 +1,284 @@
+// Browser mode's guards, over real HTTP and a real WebSocket on 127.0.0.1: without the
+// per-start secret, from a foreign Origin, or for a foreign Host, nothing is answered.
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { request as httpRequest } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { startWebServer, type WebServer } from '../../src/web/server'
+import {
+  WEB_SUBPROTOCOL,
+  createDispatch,
+  type BridgeEventName,
+  type BridgeHandlers,
+} from '../../src/shared/bridge'
+
+const dir = mkdtempSync(join(tmpdir(), 'web-server-'))
+mkdirSync(join(dir, 'assets'))
+writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Skill Runner</title>')
+writeFileSync(join(dir, 'assets', 'app.js'), 'console.log("ui")')
+
+const calls: string[] = []
+const handlers = new Proxy({} as BridgeHandlers, {
+  get: (_t, verb: string) => async () => {
+    calls.push(verb)
+    return { items: [] }
+  },
+})
+const listeners = new Set<(event: BridgeEventName, payload: unknown) => void>()
+const emit = (event: BridgeEventName, payload: unknown) =>
+  listeners.forEach((l) => l(event, payload))
+
+let server: WebServer
+beforeAll(async () => {
+  server = await startWebServer({
+    rendererDir: dir,
+    dispatch: createDispatch(handlers),
+    subscribe: (l) => {
+      listeners.add(l)
+      return () => listeners.delete(l)
+    },
+  })
+})
+afterAll(async () => {
+  await server?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+interface Answer {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
+
+/** A raw HTTP request, so Host and Origin can be anything (fetch would not allow that). */
+function send(options: {
+  method?: string
+  path: string
+  headers?: Record<string, string>
+  body?: string
+}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: { host: `127.0.0.1:${server.port}`, ...options.headers },
+      },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (c) => (body += c))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+      },
+    )
+    req.on('error', reject)
+    req.end(options.body)
+  })
+}
+
+const own = () => `http://127.0.0.1:${server.port}`
+const bridgeCall = (headers: Record<string, string>) =>
+  send({
+    method: 'POST',
+    path: '/bridge/listEnvironments',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: '{}',
+  })
+
+describe('browser mode: HTTP', () => {
+  it('prints an address on loopback that carries the secret', () => {
+    expect(server.url).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/\\?s=[A-Za-z0-9_-]{40,}$`),
+    )
+  })
+
+  it('serves the page with the secret, sets a strict cookie and a CSP, and no CORS headers', async () => {
+    const page = await send({ path: `/?s=${server.secret}` })
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('<title>Skill Runner</title>')
+    expect(String(page.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/)
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'")
+    expect(page.headers['access-control-allow-origin']).toBeUndefined()
+    const cookie = String(page.headers['set-cookie']).split(';')[0]!
+    const script = await send({ path: '/assets/app.js', headers: { cookie } })
+    expect(script.status).toBe(200)
+  })
+
+  it('refuses the page and its files without the secret', async () => {
+    expect((await send({ path: '/' })).status).toBe(403)
+    expect((await send({ path: '/?s=wrong' })).status).toBe(403)
+    expect((await send({ path: '/assets/app.js' })).status).toBe(403)
+    expect(
+      (
+        await send({
+          path: '/assets/app.js',
+          headers: { cookie: `skill_runner_${server.port}=nope` },
+        })
+      ).status,
+    ).toBe(403)
+  })
+
+  it('answers a Bridge call with the secret from its own origin', async () => {
+    const answer = await bridgeCall({ origin: own(), 'x-skill-runner-secret': server.secret })
+    expect(answer.status).toBe(200)
+    expect(JSON.parse(answer.body)).toEqual({ ok: true, value: { items: [] } })
+    expect(answer.headers['access-control-allow-origin']).toBeUndefined()
+  })
+
+  it('refuses a Bridge call without the secret, even with the cookie', async () => {
+    const before = calls.length
+    const page = await send({ path: `/?s=${server.secret}` })
+    const cookie = String(page.headers['set-cookie']).split(';')[0]!
+    const attempts: Array<Record<string, string>> = [
+      { origin: own() },
+      { origin: own(), 'x-skill-runner-secret': 'guess' },
+      { origin: own(), cookie },
+    ]
+    for (const headers of attempts) {
+      const answer = await bridgeCall(headers)
+      expect(answer.status).toBe(403)
+      expect(JSON.parse(answer.body)).toMatchObject({ ok: false, error: { code: 'forbidden' } })
+    }
+    expect(calls.length).toBe(before)
+  })
+
+  it('refuses a Bridge call from a foreign Origin, or with none, even with the secret', async () => {
+    const before = calls.length
+    for (const origin of ['https://evil.example', `http://127.0.0.1:${server.port + 1}`, 'null']) {
+      expect((await bridgeCall({ origin, 'x-skill-runner-secret': server.secret })).status).toBe(
+        403,
+      )
+    }
+    expect((await bridgeCall({ 'x-skill-runner-secret': server.secret })).status).toBe(403)
+    expect(calls.length).toBe(before)
+  })
+
+  it('refuses every request for a foreign Host (DNS rebinding), even with secret and origin', async () => {
+    const before = calls.length
+    for (const host of [
+      'evil.example',
+      `evil.example:${server.port}`,
+      `127.0.0.1.nip.io:${server.port}`,
+      '127.0.0.1',
+    ]) {
+      const page = await send({ path: `/?s=${server.secret}`, headers: { host } })
+      expect(page.status, host).toBe(403)
+      expect(page.body).not.toContain('Skill Runner</title>')
+      const call = await bridgeCall({
+        host,
+        origin: `http://${host}`,
+        'x-skill-runner-secret': server.secret,
+      })
+      expect(call.status, host).toBe(403)
+    }
+    expect(calls.length).toBe(before)
+  })
+
+  it('accepts localhost as well as 127.0.0.1', async () => {
+    const host = `localhost:${server.port}`
+    const answer = await bridgeCall({
+      host,
+      origin: `http://${host}`,
+      'x-skill-runner-secret': server.secret,
+    })
+    expect(answer.status).toBe(200)
+  })
+
+  it('refuses non-JSON bodies and unknown verbs', async () => {
+    const text = await send({
+      method: 'POST',
+      path: '/bridge/listEnvironments',
+      headers: {
+        origin: own(),
+        'x-skill-runner-secret': server.secret,
+        'content-type': 'text/plain',
+      },
+      body: '{}',
+    })
+    expect(text.status).toBe(415)
+    const unknown = await send({
+      method: 'POST',
+      path: '/bridge/__proto__',
+      headers: {
+        origin: own(),
+        'x-skill-runner-secret': server.secret,
+        'content-type': 'application/json',
+      },
+      body: '{}',
+    })
+    expect(JSON.parse(unknown.body)).toMatchObject({ ok: false, error: { code: 'not-found' } })
+  })
+
+  it('will not listen on a non-loopback address', async () => {
+    await expect(
+      startWebServer({
+        host: '0.0.0.0',
+        rendererDir: dir,
+        dispatch: createDispatch(handlers),
+        subscribe: () => () => {},
+      }),
+    ).rejects.toThrow(/this computer only/)
+  })
+})
+
+/** Opens a WebSocket; resolves 'open' with the socket, or the refusal's HTTP status. */
+function openSocket(options: { protocols: string[]; origin?: string; host?: string }) {
+  return new Promise<{ ws?: WebSocket; status?: number }>((resolve) => {
+    const headers: Record<string, string> = {}
+    if (options.host) headers.host = options.host
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/events`, options.protocols, {
+      ...(options.origin ? { origin: options.origin } : {}),
+      headers,
+    })
+    ws.on('open', () => resolve({ ws }))
+    ws.on('unexpected-response', (_req, res) => {
+      resolve({ status: res.statusCode })
+      ws.terminate()
+    })
+    ws.on('error', () => resolve({ status: -1 }))
+  })
+}
+
+describe('browser mode: WebSocket events', () => {
+  it('pushes events to a socket that shows the secret, from its own origin', async () => {
+    const { ws } = await openSocket({
+      protocols: [WEB_SUBPROTOCOL, `secret.${server.secret}`],
+      origin: own(),
+    })
+    expect(ws).toBeDefined()
+    expect(ws!.protocol).toBe(WEB_SUBPROTOCOL)
+    const frame = new Promise<string>((resolve) =>
+      ws!.once('message', (data) => resolve(String(data))),
+    )
+    emit('activity', { activeRuns: 1, doneTasks: 0, totalTasks: 2 })
+    expect(JSON.parse(await frame)).toEqual({
+      event: 'activity',
+      payload: { activeRuns: 1, doneTasks: 0, totalTasks: 2 },
+    })
+    ws!.close()
+  })
+
+  it('refuses a socket without the secret', async () => {
+    expect((await openSocket({ protocols: [WEB_SUBPROTOCOL], origin: own() })).status).toBe(403)
+    expect(
+      (await openSocket({ protocols: [WEB_SUBPROTOCOL, 'secret.guess'], origin: own() })).status,
+    ).toBe(403)
+  })
+
+  it('refuses a socket from a foreign Origin or without one', async () => {
+    const protocols = [WEB_SUBPROTOCOL, `secret.${server.secret}`]
+    expect((await openSocket({ protocols, origin: 'https://evil.example' })).status).toBe(403)
+    expect((await openSocket({ protocols })).status).toBe(403)
+  })
+
+  it('refuses a socket for a foreign Host', async () => {
+    const protocols = [WEB_SUBPROTOCOL, `secret.${server.secret}`]
+    expect(
+      (await openSocket({ protocols, origin: 'http://evil.example', host: 'evil.example' })).status,
+    ).toBe(403)
+  })
+})
