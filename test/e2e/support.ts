@@ -1,0 +1,54 @@
+// Helpers of the end-to-end tests: where Chromium and Electron are, and building the app when
+// the test run has not built it yet (npm test builds it before the suite; a lone
+// `npx vitest run test/e2e` builds it here, once).
+import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+export const root = join(import.meta.dirname, '..', '..')
+export const rendererDir = join(root, 'out', 'renderer')
+
+export const CHROMIUM_PATH = process.env.SKILL_RUNNER_CHROMIUM ?? '/usr/bin/chromium'
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+/** Why Chromium cannot be used here, or null when it can. */
+export function chromiumMissing(): string | null {
+  return existsSync(CHROMIUM_PATH)
+    ? null
+    : `no Chromium at ${CHROMIUM_PATH} (install it with "apt-get install -y chromium" or set SKILL_RUNNER_CHROMIUM)`
+}
+
+/** The Electron executable when installed; never triggers a download (require('electron') would). */
+export function electronBinary(): string | null {
+  const pkg = join(root, 'node_modules', 'electron')
+  const pathFile = join(pkg, 'path.txt')
+  if (!existsSync(pathFile)) return null
+  const binary = join(
+    process.env.ELECTRON_OVERRIDE_DIST_PATH ?? join(pkg, 'dist'),
+    readFileSync(pathFile, 'utf8').trim(),
+  )
+  return existsSync(binary) ? binary : null
+}
+
+/** Builds out/ with electron-vite when the UI or the main process bundle is missing. */
+export function ensureAppBuilt(): void {
+  if (
+    existsSync(join(rendererDir, 'index.html')) &&
+    existsSync(join(root, 'out', 'main', 'index.js'))
+  )
+    return
+  const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
+  const result = spawnSync(npx, ['electron-vite', 'build'], { cwd: root, encoding: 'utf8' })
+  if (result.status !== 0) {
+    throw new Error(`electron-vite build failed:\n${result.stdout}\n${result.stderr}`)
+  }
+}
