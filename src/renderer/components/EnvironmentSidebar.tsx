@@ -41,7 +41,10 @@ export function EnvironmentSidebar() {
         ))}
       </ul>
       <button type="button" className="btn btn-secondary add-env" onClick={() => setAdding(true)}>
-        <span aria-hidden="true">＋</span> Add environment
+        <svg className="btn-icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+          <path d="M8 3v10M3 8h10" />
+        </svg>
+        Add environment
       </button>
       {info && (
         <p className={`store-note ${info.secretStore.canSaveTokens ? '' : 'store-note-warn'}`}>
