@@ -1,0 +1,47 @@
+/** What every request handler of the sandbox can reach. */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { BlobStore } from './blobs'
+import type { CallbackSender } from './callbacks'
+import type { Db } from './db'
+import type { PageTokens } from './pagination'
+import type { Scheduler } from './scheduler'
+
+export interface SandboxUser {
+  userId: number
+  name: string
+}
+
+export interface SandboxContext {
+  db: Db
+  blobs: BlobStore
+  pageTokens: PageTokens
+  scheduler: Scheduler
+  callbacks: CallbackSender
+  /** Accepted bearer tokens and their users. */
+  tokens: ReadonlyMap<string, SandboxUser>
+  maxBodyBytes: number
+  log: (line: string) => void
+  /** The listening address, used when a request's Host header cannot be trusted. */
+  origin: () => string
+}
+
+export interface Call {
+  req: IncomingMessage
+  res: ServerResponse
+  url: URL
+  /** Decoded path parameters, in order. */
+  params: string[]
+  /** The signed-in user (routes that need no token get a placeholder with userId 0). */
+  user: SandboxUser
+  /** The origin the caller used to reach the sandbox, for accessUrl values. */
+  origin: string
+}
+
+/** A JSON answer; a handler that streams its own answer returns undefined. */
+export interface Answer {
+  status: number
+  body: unknown
+  headers?: Record<string, string>
+}
+
+export type Handler = (ctx: SandboxContext, call: Call) => Promise<Answer | undefined> | Answer | undefined

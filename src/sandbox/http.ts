@@ -1,0 +1,136 @@
+/**
+ * Small HTTP helpers for the sandbox: one error type that carries a status code, a streaming
+ * JSON body reader with a size limit, and JSON answers in the `{ "error": string }` shape that
+ * DESIGN.md fixes for every failure.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { z } from 'zod'
+
+/** A failure with the HTTP status it should be answered with. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message)
+    this.name = 'HttpError'
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message)
+export const notFound = (message: string) => new HttpError(404, message)
+export const conflict = (message: string) => new HttpError(409, message)
+
+/** Default request body limit: large enough for a base64 upload of a ~300 MB file. */
+export const DEFAULT_MAX_BODY_BYTES = 400 * 1024 * 1024
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`
+  return `${bytes} bytes`
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(
+    413,
+    `The request body is larger than the sandbox accepts (${formatBytes(limit)}). Send a smaller file or fewer rows per request.`,
+    { Connection: 'close' },
+  )
+}
+
+/**
+ * Reads the whole request body as a stream, stopping with 413 as soon as it grows past `limit`
+ * (or at once when Content-Length already says so). Rejects with a plain Error when the client
+ * goes away mid-body; the caller then has nobody to answer.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'])
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume()
+    return Promise.reject(tooLarge(limit))
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let done = false
+    const finish = (error: Error | undefined) => {
+      if (done) return
+      done = true
+      req.off('data', onData)
+      if (error) reject(error)
+      else resolve(Buffer.concat(chunks, size))
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) {
+        chunks.length = 0
+        // Keep draining so the client can read the 413 answer instead of a reset connection.
+        req.resume()
+        finish(tooLarge(limit))
+        return
+      }
+      chunks.push(chunk)
+    }
+    req.on('data', onData)
+    req.once('end', () => finish(undefined))
+    req.once('aborted', () => finish(new Error('The client closed the connection mid-request.')))
+    req.once('error', (error) => finish(error))
+  })
+}
+
+/** Parses a JSON body; an empty or malformed body is a 400 that says so. */
+export function parseJsonBody(bytes: Buffer): unknown {
+  if (bytes.length === 0) {
+    throw badRequest('The request body is empty; send a JSON object.')
+  }
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error)
+    throw badRequest(`The request body is not valid JSON (${detail}).`)
+  }
+}
+
+/** Validates a parsed body with a contract schema; a failure is a 400 naming the fields. */
+export function validateBody<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw badRequest('The request body must be a JSON object.')
+  }
+  const result = schema.safeParse(value)
+  if (result.success) return result.data
+  const problems = result.error.issues.slice(0, 5).map((issue) => {
+    const where = issue.path.length ? issue.path.map(String).join('.') : 'body'
+    if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) {
+      return `${where} is missing`
+    }
+    return `${where}: ${issue.message}`
+  })
+  throw badRequest(`The request body is not valid: ${problems.join('; ')}.`)
+}
+
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent || res.destroyed) return
+  const text = JSON.stringify(body)
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(text)),
+    'Cache-Control': 'no-store',
+    ...headers,
+  })
+  res.end(text)
+}
+
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(res, status, { error: message }, headers)
+}

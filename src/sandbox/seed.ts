@@ -1,0 +1,320 @@
+/**
+ * The seed file of INTERFACES.md (`--seed FILE`): users, official templates, marketplace
+ * listings, private templates and review requests. It is validated with zod before anything is
+ * stored, and a bad entry stops the start with a message that names it.
+ */
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { z } from 'zod'
+import {
+  creatorListingSchema,
+  listingInputSchemaSchema,
+  officialTemplateSchemaSchema,
+  privateTemplateSchema,
+  reviewRequestSchema,
+  type ListingInputSchema,
+} from '../shared/contract'
+import { type Db, run } from './db'
+import { ARTIFACT_MODES, SKILL_NAMES } from './skills/names'
+
+const skill = z.enum(SKILL_NAMES)
+const artifactMode = z.enum(ARTIFACT_MODES).optional()
+const userId = z.number().int().positive()
+
+const seedUserSchema = z.strictObject({
+  userId,
+  name: z.string().min(1),
+  /** A user without a token owns content but cannot sign in (e.g. another creator). */
+  token: z.string().min(1).optional(),
+})
+
+const seedOfficialTemplateSchema = z.strictObject({
+  skill,
+  /** Cost of one task in the environment's smallest unit (default 5). */
+  taskCostT: z.number().int().min(0).optional(),
+  artifactMode,
+  schema: officialTemplateSchemaSchema,
+})
+
+const seedMarketListingSchema = z.strictObject({
+  skill,
+  ownerUserId: userId,
+  artifactMode,
+  /** When the listing was created; decides the `createdAt desc` order (default: file order). */
+  createdAtUnix: z.number().int().min(0).optional(),
+  listing: creatorListingSchema,
+  schema: listingInputSchemaSchema,
+})
+
+const seedPrivateTemplateSchema = z.strictObject({
+  ownerUserId: userId,
+  template: privateTemplateSchema,
+})
+
+const seedReviewRequestSchema = z.strictObject({
+  ownerUserId: userId,
+  request: reviewRequestSchema,
+})
+
+export const seedFileSchema = z.strictObject({
+  users: z.array(seedUserSchema).optional().default([]),
+  officialTemplates: z.array(seedOfficialTemplateSchema).optional().default([]),
+  marketListings: z.array(seedMarketListingSchema).optional().default([]),
+  privateTemplates: z.array(seedPrivateTemplateSchema).optional().default([]),
+  reviewRequests: z.array(seedReviewRequestSchema).optional().default([]),
+})
+
+/** A seed file as written (descriptive fields may be left out). */
+export type SeedFile = z.input<typeof seedFileSchema>
+/** A validated seed, with every default filled in. */
+export type Seed = z.output<typeof seedFileSchema>
+
+export const DEFAULT_TASK_COST_T = 5
+
+export class SeedError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'SeedError'
+  }
+}
+
+export const FIELD_TYPES = [
+  'string',
+  'text',
+  'integer',
+  'number',
+  'boolean',
+  'date',
+  'enum',
+  'url',
+  'email',
+  'file',
+] as const
+const INPUT_KINDS = ['asset', 'url', 'text']
+const SCOPES = ['row', 'run']
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = ''
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`
+    else out += out ? `.${String(part)}` : String(part)
+  }
+  return out || 'the seed'
+}
+
+/** Problems in an input schema that would make its rows impossible to validate. */
+export function checkInputSchema(schema: ListingInputSchema, where: string): string[] {
+  const problems: string[] = []
+  const keys = new Set<string>()
+  schema.fields.forEach((field, i) => {
+    const at = `${where}.fields[${i}] ("${field.key}")`
+    if (keys.has(field.key)) problems.push(`${at}: the key is used twice`)
+    keys.add(field.key)
+    if (!(FIELD_TYPES as readonly string[]).includes(field.type)) {
+      problems.push(`${at}: type "${field.type}" is not one of ${FIELD_TYPES.join(', ')}`)
+    }
+    if (!SCOPES.includes(field.scope)) {
+      problems.push(`${at}: scope "${field.scope}" is not row or run`)
+    }
+    if (field.type === 'enum' && field.enumValues.length === 0) {
+      problems.push(`${at}: an enum field needs enumValues`)
+    }
+    for (const kind of field.acceptedInputKinds) {
+      if (!INPUT_KINDS.includes(kind)) {
+        problems.push(`${at}: acceptedInputKinds has "${kind}", expected asset, url or text`)
+      }
+    }
+  })
+  schema.columns.forEach((column, i) => {
+    if (!keys.has(column.fieldKey)) {
+      problems.push(`${where}.columns[${i}]: fieldKey "${column.fieldKey}" names no field`)
+    }
+  })
+  return problems
+}
+
+function duplicates(values: readonly (string | number)[]): (string | number)[] {
+  const seen = new Set<string | number>()
+  const twice = new Set<string | number>()
+  for (const value of values) {
+    if (seen.has(value)) twice.add(value)
+    seen.add(value)
+  }
+  return [...twice]
+}
+
+/**
+ * Validates a seed object. Throws a SeedError naming every bad entry (up to ten), e.g.
+ * `marketListings[1].listing.status is missing`.
+ */
+export function parseSeed(value: unknown, source = 'The seed'): Seed {
+  const result = seedFileSchema.safeParse(value)
+  if (!result.success) {
+    const lines = result.error.issues.slice(0, 10).map((issue) => {
+      const at = formatPath(issue.path)
+      if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) {
+        return `${at} is missing`
+      }
+      return `${at}: ${issue.message}`
+    })
+    throw new SeedError(`${source} is not valid: ${lines.join('; ')}.`)
+  }
+  const seed = result.data
+  const problems: string[] = []
+  const report = (label: string, values: (string | number)[]) => {
+    for (const value of duplicates(values)) problems.push(`${label} ${JSON.stringify(value)} is used twice`)
+  }
+  report('users: userId', seed.users.map((u) => u.userId))
+  report('users: token', seed.users.flatMap((u) => (u.token ? [u.token] : [])))
+  report('officialTemplates: templateId', seed.officialTemplates.map((t) => t.schema.templateId))
+  report('marketListings: listing.id', seed.marketListings.map((l) => l.listing.id))
+  report('privateTemplates: templateId', seed.privateTemplates.map((t) => t.template.templateId))
+  report('reviewRequests: request.id', seed.reviewRequests.map((r) => r.request.id))
+  seed.officialTemplates.forEach((entry, i) => {
+    problems.push(...checkInputSchema(entry.schema, `officialTemplates[${i}].schema`))
+  })
+  seed.marketListings.forEach((entry, i) => {
+    problems.push(...checkInputSchema(entry.schema, `marketListings[${i}].schema`))
+  })
+  if (problems.length > 0) {
+    throw new SeedError(`${source} is not valid: ${problems.slice(0, 10).join('; ')}.`)
+  }
+  return seed
+}
+
+/** Reads and validates a seed file from disk. */
+export async function loadSeedFile(path: string): Promise<Seed> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error)
+    throw new SeedError(`Cannot read the seed file ${path}: ${detail}`)
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error)
+    throw new SeedError(`The seed file ${path} is not valid JSON: ${detail}`)
+  }
+  return parseSeed(value, `The seed file ${path}`)
+}
+
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex')
+}
+
+/** A stable UUID-shaped id derived from a name (the sandbox's `templateUuid`). */
+export function uuidFrom(name: string): string {
+  const h = sha256Hex(name)
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`
+}
+
+/** Stores the seed's users (before the token users, so their ids are kept). */
+export function applySeedUsers(db: Db, seed: Seed): void {
+  db.transaction(() => {
+    for (const user of seed.users) {
+      // A token belongs to one user: take it away from whoever had it before.
+      if (user.token) {
+        run(db, 'UPDATE users SET token = NULL WHERE token = ? AND user_id != ?', user.token, user.userId)
+      }
+      run(
+        db,
+        `INSERT INTO users (user_id, name, token) VALUES (?, ?, ?)
+         ON CONFLICT(user_id) DO UPDATE SET name = excluded.name, token = excluded.token`,
+        user.userId,
+        user.name,
+        user.token ?? null,
+      )
+    }
+  })()
+}
+
+/**
+ * Stores the seed's content. Entries replace earlier versions with the same id, so a restart
+ * with the same database and seed changes nothing; runs and uploads are kept. Every owner must
+ * be one of `userIds`.
+ */
+export function applySeedContent(db: Db, seed: Seed, userIds: ReadonlySet<number>): void {
+  const owners: [string, number][] = [
+    ...seed.marketListings.map((l, i): [string, number] => [`marketListings[${i}]`, l.ownerUserId]),
+    ...seed.privateTemplates.map((t, i): [string, number] => [`privateTemplates[${i}]`, t.ownerUserId]),
+    ...seed.reviewRequests.map((r, i): [string, number] => [`reviewRequests[${i}]`, r.ownerUserId]),
+  ]
+  const unknown = owners.filter(([, owner]) => !userIds.has(owner))
+  if (unknown.length > 0) {
+    const list = unknown
+      .slice(0, 5)
+      .map(([where, owner]) => `${where}.ownerUserId ${owner}`)
+      .join(', ')
+    throw new SeedError(
+      `The seed names owners that are not users: ${list}. Add them to "users" or use an existing userId.`,
+    )
+  }
+  const now = Date.now()
+  db.transaction(() => {
+    for (const entry of seed.officialTemplates) {
+      const schemaJson = JSON.stringify(entry.schema)
+      run(
+        db,
+        `INSERT OR REPLACE INTO official_templates
+           (template_id, skill, task_cost_t, artifact_mode, schema_json, definition_hash)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+        entry.schema.templateId,
+        entry.skill,
+        entry.taskCostT ?? DEFAULT_TASK_COST_T,
+        entry.artifactMode ?? 'inline',
+        schemaJson,
+        `sha256:${sha256Hex(schemaJson)}`,
+      )
+    }
+    seed.marketListings.forEach((entry, index) => {
+      const schemaJson = JSON.stringify(entry.schema)
+      const listing = {
+        ...entry.listing,
+        ownerUserId: entry.ownerUserId,
+        inputSchemaSnapshot: schemaJson,
+      }
+      const createdAtMs = entry.createdAtUnix !== undefined ? entry.createdAtUnix * 1000 : now + index
+      run(
+        db,
+        `INSERT INTO market_listings
+           (listing_id, owner_user_id, skill, artifact_mode, listing_json, schema_json, created_at_ms, position)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(listing_id) DO UPDATE SET
+           owner_user_id = excluded.owner_user_id, skill = excluded.skill,
+           artifact_mode = excluded.artifact_mode, listing_json = excluded.listing_json,
+           schema_json = excluded.schema_json, position = excluded.position,
+           created_at_ms = CASE WHEN ? THEN excluded.created_at_ms ELSE market_listings.created_at_ms END`,
+        entry.listing.id,
+        entry.ownerUserId,
+        entry.skill,
+        entry.artifactMode ?? 'inline',
+        JSON.stringify(listing),
+        schemaJson,
+        createdAtMs,
+        index,
+        entry.createdAtUnix !== undefined ? 1 : 0,
+      )
+    })
+    for (const entry of seed.privateTemplates) {
+      run(
+        db,
+        'INSERT OR REPLACE INTO private_templates (template_id, owner_user_id, template_json) VALUES (?, ?, ?)',
+        entry.template.templateId,
+        entry.ownerUserId,
+        JSON.stringify(entry.template),
+      )
+    }
+    for (const entry of seed.reviewRequests) {
+      run(
+        db,
+        'INSERT OR REPLACE INTO review_requests (request_id, owner_user_id, request_json) VALUES (?, ?, ?)',
+        entry.request.id,
+        entry.ownerUserId,
+        JSON.stringify(entry.request),
+      )
+    }
+  })()
+}
