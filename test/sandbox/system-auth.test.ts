@@ -32,12 +32,13 @@ describe('sandbox: system checks and authentication', () => {
   })
 
   it('answers 401 with an error body for a missing, malformed or unknown token', async () => {
-    for (const headers of [
+    const variants: Record<string, string>[] = [
       {},
       { Authorization: 'Basic abc' },
       { Authorization: 'Bearer' },
       { Authorization: 'Bearer not-a-token' },
-    ]) {
+    ]
+    for (const headers of variants) {
       const result = await call<{ error: string }>(sb, paths.runs(), { token: null, headers })
       expect(result.status).toBe(401)
       expect(result.body.error).toMatch(/token/i)
