@@ -11,7 +11,7 @@ import type { SeedFile } from '../../src/sandbox'
 import { call, requestId, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
 
 function query(params: Record<string, string | number>): string {
-  return `?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString()}`
+  return `?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString()}`
 }
 
 describe('sandbox: run list pages, filters and order', () => {
@@ -221,7 +221,8 @@ describe('sandbox: creator listing pages and search', () => {
       token: 'tok-ada',
     })
     expect(ok.status).toBe(200)
-    for (const params of [{ orderBy: 'createdAt asc' }, { orderBy: 'displayName' }, { pageSize: 501 }]) {
+    const bad: Record<string, string | number>[] = [{ orderBy: 'createdAt asc' }, { orderBy: 'displayName' }, { pageSize: 501 }]
+    for (const params of bad) {
       const result = await call<{ error: string }>(sb, paths.creatorListings() + query(params), { token: 'tok-ada' })
       expect(result.status, JSON.stringify(params)).toBe(400)
       expect(result.body.error.length).toBeGreaterThan(10)
