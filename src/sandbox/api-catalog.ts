@@ -16,7 +16,7 @@ import {
 import type { Answer, Call, SandboxContext } from './context'
 import { findOfficialTemplate } from './api-runs'
 import { type ListingRow, allRows, getRow, run } from './db'
-import { badRequest, notFound, parseJsonBody, readBody, validateBody } from './http'
+import { badRequest, notFound, readJsonBody, validateBody } from './http'
 import { newId, unixNow } from './ids'
 import { normalizeOrderBy, parsePageSize } from './pagination'
 
@@ -62,7 +62,7 @@ function decodeBase64(content: string): Buffer | undefined {
 const MIME = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$/
 
 export async function uploadHandler(ctx: SandboxContext, call: Call): Promise<Answer> {
-  const body = validateBody(uploadBodySchema, parseJsonBody(await readBody(call.req, ctx.maxBodyBytes)))
+  const body = validateBody(uploadBodySchema, await readJsonBody(call.req, ctx.maxBodyBytes))
   const bytes = decodeBase64(body.content)
   if (!bytes) {
     throw badRequest('content is not valid base64; encode the file bytes with standard base64.')

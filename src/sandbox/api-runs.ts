@@ -32,7 +32,7 @@ import {
   getRow,
   run,
 } from './db'
-import { badRequest, conflict, notFound, parseJsonBody, readBody, validateBody } from './http'
+import { badRequest, conflict, notFound, readJsonBody, validateBody } from './http'
 import { previousAnswer, rememberAnswer, requestHash, type IdempotencyKey } from './idempotency'
 import { newId, unixNow } from './ids'
 import { normalizeOrderBy, parsePageSize } from './pagination'
@@ -135,7 +135,7 @@ export function acceptRows(
 }
 
 function readJson(ctx: SandboxContext, call: Call): Promise<unknown> {
-  return readBody(call.req, ctx.maxBodyBytes).then(parseJsonBody)
+  return readJsonBody(call.req, ctx.maxBodyBytes)
 }
 
 // ---- run creation ----------------------------------------------------------------------------

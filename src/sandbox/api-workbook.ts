@@ -5,7 +5,7 @@
 import { validateWorkbookBodySchema } from '../shared/contract'
 import type { Answer, Call, SandboxContext } from './context'
 import { findVisibleListing, requireExecutable } from './api-runs'
-import { HttpError, badRequest, parseJsonBody, readBody, validateBody } from './http'
+import { HttpError, badRequest, readJsonBody, validateBody } from './http'
 import { previousAnswer, requestHash, type IdempotencyKey } from './idempotency'
 
 export async function validateWorkbookHandler(ctx: SandboxContext, call: Call): Promise<Answer> {
@@ -13,7 +13,7 @@ export async function validateWorkbookHandler(ctx: SandboxContext, call: Call): 
   const { listing } = findVisibleListing(ctx.db, call.user.userId, listingId)
   const body = validateBody(
     validateWorkbookBodySchema,
-    parseJsonBody(await readBody(call.req, ctx.maxBodyBytes)),
+    await readJsonBody(call.req, ctx.maxBodyBytes),
   )
   if (body.confirm !== true) {
     throw badRequest('confirm must be true to validate a workbook for execution.')

@@ -79,17 +79,50 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   })
 }
 
-/** Parses a JSON body; an empty or malformed body is a 400 that says so. */
-export function parseJsonBody(bytes: Buffer): unknown {
-  if (bytes.length === 0) {
-    throw badRequest('The request body is empty; send a JSON object.')
+/** Deepest nesting accepted in a JSON body; rows need three or four levels. */
+export const MAX_JSON_DEPTH = 64
+
+function deeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]]
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!
+    if (item === null || typeof item !== 'object') continue
+    if (depth >= limit) return true
+    // An index loop: a workbook's bytes arrive as one very long array of numbers.
+    const children: unknown[] = Array.isArray(item) ? item : Object.values(item)
+    for (let i = 0; i < children.length; i += 1) {
+      const child = children[i]
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1])
+    }
   }
+  return false
+}
+
+/** Parses a JSON body; an empty, malformed or absurdly nested body is a 400 that says so. */
+export function parseJsonBody(bytes: Buffer, contentType?: string): unknown {
+  const hint =
+    contentType && !/json/i.test(contentType)
+      ? ` The request says Content-Type "${contentType}"; send application/json.`
+      : ''
+  if (bytes.length === 0) {
+    throw badRequest(`The request body is empty; send a JSON object.${hint}`)
+  }
+  let value: unknown
   try {
-    return JSON.parse(bytes.toString('utf8')) as unknown
+    value = JSON.parse(bytes.toString('utf8')) as unknown
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error)
-    throw badRequest(`The request body is not valid JSON (${detail}).`)
+    throw badRequest(`The request body is not valid JSON (${detail}).${hint}`)
   }
+  if (deeperThan(value, MAX_JSON_DEPTH)) {
+    throw badRequest(`The request body is nested more than ${MAX_JSON_DEPTH} levels deep.`)
+  }
+  return value
+}
+
+/** Reads and parses the JSON body of a request. */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  return parseJsonBody(await readBody(req, limit), req.headers['content-type'])
 }
 
 /** Validates a parsed body with a contract schema; a failure is a 400 naming the fields. */

@@ -52,6 +52,28 @@ export interface SandboxOptions {
   log?: (line: string) => void
 }
 
+/**
+ * A failure the sandbox simulates on purpose, so clients can test their retries and their
+ * recovery from lost answers against the real server.
+ */
+export interface FaultRule {
+  /** Only requests with this method; default any. */
+  method?: string
+  /** Only requests to exactly this path (no query), e.g. paths.runRows('row-echo'); default any. */
+  path?: string
+  /** Answer this status without handling the request, e.g. 429, 500 or 503. */
+  status?: number
+  /** With `status`: the Retry-After header, in seconds. */
+  retryAfterSeconds?: number
+  /**
+   * `before`: cut the connection without handling the request. `after`: handle the request (a
+   * run is created), then cut the connection instead of answering: a lost answer.
+   */
+  drop?: 'before' | 'after'
+  /** How many matching requests it applies to; default 1. */
+  times?: number
+}
+
 export interface Sandbox {
   /** Base URL, e.g. http://127.0.0.1:4010 (no trailing slash). */
   url: string
@@ -61,6 +83,8 @@ export interface Sandbox {
   demoToken: string | undefined
   /** The accepted tokens, first user first. */
   tokens: string[]
+  /** Makes the next matching request(s) fail as the rule says (for tests of clients). */
+  injectFault(rule: FaultRule): void
   /** Stops the scheduler and the server, then closes the database. */
   close(): Promise<void>
 }
@@ -207,6 +231,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
 
     let closing = false
+    const faults: (FaultRule & { left: number })[] = []
+    const takeFault = (method: string, rawPath: string): FaultRule | undefined => {
+      const index = faults.findIndex(
+        (f) => (!f.method || f.method.toUpperCase() === method) && (!f.path || f.path === rawPath),
+      )
+      if (index < 0) return undefined
+      const fault = faults[index]!
+      fault.left -= 1
+      if (fault.left <= 0) faults.splice(index, 1)
+      return fault
+    }
     const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
       const started = Date.now()
       const method = req.method ?? 'GET'
@@ -215,6 +250,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       res.once('finish', () => log(`${method} ${rawPath} ${res.statusCode} ${Date.now() - started}ms`))
       try {
         if (closing) throw new HttpError(503, 'The sandbox is shutting down; try again once it has restarted.')
+        const fault = faults.length ? takeFault(method, rawPath) : undefined
+        if (fault?.drop === 'before') {
+          req.socket.destroy()
+          return
+        }
+        if (fault?.status !== undefined) {
+          const headers: Record<string, string> =
+            fault.retryAfterSeconds !== undefined ? { 'Retry-After': String(fault.retryAfterSeconds) } : {}
+          throw new HttpError(fault.status, `Simulated failure (status ${fault.status}) injected for testing.`, headers)
+        }
         let url: URL
         try {
           url = new URL(`http://sandbox${rawUrl.startsWith('/') ? '' : '/'}${rawUrl}`)
@@ -241,6 +286,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           origin: hostHeader && SAFE_HOST.test(hostHeader) ? `http://${hostHeader}` : origin,
         }
         const answer = await match.route.handler(ctx, call)
+        if (fault?.drop === 'after') {
+          req.socket.destroy()
+          return
+        }
         if (answer) sendJson(res, answer.status, answer.body, answer.headers)
       } catch (error) {
         if (error instanceof HttpError) {
@@ -287,6 +336,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       port,
       demoToken: users.demoToken,
       tokens: [...users.accepted.keys()],
+      injectFault: (rule) => {
+        faults.push({ ...rule, left: rule.times ?? 1 })
+      },
       close: () => {
         closed ??= (async () => {
           closing = true
