@@ -308,7 +308,7 @@ export async function executeHandler(ctx: SandboxContext, call: Call): Promise<A
       market: {
         listingId: listing.id,
         listingVersionId: listing.listingVersionId,
-        skillName: row.skill,
+        skillName: listing.displayName || listing.id,
         pricingRuleVersion: listing.pricingRuleVersion || PRICING_RULE_VERSION_DEFAULT,
         taskFixedFeeT: listing.taskFixedFeeT,
       },
