@@ -55,6 +55,8 @@ export interface ConnectionStep {
   message: string
   /** Steps after a failed one are not attempted. */
   skipped: boolean
+  /** The answer's body, for the version step (what the service says it runs). */
+  body?: unknown
 }
 
 export interface ConnectionReport {

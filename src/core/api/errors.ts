@@ -1,0 +1,158 @@
+/**
+ * One error type for everything that can go wrong talking to the service. It keeps the HTTP
+ * status and the server's own `{ error }` message, and says in plain words what happened and what
+ * to do next, so every front door (UI, CLI) can show it as is.
+ */
+
+export type ApiErrorKind =
+  /** The service answered with a non-2xx status. */
+  | 'http'
+  /** No answer: DNS, refused connection, reset, TLS. */
+  | 'unreachable'
+  /** No answer within the time limit. */
+  | 'timeout'
+  /** The caller cancelled the request. */
+  | 'aborted'
+  /** The answer did not have the shape the interface promises. */
+  | 'contract'
+
+export interface ApiErrorInit {
+  kind: ApiErrorKind
+  /** What was asked, e.g. "GET /svc/v1/users/me/runs". */
+  request: string
+  /** The service's origin, e.g. https://skills.example.com. */
+  origin: string
+  status?: number
+  /** The `error` text of the answer's body, when there was one. */
+  serverMessage?: string
+  /** Detail of a network failure or of a contract problem. */
+  detail?: string
+  /** Milliseconds the service asked us to wait (Retry-After), when it said so. */
+  retryAfterMs?: number
+  /** Requests made, including retries. */
+  attempts?: number
+  /** Whether the request may have reached the service (a POST whose answer was lost). */
+  maybeHandled?: boolean
+  cause?: unknown
+}
+
+export class ApiError extends Error {
+  readonly kind: ApiErrorKind
+  readonly request: string
+  readonly origin: string
+  /** The HTTP status, or 0 when there was no answer. */
+  readonly status: number
+  readonly serverMessage: string
+  readonly detail: string
+  readonly retryAfterMs: number | undefined
+  readonly attempts: number
+  readonly maybeHandled: boolean
+  /** What to do next, in words a non-technical user understands. */
+  readonly nextStep: string
+
+  constructor(init: ApiErrorInit) {
+    const { message, nextStep } = explain(init)
+    super(message, init.cause === undefined ? undefined : { cause: init.cause })
+    this.name = 'ApiError'
+    this.kind = init.kind
+    this.request = init.request
+    this.origin = init.origin
+    this.status = init.status ?? 0
+    this.serverMessage = init.serverMessage ?? ''
+    this.detail = init.detail ?? ''
+    this.retryAfterMs = init.retryAfterMs
+    this.attempts = init.attempts ?? 1
+    this.maybeHandled = init.maybeHandled ?? false
+    this.nextStep = nextStep
+  }
+
+  /** True for a 401: the token is missing, wrong or expired. */
+  get isUnauthorized(): boolean {
+    return this.kind === 'http' && this.status === 401
+  }
+
+  /** True when the service could not be reached at all (CLI exit code 3). */
+  get isUnreachable(): boolean {
+    return this.kind === 'unreachable' || this.kind === 'timeout'
+  }
+}
+
+function explain(init: ApiErrorInit): { message: string; nextStep: string } {
+  const server = init.serverMessage ? ` It said: “${init.serverMessage}”` : ''
+  const where = init.origin
+  switch (init.kind) {
+    case 'unreachable':
+      return {
+        message: `Could not reach the service at ${where}${init.detail ? ` (${init.detail})` : ''}.`,
+        nextStep: 'Check your internet connection and the environment’s address, then try again.',
+      }
+    case 'timeout':
+      return {
+        message: `The service at ${where} did not answer in time.`,
+        nextStep: 'Try again in a moment. If it keeps happening, the service may be down.',
+      }
+    case 'aborted':
+      return {
+        message: 'The request was cancelled.',
+        nextStep: 'Start it again when you are ready.',
+      }
+    case 'contract':
+      return {
+        message: `The service at ${where} sent an answer this app cannot read: ${init.detail ?? 'unknown shape'}.`,
+        nextStep:
+          'The service may run a newer interface version. Update Skill Runner, or report it to the service’s operator.',
+      }
+    case 'http':
+      break
+  }
+  const status = init.status ?? 0
+  if (status === 401) {
+    return {
+      message: `The service at ${where} did not accept the API token.${server}`,
+      nextStep:
+        'Set a valid token for this environment (in the app: Set token; on the command line: SKILL_RUNNER_TOKEN or `skill-runner env add NAME --base-url URL --token-stdin`).',
+    }
+  }
+  if (status === 403) {
+    return {
+      message: `The service refused access: this belongs to another account.${server}`,
+      nextStep: 'Check that you are using the right environment and token.',
+    }
+  }
+  if (status === 404) {
+    return {
+      message: `The service does not know what was asked for (${init.request}).${server}`,
+      nextStep: 'Check the id: it may be mistyped or belong to another environment.',
+    }
+  }
+  if (status === 409) {
+    return {
+      message: `The service refused the request because it conflicts with its current state.${server}`,
+      nextStep: 'Refresh, check the details, and try again.',
+    }
+  }
+  if (status === 413) {
+    return {
+      message: `The request was too large for the service.${server}`,
+      nextStep: 'Send a smaller file or fewer rows at a time.',
+    }
+  }
+  if (status === 429) {
+    const wait = init.retryAfterMs ? ` Wait about ${Math.ceil(init.retryAfterMs / 1000)} s.` : ''
+    return {
+      message: `The service is busy and asked to slow down.${server}`,
+      nextStep: `Try again later.${wait}`,
+    }
+  }
+  if (status >= 500) {
+    return {
+      message: `The service at ${where} had a problem (HTTP ${status}).${server}`,
+      nextStep:
+        'Try again in a few minutes. If it keeps happening, contact the service’s operator.',
+    }
+  }
+  return {
+    message: `The service refused the request (HTTP ${status}).${server}`,
+    nextStep: 'Correct what the message names and try again.',
+  }
+}

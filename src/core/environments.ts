@@ -1,0 +1,130 @@
+/**
+ * Saved environments: a name, a base URL and the label of its amounts, kept in the history
+ * database (never with a token: tokens live in the SecretStore, keyed by origin). The built-in
+ * Sandbox is always there and cannot be removed; it is the default until the user picks another.
+ */
+import { EngineError } from './errors'
+import { getSetting, setSetting, type Db } from './history/db'
+
+export const BUILTIN_SANDBOX = 'Sandbox'
+const DEFAULT_KEY = 'defaultEnvironment'
+const NAME = /^[\p{L}\p{N} ._-]{1,64}$/u
+
+export interface SavedEnvironment {
+  name: string
+  /** Empty for the built-in Sandbox until it runs (its address is chosen at start). */
+  baseUrl: string
+  builtIn: boolean
+  unitLabel: string
+}
+
+/** Checks and normalises a service address: http(s), no credentials, no query, no trailing slash. */
+export function normaliseBaseUrl(value: string): string {
+  let url: URL
+  try {
+    url = new URL(value.trim())
+  } catch {
+    throw new EngineError(
+      'invalid-arguments',
+      `“${value}” is not a web address.`,
+      'Enter the service address, starting with https:// (for example https://skills.example.com).',
+      { baseUrl: 'Enter the service address, starting with https://' },
+    )
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
+    throw new EngineError(
+      'invalid-arguments',
+      `“${value}” is not a service address this app can use.`,
+      'Use an address that starts with https:// (or http:// on your own computer), without a user name or password in it.',
+      { baseUrl: 'Use an https:// address without a user name or password' },
+    )
+  }
+  return (url.origin + url.pathname).replace(/\/+$/, '')
+}
+
+export class Environments {
+  constructor(private readonly db: Db) {}
+
+  list(): SavedEnvironment[] {
+    const rows = this.db
+      .prepare('SELECT name, base_url, unit_label FROM environments ORDER BY created_at_ms, name')
+      .all() as { name: string; base_url: string; unit_label: string }[]
+    return [
+      { name: BUILTIN_SANDBOX, baseUrl: '', builtIn: true, unitLabel: 'credits' },
+      ...rows.map((r) => ({
+        name: r.name,
+        baseUrl: r.base_url,
+        builtIn: false,
+        unitLabel: r.unit_label,
+      })),
+    ]
+  }
+
+  find(name: string): SavedEnvironment | undefined {
+    const wanted = name.trim().toLowerCase()
+    return this.list().find((e) => e.name.toLowerCase() === wanted)
+  }
+
+  get(name: string): SavedEnvironment {
+    const found = this.find(name)
+    if (!found) {
+      throw new EngineError(
+        'not-found',
+        `There is no environment called “${name}”.`,
+        'See the saved environments with `skill-runner env list` (or in the sidebar), or add one.',
+      )
+    }
+    return found
+  }
+
+  add(input: { name: string; baseUrl: string; unitLabel?: string }): SavedEnvironment {
+    const name = input.name.trim()
+    if (!NAME.test(name)) {
+      throw new EngineError(
+        'invalid-arguments',
+        `“${input.name}” cannot be used as an environment name.`,
+        'Use up to 64 letters, digits, spaces, dots, dashes or underscores.',
+        { name: 'Use letters, digits, spaces, dots, dashes or underscores' },
+      )
+    }
+    if (this.find(name)) {
+      throw new EngineError(
+        'conflict',
+        `An environment called “${name}” already exists.`,
+        'Choose another name, or remove the existing one first.',
+        { name: 'This name is already used' },
+      )
+    }
+    const baseUrl = normaliseBaseUrl(input.baseUrl)
+    const unitLabel = input.unitLabel?.trim() || 'credits'
+    this.db
+      .prepare(
+        'INSERT INTO environments (name, base_url, unit_label, created_at_ms) VALUES (?, ?, ?, ?)',
+      )
+      .run(name, baseUrl, unitLabel, Date.now())
+    return { name, baseUrl, builtIn: false, unitLabel }
+  }
+
+  remove(name: string): SavedEnvironment {
+    const env = this.get(name)
+    if (env.builtIn) {
+      throw new EngineError(
+        'refused',
+        'The built-in Sandbox cannot be removed.',
+        'Pick another environment as the default instead.',
+      )
+    }
+    this.db.prepare('DELETE FROM environments WHERE name = ?').run(env.name)
+    if (this.defaultName() === env.name) setSetting(this.db, DEFAULT_KEY, null)
+    return env
+  }
+
+  defaultName(): string {
+    const saved = getSetting(this.db, DEFAULT_KEY)
+    return saved && this.find(saved) ? this.find(saved)!.name : BUILTIN_SANDBOX
+  }
+
+  setDefault(name: string) {
+    setSetting(this.db, DEFAULT_KEY, this.get(name).name)
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The local history database (SQLite through libsql): environments, the schema cache, uploads,
+ * the submission journal, runs seen and downloads. WAL mode, so the CLI and the app can share one
+ * file; a busy timeout, so two writers wait for each other instead of failing. The schema moves
+ * forward through numbered migrations recorded in `PRAGMA user_version`.
+ */
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import Database from 'libsql'
+
+export type Db = Database.Database
+
+/** Each entry takes the database from version i to i + 1. Never edit a landed one: add. */
+const MIGRATIONS: string[] = [
+  // 1: environments and settings
+  `
+  CREATE TABLE environments (
+    name TEXT PRIMARY KEY COLLATE NOCASE,
+    base_url TEXT NOT NULL,
+    unit_label TEXT NOT NULL DEFAULT 'credits',
+    created_at_ms INTEGER NOT NULL
+  );
+  CREATE TABLE settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
+  // 2: schema cache, upload dedupe, the submission journal, runs seen, downloads
+  `
+  CREATE TABLE schema_cache (
+    origin TEXT NOT NULL,
+    template_id TEXT NOT NULL,
+    schema_json TEXT NOT NULL,
+    fetched_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (origin, template_id)
+  );
+  CREATE TABLE uploads (
+    origin TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    input_asset_id TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    mime_type TEXT NOT NULL,
+    size_bytes INTEGER NOT NULL,
+    uploaded_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (origin, sha256)
+  );
+  CREATE TABLE submissions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    client_request_id TEXT NOT NULL UNIQUE,
+    environment TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    target_kind TEXT NOT NULL,
+    target_id TEXT NOT NULL,
+    listing_version_id TEXT NOT NULL DEFAULT '',
+    fingerprint TEXT NOT NULL,
+    input_filename TEXT NOT NULL DEFAULT '',
+    input_copy_path TEXT NOT NULL DEFAULT '',
+    row_count INTEGER NOT NULL,
+    rows_json TEXT NOT NULL,
+    row_numbers_json TEXT NOT NULL DEFAULT '[]',
+    callback_url TEXT NOT NULL DEFAULT '',
+    task_fee_t INTEGER NOT NULL DEFAULT 0,
+    estimated_cost_t INTEGER NOT NULL DEFAULT 0,
+    retry_of_run_id TEXT NOT NULL DEFAULT '',
+    state TEXT NOT NULL,
+    run_id TEXT NOT NULL DEFAULT '',
+    answer_json TEXT NOT NULL DEFAULT '',
+    error TEXT NOT NULL DEFAULT '',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    created_at_ms INTEGER NOT NULL,
+    updated_at_ms INTEGER NOT NULL
+  );
+  CREATE INDEX submissions_pending ON submissions (origin, fingerprint, state);
+  CREATE INDEX submissions_run ON submissions (origin, run_id);
+  CREATE TABLE runs_seen (
+    origin TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    summary_json TEXT NOT NULL,
+    seen_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (origin, run_id)
+  );
+  CREATE TABLE downloads (
+    origin TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    artifact_id TEXT NOT NULL,
+    path TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    sha256 TEXT NOT NULL DEFAULT '',
+    state TEXT NOT NULL,
+    error TEXT NOT NULL DEFAULT '',
+    updated_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (origin, run_id, artifact_id)
+  );
+  `,
+]
+
+export const SCHEMA_VERSION = MIGRATIONS.length
+
+export class HistoryVersionError extends Error {
+  constructor(found: number) {
+    super(
+      `The history database was written by a newer Skill Runner (schema ${found}, this one knows ${SCHEMA_VERSION}).`,
+    )
+    this.name = 'HistoryVersionError'
+  }
+}
+
+/** Opens (creating if needed) and migrates the history database at `path` (':memory:' works). */
+export function openDb(path: string): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const db = new Database(path)
+  db.exec('PRAGMA busy_timeout = 5000')
+  if (path !== ':memory:') db.exec('PRAGMA journal_mode = WAL')
+  db.exec('PRAGMA foreign_keys = ON')
+  migrate(db)
+  return db
+}
+
+function migrate(db: Db) {
+  const current = userVersion(db)
+  if (current > SCHEMA_VERSION) throw new HistoryVersionError(current)
+  for (let version = current; version < SCHEMA_VERSION; version += 1) {
+    // BEGIN IMMEDIATE: two processes opening an old file at once migrate it one after the other.
+    db.exec('BEGIN IMMEDIATE')
+    try {
+      if (userVersion(db) === version) {
+        db.exec(MIGRATIONS[version]!)
+        db.exec(`PRAGMA user_version = ${version + 1}`)
+      }
+      db.exec('COMMIT')
+    } catch (error) {
+      db.exec('ROLLBACK')
+      throw error
+    }
+  }
+}
+
+function userVersion(db: Db): number {
+  const row = db.prepare('PRAGMA user_version').get() as { user_version: number } | undefined
+  return row?.user_version ?? 0
+}
+
+/** Runs `work` in one write transaction. */
+export function transaction<T>(db: Db, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE')
+  try {
+    const result = work()
+    db.exec('COMMIT')
+    return result
+  } catch (error) {
+    db.exec('ROLLBACK')
+    throw error
+  }
+}
+
+export function getSetting(db: Db, key: string): string | null {
+  const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as
+    { value: string } | undefined
+  return row?.value ?? null
+}
+
+export function setSetting(db: Db, key: string, value: string | null) {
+  if (value === null) db.prepare('DELETE FROM settings WHERE key = ?').run(key)
+  else
+    db.prepare(
+      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+    ).run(key, value)
+}

@@ -1,0 +1,76 @@
+/**
+ * Official template schemas, kept per environment so that preparing and validating workbooks
+ * works without a network. A fetch refreshes the cache; when the service cannot be reached, the
+ * cached copy is used and its age is reported.
+ */
+import { officialTemplateSchemaSchema, type OfficialTemplateSchema } from '../shared/contract'
+import { ApiError } from './api'
+import type { Connection } from './engine'
+import { EngineError } from './errors'
+import type { Db } from './history/db'
+
+export interface CachedSchema {
+  schema: OfficialTemplateSchema
+  /** When it was fetched from the service (ms since the epoch). */
+  fetchedAtMs: number
+  /** True when the service could not be reached and the cached copy was used. */
+  fromCache: boolean
+}
+
+export function readCachedSchema(db: Db, origin: string, templateId: string): CachedSchema | null {
+  const row = db
+    .prepare(
+      'SELECT schema_json, fetched_at_ms FROM schema_cache WHERE origin = ? AND template_id = ?',
+    )
+    .get(origin, templateId) as { schema_json: string; fetched_at_ms: number } | undefined
+  if (!row) return null
+  const parsed = officialTemplateSchemaSchema.safeParse(JSON.parse(row.schema_json))
+  if (!parsed.success) return null
+  return { schema: parsed.data, fetchedAtMs: row.fetched_at_ms, fromCache: true }
+}
+
+/** The template's schema: fresh when the service answers, else the cached copy. */
+export async function templateSchema(
+  db: Db,
+  connection: Connection,
+  templateId: string,
+  options: { signal?: AbortSignal; offline?: boolean } = {},
+): Promise<CachedSchema> {
+  if (!options.offline) {
+    try {
+      const schema = await connection.client.templateSchema(templateId, { signal: options.signal })
+      const now = Date.now()
+      db.prepare(
+        `INSERT INTO schema_cache (origin, template_id, schema_json, fetched_at_ms) VALUES (?, ?, ?, ?)
+         ON CONFLICT(origin, template_id) DO UPDATE SET schema_json = excluded.schema_json, fetched_at_ms = excluded.fetched_at_ms`,
+      ).run(connection.origin, templateId, JSON.stringify(schema), now)
+      return { schema, fetchedAtMs: now, fromCache: false }
+    } catch (error) {
+      // Only a missing network falls back; a 404 or 401 is an answer the user must see.
+      if (!(error instanceof ApiError && error.isUnreachable)) throw error
+      const cached = readCachedSchema(db, connection.origin, templateId)
+      if (cached) return cached
+      throw error
+    }
+  }
+  const cached = readCachedSchema(db, connection.origin, templateId)
+  if (!cached) {
+    throw new EngineError(
+      'not-found',
+      `The schema of template “${templateId}” is not saved on this computer yet.`,
+      'Connect to the service once (so it can be fetched), then it works offline.',
+    )
+  }
+  return cached
+}
+
+/** "3 hours ago"-style age of a cached schema. */
+export function describeAge(fetchedAtMs: number, now = Date.now()): string {
+  const minutes = Math.max(0, Math.round((now - fetchedAtMs) / 60_000))
+  if (minutes < 1) return 'just now'
+  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'} ago`
+  const hours = Math.round(minutes / 60)
+  if (hours < 48) return `${hours} hour${hours === 1 ? '' : 's'} ago`
+  const days = Math.round(hours / 24)
+  return `${days} days ago`
+}

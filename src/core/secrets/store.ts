@@ -1,0 +1,69 @@
+/**
+ * Where API tokens live. One token per environment, keyed by the environment's origin. Only the
+ * engine reads a token, and only ApiClient sends it.
+ */
+
+export type SecretStoreKind = 'keychain' | 'encrypted-file' | 'environment' | 'memory'
+
+export interface SecretStore {
+  kind: SecretStoreKind
+  /** One sentence a non-technical user understands, e.g. "your system keychain". */
+  describe(): string
+  get(origin: string): Promise<string | null>
+  set(origin: string, token: string): Promise<void>
+  delete(origin: string): Promise<void>
+}
+
+/** Raised when a token cannot be saved; the message says what to install or do instead. */
+export class SecretStoreError extends Error {
+  constructor(
+    message: string,
+    readonly nextStep: string,
+  ) {
+    super(message)
+    this.name = 'SecretStoreError'
+  }
+}
+
+/** The keychain service name tokens are filed under (DESIGN.md, token binding). */
+export const KEYCHAIN_SERVICE = 'skill-runner'
+
+/** Tokens kept in memory only: tests, and a last resort that saves nothing to disk. */
+export class MemorySecretStore implements SecretStore {
+  readonly kind = 'memory' as const
+  private readonly tokens = new Map<string, string>()
+  describe() {
+    return 'memory only (tokens are forgotten when Skill Runner closes)'
+  }
+  async get(origin: string) {
+    return this.tokens.get(origin) ?? null
+  }
+  async set(origin: string, token: string) {
+    this.tokens.set(origin, token)
+  }
+  async delete(origin: string) {
+    this.tokens.delete(origin)
+  }
+}
+
+/** No secure place for tokens: reads find nothing, saving says what to install. */
+export class UnavailableSecretStore implements SecretStore {
+  readonly kind = 'memory' as const
+  constructor(
+    private readonly reason: string,
+    private readonly advice: string,
+  ) {}
+  describe() {
+    return `no keychain (${this.reason})`
+  }
+  async get() {
+    return null
+  }
+  async set(): Promise<void> {
+    throw new SecretStoreError(
+      'There is no secure place on this computer to save the token.',
+      this.advice,
+    )
+  }
+  async delete() {}
+}
