@@ -1,0 +1,53 @@
+/** The shape of one CLI command, and what every command gets to work with. */
+import type { ParseArgsConfig } from 'node:util'
+import type { Connection, Engine } from '../core/engine'
+import type { Output } from './output'
+
+export interface GlobalOptions {
+  baseUrl?: string | undefined
+  env?: string | undefined
+  json: boolean
+}
+
+export interface CommandContext {
+  out: Output
+  global: GlobalOptions
+  /** The engine, made on first use (commands like `sandbox` never need one). */
+  engine(): Promise<Engine>
+  /** A connection to the environment the global options name (or the default). */
+  connect(): Promise<Connection>
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean }
+  env: NodeJS.ProcessEnv
+  /** Aborted on Ctrl-C / SIGTERM. */
+  signal: AbortSignal
+  /** Resolves when the user interrupts (for foreground servers). */
+  interrupted: Promise<void>
+}
+
+export type OptionsConfig = NonNullable<ParseArgsConfig['options']>
+
+export interface ParsedArgs {
+  values: Record<string, string | boolean | string[] | boolean[] | undefined>
+  positionals: string[]
+}
+
+export interface Command {
+  /** The words that name it, e.g. "runs list". */
+  name: string
+  summary: string
+  /** Everything after `skill-runner`, e.g. "runs list [--status S] [--limit N]". */
+  usage: string
+  options?: OptionsConfig
+  /** Number of positional arguments accepted (default 0). */
+  positionals?: { min: number; max: number; names: string }
+  run(ctx: CommandContext, args: ParsedArgs): Promise<number | void>
+}
+
+export function stringOption(args: ParsedArgs, name: string): string | undefined {
+  const value = args.values[name]
+  return typeof value === 'string' ? value : undefined
+}
+
+export function flag(args: ParsedArgs, name: string): boolean {
+  return args.values[name] === true
+}

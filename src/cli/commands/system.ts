@@ -1,0 +1,90 @@
+/** `doctor` and `sandbox`. */
+import { startSandbox } from '../../sandbox'
+import { stringOption, type Command } from '../command'
+import { EXIT, UsageError } from '../errors'
+
+export const doctor: Command = {
+  name: 'doctor',
+  summary: 'Check the connection: /healthz, /version, then an authenticated call (/svc/v1/models).',
+  usage: 'doctor [--base-url URL | --env NAME] [--json]',
+  async run(ctx) {
+    const engine = await ctx.engine()
+    const report = await engine.checkConnection({
+      env: ctx.global.env,
+      baseUrl: ctx.global.baseUrl,
+    })
+    const step = (name: 'healthz' | 'version' | 'auth') =>
+      report.steps.find((s) => s.step === name)!
+    const json = {
+      healthz: { ok: step('healthz').ok, status: step('healthz').status },
+      version: {
+        ok: step('version').ok,
+        status: step('version').status,
+        body: step('version').body ?? null,
+      },
+      auth: { ok: step('auth').ok, status: step('auth').status },
+    }
+    ctx.out.result(json, () =>
+      [
+        `Environment: ${report.environment}`,
+        ...report.steps.map(
+          (s) => `${s.ok ? '✓' : s.skipped ? '-' : '✗'} ${s.title}: ${s.message}`,
+        ),
+        `Tokens are kept in ${report.secretStore.description}.`,
+        ...(report.secretStore.advice ? [report.secretStore.advice] : []),
+      ].join('\n'),
+    )
+    return report.ok ? EXIT.ok : EXIT.service
+  },
+}
+
+export const sandbox: Command = {
+  name: 'sandbox',
+  summary: 'Run the local sandbox service in the foreground (Ctrl-C stops it).',
+  usage:
+    'sandbox [--host 127.0.0.1] [--port N] [--token T]... [--db FILE] [--seed FILE] [--task-ms N]',
+  options: {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    token: { type: 'string', multiple: true },
+    db: { type: 'string' },
+    seed: { type: 'string' },
+    'task-ms': { type: 'string' },
+  },
+  async run(ctx, args) {
+    const port = integerOption(stringOption(args, 'port'), '--port', 0, 65535) ?? 0
+    const taskMs = integerOption(stringOption(args, 'task-ms'), '--task-ms', 0, 3_600_000)
+    const tokens = (args.values.token as string[] | undefined) ?? []
+    const seed = stringOption(args, 'seed')
+    const dbPath = stringOption(args, 'db')
+    const server = await startSandbox({
+      host: stringOption(args, 'host') ?? '127.0.0.1',
+      port,
+      tokens,
+      ...(dbPath ? { dbPath } : {}),
+      ...(seed ? { seed } : {}),
+      ...(taskMs !== undefined ? { taskMs } : {}),
+      log: (line) => ctx.out.note(line),
+    })
+    if (server.demoToken) ctx.out.note(`demo user token: ${server.demoToken}`)
+    // The one line scripts wait for, on stdout, even with --json.
+    ctx.out.announce(`listening on ${server.url}`)
+    await ctx.interrupted
+    ctx.out.note('stopping the sandbox')
+    await server.close()
+    return EXIT.ok
+  },
+}
+
+export function integerOption(
+  value: string | undefined,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined
+  if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max} (got “${value}”).`)
+  }
+  return Number(value)
+}

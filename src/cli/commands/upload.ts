@@ -1,0 +1,32 @@
+/** `upload FILE`: one input asset (reused when the same content was uploaded before). */
+import { resolve } from 'node:path'
+import { uploadFile } from '../../core/uploads'
+import type { Command } from '../command'
+
+export const upload: Command = {
+  name: 'upload',
+  summary: 'Upload one input file; prints its input asset (the same content is uploaded once).',
+  usage: 'upload FILE',
+  positionals: { min: 1, max: 1, names: 'a FILE' },
+  async run(ctx, args) {
+    const engine = await ctx.engine()
+    const connection = await ctx.connect()
+    const path = resolve(args.positionals[0]!)
+    const { asset, reused } = await uploadFile(engine.db, connection, path, {
+      signal: ctx.signal,
+      onProgress: (p) => {
+        if (p.state === 'uploading' && p.totalBytes > 0) {
+          ctx.out.progress(
+            `uploading ${p.filename}: ${Math.floor((100 * p.sentBytes) / p.totalBytes)}%`,
+          )
+        }
+      },
+    })
+    ctx.out.endProgress()
+    if (reused) ctx.out.note(`${asset.filename} was uploaded before; reusing ${asset.inputAssetId}`)
+    ctx.out.result(
+      asset,
+      () => `${asset.inputAssetId}  ${asset.filename}  ${asset.mimeType}  ${asset.sizeBytes} bytes`,
+    )
+  },
+}
