@@ -16,6 +16,9 @@ import { Environments, normaliseBaseUrl, type SavedEnvironment } from './environ
 import { EngineError } from './errors'
 import { openDb, type Db } from './history/db'
 import { SecretStoreError, type SecretStore } from './secrets'
+import { Submissions } from './submissions'
+import { RunWatcher, type RunWatcherOptions } from './watcher'
+import type { RunSummary } from '../shared/contract'
 
 export interface EngineOptions {
   /** The data folder (see resolveHome). */
@@ -56,6 +59,8 @@ export class Engine {
   readonly secrets: SecretStore
   readonly fetch: FetchLike
   readonly sandbox: BuiltInSandbox
+  /** The submission journal and local history. */
+  readonly submissions: Submissions
   private readonly options: EngineOptions
   private readonly log: (line: string) => void
 
@@ -68,6 +73,24 @@ export class Engine {
     this.fetch = options.fetch ?? ((input, init) => fetch(input, init))
     this.sandbox = new BuiltInSandbox(options.home, options.startBuiltInSandbox, this.fetch)
     this.log = options.log ?? (() => {})
+    this.submissions = new Submissions(this.db, join(options.home, 'inputs'))
+  }
+
+  /** A watcher for the runs of one connection; it records what it sees in the history. */
+  watcher(connection: Connection, options?: RunWatcherOptions): RunWatcher {
+    const watcher = new RunWatcher(connection.client, options)
+    watcher.on('progress', (run) => this.recordRuns(connection.origin, [run]))
+    return watcher
+  }
+
+  /** Remembers the latest summary of runs, so the history can show and search their status. */
+  recordRuns(origin: string, runs: RunSummary[]) {
+    const upsert = this.db.prepare(
+      `INSERT INTO runs_seen (origin, run_id, status, summary_json, seen_at_ms) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(origin, run_id) DO UPDATE SET status = excluded.status, summary_json = excluded.summary_json, seen_at_ms = excluded.seen_at_ms`,
+    )
+    const now = Date.now()
+    for (const run of runs) upsert.run(origin, run.runId, run.status, JSON.stringify(run), now)
   }
 
   secretStoreView(): SecretStoreView {

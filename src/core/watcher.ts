@@ -1,0 +1,203 @@
+/**
+ * Follows the active runs of one environment. One list request per interval covers every
+ * active run on the first page (not one request per run); a run's detail is fetched only while
+ * someone looks at it (focus) and only when its summary changed. While nothing changes the
+ * interval grows; when no run is active, no request is made at all. refresh() asks at once.
+ */
+import { isTerminalStatus, type RunDetail, type RunSummary } from '../shared/contract'
+import type { ApiClient } from './api'
+
+export interface RunWatcherEvents {
+  /** A followed run changed (status, counters, cost). */
+  progress: (run: RunSummary) => void
+  /** The detail of a focused run, whenever it changed. */
+  detail: (detail: RunDetail) => void
+  /** A followed run reached a terminal status. */
+  ended: (run: RunSummary) => void
+  /** A look failed; the watcher keeps going, more slowly. */
+  error: (error: unknown) => void
+}
+
+export interface RunWatcherOptions {
+  /** First interval and the interval after a change (ms, default 1000). */
+  minMs?: number
+  /** Longest interval while nothing changes (ms, default 15000). */
+  maxMs?: number
+  /** How many newest runs one list request covers (default 50). */
+  pageSize?: number
+  setTimer?: (fn: () => void, ms: number) => unknown
+  clearTimer?: (handle: unknown) => void
+}
+
+type Listener<K extends keyof RunWatcherEvents> = RunWatcherEvents[K]
+
+export class RunWatcher {
+  private readonly minMs: number
+  private readonly maxMs: number
+  private readonly pageSize: number
+  private readonly setTimer: (fn: () => void, ms: number) => unknown
+  private readonly clearTimer: (handle: unknown) => void
+  /** Active runs being followed, by id, with their last known summary (if any). */
+  private readonly active = new Map<string, RunSummary | null>()
+  private readonly focused = new Set<string>()
+  private readonly listeners: { [K in keyof RunWatcherEvents]: Set<Listener<K>> } = {
+    progress: new Set(),
+    detail: new Set(),
+    ended: new Set(),
+    error: new Set(),
+  }
+  private delay: number
+  private timer: unknown = null
+  private busy: Promise<void> | null = null
+  private stopped = false
+  /** Requests sent, for the benchmark and tests. */
+  requests = 0
+
+  constructor(
+    private readonly client: ApiClient,
+    options: RunWatcherOptions = {},
+  ) {
+    this.minMs = options.minMs ?? 1000
+    this.maxMs = options.maxMs ?? 15_000
+    this.pageSize = options.pageSize ?? 50
+    this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
+    this.clearTimer =
+      options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>))
+    this.delay = this.minMs
+  }
+
+  on<K extends keyof RunWatcherEvents>(event: K, listener: RunWatcherEvents[K]): () => void {
+    this.listeners[event].add(listener)
+    return () => this.listeners[event].delete(listener)
+  }
+
+  /** Follows a run (e.g. one just submitted) until it ends. */
+  follow(runId: string) {
+    if (!this.active.has(runId)) this.active.set(runId, null)
+    this.delay = this.minMs
+    this.schedule(0)
+  }
+
+  /** Follows every active run among the newest ones (what a runs list shows). */
+  async followActive(): Promise<RunSummary[]> {
+    this.requests += 1
+    const page = await this.client.listRuns({ pageSize: this.pageSize })
+    for (const run of page.items)
+      if (!isTerminalStatus(run.status) && !this.active.has(run.runId))
+        this.active.set(run.runId, run)
+    this.schedule(this.delay)
+    return page.items
+  }
+
+  /** Someone is looking at this run: fetch its detail whenever it changes. */
+  focus(runId: string) {
+    this.focused.add(runId)
+    this.follow(runId)
+  }
+
+  unfocus(runId: string) {
+    this.focused.delete(runId)
+  }
+
+  /** Look now, whatever the interval. */
+  async refresh(): Promise<void> {
+    this.delay = this.minMs
+    await this.tick()
+  }
+
+  get activeRunIds(): string[] {
+    return [...this.active.keys()]
+  }
+
+  /** Resolves with the final summary when the run ends. */
+  waitFor(runId: string): Promise<RunSummary> {
+    return new Promise((resolve) => {
+      const off = this.on('ended', (run) => {
+        if (run.runId === runId) {
+          off()
+          resolve(run)
+        }
+      })
+      this.follow(runId)
+    })
+  }
+
+  stop() {
+    this.stopped = true
+    if (this.timer !== null) this.clearTimer(this.timer)
+    this.timer = null
+  }
+
+  private schedule(ms: number) {
+    if (this.stopped) return
+    if (this.timer !== null) this.clearTimer(this.timer)
+    this.timer = null
+    if (this.active.size === 0) return
+    this.timer = this.setTimer(() => {
+      this.timer = null
+      void this.tick()
+    }, ms)
+  }
+
+  private async tick(): Promise<void> {
+    if (this.busy) return this.busy
+    this.busy = this.look()
+      .catch((error: unknown) => {
+        this.delay = Math.min(this.maxMs, this.delay * 2)
+        for (const l of this.listeners.error) l(error)
+      })
+      .finally(() => {
+        this.busy = null
+        this.schedule(this.delay)
+      })
+    return this.busy
+  }
+
+  private async look() {
+    if (this.active.size === 0) return
+    this.requests += 1
+    const page = await this.client.listRuns({ pageSize: this.pageSize })
+    const byId = new Map(page.items.map((r) => [r.runId, r]))
+    let changed = false
+    for (const [runId, before] of [...this.active]) {
+      let now = byId.get(runId)
+      if (!now) {
+        // Older than the newest page: ask for this one run.
+        this.requests += 1
+        const detail = await this.client.run(runId)
+        now = detail.run
+        if (this.focused.has(runId)) this.emitDetail(detail)
+      }
+      if (before === null || summaryChanged(before, now)) {
+        changed = true
+        this.active.set(runId, now)
+        for (const l of this.listeners.progress) l(now)
+        if (this.focused.has(runId) && byId.has(runId)) {
+          this.requests += 1
+          this.emitDetail(await this.client.run(runId))
+        }
+      }
+      if (isTerminalStatus(now.status)) {
+        this.active.delete(runId)
+        for (const l of this.listeners.ended) l(now)
+      }
+    }
+    this.delay = changed ? this.minMs : Math.min(this.maxMs, Math.round(this.delay * 1.5))
+  }
+
+  private emitDetail(detail: RunDetail) {
+    for (const l of this.listeners.detail) l(detail)
+  }
+}
+
+export function summaryChanged(a: RunSummary, b: RunSummary): boolean {
+  return (
+    a.status !== b.status ||
+    a.updatedAtUnix !== b.updatedAtUnix ||
+    a.completedTasks !== b.completedTasks ||
+    a.failedTasks !== b.failedTasks ||
+    a.cancelledTasks !== b.cancelledTasks ||
+    a.totalTasks !== b.totalTasks ||
+    a.actualCostT !== b.actualCostT
+  )
+}
