@@ -3,10 +3,15 @@
  * listing's input schema, answering the spec's validation result.
  */
 import { createHash } from 'node:crypto'
-import { validateWorkbookBodySchema, type ListingInputSchema, type WorkbookValidation } from '../shared/contract'
+import {
+  validateWorkbookBodySchema,
+  type ListingInputSchema,
+  type WorkbookValidation,
+} from '../shared/contract'
 import type { Answer, Call, SandboxContext } from './context'
 import { findVisibleListing, requireExecutable } from './api-runs'
-import { HttpError, badRequest, readJsonBody, validateBody } from './http'
+import { badRequest, readJsonBody, validateBody } from './http'
+import { readInputWorkbook } from '../core/workbooks'
 import { previousAnswer, rememberAnswer, requestHash, type IdempotencyKey } from './idempotency'
 
 /** The file bytes of `content`; zod would be slow on millions of numbers, so a plain loop. */
@@ -18,20 +23,29 @@ function contentBytes(value: unknown): Uint8Array {
   for (let i = 0; i < value.length; i += 1) {
     const byte: unknown = value[i]
     if (typeof byte !== 'number' || !Number.isInteger(byte) || byte < 0 || byte > 255) {
-      throw badRequest(`content[${i}] is ${JSON.stringify(byte)}; every item must be an integer from 0 to 255.`)
+      throw badRequest(
+        `content[${i}] is ${JSON.stringify(byte)}; every item must be an integer from 0 to 255.`,
+      )
     }
     bytes[i] = byte
   }
   return bytes
 }
 
-/** Reads the workbook and checks its rows. Filled in once the shared parser and validator land. */
+/**
+ * Reads the workbook with the same parser and checks as the app (src/core/workbooks); file
+ * cells are references here, since the server cannot see the buyer's disk.
+ */
 async function validateWorkbookBytes(
-  _bytes: Uint8Array,
-  _filename: string,
-  _schema: ListingInputSchema,
+  bytes: Uint8Array,
+  filename: string,
+  schema: ListingInputSchema,
 ): Promise<WorkbookValidation> {
-  throw new HttpError(501, 'The sandbox cannot read workbooks yet.')
+  const result = await readInputWorkbook({ bytes, filename }, schema, {
+    keepRows: false,
+    checkFiles: false,
+  })
+  return { valid: result.valid, fileErrors: result.fileErrors, rowErrors: result.rowErrors }
 }
 
 export async function validateWorkbookHandler(ctx: SandboxContext, call: Call): Promise<Answer> {
@@ -53,7 +67,10 @@ export async function validateWorkbookHandler(ctx: SandboxContext, call: Call): 
     endpoint: 'validateWorkbook',
     clientRequestId: body.clientRequestId,
     // The bytes are hashed once, not as millions of JSON numbers.
-    requestHash: requestHash(listingId, { ...body, content: createHash('sha256').update(bytes).digest('hex') }),
+    requestHash: requestHash(listingId, {
+      ...body,
+      content: createHash('sha256').update(bytes).digest('hex'),
+    }),
   }
   const previous = previousAnswer(ctx.db, key)
   if (previous) return previous

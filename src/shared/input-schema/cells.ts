@@ -1,0 +1,242 @@
+/**
+ * From what a user typed in a spreadsheet cell to the value the service expects (the wire
+ * values decided for the project): text-like types and dates are strings (dates ISO 8601),
+ * integer and number are numbers, boolean is a boolean, a file is `{ inputAssetId }`, `{ url }`
+ * or `{ text }` (a local path stays `{ localPath }` until it is uploaded), and a multiValue field
+ * is an array. Every problem is a sentence that names the cell as the user sees it.
+ *
+ * Isomorphic: the app, the CLI and the sandbox's validateWorkbook all use this.
+ */
+import type { SchemaField } from '../contract'
+
+/** A cell as read from a workbook: already unwrapped from rich text, formulas and links. */
+export type CellValue = string | number | boolean | Date | null
+
+export type WireValue =
+  | string
+  | number
+  | boolean
+  | { url: string }
+  | { text: string }
+  | { inputAssetId: string }
+  | { localPath: string }
+  | WireValue[]
+
+export type Coerced = { ok: true; value: WireValue | undefined } | { ok: false; problem: string }
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/
+const SLASH_DATE = /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/
+const TRUE_WORDS = new Set(['true', 'yes', 'y', '1', 'ja', 'oui', 'si', 'x', '✓'])
+const FALSE_WORDS = new Set(['false', 'no', 'n', '0', 'nein', 'non'])
+/** Excel's day 0 for serial dates (1899-12-30, which absorbs the 1900 leap-year bug). */
+const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30)
+
+/** Text as a user would read it in the cell, for messages (shortened). */
+export function shown(value: CellValue): string {
+  const text = value instanceof Date ? value.toISOString().slice(0, 10) : String(value)
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text
+}
+
+export function isBlank(value: CellValue | undefined): boolean {
+  return value === null || value === undefined || (typeof value === 'string' && value.trim() === '')
+}
+
+/** A number as plain digits (never "1e+21"). */
+function numberText(n: number): string {
+  if (Number.isInteger(n) && Math.abs(n) >= 1e21) return BigInt(n).toString()
+  return String(n)
+}
+
+function cellText(value: CellValue): string {
+  if (value instanceof Date) return value.toISOString().slice(0, 10)
+  if (typeof value === 'number') return numberText(value)
+  return String(value)
+}
+
+function isoDate(year: number, month: number, day: number): string | null {
+  const d = new Date(Date.UTC(year, month - 1, day))
+  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day)
+    return null
+  return d.toISOString().slice(0, 10)
+}
+
+/** A date cell (Date, Excel serial number or text) as YYYY-MM-DD, or null. */
+export function toIsoDate(value: CellValue): string | null {
+  if (value instanceof Date)
+    return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10)
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || value < 1 || value > 2_958_465) return null
+    return new Date(EXCEL_EPOCH_MS + Math.floor(value) * 86_400_000).toISOString().slice(0, 10)
+  }
+  if (typeof value !== 'string') return null
+  const text = value.trim()
+  const iso = ISO_DATE.exec(text)
+  if (iso) return isoDate(Number(iso[1]), Number(iso[2]), Number(iso[3]))
+  const slash = SLASH_DATE.exec(text)
+  if (slash) return isoDate(Number(slash[1]), Number(slash[2]), Number(slash[3]))
+  // Written-out dates ("5 March 2026", "March 5, 2026"); never bare numbers like 03/05.
+  if (/[a-z]/i.test(text) && /\d{4}/.test(text)) {
+    const parsed = Date.parse(`${text} UTC`)
+    if (!Number.isNaN(parsed)) return new Date(parsed).toISOString().slice(0, 10)
+  }
+  return null
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text)
+    return url.protocol === 'http:' || url.protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
+/** One single value of a field (not a list). `problem` is the end of "Row 14, Quantity: ...". */
+export function coerceOne(field: SchemaField, value: CellValue): Coerced {
+  const quoted = `'${shown(value)}'`
+  switch (field.type) {
+    case 'integer': {
+      if (typeof value === 'number') {
+        return Number.isInteger(value)
+          ? { ok: true, value }
+          : { ok: false, problem: `${quoted} is not a whole number` }
+      }
+      const text = cellText(value)
+        .trim()
+        .replace(/[\s_']/g, '')
+      if (!/^[+-]?\d+$/.test(text)) return { ok: false, problem: `${quoted} is not a whole number` }
+      const n = Number(text)
+      if (!Number.isSafeInteger(n))
+        return { ok: false, problem: `${quoted} is too large to be sent as a whole number` }
+      return { ok: true, value: n }
+    }
+    case 'number': {
+      if (typeof value === 'number')
+        return Number.isFinite(value)
+          ? { ok: true, value }
+          : { ok: false, problem: `${quoted} is not a number` }
+      let text = cellText(value)
+        .trim()
+        .replace(/[\s_']/g, '')
+      // "3,5" is a decimal comma; "1,234.5" has a thousands comma.
+      if (/^[+-]?\d+,\d+$/.test(text)) text = text.replace(',', '.')
+      else if (/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) text = text.replace(/,/g, '')
+      const n = Number(text)
+      if (text === '' || !Number.isFinite(n))
+        return { ok: false, problem: `${quoted} is not a number` }
+      return { ok: true, value: n }
+    }
+    case 'boolean': {
+      if (typeof value === 'boolean') return { ok: true, value }
+      const text = cellText(value).trim().toLowerCase()
+      if (TRUE_WORDS.has(text)) return { ok: true, value: true }
+      if (FALSE_WORDS.has(text)) return { ok: true, value: false }
+      return { ok: false, problem: `${quoted} is not yes or no` }
+    }
+    case 'date': {
+      const iso = toIsoDate(value)
+      return iso
+        ? { ok: true, value: iso }
+        : { ok: false, problem: `${quoted} is not a date (write it as 2026-03-05)` }
+    }
+    case 'enum': {
+      const text = cellText(value).trim()
+      const match = field.enumValues.find((v) => v.toLowerCase() === text.toLowerCase())
+      if (match !== undefined) return { ok: true, value: match }
+      const choices = field.enumValues.slice(0, 8).join(', ')
+      return {
+        ok: false,
+        problem: `${quoted} is not one of the choices (${choices}${field.enumValues.length > 8 ? ', ...' : ''})`,
+      }
+    }
+    case 'email': {
+      const text = cellText(value).trim()
+      return EMAIL.test(text)
+        ? { ok: true, value: text }
+        : { ok: false, problem: `${quoted} is not an email address` }
+    }
+    case 'url': {
+      const text = cellText(value).trim()
+      return isHttpUrl(text)
+        ? { ok: true, value: text }
+        : { ok: false, problem: `${quoted} is not a web address (it must start with https://)` }
+    }
+    case 'file':
+      return coerceFile(field, cellText(value).trim(), quoted)
+    case 'string':
+    case 'text':
+    default:
+      // Unknown types are sent as text; the service decides.
+      return { ok: true, value: cellText(value) }
+  }
+}
+
+function coerceFile(field: SchemaField, text: string, quoted: string): Coerced {
+  const kinds = field.acceptedInputKinds.length ? field.acceptedInputKinds : ['asset']
+  if (isHttpUrl(text)) {
+    if (kinds.includes('url')) return { ok: true, value: { url: text } }
+    return {
+      ok: false,
+      problem: `${quoted} is a web address, but this field takes a file from your computer`,
+    }
+  }
+  if (kinds.includes('asset') && looksLikePath(text))
+    return { ok: true, value: { localPath: text } }
+  if (kinds.includes('text')) return { ok: true, value: { text } }
+  if (kinds.includes('asset')) return { ok: true, value: { localPath: text } }
+  return {
+    ok: false,
+    problem: `${quoted} is not a web address (this field takes a link starting with https://)`,
+  }
+}
+
+function looksLikePath(text: string): boolean {
+  return /[\\/]/.test(text) || /\.[A-Za-z0-9]{1,8}$/.test(text)
+}
+
+/** Splits a multiValue cell on ';' or line breaks. */
+export function splitValues(value: CellValue): CellValue[] {
+  if (typeof value !== 'string') return [value]
+  return value
+    .split(/;|\r?\n/)
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+}
+
+/** A whole cell: required check, multiValue splitting and coercion. undefined = blank. */
+export function coerceCell(field: SchemaField, value: CellValue): Coerced {
+  if (isBlank(value)) {
+    return field.required
+      ? { ok: false, problem: 'is required but empty' }
+      : { ok: true, value: undefined }
+  }
+  if (!field.multiValue) return coerceOne(field, value)
+  const out: WireValue[] = []
+  for (const part of splitValues(value)) {
+    const one = coerceOne(field, part)
+    if (!one.ok) return one
+    if (one.value !== undefined) out.push(one.value)
+  }
+  if (out.length === 0 && field.required) return { ok: false, problem: 'is required but empty' }
+  return { ok: true, value: out }
+}
+
+/** "Row 14, Quantity: 'ten' is not a whole number". */
+export function cellMessage(rowNumber: number, field: SchemaField, problem: string): string {
+  return `Row ${rowNumber}, ${field.label || field.key}: ${problem}`
+}
+
+/** Normalises a header or key for matching: case, spaces, the required marker. */
+export function headerKey(text: string): string {
+  return text
+    .replace(/\s*\*\s*$/, '')
+    .replace(/\s*\(required\)\s*$/i, '')
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '')
+}
+
+/** Task fee x rows, the estimate shown before confirming. */
+export function estimateCost(rowCount: number, taskFeeT: number): number {
+  return rowCount * taskFeeT
+}
