@@ -47,10 +47,18 @@ export interface Connection {
   name: string
   baseUrl: string
   origin: string
+  /**
+   * Where this environment's data is filed in the history (journal, uploads, schema cache):
+   * its origin, or a fixed key for the built-in Sandbox, whose port changes at every start.
+   */
+  key: string
   builtIn: boolean
   unitLabel: string
   client: ApiClient
 }
+
+/** The history key of the built-in Sandbox (see Connection.key). */
+export const BUILTIN_HISTORY_KEY = 'builtin:sandbox'
 
 export class Engine {
   readonly home: string
@@ -79,7 +87,7 @@ export class Engine {
   /** A watcher for the runs of one connection; it records what it sees in the history. */
   watcher(connection: Connection, options?: RunWatcherOptions): RunWatcher {
     const watcher = new RunWatcher(connection.client, options)
-    watcher.on('progress', (run) => this.recordRuns(connection.origin, [run]))
+    watcher.on('progress', (run) => this.recordRuns(connection.key, [run]))
     return watcher
   }
 
@@ -223,7 +231,15 @@ export class Engine {
       fetch: this.fetch,
       token: fixedToken !== undefined ? () => fixedToken : () => this.storedToken(origin),
     })
-    return { name, baseUrl, origin, builtIn, unitLabel, client }
+    return {
+      name,
+      baseUrl,
+      origin,
+      key: builtIn ? BUILTIN_HISTORY_KEY : origin,
+      builtIn,
+      unitLabel,
+      client,
+    }
   }
 
   private async storedToken(origin: string): Promise<string | null> {

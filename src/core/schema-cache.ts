@@ -43,17 +43,17 @@ export async function templateSchema(
       db.prepare(
         `INSERT INTO schema_cache (origin, template_id, schema_json, fetched_at_ms) VALUES (?, ?, ?, ?)
          ON CONFLICT(origin, template_id) DO UPDATE SET schema_json = excluded.schema_json, fetched_at_ms = excluded.fetched_at_ms`,
-      ).run(connection.origin, templateId, JSON.stringify(schema), now)
+      ).run(connection.key, templateId, JSON.stringify(schema), now)
       return { schema, fetchedAtMs: now, fromCache: false }
     } catch (error) {
       // Only a missing network falls back; a 404 or 401 is an answer the user must see.
       if (!(error instanceof ApiError && error.isUnreachable)) throw error
-      const cached = readCachedSchema(db, connection.origin, templateId)
+      const cached = readCachedSchema(db, connection.key, templateId)
       if (cached) return cached
       throw error
     }
   }
-  const cached = readCachedSchema(db, connection.origin, templateId)
+  const cached = readCachedSchema(db, connection.key, templateId)
   if (!cached) {
     throw new EngineError(
       'not-found',

@@ -137,7 +137,7 @@ export class Submissions {
    */
   async journal(connection: Connection, input: SubmissionInput): Promise<Submission> {
     const target = input.target
-    const fingerprint = fingerprintOf(connection.origin, target, input.rows)
+    const fingerprint = fingerprintOf(connection.key, target, input.rows)
     const targetId = target.kind === 'template' ? target.templateId : target.listingId
     const taskFeeT = target.kind === 'listing' ? target.taskFeeT : 0
     const now = Date.now()
@@ -148,7 +148,7 @@ export class Submissions {
           `SELECT id FROM submissions WHERE origin = ? AND fingerprint = ? AND state IN ('pending', 'sent')
            ORDER BY id LIMIT 1`,
         )
-        .get(connection.origin, fingerprint) as { id: number } | undefined
+        .get(connection.key, fingerprint) as { id: number } | undefined
       if (open) return open.id
       const result = this.db
         .prepare(
@@ -160,7 +160,7 @@ export class Submissions {
         .run(
           clientRequestId,
           connection.name,
-          connection.origin,
+          connection.key,
           target.kind,
           targetId,
           target.kind === 'listing' ? target.listingVersionId : '',
@@ -197,7 +197,7 @@ export class Submissions {
     options: { signal?: AbortSignal } = {},
   ): Promise<Submission> {
     if (entry.state === 'accepted' || entry.state === 'refused') return entry
-    if (entry.origin !== connection.origin) {
+    if (entry.origin !== connection.key) {
       throw new EngineError(
         'internal',
         'This submission belongs to another environment.',
@@ -269,7 +269,7 @@ export class Submissions {
   /** Resends every unanswered submission of the environment (after a crash or a lost answer). */
   async resendUnanswered(connection: Connection): Promise<Submission[]> {
     const done: Submission[] = []
-    for (const entry of this.unanswered(connection.origin)) {
+    for (const entry of this.unanswered(connection.key)) {
       try {
         done.push(await this.send(connection, entry))
       } catch {

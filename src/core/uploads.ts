@@ -112,7 +112,7 @@ async function uploadOne(
     .prepare(
       'SELECT input_asset_id, filename, mime_type, size_bytes, uploaded_at_ms FROM uploads WHERE origin = ? AND sha256 = ?',
     )
-    .get(connection.origin, sha256) as
+    .get(connection.key, sha256) as
     | {
         input_asset_id: string
         filename: string
@@ -162,7 +162,7 @@ async function uploadOne(
     `INSERT INTO uploads (origin, sha256, input_asset_id, filename, mime_type, size_bytes, uploaded_at_ms)
      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(origin, sha256) DO NOTHING`,
   ).run(
-    connection.origin,
+    connection.key,
     sha256,
     asset.inputAssetId,
     asset.filename || filename,

@@ -51,7 +51,7 @@ describe('submission journal', () => {
     const sent = await e.submissions.send(connection, entry)
     expect(sent.state).toBe('accepted')
     expect(sent.runId).not.toBe('')
-    expect(e.submissions.byRun(connection.origin, sent.runId)?.id).toBe(entry.id)
+    expect(e.submissions.byRun(connection.key, sent.runId)?.id).toBe(entry.id)
     // Accepted: the same rows submitted again later are a new submission with a new id.
     const again = await e.submissions.journal(connection, { target: template, rows })
     expect(again.clientRequestId).not.toBe(entry.clientRequestId)
@@ -61,7 +61,12 @@ describe('submission journal', () => {
     const e = engine()
     const connection = await e.connect({ baseUrl: sandbox.url })
     // Every attempt of this process loses its answer after the server acted.
-    sandbox.injectFault({ method: 'POST', path: paths.runRows('row-echo'), drop: 'after', times: 4 })
+    sandbox.injectFault({
+      method: 'POST',
+      path: paths.runRows('row-echo'),
+      drop: 'after',
+      times: 4,
+    })
     const entry = await e.submissions.journal(connection, { target: template, rows })
     await expect(e.submissions.send(connection, entry)).rejects.toBeInstanceOf(ApiError)
     expect(e.submissions.get(entry.id).state).toBe('sent')
@@ -86,7 +91,9 @@ describe('submission journal', () => {
 
     const second = engine()
     const c2 = await second.connect({ baseUrl: sandbox.url })
-    expect(second.submissions.unanswered(c2.origin).map((s) => s.clientRequestId)).toEqual([entry.clientRequestId])
+    expect(second.submissions.unanswered(c2.key).map((s) => s.clientRequestId)).toEqual([
+      entry.clientRequestId,
+    ])
     const done = await second.submissions.resendUnanswered(c2)
     expect(done).toHaveLength(1)
     expect(done[0]!.state).toBe('accepted')
@@ -111,10 +118,16 @@ describe('submission journal', () => {
     const connection = await e.connect({ baseUrl: sandbox.url })
     const input = join(home, 'orders-march.xlsx')
     await import('node:fs/promises').then((fs) => fs.writeFile(input, 'not really a workbook'))
-    const entry = await e.submissions.journal(connection, { target: template, rows, inputPath: input })
+    const entry = await e.submissions.journal(connection, {
+      target: template,
+      rows,
+      inputPath: input,
+    })
     const sent = await e.submissions.send(connection, entry)
     expect(sent.inputCopyPath).toContain('orders-march.xlsx')
-    e.recordRuns(connection.origin, [{ ...(await connection.client.run(sent.runId)).run, status: 'succeeded' }])
+    e.recordRuns(connection.key, [
+      { ...(await connection.client.run(sent.runId)).run, status: 'succeeded' },
+    ])
     expect(e.submissions.search({ search: 'march' }).map((s) => s.id)).toEqual([entry.id])
     expect(e.submissions.search({ search: 'row-echo' })).toHaveLength(1)
     expect(e.submissions.search({ search: sent.runId.slice(0, 8) })).toHaveLength(1)
@@ -128,7 +141,10 @@ describe('run watcher', () => {
   it('follows a run to its end with list requests, and stops asking when nothing is active', async () => {
     const e = engine()
     const connection = await e.connect({ baseUrl: sandbox.url })
-    const entry = await e.submissions.send(connection, await e.submissions.journal(connection, { target: template, rows }))
+    const entry = await e.submissions.send(
+      connection,
+      await e.submissions.journal(connection, { target: template, rows }),
+    )
     const watcher = e.watcher(connection, { minMs: 10, maxMs: 40 })
     const progress: string[] = []
     watcher.on('progress', (run) => progress.push(run.status))
@@ -145,7 +161,10 @@ describe('run watcher', () => {
   it('fetches details only for a focused run', async () => {
     const e = engine()
     const connection = await e.connect({ baseUrl: sandbox.url })
-    const a = await e.submissions.send(connection, await e.submissions.journal(connection, { target: template, rows }))
+    const a = await e.submissions.send(
+      connection,
+      await e.submissions.journal(connection, { target: template, rows }),
+    )
     const b = await e.submissions.send(
       connection,
       await e.submissions.journal(connection, { target: template, rows: [{ message: 'other' }] }),

@@ -4,7 +4,8 @@ import { listings, reviewsShow } from './creators'
 import { envAdd, envList, envRemove, envUse } from './env'
 import { runsList, runsShow } from './runs'
 import { doctor, sandbox } from './system'
-import { templatesSchema, templatesShow } from './templates'
+import { templatesSchema, templatesShow, templatesWorkbook } from './templates'
+import { execute, history, run, runsRetryFailed, runsWatch, validate } from './execution'
 import { upload } from './upload'
 
 export const commands: Command[] = [
@@ -14,10 +15,17 @@ export const commands: Command[] = [
   envRemove,
   envUse,
   templatesSchema,
+  templatesWorkbook,
   templatesShow,
+  validate,
   upload,
+  run,
+  execute,
   runsList,
   runsShow,
+  runsWatch,
+  runsRetryFailed,
+  history,
   listings,
   reviewsShow,
   sandbox,

@@ -1,6 +1,9 @@
 /** `templates schema` and `templates show`. */
 import type { OfficialTemplateSchema, PrivateTemplate } from '../../shared/contract'
+import { resolve } from 'node:path'
 import { describeAge, templateSchema } from '../../core/schema-cache'
+import { generateInputWorkbook } from '../../core/workbooks'
+import { UsageError } from '../errors'
 import type { Command } from '../command'
 import { table } from '../output'
 
@@ -82,4 +85,32 @@ function describeTemplate(t: PrivateTemplate): string {
 
 export function isoOf(unix: number): string {
   return unix > 0 ? new Date(unix * 1000).toISOString().replace('.000Z', 'Z') : '-'
+}
+
+export const templatesWorkbook: Command = {
+  name: 'templates workbook',
+  summary:
+    'Write an input workbook for an official template: columns, hints, dropdowns, instructions, samples.',
+  usage: 'templates workbook ID -o FILE.xlsx',
+  options: { output: { type: 'string', short: 'o' } },
+  positionals: { min: 1, max: 1, names: 'a template ID' },
+  async run(ctx, args) {
+    const output = args.values.output
+    if (typeof output !== 'string' || !output.toLowerCase().endsWith('.xlsx')) {
+      throw new UsageError(
+        'give the workbook to write with -o FILE.xlsx.',
+        `Usage: skill-runner ${templatesWorkbook.usage}`,
+      )
+    }
+    const engine = await ctx.engine()
+    const connection = await ctx.connect()
+    const cached = await templateSchema(engine.db, connection, args.positionals[0]!, {
+      signal: ctx.signal,
+    })
+    if (cached.fromCache)
+      ctx.out.note(`working offline with the copy saved ${describeAge(cached.fetchedAtMs)}`)
+    const path = resolve(output)
+    await generateInputWorkbook(cached.schema, path)
+    ctx.out.result({ path }, () => `wrote ${path}`)
+  },
 }
