@@ -4,10 +4,8 @@
  * and turns any error into a message on stderr and an exit code.
  */
 import { parseArgs } from 'node:util'
-import { createEngine, type Engine } from '../core/engine'
-import { resolveHome } from '../core/home'
-import { openSystemSecretStore } from '../core/secrets'
-import { startSandbox } from '../sandbox'
+import type { Engine } from '../core/engine'
+import { makeEngine } from './engine'
 import type { Command, CommandContext, GlobalOptions, ParsedArgs } from './command'
 import { commands } from './commands'
 import { EXIT, UsageError, describeForTerminal, exitCodeOf } from './errors'
@@ -114,44 +112,6 @@ export async function runCli(argv: string[], io?: Partial<CliIo>): Promise<numbe
 }
 
 const CLI_VERSION = '0.1.0'
-
-async function makeEngine(env: NodeJS.ProcessEnv): Promise<Engine> {
-  const tokenOverride = env.SKILL_RUNNER_TOKEN?.trim() || undefined
-  const system = await openSystemSecretStore()
-  const view = system.problem
-    ? {
-        kind: tokenOverride ? ('environment' as const) : ('memory' as const),
-        description: tokenOverride
-          ? 'the SKILL_RUNNER_TOKEN environment variable'
-          : `no keychain (${system.problem})`,
-        canSaveTokens: false,
-        advice: system.advice,
-      }
-    : {
-        kind: 'keychain' as const,
-        description: system.store.describe(),
-        canSaveTokens: true,
-        advice: '',
-      }
-  return createEngine({
-    home: resolveHome(env),
-    secretStore: system.store,
-    secretStoreView: view,
-    tokenOverride,
-    startBuiltInSandbox: async ({ dataDir }) => {
-      const sandbox = await startSandbox({
-        host: '127.0.0.1',
-        port: 0,
-        dbPath: `${dataDir}/sandbox.db`,
-      })
-      return {
-        url: sandbox.url,
-        token: sandbox.demoToken ?? sandbox.tokens[0] ?? '',
-        close: () => sandbox.close(),
-      }
-    },
-  })
-}
 
 /** Pulls the global options out of argv wherever they are; the rest is the command. */
 export function splitGlobalOptions(argv: string[]): {

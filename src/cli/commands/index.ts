@@ -7,6 +7,7 @@ import { doctor, sandbox } from './system'
 import { templatesSchema, templatesShow, templatesWorkbook } from './templates'
 import { execute, history, run, runsRetryFailed, runsWatch, validate } from './execution'
 import { upload } from './upload'
+import { web } from './browser'
 
 export const commands: Command[] = [
   doctor,
@@ -29,4 +30,5 @@ export const commands: Command[] = [
   listings,
   reviewsShow,
   sandbox,
+  web,
 ]

@@ -1,0 +1,48 @@
+/**
+ * The engine of the command line (and of browser mode started from it): data under
+ * SKILL_RUNNER_HOME, tokens from SKILL_RUNNER_TOKEN or the OS keychain, the built-in Sandbox
+ * started in this process when no other process serves it.
+ */
+import { join } from 'node:path'
+import { createEngine, type Engine } from '../core/engine'
+import { resolveHome } from '../core/home'
+import { openSystemSecretStore } from '../core/secrets'
+import { startSandbox } from '../sandbox'
+
+export async function makeEngine(env: NodeJS.ProcessEnv): Promise<Engine> {
+  const tokenOverride = env.SKILL_RUNNER_TOKEN?.trim() || undefined
+  const system = await openSystemSecretStore()
+  const view = system.problem
+    ? {
+        kind: tokenOverride ? ('environment' as const) : ('memory' as const),
+        description: tokenOverride
+          ? 'the SKILL_RUNNER_TOKEN environment variable'
+          : `no keychain (${system.problem})`,
+        canSaveTokens: false,
+        advice: system.advice,
+      }
+    : {
+        kind: 'keychain' as const,
+        description: system.store.describe(),
+        canSaveTokens: true,
+        advice: '',
+      }
+  return createEngine({
+    home: resolveHome(env),
+    secretStore: system.store,
+    secretStoreView: view,
+    tokenOverride,
+    startBuiltInSandbox: async ({ dataDir }) => {
+      const sandbox = await startSandbox({
+        host: '127.0.0.1',
+        port: 0,
+        dbPath: join(dataDir, 'sandbox.db'),
+      })
+      return {
+        url: sandbox.url,
+        token: sandbox.demoToken ?? sandbox.tokens[0] ?? '',
+        close: () => sandbox.close(),
+      }
+    },
+  })
+}
