@@ -1,0 +1,101 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli } from '../../src/cli/main'
+import { paths } from '../../src/shared/contract'
+import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+
+let sandbox: TestSandbox
+let home: string
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+  home = mkdtempSync(join(tmpdir(), 'sr-cli-'))
+})
+afterAll(async () => {
+  await sandbox.close()
+})
+
+async function cli(args: string[], env: Record<string, string> = {}) {
+  let stdout = ''
+  let stderr = ''
+  const code = await runCli(args, {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    stdin: Object.assign(Readable.from([]), { isTTY: false }),
+    env: { SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: sandbox.token, ...env },
+  })
+  return { code, stdout, stderr }
+}
+
+describe('skill-runner against the sandbox', () => {
+  it('doctor --json has the documented shape; a wrong token exits 3', async () => {
+    const ok = await cli(['doctor', '--base-url', sandbox.url, '--json'])
+    expect(ok.code).toBe(0)
+    const report = JSON.parse(ok.stdout)
+    expect(Object.keys(report)).toEqual(['healthz', 'version', 'auth'])
+    expect(report.auth).toEqual({ ok: true, status: 200 })
+    const bad = await cli(['--json', 'doctor', '--base-url', sandbox.url], { SKILL_RUNNER_TOKEN: 'wrong' })
+    expect(bad.code).toBe(3)
+    expect(JSON.parse(bad.stdout).auth.status).toBe(401)
+  })
+
+  it('unknown commands and bad options exit 2 with a hint', async () => {
+    expect((await cli(['nonsense'])).code).toBe(2)
+    const bad = await cli(['runs', 'list', '--frobnicate'])
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toMatch(/Usage: skill-runner runs list/)
+  })
+
+  it('writes a template workbook, validates it offline and runs it', async () => {
+    const book = join(home, 'echo.xlsx')
+    expect((await cli(['templates', 'workbook', 'row-echo', '-o', book, '--base-url', sandbox.url])).code).toBe(0)
+    const csv = join(home, 'echo.csv')
+    writeFileSync(csv, 'Message,Sequence number\nhello,1\nagain,two\n')
+    const invalid = await cli(['validate', csv, '--template', 'row-echo', '--base-url', sandbox.url, '--json'])
+    expect(invalid.code).toBe(1)
+    expect(JSON.parse(invalid.stdout).rowErrors[0].error).toBe("Row 3, Sequence number: 'two' is not a whole number")
+    writeFileSync(csv, 'Message,Sequence number\nhello,1\nagain,2\n')
+    const run = await cli(['run', csv, '--template', 'row-echo', '--base-url', sandbox.url, '--json', '--watch'])
+    expect(run.code).toBe(0)
+    const detail = JSON.parse(run.stdout)
+    expect(detail.run.status).toBe('succeeded')
+    const history = JSON.parse((await cli(['history', '--search', 'echo.csv', '--json'])).stdout)
+    expect(history.items[0].runId).toBe(detail.run.runId)
+  })
+
+  it('execute spends nothing without --yes, refuses above the cap, and runs with --yes', async () => {
+    const csv = join(home, 'reviews.csv')
+    writeFileSync(csv, 'Review,Stars\nGreat blender and quiet.,5\nBroke after a week.,1\n')
+    const listing = ['--listing', 'review-keyword-miner', '--version', 'review-keyword-miner-v1', '--base-url', sandbox.url]
+    const before = (await call<{ totalCount: number }>(sandbox, paths.runs())).body.totalCount
+    const unconfirmed = await cli(['execute', csv, ...listing])
+    expect(unconfirmed.code).toBe(1)
+    expect(unconfirmed.stderr).toMatch(/Nothing was executed: confirm with --yes/)
+    const capped = await cli(['execute', csv, ...listing, '--yes', '--max-cost', '5'])
+    expect(capped.code).toBe(4)
+    expect(capped.stderr).toMatch(/estimate of 8 credits is above your cap of 5/)
+    expect((await call<{ totalCount: number }>(sandbox, paths.runs())).body.totalCount).toBe(before)
+    const done = await cli(['execute', csv, ...listing, '--yes', '--max-cost', '8', '--json'])
+    expect(done.code).toBe(0)
+    const result = JSON.parse(done.stdout)
+    expect(result.runTransactionId).not.toBe('')
+    expect(result.taskFixedFeeT).toBe(4)
+    expect((await call<{ totalCount: number }>(sandbox, paths.runs())).body.totalCount).toBe(before + 1)
+  })
+
+  it('retries only the failed rows of a finished run', async () => {
+    const csv = join(home, 'mixed.csv')
+    writeFileSync(csv, 'Message\nfine\nbad [[fail]]\nalso fine\n')
+    const run = await cli(['run', csv, '--template', 'row-echo', '--base-url', sandbox.url, '--json', '--watch'])
+    expect(run.code).toBe(1)
+    const runId = JSON.parse(run.stdout).run.runId
+    const retry = await cli(['runs', 'retry-failed', runId, '--base-url', sandbox.url, '--json', '--watch'])
+    const detail = JSON.parse(retry.stdout)
+    expect(detail.run.totalTasks).toBe(1)
+    const history = JSON.parse((await cli(['history', '--json'])).stdout)
+    expect(history.items[0].retryOfRunId).toBe(runId)
+  })
+})
