@@ -9,6 +9,7 @@
  * at all when every run is finished (a Refresh asks at once).
  */
 import { stat } from 'node:fs/promises'
+import { summaryChanged } from './watcher'
 import { isAbsolute } from 'node:path'
 import { isTerminalStatus, type RunDetail, type RunList, type RunSummary } from '../shared/contract'
 import {
@@ -331,14 +332,3 @@ function createRunFollower(engine: ShellEngine, emit: Emit, options: BridgeServi
   }
 }
 
-function summaryChanged(a: RunSummary, b: RunSummary): boolean {
-  return (
-    a.status !== b.status ||
-    a.updatedAtUnix !== b.updatedAtUnix ||
-    a.completedTasks !== b.completedTasks ||
-    a.failedTasks !== b.failedTasks ||
-    a.cancelledTasks !== b.cancelledTasks ||
-    a.totalTasks !== b.totalTasks ||
-    a.actualCostT !== b.actualCostT
-  )
-}
