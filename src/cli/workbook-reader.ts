@@ -1,18 +1,32 @@
-/** How the CLI reads a workbook for a run: every row kept, local files checked. */
-import type { ParsedWorkbook } from '../core/execution'
-import { readInputWorkbook } from '../core/workbooks'
+/** How the CLI reads a workbook: in a worker thread, every row kept, local files checked. */
+import type { ReadWorkbook } from '../core/execution'
+import { parseInputWorkbook, type ReadResult } from '../core/workbooks'
 import type { ListingInputSchema } from '../shared/contract'
+import type { CommandContext } from './command'
 
-export async function readWorkbookForCli(
-  path: string,
-  schema: ListingInputSchema | null,
-): Promise<ParsedWorkbook> {
-  const result = await readInputWorkbook({ path }, schema, { keepRows: true, checkFiles: true })
-  return {
-    valid: result.valid,
-    fileErrors: result.fileErrors,
-    rowErrors: result.rowErrors,
-    rows: result.rows,
-    rowNumbers: result.rowNumbers,
+/** `keepRows: false` for checking only: a 1,000,000-row sheet then costs no more than a small one. */
+export function readWorkbookWith(
+  ctx: CommandContext,
+  { keepRows = true }: { keepRows?: boolean } = {},
+): (path: string, schema: ListingInputSchema | null) => Promise<ReadResult> {
+  return async (path, schema) => {
+    let last = Date.now()
+    const result = await parseInputWorkbook({ path }, schema, {
+      keepRows,
+      checkFiles: true,
+      signal: ctx.signal,
+      onProgress: (rows) => {
+        if (Date.now() - last < 1000) return
+        last = Date.now()
+        ctx.out.progress(`checking the workbook: ${rows.toLocaleString('en-US')} rows read`)
+      },
+    })
+    ctx.out.endProgress()
+    return result
   }
+}
+
+/** The reader `run`, `execute` and `retry-failed` hand to the engine. */
+export function workbookReader(ctx: CommandContext): ReadWorkbook {
+  return readWorkbookWith(ctx)
 }

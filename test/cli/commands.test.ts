@@ -37,7 +37,9 @@ describe('skill-runner against the sandbox', () => {
     const report = JSON.parse(ok.stdout)
     expect(Object.keys(report)).toEqual(['healthz', 'version', 'auth'])
     expect(report.auth).toEqual({ ok: true, status: 200 })
-    const bad = await cli(['--json', 'doctor', '--base-url', sandbox.url], { SKILL_RUNNER_TOKEN: 'wrong' })
+    const bad = await cli(['--json', 'doctor', '--base-url', sandbox.url], {
+      SKILL_RUNNER_TOKEN: 'wrong',
+    })
     expect(bad.code).toBe(3)
     expect(JSON.parse(bad.stdout).auth.status).toBe(401)
   })
@@ -51,14 +53,51 @@ describe('skill-runner against the sandbox', () => {
 
   it('writes a template workbook, validates it offline and runs it', async () => {
     const book = join(home, 'echo.xlsx')
-    expect((await cli(['templates', 'workbook', 'row-echo', '-o', book, '--base-url', sandbox.url])).code).toBe(0)
+    expect(
+      (await cli(['templates', 'workbook', 'row-echo', '-o', book, '--base-url', sandbox.url]))
+        .code,
+    ).toBe(0)
     const csv = join(home, 'echo.csv')
     writeFileSync(csv, 'Message,Sequence number\nhello,1\nagain,two\n')
-    const invalid = await cli(['validate', csv, '--template', 'row-echo', '--base-url', sandbox.url, '--json'])
+    const invalid = await cli([
+      'validate',
+      csv,
+      '--template',
+      'row-echo',
+      '--base-url',
+      sandbox.url,
+      '--json',
+    ])
     expect(invalid.code).toBe(1)
-    expect(JSON.parse(invalid.stdout).rowErrors[0].error).toBe("Row 3, Sequence number: 'two' is not a whole number")
+    expect(JSON.parse(invalid.stdout).rowErrors[0].error).toBe(
+      "Row 3, Sequence number: 'two' is not a whole number",
+    )
+    const annotated = join(home, 'echo.checked.xlsx')
+    const marked = await cli([
+      'validate',
+      csv,
+      '--template',
+      'row-echo',
+      '--annotate',
+      annotated,
+      '--base-url',
+      sandbox.url,
+      '--json',
+    ])
+    expect(marked.code).toBe(1)
+    expect(JSON.parse(marked.stdout)).toEqual(JSON.parse(invalid.stdout))
+    expect(marked.stderr).toContain(`annotated copy: ${annotated} (1 cell marked`)
     writeFileSync(csv, 'Message,Sequence number\nhello,1\nagain,2\n')
-    const run = await cli(['run', csv, '--template', 'row-echo', '--base-url', sandbox.url, '--json', '--watch'])
+    const run = await cli([
+      'run',
+      csv,
+      '--template',
+      'row-echo',
+      '--base-url',
+      sandbox.url,
+      '--json',
+      '--watch',
+    ])
     expect(run.code).toBe(0)
     const detail = JSON.parse(run.stdout)
     expect(detail.run.status).toBe('succeeded')
@@ -69,7 +108,14 @@ describe('skill-runner against the sandbox', () => {
   it('execute spends nothing without --yes, refuses above the cap, and runs with --yes', async () => {
     const csv = join(home, 'reviews.csv')
     writeFileSync(csv, 'Review,Stars\nGreat blender and quiet.,5\nBroke after a week.,1\n')
-    const listing = ['--listing', 'review-keyword-miner', '--version', 'review-keyword-miner-v1', '--base-url', sandbox.url]
+    const listing = [
+      '--listing',
+      'review-keyword-miner',
+      '--version',
+      'review-keyword-miner-v1',
+      '--base-url',
+      sandbox.url,
+    ]
     const before = (await call<{ totalCount: number }>(sandbox, paths.runs())).body.totalCount
     const unconfirmed = await cli(['execute', csv, ...listing])
     expect(unconfirmed.code).toBe(1)
@@ -83,16 +129,35 @@ describe('skill-runner against the sandbox', () => {
     const result = JSON.parse(done.stdout)
     expect(result.runTransactionId).not.toBe('')
     expect(result.taskFixedFeeT).toBe(4)
-    expect((await call<{ totalCount: number }>(sandbox, paths.runs())).body.totalCount).toBe(before + 1)
+    expect((await call<{ totalCount: number }>(sandbox, paths.runs())).body.totalCount).toBe(
+      before + 1,
+    )
   })
 
   it('retries only the failed rows of a finished run', async () => {
     const csv = join(home, 'mixed.csv')
     writeFileSync(csv, 'Message\nfine\nbad [[fail]]\nalso fine\n')
-    const run = await cli(['run', csv, '--template', 'row-echo', '--base-url', sandbox.url, '--json', '--watch'])
+    const run = await cli([
+      'run',
+      csv,
+      '--template',
+      'row-echo',
+      '--base-url',
+      sandbox.url,
+      '--json',
+      '--watch',
+    ])
     expect(run.code).toBe(1)
     const runId = JSON.parse(run.stdout).run.runId
-    const retry = await cli(['runs', 'retry-failed', runId, '--base-url', sandbox.url, '--json', '--watch'])
+    const retry = await cli([
+      'runs',
+      'retry-failed',
+      runId,
+      '--base-url',
+      sandbox.url,
+      '--json',
+      '--watch',
+    ])
     const detail = JSON.parse(retry.stdout)
     expect(detail.run.totalTasks).toBe(1)
     const history = JSON.parse((await cli(['history', '--json'])).stdout)

@@ -45,14 +45,22 @@ function sample(field: SchemaField): string | number | boolean | Date {
   }
 }
 
-async function fill(template: OfficialTemplateSchema, path: string, edit?: (ws: ExcelJS.Worksheet) => void) {
+async function fill(
+  template: OfficialTemplateSchema,
+  path: string,
+  edit?: (ws: ExcelJS.Worksheet) => void,
+) {
   const wb = new ExcelJS.Workbook()
   await wb.xlsx.readFile(path)
   const ws = wb.getWorksheet('Input')!
   const headers = (ws.getRow(1).values as unknown[]).slice(1).map(String)
   for (let r = 2; r <= 3; r += 1) {
     headers.forEach((header, i) => {
-      const field = template.fields.find((f) => header.replace(/ \*$/, '') === (template.columns.find((c) => c.fieldKey === f.key)?.headerLabel || f.label))
+      const field = template.fields.find(
+        (f) =>
+          header.replace(/ \*$/, '') ===
+          (template.columns.find((c) => c.fieldKey === f.key)?.headerLabel || f.label),
+      )
       if (field) ws.getCell(r, i + 1).value = sample(field)
     })
   }
@@ -73,7 +81,18 @@ async function fill(template: OfficialTemplateSchema, path: string, edit?: (ws: 
 describe('input workbooks for the demo templates', () => {
   it('cover every field type between them', () => {
     const types = new Set(templates.flatMap((t) => t.fields.map((f) => f.type)))
-    for (const type of ['string', 'text', 'integer', 'number', 'boolean', 'date', 'enum', 'url', 'email', 'file']) {
+    for (const type of [
+      'string',
+      'text',
+      'integer',
+      'number',
+      'boolean',
+      'date',
+      'enum',
+      'url',
+      'email',
+      'file',
+    ]) {
       expect(types).toContain(type)
     }
   })
@@ -104,7 +123,10 @@ describe('row problems name the cell', () => {
   it('reports a word in a whole-number column with its spreadsheet row', async () => {
     const path = join(dir, 'typed.xlsx')
     await generateInputWorkbook(template, path)
-    const column = template.columns.filter((c) => template.fields.find((f) => f.key === c.fieldKey)?.scope !== 'run').sort((a, b) => a.order - b.order).findIndex((c) => c.fieldKey === intField.key)
+    const column = template.columns
+      .filter((c) => template.fields.find((f) => f.key === c.fieldKey)?.scope !== 'run')
+      .sort((a, b) => a.order - b.order)
+      .findIndex((c) => c.fieldKey === intField.key)
     const filled = await fill(template, path, (ws) => {
       ws.getCell(3, column + 1).value = 'ten'
     })
@@ -123,8 +145,16 @@ describe('bad files get one clear file error', () => {
   const cases: [string, string | Buffer, RegExp][] = [
     ['empty.xlsx', '', /empty/],
     ['text.xlsx', 'just some text, not a spreadsheet', /not a spreadsheet/],
-    ['locked.xlsx', Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0]), /password-protected/],
-    ['broken.xlsx', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]), /could not be read/],
+    [
+      'old.xlsx',
+      Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0]),
+      /old Excel 97-2003/,
+    ],
+    [
+      'broken.xlsx',
+      Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]),
+      /could not be read/,
+    ],
   ]
   for (const [name, content, message] of cases) {
     it(name, async () => {
@@ -151,7 +181,10 @@ describe('csv', () => {
   const template = templates.find((t) => t.templateId === 'row-echo')!
   it('reads semicolons, a BOM, quotes and keeps leading zeros; unknown columns are reported', async () => {
     const path = join(dir, 'echo.csv')
-    writeFileSync(path, '\ufeffMessage;Sequence number;Colour\n"hello; world";007;red\n\n"line\nbreak";2;blue\n')
+    writeFileSync(
+      path,
+      '\ufeffMessage;Sequence number;Colour\n"hello; world";007;red\n\n"line\nbreak";2;blue\n',
+    )
     const result = await readInputWorkbook({ path }, template)
     expect(result.fileErrors).toEqual([expect.stringMatching(/Column C “Colour” is not a field/)])
     expect(result.rows[0]).toEqual({ message: 'hello; world', sequence: 7 })

@@ -1,4 +1,5 @@
 /** `validate`, `run`, `execute`, `runs watch`, `runs retry-failed` and `history`. */
+import { resolve } from 'node:path'
 import type { Connection, Engine } from '../../core/engine'
 import {
   checkSpendingCap,
@@ -14,6 +15,7 @@ import {
   type RowSelection,
 } from '../../core/execution'
 import { templateSchema } from '../../core/schema-cache'
+import { annotateWorkbook } from '../../core/workbooks'
 import type { Submission } from '../../core/submissions'
 import type { RunSummary, WorkbookValidation } from '../../shared/contract'
 import { isTerminalStatus } from '../../shared/contract'
@@ -22,7 +24,7 @@ import { flag, stringOption, type Command, type CommandContext } from '../comman
 import { EXIT, UsageError } from '../errors'
 import { table } from '../output'
 import { askYes } from '../prompt'
-import { readWorkbookForCli } from '../workbook-reader'
+import { readWorkbookWith, workbookReader } from '../workbook-reader'
 import { describeRun } from './runs'
 import { integerOption } from './system'
 import { isoOf } from './templates'
@@ -139,8 +141,9 @@ export const validate: Command = {
   name: 'validate',
   summary:
     'Check a workbook: offline against a template (--template), or on the service for a listing (--listing --version).',
-  usage: 'validate FILE (--template ID | --listing ID --version VID)',
+  usage: 'validate FILE (--template ID | --listing ID --version VID) [--annotate OUT.xlsx]',
   options: {
+    annotate: { type: 'string' },
     template: { type: 'string' },
     listing: { type: 'string' },
     version: { type: 'string' },
@@ -162,17 +165,29 @@ export const validate: Command = {
       const engine = await ctx.engine()
       const cached = await templateSchema(engine.db, connection, templateId, { signal: ctx.signal })
       if (cached.fromCache) ctx.out.note('working offline with the saved copy of the template')
-      const parsed = await readWorkbookForCli(file, cached.schema)
+      const parsed = await readWorkbookWith(ctx, { keepRows: false })(file, cached.schema)
       validation = {
         valid: parsed.valid,
         fileErrors: parsed.fileErrors,
         rowErrors: parsed.rowErrors,
+      }
+      const annotatePath = stringOption(args, 'annotate')
+      if (annotatePath) {
+        const annotated = await annotateWorkbook(file, parsed, resolve(annotatePath))
+        ctx.out.note(
+          `annotated copy: ${annotated.path} (${annotated.markedCells} cell${annotated.markedCells === 1 ? '' : 's'} marked; the Errors sheet lists every problem)`,
+        )
       }
     } else {
       if (!versionId)
         throw new UsageError(
           '--listing needs --version VID.',
           `Usage: skill-runner ${validate.usage}`,
+        )
+      if (stringOption(args, 'annotate'))
+        throw new UsageError(
+          '--annotate works with --template (offline validation), where every problem has its cell.',
+          'Validate against the listing without --annotate; the problems are listed with their rows.',
         )
       validation = await validateOnServer(connection, file, listingId!, versionId, hooks(ctx))
     }
@@ -201,7 +216,7 @@ export const run: Command = {
     const outcome = await runTemplate(
       engine,
       connection,
-      readWorkbookForCli,
+      workbookReader(ctx),
       {
         file: args.positionals[0]!,
         templateId,
@@ -270,7 +285,7 @@ export const execute: Command = {
     const connection = await ctx.connect()
     const plan = await planExecution(
       connection,
-      readWorkbookForCli,
+      workbookReader(ctx),
       {
         file: args.positionals[0]!,
         listingId,

@@ -51,6 +51,19 @@ export async function generateInputWorkbook(
   const rowFields = ordered.filter((f) => f.scope !== 'run')
   const runFields = ordered.filter((f) => f.scope === 'run')
 
+  // The mapping goes first in the file so that a streaming reader meets it before the rows; it
+  // is hidden, and the workbook opens on the Input sheet.
+  const mapping = workbook.addWorksheet(SHEETS.mapping, { state: 'veryHidden' })
+  mapping.addRow(['templateId', schema.templateId])
+  mapping.addRow(['version', schema.version])
+  mapping.addRow(['column', 'fieldKey', 'header'])
+  rowFields.forEach((field, i) =>
+    mapping.addRow([columnLetter(i), field.key, headerOf(schema, field)]),
+  )
+  workbook.views = [
+    { x: 0, y: 0, width: 20000, height: 12000, firstSheet: 1, activeTab: 1, visibility: 'visible' },
+  ]
+
   const input = workbook.addWorksheet(SHEETS.input, { views: [{ state: 'frozen', ySplit: 1 }] })
   rowFields.forEach((field, i) => {
     const col = input.getColumn(i + 1)
@@ -153,12 +166,6 @@ export async function generateInputWorkbook(
       })
     })
   }
-
-  const mapping = workbook.addWorksheet(SHEETS.mapping, { state: 'veryHidden' })
-  mapping.addRow(['templateId', schema.templateId])
-  mapping.addRow(['version', schema.version])
-  mapping.addRow(['column', 'fieldKey'])
-  rowFields.forEach((field, i) => mapping.addRow([columnLetter(i), field.key]))
 
   const temp = `${outPath}.${process.pid}.partial`
   try {

@@ -1,2 +1,4 @@
 export * from './read'
 export * from './generate'
+export * from './parse'
+export * from './annotate'

@@ -3,8 +3,9 @@
  * schema, without holding the workbook in memory: xlsx through exceljs's streaming reader, csv
  * through a small streaming parser (UTF-8 with or without BOM; comma or semicolon).
  *
- * Columns map to fields by header label, else by field key (case, spaces and the required
- * marker ignored); unknown columns are file errors. Blank rows are skipped but keep their
+ * Columns map to fields by the hidden mapping sheet the generator writes (first in the file, so
+ * the streaming reader sees it before the Input sheet), else by header label, else by field key
+ * (case, spaces and the required marker ignored); unknown columns are file errors. Blank rows are skipped but keep their
  * spreadsheet row numbers. Bad files (not a spreadsheet, encrypted, empty) give one clear file
  * error, never a crash.
  */
@@ -31,12 +32,24 @@ export interface ReadOptions {
   checkFiles?: boolean
   /** Most row errors listed; the rest are counted. */
   maxRowErrors?: number
+  /** Called now and then with the number of data rows read so far. */
+  onProgress?: (rowsRead: number) => void
+}
+
+/** Where a row error sits in the spreadsheet (for the annotated copy). */
+export interface ErrorCell {
+  /** Spreadsheet row number (1 = header). */
+  row: number
+  /** 1-based column number, or null when the field has no column. */
+  column: number | null
 }
 
 export interface ReadResult {
   valid: boolean
   fileErrors: string[]
   rowErrors: RowError[]
+  /** The cell of each row error, index for index. */
+  errorCells: ErrorCell[]
   rows: InputRow[]
   rowNumbers: number[]
   /** Data rows read (blank rows not counted). */
@@ -47,6 +60,7 @@ export type WorkbookSource = { path: string } | { bytes: Uint8Array; filename: s
 
 /** Sheet names the generator writes besides the input sheet. */
 export const SHEETS = {
+  errors: 'Errors',
   input: 'Input',
   run: 'Run settings',
   instructions: 'Instructions',
@@ -77,8 +91,11 @@ export async function readInputWorkbook(
   const ext = extname(name).toLowerCase()
   try {
     if (startsWith(head, OLE)) {
+      // An OLE compound file: Excel's encrypted workbooks and the old .xls format both are.
       return collector.fail(
-        'The file is password-protected or in the old .xls format. Remove the password (or save it as .xlsx) and try again.',
+        (await isEncryptedPackage(source))
+          ? `“${baseName(name)}” is protected with a password to open. Open it in Excel, remove the password (File > Info > Protect Workbook), save, and try again.`
+          : `“${baseName(name)}” is in the old Excel 97-2003 (.xls) format. Open it in Excel or LibreOffice, save it as .xlsx, and try again.`,
       )
     }
     if (startsWith(head, ZIP)) {
@@ -111,6 +128,21 @@ async function firstBytes(source: WorkbookSource): Promise<Uint8Array> {
   }
 }
 
+/** Whether an OLE compound file holds an encrypted workbook (its "EncryptionInfo" stream). */
+async function isEncryptedPackage(source: WorkbookSource): Promise<boolean> {
+  const marker = Buffer.from('EncryptionInfo', 'utf16le')
+  if ('bytes' in source) return Buffer.from(source.bytes).includes(marker)
+  const handle = await open(source.path, 'r')
+  try {
+    // The directory of a small compound file sits near its start; 1 MB covers it.
+    const buffer = Buffer.alloc(1024 * 1024)
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
+    return buffer.subarray(0, bytesRead).includes(marker)
+  } finally {
+    await handle.close()
+  }
+}
+
 function startsWith(bytes: Uint8Array, magic: number[]) {
   return magic.every((b, i) => bytes[i] === b)
 }
@@ -119,7 +151,7 @@ function baseName(path: string) {
   return path.split(/[\\/]/).pop() ?? path
 }
 
-function streamOf(source: WorkbookSource): Readable {
+export function streamOf(source: WorkbookSource): Readable {
   return 'path' in source
     ? createReadStream(source.path)
     : Readable.from([Buffer.from(source.bytes)])
@@ -152,7 +184,12 @@ function unwrap(value: unknown, preferLink: boolean): CellValue {
 class Collector {
   readonly fileErrors: string[] = []
   readonly rowErrors: RowError[] = []
+  readonly errorCells: ErrorCell[] = []
   private extraErrors = 0
+  private readonly onProgress?: (rowsRead: number) => void
+  /** From the hidden mapping sheet: column letter -> field key, header text -> field key. */
+  private readonly mappedLetters = new Map<string, string>()
+  private readonly mappedHeaders = new Map<string, string>()
   readonly rows: InputRow[] = []
   readonly rowNumbers: number[] = []
   rowCount = 0
@@ -176,12 +213,31 @@ class Collector {
     this.keepRows = options.keepRows ?? true
     this.checkFiles = options.checkFiles ?? 'path' in source
     this.maxRowErrors = options.maxRowErrors ?? 1000
+    this.onProgress = options.onProgress
     this.baseDir = 'path' in source ? dirname(resolve(source.path)) : ''
   }
 
   fail(message: string): ReadResult {
     this.fileErrors.push(message)
     return this.finish()
+  }
+
+  /** One row of the hidden mapping sheet: `templateId`/`version` rows, then column rows. */
+  mappingRow(cells: CellValue[]) {
+    const [a, b, c] = cells.map((v) => (isBlank(v) ? '' : String(v).trim()))
+    if (!a || !b) return
+    if (a === 'templateId') {
+      const expected = (this.schema as { templateId?: string } | null)?.templateId ?? null
+      if (expected && b !== expected)
+        this.fileErrors.push(
+          `This workbook was made for the template “${b}”, not “${expected}”. Use a workbook made for “${expected}” (skill-runner templates workbook ${expected}).`,
+        )
+      return
+    }
+    if (a === 'version' || a === 'column') return
+    if (!/^[A-Z]{1,3}$/.test(a)) return
+    this.mappedLetters.set(a, b)
+    if (c) this.mappedHeaders.set(headerKey(c), b)
   }
 
   /** The header row: which column is which field. */
@@ -194,28 +250,41 @@ class Collector {
       byLabel.set(headerKey(f.label || f.key), f)
     }
     const byKey = new Map([...this.fields.values()].map((f) => [headerKey(f.key), f]))
-    const used = new Set<string>()
-    this.columns = cells.map((cell, i) => {
-      if (isBlank(cell)) return null
-      const text = String(cell instanceof Date ? cell.toISOString() : cell).trim()
-      if (!this.schema) {
-        const generic: SchemaField = {
-          key: text,
-          label: text,
-          type: 'generic',
-          scope: 'row',
-          required: false,
-          multiValue: false,
-          acceptedInputKinds: [],
-          acceptedMimeTypes: [],
-          enumValues: [],
-          examples: [],
-          inputHint: '',
-          businessHint: '',
-        }
-        return generic
+    const texts = cells.map((cell) =>
+      isBlank(cell) ? null : String(cell instanceof Date ? cell.toISOString() : cell).trim(),
+    )
+    if (!this.schema) {
+      this.columns = texts.map((text) => (text === null ? null : genericField(text)))
+      return
+    }
+    // By the text: the header the generator wrote, the template's label, or the field key.
+    const matched = texts.map((text) => {
+      if (text === null) return null
+      const mappedKey = this.mappedHeaders.get(headerKey(text))
+      return (
+        (mappedKey ? this.fields.get(mappedKey) : undefined) ??
+        byLabel.get(headerKey(text)) ??
+        byKey.get(headerKey(text)) ??
+        null
+      )
+    })
+    // A renamed header keeps the field the mapping gave its column, unless that field is
+    // claimed by another header (then columns were inserted or moved, and the letter says
+    // nothing).
+    const claimed = new Set(matched.filter((f) => f !== null).map((f) => f.key))
+    texts.forEach((text, i) => {
+      if (text === null || matched[i]) return
+      const key = this.mappedLetters.get(columnLetter(i))
+      const field = key ? this.fields.get(key) : undefined
+      if (field && !claimed.has(field.key)) {
+        matched[i] = field
+        claimed.add(field.key)
       }
-      const field = byLabel.get(headerKey(text)) ?? byKey.get(headerKey(text))
+    })
+    const used = new Set<string>()
+    this.columns = texts.map((text, i) => {
+      if (text === null) return null
+      const field = matched[i]
       if (!field) {
         this.fileErrors.push(
           `Column ${columnLetter(i)} “${text}” is not a field of this template. Remove the column or rename it to one of the template's headers.`,
@@ -257,6 +326,7 @@ class Collector {
     }
     if (cells.every((c) => isBlank(c))) return
     this.rowCount += 1
+    if (this.onProgress && this.rowCount % 2000 === 0) this.onProgress(this.rowCount)
     const rowIndex = this.rowCount - 1
     const out: InputRow = {}
     const present = new Set<string>()
@@ -275,7 +345,12 @@ class Collector {
       if (present.has(field.key)) continue
       if (field.scope === 'run') continue
       if (field.required)
-        this.problem(rowIndex, field, cellMessage(rowNumber, field, 'is required but empty'))
+        this.problem(
+          rowIndex,
+          rowNumber,
+          field,
+          cellMessage(rowNumber, field, 'is required but empty'),
+        )
     }
     if (this.keepRows) {
       this.rows.push(out)
@@ -292,7 +367,7 @@ class Collector {
   ) {
     const coerced = coerceCell(field, cell)
     if (!coerced.ok) {
-      this.problem(rowIndex, field, cellMessage(rowNumber, field, coerced.problem))
+      this.problem(rowIndex, rowNumber, field, cellMessage(rowNumber, field, coerced.problem))
       return
     }
     if (coerced.value === undefined) return
@@ -329,7 +404,7 @@ class Collector {
     }
     const missing = this.fileCache.get(path)
     if (missing) {
-      this.problem(rowIndex, field, cellMessage(rowNumber, field, missing))
+      this.problem(rowIndex, rowNumber, field, cellMessage(rowNumber, field, missing))
       return undefined
     }
     const mime = mimeTypeOf(path)
@@ -339,6 +414,7 @@ class Collector {
     ) {
       this.problem(
         rowIndex,
+        rowNumber,
         field,
         cellMessage(
           rowNumber,
@@ -351,10 +427,14 @@ class Collector {
     return { localPath: path }
   }
 
-  private problem(rowIndex: number, field: SchemaField, error: string) {
-    if (this.rowErrors.length < this.maxRowErrors)
-      this.rowErrors.push({ error, fieldKey: field.key, rowIndex })
-    else this.extraErrors += 1
+  private problem(rowIndex: number, rowNumber: number, field: SchemaField, error: string) {
+    if (this.rowErrors.length >= this.maxRowErrors) {
+      this.extraErrors += 1
+      return
+    }
+    this.rowErrors.push({ error, fieldKey: field.key, rowIndex })
+    const column = this.columns.indexOf(field)
+    this.errorCells.push({ row: rowNumber, column: column < 0 ? null : column + 1 })
   }
 
   finish(): ReadResult {
@@ -393,6 +473,7 @@ class Collector {
       valid: this.fileErrors.length === 0 && this.rowErrors.length === 0,
       fileErrors: this.fileErrors,
       rowErrors: this.rowErrors,
+      errorCells: this.errorCells,
       rows: this.rows,
       rowNumbers: this.rowNumbers,
       rowCount: this.rowCount,
@@ -406,6 +487,23 @@ class Collector {
 
   get headerDone() {
     return this.headerSeen
+  }
+}
+
+function genericField(text: string): SchemaField {
+  return {
+    key: text,
+    label: text,
+    type: 'generic',
+    scope: 'row',
+    required: false,
+    multiValue: false,
+    acceptedInputKinds: [],
+    acceptedMimeTypes: [],
+    enumValues: [],
+    examples: [],
+    inputHint: '',
+    businessHint: '',
   }
 }
 
@@ -448,7 +546,7 @@ async function readXlsx(source: WorkbookSource, collector: Collector) {
         (name !== SHEETS.run.toLowerCase() &&
           name !== SHEETS.instructions.toLowerCase() &&
           name !== SHEETS.samples.toLowerCase() &&
-          name !== SHEETS.mapping &&
+          name !== SHEETS.mapping.toLowerCase() &&
           ws.state !== 'hidden' &&
           ws.state !== 'veryHidden'))
     if (isInput) {
@@ -460,6 +558,9 @@ async function readXlsx(source: WorkbookSource, collector: Collector) {
           cells.push(unwrap(values[i], collector.headerDone && collector.preferLink(i - 1)))
         collector.row(cells, row.number)
       }
+    } else if (name === SHEETS.mapping.toLowerCase() && !inputTaken) {
+      for await (const row of ws)
+        collector.mappingRow(row.values.slice(1, 4).map((v) => unwrap(v, false)))
     } else if (name === SHEETS.run.toLowerCase()) {
       for await (const row of ws) {
         if (row.number === 1) continue
@@ -475,7 +576,11 @@ async function readXlsx(source: WorkbookSource, collector: Collector) {
   }
 }
 
-async function readCsv(source: WorkbookSource, collector: Collector) {
+/** Streams a csv file's records as cells (empty fields as null) with their line-based row numbers. */
+export async function readCsv(
+  source: WorkbookSource,
+  collector: { row(cells: CellValue[], rowNumber: number): void },
+) {
   const decoder = new TextDecoder('utf-8')
   let delimiter: string | null = null
   let field = ''
