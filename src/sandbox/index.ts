@@ -10,7 +10,17 @@ import { BlobStore } from './blobs'
 import { CallbackSender } from './callbacks'
 import type { Call, SandboxContext, SandboxUser } from './context'
 import { demoSeed } from './demo-content'
-import { type Db, type RunRow, type UserRow, getMeta, getRow, openDatabase, run, setMeta, allRows } from './db'
+import {
+  type Db,
+  type RunRow,
+  type UserRow,
+  getMeta,
+  getRow,
+  openDatabase,
+  run,
+  setMeta,
+  allRows,
+} from './db'
 import { DEFAULT_MAX_BODY_BYTES, HttpError, sendError, sendJson } from './http'
 import { forgetOldAnswers } from './idempotency'
 import { PageTokens } from './pagination'
@@ -70,6 +80,8 @@ export interface FaultRule {
    * run is created), then cut the connection instead of answering: a lost answer.
    */
   drop?: 'before' | 'after'
+  /** Handle the request, send the headers and this many body bytes, then cut the connection. */
+  cutBodyAfterBytes?: number
   /** How many matching requests it applies to; default 1. */
   times?: number
 }
@@ -87,6 +99,31 @@ export interface Sandbox {
   injectFault(rule: FaultRule): void
   /** Stops the scheduler and the server, then closes the database. */
   close(): Promise<void>
+}
+
+/** Lets `limit` body bytes through, then cuts the connection (a download broken half-way). */
+function cutBodyAfter(res: ServerResponse, limit: number): void {
+  let sent = 0
+  const write = res.write.bind(res) as (chunk: Buffer, callback?: () => void) => boolean
+  const cut = () => setTimeout(() => res.socket?.destroy(), 20)
+  const patchedWrite = (chunk: unknown): boolean => {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string)
+    const room = limit - sent
+    if (room <= 0) return false
+    if (bytes.length >= room) {
+      sent = limit
+      write(bytes.subarray(0, room), cut)
+      return false
+    }
+    sent += bytes.length
+    return write(bytes)
+  }
+  res.write = patchedWrite as typeof res.write
+  res.end = ((chunk?: unknown) => {
+    if (chunk !== undefined && typeof chunk !== 'function') patchedWrite(chunk)
+    if (sent < limit) cut()
+    return res
+  }) as typeof res.end
 }
 
 /** The line the `sandbox` command prints on stdout once it is ready. */
@@ -126,7 +163,8 @@ function setUpUsers(
   const ensure = (token: string, name: (id: number) => string): SandboxUser => {
     const existing = getRow<UserRow>(db, 'SELECT * FROM users WHERE token = ?', token)
     if (existing) return { userId: existing.user_id, name: existing.name }
-    const next = (getRow<{ id: number | null }>(db, 'SELECT max(user_id) AS id FROM users')?.id ?? 0) + 1
+    const next =
+      (getRow<{ id: number | null }>(db, 'SELECT max(user_id) AS id FROM users')?.id ?? 0) + 1
     run(db, 'INSERT INTO users (user_id, name, token) VALUES (?, ?, ?)', next, name(next), token)
     return { userId: next, name: name(next) }
   }
@@ -198,7 +236,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const users = setUpUsers(db, seed, options.tokens ?? [])
     const content = seed ?? parseSeed(demoSeed(users.firstUserId), 'The built-in demo content')
     if (!seed) applySeedUsers(db, content)
-    const userIds = new Set(allRows<{ user_id: number }>(db, 'SELECT user_id FROM users').map((u) => u.user_id))
+    const userIds = new Set(
+      allRows<{ user_id: number }>(db, 'SELECT user_id FROM users').map((u) => u.user_id),
+    )
     applySeedContent(db, content, userIds)
     forgetOldAnswers(db)
     blobs = await BlobStore.open(dbPath)
@@ -214,7 +254,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       onRunFinished: (runId) => {
         const row = getRow<RunRow>(db, 'SELECT * FROM runs WHERE run_id = ?', runId)
         if (!row) return
-        log(`run ${runId} ${row.status}: ${row.completed_tasks} of ${row.total_tasks} tasks succeeded`)
+        log(
+          `run ${runId} ${row.status}: ${row.completed_tasks} of ${row.total_tasks} tasks succeeded`,
+        )
         if (row.callback_url) callbacks.send(row.callback_url, runSummaryOf(row))
       },
     })
@@ -247,9 +289,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const method = req.method ?? 'GET'
       const rawUrl = req.url ?? '/'
       const rawPath = rawUrl.split('?')[0] ?? '/'
-      res.once('finish', () => log(`${method} ${rawPath} ${res.statusCode} ${Date.now() - started}ms`))
+      res.once('finish', () =>
+        log(`${method} ${rawPath} ${res.statusCode} ${Date.now() - started}ms`),
+      )
       try {
-        if (closing) throw new HttpError(503, 'The sandbox is shutting down; try again once it has restarted.')
+        if (closing)
+          throw new HttpError(503, 'The sandbox is shutting down; try again once it has restarted.')
         const fault = faults.length ? takeFault(method, rawPath) : undefined
         if (fault?.drop === 'before') {
           req.socket.destroy()
@@ -257,8 +302,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         }
         if (fault?.status !== undefined) {
           const headers: Record<string, string> =
-            fault.retryAfterSeconds !== undefined ? { 'Retry-After': String(fault.retryAfterSeconds) } : {}
-          throw new HttpError(fault.status, `Simulated failure (status ${fault.status}) injected for testing.`, headers)
+            fault.retryAfterSeconds !== undefined
+              ? { 'Retry-After': String(fault.retryAfterSeconds) }
+              : {}
+          throw new HttpError(
+            fault.status,
+            `Simulated failure (status ${fault.status}) injected for testing.`,
+            headers,
+          )
         }
         let url: URL
         try {
@@ -268,12 +319,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         }
         const match = findRoute(method, rawPath)
         if (match.kind === 'none') {
-          throw new HttpError(404, `There is no endpoint at ${method} ${rawPath}. Service paths start with /svc/v1.`)
+          throw new HttpError(
+            404,
+            `There is no endpoint at ${method} ${rawPath}. Service paths start with /svc/v1.`,
+          )
         }
         if (match.kind === 'wrong-method') {
-          throw new HttpError(405, `${rawPath} does not accept ${method}; use ${match.allow.join(' or ')}.`, {
-            Allow: [...new Set(match.allow)].join(', '),
-          })
+          throw new HttpError(
+            405,
+            `${rawPath} does not accept ${method}; use ${match.allow.join(' or ')}.`,
+            {
+              Allow: [...new Set(match.allow)].join(', '),
+            },
+          )
         }
         const user = match.route.auth ? authenticate(ctx, req) : { userId: 0, name: '' }
         const hostHeader = req.headers.host
@@ -285,6 +343,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           user,
           origin: hostHeader && SAFE_HOST.test(hostHeader) ? `http://${hostHeader}` : origin,
         }
+        if (fault?.cutBodyAfterBytes !== undefined) cutBodyAfter(res, fault.cutBodyAfterBytes)
         const answer = await match.route.handler(ctx, call)
         if (fault?.drop === 'after') {
           req.socket.destroy()
@@ -297,7 +356,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         } else if (!res.destroyed && !req.destroyed) {
           const detail = error instanceof Error ? error.message : String(error)
           log(`error in ${method} ${rawPath}: ${detail}`)
-          sendError(res, 500, `The sandbox failed to handle this request (${detail}). This is a bug in the sandbox.`)
+          sendError(
+            res,
+            500,
+            `The sandbox failed to handle this request (${detail}). This is a bug in the sandbox.`,
+          )
         }
         if (res.headersSent && !res.writableEnded) res.destroy()
       }

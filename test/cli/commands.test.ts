@@ -103,6 +103,43 @@ describe('skill-runner against the sandbox', () => {
     expect(detail.run.status).toBe('succeeded')
     const history = JSON.parse((await cli(['history', '--search', 'echo.csv', '--json'])).stdout)
     expect(history.items[0].runId).toBe(detail.run.runId)
+
+    const runId = detail.run.runId
+    const out = join(home, 'outputs')
+    const fetched = await cli([
+      'runs',
+      'download',
+      runId,
+      '-o',
+      out,
+      '--base-url',
+      sandbox.url,
+      '--json',
+    ])
+    expect(fetched.code).toBe(0)
+    const files = JSON.parse(fetched.stdout)
+    expect(Object.keys(files)).toEqual(['files', 'failed'])
+    expect(files.files.length).toBe(detail.artifacts.length)
+    for (const f of files.files) {
+      expect(Object.keys(f)).toEqual(['artifactId', 'path', 'bytes'])
+      expect(f.path.startsWith(join(out, `run-${runId}`))).toBe(true)
+    }
+    const resultsBook = join(home, 'results.xlsx')
+    const results = await cli([
+      'runs',
+      'results',
+      runId,
+      '-o',
+      resultsBook,
+      '--base-url',
+      sandbox.url,
+      '--json',
+    ])
+    expect(results.code).toBe(0)
+    expect(JSON.parse(results.stdout)).toEqual({ path: resultsBook })
+    const missing = await cli(['runs', 'download', runId, '--base-url', sandbox.url])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toMatch(/-o DIR/)
   })
 
   it('execute spends nothing without --yes, refuses above the cap, and runs with --yes', async () => {

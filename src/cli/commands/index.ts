@@ -3,6 +3,7 @@ import type { Command } from '../command'
 import { listings, reviewsShow } from './creators'
 import { envAdd, envList, envRemove, envUse } from './env'
 import { runsList, runsShow } from './runs'
+import { runsDownload, runsResults } from './downloads'
 import { doctor, sandbox } from './system'
 import { templatesSchema, templatesShow, templatesWorkbook } from './templates'
 import { execute, history, run, runsRetryFailed, runsWatch, validate } from './execution'
@@ -25,6 +26,8 @@ export const commands: Command[] = [
   runsList,
   runsShow,
   runsWatch,
+  runsDownload,
+  runsResults,
   runsRetryFailed,
   history,
   listings,

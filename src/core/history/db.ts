@@ -93,6 +93,10 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (origin, run_id, artifact_id)
   );
   `,
+  // 3: the ETag a partial download was started with, so that it resumes only on the same file
+  `
+  ALTER TABLE downloads ADD COLUMN etag TEXT NOT NULL DEFAULT '';
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

@@ -1,0 +1,101 @@
+/** `runs download` and `runs results`. */
+import { resolve } from 'node:path'
+import type { DownloadOptions } from '../../core/downloads'
+import { downloadRun } from '../../core/downloads'
+import { writeResultsWorkbook } from '../../core/results'
+import { isTerminalStatus } from '../../shared/contract'
+import type { Command, CommandContext } from '../command'
+import { EXIT, UsageError } from '../errors'
+
+function progress(ctx: CommandContext): DownloadOptions {
+  let last = 0
+  return {
+    signal: ctx.signal,
+    onProgress: ({ overall }) => {
+      const now = Date.now()
+      if (now - last < 500 && overall.doneFiles < overall.totalFiles) return
+      last = now
+      ctx.out.progress(
+        `downloading ${overall.doneFiles}/${overall.totalFiles} files, ${(overall.receivedBytes / 1024 / 1024).toFixed(1)} MB`,
+      )
+    },
+  }
+}
+
+export const runsDownload: Command = {
+  name: 'runs download',
+  summary:
+    'Download every artifact of a run into DIR/run-ID, one folder per row (resumes cut files, skips finished ones).',
+  usage: 'runs download RUN -o DIR',
+  options: { output: { type: 'string', short: 'o' } },
+  positionals: { min: 1, max: 1, names: 'a RUN id' },
+  async run(ctx, args) {
+    const output = args.values.output
+    if (typeof output !== 'string' || output === '')
+      throw new UsageError(
+        'give the folder to download into with -o DIR.',
+        `Usage: skill-runner ${runsDownload.usage}`,
+      )
+    const engine = await ctx.engine()
+    const connection = await ctx.connect()
+    const detail = await connection.client.run(args.positionals[0]!, { signal: ctx.signal })
+    if (!isTerminalStatus(detail.run.status))
+      ctx.out.note(
+        `the run is still ${detail.run.status}; this downloads what is ready now (run the command again later for the rest)`,
+      )
+    const result = await downloadRun(engine.db, connection, detail, resolve(output), progress(ctx))
+    ctx.out.endProgress()
+    const answer = {
+      files: result.files.map((f) => ({ artifactId: f.artifactId, path: f.path, bytes: f.bytes })),
+      failed: result.failed.map((f) => ({
+        artifactId: f.artifactId,
+        error: f.error,
+        nextStep: f.nextStep,
+      })),
+    }
+    ctx.out.result(answer, () => {
+      const skipped = result.files.filter((f) => f.skipped).length
+      const lines = [
+        `${result.files.length} file${result.files.length === 1 ? '' : 's'} in ${result.folder}${skipped ? ` (${skipped} already there)` : ''}`,
+      ]
+      for (const f of result.failed) lines.push(`failed: ${f.artifactId}: ${f.error} ${f.nextStep}`)
+      return lines.join('\n')
+    })
+    return result.failed.length ? EXIT.no : EXIT.ok
+  },
+}
+
+export const runsResults: Command = {
+  name: 'runs results',
+  summary:
+    'Write the results workbook of a run: the rows sent, status, errors and every output (files downloaded next to it).',
+  usage: 'runs results RUN -o FILE.xlsx',
+  options: { output: { type: 'string', short: 'o' } },
+  positionals: { min: 1, max: 1, names: 'a RUN id' },
+  async run(ctx, args) {
+    const output = args.values.output
+    if (typeof output !== 'string' || !output.toLowerCase().endsWith('.xlsx'))
+      throw new UsageError(
+        'give the workbook to write with -o FILE.xlsx.',
+        `Usage: skill-runner ${runsResults.usage}`,
+      )
+    const engine = await ctx.engine()
+    const connection = await ctx.connect()
+    const result = await writeResultsWorkbook(
+      engine.db,
+      engine.submissions,
+      connection,
+      args.positionals[0]!,
+      resolve(output),
+      progress(ctx),
+    )
+    ctx.out.endProgress()
+    for (const f of result.download.failed)
+      ctx.out.note(`not downloaded: ${f.artifactId}: ${f.error} ${f.nextStep}`)
+    ctx.out.result(
+      { path: result.path },
+      () => `wrote ${result.path} (outputs in ${result.folder})`,
+    )
+    return EXIT.ok
+  },
+}

@@ -1,0 +1,235 @@
+import { createHash } from 'node:crypto'
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import ExcelJS from 'exceljs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { downloadRun, safeFileName } from '../../src/core/downloads'
+import { createEngine, type Connection, type Engine } from '../../src/core/engine'
+import { writeResultsWorkbook } from '../../src/core/results'
+import { MemorySecretStore } from '../../src/core/secrets'
+import { isTerminalStatus, type RunDetail } from '../../src/shared/contract'
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+
+let sandbox: TestSandbox
+let engine: Engine
+let connection: Connection
+let home: string
+let runId: string
+
+const rows = [
+  { message: 'first', details: 'a longer text that comes back as a file', sequence: 1 },
+  { message: 'second [[fail]]', sequence: 2 },
+  { message: 'third', sequence: 3 },
+]
+
+async function finished(id: string): Promise<RunDetail> {
+  for (;;) {
+    const detail = await connection.client.run(id)
+    if (isTerminalStatus(detail.run.status)) return detail
+    await new Promise((r) => setTimeout(r, 30))
+  }
+}
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+  home = mkdtempSync(join(tmpdir(), 'sr-downloads-'))
+  engine = createEngine({
+    home,
+    secretStore: new MemorySecretStore(),
+    tokenOverride: sandbox.token,
+  })
+  connection = await engine.connect({ baseUrl: sandbox.url })
+  const entry = await engine.submissions.journal(connection, {
+    target: { kind: 'template', templateId: 'row-echo' },
+    rows,
+    rowNumbers: [2, 3, 5],
+  })
+  runId = (await engine.submissions.send(connection, entry)).runId
+  await finished(runId)
+})
+afterAll(async () => {
+  await engine.close()
+  await sandbox.close()
+})
+
+function sha(bytes: Buffer | string) {
+  return createHash('sha256').update(bytes).digest('hex')
+}
+
+async function served(accessUrl: string): Promise<Buffer> {
+  const response = await fetch(accessUrl, { headers: { Authorization: `Bearer ${sandbox.token}` } })
+  return Buffer.from(await response.arrayBuffer())
+}
+
+describe('downloading a run', () => {
+  it('puts every artifact in a folder per run and per row, then skips finished files', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'sr-out-'))
+    const detail = await connection.client.run(runId)
+    expect(detail.artifacts.length).toBeGreaterThanOrEqual(2)
+    const first = await downloadRun(engine.db, connection, runId, out)
+    expect(first.failed).toEqual([])
+    expect(first.files).toHaveLength(detail.artifacts.length)
+    expect(first.folder).toBe(join(out, `run-${runId}`))
+    for (const file of first.files) {
+      const artifact = detail.artifacts.find((a) => a.artifactId === file.artifactId)!
+      const rel = relative(first.folder, file.path).split(/[\\/]/)
+      expect(rel[0]).toBe(`row-00${artifact.sourceRowIndex + 1}`)
+      const expected = artifact.inlineText
+        ? Buffer.from(artifact.inlineText)
+        : await served(artifact.accessUrl)
+      expect(sha(readFileSync(file.path))).toBe(sha(expected))
+      expect(file.bytes).toBe(expected.length)
+    }
+    // No temporary files are left behind.
+    for (const row of readdirSync(first.folder))
+      expect(readdirSync(join(first.folder, row)).filter((n) => n.endsWith('.partial'))).toEqual([])
+
+    const second = await downloadRun(engine.db, connection, runId, out)
+    expect(second.files.map((f) => f.skipped)).toEqual(first.files.map(() => true))
+    expect(second.files.map((f) => f.path)).toEqual(first.files.map((f) => f.path))
+  })
+
+  it('resumes a download cut half-way and the file is intact', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'sr-cut-'))
+    const detail = await connection.client.run(runId)
+    const remote = detail.artifacts.find((a) => !a.inlineText && a.accessUrl)!
+    const whole = await served(remote.accessUrl)
+    expect(whole.length).toBeGreaterThan(20)
+    const half = Math.floor(whole.length / 2)
+    sandbox.injectFault({
+      method: 'GET',
+      path: new URL(remote.accessUrl).pathname,
+      cutBodyAfterBytes: half,
+    })
+    const result = await downloadRun(engine.db, connection, { ...detail, artifacts: [remote] }, out)
+    expect(result.failed).toEqual([])
+    expect(result.files[0]!.resumedFrom).toBe(half)
+    expect(sha(readFileSync(result.files[0]!.path))).toBe(sha(whole))
+  })
+
+  it('a download cut every time is reported, and the next attempt resumes it', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'sr-cut2-'))
+    const detail = await connection.client.run(runId)
+    const remote = detail.artifacts.find((a) => !a.inlineText && a.accessUrl)!
+    const whole = await served(remote.accessUrl)
+    const path = new URL(remote.accessUrl).pathname
+    sandbox.injectFault({ method: 'GET', path, cutBodyAfterBytes: 10, times: 2 })
+    const one = { ...detail, artifacts: [remote] }
+    const cut = await downloadRun(engine.db, connection, one, out, { attempts: 1 })
+    expect(cut.files).toEqual([])
+    expect(cut.failed[0]).toMatchObject({
+      artifactId: remote.artifactId,
+      nextStep: expect.stringMatching(/again/),
+    })
+    // A second cut, 10 bytes further, then the rest.
+    const again = await downloadRun(engine.db, connection, one, out, { attempts: 2 })
+    expect(again.failed).toEqual([])
+    expect(again.files[0]!.resumedFrom).toBe(20)
+    expect(sha(readFileSync(again.files[0]!.path))).toBe(sha(whole))
+  })
+})
+
+describe('artifacts elsewhere', () => {
+  let foreign: Server
+  let foreignUrl: string
+  const seen: IncomingHttpHeaders[] = []
+
+  beforeAll(async () => {
+    foreign = createServer((req, res) => {
+      seen.push(req.headers)
+      res.writeHead(200, {
+        'Content-Type': 'text/plain',
+        'Content-Disposition': 'attachment; filename="../../evil"',
+        'Content-Length': '5',
+      })
+      res.end('hello')
+    })
+    await new Promise<void>((r) => foreign.listen(0, '127.0.0.1', () => r()))
+    const address = foreign.address() as { port: number }
+    // localhost vs 127.0.0.1: same machine, another origin.
+    foreignUrl = `http://localhost:${address.port}/files/report`
+  })
+  afterAll(() => new Promise<void>((r) => foreign.close(() => r())))
+
+  it('gets no Authorization header, and `../../evil` lands inside the folder', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'sr-foreign-'))
+    const detail = await connection.client.run(runId)
+    const artifact = { ...detail.artifacts[0]!, inlineText: '', accessUrl: foreignUrl }
+    const result = await downloadRun(
+      engine.db,
+      connection,
+      { ...detail, artifacts: [artifact] },
+      out,
+    )
+    expect(result.failed).toEqual([])
+    expect(seen).toHaveLength(1)
+    expect(seen[0]!.authorization).toBeUndefined()
+    const path = result.files[0]!.path
+    expect(relative(out, path).startsWith('..')).toBe(false)
+    expect(path.startsWith(join(result.folder, 'row-001'))).toBe(true)
+    expect(readFileSync(path, 'utf8')).toBe('hello')
+    expect(existsSync(join(out, '..', 'evil'))).toBe(false)
+  })
+})
+
+describe('safe file names', () => {
+  it.each([
+    ['../../evil', '_.._evil'],
+    ['a/b\\c:d*e?f"g<h>i|j', 'a_b_c_d_e_f_g_h_i_j'],
+    ['CON', '_CON'],
+    ['nul.txt', '_nul.txt'],
+    ['report. . ', 'report'],
+    ['..', 'file'],
+    ['   ', 'file'],
+    ['bell\u0007\u0000.txt', 'bell.txt'],
+    ['invoice\u202Efdp.exe', 'invoicefdp.exe'],
+  ])('%j becomes %j', (input, expected) => {
+    expect(safeFileName(input)).toBe(expected)
+  })
+
+  it('shortens long names and keeps the extension', () => {
+    const name = safeFileName(`${'é'.repeat(300)}.pdf`)
+    expect(Buffer.byteLength(name)).toBeLessThanOrEqual(150)
+    expect(name.endsWith('.pdf')).toBe(true)
+  })
+})
+
+describe('the results workbook', () => {
+  it('has the rows sent, status, error and each output side by side', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'sr-results-'))
+    const path = join(out, 'results.xlsx')
+    const written = await writeResultsWorkbook(
+      engine.db,
+      engine.submissions,
+      connection,
+      runId,
+      path,
+    )
+    expect(written.rows).toBe(3)
+    const wb = new ExcelJS.Workbook()
+    await wb.xlsx.readFile(path)
+    const sheet = wb.getWorksheet('Results')!
+    const header = (sheet.getRow(1).values as unknown[]).slice(1)
+    expect(header.slice(0, 4)).toEqual(['Sheet row', 'message', 'details', 'sequence'])
+    expect(header).toContain('Task status')
+    const at = (row: number, name: string) =>
+      sheet.getRow(row).getCell(header.indexOf(name) + 1).value
+    expect([2, 3, 4].map((r) => at(r, 'Sheet row'))).toEqual([2, 3, 5])
+    expect(at(2, 'message')).toBe('first')
+    expect(at(3, 'Task status')).toMatch(/fail/i)
+    expect(String(at(3, 'Error'))).toMatch(/message/)
+    // The first row's outputs: a link to a downloaded file that exists.
+    const outputs = header.slice(header.indexOf('Error') + 1) as string[]
+    expect(outputs.length).toBeGreaterThan(0)
+    const links = outputs
+      .map((name) => at(2, name))
+      .filter((v): v is { text: string; hyperlink: string } => typeof v === 'object' && v !== null)
+    expect(links.length).toBeGreaterThan(0)
+    for (const link of links) expect(existsSync(join(out, decodeURI(link.hyperlink)))).toBe(true)
+    expect(wb.getWorksheet('Run')!.getCell('B3').value).toMatch(
+      /Completed|Succeeded|Failed|Partial/i,
+    )
+  })
+})
