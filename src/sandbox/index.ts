@@ -80,6 +80,8 @@ export interface FaultRule {
    * run is created), then cut the connection instead of answering: a lost answer.
    */
   drop?: 'before' | 'after'
+  /** Wait this long before handling the request (a slow service; a client may give up or die). */
+  holdMs?: number
   /** Handle the request, send the headers and this many body bytes, then cut the connection. */
   cutBodyAfterBytes?: number
   /** How many matching requests it applies to; default 1. */
@@ -342,6 +344,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           params: match.params,
           user,
           origin: hostHeader && SAFE_HOST.test(hostHeader) ? `http://${hostHeader}` : origin,
+        }
+        if (fault?.holdMs) {
+          log(`holding ${method} ${rawPath} for ${fault.holdMs}ms (injected fault)`)
+          await new Promise((r) => setTimeout(r, fault.holdMs))
         }
         if (fault?.cutBodyAfterBytes !== undefined) cutBodyAfter(res, fault.cutBodyAfterBytes)
         const answer = await match.route.handler(ctx, call)
