@@ -228,7 +228,9 @@ export class Engine {
     const client = new ApiClient({
       ...this.options.api,
       baseUrl,
-      fetch: this.fetch,
+      // Only a fetch the caller chose (Electron's net.fetch); otherwise the client picks its
+      // own, which streams large request bodies through node:http.
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
       token: fixedToken !== undefined ? () => fixedToken : () => this.storedToken(origin),
     })
     return {

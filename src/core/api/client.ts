@@ -34,6 +34,7 @@ import {
   type WorkbookValidation,
 } from '../../shared/contract'
 import { ApiError } from './errors'
+import { nodeHttpFetch } from './node-http'
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
 /** Where the client gets the token when it needs one; null when none is stored. */
@@ -115,6 +116,13 @@ export interface HealthAnswer {
   body: unknown
 }
 
+interface Built {
+  url: string
+  init: RequestInit
+  /** The fetch for this request when it is not the client's usual one. */
+  fetch?: FetchLike
+}
+
 const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504])
 const MAX_REDIRECTS = 5
 
@@ -122,6 +130,8 @@ export class ApiClient {
   readonly baseUrl: string
   readonly origin: string
   private readonly fetchImpl: FetchLike
+  /** For streamed request bodies: node:http unless a fetch was given (see node-http.ts). */
+  private readonly streamFetch: FetchLike
   private readonly token: TokenSource
   private readonly timeoutMs: number
   private readonly maxAttempts: number
@@ -142,6 +152,7 @@ export class ApiClient {
     this.baseUrl = (url.origin + url.pathname).replace(/\/+$/, '')
     this.origin = url.origin
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init))
+    this.streamFetch = options.fetch ?? nodeHttpFetch
     this.token = options.token ?? (() => null)
     this.timeoutMs = options.timeoutMs ?? 30_000
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 4)
@@ -449,6 +460,7 @@ export class ApiClient {
           else {
             init.body = parts.body.open()
             init.duplex = 'half'
+            return { url, init, fetch: this.streamFetch }
           }
         }
         return { url, init }
@@ -494,16 +506,16 @@ export class ApiClient {
     label: string,
     idempotent: boolean,
     options: CallOptions,
-    build: () => Promise<{ url: string; init: RequestInit }> | { url: string; init: RequestInit },
+    build: () => Promise<Built> | Built,
     acceptAnyStatus: boolean,
   ): Promise<Response> {
     for (let attempt = 1; ; attempt += 1) {
-      const { url, init } = await build()
+      const { url, init, fetch: send = this.fetchImpl } = await build()
       const timeout = AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs)
       const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
       let response: Response
       try {
-        response = await this.fetchImpl(url, { ...init, redirect: 'manual', signal })
+        response = await send(url, { ...init, redirect: 'manual', signal })
       } catch (error) {
         if (options.signal?.aborted) {
           throw new ApiError({
