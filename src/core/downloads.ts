@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs'
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises'
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
+import { isAbsolute, join, relative, resolve } from 'node:path'
 import type { Artifact, RunDetail } from '../shared/contract'
 import { ApiError } from './api'
 import type { Connection } from './engine'
@@ -65,6 +65,11 @@ export interface RunDownload {
   files: DownloadedFile[]
   failed: FailedDownload[]
 }
+
+/** Above this size a download is recorded before its bytes come (see downloadArtifact). */
+const LARGE_FILE_BYTES = 1024 * 1024
+/** Up to this size a download is read whole and written in one go. */
+const SMALL_FILE_BYTES = 256 * 1024
 
 const RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?$/i
 const MAX_NAME_BYTES = 150
@@ -160,6 +165,33 @@ class DownloadLedger {
     return new Set(rows.map((r) => r.path).filter((p) => isInside(folder, p)))
   }
 
+  private readonly pending: [string, Partial<DownloadRow>][] = []
+  private lastFlush = Date.now()
+
+  /**
+   * Records a finished file. Written in batches (one transaction, one disk sync) so a thousand
+   * small files do not cost a thousand syncs; flush() writes the rest. A batch lost in a crash
+   * only means those files are fetched again, under the same names.
+   */
+  done(artifactId: string, row: Partial<DownloadRow>) {
+    this.pending.push([artifactId, { ...row, state: 'done' }])
+    if (this.pending.length >= 100 || Date.now() - this.lastFlush > 500) this.flush()
+  }
+
+  flush() {
+    this.lastFlush = Date.now()
+    if (this.pending.length === 0) return
+    const batch = this.pending.splice(0)
+    this.db.exec('BEGIN IMMEDIATE')
+    try {
+      for (const [id, row] of batch) this.put(id, row)
+      this.db.exec('COMMIT')
+    } catch (error) {
+      this.db.exec('ROLLBACK')
+      throw error
+    }
+  }
+
   put(artifactId: string, row: Partial<DownloadRow> & { error?: string }) {
     const now = Date.now()
     const current = this.get(artifactId)
@@ -215,20 +247,17 @@ export function runFolderName(runId: string): string {
   return safeFileName(`run-${runId}`, 'run')
 }
 
-/** A free name in `folder` (not on disk and not given to another artifact of this run). */
-async function freeName(folder: string, wanted: string, taken: Set<string>): Promise<string> {
+/**
+ * A name in `folder` no other artifact of this run has. The run's folder belongs to the app: a
+ * file there that no artifact claims is an earlier, unrecorded copy, and is replaced.
+ */
+function freeName(folder: string, wanted: string, taken: Set<string>): string {
   const dot = wanted.lastIndexOf('.')
   const stem = dot > 0 ? wanted.slice(0, dot) : wanted
   const ext = dot > 0 ? wanted.slice(dot) : ''
   for (let n = 1; ; n += 1) {
-    const name = n === 1 ? wanted : `${stem} (${n})${ext}`
-    const path = insideFolder(folder, name)
-    if (taken.has(path)) continue
-    const exists = await stat(path).then(
-      () => true,
-      () => false,
-    )
-    if (!exists) {
+    const path = insideFolder(folder, n === 1 ? wanted : `${stem} (${n})${ext}`)
+    if (!taken.has(path)) {
       taken.add(path)
       return path
     }
@@ -241,12 +270,6 @@ async function sizeOf(path: string): Promise<number | null> {
   } catch {
     return null
   }
-}
-
-async function sha256Of(path: string): Promise<string> {
-  const hash = createHash('sha256')
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer)
-  return hash.digest('hex')
 }
 
 /** The connection ended before the whole file came. */
@@ -317,6 +340,9 @@ export async function downloadRun(
     1,
   )
   const taken = ledger.paths(folder)
+  const made = new Set<string>()
+  /** Downloads under way: what to record if one is cut. */
+  const inFlight = new Map<string, Partial<DownloadRow>>()
   const files: DownloadedFile[] = []
   const failed: FailedDownload[] = []
   const overall = { doneFiles: 0, totalFiles: detail.artifacts.length, receivedBytes: 0 }
@@ -331,13 +357,16 @@ export async function downloadRun(
       } catch (error) {
         options.signal?.throwIfAborted()
         if (attempt < attempts && retryable(error)) {
+          const partial = inFlight.get(artifact.artifactId)
+          if (partial?.etag) ledger.put(artifact.artifactId, partial)
           await new Promise((r) => setTimeout(r, 200 * attempt))
           continue
         }
         const failure = describeFailure(error)
-        // A cut file stays partial so that the next attempt resumes it.
-        if (ledger.get(artifact.artifactId)?.state !== 'partial')
-          ledger.put(artifact.artifactId, { state: 'failed', error: failure.error })
+        // A cut file stays partial (with its ETag) so that the next attempt resumes it.
+        const partial = inFlight.get(artifact.artifactId)
+        if (partial?.etag) ledger.put(artifact.artifactId, partial)
+        else ledger.put(artifact.artifactId, { state: 'failed', error: failure.error })
         failed.push({ artifactId: artifact.artifactId, ...failure })
         overall.doneFiles += 1
         return
@@ -350,7 +379,10 @@ export async function downloadRun(
 
   const downloadArtifact = async (artifact: Artifact): Promise<DownloadedFile> => {
     const rowFolder = insideFolder(folder, rowFolderName(artifact.sourceRowIndex, rowCount))
-    await mkdir(rowFolder, { recursive: true })
+    if (!made.has(rowFolder)) {
+      await mkdir(rowFolder, { recursive: true })
+      made.add(rowFolder)
+    }
     const recorded = ledger.get(artifact.artifactId)
     // What was recorded counts only for this folder (the same run may be downloaded elsewhere).
     const known = recorded?.path && isInside(folder, recorded.path) ? recorded : undefined
@@ -370,17 +402,13 @@ export async function downloadRun(
     if (artifact.inlineText || !artifact.accessUrl) {
       const path =
         known?.path ||
-        (await freeName(
-          rowFolder,
-          baseName + extensionOf(artifact.mimeType || 'text/plain'),
-          taken,
-        ))
+        freeName(rowFolder, baseName + extensionOf(artifact.mimeType || 'text/plain'), taken)
       const bytes = Buffer.from(artifact.inlineText, 'utf8')
       const temp = insideFolder(rowFolder, `.${safeFileName(artifact.artifactId)}.partial`)
       await writeFile(temp, bytes)
       await rename(temp, path)
       const sha256 = createHash('sha256').update(bytes).digest('hex')
-      ledger.put(artifact.artifactId, { path, bytes: bytes.length, sha256, state: 'done' })
+      ledger.done(artifact.artifactId, { path, bytes: bytes.length, sha256 })
       overall.doneFiles += 1
       overall.receivedBytes += bytes.length
       report(artifact.artifactId, path, bytes.length, bytes.length)
@@ -421,7 +449,7 @@ export async function downloadRun(
     const total = totalSize(response, start)
     const path =
       known?.path ||
-      (await freeName(
+      freeName(
         rowFolder,
         safeFileName(
           dispositionName(response.headers.get('content-disposition')) ??
@@ -429,18 +457,32 @@ export async function downloadRun(
           baseName,
         ),
         taken,
-      ))
-    ledger.put(artifact.artifactId, {
-      path,
-      state: 'partial',
-      etag: response.headers.get('etag') ?? '',
-      bytes: total ?? 0,
-    })
-    const out = createWriteStream(temp, { flags: resumed ? 'a' : 'w' })
+      )
+    const etag = response.headers.get('etag') ?? ''
+    const partial = { path, state: 'partial' as const, etag, bytes: total ?? 0 }
+    // A large file is recorded before its bytes come, so that even a crash leaves it resumable;
+    // a small one only if it is cut (below).
+    if (etag && (total === null || total > LARGE_FILE_BYTES))
+      ledger.put(artifact.artifactId, partial)
+    inFlight.set(artifact.artifactId, partial)
+    // The hash covers the part already on disk, then every chunk as it is written.
+    const hash = createHash('sha256')
+    if (resumed) for await (const chunk of createReadStream(temp)) hash.update(chunk as Buffer)
     let received = start
+    if (!resumed && total !== null && total <= SMALL_FILE_BYTES) {
+      // A small file is taken whole: fewer steps per file when a run has thousands.
+      const bytes = Buffer.from(await response.arrayBuffer())
+      hash.update(bytes)
+      await writeFile(temp, bytes)
+      received = bytes.length
+      overall.receivedBytes += received
+      report(artifact.artifactId, path, received, total)
+    }
+    const out = received === start ? createWriteStream(temp, { flags: resumed ? 'a' : 'w' }) : null
     try {
-      if (response.body) {
+      if (out && response.body) {
         for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+          hash.update(chunk)
           if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()))
           received += chunk.length
           overall.receivedBytes += chunk.length
@@ -448,17 +490,16 @@ export async function downloadRun(
         }
       }
     } finally {
-      await closeStream(out)
+      if (out) await closeStream(out)
     }
     if (total !== null && received !== total) {
       throw new DownloadCut(
         `The download of ${artifact.artifactId} stopped at ${received} of ${total} bytes.`,
       )
     }
-    await mkdir(dirname(path), { recursive: true })
     await rename(temp, path)
-    const sha256 = await sha256Of(path)
-    ledger.put(artifact.artifactId, { path, bytes: received, sha256, state: 'done' })
+    inFlight.delete(artifact.artifactId)
+    ledger.done(artifact.artifactId, { path, bytes: received, sha256: hash.digest('hex'), etag })
     overall.doneFiles += 1
     return {
       artifactId: artifact.artifactId,
@@ -477,7 +518,11 @@ export async function downloadRun(
       await one(next)
     }
   })
-  await Promise.all(workers)
+  try {
+    await Promise.all(workers)
+  } finally {
+    ledger.flush()
+  }
   const order = new Map(detail.artifacts.map((a, i) => [a.artifactId, i]))
   files.sort((a, b) => order.get(a.artifactId)! - order.get(b.artifactId)!)
   failed.sort((a, b) => order.get(a.artifactId)! - order.get(b.artifactId)!)

@@ -152,7 +152,7 @@ async function uploadOne(
           }
         }),
       },
-      { retry: true, signal, timeoutMs: Math.max(60_000, size / 50) },
+      { retry: true, signal, timeoutMs: Math.max(60_000, Math.ceil(size / 50)) },
     )
   } catch (error) {
     report('failed', 0)

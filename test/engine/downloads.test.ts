@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { createHash, randomBytes } from 'node:crypto'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -9,6 +9,7 @@ import { downloadRun, safeFileName } from '../../src/core/downloads'
 import { createEngine, type Connection, type Engine } from '../../src/core/engine'
 import { writeResultsWorkbook } from '../../src/core/results'
 import { MemorySecretStore } from '../../src/core/secrets'
+import { uploadFile } from '../../src/core/uploads'
 import { isTerminalStatus, type RunDetail } from '../../src/shared/contract'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
@@ -17,6 +18,8 @@ let engine: Engine
 let connection: Connection
 let home: string
 let runId: string
+/** A run of document-digest whose output includes a 3 MB file (large enough to stream). */
+let bigRunId: string
 
 const rows = [
   { message: 'first', details: 'a longer text that comes back as a file', sequence: 1 },
@@ -48,6 +51,16 @@ beforeAll(async () => {
   })
   runId = (await engine.submissions.send(connection, entry)).runId
   await finished(runId)
+
+  const big = join(home, 'big.bin')
+  writeFileSync(big, randomBytes(3 * 1024 * 1024))
+  const { asset } = await uploadFile(engine.db, connection, big)
+  const digest = await engine.submissions.journal(connection, {
+    target: { kind: 'template', templateId: 'document-digest' },
+    rows: [{ document: { inputAssetId: asset.inputAssetId }, title: 'Big file' }],
+  })
+  bigRunId = (await engine.submissions.send(connection, digest)).runId
+  await finished(bigRunId)
 })
 afterAll(async () => {
   await engine.close()
@@ -93,10 +106,10 @@ describe('downloading a run', () => {
 
   it('resumes a download cut half-way and the file is intact', async () => {
     const out = mkdtempSync(join(tmpdir(), 'sr-cut-'))
-    const detail = await connection.client.run(runId)
+    const detail = await connection.client.run(bigRunId)
     const remote = detail.artifacts.find((a) => !a.inlineText && a.accessUrl)!
     const whole = await served(remote.accessUrl)
-    expect(whole.length).toBeGreaterThan(20)
+    expect(whole.length).toBe(3 * 1024 * 1024)
     const half = Math.floor(whole.length / 2)
     sandbox.injectFault({
       method: 'GET',
@@ -111,11 +124,11 @@ describe('downloading a run', () => {
 
   it('a download cut every time is reported, and the next attempt resumes it', async () => {
     const out = mkdtempSync(join(tmpdir(), 'sr-cut2-'))
-    const detail = await connection.client.run(runId)
+    const detail = await connection.client.run(bigRunId)
     const remote = detail.artifacts.find((a) => !a.inlineText && a.accessUrl)!
     const whole = await served(remote.accessUrl)
     const path = new URL(remote.accessUrl).pathname
-    sandbox.injectFault({ method: 'GET', path, cutBodyAfterBytes: 10, times: 2 })
+    sandbox.injectFault({ method: 'GET', path, cutBodyAfterBytes: 100_000, times: 2 })
     const one = { ...detail, artifacts: [remote] }
     const cut = await downloadRun(engine.db, connection, one, out, { attempts: 1 })
     expect(cut.files).toEqual([])
@@ -126,7 +139,7 @@ describe('downloading a run', () => {
     // A second cut, 10 bytes further, then the rest.
     const again = await downloadRun(engine.db, connection, one, out, { attempts: 2 })
     expect(again.failed).toEqual([])
-    expect(again.files[0]!.resumedFrom).toBe(20)
+    expect(again.files[0]!.resumedFrom).toBe(200_000)
     expect(sha(readFileSync(again.files[0]!.path))).toBe(sha(whole))
   })
 })
