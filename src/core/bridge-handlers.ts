@@ -50,6 +50,8 @@ export interface ShellEngine {
     },
   ): Promise<RunList>
   getRun(name: string, runId: string): Promise<RunDetail>
+  /** Changes when a submission is accepted here or by another process on this computer. */
+  acceptedSubmissionsMark?(): string
   /** Turns any error of the engine into one the user can act on. */
   describeError(error: unknown): BridgeError
 }
@@ -69,6 +71,8 @@ export interface BridgeServiceOptions {
   /** Run-list follow intervals (ms): the first, and the longest after quiet periods. */
   followMinMs?: number
   followMaxMs?: number
+  /** How often the local history is checked for new submissions while runs are watched (ms). */
+  submissionsCheckMs?: number
   setTimer?: (fn: () => void, ms: number) => unknown
   clearTimer?: (handle: unknown) => void
 }
@@ -230,6 +234,38 @@ function createRunFollower(engine: ShellEngine, emit: Emit, options: BridgeServi
   const followed = new Map<string, Followed>()
   let lastActivity = ''
 
+  // A run submitted from this computer (this window, or the command line next to it) shows up
+  // at once: the local history is checked now and then (no request to any service), and each
+  // watched environment is asked again when a new submission was accepted.
+  const checkMs = options.submissionsCheckMs ?? 1500
+  let mark = engine.acceptedSubmissionsMark?.() ?? ''
+  let checkTimer: unknown = null
+  function scheduleCheck() {
+    if (checkTimer !== null || !engine.acceptedSubmissionsMark || followed.size === 0) return
+    checkTimer = setTimer(() => {
+      checkTimer = null
+      try {
+        const now = engine.acceptedSubmissionsMark!()
+        if (now !== mark) {
+          mark = now
+          for (const [environment, f] of followed) {
+            f.delay = minMs
+            void lookNow(environment, f).catch(() => {})
+          }
+        }
+      } catch {
+        // The history could not be read this time; try again at the next check.
+      }
+      scheduleCheck()
+    }, checkMs)
+  }
+  function stopCheck() {
+    if (checkTimer !== null && followed.size === 0) {
+      clearTimer(checkTimer)
+      checkTimer = null
+    }
+  }
+
   function activity(): ActivityUpdate {
     let activeRuns = 0
     let doneTasks = 0
@@ -310,6 +346,7 @@ function createRunFollower(engine: ShellEngine, emit: Emit, options: BridgeServi
         followed.set(environment, f)
       }
       f.delay = minMs
+      scheduleCheck()
       return lookNow(environment, f)
     },
     async refresh(environment: string): Promise<RunsUpdate> {
@@ -323,12 +360,13 @@ function createRunFollower(engine: ShellEngine, emit: Emit, options: BridgeServi
       if (!f) return
       if (f.timer !== null) clearTimer(f.timer)
       followed.delete(environment)
+      stopCheck()
       pushActivity()
     },
     dispose() {
       for (const f of followed.values()) if (f.timer !== null) clearTimer(f.timer)
       followed.clear()
+      stopCheck()
     },
   }
 }
-

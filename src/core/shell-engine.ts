@@ -39,6 +39,7 @@ export function createShellEngine(
       const connection = await engine.connect({ env: name })
       return connection.client.run(runId)
     },
+    acceptedSubmissionsMark: () => engine.submissions.acceptedMark(),
     describeError,
   }
 }

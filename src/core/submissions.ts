@@ -292,6 +292,19 @@ export class Submissions {
   }
 
   /** The accepted submission that created a run, when it was made on this device. */
+  /**
+   * Changes whenever a submission is accepted, by this process or another one sharing the
+   * history (the command line next to the app). A local read: no request to any service.
+   */
+  acceptedMark(): string {
+    const row = this.db
+      .prepare(
+        "SELECT COUNT(*) AS n, COALESCE(MAX(updated_at_ms), 0) AS at FROM submissions WHERE state = 'accepted'",
+      )
+      .get() as { n: number; at: number }
+    return `${row.n}:${row.at}`
+  }
+
   byRun(origin: string, runId: string): Submission | null {
     const row = this.db
       .prepare('SELECT * FROM submissions WHERE origin = ? AND run_id = ? ORDER BY id DESC LIMIT 1')

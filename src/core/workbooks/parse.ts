@@ -45,7 +45,7 @@ function workerEntry(): WorkerEntry | null {
   cachedEntry = null
   try {
     // Electron's main bundle (out/main), then the command line's (out/cli).
-    for (const name of ['./workbook-worker.js', './worker.js']) {
+    for (const name of ['./workbook-worker.js', '../workbook-worker.js', './worker.js']) {
       const file = fileURLToPath(new URL(name, import.meta.url))
       if (existsSync(file)) return (cachedEntry = { code: file, eval: false })
     }
