@@ -24,6 +24,7 @@ import {
   type WireValue,
 } from '../../shared/input-schema'
 import { mimeTypeOf } from '../mime'
+import { openXlsx, XlsxUnsupported, type XlsxWorkbook } from './xlsx-stream'
 
 export interface ReadOptions {
   /** Keep the rows (for submitting); false for validation only (1,000,000 rows stay cheap). */
@@ -34,6 +35,8 @@ export interface ReadOptions {
   maxRowErrors?: number
   /** Called now and then with the number of data rows read so far. */
   onProgress?: (rowsRead: number) => void
+  /** Which xlsx reader: the fast one (default, falls back by itself) or exceljs's (tests). */
+  xlsxReader?: 'fast' | 'exceljs'
 }
 
 /** Where a row error sits in the spreadsheet (for the annotated copy). */
@@ -99,7 +102,8 @@ export async function readInputWorkbook(
       )
     }
     if (startsWith(head, ZIP)) {
-      await readXlsx(source, collector)
+      if (options.xlsxReader === 'exceljs') await readXlsxWithExceljs(source, collector)
+      else await readXlsx(source, collector)
     } else if (ext === '.csv' || ext === '.txt' || ext === '.tsv') {
       await readCsv(source, collector)
     } else {
@@ -526,6 +530,38 @@ export function columnLetter(index: number): string {
 }
 
 async function readXlsx(source: WorkbookSource, collector: Collector) {
+  let book: XlsxWorkbook
+  try {
+    book = await openXlsx('path' in source ? { path: source.path } : { bytes: source.bytes })
+  } catch (error) {
+    if (error instanceof XlsxUnsupported) return readXlsxWithExceljs(source, collector)
+    throw error
+  }
+  const named = (name: string) =>
+    book.sheets.find((s) => s.name.trim().toLowerCase() === name.toLowerCase())
+  const special = new Set(
+    [SHEETS.run, SHEETS.instructions, SHEETS.samples, SHEETS.mapping, SHEETS.errors].map((n) =>
+      n.toLowerCase(),
+    ),
+  )
+  const mapping = named(SHEETS.mapping)
+  if (mapping) await book.rows(mapping, (cells) => collector.mappingRow(cells.slice(0, 3)))
+  const input =
+    named(SHEETS.input) ??
+    book.sheets.find((s) => s.state === 'visible' && !special.has(s.name.trim().toLowerCase()))
+  if (input) await book.rows(input, (cells, rowNumber) => collector.row(cells, rowNumber))
+  const run = named(SHEETS.run)
+  if (run) {
+    await book.rows(run, (cells, rowNumber) => {
+      if (rowNumber === 1) return
+      const [label, value, key] = cells
+      collector.runValue(String(key ?? label ?? ''), value ?? null)
+    })
+  }
+}
+
+/** The general reader, for workbooks the fast one does not handle (see xlsx-stream.ts). */
+async function readXlsxWithExceljs(source: WorkbookSource, collector: Collector) {
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(streamOf(source), {
     worksheets: 'emit',
     sharedStrings: 'cache',

@@ -1,0 +1,76 @@
+// The fast xlsx reader against exceljs's streaming reader: the same cells, whatever the file
+// holds (shared and inline strings, rich text, formulas, dates, booleans, errors, escapes).
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import ExcelJS from 'exceljs'
+import { describe, expect, it } from 'vitest'
+import { readInputWorkbook } from '../../src/core/workbooks'
+
+const dir = mkdtempSync(join(tmpdir(), 'sr-xlsx-'))
+
+const tricky: ExcelJS.CellValue[][] = [
+  ['plain', 'a & b < c > "d" \'e\'', '007', 42, 3.25],
+  ['unicode ✓ 漢字 😀', 'line\nbreak', 'tab\there', -0.5, 1e21],
+  [
+    { richText: [{ text: 'rich ' }, { text: 'text', font: { bold: true } }] },
+    true,
+    false,
+    { formula: '1+1', result: 2 },
+    { formula: '"a"&"b"', result: 'ab' },
+  ],
+  [new Date(Date.UTC(2026, 2, 5)), { error: '#N/A' }, null, '   spaced   ', '12345678901234567890'],
+]
+
+async function write(path: string, sharedStrings: boolean, rows = 3000) {
+  const writer = new ExcelJS.stream.xlsx.WorkbookWriter({
+    filename: path,
+    useSharedStrings: sharedStrings,
+    useStyles: true,
+  })
+  const hidden = writer.addWorksheet('Hidden notes', { state: 'hidden' })
+  hidden.addRow(['not', 'input']).commit()
+  hidden.commit()
+  const input = writer.addWorksheet('Orders')
+  input.addRow(['A', 'B', 'C', 'D', 'E']).commit()
+  for (let i = 0; i < rows; i += 1) {
+    const row = input.addRow(tricky[i % tricky.length]!)
+    if (i % tricky.length === 3) row.getCell(1).numFmt = 'yyyy-mm-dd'
+    row.commit()
+    if (i % 500 === 7) input.addRow([]).commit()
+  }
+  input.commit()
+  await writer.commit()
+}
+
+describe('the fast xlsx reader', () => {
+  for (const shared of [true, false]) {
+    it(`reads what exceljs reads (${shared ? 'shared' : 'inline'} strings)`, async () => {
+      const path = join(dir, `tricky-${shared}.xlsx`)
+      await write(path, shared)
+      const fast = await readInputWorkbook({ path }, null)
+      const reference = await readInputWorkbook({ path }, null, { xlsxReader: 'exceljs' })
+      expect(fast.fileErrors).toEqual([])
+      expect(fast.rowCount).toBe(3000)
+      // exceljs keeps only the last run of inline rich text; the whole text is what Excel shows.
+      const expected = reference.rows.map((row) =>
+        row.A === 'text' ? { ...row, A: 'rich text' } : row,
+      )
+      expect(fast.rows).toEqual(expected)
+      expect(fast.rowNumbers).toEqual(reference.rowNumbers)
+      const bytes = await readInputWorkbook({ bytes: readFileSync(path), filename: 'x.xlsx' }, null)
+      expect(bytes.rows).toEqual(fast.rows)
+    })
+  }
+
+  it('keeps the values as typed', async () => {
+    const path = join(dir, 'tricky-true.xlsx')
+    const fast = await readInputWorkbook({ path }, null)
+    expect(fast.rows.slice(0, 4)).toEqual([
+      { A: 'plain', B: 'a & b < c > "d" \'e\'', C: '007', D: 42, E: 3.25 },
+      { A: 'unicode ✓ 漢字 😀', B: 'line\nbreak', C: 'tab\there', D: -0.5, E: 1e21 },
+      { A: 'rich text', B: true, C: false, D: 2, E: 'ab' },
+      { A: '2026-03-05', B: '#N/A', D: '   spaced   ', E: '12345678901234567890' },
+    ])
+  })
+})
