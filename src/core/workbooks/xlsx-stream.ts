@@ -139,12 +139,24 @@ async function* partChunks(source: XlsxSource, entry: ZipEntry): AsyncGenerator<
   for await (const chunk of stream) yield chunk as string
 }
 
+// Patterns of the sheet XML, made once (a regex literal inside a loop is a new object each time).
+const CELL = /<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/
+const ROW_NUMBER = /\sr="(\d+)"/
+const CELL_REF = /\sr="([A-Z]+)/
+const CELL_TYPE = /\st="([^"]*)"/
+const CELL_STYLE = /\ss="(\d+)"/
+const VALUE = /<v(?:\s[^>]*)?>([\s\S]*?)<\/v>/
+const INLINE = /<is>([\s\S]*?)<\/is>/
+const TEXT_RUN = /<t(?:\s[^>]*)?>([\s\S]*?)<\/t>|<t(?:\s[^>]*)?\/>/g
+const ENTITY = /&(#x[0-9a-fA-F]+|#\d+|[a-z]+);/g
+const EXCEL_ESCAPE = /_x([0-9A-Fa-f]{4})_/g
+
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
 
 function decode(text: string): string {
   let out = text
   if (out.includes('&')) {
-    out = out.replace(/&(#x[0-9a-fA-F]+|#\d+|[a-z]+);/g, (whole, name: string) => {
+    out = out.replace(ENTITY, (whole, name: string) => {
       if (name[0] === '#') {
         const code = name[1] === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10)
         return Number.isFinite(code) ? String.fromCodePoint(code) : whole
@@ -154,9 +166,7 @@ function decode(text: string): string {
   }
   // Excel escapes characters XML cannot hold as _xHHHH_.
   if (out.includes('_x')) {
-    out = out.replace(/_x([0-9A-Fa-f]{4})_/g, (_w, hex: string) =>
-      String.fromCharCode(parseInt(hex, 16)),
-    )
+    out = out.replace(EXCEL_ESCAPE, (_w, hex: string) => String.fromCharCode(parseInt(hex, 16)))
   }
   return out
 }
@@ -170,8 +180,8 @@ function attribute(tag: string, name: string): string | undefined {
 function runsText(xml: string): string {
   const body = xml.includes('<rPh') ? xml.replace(/<rPh\b[\s\S]*?<\/rPh>/g, '') : xml
   let out = ''
-  const t = /<t(?:\s[^>]*)?>([\s\S]*?)<\/t>|<t(?:\s[^>]*)?\/>/g
-  for (let m = t.exec(body); m; m = t.exec(body)) if (m[1] !== undefined) out += m[1]
+  TEXT_RUN.lastIndex = 0
+  for (let m = TEXT_RUN.exec(body); m; m = TEXT_RUN.exec(body)) if (m[1] !== undefined) out += m[1]
   return decode(out)
 }
 
@@ -333,11 +343,11 @@ export async function openXlsx(source: XlsxSource): Promise<XlsxWorkbook> {
     sheets,
     async rows(sheet, each) {
       const strings = await sharedStrings()
-      const cellPattern = /<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g
+      const cellPattern = new RegExp(CELL.source, 'g')
       let lastRow = 0
       await eachElement(partChunks(source, part(sheet.part)!), 'row', (rowXml) => {
         const head = rowXml.slice(0, rowXml.indexOf('>') + 1)
-        const r = attribute(head, 'r')
+        const r = ROW_NUMBER.exec(head)?.[1]
         const rowNumber = r ? Number(r) : lastRow + 1
         lastRow = rowNumber
         const cells: XlsxCell[] = []
@@ -345,16 +355,16 @@ export async function openXlsx(source: XlsxSource): Promise<XlsxWorkbook> {
         cellPattern.lastIndex = 0
         for (let m = cellPattern.exec(rowXml); m; m = cellPattern.exec(rowXml)) {
           const attrs = m[1]!
-          const ref = /\sr="([A-Z]+)/.exec(attrs)?.[1]
+          const ref = CELL_REF.exec(attrs)?.[1]
           column = ref ? columnIndex(ref) : column + 1
           const body = m[2]
           if (body === undefined) continue
-          const type = /\st="([^"]*)"/.exec(attrs)?.[1] ?? 'n'
+          const type = CELL_TYPE.exec(attrs)?.[1] ?? 'n'
           let value: XlsxCell = null
           if (type === 'inlineStr') {
-            value = runsText(/<is>([\s\S]*?)<\/is>/.exec(body)?.[1] ?? '')
+            value = runsText(INLINE.exec(body)?.[1] ?? '')
           } else {
-            const v = /<v(?:\s[^>]*)?>([\s\S]*?)<\/v>/.exec(body)?.[1]
+            const v = VALUE.exec(body)?.[1]
             if (v === undefined) continue
             if (type === 's') value = strings[Number(v)] ?? ''
             else if (type === 'b') value = v === '1' || v === 'true'
@@ -362,7 +372,7 @@ export async function openXlsx(source: XlsxSource): Promise<XlsxWorkbook> {
             else if (type === 'd') value = new Date(decode(v))
             else {
               const n = Number(v)
-              const style = /\ss="(\d+)"/.exec(attrs)?.[1]
+              const style = CELL_STYLE.exec(attrs)?.[1]
               value = style !== undefined && dates[Number(style)] ? toDate(n) : n
             }
           }
