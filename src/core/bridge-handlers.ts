@@ -20,6 +20,7 @@ import {
   type BridgeEvents,
   type BridgeHandlers,
   type ConnectionReport,
+  type DownloadResultView,
   type EnvironmentList,
   type EnvironmentView,
   type FileRef,
@@ -50,6 +51,19 @@ export interface ShellEngine {
     },
   ): Promise<RunList>
   getRun(name: string, runId: string): Promise<RunDetail>
+  /**
+   * Saves a run's artifacts into a folder the shell chooses (null when the user cancelled the
+   * choice), reporting progress as it goes.
+   */
+  downloadRun?(
+    name: string,
+    runId: string,
+    onProgress: (progress: {
+      doneFiles: number
+      totalFiles: number
+      receivedBytes: number
+    }) => void,
+  ): Promise<DownloadResultView | null>
   /** Changes when a submission is accepted here or by another process on this computer. */
   acceptedSubmissionsMark?(): string
   /** Turns any error of the engine into one the user can act on. */
@@ -158,6 +172,27 @@ export function createBridgeService(
     },
     refreshRuns: (args) => guard(() => follower.refresh(args.environment)),
     describeFile: (args, context) => guard(() => describeFile(args.file, context.transport)),
+    downloadRun: (args) =>
+      guard(async () => {
+        if (!engine.downloadRun) {
+          throw new BridgeError({
+            code: 'internal',
+            message: 'Downloads are not available here.',
+            nextStep: 'Use the command line: skill-runner runs download RUN -o FOLDER.',
+          })
+        }
+        let last = 0
+        return engine.downloadRun(args.environment, args.runId, (progress) => {
+          const now = Date.now()
+          if (now - last < 200 && progress.doneFiles < progress.totalFiles) return
+          last = now
+          emit('downloadProgress', {
+            environment: args.environment,
+            runId: args.runId,
+            ...progress,
+          })
+        })
+      }),
   }
 
   return {

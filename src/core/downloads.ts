@@ -369,6 +369,7 @@ export async function downloadRun(
         else ledger.put(artifact.artifactId, { state: 'failed', error: failure.error })
         failed.push({ artifactId: artifact.artifactId, ...failure })
         overall.doneFiles += 1
+        report(artifact.artifactId, '', 0, null)
         return
       }
     }
@@ -501,6 +502,7 @@ export async function downloadRun(
     inFlight.delete(artifact.artifactId)
     ledger.done(artifact.artifactId, { path, bytes: received, sha256: hash.digest('hex'), etag })
     overall.doneFiles += 1
+    report(artifact.artifactId, path, received, total)
     return {
       artifactId: artifact.artifactId,
       path,

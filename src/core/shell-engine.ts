@@ -2,17 +2,29 @@
  * Adapts the engine to what the Bridge handlers need (ShellEngine in bridge-handlers.ts), and
  * turns every engine error into a BridgeError that says what happened and what to do.
  */
+import { homedir } from 'node:os'
+import { join } from 'node:path'
 import { ContractError } from '../shared/contract'
 import { BridgeError, type BridgeErrorCode } from '../shared/bridge'
 import { ApiError } from './api'
 import type { ShellEngine } from './bridge-handlers'
+import { downloadRun } from './downloads'
 import type { Engine } from './engine'
 import { EngineError } from './errors'
 import { SecretStoreError } from './secrets'
 
+export interface ShellOptions {
+  /**
+   * Where a run's downloads go: the desktop app asks with a folder dialog (null when cancelled);
+   * without it, the user's Downloads folder.
+   */
+  chooseDownloadFolder?: (runId: string) => Promise<string | null>
+}
+
 export function createShellEngine(
   engine: Engine,
   app: { name: string; version: string; platform: string },
+  shell: ShellOptions = {},
 ): ShellEngine {
   return {
     appInfo: () => app,
@@ -40,8 +52,35 @@ export function createShellEngine(
       return connection.client.run(runId)
     },
     acceptedSubmissionsMark: () => engine.submissions.acceptedMark(),
+    async downloadRun(name, runId, onProgress) {
+      const folder = shell.chooseDownloadFolder
+        ? await shell.chooseDownloadFolder(runId)
+        : defaultDownloadFolder()
+      if (folder === null) return null
+      const connection = await engine.connect({ env: name })
+      const result = await downloadRun(engine.db, connection, runId, folder, {
+        onProgress: ({ overall }) => onProgress(overall),
+      })
+      return {
+        environment: name,
+        runId,
+        folder: result.folder,
+        savedFiles: result.files.length,
+        skippedFiles: result.files.filter((f) => f.skipped).length,
+        failed: result.failed.map((f) => ({
+          artifactId: f.artifactId,
+          message: f.error,
+          nextStep: f.nextStep,
+        })),
+      }
+    },
     describeError,
   }
+}
+
+/** ~/Downloads/Skill Runner: where a browser's downloads go (the page cannot pick folders). */
+export function defaultDownloadFolder(): string {
+  return join(homedir(), 'Downloads', 'Skill Runner')
 }
 
 const ENGINE_CODES: Record<EngineError['code'], BridgeErrorCode> = {

@@ -19,6 +19,8 @@ export interface AppEngineOptions {
   fetch: typeof fetch
   safeStorage: SafeStorageLike
   log: (...parts: unknown[]) => void
+  /** Asks where to save a run's downloads (Electron's folder dialog); null when cancelled. */
+  chooseDownloadFolder?: (runId: string) => Promise<string | null>
 }
 
 export async function createAppEngine(
@@ -54,10 +56,14 @@ export async function createAppEngine(
   await engine
     .connect({ env: BUILTIN_SANDBOX })
     .catch((error: unknown) => options.log('the built-in Sandbox did not start:', error))
-  const shell = createShellEngine(engine, {
-    name: 'Skill Runner',
-    version: options.version,
-    platform: process.platform,
-  })
+  const shell = createShellEngine(
+    engine,
+    {
+      name: 'Skill Runner',
+      version: options.version,
+      platform: process.platform,
+    },
+    options.chooseDownloadFolder ? { chooseDownloadFolder: options.chooseDownloadFolder } : {},
+  )
   return { engine, shell, close: () => engine.close() }
 }

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import {
   app,
   BrowserWindow,
+  dialog,
   Menu,
   Notification,
   net,
@@ -107,6 +108,18 @@ if (!app.requestSingleInstanceLock()) {
       fetch: (input, init) => net.fetch(input as string, init),
       safeStorage,
       log,
+      chooseDownloadFolder: async (runId) => {
+        const options = {
+          title: `Save the outputs of run ${runId}`,
+          buttonLabel: 'Save here',
+          defaultPath: app.getPath('downloads'),
+          properties: ['openDirectory' as const, 'createDirectory' as const],
+        }
+        const answer = mainWindow
+          ? await dialog.showOpenDialog(mainWindow, options)
+          : await dialog.showOpenDialog(options)
+        return answer.canceled ? null : (answer.filePaths[0] ?? null)
+      },
     })
     app.on('will-quit', () => {
       void engine.close()

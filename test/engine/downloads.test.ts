@@ -246,3 +246,41 @@ describe('the results workbook', () => {
     )
   })
 })
+
+describe('downloads through the Bridge', () => {
+  it('saves into the folder the shell chose and pushes progress events', async () => {
+    const { createBridgeService } = await import('../../src/core/bridge-handlers')
+    const { createShellEngine } = await import('../../src/core/shell-engine')
+    const out = mkdtempSync(join(tmpdir(), 'sr-bridge-'))
+    await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
+    const service = createBridgeService(
+      createShellEngine(
+        engine,
+        { name: 'test', version: '0', platform: 'linux' },
+        { chooseDownloadFolder: async () => out },
+      ),
+      { shell: 'electron' },
+    )
+    const events: unknown[] = []
+    service.subscribe((event, payload) => {
+      if (event === 'downloadProgress') events.push(payload)
+    })
+    const result = await service.handlers.downloadRun(
+      { environment: 'Local', runId },
+      { transport: 'ipc' },
+    )
+    service.dispose()
+    expect(result).toMatchObject({
+      environment: 'Local',
+      runId,
+      folder: join(out, `run-${runId}`),
+      failed: [],
+    })
+    expect(result!.savedFiles).toBeGreaterThan(0)
+    expect(events.at(-1)).toMatchObject({
+      runId,
+      doneFiles: result!.savedFiles,
+      totalFiles: result!.savedFiles,
+    })
+  })
+})

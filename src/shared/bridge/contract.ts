@@ -14,6 +14,8 @@ import type {
   ActivityUpdate,
   AppInfo,
   ConnectionReport,
+  DownloadProgressUpdate,
+  DownloadResultView,
   DroppedFileInfo,
   EnvironmentList,
   RunDetailView,
@@ -123,6 +125,13 @@ export const bridgeRequests = {
   /** Look again now instead of waiting for the next scheduled refresh. */
   refreshRuns: request<RunsUpdate>()(z.strictObject({ environment: environmentNameSchema })),
   describeFile: request<DroppedFileInfo>()(z.strictObject({ file: fileRefSchema })),
+  /**
+   * Saves every artifact of a run into a folder the app chooses (the desktop app asks with its
+   * own folder dialog; a browser gets the Downloads folder): `downloadProgress` events follow.
+   */
+  downloadRun: request<DownloadResultView | null>()(
+    z.strictObject({ environment: environmentNameSchema, runId: z.string().min(1).max(256) }),
+  ),
 }
 
 /** Every event the engine pushes to the UI. */
@@ -131,6 +140,7 @@ export interface BridgeEvents {
   runsUpdated: RunsUpdate
   runEnded: RunEnded
   activity: ActivityUpdate
+  downloadProgress: DownloadProgressUpdate
 }
 
 export type BridgeRequests = typeof bridgeRequests

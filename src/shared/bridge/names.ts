@@ -17,9 +17,16 @@ export const REQUEST_NAMES = [
   'unwatchRuns',
   'refreshRuns',
   'describeFile',
+  'downloadRun',
 ] as const
 
-export const EVENT_NAMES = ['environmentsChanged', 'runsUpdated', 'runEnded', 'activity'] as const
+export const EVENT_NAMES = [
+  'environmentsChanged',
+  'runsUpdated',
+  'runEnded',
+  'activity',
+  'downloadProgress',
+] as const
 
 export type RequestNameList = (typeof REQUEST_NAMES)[number]
 export type EventNameList = (typeof EVENT_NAMES)[number]

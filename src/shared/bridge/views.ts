@@ -100,6 +100,27 @@ export interface ActivityUpdate {
   totalTasks: number
 }
 
+/** A run's artifacts being saved to disk (pushed while `downloadRun` works). */
+export interface DownloadProgressUpdate {
+  environment: string
+  runId: string
+  doneFiles: number
+  totalFiles: number
+  receivedBytes: number
+}
+
+/** What `downloadRun` saved: where, how many files, and what failed with what to do. */
+export interface DownloadResultView {
+  environment: string
+  runId: string
+  /** The run's folder on this computer. */
+  folder: string
+  savedFiles: number
+  /** Files already there from an earlier download. */
+  skippedFiles: number
+  failed: { artifactId: string; message: string; nextStep: string }[]
+}
+
 /** A file the user dropped or picked. */
 export interface DroppedFileInfo {
   name: string
