@@ -29,7 +29,12 @@ export function healthzHandler(): Answer {
 export function versionHandler(): Answer {
   return {
     status: 200,
-    body: { version: INTERFACE_VERSION, service: SANDBOX_SERVICE_NAME, apiPrefix: '/svc/v1', sandbox: true },
+    body: {
+      version: INTERFACE_VERSION,
+      service: SANDBOX_SERVICE_NAME,
+      apiPrefix: '/svc/v1',
+      sandbox: true,
+    },
   }
 }
 
@@ -38,10 +43,26 @@ export function modelsHandler(): Answer {
     status: 200,
     body: {
       models: [
-        { modelId: 'sandbox-echo-1', displayName: 'Sandbox echo', description: 'Returns its input.' },
-        { modelId: 'sandbox-summary-1', displayName: 'Sandbox summarizer', description: 'First sentences of text fields.' },
-        { modelId: 'sandbox-keywords-1', displayName: 'Sandbox keywords', description: 'Most frequent words.' },
-        { modelId: 'sandbox-digest-1', displayName: 'Sandbox file digest', description: 'Size and SHA-256 of files.' },
+        {
+          modelId: 'sandbox-echo-1',
+          displayName: 'Sandbox echo',
+          description: 'Returns its input.',
+        },
+        {
+          modelId: 'sandbox-summary-1',
+          displayName: 'Sandbox summarizer',
+          description: 'First sentences of text fields.',
+        },
+        {
+          modelId: 'sandbox-keywords-1',
+          displayName: 'Sandbox keywords',
+          description: 'Most frequent words.',
+        },
+        {
+          modelId: 'sandbox-digest-1',
+          displayName: 'Sandbox file digest',
+          description: 'Size and SHA-256 of files.',
+        },
       ],
     },
   }
@@ -56,10 +77,14 @@ function decodeBase64(content: string): Buffer | undefined {
   if (!/^[A-Za-z0-9+/_-]*$/.test(unpadded)) return undefined
   if (unpadded.length % 4 === 1) return undefined
   if (compact.length !== unpadded.length && compact.length % 4 !== 0) return undefined
-  return Buffer.from(unpadded, unpadded.includes('-') || unpadded.includes('_') ? 'base64url' : 'base64')
+  return Buffer.from(
+    unpadded,
+    unpadded.includes('-') || unpadded.includes('_') ? 'base64url' : 'base64',
+  )
 }
 
-const MIME = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$/
+const MIME =
+  /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$/
 
 export async function uploadHandler(ctx: SandboxContext, call: Call): Promise<Answer> {
   const body = validateBody(uploadBodySchema, await readJsonBody(call.req, ctx.maxBodyBytes))
@@ -68,7 +93,9 @@ export async function uploadHandler(ctx: SandboxContext, call: Call): Promise<An
     throw badRequest('content is not valid base64; encode the file bytes with standard base64.')
   }
   if (!MIME.test(body.contentType)) {
-    throw badRequest(`contentType "${body.contentType}" is not a media type such as application/pdf.`)
+    throw badRequest(
+      `contentType "${body.contentType}" is not a media type such as application/pdf.`,
+    )
   }
   // Keep only the last path segment: a name, never a place on disk.
   const filename = body.filename.split(/[\\/]/).pop()?.trim() ?? ''
@@ -140,9 +167,15 @@ export function creatorListingsHandler(ctx: SandboxContext, call: Call): Answer 
   const pageSize = parsePageSize(q.get(names.pageSize), names.pageSize, PAGE_LIMITS.listings)
   const orderByRaw = q.get(names.orderBy)
   if (orderByRaw && orderByRaw.trim() && normalizeOrderBy(orderByRaw) !== LISTINGS_ORDER_BY) {
-    throw badRequest(`${names.orderBy} "${orderByRaw}" is not supported; the only order is "${LISTINGS_ORDER_BY}".`)
+    throw badRequest(
+      `${names.orderBy} "${orderByRaw}" is not supported; the only order is "${LISTINGS_ORDER_BY}".`,
+    )
   }
-  const scope = { kind: 'listings', userId: call.user.userId, query: JSON.stringify([search.toLowerCase()]) }
+  const scope = {
+    kind: 'listings',
+    userId: call.user.userId,
+    query: JSON.stringify([search.toLowerCase()]),
+  }
   const rows = allRows<ListingRow>(
     ctx.db,
     'SELECT * FROM market_listings WHERE owner_user_id = ? ORDER BY created_at_ms DESC, listing_id DESC',
@@ -165,7 +198,8 @@ export function creatorListingsHandler(ctx: SandboxContext, call: Call): Answer 
     }
     // The first listing after the position in (created desc, id desc) order.
     start = matching.findIndex(
-      ({ row }) => row.created_at_ms < createdAt || (row.created_at_ms === createdAt && row.listing_id < id),
+      ({ row }) =>
+        row.created_at_ms < createdAt || (row.created_at_ms === createdAt && row.listing_id < id),
     )
     if (start < 0) start = matching.length
   }
@@ -176,7 +210,10 @@ export function creatorListingsHandler(ctx: SandboxContext, call: Call): Answer 
     status: 200,
     body: {
       items: page.map((m) => m.listing),
-      nextPageToken: more && last ? ctx.pageTokens.encode(scope, [last.row.created_at_ms, last.row.listing_id]) : '',
+      nextPageToken:
+        more && last
+          ? ctx.pageTokens.encode(scope, [last.row.created_at_ms, last.row.listing_id])
+          : '',
     },
   }
 }

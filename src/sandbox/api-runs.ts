@@ -67,7 +67,11 @@ export interface VisibleListing {
  * any state. Everything else is 404, as if it did not exist.
  */
 export function findVisibleListing(db: Db, userId: number, listingId: string): VisibleListing {
-  const row = getRow<ListingRow>(db, 'SELECT * FROM market_listings WHERE listing_id = ?', listingId)
+  const row = getRow<ListingRow>(
+    db,
+    'SELECT * FROM market_listings WHERE listing_id = ?',
+    listingId,
+  )
   const listing = row ? creatorListingSchema.parse(JSON.parse(row.listing_json)) : undefined
   if (!row || !listing || (row.owner_user_id !== userId && listing.status !== 'published')) {
     throw notFound(`There is no marketplace listing "${listingId}". Check the listing ID.`)
@@ -79,10 +83,14 @@ export function findVisibleListing(db: Db, userId: number, listingId: string): V
 export function requireExecutable(listing: CreatorListing, listingVersionId: string): void {
   if (!isExecutableListing(listing)) {
     const reasons: string[] = []
-    if (listing.status !== 'published') reasons.push(`its status is "${listing.status}", not published`)
-    if (listing.saleStatus !== 'on_sale') reasons.push(`its sale status is "${listing.saleStatus}", not on_sale`)
+    if (listing.status !== 'published')
+      reasons.push(`its status is "${listing.status}", not published`)
+    if (listing.saleStatus !== 'on_sale')
+      reasons.push(`its sale status is "${listing.saleStatus}", not on_sale`)
     if (listing.executionAvailabilityStatus !== 'available') {
-      reasons.push(`its execution availability is "${listing.executionAvailabilityStatus}", not available`)
+      reasons.push(
+        `its execution availability is "${listing.executionAvailabilityStatus}", not available`,
+      )
     }
     if (listing.listingVersionId !== listing.publishedVersionId) {
       reasons.push(
@@ -210,7 +218,9 @@ function insertRun(db: Db, spec: NewRun): RunRow {
   const insertTask = db.prepare(
     "INSERT INTO tasks (task_id, run_id, row_index, status, row_json) VALUES (?, ?, ?, 'pending', ?)",
   )
-  spec.rows.forEach((row, index) => insertTask.run(newId('task'), runId, index, JSON.stringify(row)))
+  spec.rows.forEach((row, index) =>
+    insertTask.run(newId('task'), runId, index, JSON.stringify(row)),
+  )
   return getRow<RunRow>(db, 'SELECT * FROM runs WHERE run_id = ?', runId)!
 }
 
@@ -327,13 +337,17 @@ export function listRunsHandler(ctx: SandboxContext, call: Call): Answer {
   const names = QUERY.runs
   const status = q.get(names.status)?.trim() || ''
   if (status && !(RUN_STATUSES as readonly string[]).includes(status)) {
-    throw badRequest(`${names.status} "${status}" is not a run status; use one of ${RUN_STATUSES.join(', ')}.`)
+    throw badRequest(
+      `${names.status} "${status}" is not a run status; use one of ${RUN_STATUSES.join(', ')}.`,
+    )
   }
   const pageSize = parsePageSize(q.get(names.pageSize), names.pageSize, PAGE_LIMITS.runs)
   const orderByRaw = q.get(names.orderBy)
   const orderBy = orderByRaw && orderByRaw.trim() ? normalizeOrderBy(orderByRaw) : RUNS_ORDER_BY[0]
   if (!(RUNS_ORDER_BY as readonly string[]).includes(orderBy)) {
-    throw badRequest(`${names.orderBy} "${orderByRaw}" is not supported; use ${RUNS_ORDER_BY.map((o) => `"${o}"`).join(' or ')}.`)
+    throw badRequest(
+      `${names.orderBy} "${orderByRaw}" is not supported; use ${RUNS_ORDER_BY.map((o) => `"${o}"`).join(' or ')}.`,
+    )
   }
   const descending = orderBy === 'createdAt desc'
   const scope = { kind: 'runs', userId: call.user.userId, query: JSON.stringify([status, orderBy]) }
@@ -341,7 +355,8 @@ export function listRunsHandler(ctx: SandboxContext, call: Call): Answer {
   let after: number | undefined
   if (token) {
     const position = ctx.pageTokens.decode(token, scope)
-    if (position.length !== 1 || typeof position[0] !== 'number') throw badRequest('pageToken is not valid for this list.')
+    if (position.length !== 1 || typeof position[0] !== 'number')
+      throw badRequest('pageToken is not valid for this list.')
     after = position[0]
   }
   const where = ['user_id = ?']
@@ -350,7 +365,11 @@ export function listRunsHandler(ctx: SandboxContext, call: Call): Answer {
     where.push('status = ?')
     params.push(status)
   }
-  const totalCount = count(ctx.db, `SELECT count(*) AS n FROM runs WHERE ${where.join(' AND ')}`, ...params)
+  const totalCount = count(
+    ctx.db,
+    `SELECT count(*) AS n FROM runs WHERE ${where.join(' AND ')}`,
+    ...params,
+  )
   if (after !== undefined) {
     where.push(descending ? 'seq < ?' : 'seq > ?')
     params.push(after)
@@ -382,7 +401,11 @@ export function runDetailHandler(ctx: SandboxContext, call: Call): Answer {
     call.user.userId,
   )
   if (!row) throw notFound(`There is no run "${runId}" among your runs.`)
-  const tasks = allRows<TaskRow>(ctx.db, 'SELECT * FROM tasks WHERE run_id = ? ORDER BY row_index', runId)
+  const tasks = allRows<TaskRow>(
+    ctx.db,
+    'SELECT * FROM tasks WHERE run_id = ? ORDER BY row_index',
+    runId,
+  )
   const artifacts = allRows<ArtifactRow>(
     ctx.db,
     'SELECT * FROM artifacts WHERE run_id = ? ORDER BY row_index, seq',

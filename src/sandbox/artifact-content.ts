@@ -61,11 +61,15 @@ export async function artifactContentHandler(
     call.user.userId,
   )
   if (!artifact) throw notFound(`There is no artifact "${artifactId}" among your runs' artifacts.`)
-  const inline = artifact.inline_text !== null ? Buffer.from(artifact.inline_text, 'utf8') : undefined
+  const inline =
+    artifact.inline_text !== null ? Buffer.from(artifact.inline_text, 'utf8') : undefined
   let size = inline?.length
   if (size === undefined && artifact.blob_key) size = await ctx.blobs.size(artifact.blob_key)
   if (size === undefined) {
-    throw new HttpError(500, `The bytes of artifact "${artifactId}" are missing from the sandbox's storage.`)
+    throw new HttpError(
+      500,
+      `The bytes of artifact "${artifactId}" are missing from the sandbox's storage.`,
+    )
   }
   const etag = `"${artifact.artifact_id}-${size}"`
   const ifRange = call.req.headers['if-range']

@@ -44,4 +44,7 @@ export interface Answer {
   headers?: Record<string, string>
 }
 
-export type Handler = (ctx: SandboxContext, call: Call) => Promise<Answer | undefined> | Answer | undefined
+export type Handler = (
+  ctx: SandboxContext,
+  call: Call,
+) => Promise<Answer | undefined> | Answer | undefined

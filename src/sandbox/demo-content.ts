@@ -14,7 +14,9 @@ const hash = (name: string) => `sha256:${sha256Hex(`skill-runner-demo:${name}`)}
 /** A fixed point in time (2025-03-03 09:00 UTC) so demo content looks the same on every start. */
 const T0 = 1_741_000_000
 
-type Field = NonNullable<NonNullable<SeedFile['officialTemplates']>[number]['schema']['fields']>[number]
+type Field = NonNullable<
+  NonNullable<SeedFile['officialTemplates']>[number]['schema']['fields']
+>[number]
 
 function field(key: string, label: string, type: string, extra: Partial<Field> = {}): Field {
   return {
@@ -108,7 +110,10 @@ const ticketFields: Field[] = [
     enumValues: ['email', 'chat', 'phone', 'social'],
     examples: ['email'],
   }),
-  field('receivedOn', 'Received on', 'date', { examples: ['2025-03-02'], inputHint: 'YYYY-MM-DD.' }),
+  field('receivedOn', 'Received on', 'date', {
+    examples: ['2025-03-02'],
+    inputHint: 'YYYY-MM-DD.',
+  }),
   field('isVip', 'VIP customer', 'boolean', { inputHint: 'TRUE or FALSE.' }),
   field('previousTickets', 'Previous tickets', 'integer', { examples: ['3'] }),
 ]
@@ -137,14 +142,20 @@ const digestFields: Field[] = [
 const echoFields: Field[] = [
   field('message', 'Message', 'string', { required: true, examples: ['Hello from the sandbox'] }),
   field('details', 'Details', 'text', { inputHint: 'Any longer text; it comes back as a file.' }),
-  field('sequence', 'Sequence number', 'integer', { examples: ['1'], inputHint: 'Any whole number.' }),
+  field('sequence', 'Sequence number', 'integer', {
+    examples: ['1'],
+    inputHint: 'Any whole number.',
+  }),
 ]
 
 // ---- listings --------------------------------------------------------------------------------
 
 const pressReleaseSchema = {
   fields: [
-    field('headline', 'Headline', 'string', { required: true, examples: ['Acme opens a new plant'] }),
+    field('headline', 'Headline', 'string', {
+      required: true,
+      examples: ['Acme opens a new plant'],
+    }),
     field('draft', 'Draft text', 'text', { required: true, inputHint: 'The draft to polish.' }),
     field('audience', 'Audience', 'enum', {
       enumValues: ['press', 'investors', 'customers'],
@@ -191,7 +202,8 @@ function listing(
   },
 ) {
   const version = `${id}-v${state.version ?? 1}`
-  const published = state.publishedVersion === 0 ? '' : `${id}-v${state.publishedVersion ?? state.version ?? 1}`
+  const published =
+    state.publishedVersion === 0 ? '' : `${id}-v${state.publishedVersion ?? state.version ?? 1}`
   return {
     id,
     displayName,
@@ -211,7 +223,10 @@ function listing(
   }
 }
 
-const withColumns = (schema: { fields: Field[] }) => ({ ...schema, columns: columnsOf(schema.fields) })
+const withColumns = (schema: { fields: Field[] }) => ({
+  ...schema,
+  columns: columnsOf(schema.fields),
+})
 
 /** The demo seed; `ownerUserId` is the first user's id (the demo user or the first token). */
 export function demoSeed(ownerUserId: number): SeedFile {
@@ -308,7 +323,8 @@ export function demoSeed(ownerUserId: number): SeedFile {
         schema: {
           templateId: 'document-digest',
           name: 'Document digest',
-          description: 'Fingerprints documents: size and SHA-256 of each file, with the file returned.',
+          description:
+            'Fingerprints documents: size and SHA-256 of each file, with the file returned.',
           scenario: 'Records management',
           version: '1.0.0',
           inputSummary: 'One row per document, with the file and a title.',
@@ -341,12 +357,15 @@ export function demoSeed(ownerUserId: number): SeedFile {
         schema: {
           templateId: 'row-echo',
           name: 'Row echo',
-          description: 'Sends each row back as a downloadable JSON file. Handy for testing a workflow.',
+          description:
+            'Sends each row back as a downloadable JSON file. Handy for testing a workflow.',
           scenario: 'Testing',
           version: '1.0.0',
           inputSummary: 'Any message.',
           outputType: 'application/json',
-          instructions: ['Write a message per row. Put [[fail]] in a cell to see how a failed row looks.'],
+          instructions: [
+            'Write a message per row. Put [[fail]] in a cell to see how a failed row looks.',
+          ],
           columns: columnsOf(echoFields),
           fields: echoFields,
           sampleRows: [{ values: { message: 'Hello from the sandbox', sequence: 1 } }],
@@ -435,21 +454,15 @@ export function demoSeed(ownerUserId: number): SeedFile {
         skill: 'echo',
         ownerUserId,
         createdAtUnix: T0 + 5 * 86_400,
-        listing: listing(
-          'horoscope-writer',
-          'Horoscope writer',
-          'Writes daily horoscopes.',
-          2,
-          {
-            status: 'rejected',
-            saleStatus: 'not_on_sale',
-            executionAvailabilityStatus: 'unavailable',
-            reviewStatus: 'rejected',
-            reviewReason: 'Listings must describe a verifiable result; horoscopes are not accepted.',
-            reviewRequestId: 'review-horoscope-writer-1',
-            publishedVersion: 0,
-          },
-        ),
+        listing: listing('horoscope-writer', 'Horoscope writer', 'Writes daily horoscopes.', 2, {
+          status: 'rejected',
+          saleStatus: 'not_on_sale',
+          executionAvailabilityStatus: 'unavailable',
+          reviewStatus: 'rejected',
+          reviewReason: 'Listings must describe a verifiable result; horoscopes are not accepted.',
+          reviewRequestId: 'review-horoscope-writer-1',
+          publishedVersion: 0,
+        }),
         schema: withColumns({ fields: [field('sign', 'Star sign', 'string', { required: true })] }),
       },
       {
@@ -468,7 +481,9 @@ export function demoSeed(ownerUserId: number): SeedFile {
             reviewStatus: 'approved',
           },
         ),
-        schema: withColumns({ fields: [field('chat', 'Chat transcript', 'text', { required: true })] }),
+        schema: withColumns({
+          fields: [field('chat', 'Chat transcript', 'text', { required: true })],
+        }),
       },
     ],
     privateTemplates: [

@@ -82,7 +82,9 @@ export function parsePageSize(
   const size = Number(raw.trim())
   if (size < 1) throw badRequest(`${name} must be at least 1; got ${size}.`)
   if (size > limits.max) {
-    throw badRequest(`${name} ${size} is above the maximum of ${limits.max}; ask for ${limits.max} or fewer.`)
+    throw badRequest(
+      `${name} ${size} is above the maximum of ${limits.max}; ask for ${limits.max} or fewer.`,
+    )
   }
   return size
 }

@@ -59,15 +59,13 @@ const handlers: Record<EndpointName, Handler> = {
 }
 
 export const routes: Route[] = [
-  ...(Object.keys(handlers) as EndpointName[]).map(
-    (name): Route => ({
-      name,
-      method: endpoints[name].method,
-      auth: endpoints[name].auth,
-      match: matcherOf(paths[name]),
-      handler: handlers[name],
-    }),
-  ),
+  ...(Object.keys(handlers) as EndpointName[]).map((name): Route => ({
+    name,
+    method: endpoints[name].method,
+    auth: endpoints[name].auth,
+    match: matcherOf(paths[name]),
+    handler: handlers[name],
+  })),
   {
     name: 'artifactContent',
     method: 'GET',

@@ -55,7 +55,8 @@ function checkValue(field: SchemaField, value: unknown): string | undefined {
       if (typeof value !== 'string') return `expected an email address, got ${show(value)}`
       return EMAIL.test(value) ? undefined : `"${value}" is not an email address`
     case 'enum':
-      if (typeof value !== 'string') return `expected one of ${field.enumValues.join(', ')}, got ${show(value)}`
+      if (typeof value !== 'string')
+        return `expected one of ${field.enumValues.join(', ')}, got ${show(value)}`
       return field.enumValues.includes(value)
         ? undefined
         : `"${value}" is not one of ${field.enumValues.join(', ')}`
@@ -96,7 +97,9 @@ function checkFileValue(field: SchemaField, value: unknown): string | undefined 
   const inner = (value as Record<string, unknown>)[key]
   if (typeof inner !== 'string' || inner === '') return `${key} must be a non-empty string`
   const kind = FILE_KINDS[key]
-  const accepted = field.acceptedInputKinds.length ? field.acceptedInputKinds : ['asset', 'url', 'text']
+  const accepted = field.acceptedInputKinds.length
+    ? field.acceptedInputKinds
+    : ['asset', 'url', 'text']
   if (!accepted.includes(kind)) {
     return `a file given as ${kind} is not accepted here; use ${accepted.join(' or ')}`
   }
@@ -160,7 +163,8 @@ export function checkRows(schema: ListingInputSchema, rows: InputRow[]): RowProb
         }
         value.forEach((item, i) => {
           const error = checkValue(field, item)
-          if (error) problems.push({ rowIndex, fieldKey: field.key, error: `item ${i + 1}: ${error}` })
+          if (error)
+            problems.push({ rowIndex, fieldKey: field.key, error: `item ${i + 1}: ${error}` })
         })
       } else {
         const error = checkValue(field, value)

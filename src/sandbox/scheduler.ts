@@ -7,7 +7,16 @@
  */
 import { listingInputSchemaSchema, type InputRow } from '../shared/contract'
 import type { BlobStore } from './blobs'
-import { type AssetRow, type Db, type RunRow, type TaskRow, count, getRow, allRows, run } from './db'
+import {
+  type AssetRow,
+  type Db,
+  type RunRow,
+  type TaskRow,
+  count,
+  getRow,
+  allRows,
+  run,
+} from './db'
 import { newId, unixNow } from './ids'
 import {
   fieldAskingToFail,
@@ -91,7 +100,8 @@ export class Scheduler {
     )
     if (runs.length === 0) return undefined
     const busy = new Map<string, number>()
-    for (const entry of this.inFlight.values()) busy.set(entry.runId, (busy.get(entry.runId) ?? 0) + 1)
+    for (const entry of this.inFlight.values())
+      busy.set(entry.runId, (busy.get(entry.runId) ?? 0) + 1)
     let chosen = runs[0]!.run_id
     for (const candidate of runs) {
       if ((busy.get(candidate.run_id) ?? 0) < (busy.get(chosen) ?? 0)) chosen = candidate.run_id
@@ -205,7 +215,12 @@ export class Scheduler {
   }
 
   /** Stores a task's outcome and updates its run; true when that was the run's last task. */
-  private store(runRow: RunRow, task: TaskRow, error: string, artifacts: PreparedArtifact[]): boolean {
+  private store(
+    runRow: RunRow,
+    task: TaskRow,
+    error: string,
+    artifacts: PreparedArtifact[],
+  ): boolean {
     const { db } = this.options
     const now = unixNow()
     const succeeded = error === ''

@@ -162,14 +162,33 @@ export function parseSeed(value: unknown, source = 'The seed'): Seed {
   const seed = result.data
   const problems: string[] = []
   const report = (label: string, values: (string | number)[]) => {
-    for (const value of duplicates(values)) problems.push(`${label} ${JSON.stringify(value)} is used twice`)
+    for (const value of duplicates(values))
+      problems.push(`${label} ${JSON.stringify(value)} is used twice`)
   }
-  report('users: userId', seed.users.map((u) => u.userId))
-  report('users: token', seed.users.flatMap((u) => (u.token ? [u.token] : [])))
-  report('officialTemplates: templateId', seed.officialTemplates.map((t) => t.schema.templateId))
-  report('marketListings: listing.id', seed.marketListings.map((l) => l.listing.id))
-  report('privateTemplates: templateId', seed.privateTemplates.map((t) => t.template.templateId))
-  report('reviewRequests: request.id', seed.reviewRequests.map((r) => r.request.id))
+  report(
+    'users: userId',
+    seed.users.map((u) => u.userId),
+  )
+  report(
+    'users: token',
+    seed.users.flatMap((u) => (u.token ? [u.token] : [])),
+  )
+  report(
+    'officialTemplates: templateId',
+    seed.officialTemplates.map((t) => t.schema.templateId),
+  )
+  report(
+    'marketListings: listing.id',
+    seed.marketListings.map((l) => l.listing.id),
+  )
+  report(
+    'privateTemplates: templateId',
+    seed.privateTemplates.map((t) => t.template.templateId),
+  )
+  report(
+    'reviewRequests: request.id',
+    seed.reviewRequests.map((r) => r.request.id),
+  )
   seed.officialTemplates.forEach((entry, i) => {
     problems.push(...checkInputSchema(entry.schema, `officialTemplates[${i}].schema`))
   })
@@ -217,7 +236,12 @@ export function applySeedUsers(db: Db, seed: Seed): void {
     for (const user of seed.users) {
       // A token belongs to one user: take it away from whoever had it before.
       if (user.token) {
-        run(db, 'UPDATE users SET token = NULL WHERE token = ? AND user_id != ?', user.token, user.userId)
+        run(
+          db,
+          'UPDATE users SET token = NULL WHERE token = ? AND user_id != ?',
+          user.token,
+          user.userId,
+        )
       }
       run(
         db,
@@ -239,7 +263,10 @@ export function applySeedUsers(db: Db, seed: Seed): void {
 export function applySeedContent(db: Db, seed: Seed, userIds: ReadonlySet<number>): void {
   const owners: [string, number][] = [
     ...seed.marketListings.map((l, i): [string, number] => [`marketListings[${i}]`, l.ownerUserId]),
-    ...seed.privateTemplates.map((t, i): [string, number] => [`privateTemplates[${i}]`, t.ownerUserId]),
+    ...seed.privateTemplates.map((t, i): [string, number] => [
+      `privateTemplates[${i}]`,
+      t.ownerUserId,
+    ]),
     ...seed.reviewRequests.map((r, i): [string, number] => [`reviewRequests[${i}]`, r.ownerUserId]),
   ]
   const unknown = owners.filter(([, owner]) => !userIds.has(owner))
@@ -276,7 +303,8 @@ export function applySeedContent(db: Db, seed: Seed, userIds: ReadonlySet<number
         ownerUserId: entry.ownerUserId,
         inputSchemaSnapshot: schemaJson,
       }
-      const createdAtMs = entry.createdAtUnix !== undefined ? entry.createdAtUnix * 1000 : now + index
+      const createdAtMs =
+        entry.createdAtUnix !== undefined ? entry.createdAtUnix * 1000 : now + index
       run(
         db,
         `INSERT INTO market_listings

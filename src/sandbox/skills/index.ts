@@ -49,13 +49,18 @@ export function fieldAskingToFail(row: InputRow): string | undefined {
 
 const TEXT_TYPES = new Set(['string', 'text', 'enum', 'email', 'url'])
 
-function textValues(schema: ListingInputSchema, row: InputRow): { field: SchemaField; text: string }[] {
+function textValues(
+  schema: ListingInputSchema,
+  row: InputRow,
+): { field: SchemaField; text: string }[] {
   const out: { field: SchemaField; text: string }[] = []
   for (const field of schema.fields) {
     if (!TEXT_TYPES.has(field.type)) continue
     const value = row[field.key]
     const items = Array.isArray(value) ? value : [value]
-    const text = items.filter((v): v is string => typeof v === 'string' && v.trim() !== '').join('\n')
+    const text = items
+      .filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+      .join('\n')
     if (text) out.push({ field, text })
   }
   return out
@@ -130,7 +135,9 @@ function keywords(input: SkillInput): SkillOutput[] {
       portName: 'keywords',
       mimeType: 'application/json',
       filename: `keywords-${input.rowIndex + 1}.json`,
-      content: { text: `${JSON.stringify({ rowIndex: input.rowIndex, keywords: top }, null, 2)}\n` },
+      content: {
+        text: `${JSON.stringify({ rowIndex: input.rowIndex, keywords: top }, null, 2)}\n`,
+      },
     },
   ]
 }
@@ -155,7 +162,11 @@ async function fileDigest(input: SkillInput): Promise<SkillOutput[]> {
   const row = input.rowIndex + 1
   for (const field of input.schema.fields.filter((f) => f.type === 'file')) {
     const value = input.row[field.key]
-    const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]
+    const items = Array.isArray(value)
+      ? value
+      : value === undefined || value === null
+        ? []
+        : [value]
     let n = 0
     for (const item of items) {
       n += 1
@@ -171,12 +182,15 @@ async function fileDigest(input: SkillInput): Promise<SkillOutput[]> {
       const file = item as { inputAssetId?: unknown; url?: unknown; text?: unknown }
       if (typeof file.inputAssetId === 'string') {
         const asset = input.asset(file.inputAssetId)
-        if (!asset) throw new TaskFailure(`${field.key}: input asset ${file.inputAssetId} no longer exists.`)
+        if (!asset)
+          throw new TaskFailure(`${field.key}: input asset ${file.inputAssetId} no longer exists.`)
         let digest: { sha256: string; sizeBytes: number }
         try {
           digest = await hashFile(input.blobPath(asset.asset_id))
         } catch {
-          throw new TaskFailure(`${field.key}: the bytes of input asset ${asset.asset_id} could not be read.`)
+          throw new TaskFailure(
+            `${field.key}: the bytes of input asset ${asset.asset_id} could not be read.`,
+          )
         }
         outputs.push(
           digestOut({

@@ -23,7 +23,11 @@ export function describeIssues(error: z.ZodError): string[] {
 }
 
 /** Parses `value` with `schema`, throwing a ContractError that names the fields at fault. */
-export function parseWith<T extends z.ZodType>(schema: T, value: unknown, what: string): z.infer<T> {
+export function parseWith<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  what: string,
+): z.infer<T> {
   const result = schema.safeParse(value)
   if (!result.success) throw new ContractError(what, describeIssues(result.error))
   return result.data
