@@ -21,6 +21,8 @@ import {
   type BridgeHandlers,
   type ConnectionReport,
   type DownloadResultView,
+  type UploadProgressUpdate,
+  type UploadResultView,
   type EnvironmentList,
   type EnvironmentView,
   type FileRef,
@@ -51,6 +53,12 @@ export interface ShellEngine {
     },
   ): Promise<RunList>
   getRun(name: string, runId: string): Promise<RunDetail>
+  /** Uploads files (paths already checked to be allowed for the transport). */
+  uploadFiles?(
+    name: string,
+    files: FileRef[],
+    onProgress: (progress: Omit<UploadProgressUpdate, 'environment'>) => void,
+  ): Promise<UploadResultView>
   /**
    * Saves a run's artifacts into a folder the shell chooses (null when the user cancelled the
    * choice), reporting progress as it goes.
@@ -172,6 +180,33 @@ export function createBridgeService(
     },
     refreshRuns: (args) => guard(() => follower.refresh(args.environment)),
     describeFile: (args, context) => guard(() => describeFile(args.file, context.transport)),
+    uploadFiles: (args, context) =>
+      guard(async () => {
+        if (!engine.uploadFiles) {
+          throw new BridgeError({
+            code: 'internal',
+            message: 'Uploads are not available here.',
+            nextStep: 'Use the command line: skill-runner upload FILE.',
+          })
+        }
+        // Over HTTP a page could name any file on this computer: only contents are accepted.
+        if (context.transport !== 'ipc' && args.files.some((f) => f.kind === 'path')) {
+          throw new BridgeError({
+            code: 'forbidden',
+            message:
+              'In a browser, files are sent by their content, not by a path on this computer.',
+            nextStep: 'Drop the files onto the page again.',
+          })
+        }
+        let last = 0
+        return engine.uploadFiles(args.environment, args.files, (progress) => {
+          const now = Date.now()
+          const final = progress.state !== 'hashing' && progress.state !== 'uploading'
+          if (!final && now - last < 200) return
+          last = now
+          emit('uploadProgress', { environment: args.environment, ...progress })
+        })
+      }),
     downloadRun: (args) =>
       guard(async () => {
         if (!engine.downloadRun) {

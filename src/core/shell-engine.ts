@@ -2,13 +2,15 @@
  * Adapts the engine to what the Bridge handlers need (ShellEngine in bridge-handlers.ts), and
  * turns every engine error into a BridgeError that says what happened and what to do.
  */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { ContractError } from '../shared/contract'
 import { BridgeError, type BridgeErrorCode } from '../shared/bridge'
 import { ApiError } from './api'
 import type { ShellEngine } from './bridge-handlers'
-import { downloadRun } from './downloads'
+import { downloadRun, safeFileName } from './downloads'
+import { uploadFiles } from './uploads'
 import type { Engine } from './engine'
 import { EngineError } from './errors'
 import { SecretStoreError } from './secrets'
@@ -52,6 +54,52 @@ export function createShellEngine(
       return connection.client.run(runId)
     },
     acceptedSubmissionsMark: () => engine.submissions.acceptedMark(),
+    async uploadFiles(name, files, onProgress) {
+      const connection = await engine.connect({ env: name })
+      // Contents from a browser are written to a private temporary folder first, so that every
+      // file goes through the same hashing, dedupe and streaming upload.
+      const scratch = await mkdtemp(join(engine.home, 'tmp-upload-'))
+      try {
+        const paths: string[] = []
+        const names = new Map<string, string>()
+        for (const [i, file] of files.entries()) {
+          let path: string
+          if (file.kind === 'path') path = file.path
+          else {
+            const folder = join(scratch, String(i))
+            await mkdir(folder)
+            path = join(folder, safeFileName(file.name))
+            await writeFile(path, Buffer.from(file.base64, 'base64'))
+          }
+          paths.push(path)
+          names.set(path, file.name)
+        }
+        const results = await uploadFiles(engine.db, connection, paths, {
+          onProgress: (p) =>
+            onProgress({
+              name: names.get(p.path) ?? p.filename,
+              state: p.state,
+              sentBytes: p.sentBytes,
+              totalBytes: p.totalBytes,
+              overall: p.overall,
+            }),
+        })
+        return {
+          environment: name,
+          assets: paths.map((path) => {
+            const { asset, reused } = results.get(path)!
+            return {
+              name: names.get(path)!,
+              inputAssetId: asset.inputAssetId,
+              sizeBytes: asset.sizeBytes,
+              reused,
+            }
+          }),
+        }
+      } finally {
+        await rm(scratch, { recursive: true, force: true })
+      }
+    },
     async downloadRun(name, runId, onProgress) {
       const folder = shell.chooseDownloadFolder
         ? await shell.chooseDownloadFolder(runId)

@@ -284,3 +284,47 @@ describe('downloads through the Bridge', () => {
     })
   })
 })
+
+describe('uploads through the Bridge', () => {
+  it('takes contents from a browser, refuses paths over HTTP, and pushes progress', async () => {
+    const { createBridgeService } = await import('../../src/core/bridge-handlers')
+    const { createShellEngine } = await import('../../src/core/shell-engine')
+    await engine.addEnvironment({ name: 'Uploads', baseUrl: sandbox.url }).catch(() => undefined)
+    const service = createBridgeService(
+      createShellEngine(engine, { name: 'test', version: '0', platform: 'linux' }),
+      {
+        shell: 'browser',
+      },
+    )
+    const events: { name: string; state: string }[] = []
+    service.subscribe((event, payload) => {
+      if (event === 'uploadProgress') events.push(payload as { name: string; state: string })
+    })
+    const content = Buffer.from('invoice 42, paid').toString('base64')
+    const files = [{ kind: 'bytes' as const, name: '../invoice.txt', base64: content }]
+    const first = await service.handlers.uploadFiles(
+      { environment: 'Uploads', files },
+      { transport: 'http' },
+    )
+    expect(first.assets).toEqual([
+      { name: '../invoice.txt', inputAssetId: expect.any(String), sizeBytes: 16, reused: false },
+    ])
+    const again = await service.handlers.uploadFiles(
+      { environment: 'Uploads', files },
+      { transport: 'http' },
+    )
+    expect(again.assets[0]).toMatchObject({
+      inputAssetId: first.assets[0]!.inputAssetId,
+      reused: true,
+    })
+    expect(events.map((e) => e.state)).toContain('done')
+    expect(events.at(-1)).toMatchObject({ name: '../invoice.txt', state: 'reused' })
+    await expect(
+      service.handlers.uploadFiles(
+        { environment: 'Uploads', files: [{ kind: 'path', path: '/etc/passwd', name: 'passwd' }] },
+        { transport: 'http' },
+      ),
+    ).rejects.toMatchObject({ code: 'forbidden' })
+    service.dispose()
+  })
+})

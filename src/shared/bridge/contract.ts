@@ -17,6 +17,8 @@ import type {
   DownloadProgressUpdate,
   DownloadResultView,
   DroppedFileInfo,
+  UploadProgressUpdate,
+  UploadResultView,
   EnvironmentList,
   RunDetailView,
   RunEnded,
@@ -125,6 +127,13 @@ export const bridgeRequests = {
   /** Look again now instead of waiting for the next scheduled refresh. */
   refreshRuns: request<RunsUpdate>()(z.strictObject({ environment: environmentNameSchema })),
   describeFile: request<DroppedFileInfo>()(z.strictObject({ file: fileRefSchema })),
+  /** Uploads dropped files as input assets (once per content): `uploadProgress` events follow. */
+  uploadFiles: request<UploadResultView>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      files: z.array(fileRefSchema).min(1).max(500),
+    }),
+  ),
   /**
    * Saves every artifact of a run into a folder the app chooses (the desktop app asks with its
    * own folder dialog; a browser gets the Downloads folder): `downloadProgress` events follow.
@@ -141,6 +150,7 @@ export interface BridgeEvents {
   runEnded: RunEnded
   activity: ActivityUpdate
   downloadProgress: DownloadProgressUpdate
+  uploadProgress: UploadProgressUpdate
 }
 
 export type BridgeRequests = typeof bridgeRequests

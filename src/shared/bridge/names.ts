@@ -17,6 +17,7 @@ export const REQUEST_NAMES = [
   'unwatchRuns',
   'refreshRuns',
   'describeFile',
+  'uploadFiles',
   'downloadRun',
 ] as const
 
@@ -26,6 +27,7 @@ export const EVENT_NAMES = [
   'runEnded',
   'activity',
   'downloadProgress',
+  'uploadProgress',
 ] as const
 
 export type RequestNameList = (typeof REQUEST_NAMES)[number]

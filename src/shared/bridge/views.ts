@@ -100,6 +100,23 @@ export interface ActivityUpdate {
   totalTasks: number
 }
 
+/** Input files being uploaded (pushed while `uploadFiles` works). */
+export interface UploadProgressUpdate {
+  environment: string
+  /** The file this update is about, by its name. */
+  name: string
+  state: 'hashing' | 'uploading' | 'done' | 'reused' | 'failed'
+  sentBytes: number
+  totalBytes: number
+  overall: { sentBytes: number; totalBytes: number; doneFiles: number; totalFiles: number }
+}
+
+/** The input assets made (or found again) for the files, in the order given. */
+export interface UploadResultView {
+  environment: string
+  assets: { name: string; inputAssetId: string; sizeBytes: number; reused: boolean }[]
+}
+
 /** A run's artifacts being saved to disk (pushed while `downloadRun` works). */
 export interface DownloadProgressUpdate {
   environment: string
