@@ -142,6 +142,29 @@ describe('skill-runner against the sandbox', () => {
     expect(missing.stderr).toMatch(/-o DIR/)
   })
 
+  it('validates offline with the saved copy of a template, and says how old it is', async () => {
+    const other = await startTestSandbox()
+    const url = other.url
+    expect((await cli(['templates', 'schema', 'row-echo', '--base-url', url, '--json'])).code).toBe(
+      0,
+    )
+    await other.close()
+    const csv = join(home, 'offline.csv')
+    writeFileSync(csv, 'Message,Sequence number\nhello,1\n')
+    const offline = await cli([
+      'validate',
+      csv,
+      '--template',
+      'row-echo',
+      '--base-url',
+      url,
+      '--json',
+    ])
+    expect(offline.code).toBe(0)
+    expect(JSON.parse(offline.stdout)).toEqual({ valid: true, fileErrors: [], rowErrors: [] })
+    expect(offline.stderr).toMatch(/working offline with the copy of the template saved just now/)
+  })
+
   it('execute spends nothing without --yes, refuses above the cap, and runs with --yes', async () => {
     const csv = join(home, 'reviews.csv')
     writeFileSync(csv, 'Review,Stars\nGreat blender and quiet.,5\nBroke after a week.,1\n')

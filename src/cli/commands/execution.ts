@@ -14,7 +14,7 @@ import {
   type ProgressHooks,
   type RowSelection,
 } from '../../core/execution'
-import { templateSchema } from '../../core/schema-cache'
+import { describeAge, templateSchema } from '../../core/schema-cache'
 import { annotateWorkbook } from '../../core/workbooks'
 import type { Submission } from '../../core/submissions'
 import type { RunSummary, WorkbookValidation } from '../../shared/contract'
@@ -164,7 +164,10 @@ export const validate: Command = {
     if (templateId) {
       const engine = await ctx.engine()
       const cached = await templateSchema(engine.db, connection, templateId, { signal: ctx.signal })
-      if (cached.fromCache) ctx.out.note('working offline with the saved copy of the template')
+      if (cached.fromCache)
+        ctx.out.note(
+          `working offline with the copy of the template saved ${describeAge(cached.fetchedAtMs)}`,
+        )
       const parsed = await readWorkbookWith(ctx, { keepRows: false })(file, cached.schema)
       validation = {
         valid: parsed.valid,
