@@ -74,3 +74,50 @@ describe('the fast xlsx reader', () => {
     ])
   })
 })
+
+describe('links in cells', () => {
+  it('a url or file column takes the link of a linked cell; other columns keep the words', async () => {
+    const { generateInputWorkbook } = await import('../../src/core/workbooks')
+    const { demoSeed } = await import('../../src/sandbox')
+    const { officialTemplateSchemaSchema } = await import('../../src/shared/contract')
+    const template = officialTemplateSchemaSchema.parse(
+      demoSeed(1).officialTemplates!.find((t) => t.schema.templateId === 'document-digest')!.schema,
+    )
+    const path = join(dir, 'links.xlsx')
+    await generateInputWorkbook(template, path)
+    const wb = new ExcelJS.Workbook()
+    await wb.xlsx.readFile(path)
+    const ws = wb.getWorksheet('Input')!
+    const headers = (ws.getRow(1).values as unknown[])
+      .slice(1)
+      .map((h) => String(h).replace(/ \*$/, ''))
+    const col = (label: string) => headers.indexOf(label) + 1
+    ws.getCell(2, col('Document')).value = {
+      text: 'the report',
+      hyperlink: 'https://files.example.com/q1.pdf',
+    }
+    ws.getCell(2, col('Title')).value = {
+      text: 'Q1 report',
+      hyperlink: 'https://example.com/not-this',
+    }
+    ws.getCell(2, col('Source page')).value = {
+      text: 'Intranet',
+      hyperlink: 'https://intranet.example.com/r?a=1&b=2',
+    }
+    ws.getCell(3, col('Document')).value = 'https://files.example.com/q2.pdf'
+    ws.getCell(3, col('Title')).value = 'Q2 report'
+    await wb.xlsx.writeFile(path)
+    const result = await readInputWorkbook({ path }, template, { checkFiles: false })
+    expect(result.fileErrors).toEqual([])
+    expect(result.rowErrors).toEqual([])
+    expect(result.rows[0]).toMatchObject({
+      document: { url: 'https://files.example.com/q1.pdf' },
+      title: 'Q1 report',
+      sourceUrl: 'https://intranet.example.com/r?a=1&b=2',
+    })
+    expect(result.rows[1]).toMatchObject({
+      document: { url: 'https://files.example.com/q2.pdf' },
+      title: 'Q2 report',
+    })
+  })
+})

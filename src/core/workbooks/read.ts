@@ -549,13 +549,22 @@ async function readXlsx(source: WorkbookSource, collector: Collector) {
   const input =
     named(SHEETS.input) ??
     book.sheets.find((s) => s.state === 'visible' && !special.has(s.name.trim().toLowerCase()))
-  if (input) await book.rows(input, (cells, rowNumber) => collector.row(cells, rowNumber))
+  const web = (link: string | undefined) => (link && /^https?:/i.test(link) ? link : undefined)
+  if (input) {
+    await book.rows(input, (cells, rowNumber, links) => {
+      // In url and file columns, a linked cell means its link, not the words shown.
+      if (links && collector.headerDone)
+        for (const [column, link] of links)
+          if (collector.preferLink(column) && web(link)) cells[column] = link
+      collector.row(cells, rowNumber)
+    })
+  }
   const run = named(SHEETS.run)
   if (run) {
-    await book.rows(run, (cells, rowNumber) => {
+    await book.rows(run, (cells, rowNumber, links) => {
       if (rowNumber === 1) return
       const [label, value, key] = cells
-      collector.runValue(String(key ?? label ?? ''), value ?? null)
+      collector.runValue(String(key ?? label ?? ''), web(links?.get(1)) ?? value ?? null)
     })
   }
 }

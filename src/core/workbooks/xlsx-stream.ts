@@ -284,8 +284,20 @@ function columnIndex(ref: string): number {
 
 export interface XlsxWorkbook {
   sheets: XlsxSheet[]
-  /** Streams one sheet's rows: cells by column (0-based), with the sheet's row number. */
-  rows(sheet: XlsxSheet, each: (cells: XlsxCell[], rowNumber: number) => void): Promise<void>
+  /**
+   * Streams one sheet's rows: cells by column (0-based), with the sheet's row number, and the
+   * web links of the row's cells (column -> address) when it has any.
+   */
+  rows(
+    sheet: XlsxSheet,
+    each: (cells: XlsxCell[], rowNumber: number, links: Map<number, string> | undefined) => void,
+  ): Promise<void>
+}
+
+/** A cell reference like "B12" as [row, column (0-based)]. */
+function cellRef(ref: string): [number, number] | null {
+  const match = /^([A-Z]+)(\d+)$/.exec(ref)
+  return match ? [Number(match[2]), columnIndex(match[1]!)] : null
 }
 
 export async function openXlsx(source: XlsxSource): Promise<XlsxWorkbook> {
@@ -339,10 +351,44 @@ export async function openXlsx(source: XlsxSource): Promise<XlsxWorkbook> {
   const epoch = date1904 ? 24107 : 25569
   const toDate = (serial: number) => new Date(Math.round((serial - epoch) * 86_400_000))
 
+  /**
+   * The web links of a sheet: row -> column -> address. They sit after the rows in the sheet's
+   * XML, so a sheet whose relationships name any hyperlink is scanned for them first.
+   */
+  const sheetLinks = async (sheet: XlsxSheet): Promise<Map<number, Map<number, string>>> => {
+    const links = new Map<number, Map<number, string>>()
+    const slash = sheet.part.lastIndexOf('/')
+    const relsPart = part(`${sheet.part.slice(0, slash)}/_rels/${sheet.part.slice(slash + 1)}.rels`)
+    if (!relsPart) return links
+    const targets = new Map<string, string>()
+    for (const m of (await partText(source, relsPart)).matchAll(/<Relationship\b[^>]*>/g)) {
+      const type = attribute(m[0], 'Type') ?? ''
+      const id = attribute(m[0], 'Id')
+      const target = attribute(m[0], 'Target')
+      if (id && target && type.endsWith('/hyperlink')) targets.set(id, target)
+    }
+    if (targets.size === 0) return links
+    await eachElement(partChunks(source, part(sheet.part)!), 'hyperlink', (element) => {
+      const id = /\sr:id="([^"]*)"/.exec(element)?.[1]
+      const target = id ? targets.get(id) : undefined
+      const [from, to = from] = (attribute(element, 'ref') ?? '').split(':')
+      const start = cellRef(from ?? '')
+      const end = cellRef(to ?? '')
+      if (!target || !start || !end) return
+      for (let r = start[0]; r <= end[0] && r - start[0] < 100_000; r += 1) {
+        const row = links.get(r) ?? new Map<number, string>()
+        for (let c = start[1]; c <= end[1]; c += 1) row.set(c, target)
+        links.set(r, row)
+      }
+    })
+    return links
+  }
+
   return {
     sheets,
     async rows(sheet, each) {
       const strings = await sharedStrings()
+      const links = await sheetLinks(sheet)
       const cellPattern = new RegExp(CELL.source, 'g')
       let lastRow = 0
       await eachElement(partChunks(source, part(sheet.part)!), 'row', (rowXml) => {
@@ -379,7 +425,7 @@ export async function openXlsx(source: XlsxSource): Promise<XlsxWorkbook> {
           while (cells.length < column) cells.push(null)
           cells[column] = value
         }
-        each(cells, rowNumber)
+        each(cells, rowNumber, links.get(rowNumber))
       })
     },
   }
