@@ -11,7 +11,7 @@ import {
 import type { Answer, Call, SandboxContext } from './context'
 import { findVisibleListing, requireExecutable } from './api-runs'
 import { badRequest, readJsonBody, validateBody } from './http'
-import { readInputWorkbook } from '../core/workbooks'
+import { parseInputWorkbook } from '../core/workbooks'
 import { previousAnswer, rememberAnswer, requestHash, type IdempotencyKey } from './idempotency'
 
 /** The file bytes of `content`; zod would be slow on millions of numbers, so a plain loop. */
@@ -33,15 +33,17 @@ function contentBytes(value: unknown): Uint8Array {
 }
 
 /**
- * Reads the workbook with the same parser and checks as the app (src/core/workbooks); file
- * cells are references here, since the server cannot see the buyer's disk.
+ * Reads the workbook with the same parser and checks as the app (src/core/workbooks), in a
+ * worker thread so that a large workbook does not hold up the other requests (the built-in
+ * Sandbox shares the app's main process); file cells are references here, since the server
+ * cannot see the buyer's disk.
  */
 async function validateWorkbookBytes(
   bytes: Uint8Array,
   filename: string,
   schema: ListingInputSchema,
 ): Promise<WorkbookValidation> {
-  const result = await readInputWorkbook({ bytes, filename }, schema, {
+  const result = await parseInputWorkbook({ bytes, filename }, schema, {
     keepRows: false,
     checkFiles: false,
   })

@@ -63,6 +63,15 @@ describe('parsing in a worker thread', () => {
     expect(progress).toEqual([2000, 4000])
   })
 
+  it('reads on the calling thread when the worker cannot start', async () => {
+    const path = await echoWorkbook('no-worker.xlsx', [['hello', null, 1]])
+    const result = await parseInputWorkbook({ path }, echo, {
+      workerFile: join(dir, 'missing-worker.js'),
+    })
+    expect(result.fileErrors).toEqual([])
+    expect(result.rows).toEqual([{ message: 'hello', sequence: 1 }])
+  })
+
   it('stops when cancelled', async () => {
     const path = await echoWorkbook('cancel.xlsx', [['hello', null, 1]])
     const controller = new AbortController()

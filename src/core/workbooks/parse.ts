@@ -19,6 +19,7 @@ export interface WorkerJob {
 }
 
 export type WorkerMessage =
+  | { type: 'started' }
   | { type: 'progress'; rowsRead: number }
   | { type: 'done'; result: ReadResult }
   | { type: 'failed'; message: string }
@@ -27,8 +28,10 @@ export interface ParseOptions extends ReadOptions {
   signal?: AbortSignal
   /** Heap ceiling of the worker in MB (default 1024). */
   maxMemoryMb?: number
-  /** Read on the calling thread even where a worker could run (the sandbox's server). */
+  /** Read on the calling thread even where a worker could run. */
   inline?: boolean
+  /** The worker's entry file, instead of the one built next to this module. */
+  workerFile?: string
 }
 
 interface WorkerEntry {
@@ -68,9 +71,9 @@ export async function parseInputWorkbook(
   schema: ListingInputSchema | null,
   options: ParseOptions = {},
 ): Promise<ReadResult> {
-  const { signal, maxMemoryMb = 1024, inline, onProgress, ...readOptions } = options
+  const { signal, maxMemoryMb = 1024, inline, onProgress, workerFile, ...readOptions } = options
   signal?.throwIfAborted()
-  const entry = inline ? null : workerEntry()
+  const entry = inline ? null : workerFile ? { code: workerFile, eval: false } : workerEntry()
   if (!entry) return readInputWorkbook(source, schema, { ...readOptions, onProgress })
   const job: WorkerJob = { source, schema, options: readOptions }
   return new Promise<ReadResult>((resolve, reject) => {
@@ -91,10 +94,13 @@ export async function parseInputWorkbook(
     }
     const onAbort = () => settle(() => reject(signal?.reason ?? new Error('aborted')))
     signal?.addEventListener('abort', onAbort, { once: true })
+    /** Whether the worker started (a failure before that means it could not load). */
+    let heard = false
     worker.on('message', (message: WorkerMessage) => {
+      heard = true
       if (message.type === 'progress') onProgress?.(message.rowsRead)
       else if (message.type === 'done') settle(() => resolve(message.result))
-      else
+      else if (message.type === 'failed')
         settle(() =>
           resolve(
             failure(
@@ -104,6 +110,19 @@ export async function parseInputWorkbook(
         )
     })
     worker.on('error', (error: Error & { code?: string }) => {
+      // The worker could not even start (its file cannot be loaded where the app is installed):
+      // read on this thread rather than fail.
+      if (!heard && error.code !== 'ERR_WORKER_OUT_OF_MEMORY') {
+        settle(() =>
+          resolve(
+            readInputWorkbook(source, schema, {
+              ...readOptions,
+              ...(onProgress ? { onProgress } : {}),
+            }),
+          ),
+        )
+        return
+      }
       const message =
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
           ? `The workbook is too large to check on this computer (it needs more than ${maxMemoryMb} MB). Split it into smaller workbooks and try again.`

@@ -11,6 +11,7 @@ const port = parentPort
 if (port) {
   const job = workerData as WorkerJob
   const post = (message: WorkerMessage) => port.postMessage(message)
+  post({ type: 'started' })
   try {
     const result = await readInputWorkbook(job.source, job.schema, {
       ...job.options,
