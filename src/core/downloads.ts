@@ -243,8 +243,9 @@ export function rowFolderName(sourceRowIndex: number, rowCount: number): string 
   return `row-${String(sourceRowIndex + 1).padStart(width, '0')}`
 }
 
+/** The run's folder: its id, marked as a run when the id does not say so already. */
 export function runFolderName(runId: string): string {
-  return safeFileName(`run-${runId}`, 'run')
+  return safeFileName(/^run[_-]/i.test(runId) ? runId : `run-${runId}`, 'run')
 }
 
 /**
@@ -546,7 +547,7 @@ function totalSize(response: Response, start: number): number | null {
   return length !== null && /^\d+$/.test(length) ? Number(length) + start : null
 }
 
-/** Where `runs download` puts a run: DIR/run-<id>. */
+/** Where `runs download` puts a run: DIR/<run id>. */
 export function runFolderIn(outDir: string, runId: string): string {
   return join(resolve(outDir), runFolderName(runId))
 }

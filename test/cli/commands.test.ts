@@ -122,7 +122,7 @@ describe('skill-runner against the sandbox', () => {
     expect(files.files.length).toBe(detail.artifacts.length)
     for (const f of files.files) {
       expect(Object.keys(f)).toEqual(['artifactId', 'path', 'bytes'])
-      expect(f.path.startsWith(join(out, `run-${runId}`))).toBe(true)
+      expect(f.path.startsWith(join(out, runId))).toBe(true)
     }
     const resultsBook = join(home, 'results.xlsx')
     const results = await cli([

@@ -84,7 +84,7 @@ describe('downloading a run', () => {
     const first = await downloadRun(engine.db, connection, runId, out)
     expect(first.failed).toEqual([])
     expect(first.files).toHaveLength(detail.artifacts.length)
-    expect(first.folder).toBe(join(out, `run-${runId}`))
+    expect(first.folder).toBe(join(out, runId))
     for (const file of first.files) {
       const artifact = detail.artifacts.find((a) => a.artifactId === file.artifactId)!
       const rel = relative(first.folder, file.path).split(/[\\/]/)
@@ -273,7 +273,7 @@ describe('downloads through the Bridge', () => {
     expect(result).toMatchObject({
       environment: 'Local',
       runId,
-      folder: join(out, `run-${runId}`),
+      folder: join(out, runId),
       failed: [],
     })
     expect(result!.savedFiles).toBeGreaterThan(0)

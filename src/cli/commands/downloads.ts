@@ -25,7 +25,7 @@ function progress(ctx: CommandContext): DownloadOptions {
 export const runsDownload: Command = {
   name: 'runs download',
   summary:
-    'Download every artifact of a run into DIR/run-ID, one folder per row (resumes cut files, skips finished ones).',
+    'Download every artifact of a run into DIR/RUN, one folder per row (resumes cut files, skips finished ones).',
   usage: 'runs download RUN -o DIR',
   options: { output: { type: 'string', short: 'o' } },
   positionals: { min: 1, max: 1, names: 'a RUN id' },
