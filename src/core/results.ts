@@ -13,6 +13,7 @@ import { runCostText, statusLabel } from '../shared/format'
 import { downloadRun, type DownloadOptions, type RunDownload } from './downloads'
 import type { Connection } from './engine'
 import type { Db } from './history/db'
+import { readCachedSchema } from './schema-cache'
 import type { Submissions } from './submissions'
 
 /** Excel keeps at most 32,767 characters in a cell; longer text is linked instead. */
@@ -73,6 +74,16 @@ export async function writeResultsWorkbook(
     artifactsByRow.set(artifact.sourceRowIndex, list)
   }
   const inputRows: InputRow[] = submission?.rows ?? []
+  // Column headers as the user knows them: the template's labels when its schema is saved here.
+  const schema =
+    submission?.targetKind === 'template'
+      ? readCachedSchema(db, connection.key, submission.targetId)?.schema
+      : undefined
+  const labelOf = (key: string) => {
+    const column = schema?.columns.find((c) => c.fieldKey === key)
+    const field = schema?.fields.find((f) => f.key === key)
+    return column?.headerLabel || field?.label || key
+  }
   const inputKeys: string[] = []
   for (const row of inputRows)
     for (const key of Object.keys(row)) if (!inputKeys.includes(key)) inputKeys.push(key)
@@ -93,7 +104,7 @@ export async function writeResultsWorkbook(
     const sheet = writer.addWorksheet('Results', { views: [{ state: 'frozen', ySplit: 1 }] })
     sheet.columns = [
       { header: submission ? 'Sheet row' : 'Row', width: 10 },
-      ...inputKeys.map((key) => ({ header: key, width: 24 })),
+      ...inputKeys.map((key) => ({ header: labelOf(key), width: 24 })),
       { header: 'Task status', width: 14 },
       { header: 'Error', width: 40 },
       ...ports.map((port) => ({ header: port, width: 50 })),

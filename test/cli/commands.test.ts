@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
+import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../src/cli/main'
 import { paths } from '../../src/shared/contract'
@@ -137,6 +138,10 @@ describe('skill-runner against the sandbox', () => {
     ])
     expect(results.code).toBe(0)
     expect(JSON.parse(results.stdout)).toEqual({ path: resultsBook })
+    const written = new ExcelJS.Workbook()
+    await written.xlsx.readFile(resultsBook)
+    const header = (written.getWorksheet('Results')!.getRow(1).values as unknown[]).slice(1, 4)
+    expect(header).toEqual(['Sheet row', 'Message', 'Sequence number'])
     const missing = await cli(['runs', 'download', runId, '--base-url', sandbox.url])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toMatch(/-o DIR/)

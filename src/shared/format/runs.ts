@@ -68,7 +68,9 @@ export function runDoneFraction(run: RunCounters): number {
 /** An integer amount with the environment's unit label, never converted: "1,250 credits". */
 export function formatAmount(amountT: number, unitLabel: string, locale?: string): string {
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(amountT)
-  return `${number} ${unitLabel || 'credits'}`
+  const unit = unitLabel || 'credits'
+  // The default unit reads "1 credit"; a label the operator chose is shown as given.
+  return `${number} ${amountT === 1 && unit === 'credits' ? 'credit' : unit}`
 }
 
 export interface RunCost {
