@@ -6,6 +6,7 @@ import { connectBridge } from './bridge'
 import { createAppStore } from './stores/app-store'
 import { createEnvironmentsStore } from './stores/environments-store'
 import { createRunsStore } from './stores/runs-store'
+import { createSavesStore } from './stores/saves-store'
 import { StoresContext, type Stores } from './stores/context'
 import { App } from './components/App'
 import './styles.css'
@@ -16,10 +17,12 @@ const stores: Stores = {
   app: createAppStore(bridge.api),
   environments: createEnvironmentsStore(bridge.api),
   runs: createRunsStore(bridge.api),
+  saves: createSavesStore(bridge.api),
 }
 
 bridge.api.on('environmentsChanged', (list) => stores.environments.getState().apply(list))
 bridge.api.on('runsUpdated', (update) => stores.runs.getState().applyUpdate(update))
+bridge.api.on('downloadProgress', (update) => stores.saves.getState().applyProgress(update))
 bridge.onConnectionChange((state) => {
   const previous = stores.app.getState().connection
   stores.app.getState().setConnection(state)

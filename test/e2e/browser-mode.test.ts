@@ -2,7 +2,7 @@
 // built-in Sandbox, the real web server, the built renderer. The runs list shows the Sandbox's
 // runs and updates by itself when a run is submitted and finishes. Every HTTP response and
 // WebSocket frame the page receives is kept, and none of them may contain a token.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

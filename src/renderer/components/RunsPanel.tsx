@@ -61,7 +61,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
           <p>Runs started in this environment appear here and update on their own.</p>
         </div>
       ) : (
-        <RunsTable runs={shown} unitLabel={props.env.unitLabel} />
+        <RunsTable runs={shown} unitLabel={props.env.unitLabel} environment={props.env.name} />
       )}
       {canLoadMore({ nextPageToken, loadingMore }) && (
         <div className="load-more">

@@ -2,6 +2,9 @@ import { useEffect, useRef, useState } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import type { RunSummary } from '../../shared/contract'
 import { formatUnixTime, runCostText, runDoneFraction, runProgressText } from '../../shared/format'
+import { isTerminalStatus } from '../../shared/contract'
+import { useSaves, useStores } from '../stores/context'
+import { saveText } from '../stores/saves-store'
 import { StatusBadge } from './StatusBadge'
 
 const ROW_HEIGHT = 60
@@ -10,7 +13,7 @@ const ROW_HEIGHT = 60
  * The runs as a virtualized table (TanStack Virtual): a fixed scroll container, a sticky header,
  * and only the visible rows in the page, placed by transform.
  */
-export function RunsTable(props: { runs: RunSummary[]; unitLabel: string }) {
+export function RunsTable(props: { runs: RunSummary[]; unitLabel: string; environment: string }) {
   const scroller = useRef<HTMLDivElement>(null)
   const now = useNow(30_000)
   const virtualizer = useVirtualizer({
@@ -37,6 +40,7 @@ export function RunsTable(props: { runs: RunSummary[]; unitLabel: string }) {
             <th scope="col">Progress</th>
             <th scope="col">Cost</th>
             <th scope="col">Started</th>
+            <th scope="col">Outputs</th>
           </tr>
         </thead>
         <tbody style={{ height: `${virtualizer.getTotalSize()}px` }}>
@@ -87,12 +91,47 @@ export function RunsTable(props: { runs: RunSummary[]; unitLabel: string }) {
                     {formatUnixTime(run.startedAtUnix || run.createdAtUnix, now)}
                   </time>
                 </td>
+                <td>
+                  <SaveOutputs run={run} environment={props.environment} />
+                </td>
               </tr>
             )
           })}
         </tbody>
       </table>
     </div>
+  )
+}
+
+/** "Save outputs" for a finished run, then how the save went. */
+function SaveOutputs(props: { run: RunSummary; environment: string }) {
+  const { saves } = useStores()
+  const save = useSaves((s) => s.byRun[props.run.runId])
+  const finished = isTerminalStatus(props.run.status) && props.run.completedTasks > 0
+  if (!finished && !save) return null
+  const text = saveText(save)
+  return (
+    <span className="save-outputs">
+      {save?.state !== 'saving' && (
+        <button
+          type="button"
+          className="btn btn-secondary btn-small"
+          aria-label={`Save the outputs of ${props.run.displayName || props.run.runId}`}
+          onClick={() => void saves.getState().save(props.environment, props.run.runId)}
+        >
+          {save?.state === 'saved' ? 'Save again' : 'Save outputs'}
+        </button>
+      )}
+      {text && (
+        <span
+          className={`save-text${save?.state === 'failed' ? ' save-failed' : ''}`}
+          role="status"
+          title={save?.state === 'saved' ? save.folder : undefined}
+        >
+          {text}
+        </span>
+      )}
+    </span>
   )
 }
 

@@ -5,12 +5,14 @@ import type { UiBridge } from '../bridge'
 import type { AppStore } from './app-store'
 import type { EnvironmentsStore } from './environments-store'
 import type { RunsStore } from './runs-store'
+import type { SavesStore } from './saves-store'
 
 export interface Stores {
   bridge: UiBridge
   app: AppStore
   environments: EnvironmentsStore
   runs: RunsStore
+  saves: SavesStore
 }
 
 export const StoresContext = createContext<Stores | null>(null)
@@ -31,4 +33,7 @@ export function useEnvironments<T>(selector: (state: StateOf<EnvironmentsStore>)
 }
 export function useRuns<T>(selector: (state: StateOf<RunsStore>) => T): T {
   return useStore(useStores().runs, selector)
+}
+export function useSaves<T>(selector: (state: StateOf<SavesStore>) => T): T {
+  return useStore(useStores().saves, selector)
 }

@@ -1,0 +1,71 @@
+/**
+ * Saving a run's outputs to disk: one entry per run, from the click to the result. Progress
+ * arrives as pushed downloadProgress events; the result (or the error) ends the entry.
+ */
+import { createStore } from 'zustand/vanilla'
+import type { BridgeApi, BridgeErrorInfo, DownloadProgressUpdate } from '../../shared/bridge'
+import { errorInfo } from './errors'
+
+export type SaveState =
+  | { state: 'saving'; doneFiles: number; totalFiles: number }
+  | { state: 'saved'; folder: string; savedFiles: number; failedFiles: number }
+  | { state: 'cancelled' }
+  | { state: 'failed'; error: BridgeErrorInfo }
+
+export interface SavesState {
+  byRun: Record<string, SaveState>
+  save(environment: string, runId: string): Promise<void>
+  applyProgress(update: DownloadProgressUpdate): void
+}
+
+export function createSavesStore(api: BridgeApi) {
+  return createStore<SavesState>()((set, get) => {
+    const put = (runId: string, state: SaveState) =>
+      set((s) => ({ byRun: { ...s.byRun, [runId]: state } }))
+    return {
+      byRun: {},
+      async save(environment, runId) {
+        if (get().byRun[runId]?.state === 'saving') return
+        put(runId, { state: 'saving', doneFiles: 0, totalFiles: 0 })
+        try {
+          const result = await api.downloadRun({ environment, runId })
+          put(
+            runId,
+            result
+              ? {
+                  state: 'saved',
+                  folder: result.folder,
+                  savedFiles: result.savedFiles,
+                  failedFiles: result.failed.length,
+                }
+              : { state: 'cancelled' },
+          )
+        } catch (error) {
+          put(runId, { state: 'failed', error: errorInfo(error) })
+        }
+      },
+      applyProgress(update) {
+        if (get().byRun[update.runId]?.state !== 'saving') return
+        put(update.runId, {
+          state: 'saving',
+          doneFiles: update.doneFiles,
+          totalFiles: update.totalFiles,
+        })
+      },
+    }
+  })
+}
+
+export type SavesStore = ReturnType<typeof createSavesStore>
+
+/** The words for a save, as the outputs cell shows them. */
+export function saveText(save: SaveState | undefined): string {
+  if (!save || save.state === 'cancelled') return ''
+  if (save.state === 'saving')
+    return save.totalFiles ? `Saving ${save.doneFiles} of ${save.totalFiles}…` : 'Saving…'
+  if (save.state === 'failed') return `Not saved: ${save.error.message}`
+  const files = `${save.savedFiles} file${save.savedFiles === 1 ? '' : 's'}`
+  return save.failedFiles
+    ? `Saved ${files}; ${save.failedFiles} failed (save again to retry)`
+    : `Saved ${files}`
+}
