@@ -62,11 +62,12 @@ describe.skipIf(missing !== null)('browser mode in headless Chromium', () => {
     await engine.addEnvironment({ name: 'Staging', baseUrl: staging.url, token: STAGING_TOKEN })
     await engine.connect({ env: BUILTIN_SANDBOX })
     mode = await startBrowserMode({
-      engine: createShellEngine(engine, {
-        name: 'Skill Runner',
-        version: 'e2e',
-        platform: 'linux',
-      }),
+      engine: createShellEngine(
+        engine,
+        { name: 'Skill Runner', version: 'e2e', platform: 'linux' },
+        // Never the real Downloads folder of the machine running the tests.
+        { chooseDownloadFolder: async () => join(home, 'Downloads') },
+      ),
       rendererDir,
     })
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
@@ -119,6 +120,12 @@ describe.skipIf(missing !== null)('browser mode in headless Chromium', () => {
         .first()
         .waitFor({ timeout: 30_000 })
       expect(await row.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100')
+
+      // Its outputs are saved with one click, and the row says so.
+      await row.getByRole('button', { name: /Save the outputs/ }).click()
+      await row.getByText('Saved 3 files').waitFor({ timeout: 30_000 })
+      const folder = join(home, 'Downloads', runId)
+      expect(readdirSync(folder).sort()).toEqual(['row-001', 'row-002', 'row-003'])
     },
   )
 
