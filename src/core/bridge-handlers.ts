@@ -3,15 +3,15 @@
  * function of the engine. Electron IPC (src/main/ipc.ts) and browser mode (src/web) both serve
  * exactly these handlers, so the desktop app and the browser behave the same.
  *
- * Also here: following the runs an environment's runs list shows, and pushing what changed as
- * events (runsUpdated, runEnded, activity). Nothing is polled by the UI; the engine asks the
- * service again only while some run is still active, less often while nothing changes, and not
- * at all when every run is finished (a Refresh asks at once).
+ * Also here: following the runs an environment's runs list shows (core's RunWatcher), and
+ * pushing what changed as events (runsUpdated, runEnded, activity). Nothing is polled by the UI;
+ * the engine asks the service again only while some run is still active, less often while
+ * nothing changes, and not at all when every run is finished (a Refresh asks at once).
  */
 import { stat } from 'node:fs/promises'
-import { summaryChanged } from './watcher'
+import { RunWatcher } from './watcher'
 import { isAbsolute } from 'node:path'
-import { isTerminalStatus, type RunDetail, type RunList, type RunSummary } from '../shared/contract'
+import { isTerminalStatus, type RunDetail, type RunList } from '../shared/contract'
 import {
   BridgeError,
   type ActivityUpdate,
@@ -283,9 +283,10 @@ async function describeFile(file: FileRef, transport: 'ipc' | 'http') {
 }
 
 /**
- * Follows the newest runs of each environment someone looks at. It asks the service again
- * only while a run there is active: soon after a change, then less and less often while nothing
- * changes, never when everything is finished.
+ * Follows the newest runs of each environment someone looks at, with one RunWatcher (core's
+ * watcher) per environment: one list request per look while a run there is active, soon after
+ * a change, then less and less often, never when everything is finished. What changed is pushed
+ * as runsUpdated, runs that end as runEnded, and the overall progress as activity.
  */
 function createRunFollower(engine: ShellEngine, emit: Emit, options: BridgeServiceOptions) {
   const minMs = options.followMinMs ?? 1000
@@ -295,18 +296,83 @@ function createRunFollower(engine: ShellEngine, emit: Emit, options: BridgeServi
     options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>))
 
   interface Followed {
-    known: Map<string, RunSummary>
-    delay: number
-    timer: unknown
-    busy: Promise<RunsUpdate> | null
-    active: RunSummary[]
+    watcher: RunWatcher
+    totalCount: number
+    stop: () => void
   }
   const followed = new Map<string, Followed>()
   let lastActivity = ''
 
+  function pushActivity() {
+    let activeRuns = 0
+    let doneTasks = 0
+    let totalTasks = 0
+    for (const f of followed.values()) {
+      for (const run of f.watcher.activeRuns) {
+        activeRuns++
+        totalTasks += run.totalTasks
+        doneTasks += run.completedTasks + run.failedTasks + run.cancelledTasks
+      }
+    }
+    const update: ActivityUpdate = { activeRuns, doneTasks, totalTasks }
+    const key = JSON.stringify(update)
+    if (key === lastActivity) return
+    lastActivity = key
+    emit('activity', update)
+  }
+
+  function start(environment: string): Followed {
+    const watcher = new RunWatcher(
+      {
+        listRuns: (query) => engine.listRuns(environment, query ?? {}),
+        run: (runId) => engine.getRun(environment, runId),
+      },
+      { minMs, maxMs, pageSize: FOLLOW_PAGE_SIZE, setTimer, clearTimer },
+    )
+    const f: Followed = { watcher, totalCount: 0, stop: () => {} }
+    const offs = [
+      watcher.on('changed', (runs) => {
+        emit('runsUpdated', {
+          environment,
+          items: runs,
+          totalCount: f.totalCount,
+          activeCount: watcher.activeRunIds.length,
+        })
+        pushActivity()
+      }),
+      watcher.on('ended', (run) => {
+        void engine
+          .listEnvironments()
+          .then((list) => list.find((e) => e.name === environment)?.unitLabel)
+          .catch(() => undefined)
+          .then((unitLabel) =>
+            emit('runEnded', { environment, unitLabel: unitLabel ?? 'credits', run }),
+          )
+      }),
+    ]
+    f.stop = () => {
+      watcher.stop()
+      for (const off of offs) off()
+    }
+    return f
+  }
+
+  /** Looks at the newest page now; its active runs are followed from then on. */
+  async function look(environment: string, f: Followed): Promise<RunsUpdate> {
+    const page = await f.watcher.followActive()
+    f.totalCount = page.totalCount
+    pushActivity()
+    return {
+      environment,
+      items: page.items,
+      totalCount: page.totalCount,
+      activeCount: page.items.filter((run) => !isTerminalStatus(run.status)).length,
+    }
+  }
+
   // A run submitted from this computer (this window, or the command line next to it) shows up
   // at once: the local history is checked now and then (no request to any service), and each
-  // watched environment is asked again when a new submission was accepted.
+  // watched environment is looked at again when a new submission was accepted.
   const checkMs = options.submissionsCheckMs ?? 1500
   let mark = engine.acceptedSubmissionsMark?.() ?? ''
   let checkTimer: unknown = null
@@ -319,8 +385,9 @@ function createRunFollower(engine: ShellEngine, emit: Emit, options: BridgeServi
         if (now !== mark) {
           mark = now
           for (const [environment, f] of followed) {
-            f.delay = minMs
-            void lookNow(environment, f).catch(() => {})
+            void look(environment, f)
+              .then((update) => emit('runsUpdated', update))
+              .catch(() => {})
           }
         }
       } catch {
@@ -336,105 +403,31 @@ function createRunFollower(engine: ShellEngine, emit: Emit, options: BridgeServi
     }
   }
 
-  function activity(): ActivityUpdate {
-    let activeRuns = 0
-    let doneTasks = 0
-    let totalTasks = 0
-    for (const f of followed.values()) {
-      for (const run of f.active) {
-        activeRuns++
-        totalTasks += run.totalTasks
-        doneTasks += run.completedTasks + run.failedTasks + run.cancelledTasks
-      }
-    }
-    return { activeRuns, doneTasks, totalTasks }
-  }
-
-  function pushActivity() {
-    const update = activity()
-    const key = JSON.stringify(update)
-    if (key === lastActivity) return
-    lastActivity = key
-    emit('activity', update)
-  }
-
-  async function look(environment: string, f: Followed): Promise<RunsUpdate> {
-    const page = await engine.listRuns(environment, { pageSize: FOLLOW_PAGE_SIZE })
-    const changedRuns: RunSummary[] = []
-    for (const run of page.items) {
-      const before = f.known.get(run.runId)
-      if (!before || summaryChanged(before, run)) changedRuns.push(run)
-      if (before && !isTerminalStatus(before.status) && isTerminalStatus(run.status)) {
-        const env = (await engine.listEnvironments()).find((e) => e.name === environment)
-        emit('runEnded', { environment, unitLabel: env?.unitLabel ?? 'credits', run })
-      }
-      f.known.set(run.runId, run)
-    }
-    f.active = page.items.filter((run) => !isTerminalStatus(run.status))
-    const update: RunsUpdate = {
-      environment,
-      items: page.items,
-      totalCount: page.totalCount,
-      activeCount: f.active.length,
-    }
-    if (changedRuns.length > 0) emit('runsUpdated', { ...update, items: changedRuns })
-    f.delay = changedRuns.length > 0 ? minMs : Math.min(maxMs, Math.round(f.delay * 1.6))
-    pushActivity()
-    return update
-  }
-
-  function schedule(environment: string, f: Followed) {
-    if (f.timer !== null) clearTimer(f.timer)
-    f.timer = null
-    if (f.active.length === 0 || followed.get(environment) !== f) return
-    f.timer = setTimer(() => {
-      f.timer = null
-      void lookNow(environment, f).catch(() => {
-        // A failed look is retried later, more slowly; the UI keeps what it has.
-        f.delay = Math.min(maxMs, f.delay * 2)
-        schedule(environment, f)
-      })
-    }, f.delay)
-  }
-
-  async function lookNow(environment: string, f: Followed): Promise<RunsUpdate> {
-    if (f.busy) return f.busy
-    f.busy = look(environment, f)
-    try {
-      return await f.busy
-    } finally {
-      f.busy = null
-      schedule(environment, f)
-    }
-  }
-
   return {
     async watch(environment: string): Promise<RunsUpdate> {
       let f = followed.get(environment)
       if (!f) {
-        f = { known: new Map(), delay: minMs, timer: null, busy: null, active: [] }
+        f = start(environment)
         followed.set(environment, f)
       }
-      f.delay = minMs
       scheduleCheck()
-      return lookNow(environment, f)
+      return look(environment, f)
     },
     async refresh(environment: string): Promise<RunsUpdate> {
       const f = followed.get(environment)
       if (!f) return this.watch(environment)
-      f.delay = minMs
-      return lookNow(environment, f)
+      return look(environment, f)
     },
     unwatch(environment: string) {
       const f = followed.get(environment)
       if (!f) return
-      if (f.timer !== null) clearTimer(f.timer)
+      f.stop()
       followed.delete(environment)
       stopCheck()
       pushActivity()
     },
     dispose() {
-      for (const f of followed.values()) if (f.timer !== null) clearTimer(f.timer)
+      for (const f of followed.values()) f.stop()
       followed.clear()
       stopCheck()
     },

@@ -4,12 +4,17 @@
  * someone looks at it (focus) and only when its summary changed. While nothing changes the
  * interval grows; when no run is active, no request is made at all. refresh() asks at once.
  */
-import { isTerminalStatus, type RunDetail, type RunSummary } from '../shared/contract'
+import { isTerminalStatus, type RunDetail, type RunList, type RunSummary } from '../shared/contract'
 import type { ApiClient } from './api'
+
+/** What the watcher asks: an environment's API client, or anything that answers the same. */
+export type RunSource = Pick<ApiClient, 'listRuns' | 'run'>
 
 export interface RunWatcherEvents {
   /** A followed run changed (status, counters, cost). */
   progress: (run: RunSummary) => void
+  /** Every run that changed in one look, together (after their `progress` events). */
+  changed: (runs: RunSummary[]) => void
   /** The detail of a focused run, whenever it changed. */
   detail: (detail: RunDetail) => void
   /** A followed run reached a terminal status. */
@@ -42,6 +47,7 @@ export class RunWatcher {
   private readonly focused = new Set<string>()
   private readonly listeners: { [K in keyof RunWatcherEvents]: Set<Listener<K>> } = {
     progress: new Set(),
+    changed: new Set(),
     detail: new Set(),
     ended: new Set(),
     error: new Set(),
@@ -54,7 +60,7 @@ export class RunWatcher {
   requests = 0
 
   constructor(
-    private readonly client: ApiClient,
+    private readonly client: RunSource,
     options: RunWatcherOptions = {},
   ) {
     this.minMs = options.minMs ?? 1000
@@ -78,15 +84,24 @@ export class RunWatcher {
     this.schedule(0)
   }
 
-  /** Follows every active run among the newest ones (what a runs list shows). */
-  async followActive(): Promise<RunSummary[]> {
+  /**
+   * Follows every active run among the newest ones (what a runs list shows) and returns that
+   * newest page. Asking again soon after: the caller expects news (e.g. a run was just sent).
+   */
+  async followActive(): Promise<RunList> {
     this.requests += 1
     const page = await this.client.listRuns({ pageSize: this.pageSize })
     for (const run of page.items)
       if (!isTerminalStatus(run.status) && !this.active.has(run.runId))
         this.active.set(run.runId, run)
+    this.delay = this.minMs
     this.schedule(this.delay)
-    return page.items
+    return page
+  }
+
+  /** The latest summaries of the active runs being followed. */
+  get activeRuns(): RunSummary[] {
+    return [...this.active.values()].filter((run): run is RunSummary => run !== null)
   }
 
   /** Someone is looking at this run: fetch its detail whenever it changes. */
@@ -158,7 +173,7 @@ export class RunWatcher {
     this.requests += 1
     const page = await this.client.listRuns({ pageSize: this.pageSize })
     const byId = new Map(page.items.map((r) => [r.runId, r]))
-    let changed = false
+    const changedRuns: RunSummary[] = []
     for (const [runId, before] of [...this.active]) {
       let now = byId.get(runId)
       if (!now) {
@@ -169,7 +184,7 @@ export class RunWatcher {
         if (this.focused.has(runId)) this.emitDetail(detail)
       }
       if (before === null || summaryChanged(before, now)) {
-        changed = true
+        changedRuns.push(now)
         this.active.set(runId, now)
         for (const l of this.listeners.progress) l(now)
         if (this.focused.has(runId) && byId.has(runId)) {
@@ -182,7 +197,10 @@ export class RunWatcher {
         for (const l of this.listeners.ended) l(now)
       }
     }
-    this.delay = changed ? this.minMs : Math.min(this.maxMs, Math.round(this.delay * 1.5))
+    if (changedRuns.length) for (const l of this.listeners.changed) l(changedRuns)
+    this.delay = changedRuns.length
+      ? this.minMs
+      : Math.min(this.maxMs, Math.round(this.delay * 1.5))
   }
 
   private emitDetail(detail: RunDetail) {
