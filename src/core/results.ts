@@ -5,7 +5,7 @@
  * the run. Written with exceljs's streaming writer (large runs stay cheap), to a temporary name
  * that is renamed when complete.
  */
-import { mkdir, rename, rm } from 'node:fs/promises'
+import { rename, rm } from 'node:fs/promises'
 import { basename, dirname, relative, resolve, sep } from 'node:path'
 import ExcelJS from 'exceljs'
 import type { Artifact, InputRow, RunDetail } from '../shared/contract'
@@ -14,6 +14,7 @@ import { downloadRun, type DownloadOptions, type RunDownload } from './downloads
 import type { Connection } from './engine'
 import type { Db } from './history/db'
 import { readCachedSchema } from './schema-cache'
+import { checkWritableFolder, streamingWorkbook } from './workbooks/writer'
 import type { Submissions } from './submissions'
 
 /** Excel keeps at most 32,767 characters in a cell; longer text is linked instead. */
@@ -55,7 +56,7 @@ export async function writeResultsWorkbook(
 ): Promise<ResultsWorkbook> {
   const path = resolve(outPath)
   const workbookDir = dirname(path)
-  await mkdir(workbookDir, { recursive: true })
+  await checkWritableFolder(path)
   const detail: RunDetail = await connection.client.run(runId, { signal: options.signal })
   // Every output goes to disk first, so that links work and long text is never cut.
   const download = await downloadRun(db, connection, detail, workbookDir, options)
@@ -96,11 +97,8 @@ export async function writeResultsWorkbook(
 
   const temp = `${path}.${process.pid}.partial`
   try {
-    const writer = new ExcelJS.stream.xlsx.WorkbookWriter({
-      filename: temp,
-      useStyles: true,
-      useSharedStrings: false,
-    })
+    const book = streamingWorkbook(temp, { useStyles: true, useSharedStrings: false })
+    const writer = book.writer
     const sheet = writer.addWorksheet('Results', { views: [{ state: 'frozen', ySplit: 1 }] })
     sheet.columns = [
       { header: submission ? 'Sheet row' : 'Row', width: 10 },
@@ -181,7 +179,7 @@ export async function writeResultsWorkbook(
       row.commit()
     }
     about.commit()
-    await writer.commit()
+    await book.commit()
     await rename(temp, path)
   } catch (error) {
     await rm(temp, { force: true })

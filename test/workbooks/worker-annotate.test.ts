@@ -200,6 +200,22 @@ describe('the annotated copy', () => {
     })
   }
 
+  it('says so when the folder of the copy does not exist (and does not hang)', async () => {
+    const path = join(dir, 'bad.csv')
+    writeFileSync(path, 'Message,Sequence number\nhi,1\n')
+    const checked = await readInputWorkbook({ path }, echo)
+    await expect(annotateWorkbook(path, checked, join(dir, 'missing', 'x.xlsx'))).rejects.toThrow(
+      /does not exist/,
+    )
+  })
+
+  it('a streaming writer that the disk refuses rejects instead of waiting forever', async () => {
+    const { streamingWorkbook } = await import('../../src/core/workbooks')
+    const book = streamingWorkbook(dir) // a folder, not a file: the disk says no
+    book.writer.addWorksheet('x').addRow(['a']).commit()
+    await expect(book.commit()).rejects.toThrow(/EISDIR|illegal operation/)
+  })
+
   it('turns a csv into an annotated xlsx', async () => {
     const path = join(dir, 'bad.csv')
     writeFileSync(path, 'Message,Sequence number\nhi,1\nhey,x\n')

@@ -11,6 +11,7 @@ import { stat, rename, rm } from 'node:fs/promises'
 import { extname } from 'node:path'
 import ExcelJS from 'exceljs'
 import { readCsv, SHEETS, columnLetter, streamOf, type ReadResult } from './read'
+import { checkWritableFolder, streamingWorkbook } from './writer'
 
 /** Above this size a workbook is copied by streaming instead of loaded whole. */
 const LOAD_WHOLE_MAX_BYTES = 4 * 1024 * 1024
@@ -95,6 +96,7 @@ export async function annotateWorkbook(
   options: { loadWholeMaxBytes?: number } = {},
 ): Promise<AnnotateResult> {
   const loadWholeMax = options.loadWholeMaxBytes ?? LOAD_WHOLE_MAX_BYTES
+  await checkWritableFolder(outPath)
   const temp = `${outPath}.${process.pid}.partial`
   try {
     const isCsv = ['.csv', '.txt', '.tsv'].includes(extname(sourcePath).toLowerCase())
@@ -157,11 +159,8 @@ async function annotateStreaming(
   temp: string,
 ) {
   const problems = groupProblems(checked)
-  const writer = new ExcelJS.stream.xlsx.WorkbookWriter({
-    filename: temp,
-    useSharedStrings: false,
-    useStyles: true,
-  })
+  const book = streamingWorkbook(temp, { useSharedStrings: false, useStyles: true })
+  const writer = book.writer
   const names: string[] = []
   let inputName: string = SHEETS.input
   let marked = 0
@@ -231,6 +230,6 @@ async function annotateStreaming(
       visibility: 'visible',
     },
   ]
-  await writer.commit()
+  await book.commit()
   return marked
 }

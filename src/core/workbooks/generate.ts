@@ -9,6 +9,7 @@ import { rename, rm } from 'node:fs/promises'
 import ExcelJS from 'exceljs'
 import type { OfficialTemplateSchema, SchemaField } from '../../shared/contract'
 import { columnLetter, SHEETS } from './read'
+import { checkWritableFolder } from './writer'
 
 const DATA_ROWS = 1000
 
@@ -167,6 +168,7 @@ export async function generateInputWorkbook(
     })
   }
 
+  await checkWritableFolder(outPath)
   const temp = `${outPath}.${process.pid}.partial`
   try {
     await workbook.xlsx.writeFile(temp)

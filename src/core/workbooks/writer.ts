@@ -1,0 +1,67 @@
+/**
+ * Writing workbooks to disk safely: the folder is checked first (with a message that says what
+ * to do), and a streaming writer's disk errors end its commit instead of leaving it waiting
+ * forever (exceljs does not pass them on by itself).
+ */
+import { createWriteStream } from 'node:fs'
+import { access, constants, stat } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import ExcelJS from 'exceljs'
+import { EngineError } from '../errors'
+
+/** Throws a clear error when the file's folder is missing or cannot be written to. */
+export async function checkWritableFolder(path: string): Promise<void> {
+  const folder = dirname(path)
+  const info = await stat(folder).catch(() => null)
+  if (!info || !info.isDirectory()) {
+    throw new EngineError(
+      'invalid-arguments',
+      `The folder “${folder}” does not exist.`,
+      'Create it, or choose another place for the file.',
+    )
+  }
+  try {
+    await access(folder, constants.W_OK)
+  } catch {
+    throw new EngineError(
+      'invalid-arguments',
+      `Skill Runner may not write into “${folder}”.`,
+      'Choose a folder you may write to.',
+    )
+  }
+}
+
+export interface StreamingWorkbook {
+  writer: ExcelJS.stream.xlsx.WorkbookWriter
+  /** Commits the workbook; rejects when the disk refused any of it. */
+  commit(): Promise<void>
+}
+
+export function streamingWorkbook(
+  path: string,
+  options: Omit<
+    Partial<ExcelJS.stream.xlsx.WorkbookStreamWriterOptions>,
+    'filename' | 'stream'
+  > = {},
+): StreamingWorkbook {
+  const stream = createWriteStream(path)
+  let failure: Error | null = null
+  const failed = new Promise<never>((_, reject) =>
+    stream.once('error', (error) => {
+      failure = error
+      reject(error)
+    }),
+  )
+  failed.catch(() => {})
+  const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ ...options, stream })
+  return {
+    writer,
+    async commit() {
+      if (failure) throw failure
+      await Promise.race([writer.commit(), failed])
+      // The zip is written; wait until the file is closed (or failed) too.
+      if (!stream.closed)
+        await Promise.race([new Promise<void>((r) => stream.once('close', () => r())), failed])
+    },
+  }
+}
