@@ -7,7 +7,7 @@
  */
 import { rename, rm } from 'node:fs/promises'
 import { basename, dirname, relative, resolve, sep } from 'node:path'
-import ExcelJS from 'exceljs'
+import type ExcelJS from 'exceljs'
 import type { Artifact, InputRow, RunDetail } from '../shared/contract'
 import { runCostText, statusLabel } from '../shared/format'
 import { downloadRun, type DownloadOptions, type RunDownload } from './downloads'
