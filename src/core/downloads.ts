@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto'
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs'
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises'
-import { isAbsolute, join, relative, resolve } from 'node:path'
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import type { Artifact, RunDetail } from '../shared/contract'
 import { ApiError } from './api'
 import type { Connection } from './engine'
@@ -117,6 +117,43 @@ export function insideFolder(root: string, ...parts: string[]): string {
 function isInside(folder: string, path: string): boolean {
   const rel = relative(resolve(folder), resolve(path))
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)
+}
+
+/**
+ * Makes a folder and its missing parents one level at a time, with a clear message when that
+ * cannot be done. (Node's recursive mkdir can spin forever on some file systems, e.g. /proc.)
+ */
+export async function ensureFolder(folder: string): Promise<void> {
+  const missing: string[] = []
+  let at = resolve(folder)
+  for (;;) {
+    const info = await stat(at).catch(() => null)
+    if (info) {
+      if (!info.isDirectory())
+        throw new EngineError(
+          'invalid-arguments',
+          `“${at}” is a file, not a folder.`,
+          'Choose a folder to save into.',
+        )
+      break
+    }
+    missing.unshift(at)
+    const parent = dirname(at)
+    if (parent === at) break
+    at = parent
+  }
+  for (const path of missing) {
+    try {
+      await mkdir(path)
+    } catch (error) {
+      if ((error as { code?: string }).code === 'EEXIST') continue
+      throw new EngineError(
+        'invalid-arguments',
+        `The folder “${path}” cannot be created (${(error as { code?: string }).code ?? String(error)}).`,
+        'Choose a folder you may write to.',
+      )
+    }
+  }
 }
 
 /** The file name a Content-Disposition header suggests (RFC 6266 `filename*` first). */
@@ -334,7 +371,7 @@ export async function downloadRun(
   const runId = detail.run.runId
   const ledger = new DownloadLedger(db, connection.key, runId)
   const folder = insideFolder(outDir, runFolderName(runId))
-  await mkdir(folder, { recursive: true })
+  await ensureFolder(folder)
   const rowCount = Math.max(
     detail.run.totalTasks ?? 0,
     ...detail.tasks.map((t) => t.sourceRowIndex + 1),

@@ -144,6 +144,17 @@ describe('downloading a run', () => {
   })
 })
 
+describe('where outputs cannot go', () => {
+  it('a file where the folder should be gets a clear message', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sr-notdir-')), 'notes.txt')
+    writeFileSync(file, 'mine')
+    await expect(downloadRun(engine.db, connection, runId, join(file, 'deeper'))).rejects.toThrow(
+      /is a file, not a folder/,
+    )
+    expect(readFileSync(file, 'utf8')).toBe('mine')
+  })
+})
+
 describe('artifacts elsewhere', () => {
   let foreign: Server
   let foreignUrl: string
