@@ -216,6 +216,34 @@ describe('the annotated copy', () => {
     await expect(book.commit()).rejects.toThrow(/EISDIR|illegal operation/)
   })
 
+  it('marks the sheet the check read, even after a visible sheet of notes', async () => {
+    const wb = new ExcelJS.Workbook()
+    wb.addWorksheet('Notes').addRow(['just notes'])
+    const input = wb.addWorksheet('Input')
+    input.addRow(headers)
+    input.addRow(['fine', null, 'nine'])
+    const path = join(dir, 'notes-first.xlsx')
+    await wb.xlsx.writeFile(path)
+    const checked = await readInputWorkbook({ path }, echo)
+    expect(checked.rowErrors.map((e) => e.error)).toEqual([
+      "Row 2, Sequence number: 'nine' is not a whole number",
+    ])
+    for (const loadWholeMaxBytes of [undefined, 0]) {
+      const out = join(dir, `notes-first-${loadWholeMaxBytes ?? 'whole'}.checked.xlsx`)
+      await annotateWorkbook(
+        path,
+        checked,
+        out,
+        loadWholeMaxBytes === 0 ? { loadWholeMaxBytes } : {},
+      )
+      const copy = await open(out)
+      expect(
+        (copy.getWorksheet('Input')!.getCell('C2').fill as ExcelJS.FillPattern).fgColor?.argb,
+      ).toBe('FFFFC7CE')
+      expect(copy.getWorksheet('Notes')!.getCell('A1').value).toBe('just notes')
+    }
+  })
+
   it('turns a csv into an annotated xlsx', async () => {
     const path = join(dir, 'bad.csv')
     writeFileSync(path, 'Message,Sequence number\nhi,1\nhey,x\n')

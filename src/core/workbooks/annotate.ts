@@ -10,7 +10,16 @@
 import { stat, rename, rm } from 'node:fs/promises'
 import { extname } from 'node:path'
 import ExcelJS from 'exceljs'
-import { readCsv, SHEETS, columnLetter, streamOf, type ReadResult } from './read'
+import {
+  chooseInputSheet,
+  columnLetter,
+  exceljsSheets,
+  inputSheetName,
+  isStreamedInputSheet,
+  readCsv,
+  SHEETS,
+  type ReadResult,
+} from './read'
 import { checkWritableFolder, streamingWorkbook } from './writer'
 
 /** Above this size a workbook is copied by streaming instead of loaded whole. */
@@ -38,16 +47,6 @@ function groupProblems(checked: CheckedWorkbook) {
     columns.set(cell.column, [...(columns.get(cell.column) ?? []), problem.error])
   })
   return byRow
-}
-
-function isInputSheetName(name: string, state: string | undefined, inputTaken: boolean) {
-  const lower = name.trim().toLowerCase()
-  if (inputTaken) return false
-  if (lower === SHEETS.input.toLowerCase()) return true
-  const special = [SHEETS.run, SHEETS.instructions, SHEETS.samples, SHEETS.mapping, SHEETS.errors]
-  return (
-    !special.some((s) => s.toLowerCase() === lower) && state !== 'hidden' && state !== 'veryHidden'
-  )
 }
 
 function mark(cell: ExcelJS.Cell, problems: string[]) {
@@ -116,10 +115,7 @@ export async function annotateWorkbook(
 async function annotateWhole(sourcePath: string, checked: CheckedWorkbook, temp: string) {
   const workbook = new ExcelJS.Workbook()
   await workbook.xlsx.readFile(sourcePath)
-  let input: ExcelJS.Worksheet | undefined
-  for (const sheet of workbook.worksheets) {
-    if (isInputSheetName(sheet.name, sheet.state, input !== undefined)) input = sheet
-  }
+  const input = chooseInputSheet(workbook.worksheets)
   let marked = 0
   if (input) {
     for (const [row, columns] of groupProblems(checked)) {
@@ -145,11 +141,6 @@ async function annotateWhole(sourcePath: string, checked: CheckedWorkbook, temp:
   ]
   await workbook.xlsx.writeFile(temp)
   return marked
-}
-
-type StreamSheet = AsyncIterable<{ number: number; values: unknown[] }> & {
-  name?: string
-  state?: string
 }
 
 async function annotateStreaming(
@@ -186,18 +177,14 @@ async function annotateStreaming(
     )
     input.commit()
   } else {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(streamOf({ path: sourcePath }), {
-      worksheets: 'emit',
-      sharedStrings: 'cache',
-      hyperlinks: 'cache',
-      styles: 'ignore',
-      entries: 'ignore',
-    })
+    // The same input sheet the check read (it can look at every sheet's name first).
+    const wanted = await inputSheetName(sourcePath)
     let inputTaken = false
-    for await (const sheet of reader) {
-      const ws = sheet as unknown as StreamSheet
+    for await (const ws of exceljsSheets({ path: sourcePath }, 'ignore')) {
       const name = ws.name ?? `Sheet${names.length + 1}`
-      const isInput = isInputSheetName(name, ws.state, inputTaken)
+      const isInput =
+        !inputTaken &&
+        (wanted !== null ? name === wanted : isStreamedInputSheet(name, ws.state, inputTaken))
       if (isInput) {
         inputTaken = true
         inputName = name

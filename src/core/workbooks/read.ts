@@ -529,6 +529,62 @@ export function columnLetter(index: number): string {
   return out
 }
 
+function sameName(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase()
+}
+
+/** One of the sheets the generator writes besides the input sheet (or the annotated Errors). */
+function isOurSheet(name: string): boolean {
+  return [SHEETS.run, SHEETS.instructions, SHEETS.samples, SHEETS.mapping, SHEETS.errors].some(
+    (ours) => sameName(ours, name),
+  )
+}
+
+/** Whether a sheet can hold the rows: visible and not one of the generator's other sheets. */
+function mayBeInput(name: string, state: string | undefined): boolean {
+  return state !== 'hidden' && state !== 'veryHidden' && !isOurSheet(name)
+}
+
+/** The sheet with the rows: the one named Input, else the first visible sheet not of ours. */
+export function chooseInputSheet<T extends { name: string; state?: string }>(
+  sheets: T[],
+): T | undefined {
+  return (
+    sheets.find((s) => sameName(s.name, SHEETS.input)) ??
+    sheets.find((s) => mayBeInput(s.name, s.state))
+  )
+}
+
+/** The input sheet's name, read from the workbook's directory; null when that cannot be read. */
+export async function inputSheetName(path: string): Promise<string | null> {
+  try {
+    return chooseInputSheet((await openXlsx({ path })).sheets)?.name ?? null
+  } catch {
+    return null
+  }
+}
+
+/** exceljs's streaming reader over a workbook, as both fallbacks use it. */
+export function exceljsSheets(source: WorkbookSource, styles: 'cache' | 'ignore') {
+  return new ExcelJS.stream.xlsx.WorkbookReader(streamOf(source), {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'cache',
+    styles,
+    entries: 'ignore',
+  }) as unknown as AsyncIterable<
+    AsyncIterable<{ number: number; values: unknown[] }> & { name?: string; state?: string }
+  >
+}
+
+/**
+ * Whether a sheet met while streaming (no look ahead) is the input sheet: the first one named
+ * Input or able to hold rows.
+ */
+export function isStreamedInputSheet(name: string, state: string | undefined, taken: boolean) {
+  return !taken && (sameName(name, SHEETS.input) || mayBeInput(name, state))
+}
+
 async function readXlsx(source: WorkbookSource, collector: Collector) {
   let book: XlsxWorkbook
   try {
@@ -537,18 +593,10 @@ async function readXlsx(source: WorkbookSource, collector: Collector) {
     if (error instanceof XlsxUnsupported) return readXlsxWithExceljs(source, collector)
     throw error
   }
-  const named = (name: string) =>
-    book.sheets.find((s) => s.name.trim().toLowerCase() === name.toLowerCase())
-  const special = new Set(
-    [SHEETS.run, SHEETS.instructions, SHEETS.samples, SHEETS.mapping, SHEETS.errors].map((n) =>
-      n.toLowerCase(),
-    ),
-  )
+  const named = (name: string) => book.sheets.find((s) => sameName(s.name, name))
   const mapping = named(SHEETS.mapping)
   if (mapping) await book.rows(mapping, (cells) => collector.mappingRow(cells.slice(0, 3)))
-  const input =
-    named(SHEETS.input) ??
-    book.sheets.find((s) => s.state === 'visible' && !special.has(s.name.trim().toLowerCase()))
+  const input = chooseInputSheet(book.sheets)
   const web = (link: string | undefined) => (link && /^https?:/i.test(link) ? link : undefined)
   if (input) {
     await book.rows(input, (cells, rowNumber, links) => {
@@ -571,29 +619,10 @@ async function readXlsx(source: WorkbookSource, collector: Collector) {
 
 /** The general reader, for workbooks the fast one does not handle (see xlsx-stream.ts). */
 async function readXlsxWithExceljs(source: WorkbookSource, collector: Collector) {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(streamOf(source), {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'cache',
-    styles: 'cache',
-    entries: 'ignore',
-  })
   let inputTaken = false
-  for await (const sheet of reader) {
-    const ws = sheet as unknown as AsyncIterable<{ number: number; values: unknown[] }> & {
-      name?: string
-      state?: string
-    }
+  for await (const ws of exceljsSheets(source, 'cache')) {
     const name = (ws.name ?? '').trim().toLowerCase()
-    const isInput =
-      !inputTaken &&
-      (name === SHEETS.input.toLowerCase() ||
-        (name !== SHEETS.run.toLowerCase() &&
-          name !== SHEETS.instructions.toLowerCase() &&
-          name !== SHEETS.samples.toLowerCase() &&
-          name !== SHEETS.mapping.toLowerCase() &&
-          ws.state !== 'hidden' &&
-          ws.state !== 'veryHidden'))
+    const isInput = isStreamedInputSheet(name, ws.state, inputTaken)
     if (isInput) {
       inputTaken = true
       for await (const row of ws) {
