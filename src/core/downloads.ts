@@ -345,9 +345,10 @@ function retryable(error: unknown): boolean {
   if (error instanceof ApiError)
     return error.kind === 'unreachable' || error.kind === 'timeout' || error.status >= 500
   if (error instanceof DownloadCut) return true
-  const code = (error as { code?: string; cause?: { code?: string } }).code
+  const code = (error as { code?: string }).code
+  // fetch says "terminated" (a TypeError) when a response body breaks off.
   return (
-    code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || (error as Error)?.name === 'TypeError' // fetch's "terminated" when a body stream breaks
+    code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || (error as Error)?.name === 'TypeError'
   )
 }
 
@@ -394,17 +395,17 @@ export async function downloadRun(
         return
       } catch (error) {
         options.signal?.throwIfAborted()
+        // A cut file stays partial (with its ETag), so that the next attempt, now or in a later
+        // download of the run, resumes it.
+        const partial = inFlight.get(artifact.artifactId)
+        if (partial?.etag) ledger.put(artifact.artifactId, partial)
         if (attempt < attempts && retryable(error)) {
-          const partial = inFlight.get(artifact.artifactId)
-          if (partial?.etag) ledger.put(artifact.artifactId, partial)
           await new Promise((r) => setTimeout(r, 200 * attempt))
           continue
         }
         const failure = describeFailure(error)
-        // A cut file stays partial (with its ETag) so that the next attempt resumes it.
-        const partial = inFlight.get(artifact.artifactId)
-        if (partial?.etag) ledger.put(artifact.artifactId, partial)
-        else ledger.put(artifact.artifactId, { state: 'failed', error: failure.error })
+        if (!partial?.etag)
+          ledger.put(artifact.artifactId, { state: 'failed', error: failure.error })
         failed.push({ artifactId: artifact.artifactId, ...failure })
         overall.doneFiles += 1
         report(artifact.artifactId, '', 0, null)
