@@ -115,10 +115,9 @@ describe.skipIf(missing !== null)('browser mode in headless Chromium', () => {
       const row = page.locator(`tr[data-run-id="${runId}"]`)
       await row.waitFor({ timeout: 30_000 })
       // ... and follows the run to its end without a click.
-      await row
-        .getByText(/Succeeded|Completed/i)
-        .first()
-        .waitFor({ timeout: 30_000 })
+      // (The progress text says "0 of 3 rows succeeded" from the start: wait for the end state.)
+      await row.getByText('3 of 3 rows succeeded').waitFor({ timeout: 30_000 })
+      await row.getByText('Succeeded', { exact: true }).waitFor()
       expect(await row.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100')
 
       // Its outputs are saved with one click, and the row says so.
