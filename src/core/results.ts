@@ -9,7 +9,7 @@ import { rename, rm } from 'node:fs/promises'
 import { basename, dirname, relative, resolve, sep } from 'node:path'
 import type ExcelJS from 'exceljs'
 import type { Artifact, InputRow, RunDetail } from '../shared/contract'
-import { runCostText, statusLabel } from '../shared/format'
+import { runCostText, statusLabel, statusTone } from '../shared/format'
 import { downloadRun, type DownloadOptions, type RunDownload } from './downloads'
 import type { Connection } from './engine'
 import type { Db } from './history/db'
@@ -41,7 +41,7 @@ function cellValue(value: unknown): ExcelJS.CellValue {
 }
 
 /** A link Excel and LibreOffice open relative to the workbook's folder. */
-function fileLink(workbookDir: string, path: string): ExcelJS.CellValue {
+function fileLink(workbookDir: string, path: string): { text: string; hyperlink: string } {
   const rel = relative(workbookDir, path).split(sep).join('/')
   return { text: basename(path), hyperlink: encodeURI(rel) }
 }
@@ -122,7 +122,7 @@ export async function writeResultsWorkbook(
         if (artifact.inlineText && artifact.inlineText.length <= CELL_TEXT_MAX && !more)
           return artifact.inlineText
         if (file) {
-          const link = fileLink(workbookDir, file) as { text: string; hyperlink: string }
+          const link = fileLink(workbookDir, file)
           return { ...link, text: link.text + more }
         }
         return `not downloaded: ${failedDownloads.get(artifact.artifactId) ?? 'unknown error'}`
@@ -134,7 +134,7 @@ export async function writeResultsWorkbook(
         task?.errorMessage || null,
         ...outputs,
       ])
-      if (task && /fail|error/i.test(task.status)) {
+      if (task && statusTone(task.status) === 'bad') {
         row.getCell(inputKeys.length + 2).font = { color: { argb: 'FF9C0006' }, bold: true }
       }
       outputs.forEach((value, i) => {

@@ -28,8 +28,6 @@ export interface ParseOptions extends ReadOptions {
   signal?: AbortSignal
   /** Heap ceiling of the worker in MB (default 1024). */
   maxMemoryMb?: number
-  /** Read on the calling thread even where a worker could run. */
-  inline?: boolean
   /** The worker's entry file, instead of the one built next to this module. */
   workerFile?: string
 }
@@ -71,9 +69,9 @@ export async function parseInputWorkbook(
   schema: ListingInputSchema | null,
   options: ParseOptions = {},
 ): Promise<ReadResult> {
-  const { signal, maxMemoryMb = 1024, inline, onProgress, workerFile, ...readOptions } = options
+  const { signal, maxMemoryMb = 1024, onProgress, workerFile, ...readOptions } = options
   signal?.throwIfAborted()
-  const entry = inline ? null : workerFile ? { code: workerFile, eval: false } : workerEntry()
+  const entry = workerFile ? { code: workerFile, eval: false } : workerEntry()
   if (!entry) return readInputWorkbook(source, schema, { ...readOptions, onProgress })
   const job: WorkerJob = { source, schema, options: readOptions }
   return new Promise<ReadResult>((resolve, reject) => {

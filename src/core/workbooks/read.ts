@@ -155,7 +155,7 @@ function baseName(path: string) {
   return path.split(/[\\/]/).pop() ?? path
 }
 
-export function streamOf(source: WorkbookSource): Readable {
+function streamOf(source: WorkbookSource): Readable {
   return 'path' in source
     ? createReadStream(source.path)
     : Readable.from([Buffer.from(source.bytes)])
