@@ -6,6 +6,7 @@
  */
 import type { SeedFile } from './seed'
 import { sha256Hex } from './seed'
+import { plainField } from '../shared/input-schema'
 
 /** A creator who owns a listing the demo user can buy but not see among their own. */
 export const DEMO_OTHER_CREATOR_ID = 900_001
@@ -19,21 +20,7 @@ type Field = NonNullable<
 >[number]
 
 function field(key: string, label: string, type: string, extra: Partial<Field> = {}): Field {
-  return {
-    key,
-    label,
-    type,
-    scope: 'row',
-    required: false,
-    multiValue: false,
-    acceptedInputKinds: [],
-    acceptedMimeTypes: [],
-    enumValues: [],
-    examples: [],
-    inputHint: '',
-    businessHint: '',
-    ...extra,
-  }
+  return { ...plainField(key, label, type), ...extra }
 }
 
 function columnsOf(fields: Field[]) {

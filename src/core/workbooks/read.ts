@@ -20,6 +20,7 @@ import {
   coerceCell,
   headerKey,
   isBlank,
+  plainField,
   type CellValue,
   type WireValue,
 } from '../../shared/input-schema'
@@ -258,7 +259,7 @@ class Collector {
       isBlank(cell) ? null : String(cell instanceof Date ? cell.toISOString() : cell).trim(),
     )
     if (!this.schema) {
-      this.columns = texts.map((text) => (text === null ? null : genericField(text)))
+      this.columns = texts.map((text) => (text === null ? null : plainField(text, text, 'generic')))
       return
     }
     // By the text: the header the generator wrote, the template's label, or the field key.
@@ -491,23 +492,6 @@ class Collector {
 
   get headerDone() {
     return this.headerSeen
-  }
-}
-
-function genericField(text: string): SchemaField {
-  return {
-    key: text,
-    label: text,
-    type: 'generic',
-    scope: 'row',
-    required: false,
-    multiValue: false,
-    acceptedInputKinds: [],
-    acceptedMimeTypes: [],
-    enumValues: [],
-    examples: [],
-    inputHint: '',
-    businessHint: '',
   }
 }
 

@@ -1,1 +1,2 @@
 export * from './cells'
+export * from './fields'
