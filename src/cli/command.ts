@@ -2,6 +2,7 @@
 import type { ParseArgsConfig } from 'node:util'
 import type { Connection, Engine } from '../core/engine'
 import type { Output } from './output'
+import { UsageError } from './errors'
 
 export interface GlobalOptions {
   baseUrl?: string | undefined
@@ -46,6 +47,24 @@ export interface Command {
 export function stringOption(args: ParsedArgs, name: string): string | undefined {
   const value = args.values[name]
   return typeof value === 'string' ? value : undefined
+}
+
+/**
+ * The `-o` path of a command that writes something: a workbook (`kind: 'xlsx'`) or a folder.
+ * Missing or of the wrong kind, it is a usage error naming the command's usage.
+ */
+export function outputOption(args: ParsedArgs, command: Command, kind: 'xlsx' | 'folder'): string {
+  const output = stringOption(args, 'output')
+  const ok = kind === 'xlsx' ? output?.toLowerCase().endsWith('.xlsx') : Boolean(output)
+  if (!output || !ok) {
+    throw new UsageError(
+      kind === 'xlsx'
+        ? 'give the workbook to write with -o FILE.xlsx.'
+        : 'give the folder to write into with -o DIR.',
+      `Usage: skill-runner ${command.usage}`,
+    )
+  }
+  return output
 }
 
 export function flag(args: ParsedArgs, name: string): boolean {

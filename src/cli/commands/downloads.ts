@@ -4,8 +4,8 @@ import type { DownloadOptions } from '../../core/downloads'
 import { downloadRun } from '../../core/downloads'
 import { writeResultsWorkbook } from '../../core/results'
 import { isTerminalStatus } from '../../shared/contract'
-import type { Command, CommandContext } from '../command'
-import { EXIT, UsageError } from '../errors'
+import { outputOption, type Command, type CommandContext } from '../command'
+import { EXIT } from '../errors'
 
 function progress(ctx: CommandContext): DownloadOptions {
   let last = 0
@@ -30,12 +30,7 @@ export const runsDownload: Command = {
   options: { output: { type: 'string', short: 'o' } },
   positionals: { min: 1, max: 1, names: 'a RUN id' },
   async run(ctx, args) {
-    const output = args.values.output
-    if (typeof output !== 'string' || output === '')
-      throw new UsageError(
-        'give the folder to download into with -o DIR.',
-        `Usage: skill-runner ${runsDownload.usage}`,
-      )
+    const output = outputOption(args, runsDownload, 'folder')
     const engine = await ctx.engine()
     const connection = await ctx.connect()
     const detail = await connection.client.run(args.positionals[0]!, { signal: ctx.signal })
@@ -73,12 +68,7 @@ export const runsResults: Command = {
   options: { output: { type: 'string', short: 'o' } },
   positionals: { min: 1, max: 1, names: 'a RUN id' },
   async run(ctx, args) {
-    const output = args.values.output
-    if (typeof output !== 'string' || !output.toLowerCase().endsWith('.xlsx'))
-      throw new UsageError(
-        'give the workbook to write with -o FILE.xlsx.',
-        `Usage: skill-runner ${runsResults.usage}`,
-      )
+    const output = outputOption(args, runsResults, 'xlsx')
     const engine = await ctx.engine()
     const connection = await ctx.connect()
     const result = await writeResultsWorkbook(

@@ -3,8 +3,7 @@ import type { OfficialTemplateSchema, PrivateTemplate } from '../../shared/contr
 import { resolve } from 'node:path'
 import { describeAge, templateSchema } from '../../core/schema-cache'
 import { generateInputWorkbook } from '../../core/workbooks'
-import { UsageError } from '../errors'
-import type { Command } from '../command'
+import { outputOption, type Command } from '../command'
 import { table } from '../output'
 
 export const templatesSchema: Command = {
@@ -95,13 +94,7 @@ export const templatesWorkbook: Command = {
   options: { output: { type: 'string', short: 'o' } },
   positionals: { min: 1, max: 1, names: 'a template ID' },
   async run(ctx, args) {
-    const output = args.values.output
-    if (typeof output !== 'string' || !output.toLowerCase().endsWith('.xlsx')) {
-      throw new UsageError(
-        'give the workbook to write with -o FILE.xlsx.',
-        `Usage: skill-runner ${templatesWorkbook.usage}`,
-      )
-    }
+    const output = outputOption(args, templatesWorkbook, 'xlsx')
     const engine = await ctx.engine()
     const connection = await ctx.connect()
     const cached = await templateSchema(engine.db, connection, args.positionals[0]!, {
