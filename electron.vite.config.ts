@@ -17,8 +17,9 @@ for (const [name, file] of [['workbook-worker', 'src/core/workbooks/worker.ts']]
 export default defineConfig({
   main: {
     build: {
-      // Native modules (libsql, keytar) and the other runtime dependencies stay in node_modules.
-      externalizeDeps: { include: ['keytar'] },
+      // Native modules (libsql, the keyring binding) and the other runtime dependencies stay in
+      // node_modules (the optional keyring binding has to be named).
+      externalizeDeps: { include: ['@napi-rs/keyring'] },
       rolldownOptions: {
         input: { index: resolve(root, 'src/main/index.ts'), ...workerEntries },
       },
@@ -38,6 +39,10 @@ export default defineConfig({
     root: resolve(root, 'src/renderer'),
     plugins: [react()],
     build: {
+      // electron-vite leaves every bundle unminified; the renderer is the one loaded on every
+      // start (and served over HTTP in browser mode), so it is minified (vite's default minifier).
+      // Source maps stay out of the app; main and preload stay readable for stack traces.
+      minify: true,
       outDir: resolve(root, 'out/renderer'),
       rolldownOptions: { input: { index: resolve(root, 'src/renderer/index.html') } },
     },

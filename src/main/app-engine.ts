@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { createEngine, type Engine } from '../core/engine'
 import { BUILTIN_SANDBOX } from '../core/environments'
 import { resolveHome } from '../core/home'
-import { loadKeytarStore } from '../core/secrets'
+import { loadKeyringStore } from '../core/secrets'
 import type { ShellEngine } from '../core/bridge-handlers'
 import { createShellEngine } from '../core/shell-engine'
 import { startSandbox } from '../sandbox'
@@ -19,8 +19,16 @@ export interface AppEngineOptions {
   fetch: typeof fetch
   safeStorage: SafeStorageLike
   log: (...parts: unknown[]) => void
-  /** Asks where to save a run's downloads (Electron's folder dialog); null when cancelled. */
-  chooseDownloadFolder?: (runId: string) => Promise<string | null>
+  /** Asks where to save a file the app made (Electron's save dialog); null when cancelled. */
+  chooseSavePath?: (suggestedName: string, title: string) => Promise<string | null>
+  /** Opens a saved file with the system's app for it (shell.openPath). */
+  openPath?: (path: string) => Promise<void>
+  /** Shows a saved file or folder in the system's file manager (shell.showItemInFolder). */
+  showItemInFolder?: (path: string) => void
+  /** The system's folder picker (dialog.showOpenDialog); null when cancelled. */
+  chooseFolder?: (title: string, current: string) => Promise<string | null>
+  /** The platform's Downloads folder (app.getPath('downloads')). */
+  downloadsFolder?: string
 }
 
 export async function createAppEngine(
@@ -28,7 +36,7 @@ export async function createAppEngine(
 ): Promise<{ engine: Engine; shell: ShellEngine; close(): Promise<void> }> {
   const home = resolveHome()
   const chosen = await chooseSecretStore({
-    keychain: () => loadKeytarStore(),
+    keychain: () => loadKeyringStore(),
     fallback: () =>
       createSafeStorageSecretStore({
         safeStorage: options.safeStorage,
@@ -63,7 +71,15 @@ export async function createAppEngine(
       version: options.version,
       platform: process.platform,
     },
-    options.chooseDownloadFolder ? { chooseDownloadFolder: options.chooseDownloadFolder } : {},
+    {
+      ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
+      ...(options.openPath ? { openPath: options.openPath } : {}),
+      ...(options.showItemInFolder ? { showItemInFolder: options.showItemInFolder } : {}),
+      ...(options.chooseFolder ? { chooseFolder: options.chooseFolder } : {}),
+      ...(options.downloadsFolder
+        ? { defaultOutputsFolder: () => join(options.downloadsFolder!, 'Skill Runner') }
+        : {}),
+    },
   )
   return { engine, shell, close: () => engine.close() }
 }

@@ -108,11 +108,29 @@ if (!app.requestSingleInstanceLock()) {
       fetch: (input, init) => net.fetch(input as string, init),
       safeStorage,
       log,
-      chooseDownloadFolder: async (runId) => {
+      chooseSavePath: async (suggestedName, title) => {
         const options = {
-          title: `Save the outputs of run ${runId}`,
-          buttonLabel: 'Save here',
-          defaultPath: app.getPath('downloads'),
+          title,
+          buttonLabel: 'Save',
+          defaultPath: join(app.getPath('documents'), suggestedName),
+          filters: [{ name: 'Excel workbook', extensions: ['xlsx'] }],
+          properties: ['createDirectory' as const, 'showOverwriteConfirmation' as const],
+        }
+        const answer = mainWindow
+          ? await dialog.showSaveDialog(mainWindow, options)
+          : await dialog.showSaveDialog(options)
+        return answer.canceled || !answer.filePath ? null : answer.filePath
+      },
+      openPath: async (path) => {
+        const problem = await shell.openPath(path)
+        if (problem) throw new Error(problem)
+      },
+      showItemInFolder: (path) => shell.showItemInFolder(path),
+      chooseFolder: async (title, current) => {
+        const options = {
+          title,
+          buttonLabel: 'Save outputs here',
+          defaultPath: current,
           properties: ['openDirectory' as const, 'createDirectory' as const],
         }
         const answer = mainWindow
@@ -120,6 +138,7 @@ if (!app.requestSingleInstanceLock()) {
           : await dialog.showOpenDialog(options)
         return answer.canceled ? null : (answer.filePaths[0] ?? null)
       },
+      downloadsFolder: app.getPath('downloads'),
     })
     app.on('will-quit', () => {
       void engine.close()
@@ -142,6 +161,17 @@ if (!app.requestSingleInstanceLock()) {
 
     const feedback = createShellFeedback({
       windows: () => windows,
+      shouldNotify: (event) => {
+        const after = engine.shell.after
+        if (!after) return true
+        try {
+          return (
+            after.settings().notifications && after.isOwnRun(event.environment, event.run.runId)
+          )
+        } catch {
+          return false
+        }
+      },
       notify: (content) => {
         if (Notification.isSupported()) new Notification({ ...content, silent: false }).show()
       },

@@ -1,5 +1,5 @@
 /**
- * A SecretStore for machines where the OS keychain cannot be reached through keytar: tokens are
+ * A SecretStore for machines where no OS keychain answers: tokens are
  * encrypted with Electron's safeStorage (which itself uses the OS's protected key: DPAPI,
  * the macOS Keychain, or the Linux Secret Service / KWallet) and kept in one JSON file in the
  * app's data folder, written atomically.

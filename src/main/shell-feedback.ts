@@ -32,6 +32,11 @@ export interface ProgressTarget {
 export interface ShellFeedbackDeps {
   windows: () => Iterable<ProgressTarget>
   notify: (content: NotificationContent) => void
+  /**
+   * Whether this ended run gets a notification: the notifications setting is on and the run was
+   * submitted from this device. Without it, every ended run does.
+   */
+  shouldNotify?: (event: RunEnded) => boolean
   /** The dock badge on macOS (e.g. the number of active runs); optional elsewhere. */
   setBadge?: (count: number) => void
 }
@@ -46,6 +51,7 @@ export function createShellFeedback(deps: ShellFeedbackDeps) {
       deps.setBadge?.(Math.max(0, activity.activeRuns))
     },
     onRunEnded(event: RunEnded): void {
+      if (deps.shouldNotify && !deps.shouldNotify(event)) return
       deps.notify(runEndedNotification(event))
     },
   }

@@ -49,11 +49,55 @@ describe('electron-builder configuration', () => {
   it('unpacks the native modules and leaves sources and tests out', () => {
     const unpack = config.asarUnpack as string[]
     expect(unpack.some((p) => p.includes('libsql'))).toBe(true)
-    expect(unpack.some((p) => p.includes('keytar'))).toBe(true)
-    const files = config.files as string[]
+    expect(unpack.some((p) => p.includes('@napi-rs'))).toBe(true)
+    const files = (config.files as unknown[]).filter((f): f is string => typeof f === 'string')
     expect(files).toContain('!src/**')
     expect(files).toContain('!test/**')
     expect(files.filter((f) => !f.startsWith('!')).every((f) => !f.startsWith('src'))).toBe(true)
+  })
+
+  it('signs macOS builds with the hardened runtime, JIT only, and notarizes from the environment', () => {
+    const mac = config.mac as Record<string, unknown>
+    expect(mac.hardenedRuntime).toBe(true)
+    expect(mac.notarize).toBe(true)
+    const plist = readFileSync(join(root, String(mac.entitlements)), 'utf8')
+    const granted = [...plist.matchAll(/<key>([^<]+)<\/key>\s*<true\/>/g)].map((m) => m[1])
+    expect(granted).toEqual(['com.apple.security.cs.allow-jit'])
+    // No secret in the file: credentials come from the environment.
+    expect(readFileSync(join(root, 'electron-builder.yml'), 'utf8')).not.toMatch(
+      /^\s*(password|appleId|teamId|apiKey)\s*:/im,
+    )
+  })
+
+  it('packs each architecture with its own prebuilt libsql and keyring modules', async () => {
+    const hook = (await import(join(root, String(config.beforePack)))) as {
+      nativePackagesFor(platform: string, arch: string): { name: string }[]
+    }
+    const names = (p: string, a: string) => hook.nativePackagesFor(p, a).map((x) => x.name)
+    expect(names('darwin', 'arm64')).toEqual([
+      '@libsql/darwin-arm64',
+      '@napi-rs/keyring-darwin-arm64',
+    ])
+    expect(names('darwin', 'x64')).toEqual(['@libsql/darwin-x64', '@napi-rs/keyring-darwin-x64'])
+    expect(names('linux', 'arm64')).toEqual([
+      '@libsql/linux-arm64-gnu',
+      '@napi-rs/keyring-linux-arm64-gnu',
+    ])
+    expect(() => names('win32', 'arm64')).toThrow(/no prebuilt database module/)
+    // Every architecture a target asks for has its modules; host packages are not copied as is.
+    for (const [platform, key] of [
+      ['darwin', 'mac'],
+      ['linux', 'linux'],
+      ['win32', 'win'],
+    ] as const) {
+      for (const target of (config[key] as { target: { arch: string[] }[] }).target) {
+        for (const arch of target.arch) expect(names(platform, arch)).toHaveLength(2)
+      }
+    }
+    const files = JSON.stringify(config.files)
+    expect(files).toContain('!node_modules/@libsql/*-*/**')
+    expect(files).toContain('build/native/current/node_modules')
+    expect(config.npmRebuild).toBe(false)
   })
 
   it('has square icons of the sizes each platform needs', () => {

@@ -42,7 +42,7 @@ describe('chooseSecretStore', () => {
     })
   })
 
-  it('falls back to the encrypted file when keytar loads but no keychain service answers', async () => {
+  it('falls back to the encrypted file when the keychain binding loads but no keychain service answers', async () => {
     const chosen = await chooseSecretStore({
       keychain: async () => keychain(true),
       fallback: () => fallback(true),
@@ -51,10 +51,10 @@ describe('chooseSecretStore', () => {
     expect(chosen.view.canSaveTokens).toBe(true)
   })
 
-  it('falls back when keytar cannot load, and passes on what to install when nothing is secure', async () => {
+  it('falls back when the keychain binding cannot load, and passes on what to install when nothing is secure', async () => {
     const chosen = await chooseSecretStore({
       keychain: async () => {
-        throw new Error('Cannot find module keytar')
+        throw new Error("Cannot find module '@napi-rs/keyring'")
       },
       fallback: () => fallback(false),
     })

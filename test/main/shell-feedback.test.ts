@@ -67,3 +67,25 @@ describe('run ended notification', () => {
     expect(failed.body).toContain('First error: Row 3')
   })
 })
+
+describe('which ended runs notify', () => {
+  it('asks the setting and the device: only runs started here, only while notifications are on', () => {
+    const shown: string[] = []
+    let notificationsOn = true
+    const mine = new Set(['run-1'])
+    const feedback = createShellFeedback({
+      windows: () => [],
+      notify: (content) => void shown.push(content.title),
+      shouldNotify: (event) => notificationsOn && mine.has(event.run.runId),
+    })
+    feedback.onRunEnded({ environment: 'Sandbox', unitLabel: 'credits', run: run({}) })
+    feedback.onRunEnded({
+      environment: 'Sandbox',
+      unitLabel: 'credits',
+      run: run({ runId: 'run-elsewhere', displayName: 'Not mine' }),
+    })
+    notificationsOn = false
+    feedback.onRunEnded({ environment: 'Sandbox', unitLabel: 'credits', run: run({}) })
+    expect(shown).toEqual(['Run finished: Product descriptions'])
+  })
+})

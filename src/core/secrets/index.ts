@@ -1,2 +1,3 @@
 export * from './store'
-export * from './keytar'
+export * from './keyring'
+export * from './choose'

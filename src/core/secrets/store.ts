@@ -3,6 +3,8 @@
  * engine reads a token, and only ApiClient sends it.
  */
 
+import { UserFacingError } from '../errors'
+
 export type SecretStoreKind = 'keychain' | 'encrypted-file' | 'environment' | 'memory'
 
 export interface SecretStore {
@@ -15,12 +17,10 @@ export interface SecretStore {
 }
 
 /** Raised when a token cannot be saved; the message says what to install or do instead. */
-export class SecretStoreError extends Error {
-  constructor(
-    message: string,
-    readonly nextStep: string,
-  ) {
-    super(message)
+export class SecretStoreError extends UserFacingError {
+  readonly code = 'secret-store'
+  constructor(message: string, nextStep: string) {
+    super(message, nextStep)
     this.name = 'SecretStoreError'
   }
 }

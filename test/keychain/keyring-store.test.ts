@@ -1,20 +1,20 @@
-// Real keychain: keytar against the Secret Service (gnome-keyring in a private D-Bus session,
+// Real keychain: @napi-rs/keyring against the Secret Service (gnome-keyring in a private D-Bus session,
 // started by scripts/test.mjs). Where no keychain answers, every test skips and says why.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  loadKeytarStore,
+  loadKeyringStore,
   openSystemSecretStore,
   probeSecretStore,
-  type KeytarSecretStore,
+  type KeyringSecretStore,
 } from '../../src/core/secrets'
 
 const SERVICE = `skill-runner-test-${process.pid}`
-let store: KeytarSecretStore | null = null
+let store: KeyringSecretStore | null = null
 let unavailable = ''
 
 beforeAll(async () => {
-  store = await loadKeytarStore(SERVICE)
-  if (!store) unavailable = 'keytar is not installed (its native build needs libsecret-1-dev)'
+  store = await loadKeyringStore(SERVICE)
+  if (!store) unavailable = '@napi-rs/keyring is not installed'
   else unavailable = (await probeSecretStore(store)) ?? ''
   if (unavailable) console.log(`Keychain tests skipped: ${unavailable}.`)
 })
@@ -26,7 +26,7 @@ afterAll(async () => {
   }
 })
 
-describe('the OS keychain through keytar', () => {
+describe('the OS keychain through @napi-rs/keyring', () => {
   it('keeps one token per origin, and forgets it on delete', async (ctx) => {
     if (unavailable) return ctx.skip()
     await store!.set('https://a.example.com', 'token-a')
