@@ -10,6 +10,7 @@
  */
 import { stat } from 'node:fs/promises'
 import { RunWatcher } from './watcher'
+import type { AfterRun } from './after-run'
 import { isAbsolute } from 'node:path'
 import { isTerminalStatus, type RunDetail, type RunList } from '../shared/contract'
 import {
@@ -26,8 +27,20 @@ import {
   type EnvironmentList,
   type EnvironmentView,
   type FileRef,
+  type ListingView,
+  type PendingSubmissionList,
+  type RequestArgs,
   type RunsUpdate,
   type SecretStoreView,
+  type CheckedRowsView,
+  type PrepareTarget,
+  type SavedFileView,
+  type TemplateListView,
+  type TemplateView,
+  type WorkbookCheckView,
+  type SubmissionPlanView,
+  type SubmissionUpdate,
+  type SubmissionView,
 } from '../shared/bridge'
 
 /** What the Bridge needs of the engine. `shell-engine.ts` adapts the real engine to it. */
@@ -72,10 +85,53 @@ export interface ShellEngine {
       receivedBytes: number
     }) => void,
   ): Promise<DownloadResultView | null>
+  /** Preparing a run: templates, input workbooks, checks (the "New run" screen). */
+  prepare?: PrepareShell
+  /** Run detail, previews, results, history, creator views and settings (after-run.ts). */
+  after?: AfterRun
   /** Changes when a submission is accepted here or by another process on this computer. */
   acceptedSubmissionsMark?(): string
+  /** The buyer's view of a listing (schema, fee, terms), whoever created it. */
+  getListing?(name: string, listingId: string): Promise<ListingView>
+  /** Reads, validates and prices a workbook (file paths already checked for the transport). */
+  planSubmission?(
+    name: string,
+    args: Omit<RequestArgs<'planSubmission'>, 'environment'>,
+  ): Promise<SubmissionPlanView>
+  /** Sends a plan; the only verb that spends. */
+  confirmSubmission?(
+    name: string,
+    args: Omit<RequestArgs<'confirmSubmission'>, 'environment'>,
+  ): Promise<SubmissionView>
+  planRetryFailed?(name: string, runId: string): Promise<SubmissionPlanView>
+  listPendingSubmissions?(name: string): Promise<PendingSubmissionList>
+  /** Listens to journaled submissions changing state; returns a function that stops it. */
+  onSubmissionChange?(listener: (update: SubmissionUpdate) => void): () => void
   /** Turns any error of the engine into one the user can act on. */
   describeError(error: unknown): BridgeError
+}
+
+/** What the "New run" screen's verbs need of the engine (shell-engine.ts implements it). */
+export interface PrepareShell {
+  listTemplates(name: string): Promise<TemplateListView>
+  getTemplate(name: string, templateId: string): Promise<TemplateView>
+  /** Null when the user cancelled the save dialog. */
+  saveInputWorkbook(name: string, target: PrepareTarget): Promise<SavedFileView | null>
+  checkWorkbook(
+    name: string,
+    request: {
+      checkId: string
+      file: FileRef
+      target?: PrepareTarget | undefined
+      runValues?: Record<string, string> | undefined
+    },
+    onProgress: (rowsRead: number) => void,
+  ): Promise<WorkbookCheckView>
+  cancelCheck(checkId: string): void
+  getCheckedRows(checkId: string, offset: number, limit: number): CheckedRowsView
+  saveMarkedUpCopy(checkId: string): Promise<SavedFileView | null>
+  /** Opens a file this app saved in this session (desktop only). */
+  openSavedFile(path: string): Promise<void>
 }
 
 export type Emit = <E extends BridgeEventName>(event: E, payload: BridgeEvents[E]) => void
@@ -95,6 +151,8 @@ export interface BridgeServiceOptions {
   followMaxMs?: number
   /** How often the local history is checked for new submissions while runs are watched (ms). */
   submissionsCheckMs?: number
+  /** How many newest runs one follow request covers (default 50). */
+  followPageSize?: number
   setTimer?: (fn: () => void, ms: number) => unknown
   clearTimer?: (handle: unknown) => void
 }
@@ -134,6 +192,39 @@ export function createBridgeService(
   }
 
   const follower = createRunFollower(engine, emit, options)
+  const stopSubmissionUpdates = engine.onSubmissionChange?.((update) =>
+    emit('submissionUpdated', update),
+  )
+
+  /** A verb the engine behind this shell does not offer. */
+  const missing = (what: string): never => {
+    throw new BridgeError({
+      code: 'internal',
+      message: `${what} is not available here.`,
+      nextStep: 'Use the command line (skill-runner --help lists its commands).',
+    })
+  }
+  const prepare = (): PrepareShell => engine.prepare ?? missing('Preparing runs')
+
+  const after = (): AfterRun => {
+    if (!engine.after)
+      throw new BridgeError({
+        code: 'internal',
+        message: 'This part of the app is not available here.',
+        nextStep: 'Use the command line (skill-runner --help lists what it can do).',
+      })
+    return engine.after
+  }
+  /** Progress of a save as downloadProgress events, at most five a second (and the last one). */
+  const saveProgress = (environment: string, runId: string) => {
+    let last = 0
+    return (progress: { doneFiles: number; totalFiles: number; receivedBytes: number }) => {
+      const now = Date.now()
+      if (now - last < 200 && progress.doneFiles < progress.totalFiles) return
+      last = now
+      emit('downloadProgress', { environment, runId, ...progress })
+    }
+  }
 
   const handlers: BridgeHandlers = {
     async getAppInfo(): Promise<AppInfo> {
@@ -173,6 +264,37 @@ export function createBridgeService(
         return { environment: args.environment, ...page }
       }),
     getRun: (args) => guard(() => engine.getRun(args.environment, args.runId)),
+    getListing: (args) =>
+      guard(async () =>
+        engine.getListing
+          ? engine.getListing(args.environment, args.listingId)
+          : missing('Reading a listing'),
+      ),
+    planSubmission: (args, context) =>
+      guard(async () => {
+        if (!engine.planSubmission) return missing('Checking a workbook for a run')
+        refusePathsOverHttp([args.file], context.transport)
+        const { environment, ...rest } = args
+        return engine.planSubmission(environment, rest)
+      }),
+    confirmSubmission: (args) =>
+      guard(async () => {
+        if (!engine.confirmSubmission) return missing('Sending a run')
+        const { environment, ...rest } = args
+        return engine.confirmSubmission(environment, rest)
+      }),
+    planRetryFailed: (args) =>
+      guard(async () =>
+        engine.planRetryFailed
+          ? engine.planRetryFailed(args.environment, args.runId)
+          : missing('Retrying failed rows'),
+      ),
+    listPendingSubmissions: (args) =>
+      guard(async () =>
+        engine.listPendingSubmissions
+          ? engine.listPendingSubmissions(args.environment)
+          : { environment: args.environment, items: [] },
+      ),
     watchRuns: (args) => guard(() => follower.watch(args.environment)),
     unwatchRuns: async (args) => {
       follower.unwatch(args.environment)
@@ -180,6 +302,50 @@ export function createBridgeService(
     },
     refreshRuns: (args) => guard(() => follower.refresh(args.environment)),
     describeFile: (args, context) => guard(() => describeFile(args.file, context.transport)),
+    listTemplates: (args) => guard(() => prepare().listTemplates(args.environment)),
+    getTemplate: (args) => guard(() => prepare().getTemplate(args.environment, args.templateId)),
+    saveInputWorkbook: (args) =>
+      guard(() => prepare().saveInputWorkbook(args.environment, args.target)),
+    checkWorkbook: (args, context) =>
+      guard(async () => {
+        // Over HTTP a page could name any file on this computer: only contents are accepted.
+        refusePathsOverHttp([args.file], context.transport)
+        let last = 0
+        return prepare().checkWorkbook(
+          args.environment,
+          {
+            checkId: args.checkId,
+            file: args.file,
+            target: args.target,
+            runValues: args.runValues,
+          },
+          (rowsRead) => {
+            const now = Date.now()
+            if (now - last < 150) return
+            last = now
+            emit('checkProgress', { checkId: args.checkId, rowsRead })
+          },
+        )
+      }),
+    cancelCheck: async (args) => {
+      engine.prepare?.cancelCheck(args.checkId)
+      return null
+    },
+    getCheckedRows: (args) =>
+      guard(async () => prepare().getCheckedRows(args.checkId, args.offset, args.limit)),
+    saveMarkedUpCopy: (args) => guard(() => prepare().saveMarkedUpCopy(args.checkId)),
+    openSavedFile: (args, context) =>
+      guard(async () => {
+        if (context.transport !== 'ipc') {
+          throw new BridgeError({
+            code: 'forbidden',
+            message: 'A browser cannot open files on this computer for you.',
+            nextStep: 'Open the downloaded file from your browser’s downloads.',
+          })
+        }
+        await prepare().openSavedFile(args.path)
+        return null
+      }),
     uploadFiles: (args, context) =>
       guard(async () => {
         if (!engine.uploadFiles) {
@@ -189,15 +355,7 @@ export function createBridgeService(
             nextStep: 'Use the command line: skill-runner upload FILE.',
           })
         }
-        // Over HTTP a page could name any file on this computer: only contents are accepted.
-        if (context.transport !== 'ipc' && args.files.some((f) => f.kind === 'path')) {
-          throw new BridgeError({
-            code: 'forbidden',
-            message:
-              'In a browser, files are sent by their content, not by a path on this computer.',
-            nextStep: 'Drop the files onto the page again.',
-          })
-        }
+        refusePathsOverHttp(args.files, context.transport)
         let last = 0
         return engine.uploadFiles(args.environment, args.files, (progress) => {
           const now = Date.now()
@@ -228,6 +386,58 @@ export function createBridgeService(
           })
         })
       }),
+    getRunOverview: (args) => guard(() => after().runOverview(args.environment, args.runId)),
+    previewArtifact: (args) =>
+      guard(() => after().previewArtifact(args.environment, args.runId, args.artifactId)),
+    saveResultsWorkbook: (args) =>
+      guard(() =>
+        after().saveResultsWorkbook(
+          args.environment,
+          args.runId,
+          saveProgress(args.environment, args.runId),
+        ),
+      ),
+    showInFolder: (args) =>
+      guard(() => after().showInFolder(args.environment, args.runId, args.item, args.artifactId)),
+    listHistory: (args) =>
+      guard(async () => after().history({ search: args.search, limit: args.limit })),
+    listMyListings: (args) =>
+      guard(() =>
+        after().myListings(args.environment, {
+          search: args.search,
+          pageSize: args.pageSize,
+          pageToken: args.pageToken,
+        }),
+      ),
+    getReviewRequest: (args) => guard(() => after().reviewRequest(args.environment, args.id)),
+    getPrivateTemplate: (args) =>
+      guard(() => after().privateTemplate(args.environment, args.templateId)),
+    getSettings: () => guard(async () => after().settings()),
+    updateSettings: (args) =>
+      guard(async () =>
+        after().updateSettings({
+          ...(args.outputsFolder !== undefined ? { outputsFolder: args.outputsFolder } : {}),
+          ...(args.notifications !== undefined ? { notifications: args.notifications } : {}),
+          ...(args.downloadConcurrency !== undefined
+            ? { downloadConcurrency: args.downloadConcurrency }
+            : {}),
+          ...(args.theme !== undefined ? { theme: args.theme } : {}),
+        }),
+      ),
+    setUnitLabel: (args) =>
+      guard(async () => {
+        after().setUnitLabel(args.environment, args.unitLabel)
+        return changed()
+      }),
+    chooseOutputsFolder: () => guard(() => after().chooseOutputsFolder()),
+    followRun: async (args) => {
+      follower.followRun(args.environment, args.runId)
+      return null
+    },
+    unfollowRun: async (args) => {
+      follower.unfollowRun(args.environment, args.runId)
+      return null
+    },
   }
 
   return {
@@ -241,8 +451,20 @@ export function createBridgeService(
     },
     dispose() {
       follower.dispose()
+      stopSubmissionUpdates?.()
       listeners.clear()
     },
+  }
+}
+
+/** Over HTTP a page could name any file on this computer: only contents are accepted. */
+function refusePathsOverHttp(files: FileRef[], transport: 'ipc' | 'http') {
+  if (transport !== 'ipc' && files.some((f) => f.kind === 'path')) {
+    throw new BridgeError({
+      code: 'forbidden',
+      message: 'In a browser, files are sent by their content, not by a path on this computer.',
+      nextStep: 'Drop the files onto the page again.',
+    })
   }
 }
 
@@ -299,6 +521,10 @@ function createRunFollower(engine: ShellEngine, emit: Emit, options: BridgeServi
     watcher: RunWatcher
     totalCount: number
     stop: () => void
+    /** Someone looks at the runs list (watchRuns). */
+    listed: boolean
+    /** Runs whose detail is open (followRun), with how many viewers each. */
+    open: Map<string, number>
   }
   const followed = new Map<string, Followed>()
   let lastActivity = ''
@@ -327,10 +553,17 @@ function createRunFollower(engine: ShellEngine, emit: Emit, options: BridgeServi
         listRuns: (query) => engine.listRuns(environment, query ?? {}),
         run: (runId) => engine.getRun(environment, runId),
       },
-      { minMs, maxMs, pageSize: FOLLOW_PAGE_SIZE, setTimer, clearTimer },
+      {
+        minMs,
+        maxMs,
+        pageSize: options.followPageSize ?? FOLLOW_PAGE_SIZE,
+        setTimer,
+        clearTimer,
+      },
     )
-    const f: Followed = { watcher, totalCount: 0, stop: () => {} }
+    const f: Followed = { watcher, totalCount: 0, stop: () => {}, listed: false, open: new Map() }
     const offs = [
+      watcher.on('detail', (detail) => emit('runDetailUpdated', { environment, detail })),
       watcher.on('changed', (runs) => {
         emit('runsUpdated', {
           environment,
@@ -410,6 +643,7 @@ function createRunFollower(engine: ShellEngine, emit: Emit, options: BridgeServi
         f = start(environment)
         followed.set(environment, f)
       }
+      f.listed = true
       scheduleCheck()
       return look(environment, f)
     },
@@ -421,6 +655,35 @@ function createRunFollower(engine: ShellEngine, emit: Emit, options: BridgeServi
     unwatch(environment: string) {
       const f = followed.get(environment)
       if (!f) return
+      f.listed = false
+      // An open run detail keeps following its run.
+      if (f.open.size > 0) return
+      f.stop()
+      followed.delete(environment)
+      stopCheck()
+      pushActivity()
+    },
+    /** An open run detail: that run is followed wherever it sits in the list, until it ends. */
+    followRun(environment: string, runId: string) {
+      let f = followed.get(environment)
+      if (!f) {
+        f = start(environment)
+        followed.set(environment, f)
+      }
+      f.open.set(runId, (f.open.get(runId) ?? 0) + 1)
+      f.watcher.focus(runId)
+    },
+    unfollowRun(environment: string, runId: string) {
+      const f = followed.get(environment)
+      const viewers = f?.open.get(runId)
+      if (!f || !viewers) return
+      if (viewers > 1) {
+        f.open.set(runId, viewers - 1)
+        return
+      }
+      f.open.delete(runId)
+      f.watcher.unfocus(runId)
+      if (f.listed || f.open.size > 0) return
       f.stop()
       followed.delete(environment)
       stopCheck()

@@ -19,6 +19,17 @@ export type StartBuiltInSandbox = (options: { dataDir: string }) => Promise<Runn
 /** The built-in Sandbox's one user token (the sandbox's SANDBOX_DEMO_TOKEN); not a secret. */
 export const BUILTIN_SANDBOX_TOKEN = 'sandbox-demo-token'
 
+/**
+ * The official templates the built-in Sandbox serves (its demo content), offered on the "New run"
+ * screen: the interface has no list of official templates. A sandbox test keeps this in step.
+ */
+export const BUILTIN_SANDBOX_TEMPLATE_IDS: readonly string[] = [
+  'row-echo',
+  'product-description-writer',
+  'support-ticket-triage',
+  'document-digest',
+]
+
 /** What a serving process leaves for others: where it listens. No token. */
 interface AddressFile {
   url: string

@@ -17,8 +17,9 @@ import { createReadStream, createWriteStream, type WriteStream } from 'node:fs'
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import type { Artifact, RunDetail } from '../shared/contract'
-import { ApiError } from './api'
-import type { Connection } from './engine'
+import { rowFolderName, type RowNumbering } from '../shared/format'
+import { ApiError, DEFAULT_RETRY_POLICY, retryDelay, type Failure, type RetryPolicy } from './api'
+import type { Connection } from './connection'
 import { EngineError } from './errors'
 import type { Db } from './history/db'
 import { extensionOf } from './mime'
@@ -56,6 +57,8 @@ export interface DownloadOptions {
   /** Attempts per artifact when the connection breaks (default 3). */
   attempts?: number
   onProgress?: (progress: DownloadProgress) => void
+  /** How the run's rows are named (folders `row-006`); by position when not given. */
+  rowNumbering?: RowNumbering | null | undefined
 }
 
 export interface RunDownload {
@@ -264,20 +267,13 @@ class DownloadLedger {
 }
 
 /** Finished downloads of a run: artifact id -> absolute path (for the results workbook). */
-export function downloadedFiles(db: Db, origin: string, runId: string): Map<string, string> {
+function downloadedFiles(db: Db, origin: string, runId: string): Map<string, string> {
   const rows = db
     .prepare(
       "SELECT artifact_id, path FROM downloads WHERE origin = ? AND run_id = ? AND state = 'done'",
     )
     .all(origin, runId) as { artifact_id: string; path: string }[]
   return new Map(rows.map((r) => [r.artifact_id, r.path]))
-}
-
-/** The folder of one row's artifacts, e.g. `row-007` (the 7th row of the run). */
-export function rowFolderName(sourceRowIndex: number, rowCount: number): string {
-  if (sourceRowIndex < 0) return 'run'
-  const width = Math.max(3, String(rowCount).length)
-  return `row-${String(sourceRowIndex + 1).padStart(width, '0')}`
 }
 
 /** The run's folder: its id, marked as a run when the id does not say so already. */
@@ -341,15 +337,30 @@ function describeFailure(error: unknown): { error: string; nextStep: string } {
 }
 
 /** Errors worth another attempt: the connection broke or the server was briefly unwell. */
-function retryable(error: unknown): boolean {
-  if (error instanceof ApiError)
-    return error.kind === 'unreachable' || error.kind === 'timeout' || error.status >= 500
-  if (error instanceof DownloadCut) return true
+/** Downloads back off from 200 ms (cut files resume, so retries are cheap). */
+const DOWNLOAD_RETRY_POLICY: RetryPolicy = {
+  ...DEFAULT_RETRY_POLICY,
+  baseDelayMs: 200,
+  maxDelayMs: 4000,
+}
+
+/** A failed download as the shared retry policy sees it. */
+function failureOf(error: unknown): Failure {
+  if (error instanceof ApiError) {
+    if (error.kind === 'unreachable') return { kind: 'network' }
+    if (error.kind === 'timeout') return { kind: 'timeout' }
+    if (error.kind === 'http')
+      return { kind: 'status', status: error.status, retryAfterMs: error.retryAfterMs }
+    return { kind: 'other' }
+  }
+  if (error instanceof DownloadCut) return { kind: 'network' }
   const code = (error as { code?: string }).code
   // fetch says "terminated" (a TypeError) when a response body breaks off.
-  return (
-    code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || (error as Error)?.name === 'TypeError'
-  )
+  return code === 'ECONNRESET' ||
+    code === 'UND_ERR_SOCKET' ||
+    (error as Error)?.name === 'TypeError'
+    ? { kind: 'network' }
+    : { kind: 'other' }
 }
 
 function closeStream(stream: WriteStream): Promise<void> {
@@ -358,7 +369,7 @@ function closeStream(stream: WriteStream): Promise<void> {
   })
 }
 
-export async function downloadRun(
+async function downloadRun(
   db: Db,
   connection: Connection,
   runOrDetail: string | RunDetail,
@@ -370,7 +381,7 @@ export async function downloadRun(
       ? await connection.client.run(runOrDetail, { signal: options.signal })
       : runOrDetail
   const runId = detail.run.runId
-  const ledger = new DownloadLedger(db, connection.key, runId)
+  const ledger = new DownloadLedger(db, connection.historyKey, runId)
   const folder = insideFolder(outDir, runFolderName(runId))
   await ensureFolder(folder)
   const rowCount = Math.max(
@@ -399,8 +410,12 @@ export async function downloadRun(
         // download of the run, resumes it.
         const partial = inFlight.get(artifact.artifactId)
         if (partial?.etag) ledger.put(artifact.artifactId, partial)
-        if (attempt < attempts && retryable(error)) {
-          await new Promise((r) => setTimeout(r, 200 * attempt))
+        const delay = retryDelay(failureOf(error), attempt, {
+          ...DOWNLOAD_RETRY_POLICY,
+          maxAttempts: attempts,
+        })
+        if (delay !== null) {
+          await new Promise((r) => setTimeout(r, delay))
           continue
         }
         const failure = describeFailure(error)
@@ -418,7 +433,10 @@ export async function downloadRun(
     options.onProgress?.({ artifactId, path, receivedBytes: received, totalBytes: total, overall })
 
   const downloadArtifact = async (artifact: Artifact): Promise<DownloadedFile> => {
-    const rowFolder = insideFolder(folder, rowFolderName(artifact.sourceRowIndex, rowCount))
+    const rowFolder = insideFolder(
+      folder,
+      rowFolderName(options.rowNumbering, artifact.sourceRowIndex, rowCount),
+    )
     if (!made.has(rowFolder)) {
       await mkdir(rowFolder, { recursive: true })
       made.add(rowFolder)
@@ -588,4 +606,24 @@ function totalSize(response: Response, start: number): number | null {
 /** Where `runs download` puts a run: DIR/<run id>. */
 export function runFolderIn(outDir: string, runId: string): string {
   return join(resolve(outDir), runFolderName(runId))
+}
+
+/** A run's outputs saved to disk, resumable (the `downloads` table). */
+export class Downloads {
+  constructor(private readonly db: Db) {}
+
+  /** Downloads every artifact of a run into `<outDir>/<run folder>/<row folder>/`. */
+  run(
+    connection: Connection,
+    runOrDetail: string | RunDetail,
+    outDir: string,
+    options: DownloadOptions = {},
+  ): Promise<RunDownload> {
+    return downloadRun(this.db, connection, runOrDetail, outDir, options)
+  }
+
+  /** Finished downloads of a run: artifact id -> absolute path. */
+  savedPaths(historyKey: string, runId: string): Map<string, string> {
+    return downloadedFiles(this.db, historyKey, runId)
+  }
 }

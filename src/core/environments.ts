@@ -3,11 +3,14 @@
  * database (never with a token: tokens live in the SecretStore, keyed by origin). The built-in
  * Sandbox is always there and cannot be removed; it is the default until the user picks another.
  */
+import { checkBaseUrl } from '../shared/contract'
 import { EngineError } from './errors'
 import { getSetting, setSetting, type Db } from './history/db'
 
 export const BUILTIN_SANDBOX = 'Sandbox'
 const DEFAULT_KEY = 'defaultEnvironment'
+/** The built-in Sandbox has no row of its own: its unit label is a setting. */
+const BUILTIN_UNIT_KEY = 'builtinUnitLabel'
 const NAME = /^[\p{L}\p{N} ._-]{1,64}$/u
 
 export interface SavedEnvironment {
@@ -20,26 +23,16 @@ export interface SavedEnvironment {
 
 /** Checks and normalises a service address: http(s), no credentials, no query, no trailing slash. */
 export function normaliseBaseUrl(value: string): string {
-  let url: URL
-  try {
-    url = new URL(value.trim())
-  } catch {
+  const check = checkBaseUrl(value)
+  if (!check.ok) {
     throw new EngineError(
       'invalid-arguments',
-      `“${value}” is not a web address.`,
+      check.reason,
       'Enter the service address, starting with https:// (for example https://skills.example.com).',
-      { baseUrl: 'Enter the service address, starting with https://' },
+      { baseUrl: check.reason },
     )
   }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) {
-    throw new EngineError(
-      'invalid-arguments',
-      `“${value}” is not a service address this app can use.`,
-      'Use an address that starts with https:// (or http:// on your own computer), without a user name or password in it.',
-      { baseUrl: 'Use an https:// address without a user name or password' },
-    )
-  }
-  return (url.origin + url.pathname).replace(/\/+$/, '')
+  return (check.url.origin + check.url.pathname).replace(/\/+$/, '')
 }
 
 export class Environments {
@@ -50,7 +43,12 @@ export class Environments {
       .prepare('SELECT name, base_url, unit_label FROM environments ORDER BY created_at_ms, name')
       .all() as { name: string; base_url: string; unit_label: string }[]
     return [
-      { name: BUILTIN_SANDBOX, baseUrl: '', builtIn: true, unitLabel: 'credits' },
+      {
+        name: BUILTIN_SANDBOX,
+        baseUrl: '',
+        builtIn: true,
+        unitLabel: getSetting(this.db, BUILTIN_UNIT_KEY) || 'credits',
+      },
       ...rows.map((r) => ({
         name: r.name,
         baseUrl: r.base_url,
@@ -126,5 +124,21 @@ export class Environments {
 
   setDefault(name: string) {
     setSetting(this.db, DEFAULT_KEY, this.get(name).name)
+  }
+
+  /** The label shown after an environment's amounts ("credits"); amounts are never converted. */
+  setUnitLabel(name: string, unitLabel: string) {
+    const env = this.get(name)
+    const label = unitLabel.trim()
+    if (!label || label.length > 32)
+      throw new EngineError(
+        'invalid-arguments',
+        'A unit label has 1 to 32 characters.',
+        'Type a short name for the unit, e.g. credits.',
+        { unitLabel: 'Use 1 to 32 characters' },
+      )
+    if (env.builtIn) setSetting(this.db, BUILTIN_UNIT_KEY, label)
+    else
+      this.db.prepare('UPDATE environments SET unit_label = ? WHERE name = ?').run(label, env.name)
   }
 }

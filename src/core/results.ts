@@ -2,20 +2,25 @@
  * The results workbook of a run: one line per submitted row with its input values, the task's
  * status and error, and each output side by side: short text inline, files (and text too long
  * for a cell) as links to the downloaded copy next to the workbook. A second sheet describes
- * the run. Written with exceljs's streaming writer (large runs stay cheap), to a temporary name
- * that is renamed when complete.
+ * the run. Written in a worker with exceljs's streaming writer (large runs stay cheap; see
+ * workbooks/results-file.ts), to a temporary name that is renamed when complete.
  */
-import { rename, rm } from 'node:fs/promises'
 import { basename, dirname, relative, resolve, sep } from 'node:path'
-import type ExcelJS from 'exceljs'
 import type { Artifact, InputRow, RunDetail } from '../shared/contract'
-import { runCostText, statusLabel, statusTone } from '../shared/format'
-import { downloadRun, type DownloadOptions, type RunDownload } from './downloads'
-import type { Connection } from './engine'
-import type { Db } from './history/db'
-import { readCachedSchema } from './schema-cache'
-import { checkWritableFolder, streamingWorkbook } from './workbooks/writer'
-import type { Submissions } from './submissions'
+import {
+  rowColumnHeader,
+  rowNumberOf,
+  runCostText,
+  statusLabel,
+  statusTone,
+} from '../shared/format'
+import type { DownloadOptions, RunDownload } from './downloads'
+import type { Connection } from './connection'
+import type { Engine } from './engine'
+import { writeResultsWorkbookFile } from './workbooks/parse'
+import type { PlanCell, ResultsPlan } from './workbooks/results-file'
+import { checkWritableFolder } from './workbooks/writer'
+import { rowNumberingOf } from './submissions'
 
 /** Excel keeps at most 32,767 characters in a cell; longer text is linked instead. */
 const CELL_TEXT_MAX = 32_000
@@ -28,7 +33,7 @@ export interface ResultsWorkbook {
   download: RunDownload
 }
 
-function cellValue(value: unknown): ExcelJS.CellValue {
+function cellValue(value: unknown): PlanCell {
   if (value === null || value === undefined) return null
   if (Array.isArray(value)) return value.map((v) => String(cellValue(v) ?? '')).join('; ')
   if (typeof value === 'object') {
@@ -46,9 +51,32 @@ function fileLink(workbookDir: string, path: string): { text: string; hyperlink:
   return { text: basename(path), hyperlink: encodeURI(rel) }
 }
 
+/**
+ * Saves every output of a run into `<folder>/<run>/<row>/`, rows named as the history knows
+ * them (spreadsheet rows for a workbook sent from here), and remembers the run's latest state.
+ * The one download flow of every front door.
+ */
+export async function downloadRunOutputs(
+  engine: Engine,
+  connection: Connection,
+  runOrDetail: string | RunDetail,
+  folder: string,
+  options: DownloadOptions = {},
+): Promise<RunDownload> {
+  const detail =
+    typeof runOrDetail === 'string'
+      ? await connection.client.run(runOrDetail, { signal: options.signal })
+      : runOrDetail
+  engine.history.recordRuns(connection.historyKey, [detail.run])
+  const submission = engine.submissions.byRun(connection.historyKey, detail.run.runId)
+  return engine.downloads.run(connection, detail, folder, {
+    rowNumbering: rowNumberingOf(submission),
+    ...options,
+  })
+}
+
 export async function writeResultsWorkbook(
-  db: Db,
-  submissions: Submissions,
+  engine: Engine,
   connection: Connection,
   runId: string,
   outPath: string,
@@ -59,10 +87,11 @@ export async function writeResultsWorkbook(
   await checkWritableFolder(path)
   const detail: RunDetail = await connection.client.run(runId, { signal: options.signal })
   // Every output goes to disk first, so that links work and long text is never cut.
-  const download = await downloadRun(db, connection, detail, workbookDir, options)
+  const download = await downloadRunOutputs(engine, connection, detail, workbookDir, options)
   const saved = new Map(download.files.map((f) => [f.artifactId, f.path]))
   const failedDownloads = new Map(download.failed.map((f) => [f.artifactId, f.error]))
-  const submission = submissions.byRun(connection.key, runId)
+  const submission = engine.submissions.byRun(connection.historyKey, runId)
+  const numbering = rowNumberingOf(submission)
 
   const tasksByRow = new Map(detail.tasks.map((t) => [t.sourceRowIndex, t]))
   const artifactsByRow = new Map<number, Artifact[]>()
@@ -78,7 +107,7 @@ export async function writeResultsWorkbook(
   // Column headers as the user knows them: the template's labels when its schema is saved here.
   const schema =
     submission?.targetKind === 'template'
-      ? readCachedSchema(db, connection.key, submission.targetId)?.schema
+      ? engine.schemas.cached(connection.historyKey, submission.targetId)?.schema
       : undefined
   const labelOf = (key: string) => {
     const column = schema?.columns.find((c) => c.fieldKey === key)
@@ -95,95 +124,71 @@ export async function writeResultsWorkbook(
     ...detail.artifacts.map((a) => a.sourceRowIndex + 1),
   )
 
-  const temp = `${path}.${process.pid}.partial`
-  try {
-    const book = streamingWorkbook(temp, { useStyles: true, useSharedStrings: false })
-    const writer = book.writer
-    const sheet = writer.addWorksheet('Results', { views: [{ state: 'frozen', ySplit: 1 }] })
-    sheet.columns = [
-      { header: submission ? 'Sheet row' : 'Row', width: 10 },
+  const plan: ResultsPlan = {
+    columns: [
+      { header: rowColumnHeader(numbering), width: 12 },
       ...inputKeys.map((key) => ({ header: labelOf(key), width: 24 })),
       { header: 'Task status', width: 14 },
       { header: 'Error', width: 40 },
       ...ports.map((port) => ({ header: port, width: 50 })),
-    ]
-    sheet.getRow(1).font = { bold: true }
-    for (let index = 0; index < rowCount; index += 1) {
-      const task = tasksByRow.get(index)
-      const input = inputRows[index] ?? {}
-      const outputs = ports.map((port) => {
-        const mine = (artifactsByRow.get(index) ?? []).filter(
-          (a) => (a.portName || 'output') === port,
-        )
-        if (mine.length === 0) return null
-        const artifact = mine[0]!
-        const file = saved.get(artifact.artifactId)
-        const more = mine.length > 1 ? ` (+${mine.length - 1} more in the row's folder)` : ''
-        if (artifact.inlineText && artifact.inlineText.length <= CELL_TEXT_MAX && !more)
-          return artifact.inlineText
-        if (file) {
-          const link = fileLink(workbookDir, file)
-          return { ...link, text: link.text + more }
-        }
-        return `not downloaded: ${failedDownloads.get(artifact.artifactId) ?? 'unknown error'}`
-      })
-      const row = sheet.addRow([
-        submission ? (submission.rowNumbers[index] ?? index + 1) : index + 1,
+    ],
+    rows: [],
+    about: { header: ['Run', detail.run.runId], lines: [] },
+  }
+  for (let index = 0; index < rowCount; index += 1) {
+    const task = tasksByRow.get(index)
+    const input = inputRows[index] ?? {}
+    const outputs = ports.map((port): PlanCell => {
+      const mine = (artifactsByRow.get(index) ?? []).filter(
+        (a) => (a.portName || 'output') === port,
+      )
+      if (mine.length === 0) return null
+      const artifact = mine[0]!
+      const file = saved.get(artifact.artifactId)
+      const more = mine.length > 1 ? ` (+${mine.length - 1} more in the row's folder)` : ''
+      if (artifact.inlineText && artifact.inlineText.length <= CELL_TEXT_MAX && !more)
+        return artifact.inlineText
+      if (file) {
+        const link = fileLink(workbookDir, file)
+        return { ...link, text: link.text + more }
+      }
+      return `not downloaded: ${failedDownloads.get(artifact.artifactId) ?? 'unknown error'}`
+    })
+    plan.rows.push({
+      cells: [
+        rowNumberOf(numbering, index),
         ...inputKeys.map((key) => cellValue(input[key])),
         task ? statusLabel(task.status) : 'no task',
         task?.errorMessage || null,
         ...outputs,
-      ])
-      if (task && statusTone(task.status) === 'bad') {
-        row.getCell(inputKeys.length + 2).font = { color: { argb: 'FF9C0006' }, bold: true }
-      }
-      outputs.forEach((value, i) => {
-        if (value && typeof value === 'object') {
-          row.getCell(inputKeys.length + 4 + i).font = {
-            color: { argb: 'FF0563C1' },
-            underline: true,
-          }
-        }
-      })
-      row.commit()
-    }
-    sheet.commit()
-
-    const about = writer.addWorksheet('Run')
-    about.columns = [
-      { header: 'Run', width: 24 },
-      { header: detail.run.runId, width: 70 },
-    ]
-    about.getRow(1).font = { bold: true }
-    const run = detail.run
-    const lines: [string, ExcelJS.CellValue][] = [
-      ['Name', run.displayName || run.templateName || run.templateKey],
-      ['Status', statusLabel(run.status)],
-      ['Template or listing', submission?.targetId || run.templateKey || run.templateName],
-      ['Input file', submission?.inputFilename || run.inputFilename],
-      [
-        'Tasks',
-        `${run.completedTasks} done, ${run.failedTasks} failed, ${run.cancelledTasks} cancelled of ${run.totalTasks}`,
       ],
-      ['Cost', runCostText(run, connection.unitLabel)],
-      ['Created', run.createdAtUnix ? new Date(run.createdAtUnix * 1000) : null],
-      ['Completed', run.completedAtUnix ? new Date(run.completedAtUnix * 1000) : null],
-      ['Environment', `${connection.name} (${connection.origin})`],
-      ['Outputs folder', relative(workbookDir, download.folder) || '.'],
-      ['Retry of run', submission?.retryOfRunId || null],
-      ['First error', run.firstErrorMessage || null],
-    ]
-    for (const [label, value] of lines) {
-      const row = about.addRow([label, value])
-      if (value instanceof Date) row.getCell(2).numFmt = 'yyyy-mm-dd hh:mm'
-      row.commit()
-    }
-    about.commit()
-    await book.commit()
-    await rename(temp, path)
-  } catch (error) {
-    await rm(temp, { force: true })
-    throw error
+      ...(task && statusTone(task.status) === 'bad' ? { badCell: inputKeys.length + 2 } : {}),
+      linkCells: outputs.flatMap((value, i) =>
+        value && typeof value === 'object' && !(value instanceof Date)
+          ? [inputKeys.length + 4 + i]
+          : [],
+      ),
+    })
   }
+  const run = detail.run
+  plan.about.lines = [
+    ['Name', run.displayName || run.templateName || run.templateKey],
+    ['Status', statusLabel(run.status)],
+    ['Template or listing', submission?.targetId || run.templateKey || run.templateName],
+    ['Input file', submission?.inputFilename || run.inputFilename],
+    [
+      'Tasks',
+      `${run.completedTasks} done, ${run.failedTasks} failed, ${run.cancelledTasks} cancelled of ${run.totalTasks}`,
+    ],
+    ['Cost', runCostText(run, connection.unitLabel)],
+    ['Created', run.createdAtUnix ? new Date(run.createdAtUnix * 1000) : null],
+    ['Completed', run.completedAtUnix ? new Date(run.completedAtUnix * 1000) : null],
+    ['Environment', `${connection.name} (${connection.origin})`],
+    ['Outputs folder', relative(workbookDir, download.folder) || '.'],
+    ['Retry of run', submission?.retryOfRunId || null],
+    ['First error', run.firstErrorMessage || null],
+  ]
+  // Written in a worker (parse.ts), under the same memory ceiling as reading a workbook.
+  await writeResultsWorkbookFile(plan, path, { signal: options.signal })
   return { path, folder: download.folder, rows: rowCount, download }
 }

@@ -5,7 +5,7 @@
  */
 import { officialTemplateSchemaSchema, type OfficialTemplateSchema } from '../shared/contract'
 import { ApiError } from './api'
-import type { Connection } from './engine'
+import type { Connection } from './connection'
 import { EngineError } from './errors'
 import type { Db } from './history/db'
 
@@ -17,7 +17,7 @@ export interface CachedSchema {
   fromCache: boolean
 }
 
-export function readCachedSchema(db: Db, origin: string, templateId: string): CachedSchema | null {
+function readCachedSchema(db: Db, origin: string, templateId: string): CachedSchema | null {
   const row = db
     .prepare(
       'SELECT schema_json, fetched_at_ms FROM schema_cache WHERE origin = ? AND template_id = ?',
@@ -29,12 +29,22 @@ export function readCachedSchema(db: Db, origin: string, templateId: string): Ca
   return { schema: parsed.data, fetchedAtMs: row.fetched_at_ms, fromCache: true }
 }
 
+/** The ids of the templates whose schema is saved for an environment, newest first. */
+function cachedTemplateIds(db: Db, origin: string): string[] {
+  const rows = db
+    .prepare(
+      'SELECT template_id FROM schema_cache WHERE origin = ? ORDER BY fetched_at_ms DESC LIMIT 200',
+    )
+    .all(origin) as { template_id: string }[]
+  return rows.map((r) => r.template_id)
+}
+
 /** The template's schema: fresh when the service answers, else the cached copy. */
-export async function templateSchema(
+async function templateSchema(
   db: Db,
   connection: Connection,
   templateId: string,
-  options: { signal?: AbortSignal; offline?: boolean } = {},
+  options: { signal?: AbortSignal | undefined; offline?: boolean } = {},
 ): Promise<CachedSchema> {
   if (!options.offline) {
     try {
@@ -43,17 +53,17 @@ export async function templateSchema(
       db.prepare(
         `INSERT INTO schema_cache (origin, template_id, schema_json, fetched_at_ms) VALUES (?, ?, ?, ?)
          ON CONFLICT(origin, template_id) DO UPDATE SET schema_json = excluded.schema_json, fetched_at_ms = excluded.fetched_at_ms`,
-      ).run(connection.key, templateId, JSON.stringify(schema), now)
+      ).run(connection.historyKey, templateId, JSON.stringify(schema), now)
       return { schema, fetchedAtMs: now, fromCache: false }
     } catch (error) {
       // Only a missing network falls back; a 404 or 401 is an answer the user must see.
       if (!(error instanceof ApiError && error.isUnreachable)) throw error
-      const cached = readCachedSchema(db, connection.key, templateId)
+      const cached = readCachedSchema(db, connection.historyKey, templateId)
       if (cached) return cached
       throw error
     }
   }
-  const cached = readCachedSchema(db, connection.key, templateId)
+  const cached = readCachedSchema(db, connection.historyKey, templateId)
   if (!cached) {
     throw new EngineError(
       'not-found',
@@ -62,6 +72,30 @@ export async function templateSchema(
     )
   }
   return cached
+}
+
+/** Official template schemas kept per environment for offline use (the `schema_cache` table). */
+export class Schemas {
+  constructor(private readonly db: Db) {}
+
+  /** Fresh when the service answers, else the saved copy (said so by `fromCache`). */
+  template(
+    connection: Connection,
+    templateId: string,
+    options: { signal?: AbortSignal | undefined; offline?: boolean } = {},
+  ): Promise<CachedSchema> {
+    return templateSchema(this.db, connection, templateId, options)
+  }
+
+  /** Templates saved for this environment, most recently fetched first. */
+  ids(historyKey: string): string[] {
+    return cachedTemplateIds(this.db, historyKey)
+  }
+
+  /** The saved copy only, or null. */
+  cached(historyKey: string, templateId: string): CachedSchema | null {
+    return readCachedSchema(this.db, historyKey, templateId)
+  }
 }
 
 /** "3 hours ago"-style age of a cached schema. */

@@ -12,33 +12,63 @@ import { createHash, randomUUID } from 'node:crypto'
 import { copyFile, mkdir, rename } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import type { ExecutionResult, InputRow, RunRowsAcceptance } from '../shared/contract'
+import { SUBMITTED_ROWS, spreadsheetRows, type RowNumbering } from '../shared/format'
 import { ApiError } from './api'
-import type { Connection } from './engine'
+import type { Connection } from './connection'
 import { EngineError } from './errors'
 import { transaction, type Db } from './history/db'
 
 export type SubmissionTarget =
   | { kind: 'template'; templateId: string; callbackUrl?: string | undefined }
-  | { kind: 'listing'; listingId: string; listingVersionId: string; taskFeeT: number }
+  | {
+      kind: 'listing'
+      listingId: string
+      listingVersionId: string
+      /** Fee per task when known (null: the service does not show it to this buyer). */
+      taskFixedFeeT: number | null
+    }
 
 export type SubmissionState = 'pending' | 'sent' | 'accepted' | 'refused'
 
 export interface SubmissionInput {
   target: SubmissionTarget
   rows: InputRow[]
-  /** The spreadsheet row of each row, for messages and the results workbook. */
-  rowNumbers?: number[]
+  /**
+   * The spreadsheet row of each row, when they came from a workbook; without it the rows are
+   * named by their position in the submission ("submitted row 5").
+   */
+  rowNumbers?: number[] | undefined
   /** The workbook the rows came from; a copy is kept with the history entry. */
   inputPath?: string | undefined
+  /** The name to show for it (by default the file name of inputPath). */
+  inputFilename?: string | undefined
   /** The run whose failed rows this submission retries. */
   retryOfRunId?: string | undefined
+  /** The estimate shown to the user (null: not known); by default rows x the target's fee. */
+  estimatedCostT?: number | null | undefined
+  /**
+   * What makes it "the same submission" (see fingerprintOf); by default worked out from the
+   * rows as sent. A plan passes the one it computed from file contents before any upload.
+   */
+  fingerprint?: string | undefined
+}
+
+/** What listeners of Submissions.onChange hear when a journaled submission changes state. */
+export interface SubmissionChange {
+  environment: string
+  historyKey: string
+  clientRequestId: string
+  state: SubmissionState
+  runId: string
+  error: string
 }
 
 export interface Submission {
   id: number
   clientRequestId: string
   environment: string
-  origin: string
+  /** Where the submission is filed (Connection.historyKey; the column is called origin). */
+  historyKey: string
   targetKind: 'template' | 'listing'
   targetId: string
   listingVersionId: string
@@ -48,8 +78,10 @@ export interface Submission {
   rowCount: number
   rows: InputRow[]
   rowNumbers: number[]
-  taskFeeT: number
-  estimatedCostT: number
+  /** Fee per task when it was known at sending; null when not (or for templates). */
+  taskFixedFeeT: number | null
+  /** The estimate shown before sending; null when the cost was not known. */
+  estimatedCostT: number | null
   retryOfRunId: string
   state: SubmissionState
   runId: string
@@ -92,7 +124,7 @@ function fromRow(r: SubmissionRow): Submission {
     id: r.id,
     clientRequestId: r.client_request_id,
     environment: r.environment,
-    origin: r.origin,
+    historyKey: r.origin,
     targetKind: r.target_kind === 'listing' ? 'listing' : 'template',
     targetId: r.target_id,
     listingVersionId: r.listing_version_id,
@@ -102,8 +134,8 @@ function fromRow(r: SubmissionRow): Submission {
     rowCount: r.row_count,
     rows: JSON.parse(r.rows_json) as InputRow[],
     rowNumbers: JSON.parse(r.row_numbers_json) as number[],
-    taskFeeT: r.task_fee_t,
-    estimatedCostT: r.estimated_cost_t,
+    taskFixedFeeT: r.task_fee_t < 0 ? null : r.task_fee_t,
+    estimatedCostT: r.estimated_cost_t < 0 ? null : r.estimated_cost_t,
     retryOfRunId: r.retry_of_run_id,
     state: r.state as SubmissionState,
     runId: r.run_id,
@@ -117,14 +149,23 @@ function fromRow(r: SubmissionRow): Submission {
   }
 }
 
-/** Identifies "the same submission": environment, target and input content. */
-export function fingerprintOf(origin: string, target: SubmissionTarget, rows: InputRow[]): string {
+/**
+ * Identifies "the same submission": environment, target (what it runs, not what it was thought
+ * to cost) and input content.
+ */
+export function fingerprintOf(historyKey: string, target: SubmissionTarget, rows: InputRow[]): string {
+  const identity =
+    target.kind === 'template'
+      ? ['template', target.templateId, target.callbackUrl ?? '']
+      : ['listing', target.listingId, target.listingVersionId]
   const hash = createHash('sha256')
-  hash.update(JSON.stringify([origin, target, rows]))
+  hash.update(JSON.stringify([historyKey, identity, rows]))
   return hash.digest('hex')
 }
 
 export class Submissions {
+  private readonly listeners = new Set<(change: SubmissionChange) => void>()
+
   constructor(
     private readonly db: Db,
     /** Where copies of input workbooks are kept (<home>/inputs). */
@@ -137,9 +178,17 @@ export class Submissions {
    */
   async journal(connection: Connection, input: SubmissionInput): Promise<Submission> {
     const target = input.target
-    const fingerprint = fingerprintOf(connection.key, target, input.rows)
+    const fingerprint =
+      input.fingerprint ?? fingerprintOf(connection.historyKey, target, input.rows)
     const targetId = target.kind === 'template' ? target.templateId : target.listingId
-    const taskFeeT = target.kind === 'listing' ? target.taskFeeT : 0
+    const fee = target.kind === 'listing' ? target.taskFixedFeeT : null
+    // Unknown amounts are kept as -1 (the columns predate "unknown").
+    const estimate =
+      input.estimatedCostT !== undefined
+        ? input.estimatedCostT
+        : fee === null
+          ? null
+          : fee * input.rows.length
     const now = Date.now()
     const clientRequestId = randomUUID()
     const id = transaction(this.db, () => {
@@ -148,7 +197,7 @@ export class Submissions {
           `SELECT id FROM submissions WHERE origin = ? AND fingerprint = ? AND state IN ('pending', 'sent')
            ORDER BY id LIMIT 1`,
         )
-        .get(connection.key, fingerprint) as { id: number } | undefined
+        .get(connection.historyKey, fingerprint) as { id: number } | undefined
       if (open) return open.id
       const result = this.db
         .prepare(
@@ -160,18 +209,19 @@ export class Submissions {
         .run(
           clientRequestId,
           connection.name,
-          connection.key,
+          connection.historyKey,
           target.kind,
           targetId,
           target.kind === 'listing' ? target.listingVersionId : '',
           fingerprint,
-          input.inputPath ? basename(input.inputPath) : '',
+          input.inputFilename || (input.inputPath ? basename(input.inputPath) : ''),
           input.rows.length,
           JSON.stringify(input.rows),
-          JSON.stringify(input.rowNumbers ?? input.rows.map((_, i) => i + 2)),
+          // No numbers: the rows did not come from a workbook (named "submitted row N").
+          JSON.stringify(input.rowNumbers ?? []),
           target.kind === 'template' ? (target.callbackUrl ?? '') : '',
-          taskFeeT,
-          taskFeeT * input.rows.length,
+          fee ?? -1,
+          estimate ?? -1,
           input.retryOfRunId ?? '',
           now,
           now,
@@ -197,7 +247,7 @@ export class Submissions {
     options: { signal?: AbortSignal } = {},
   ): Promise<Submission> {
     if (entry.state === 'accepted' || entry.state === 'refused') return entry
-    if (entry.origin !== connection.key) {
+    if (entry.historyKey !== connection.historyKey) {
       throw new EngineError(
         'internal',
         'This submission belongs to another environment.',
@@ -209,6 +259,7 @@ export class Submissions {
         `UPDATE submissions SET state = 'sent', attempts = attempts + 1, updated_at_ms = ? WHERE id = ?`,
       )
       .run(Date.now(), entry.id)
+    this.notify(this.get(entry.id))
     try {
       let answer: RunRowsAcceptance | ExecutionResult
       if (entry.targetKind === 'template') {
@@ -238,7 +289,9 @@ export class Submissions {
           `UPDATE submissions SET state = 'accepted', run_id = ?, answer_json = ?, error = '', updated_at_ms = ? WHERE id = ?`,
         )
         .run(answer.runId, JSON.stringify(answer), Date.now(), entry.id)
-      return this.get(entry.id)
+      const accepted = this.get(entry.id)
+      this.notify(accepted)
+      return accepted
     } catch (error) {
       if (error instanceof ApiError && isDefinitiveRefusal(error)) {
         this.db
@@ -251,25 +304,103 @@ export class Submissions {
           .prepare(`UPDATE submissions SET error = ?, updated_at_ms = ? WHERE id = ?`)
           .run(error instanceof Error ? error.message : String(error), Date.now(), entry.id)
       }
+      this.notify(this.get(entry.id))
       throw error
     }
   }
 
+  /** Listens to state changes of journaled submissions; returns a function that stops it. */
+  onChange(listener: (change: SubmissionChange) => void): () => void {
+    this.listeners.add(listener)
+    return () => {
+      this.listeners.delete(listener)
+    }
+  }
+
+  private notify(entry: Submission) {
+    const change: SubmissionChange = {
+      environment: entry.environment,
+      historyKey: entry.historyKey,
+      clientRequestId: entry.clientRequestId,
+      state: entry.state,
+      runId: entry.runId,
+      error: entry.error,
+    }
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(change)
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+  }
+
+  /** The input file names of runs sent from here: run id -> file name (runs without one left out). */
+  inputFilenames(historyKey: string, runIds: readonly string[]): Map<string, string> {
+    if (runIds.length === 0) return new Map()
+    const rows = this.db
+      .prepare(
+        `SELECT run_id, input_filename FROM submissions WHERE origin = ? AND input_filename <> ''
+         AND run_id IN (${runIds.map(() => '?').join(', ')})`,
+      )
+      .all(historyKey, ...runIds) as { run_id: string; input_filename: string }[]
+    return new Map(rows.map((r) => [r.run_id, r.input_filename]))
+  }
+
+  /** The latest accepted submission with this fingerprint (an identical one already sent). */
+  acceptedLike(historyKey: string, fingerprint: string): Submission | null {
+    const row = this.db
+      .prepare(
+        `SELECT * FROM submissions WHERE origin = ? AND fingerprint = ? AND state = 'accepted'
+         ORDER BY id DESC LIMIT 1`,
+      )
+      .get(historyKey, fingerprint) as SubmissionRow | undefined
+    return row ? fromRow(row) : null
+  }
+
+  /** The identical submission still waiting for an answer, if any. */
+  unansweredLike(historyKey: string, fingerprint: string): Submission | null {
+    const row = this.db
+      .prepare(
+        `SELECT * FROM submissions WHERE origin = ? AND fingerprint = ? AND state IN ('pending', 'sent')
+         ORDER BY id LIMIT 1`,
+      )
+      .get(historyKey, fingerprint) as SubmissionRow | undefined
+    return row ? fromRow(row) : null
+  }
+
+  /** Accepted submissions of one template or listing, newest first. */
+  acceptedOfTarget(
+    historyKey: string,
+    kind: 'template' | 'listing',
+    targetId: string,
+    limit = 5,
+  ): Submission[] {
+    return (
+      this.db
+        .prepare(
+          `SELECT * FROM submissions WHERE origin = ? AND target_kind = ? AND target_id = ? AND state = 'accepted'
+           ORDER BY id DESC LIMIT ?`,
+        )
+        .all(historyKey, kind, targetId, limit) as SubmissionRow[]
+    ).map(fromRow)
+  }
+
   /** Every submission of this environment still waiting for an answer, oldest first. */
-  unanswered(origin: string): Submission[] {
+  unanswered(historyKey: string): Submission[] {
     return (
       this.db
         .prepare(
           `SELECT * FROM submissions WHERE origin = ? AND state IN ('pending', 'sent') ORDER BY id`,
         )
-        .all(origin) as SubmissionRow[]
+        .all(historyKey) as SubmissionRow[]
     ).map(fromRow)
   }
 
   /** Resends every unanswered submission of the environment (after a crash or a lost answer). */
   async resendUnanswered(connection: Connection): Promise<Submission[]> {
     const done: Submission[] = []
-    for (const entry of this.unanswered(connection.key)) {
+    for (const entry of this.unanswered(connection.historyKey)) {
       try {
         done.push(await this.send(connection, entry))
       } catch {
@@ -305,10 +436,10 @@ export class Submissions {
     return `${row.n}:${row.at}`
   }
 
-  byRun(origin: string, runId: string): Submission | null {
+  byRun(historyKey: string, runId: string): Submission | null {
     const row = this.db
       .prepare('SELECT * FROM submissions WHERE origin = ? AND run_id = ? ORDER BY id DESC LIMIT 1')
-      .get(origin, runId) as SubmissionRow | undefined
+      .get(historyKey, runId) as SubmissionRow | undefined
     return row ? fromRow(row) : null
   }
 
@@ -342,7 +473,7 @@ export class Submissions {
 
   private async keepCopy(entry: Submission, inputPath: string): Promise<string> {
     await mkdir(this.inputsDir, { recursive: true })
-    const target = join(this.inputsDir, `${entry.id}-${basename(inputPath)}`)
+    const target = join(this.inputsDir, `${entry.id}-${basename(entry.inputFilename || inputPath)}`)
     const temp = `${target}.partial`
     try {
       await copyFile(inputPath, temp)
@@ -352,6 +483,15 @@ export class Submissions {
       return ''
     }
   }
+}
+
+/**
+ * How the rows of a run sent from here are named: by spreadsheet row when they came from a
+ * workbook, else by position ("submitted row 5"); null for a run this device did not send.
+ */
+export function rowNumberingOf(submission: Submission | null): RowNumbering | null {
+  if (!submission) return null
+  return submission.rowNumbers.length > 0 ? spreadsheetRows(submission.rowNumbers) : SUBMITTED_ROWS
 }
 
 /** The service answered and said no: resending the same request cannot succeed. */

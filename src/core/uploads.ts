@@ -10,7 +10,7 @@ import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type { InputAsset } from '../shared/contract'
 import { base64JsonBody } from './api'
-import type { Connection } from './engine'
+import type { Connection } from './connection'
 import { EngineError } from './errors'
 import type { Db } from './history/db'
 import { mimeTypeOf } from './mime'
@@ -40,7 +40,7 @@ export interface UploadResult {
 const READ_CHUNK = 256 * 1024
 
 /** Uploads each distinct path once (in parallel, a few at a time); returns path -> result. */
-export async function uploadFiles(
+async function uploadFiles(
   db: Db,
   connection: Connection,
   paths: string[],
@@ -87,15 +87,27 @@ export async function uploadFiles(
   return results
 }
 
-/** Uploads one file (or reuses its earlier upload). */
-export async function uploadFile(
-  db: Db,
-  connection: Connection,
-  path: string,
-  options: UploadOptions = {},
-): Promise<UploadResult> {
-  const results = await uploadFiles(db, connection, [path], options)
-  return results.get(path)!
+/** Input asset uploads, deduplicated per environment by content (the `uploads` table). */
+export class Uploads {
+  constructor(private readonly db: Db) {}
+
+  /** Uploads each distinct path once (a few at a time); returns path -> result. */
+  files(
+    connection: Connection,
+    paths: string[],
+    options: UploadOptions = {},
+  ): Promise<Map<string, UploadResult>> {
+    return uploadFiles(this.db, connection, paths, options)
+  }
+
+  /** Uploads one file (or reuses its earlier upload). */
+  async file(
+    connection: Connection,
+    path: string,
+    options: UploadOptions = {},
+  ): Promise<UploadResult> {
+    return (await uploadFiles(this.db, connection, [path], options)).get(path)!
+  }
 }
 
 async function uploadOne(
@@ -112,7 +124,7 @@ async function uploadOne(
     .prepare(
       'SELECT input_asset_id, filename, mime_type, size_bytes, uploaded_at_ms FROM uploads WHERE origin = ? AND sha256 = ?',
     )
-    .get(connection.key, sha256) as
+    .get(connection.historyKey, sha256) as
     | {
         input_asset_id: string
         filename: string
@@ -162,7 +174,7 @@ async function uploadOne(
     `INSERT INTO uploads (origin, sha256, input_asset_id, filename, mime_type, size_bytes, uploaded_at_ms)
      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(origin, sha256) DO NOTHING`,
   ).run(
-    connection.key,
+    connection.historyKey,
     sha256,
     asset.inputAssetId,
     asset.filename || filename,

@@ -45,6 +45,8 @@ export class RunWatcher {
   /** Active runs being followed, by id, with their last known summary (if any). */
   private readonly active = new Map<string, RunSummary | null>()
   private readonly focused = new Set<string>()
+  /** The runs of the newest page at the last look (followed for the runs list). */
+  private newest = new Set<string>()
   private readonly listeners: { [K in keyof RunWatcherEvents]: Set<Listener<K>> } = {
     progress: new Set(),
     changed: new Set(),
@@ -91,6 +93,7 @@ export class RunWatcher {
   async followActive(): Promise<RunList> {
     this.requests += 1
     const page = await this.client.listRuns({ pageSize: this.pageSize })
+    this.newest = new Set(page.items.map((run) => run.runId))
     for (const run of page.items)
       if (!isTerminalStatus(run.status) && !this.active.has(run.runId))
         this.active.set(run.runId, run)
@@ -110,8 +113,13 @@ export class RunWatcher {
     this.follow(runId)
   }
 
+  /**
+   * Nobody looks at this run any more. A run older than the newest page was followed only for
+   * its viewer, so it is no longer asked for.
+   */
   unfocus(runId: string) {
     this.focused.delete(runId)
+    if (!this.newest.has(runId)) this.active.delete(runId)
   }
 
   /** Look now, whatever the interval. */
@@ -173,23 +181,29 @@ export class RunWatcher {
     this.requests += 1
     const page = await this.client.listRuns({ pageSize: this.pageSize })
     const byId = new Map(page.items.map((r) => [r.runId, r]))
+    this.newest = new Set(byId.keys())
     const changedRuns: RunSummary[] = []
     for (const [runId, before] of [...this.active]) {
       let now = byId.get(runId)
+      let detail: RunDetail | null = null
       if (!now) {
         // Older than the newest page: ask for this one run.
         this.requests += 1
-        const detail = await this.client.run(runId)
+        detail = await this.client.run(runId)
         now = detail.run
-        if (this.focused.has(runId)) this.emitDetail(detail)
+        // Unfocused while that request was out: drop it.
+        if (!this.active.has(runId)) continue
       }
       if (before === null || summaryChanged(before, now)) {
         changedRuns.push(now)
         this.active.set(runId, now)
         for (const l of this.listeners.progress) l(now)
-        if (this.focused.has(runId) && byId.has(runId)) {
-          this.requests += 1
-          this.emitDetail(await this.client.run(runId))
+        if (this.focused.has(runId)) {
+          if (!detail) {
+            this.requests += 1
+            detail = await this.client.run(runId)
+          }
+          this.emitDetail(detail)
         }
       }
       if (isTerminalStatus(now.status)) {

@@ -12,6 +12,7 @@ import {
   uploadBodySchema,
   type CreatorListing,
   type InputAsset,
+  type MarketListing,
 } from '../shared/contract'
 import type { Answer, Call, SandboxContext } from './context'
 import { findOfficialTemplate } from './api-runs'
@@ -87,7 +88,10 @@ const MIME =
   /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$/
 
 export async function uploadHandler(ctx: SandboxContext, call: Call): Promise<Answer> {
-  const body = validateBody(uploadBodySchema, await readJsonBody(call.req, ctx.maxBodyBytes))
+  const body = validateBody(
+    uploadBodySchema,
+    await readJsonBody(call.req, ctx.maxBodyBytes, ctx.bodyBudget),
+  )
   const bytes = decodeBase64(body.content)
   if (!bytes) {
     throw badRequest('content is not valid base64; encode the file bytes with standard base64.')
@@ -216,4 +220,40 @@ export function creatorListingsHandler(ctx: SandboxContext, call: Call): Answer 
           : '',
     },
   }
+}
+
+// ---- buyer's view of a listing ---------------------------------------------------------------
+
+/**
+ * `GET /svc/v1/marketListings/{id}`: what any authenticated buyer may know of a published
+ * listing (DESIGN.md, "Buyer's view of a listing"). A listing that is not published is 404 to
+ * everyone, its creator included: the creator has the creator listings for that.
+ */
+export function marketListingHandler(ctx: SandboxContext, call: Call): Answer {
+  const listingId = call.params[0]!
+  const row = getRow<ListingRow>(
+    ctx.db,
+    'SELECT * FROM market_listings WHERE listing_id = ?',
+    listingId,
+  )
+  const listing = row ? creatorListingSchema.parse(JSON.parse(row.listing_json)) : undefined
+  if (!row || !listing || listing.status !== 'published') {
+    throw notFound(
+      `There is no published marketplace listing "${listingId}". Check the listing ID.`,
+    )
+  }
+  const view: MarketListing = {
+    id: listing.id,
+    displayName: listing.displayName,
+    description: listing.description,
+    listingVersionId: listing.listingVersionId,
+    publishedVersionId: listing.publishedVersionId,
+    pricingRuleVersion: listing.pricingRuleVersion,
+    taskFixedFeeT: listing.taskFixedFeeT,
+    inputSchemaSnapshot: row.schema_json,
+    status: listing.status,
+    saleStatus: listing.saleStatus,
+    executionAvailabilityStatus: listing.executionAvailabilityStatus,
+  }
+  return { status: 200, body: view }
 }

@@ -143,7 +143,7 @@ export function acceptRows(
 }
 
 function readJson(ctx: SandboxContext, call: Call): Promise<unknown> {
-  return readJsonBody(call.req, ctx.maxBodyBytes)
+  return readJsonBody(call.req, ctx.maxBodyBytes, ctx.bodyBudget)
 }
 
 // ---- run creation ----------------------------------------------------------------------------
@@ -416,7 +416,8 @@ export function runDetailHandler(ctx: SandboxContext, call: Call): Answer {
     status: 200,
     body: {
       run: runSummaryOf(row),
-      ...(market ? { market } : {}),
+      // Present on every run, as the interface lists it; empty for a template run.
+      market: market ?? {},
       tasks: tasks.map(runTaskOf),
       artifacts: artifacts.map((a) => artifactOf(a, call.origin)),
     },

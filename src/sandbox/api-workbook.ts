@@ -53,7 +53,7 @@ async function validateWorkbookBytes(
 export async function validateWorkbookHandler(ctx: SandboxContext, call: Call): Promise<Answer> {
   const listingId = call.params[0]!
   const { listing, schema } = findVisibleListing(ctx.db, call.user.userId, listingId)
-  const raw = await readJsonBody(call.req, ctx.maxBodyBytes)
+  const raw = await readJsonBody(call.req, ctx.maxBodyBytes, ctx.bodyBudget)
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw badRequest('The request body must be a JSON object.')
   }

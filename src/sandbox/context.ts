@@ -1,6 +1,7 @@
 /** What every request handler of the sandbox can reach. */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { BlobStore } from './blobs'
+import type { BodyBudget } from './http'
 import type { CallbackSender } from './callbacks'
 import type { Db } from './db'
 import type { PageTokens } from './pagination'
@@ -20,8 +21,10 @@ export interface SandboxContext {
   /** Accepted bearer tokens and their users. */
   tokens: ReadonlyMap<string, SandboxUser>
   maxBodyBytes: number
+  /** Request bodies held at once, across requests (http.ts). */
+  bodyBudget?: BodyBudget
   log: (line: string) => void
-  /** The listening address, used when a request's Host header cannot be trusted. */
+  /** The sandbox's own address (where it listens), for every URL it writes. */
   origin: () => string
 }
 
@@ -33,7 +36,7 @@ export interface Call {
   params: string[]
   /** The signed-in user (routes that need no token get a placeholder with userId 0). */
   user: SandboxUser
-  /** The origin the caller used to reach the sandbox, for accessUrl values. */
+  /** The sandbox's own address, for accessUrl values (never taken from the Host header). */
   origin: string
 }
 

@@ -1,6 +1,6 @@
 /**
  * Small HTTP helpers for the sandbox: one error type that carries a status code, a streaming
- * JSON body reader with a size limit, and JSON answers in the `{ "error": string }` shape that
+ * JSON body reader with a size limit per request and a total across requests, and JSON answers in the `{ "error": string }` shape that
  * DESIGN.md fixes for every failure.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -39,12 +39,61 @@ function tooLarge(limit: number): HttpError {
   )
 }
 
+/** Default total of request bodies held at once, across all requests. */
+export const DEFAULT_MAX_BODIES_BYTES = 256 * 1024 * 1024
+
+/**
+ * The bytes of request bodies the sandbox holds at once, across requests. A body is counted from
+ * its first byte until its request is answered (the parsed body lives that long). A request that
+ * would pass the total waits for nobody: it is answered 503 with Retry-After, unless it is the
+ * only one holding bytes (so one large upload always gets through on its own).
+ */
+export class BodyBudget {
+  private used = 0
+  private readonly held = new WeakMap<IncomingMessage, number>()
+
+  constructor(readonly total: number) {}
+
+  /** Counts `bytes` more for `req`; false when that would pass the total. */
+  take(req: IncomingMessage, bytes: number): boolean {
+    const mine = this.held.get(req) ?? 0
+    if (this.used + bytes > this.total && this.used > mine) return false
+    this.used += bytes
+    this.held.set(req, mine + bytes)
+    return true
+  }
+
+  /** Gives back everything `req` held (call once its answer is sent). */
+  release(req: IncomingMessage): void {
+    const mine = this.held.get(req) ?? 0
+    this.used -= mine
+    this.held.delete(req)
+  }
+
+  get inUse(): number {
+    return this.used
+  }
+}
+
+function busy(): HttpError {
+  return new HttpError(
+    503,
+    'The sandbox is busy receiving other large requests. Try again in a few seconds.',
+    { 'Retry-After': '2', Connection: 'close' },
+  )
+}
+
 /**
  * Reads the whole request body as a stream, stopping with 413 as soon as it grows past `limit`
- * (or at once when Content-Length already says so). Rejects with a plain Error when the client
- * goes away mid-body; the caller then has nobody to answer.
+ * (or at once when Content-Length already says so), and with 503 when the bodies held across
+ * requests would pass the budget's total. Rejects with a plain Error when the client goes away
+ * mid-body; the caller then has nobody to answer.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(
+  req: IncomingMessage,
+  limit: number,
+  budget?: BodyBudget,
+): Promise<Buffer> {
   const declared = Number(req.headers['content-length'])
   if (Number.isFinite(declared) && declared > limit) {
     req.resume()
@@ -59,17 +108,19 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       done = true
       req.off('data', onData)
       if (error) reject(error)
-      else resolve(Buffer.concat(chunks, size))
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size))
+    }
+    const stop = (error: HttpError) => {
+      chunks.length = 0
+      budget?.release(req)
+      // Keep draining so the client can read the answer instead of a reset connection.
+      req.resume()
+      finish(error)
     }
     const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size > limit) {
-        chunks.length = 0
-        // Keep draining so the client can read the 413 answer instead of a reset connection.
-        req.resume()
-        finish(tooLarge(limit))
-        return
-      }
+      if (size > limit) return stop(tooLarge(limit))
+      if (budget && !budget.take(req, chunk.length)) return stop(busy())
       chunks.push(chunk)
     }
     req.on('data', onData)
@@ -120,9 +171,13 @@ export function parseJsonBody(bytes: Buffer, contentType?: string): unknown {
   return value
 }
 
-/** Reads and parses the JSON body of a request. */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  return parseJsonBody(await readBody(req, limit), req.headers['content-type'])
+/** Reads and parses the JSON body of a request (counted against `budget` until it is answered). */
+export async function readJsonBody(
+  req: IncomingMessage,
+  limit: number,
+  budget?: BodyBudget,
+): Promise<unknown> {
+  return parseJsonBody(await readBody(req, limit, budget), req.headers['content-type'])
 }
 
 /** Validates a parsed body with a contract schema; a failure is a 400 naming the fields. */

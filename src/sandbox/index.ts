@@ -21,7 +21,14 @@ import {
   setMeta,
   allRows,
 } from './db'
-import { DEFAULT_MAX_BODY_BYTES, HttpError, sendError, sendJson } from './http'
+import {
+  BodyBudget,
+  DEFAULT_MAX_BODIES_BYTES,
+  DEFAULT_MAX_BODY_BYTES,
+  HttpError,
+  sendError,
+  sendJson,
+} from './http'
 import { forgetOldAnswers } from './idempotency'
 import { PageTokens } from './pagination'
 import { findRoute } from './router'
@@ -54,10 +61,20 @@ export interface SandboxOptions {
   seed?: SeedFile | string
   /** How long each task takes, in milliseconds (default 300). */
   taskMs?: number
+  /**
+   * Added to every request before it is handled, in ms (a distant service: loopback answers
+   * in well under a millisecond, which hides what concurrency buys a client). Default 0.
+   */
+  latencyMs?: number
   /** Tasks executing at once across the server (default 4). */
   concurrency?: number
   /** Largest request body accepted, in bytes (default 400 MB); larger is a 413. */
   maxBodyBytes?: number
+  /**
+   * Request bodies held at once across requests, in bytes (default 256 MB); a request that would
+   * pass it while others hold bodies is a 503 with Retry-After.
+   */
+  maxBodiesBytes?: number
   /** Receives one line per request and per notable event. Never receives tokens. */
   log?: (line: string) => void
 }
@@ -134,7 +151,7 @@ export function formatSandboxBanner(sandbox: Pick<Sandbox, 'url'>): string {
 }
 
 function checkOptions(options: SandboxOptions): void {
-  const { taskMs, concurrency, port, maxBodyBytes } = options
+  const { taskMs, concurrency, port, maxBodyBytes, maxBodiesBytes } = options
   if (taskMs !== undefined && (!Number.isInteger(taskMs) || taskMs < 0)) {
     throw new RangeError(`taskMs must be a whole number of milliseconds, 0 or more; got ${taskMs}.`)
   }
@@ -146,6 +163,9 @@ function checkOptions(options: SandboxOptions): void {
   }
   if (maxBodyBytes !== undefined && (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1)) {
     throw new RangeError(`maxBodyBytes must be a positive whole number; got ${maxBodyBytes}.`)
+  }
+  if (maxBodiesBytes !== undefined && (!Number.isInteger(maxBodiesBytes) || maxBodiesBytes < 1)) {
+    throw new RangeError(`maxBodiesBytes must be a positive whole number; got ${maxBodiesBytes}.`)
   }
   for (const token of options.tokens ?? []) {
     if (!/^[\x21-\x7e]+$/.test(token)) {
@@ -197,7 +217,6 @@ function pageTokenSecret(db: Db): Buffer {
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i
-const SAFE_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/
 
 function authenticate(ctx: SandboxContext, req: IncomingMessage): SandboxUser {
   const header = req.headers.authorization
@@ -270,11 +289,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       callbacks,
       tokens: users.accepted,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      bodyBudget: new BodyBudget(options.maxBodiesBytes ?? DEFAULT_MAX_BODIES_BYTES),
       log,
       origin: () => origin,
     }
 
     let closing = false
+    const latencyMs = Math.max(0, Math.min(60_000, Math.floor(options.latencyMs ?? 0)))
     const faults: (FaultRule & { left: number })[] = []
     const takeFault = (method: string, rawPath: string): FaultRule | undefined => {
       const index = faults.findIndex(
@@ -297,6 +318,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       try {
         if (closing)
           throw new HttpError(503, 'The sandbox is shutting down; try again once it has restarted.')
+        if (latencyMs > 0) await new Promise((r) => setTimeout(r, latencyMs))
         const fault = faults.length ? takeFault(method, rawPath) : undefined
         if (fault?.drop === 'before') {
           req.socket.destroy()
@@ -336,15 +358,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           )
         }
         const user = match.route.auth ? authenticate(ctx, req) : { userId: 0, name: '' }
-        const hostHeader = req.headers.host
-        const call: Call = {
-          req,
-          res,
-          url,
-          params: match.params,
-          user,
-          origin: hostHeader && SAFE_HOST.test(hostHeader) ? `http://${hostHeader}` : origin,
-        }
+        // URLs the sandbox writes use its own address: the Host header is the caller's to choose.
+        const call: Call = { req, res, url, params: match.params, user, origin }
         if (fault?.holdMs) {
           log(`holding ${method} ${rawPath} for ${fault.holdMs}ms (injected fault)`)
           await new Promise((r) => setTimeout(r, fault.holdMs))
@@ -369,6 +384,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           )
         }
         if (res.headersSent && !res.writableEnded) res.destroy()
+      } finally {
+        ctx.bodyBudget?.release(req)
       }
     }
 

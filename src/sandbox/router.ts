@@ -7,6 +7,7 @@ import type { Handler } from './context'
 import {
   creatorListingsHandler,
   healthzHandler,
+  marketListingHandler,
   modelsHandler,
   privateTemplateHandler,
   reviewRequestHandler,
@@ -32,10 +33,10 @@ export interface Route {
 const MARK = 'zzPARAMzz'
 
 /** A matcher for the paths a catalog path function makes: its parameters become segments. */
-function matcherOf(pathFn: (...ids: string[]) => string): Route['match'] {
+function matcherOf(pathFn: (...ids: string[]) => string, param = '[^/]+?'): Route['match'] {
   const template = pathFn(MARK, MARK)
   const pieces = template.split(MARK).map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-  const pattern = new RegExp(`^${pieces.join('([^/]+?)')}$`)
+  const pattern = new RegExp(`^${pieces.join(`(${param})`)}$`)
   return (rawPath) => {
     const found = pattern.exec(rawPath)
     return found ? found.slice(1) : undefined
@@ -46,6 +47,7 @@ const handlers: Record<EndpointName, Handler> = {
   healthz: healthzHandler,
   version: versionHandler,
   models: modelsHandler,
+  marketListing: marketListingHandler,
   execute: executeHandler,
   validateWorkbook: validateWorkbookHandler,
   runRows: runRowsHandler,
@@ -63,7 +65,8 @@ export const routes: Route[] = [
     name,
     method: endpoints[name].method,
     auth: endpoints[name].auth,
-    match: matcherOf(paths[name]),
+    // A listing's own path must not swallow its `:execute` / `:validateWorkbook` actions.
+    match: matcherOf(paths[name], name === 'marketListing' ? '[^/:]+' : undefined),
     handler: handlers[name],
   })),
   {

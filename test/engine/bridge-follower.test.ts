@@ -9,7 +9,7 @@ import { createBridgeService } from '../../src/core/bridge-handlers'
 import { createEngine, type Engine } from '../../src/core/engine'
 import { MemorySecretStore } from '../../src/core/secrets'
 import { createShellEngine } from '../../src/core/shell-engine'
-import type { RunEnded, RunsUpdate } from '../../src/shared/bridge'
+import type { RunDetailUpdate, RunEnded, RunsUpdate } from '../../src/shared/bridge'
 import { paths } from '../../src/shared/contract'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
@@ -75,5 +75,81 @@ it('pushes a new run, its progress and its end, then stops asking', async () => 
   expect(before).toBeGreaterThan(2)
   await new Promise((r) => setTimeout(r, 400))
   expect(lists()).toBe(before)
+  service.dispose()
+})
+
+async function submit(rowCount: number): Promise<string> {
+  const connection = await engine.connect({ env: 'Local' })
+  const entry = await engine.submissions.journal(connection, {
+    target: { kind: 'template', templateId: 'row-echo' },
+    rows: Array.from({ length: rowCount }, (_, i) => ({ message: `row ${i}` })),
+  })
+  return (await engine.submissions.send(connection, entry)).runId
+}
+
+const detailRequests = (runId: string) =>
+  log.filter((line) => line.startsWith(`GET ${paths.run(runId)} `)).length
+
+it('keeps an open run detail live when its run is older than the newest page', async () => {
+  // The runs list covers the newest run only: the open run falls off it once another is sent.
+  const service = createBridgeService(
+    createShellEngine(engine, { name: 'test', version: '0', platform: 'linux' }),
+    { shell: 'browser', followMinMs: 20, followMaxMs: 100, followPageSize: 1 },
+  )
+  const details: RunDetailUpdate[] = []
+  const ended: RunEnded[] = []
+  service.subscribe((event, payload) => {
+    if (event === 'runDetailUpdated') details.push(payload as RunDetailUpdate)
+    if (event === 'runEnded') ended.push(payload as RunEnded)
+  })
+  const older = await submit(20)
+  const newer = await submit(1)
+  const list = await service.handlers.watchRuns({ environment: 'Local' }, { transport: 'http' })
+  expect(list.items.map((run) => run.runId)).toEqual([newer])
+
+  await service.handlers.followRun({ environment: 'Local', runId: older }, { transport: 'http' })
+  await until(() => ended.some((e) => e.run.runId === older))
+  const mine = details.filter((d) => d.environment === 'Local' && d.detail.run.runId === older)
+  expect(mine.length).toBeGreaterThanOrEqual(2)
+  const done = mine.map((d) => d.detail.run.completedTasks)
+  expect(done).toEqual([...done].sort((a, b) => a - b))
+  expect(mine[0]!.detail.run.status).not.toBe('succeeded')
+  expect(mine.at(-1)!.detail.run.status).toBe('succeeded')
+  expect(mine.at(-1)!.detail.tasks).toHaveLength(20)
+  expect(ended.filter((e) => e.run.runId === older)).toHaveLength(1)
+
+  // Ended: that run is not asked for again, though the list stays watched.
+  await new Promise((r) => setTimeout(r, 100))
+  const after = detailRequests(older)
+  await new Promise((r) => setTimeout(r, 300))
+  expect(detailRequests(older)).toBe(after)
+  service.dispose()
+})
+
+it('stops asking for a followed run as soon as its detail closes', async () => {
+  const service = createBridgeService(
+    createShellEngine(engine, { name: 'test', version: '0', platform: 'linux' }),
+    { shell: 'browser', followMinMs: 20, followMaxMs: 40, followPageSize: 1 },
+  )
+  const details: RunDetailUpdate[] = []
+  service.subscribe((event, payload) => {
+    if (event === 'runDetailUpdated') details.push(payload as RunDetailUpdate)
+  })
+  const older = await submit(40)
+  await submit(1)
+  const ref = { environment: 'Local', runId: older }
+  await service.handlers.followRun(ref, { transport: 'http' })
+  await until(() => details.some((d) => d.detail.run.runId === older))
+  await service.handlers.unfollowRun(ref, { transport: 'http' })
+  // A request already out may still land; after that, nothing more for this run.
+  await new Promise((r) => setTimeout(r, 60))
+  const before = detailRequests(older)
+  const runs = log.filter((line) => line.startsWith(`GET ${paths.runs()}`)).length
+  await new Promise((r) => setTimeout(r, 300))
+  expect(detailRequests(older)).toBe(before)
+  // Nothing else was watched: no list requests either.
+  expect(log.filter((line) => line.startsWith(`GET ${paths.runs()}`)).length).toBe(runs)
+  const connection = await engine.connect({ env: 'Local' })
+  expect((await connection.client.run(older)).run.status).not.toBe('succeeded')
   service.dispose()
 })

@@ -63,7 +63,7 @@ it('a process killed between journal and answer: the same command again finishes
     tokenOverride: sandbox.token,
   })
   const connection = await engine.connect({ baseUrl: sandbox.url })
-  const journaled = engine.submissions.unanswered(connection.key)
+  const journaled = engine.submissions.unanswered(connection.historyKey)
   await engine.close()
   expect(journaled).toHaveLength(1)
   expect(journaled[0]!.state).toBe('sent')

@@ -5,11 +5,10 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { downloadRun, safeFileName } from '../../src/core/downloads'
+import { safeFileName } from '../../src/core/downloads'
 import { createEngine, type Connection, type Engine } from '../../src/core/engine'
 import { writeResultsWorkbook } from '../../src/core/results'
 import { MemorySecretStore } from '../../src/core/secrets'
-import { uploadFile } from '../../src/core/uploads'
 import { isTerminalStatus, type RunDetail } from '../../src/shared/contract'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
@@ -54,7 +53,7 @@ beforeAll(async () => {
 
   const big = join(home, 'big.bin')
   writeFileSync(big, randomBytes(3 * 1024 * 1024))
-  const { asset } = await uploadFile(engine.db, connection, big)
+  const { asset } = await engine.uploads.file(connection, big)
   const digest = await engine.submissions.journal(connection, {
     target: { kind: 'template', templateId: 'document-digest' },
     rows: [{ document: { inputAssetId: asset.inputAssetId }, title: 'Big file' }],
@@ -81,7 +80,7 @@ describe('downloading a run', () => {
     const out = mkdtempSync(join(tmpdir(), 'sr-out-'))
     const detail = await connection.client.run(runId)
     expect(detail.artifacts.length).toBeGreaterThanOrEqual(2)
-    const first = await downloadRun(engine.db, connection, runId, out)
+    const first = await engine.downloads.run(connection, runId, out)
     expect(first.failed).toEqual([])
     expect(first.files).toHaveLength(detail.artifacts.length)
     expect(first.folder).toBe(join(out, runId))
@@ -99,7 +98,7 @@ describe('downloading a run', () => {
     for (const row of readdirSync(first.folder))
       expect(readdirSync(join(first.folder, row)).filter((n) => n.endsWith('.partial'))).toEqual([])
 
-    const second = await downloadRun(engine.db, connection, runId, out)
+    const second = await engine.downloads.run(connection, runId, out)
     expect(second.files.map((f) => f.skipped)).toEqual(first.files.map(() => true))
     expect(second.files.map((f) => f.path)).toEqual(first.files.map((f) => f.path))
   })
@@ -116,7 +115,7 @@ describe('downloading a run', () => {
       path: new URL(remote.accessUrl).pathname,
       cutBodyAfterBytes: half,
     })
-    const result = await downloadRun(engine.db, connection, { ...detail, artifacts: [remote] }, out)
+    const result = await engine.downloads.run(connection, { ...detail, artifacts: [remote] }, out)
     expect(result.failed).toEqual([])
     expect(result.files[0]!.resumedFrom).toBe(half)
     expect(sha(readFileSync(result.files[0]!.path))).toBe(sha(whole))
@@ -130,14 +129,14 @@ describe('downloading a run', () => {
     const path = new URL(remote.accessUrl).pathname
     sandbox.injectFault({ method: 'GET', path, cutBodyAfterBytes: 100_000, times: 2 })
     const one = { ...detail, artifacts: [remote] }
-    const cut = await downloadRun(engine.db, connection, one, out, { attempts: 1 })
+    const cut = await engine.downloads.run(connection, one, out, { attempts: 1 })
     expect(cut.files).toEqual([])
     expect(cut.failed[0]).toMatchObject({
       artifactId: remote.artifactId,
       nextStep: expect.stringMatching(/again/),
     })
     // A second cut, 10 bytes further, then the rest.
-    const again = await downloadRun(engine.db, connection, one, out, { attempts: 2 })
+    const again = await engine.downloads.run(connection, one, out, { attempts: 2 })
     expect(again.failed).toEqual([])
     expect(again.files[0]!.resumedFrom).toBe(200_000)
     expect(sha(readFileSync(again.files[0]!.path))).toBe(sha(whole))
@@ -148,7 +147,7 @@ describe('where outputs cannot go', () => {
   it('a file where the folder should be gets a clear message', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'sr-notdir-')), 'notes.txt')
     writeFileSync(file, 'mine')
-    await expect(downloadRun(engine.db, connection, runId, join(file, 'deeper'))).rejects.toThrow(
+    await expect(engine.downloads.run(connection, runId, join(file, 'deeper'))).rejects.toThrow(
       /is a file, not a folder/,
     )
     expect(readFileSync(file, 'utf8')).toBe('mine')
@@ -181,12 +180,7 @@ describe('artifacts elsewhere', () => {
     const out = mkdtempSync(join(tmpdir(), 'sr-foreign-'))
     const detail = await connection.client.run(runId)
     const artifact = { ...detail.artifacts[0]!, inlineText: '', accessUrl: foreignUrl }
-    const result = await downloadRun(
-      engine.db,
-      connection,
-      { ...detail, artifacts: [artifact] },
-      out,
-    )
+    const result = await engine.downloads.run(connection, { ...detail, artifacts: [artifact] }, out)
     expect(result.failed).toEqual([])
     expect(seen).toHaveLength(1)
     expect(seen[0]!.authorization).toBeUndefined()
@@ -224,13 +218,7 @@ describe('the results workbook', () => {
   it('has the rows sent, status, error and each output side by side', async () => {
     const out = mkdtempSync(join(tmpdir(), 'sr-results-'))
     const path = join(out, 'results.xlsx')
-    const written = await writeResultsWorkbook(
-      engine.db,
-      engine.submissions,
-      connection,
-      runId,
-      path,
-    )
+    const written = await writeResultsWorkbook(engine, connection, runId, path)
     expect(written.rows).toBe(3)
     const wb = new ExcelJS.Workbook()
     await wb.xlsx.readFile(path)
@@ -259,7 +247,7 @@ describe('the results workbook', () => {
 })
 
 describe('downloads through the Bridge', () => {
-  it('saves into the folder the shell chose and pushes progress events', async () => {
+  it('saves into the outputs folder and pushes progress events', async () => {
     const { createBridgeService } = await import('../../src/core/bridge-handlers')
     const { createShellEngine } = await import('../../src/core/shell-engine')
     const out = mkdtempSync(join(tmpdir(), 'sr-bridge-'))
@@ -268,7 +256,7 @@ describe('downloads through the Bridge', () => {
       createShellEngine(
         engine,
         { name: 'test', version: '0', platform: 'linux' },
-        { chooseDownloadFolder: async () => out },
+        { defaultOutputsFolder: () => out },
       ),
       { shell: 'electron' },
     )

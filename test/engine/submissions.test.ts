@@ -51,7 +51,7 @@ describe('submission journal', () => {
     const sent = await e.submissions.send(connection, entry)
     expect(sent.state).toBe('accepted')
     expect(sent.runId).not.toBe('')
-    expect(e.submissions.byRun(connection.key, sent.runId)?.id).toBe(entry.id)
+    expect(e.submissions.byRun(connection.historyKey, sent.runId)?.id).toBe(entry.id)
     // Accepted: the same rows submitted again later are a new submission with a new id.
     const again = await e.submissions.journal(connection, { target: template, rows })
     expect(again.clientRequestId).not.toBe(entry.clientRequestId)
@@ -91,7 +91,7 @@ describe('submission journal', () => {
 
     const second = engine()
     const c2 = await second.connect({ baseUrl: sandbox.url })
-    expect(second.submissions.unanswered(c2.key).map((s) => s.clientRequestId)).toEqual([
+    expect(second.submissions.unanswered(c2.historyKey).map((s) => s.clientRequestId)).toEqual([
       entry.clientRequestId,
     ])
     const done = await second.submissions.resendUnanswered(c2)
@@ -125,7 +125,7 @@ describe('submission journal', () => {
     })
     const sent = await e.submissions.send(connection, entry)
     expect(sent.inputCopyPath).toContain('orders-march.xlsx')
-    e.recordRuns(connection.key, [
+    e.recordRuns(connection.historyKey, [
       { ...(await connection.client.run(sent.runId)).run, status: 'succeeded' },
     ])
     expect(e.submissions.search({ search: 'march' }).map((s) => s.id)).toEqual([entry.id])

@@ -12,6 +12,7 @@
 import {
   API_PREFIX,
   ContractError,
+  checkBaseUrl,
   PAGE_LIMITS,
   QUERY,
   endpoints,
@@ -22,6 +23,7 @@ import {
   type ExecuteBody,
   type ExecutionResult,
   type InputAsset,
+  type MarketListing,
   type OfficialTemplateSchema,
   type PrivateTemplate,
   type ReviewRequest,
@@ -35,6 +37,8 @@ import {
 } from '../../shared/contract'
 import { ApiError } from './errors'
 import { nodeHttpFetch } from './node-http'
+import { paginate } from './paginate'
+import { RETRYABLE_STATUS, retryDelay, type RetryPolicy } from './retry'
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
 /** Where the client gets the token when it needs one; null when none is stored. */
@@ -123,7 +127,6 @@ interface Built {
   fetch?: FetchLike
 }
 
-const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504])
 const MAX_REDIRECTS = 5
 
 export class ApiClient {
@@ -134,31 +137,28 @@ export class ApiClient {
   private readonly streamFetch: FetchLike
   private readonly token: TokenSource
   private readonly timeoutMs: number
-  private readonly maxAttempts: number
-  private readonly backoffMs: number
-  private readonly maxBackoffMs: number
-  private readonly maxRetryAfterMs: number
+  private readonly retryPolicy: RetryPolicy
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>
   private readonly random: () => number
   private readonly onRetry: ((info: RetryInfo) => void) | undefined
 
   constructor(options: ApiClientOptions) {
-    const url = new URL(options.baseUrl)
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new TypeError(
-        `The service address must start with https:// or http:// (got ${options.baseUrl}).`,
-      )
-    }
+    const check = checkBaseUrl(options.baseUrl)
+    // The token is only ever sent to an https origin, or over loopback.
+    if (!check.ok) throw new TypeError(check.reason)
+    const url = check.url
     this.baseUrl = (url.origin + url.pathname).replace(/\/+$/, '')
     this.origin = url.origin
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init))
     this.streamFetch = options.fetch ?? nodeHttpFetch
     this.token = options.token ?? (() => null)
     this.timeoutMs = options.timeoutMs ?? 30_000
-    this.maxAttempts = Math.max(1, options.maxAttempts ?? 4)
-    this.backoffMs = options.backoffMs ?? 300
-    this.maxBackoffMs = options.maxBackoffMs ?? 8000
-    this.maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000
+    this.retryPolicy = {
+      maxAttempts: Math.max(1, options.maxAttempts ?? 4),
+      baseDelayMs: options.backoffMs ?? 300,
+      maxDelayMs: options.maxBackoffMs ?? 8000,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
+    }
     this.sleep = options.sleep ?? sleep
     this.random = options.random ?? Math.random
     this.onRetry = options.onRetry
@@ -197,6 +197,11 @@ export class ApiClient {
   }
 
   // ---- Market listings ------------------------------------------------------------------
+
+  /** GET marketListings/{id}: the buyer's view of a published listing (DESIGN.md). */
+  marketListing(listingId: string, options?: CallOptions): Promise<MarketListing> {
+    return this.request('marketListing', paths.marketListing(listingId), {}, options)
+  }
 
   /** POST :execute. Spends money: call only after the user confirmed (body.confirm). */
   execute(listingId: string, body: ExecuteBody, options?: CallOptions): Promise<ExecutionResult> {
@@ -258,18 +263,11 @@ export class ApiClient {
     query: Omit<RunsQuery, 'pageToken' | 'pageSize'> & { limit?: number | undefined } = {},
     options?: CallOptions,
   ): Promise<{ items: RunSummary[]; totalCount: number }> {
-    const limit = query.limit ?? Number.POSITIVE_INFINITY
-    const items: RunSummary[] = []
-    let totalCount = 0
-    let pageToken: string | undefined
-    do {
-      const pageSize = Math.min(PAGE_LIMITS.runs.max, Math.max(1, limit - items.length))
-      const page = await this.listRuns({ ...query, pageSize, pageToken }, options)
-      totalCount = page.totalCount
-      items.push(...page.items.slice(0, limit - items.length))
-      pageToken = page.nextPageToken || undefined
-    } while (pageToken && items.length < limit)
-    return { items, totalCount: Math.max(totalCount, items.length) }
+    const { limit, ...filter } = query
+    return paginate<RunSummary>(
+      ({ pageToken, pageSize }) => this.listRuns({ ...filter, pageSize, pageToken }, options),
+      { limit, maxPageSize: PAGE_LIMITS.runs.max },
+    )
   }
 
   run(runId: string, options?: CallOptions): Promise<RunDetail> {
@@ -302,19 +300,12 @@ export class ApiClient {
     query: { search?: string | undefined; limit?: number | undefined } = {},
     options?: CallOptions,
   ): Promise<CreatorListing[]> {
-    const limit = query.limit ?? Number.POSITIVE_INFINITY
-    const items: CreatorListing[] = []
-    let pageToken: string | undefined
-    do {
-      const pageSize = Math.min(PAGE_LIMITS.listings.max, Math.max(1, limit - items.length))
-      const page = await this.listCreatorListings(
-        { search: query.search, pageSize, pageToken },
-        options,
-      )
-      items.push(...page.items.slice(0, limit - items.length))
-      pageToken = page.nextPageToken || undefined
-    } while (pageToken && items.length < limit)
-    return items
+    const all = await paginate<CreatorListing>(
+      ({ pageToken, pageSize }) =>
+        this.listCreatorListings({ search: query.search, pageSize, pageToken }, options),
+      { limit: query.limit, maxPageSize: PAGE_LIMITS.listings.max },
+    )
+    return all.items
   }
 
   privateTemplate(templateId: string, options?: CallOptions): Promise<PrivateTemplate> {
@@ -533,11 +524,19 @@ export class ApiClient {
           init.method !== 'GET',
           timeout.aborted,
         )
-        if (idempotent && attempt < this.maxAttempts) {
+        const delay = idempotent
+          ? retryDelay(
+              { kind: failure.kind === 'timeout' ? 'timeout' : 'network' },
+              attempt,
+              this.retryPolicy,
+              this.random,
+            )
+          : null
+        if (delay !== null) {
           await this.pause(
             label,
             attempt,
-            this.backoff(attempt),
+            delay,
             failure.kind === 'timeout' ? 'no answer in time' : 'no answer',
             options.signal,
           )
@@ -549,9 +548,16 @@ export class ApiClient {
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'))
       const retryable = idempotent && RETRYABLE_STATUS.has(response.status)
       if (acceptAnyStatus && !retryable) return response
-      if (retryable && attempt < this.maxAttempts && (retryAfterMs ?? 0) <= this.maxRetryAfterMs) {
+      const delay = retryable
+        ? retryDelay(
+            { kind: 'status', status: response.status, retryAfterMs },
+            attempt,
+            this.retryPolicy,
+            this.random,
+          )
+        : null
+      if (delay !== null) {
         await response.body?.cancel()
-        const delay = Math.max(retryAfterMs ?? 0, this.backoff(attempt))
         await this.pause(label, attempt, delay, `HTTP ${response.status}`, options.signal)
         continue
       }
@@ -571,12 +577,6 @@ export class ApiClient {
         ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
       })
     }
-  }
-
-  private backoff(attempt: number): number {
-    const ceiling = Math.min(this.maxBackoffMs, this.backoffMs * 2 ** (attempt - 1))
-    // Full jitter, but never less than a quarter of the ceiling.
-    return Math.round(ceiling * (0.25 + 0.75 * this.random()))
   }
 
   private async pause(

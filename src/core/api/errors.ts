@@ -4,6 +4,8 @@
  * to do next, so every front door (UI, CLI) can show it as is.
  */
 
+import { UserFacingError } from '../errors'
+
 export type ApiErrorKind =
   /** The service answered with a non-2xx status. */
   | 'http'
@@ -36,7 +38,7 @@ export interface ApiErrorInit {
   cause?: unknown
 }
 
-export class ApiError extends Error {
+export class ApiError extends UserFacingError {
   readonly kind: ApiErrorKind
   readonly request: string
   readonly origin: string
@@ -47,12 +49,9 @@ export class ApiError extends Error {
   readonly retryAfterMs: number | undefined
   readonly attempts: number
   readonly maybeHandled: boolean
-  /** What to do next, in words a non-technical user understands. */
-  readonly nextStep: string
-
   constructor(init: ApiErrorInit) {
     const { message, nextStep } = explain(init)
-    super(message, init.cause === undefined ? undefined : { cause: init.cause })
+    super(message, nextStep, { cause: init.cause })
     this.name = 'ApiError'
     this.kind = init.kind
     this.request = init.request
@@ -63,7 +62,11 @@ export class ApiError extends Error {
     this.retryAfterMs = init.retryAfterMs
     this.attempts = init.attempts ?? 1
     this.maybeHandled = init.maybeHandled ?? false
-    this.nextStep = nextStep
+  }
+
+  /** The kind of failure, with the status for a refusal: 'http-404', 'unreachable'... */
+  get code(): string {
+    return this.kind === 'http' ? `http-${this.status}` : this.kind
   }
 
   /** True for a 401: the token is missing, wrong or expired. */

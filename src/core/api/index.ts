@@ -1,2 +1,4 @@
 export * from './client'
 export * from './errors'
+export * from './retry'
+export * from './paginate'

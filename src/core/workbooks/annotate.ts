@@ -3,23 +3,26 @@
  * note, and an Errors sheet listing every problem with a link to its cell, opened first.
  *
  * A workbook of modest size is loaded whole, so the copy keeps everything the user made
- * (formats, widths, dropdowns, other sheets). A large one (or a csv) is copied row by row with
- * the streaming reader and writer, keeping values, so memory stays flat whatever the size.
- * Written to a temporary name and renamed, like every file the app writes.
+ * (formats, widths, dropdowns, other sheets), but only after every part of it was unpacked and
+ * every sheet scanned within the readers' limits (exceljs itself has none). A large one (or a
+ * csv, or one exceljs cannot load) is copied row by row by our own readers into the streaming
+ * writer, keeping values, so memory stays flat whatever the size. Runs in the worker (parse.ts);
+ * a file that could not be read is refused with a message. Written to a temporary name and
+ * renamed, like every file the app writes.
  */
-import { stat, rename, rm } from 'node:fs/promises'
+import { rename, rm } from 'node:fs/promises'
 import { extname } from 'node:path'
-import ExcelJS from 'exceljs'
-import {
-  chooseInputSheet,
-  columnLetter,
-  exceljsSheets,
-  inputSheetName,
-  isStreamedInputSheet,
-  readCsv,
-  SHEETS,
-  type ReadResult,
-} from './read'
+import type ExcelJS from 'exceljs'
+import type { CellValue } from '../../shared/input-schema'
+import { EngineError } from '../errors'
+import { loadExcelJs } from './exceljs-lazy'
+import { chooseInputSheet, columnLetter, SHEETS, type ReadResult } from './columns'
+import { readCsvBytes } from './csv'
+import { MAX_SMALL_PART_BYTES, RESAVE } from './limits'
+import { baseName, openByteSource, type ByteSource } from './source'
+import { openXlsx } from './xlsx'
+import { verifyZip } from './xlsx-exceljs'
+import { isZip, openZip } from './zip'
 import { checkWritableFolder, streamingWorkbook } from './writer'
 
 /** Above this size a workbook is copied by streaming instead of loaded whole. */
@@ -28,7 +31,10 @@ const LOAD_WHOLE_MAX_BYTES = 4 * 1024 * 1024
 const BAD_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFFC7CE' } }
 const BAD_FONT: Partial<ExcelJS.Font> = { color: { argb: 'FF9C0006' } }
 
-export type CheckedWorkbook = Pick<ReadResult, 'fileErrors' | 'rowErrors' | 'errorCells'>
+export type CheckedWorkbook = Pick<
+  ReadResult,
+  'fileErrors' | 'rowErrors' | 'errorCells' | 'unreadable'
+>
 
 export interface AnnotateResult {
   path: string
@@ -88,32 +94,66 @@ function errorsSheetName(existing: string[]) {
   return name
 }
 
-export async function annotateWorkbook(
+/** Writes the annotated copy on this thread (the worker calls this; see parse.ts). */
+export async function annotateHere(
   sourcePath: string,
   checked: CheckedWorkbook,
   outPath: string,
   options: { loadWholeMaxBytes?: number } = {},
 ): Promise<AnnotateResult> {
+  if (checked.unreadable)
+    throw new EngineError(
+      'refused',
+      `No annotated copy was written: “${baseName(sourcePath)}” could not be read, so there are no cells to mark.`,
+      'Fix the problem with the file shown above, then check it again.',
+    )
   const loadWholeMax = options.loadWholeMaxBytes ?? LOAD_WHOLE_MAX_BYTES
   await checkWritableFolder(outPath)
   const temp = `${outPath}.${process.pid}.partial`
+  const bytes = await openByteSource({ path: sourcePath }).catch((error: Error) => {
+    throw new EngineError('refused', error.message, 'Check the file and try again.')
+  })
   try {
-    const isCsv = ['.csv', '.txt', '.tsv'].includes(extname(sourcePath).toLowerCase())
-    const size = (await stat(sourcePath)).size
-    const markedCells =
-      !isCsv && size <= loadWholeMax
-        ? await annotateWhole(sourcePath, checked, temp)
-        : await annotateStreaming(sourcePath, isCsv, checked, temp)
+    const head = await bytes.readAt(0, 4)
+    const isCsv =
+      !isZip(head) && ['.csv', '.txt', '.tsv', '.tab'].includes(extname(sourcePath).toLowerCase())
+    let markedCells: number | null = null
+    if (!isCsv && bytes.size <= loadWholeMax && (await safeToLoadWhole(bytes, sourcePath)))
+      markedCells = await annotateWhole(sourcePath, checked, temp).catch(() => null)
+    markedCells ??= await annotateStreaming(bytes, sourcePath, isCsv, checked, temp)
     await rename(temp, outPath)
     return { path: outPath, markedCells }
   } catch (error) {
     await rm(temp, { force: true })
+    if (error instanceof EngineError) throw error
+    if (error instanceof Error && error.name === 'WorkbookFileError')
+      throw new EngineError('refused', `No annotated copy was written: ${error.message}`, RESAVE)
     throw error
+  } finally {
+    await bytes.close()
+  }
+}
+
+/**
+ * Whether exceljs may load the file whole: every zip entry unpacks within a small total and every
+ * worksheet's cells lie within the sheet limits (exceljs would allocate for any reference).
+ */
+async function safeToLoadWhole(bytes: ByteSource, sourcePath: string): Promise<boolean> {
+  try {
+    const zip = await openZip(bytes)
+    await verifyZip(zip, 4 * MAX_SMALL_PART_BYTES)
+    const book = await openXlsx(zip, baseName(sourcePath))
+    for (const sheet of book.sheets)
+      if (sheet.kind === 'worksheet') await book.rows(sheet, () => {})
+    return true
+  } catch {
+    return false
   }
 }
 
 async function annotateWhole(sourcePath: string, checked: CheckedWorkbook, temp: string) {
-  const workbook = new ExcelJS.Workbook()
+  const excel = await loadExcelJs()
+  const workbook = new excel.Workbook()
   await workbook.xlsx.readFile(sourcePath)
   const input = chooseInputSheet(workbook.worksheets)
   let marked = 0
@@ -144,21 +184,24 @@ async function annotateWhole(sourcePath: string, checked: CheckedWorkbook, temp:
 }
 
 async function annotateStreaming(
+  bytes: ByteSource,
   sourcePath: string,
   isCsv: boolean,
   checked: CheckedWorkbook,
   temp: string,
 ) {
   const problems = groupProblems(checked)
-  const book = streamingWorkbook(temp, { useSharedStrings: false, useStyles: true })
+  const book = await streamingWorkbook(temp, { useSharedStrings: false, useStyles: true })
   const writer = book.writer
   const names: string[] = []
   let inputName: string = SHEETS.input
   let marked = 0
   // Each row is written and committed as it is read: nothing accumulates.
-  const copyRow = (target: ExcelJS.Worksheet, number: number, values: unknown[], bad: boolean) => {
+  const copyRow = (target: ExcelJS.Worksheet, number: number, cells: CellValue[], bad: boolean) => {
     const row = target.getRow(number)
-    row.values = values.slice(1) as ExcelJS.CellValue[]
+    cells.forEach((value, i) => {
+      if (value !== null && value !== undefined) row.getCell(i + 1).value = value
+    })
     if (number === 1) row.font = { bold: true }
     if (bad) {
       for (const [column, list] of problems.get(number) ?? []) {
@@ -168,34 +211,34 @@ async function annotateStreaming(
     }
     row.commit()
   }
-  if (isCsv) {
-    const input = writer.addWorksheet(SHEETS.input)
-    names.push(SHEETS.input)
-    await readCsv(
-      { path: sourcePath },
-      { row: (cells, number) => copyRow(input, number, [undefined, ...cells], true) },
-    )
-    input.commit()
-  } else {
-    // The same input sheet the check read (it can look at every sheet's name first).
-    const wanted = await inputSheetName(sourcePath)
-    let inputTaken = false
-    for await (const ws of exceljsSheets({ path: sourcePath }, 'ignore')) {
-      const name = ws.name ?? `Sheet${names.length + 1}`
-      const isInput =
-        !inputTaken &&
-        (wanted !== null ? name === wanted : isStreamedInputSheet(name, ws.state, inputTaken))
-      if (isInput) {
-        inputTaken = true
-        inputName = name
-      }
-      const target = writer.addWorksheet(name, {
-        state: (ws.state as ExcelJS.WorksheetState | undefined) ?? 'visible',
+  try {
+    if (isCsv) {
+      const input = writer.addWorksheet(SHEETS.input)
+      names.push(SHEETS.input)
+      await readCsvBytes(bytes, sourcePath, {
+        row: (cells, number) => copyRow(input, number, cells, true),
       })
-      names.push(name)
-      for await (const row of ws) copyRow(target, row.number, row.values, isInput)
-      target.commit()
+      input.commit()
+    } else {
+      // The same input sheet the check read.
+      const xlsx = await openXlsx(await openZip(bytes), baseName(sourcePath))
+      const input = chooseInputSheet(xlsx.sheets)
+      for (const sheet of xlsx.sheets) {
+        if (sheet.kind !== 'worksheet') continue
+        const isInput = sheet === input
+        if (isInput) inputName = sheet.name
+        const target = writer.addWorksheet(sheet.name.slice(0, 31) || `Sheet${names.length + 1}`, {
+          state: sheet.state,
+        })
+        names.push(sheet.name)
+        await xlsx.rows(sheet, (cells, number) => copyRow(target, number, cells, isInput))
+        target.commit()
+      }
     }
+  } catch (error) {
+    // The writer must finish (and close its file) before the temporary copy is removed.
+    await book.commit().catch(() => {})
+    throw error
   }
   // Last in the file (a sheet's data streams out in the order sheets are added), opened first.
   const errors = writer.addWorksheet(errorsSheetName(names))

@@ -2,12 +2,13 @@
  * Writes an input workbook for a template's schema: an Input sheet with one column per row
  * field (in `columns` order, required headers marked with *, hints as header notes, dropdowns
  * for enums and booleans, date and text formats, frozen header), a Run settings sheet for
- * run-wide fields, Instructions, Samples, and a hidden sheet mapping columns to field keys.
+ * run-wide fields, Instructions, Samples, and a hidden sheet mapping columns to field keys and
+ * carrying the schema itself (as JSON in cell-sized parts).
  * Written to a temporary file and renamed, so a half-written workbook never appears.
  */
 import { rename, rm } from 'node:fs/promises'
 import ExcelJS from 'exceljs'
-import type { OfficialTemplateSchema, SchemaField } from '../../shared/contract'
+import type { OfficialTemplateSchema, SchemaColumn, SchemaField } from '../../shared/contract'
 import { columnLetter, SHEETS } from './read'
 import { checkWritableFolder } from './writer'
 
@@ -40,6 +41,8 @@ function noteOf(field: SchemaField): string {
 export async function generateInputWorkbook(
   schema: OfficialTemplateSchema,
   outPath: string,
+  /** A workbook for a marketplace listing names it (and its version) in the hidden sheet too. */
+  options: { listing?: { listingId: string; listingVersionId: string } } = {},
 ): Promise<void> {
   const workbook = new ExcelJS.Workbook()
   workbook.creator = 'Skill Runner'
@@ -57,6 +60,13 @@ export async function generateInputWorkbook(
   const mapping = workbook.addWorksheet(SHEETS.mapping, { state: 'veryHidden' })
   mapping.addRow(['templateId', schema.templateId])
   mapping.addRow(['version', schema.version])
+  if (options.listing) {
+    mapping.addRow(['listingId', options.listing.listingId])
+    mapping.addRow(['listingVersionId', options.listing.listingVersionId])
+  }
+  // The schema itself, so that the workbook can still be checked and its cells typed when the
+  // service does not show the schema to this user (DESIGN.md's fallback for listings).
+  for (const part of schemaParts(schema)) mapping.addRow(['schema', part])
   mapping.addRow(['column', 'fieldKey', 'header'])
   rowFields.forEach((field, i) =>
     mapping.addRow([columnLetter(i), field.key, headerOf(schema, field)]),
@@ -177,4 +187,29 @@ export async function generateInputWorkbook(
     await rm(temp, { force: true })
     throw error
   }
+}
+
+/** Characters of schema JSON per hidden cell: well under Excel's 32,767 per cell. */
+export const SCHEMA_PART_CHARS = 30_000
+
+/**
+ * The schema's columns and fields as compact JSON (defaults left out) cut into cell-sized parts,
+ * read back in order by `schemaFromParts`.
+ */
+export function schemaParts(schema: { columns: SchemaColumn[]; fields: SchemaField[] }): string[] {
+  const fields = schema.fields.map((f) => {
+    const out: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(f)) {
+      if (value === '' || value === false || value === null || value === undefined) continue
+      if (Array.isArray(value) && value.length === 0) continue
+      if (key === 'scope' && value === 'row') continue
+      out[key] = value
+    }
+    return out
+  })
+  const json = JSON.stringify({ columns: schema.columns, fields })
+  const parts: string[] = []
+  for (let i = 0; i < json.length; i += SCHEMA_PART_CHARS)
+    parts.push(json.slice(i, i + SCHEMA_PART_CHARS))
+  return parts
 }

@@ -1,11 +1,15 @@
 /**
- * Worker-thread entry: reads and checks one input workbook off the caller's thread, so a
- * 1,000,000-row sheet never freezes the window or the command line. Posts progress now and
- * then, and the result (or the unexpected error) at the end.
+ * Worker-thread entry: reads and checks one input workbook, or writes an annotated copy or a
+ * results workbook, off the caller's thread and under the worker's memory ceiling, so that a
+ * 1,000,000-row sheet or a hostile file never freezes or sinks the window or the command line.
+ * Posts progress now and then, and the result (or the failure) at the end.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { readInputWorkbook } from './read'
+import { EngineError } from '../errors'
+import { annotateHere } from './annotate'
 import type { WorkerJob, WorkerMessage } from './parse'
+import { readInputWorkbook } from './read'
+import { writeResultsFile } from './results-file'
 
 const port = parentPort
 if (port) {
@@ -13,12 +17,28 @@ if (port) {
   const post = (message: WorkerMessage) => port.postMessage(message)
   post({ type: 'started' })
   try {
-    const result = await readInputWorkbook(job.source, job.schema, {
-      ...job.options,
-      onProgress: (rowsRead) => post({ type: 'progress', rowsRead }),
-    })
-    post({ type: 'done', result })
+    if (job.kind === 'read') {
+      const result = await readInputWorkbook(job.source, job.schema, {
+        ...job.options,
+        onProgress: (rowsRead) => post({ type: 'progress', rowsRead }),
+      })
+      post({ type: 'done', result })
+    } else if (job.kind === 'annotate') {
+      const result = await annotateHere(job.sourcePath, job.checked, job.outPath, {
+        loadWholeMaxBytes: job.loadWholeMaxBytes,
+      })
+      post({ type: 'done', result })
+    } else {
+      await writeResultsFile(job.plan, job.outPath)
+      post({ type: 'done', result: null })
+    }
   } catch (error) {
-    post({ type: 'failed', message: error instanceof Error ? error.message : String(error) })
+    post({
+      type: 'failed',
+      message: error instanceof Error ? error.message : String(error),
+      ...(error instanceof EngineError
+        ? { userMessage: { message: error.message, nextStep: error.nextStep } }
+        : {}),
+    })
   }
 }

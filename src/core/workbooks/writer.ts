@@ -6,8 +6,9 @@
 import { createWriteStream } from 'node:fs'
 import { access, constants, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import ExcelJS from 'exceljs'
+import type ExcelJS from 'exceljs'
 import { EngineError } from '../errors'
+import { loadExcelJs } from './exceljs-lazy'
 
 /** Throws a clear error when the file's folder is missing or cannot be written to. */
 export async function checkWritableFolder(path: string): Promise<void> {
@@ -37,13 +38,14 @@ export interface StreamingWorkbook {
   commit(): Promise<void>
 }
 
-export function streamingWorkbook(
+export async function streamingWorkbook(
   path: string,
   options: Omit<
     Partial<ExcelJS.stream.xlsx.WorkbookStreamWriterOptions>,
     'filename' | 'stream'
   > = {},
-): StreamingWorkbook {
+): Promise<StreamingWorkbook> {
+  const excel = await loadExcelJs()
   const stream = createWriteStream(path)
   let failure: Error | null = null
   const failed = new Promise<never>((_, reject) =>
@@ -53,7 +55,7 @@ export function streamingWorkbook(
     }),
   )
   failed.catch(() => {})
-  const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ ...options, stream })
+  const writer = new excel.stream.xlsx.WorkbookWriter({ ...options, stream })
   return {
     writer,
     async commit() {

@@ -9,7 +9,7 @@
  * `bridgeEventNames`.
  */
 import { z } from 'zod'
-import type { RunStatus } from '../contract'
+import { checkBaseUrl, type PrivateTemplate, type ReviewRequest, type RunStatus } from '../contract'
 import type {
   ActivityUpdate,
   AppInfo,
@@ -20,10 +20,31 @@ import type {
   UploadProgressUpdate,
   UploadResultView,
   EnvironmentList,
+  ListingView,
+  PendingSubmissionList,
   RunDetailView,
   RunEnded,
   RunPage,
   RunsUpdate,
+  CheckProgressUpdate,
+  CheckedRowsView,
+  SavedFileView,
+  TemplateListView,
+  TemplateView,
+  WorkbookCheckView,
+  SubmissionPlanView,
+  SubmissionUpdate,
+  SubmissionView,
+} from './views'
+import type {
+  ArtifactPreviewView,
+  HistoryPage,
+  ListingPage,
+  ResultsWorkbookView,
+  RunOverview,
+  RunDetailUpdate,
+  SettingsView,
+  ShowInFolderView,
 } from './views'
 import { EVENT_NAMES, REQUEST_NAMES, type EventNameList, type RequestNameList } from './names'
 
@@ -52,16 +73,10 @@ export const baseUrlSchema = z
   .string()
   .trim()
   .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value)
-      return (
-        (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password
-      )
-    } catch {
-      return false
-    }
-  }, 'Enter the service address, starting with https:// (for example https://skills.example.com).')
+  .superRefine((value, ctx) => {
+    const check = checkBaseUrl(value)
+    if (!check.ok) ctx.addIssue({ code: 'custom', message: check.reason })
+  })
 
 export const tokenSchema = z
   .string()
@@ -87,7 +102,49 @@ export const fileRefSchema = z.discriminatedUnion('kind', [
 export type FileRef = z.infer<typeof fileRefSchema>
 
 const noArgs = z.strictObject({})
+const prepareIdSchema = z.string().trim().min(1, 'Enter an id.').max(256)
+const checkIdSchema = z
+  .string()
+  .min(8)
+  .max(64)
+  .regex(/^[A-Za-z0-9-]+$/)
+const idSchema = z.string().trim().min(1).max(256)
+/** Most uploads a plan takes for a workbook's file cells (as many as a check lists). */
+export const MAX_FILE_ASSETS = 5000
+
+/** What a submission is for: an official template, or a listing at the version shown. */
+export const planTargetSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('template'), templateId: idSchema }),
+  z.strictObject({ kind: z.literal('listing'), listingId: idSchema, listingVersionId: idSchema }),
+])
+export type PlanTargetArgs = z.infer<typeof planTargetSchema>
+/** What the preparation verbs check a workbook against: the same targets a plan takes. */
+export const prepareTargetSchema = planTargetSchema
 const runStatusFilter = z.string().trim().min(1).max(64)
+const runIdSchema = z.string().min(1).max(256)
+const runRef = z.strictObject({ environment: environmentNameSchema, runId: runIdSchema })
+
+/** What Settings may change; every key optional, nothing else accepted. */
+export const settingsPatchSchema = z.strictObject({
+  outputsFolder: z
+    .string()
+    .trim()
+    .min(1, 'Choose a folder for the outputs.')
+    .max(4096)
+    .refine(
+      (p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'),
+      'Give the folder’s full path, e.g. /home/me/Outputs or C:\\Users\\me\\Outputs.',
+    )
+    .optional(),
+  notifications: z.boolean().optional(),
+  downloadConcurrency: z
+    .number()
+    .int('Use a whole number.')
+    .min(1, 'Use at least 1.')
+    .max(32, 'Use at most 32.')
+    .optional(),
+  theme: z.enum(['system', 'light', 'dark']).optional(),
+})
 
 export const bridgeRequests = {
   getAppInfo: request<AppInfo>()(noArgs),
@@ -119,6 +176,61 @@ export const bridgeRequests = {
   getRun: request<RunDetailView>()(
     z.strictObject({ environment: environmentNameSchema, runId: z.string().min(1).max(256) }),
   ),
+  /** A marketplace listing as a buyer sees it (schema, fee, terms), whoever created it. */
+  getListing: request<ListingView>()(
+    z.strictObject({ environment: environmentNameSchema, listingId: idSchema }),
+  ),
+  /**
+   * Reads and validates a workbook for a template or a listing and works out what sending it
+   * costs. Spends nothing; the plan is kept by the engine for confirmSubmission.
+   */
+  planSubmission: request<SubmissionPlanView>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      file: fileRefSchema,
+      target: planTargetSchema,
+      /** Send only the first N rows (a pilot). */
+      pilotRows: z.number().int().min(1).max(1_000_000).optional(),
+      /** Values of run-scoped fields, by field key, for every row. */
+      runValues: z.record(z.string().min(1).max(256), z.unknown()).optional(),
+      /**
+       * For a workbook sent as bytes (browser mode): the files already uploaded (uploadFiles)
+       * for its file cells, by the cell's text as written. Such a workbook's file cells are
+       * matched to these only; no path it names is read.
+       */
+      fileAssets: z
+        .array(
+          z.strictObject({
+            path: z.string().trim().min(1).max(4096),
+            inputAssetId: idSchema,
+          }),
+        )
+        .max(MAX_FILE_ASSETS)
+        .optional(),
+    }),
+  ),
+  /**
+   * Sends a plan: the only verb that spends. Refused without `confirmed: true`, above
+   * `maxCostT`, and for an identical submission already accepted unless `again` is true.
+   * A lost answer is resent with the same clientRequestId, so it makes at most one run.
+   */
+  confirmSubmission: request<SubmissionView>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      planId: z.string().min(1).max(128),
+      confirmed: z.literal(true),
+      maxCostT: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+      again: z.boolean().optional(),
+    }),
+  ),
+  /** The failed rows of a finished run made on this device, as a plan (confirm it as above). */
+  planRetryFailed: request<SubmissionPlanView>()(
+    z.strictObject({ environment: environmentNameSchema, runId: idSchema }),
+  ),
+  /** Submissions sent but not answered yet, e.g. after a crash: a "sending" state that lasts. */
+  listPendingSubmissions: request<PendingSubmissionList>()(
+    z.strictObject({ environment: environmentNameSchema }),
+  ),
   /** Follow an environment's runs: `runsUpdated` events arrive until `unwatchRuns`. */
   watchRuns: request<RunsUpdate>()(
     z.strictObject({ environment: environmentNameSchema, status: runStatusFilter.optional() }),
@@ -127,6 +239,51 @@ export const bridgeRequests = {
   /** Look again now instead of waiting for the next scheduled refresh. */
   refreshRuns: request<RunsUpdate>()(z.strictObject({ environment: environmentNameSchema })),
   describeFile: request<DroppedFileInfo>()(z.strictObject({ file: fileRefSchema })),
+  // ---- Preparing a run (the "New run" screen) ----
+  /** The official templates the app knows here: the built-in Sandbox's, and those cached. */
+  listTemplates: request<TemplateListView>()(
+    z.strictObject({ environment: environmentNameSchema }),
+  ),
+  /** A template's schema: fresh from the service, or the saved copy (with its age) offline. */
+  getTemplate: request<TemplateView>()(
+    z.strictObject({ environment: environmentNameSchema, templateId: prepareIdSchema }),
+  ),
+  /**
+   * "Get the input workbook": the desktop app asks where to save it (null when cancelled); a
+   * browser gets the bytes to download.
+   */
+  saveInputWorkbook: request<SavedFileView | null>()(
+    z.strictObject({ environment: environmentNameSchema, target: prepareTargetSchema }),
+  ),
+  /**
+   * Reads and checks a workbook in a worker (`checkProgress` events follow; `cancelCheck` stops
+   * it). Without a target, a workbook made by the app names its own. Spends nothing, works
+   * offline with a saved schema.
+   */
+  checkWorkbook: request<WorkbookCheckView>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      /** Made by the page, so it can cancel the check while it runs. */
+      checkId: checkIdSchema,
+      file: fileRefSchema,
+      target: prepareTargetSchema.optional(),
+      /** Values of run-scoped fields from the form, by field key (they win over the sheet). */
+      runValues: z.record(prepareIdSchema, z.string().max(10_000)).optional(),
+    }),
+  ),
+  cancelCheck: request<null>()(z.strictObject({ checkId: checkIdSchema })),
+  /** Rows of a checked workbook for the grid, as the user typed them, bad cells marked. */
+  getCheckedRows: request<CheckedRowsView>()(
+    z.strictObject({
+      checkId: checkIdSchema,
+      offset: z.number().int().min(0).max(10_000_000),
+      limit: z.number().int().min(1).max(2000),
+    }),
+  ),
+  /** "Save a marked-up copy": the workbook with its bad cells marked and an Errors sheet. */
+  saveMarkedUpCopy: request<SavedFileView | null>()(z.strictObject({ checkId: checkIdSchema })),
+  /** Opens a file the app saved in this session with the system's app for it (desktop only). */
+  openSavedFile: request<null>()(z.strictObject({ path: z.string().min(1).max(4096) })),
   /** Uploads dropped files as input assets (once per content): `uploadProgress` events follow. */
   uploadFiles: request<UploadResultView>()(
     z.strictObject({
@@ -141,6 +298,74 @@ export const bridgeRequests = {
   downloadRun: request<DownloadResultView | null>()(
     z.strictObject({ environment: environmentNameSchema, runId: z.string().min(1).max(256) }),
   ),
+  // ---- After the run (issue 11) ----
+  /** A run with what this device knows of it (input file, row numbers, retries, saves). */
+  getRunOverview: request<RunOverview>()(runRef),
+  /** A bounded preview of one artifact (text, JSON, CSV, image), fetched by the engine. */
+  previewArtifact: request<ArtifactPreviewView>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      runId: runIdSchema,
+      artifactId: z.string().min(1).max(256),
+    }),
+  ),
+  /** Writes the results workbook (and saves the outputs it links to): `downloadProgress` follows. */
+  saveResultsWorkbook: request<ResultsWorkbookView>()(runRef),
+  /** Shows a run's saved outputs (or its results workbook) in the file manager, or says where. */
+  showInFolder: request<ShowInFolderView>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      runId: runIdSchema,
+      item: z.enum(['outputs', 'results', 'artifact']),
+      /** With item 'artifact': which saved output. */
+      artifactId: z.string().min(1).max(256).optional(),
+    }),
+  ),
+  /** Every submission from this device, newest first, searchable offline. */
+  listHistory: request<HistoryPage>()(
+    z.strictObject({
+      search: z.string().max(200).optional(),
+      limit: z.number().int().min(1).max(1000).optional(),
+    }),
+  ),
+  listMyListings: request<ListingPage>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      search: z.string().max(200).optional(),
+      pageSize: z.number().int().min(1).max(500).optional(),
+      pageToken: z.string().max(4096).optional(),
+    }),
+  ),
+  getReviewRequest: request<ReviewRequest>()(
+    z.strictObject({ environment: environmentNameSchema, id: z.string().trim().min(1).max(256) }),
+  ),
+  getPrivateTemplate: request<PrivateTemplate>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      templateId: z.string().trim().min(1, 'Enter the template’s ID.').max(256),
+    }),
+  ),
+  getSettings: request<SettingsView>()(noArgs),
+  updateSettings: request<SettingsView>()(settingsPatchSchema),
+  /** The label of an environment's amounts (e.g. "credits"); amounts are never converted. */
+  setUnitLabel: request<EnvironmentList>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      unitLabel: z
+        .string()
+        .trim()
+        .min(1, 'Give the unit a name, e.g. credits.')
+        .max(32, 'Use at most 32 characters.'),
+    }),
+  ),
+  /** The desktop's folder picker for the outputs folder: the new settings, or null if cancelled. */
+  chooseOutputsFolder: request<SettingsView | null>()(noArgs),
+  /**
+   * An open run detail follows its run, wherever it sits in the runs list: `runDetailUpdated`
+   * events arrive while it changes, `runEnded` when it ends, until `unfollowRun`.
+   */
+  followRun: request<null>()(runRef),
+  unfollowRun: request<null>()(runRef),
 }
 
 /** Every event the engine pushes to the UI. */
@@ -151,6 +376,9 @@ export interface BridgeEvents {
   activity: ActivityUpdate
   downloadProgress: DownloadProgressUpdate
   uploadProgress: UploadProgressUpdate
+  checkProgress: CheckProgressUpdate
+  submissionUpdated: SubmissionUpdate
+  runDetailUpdated: RunDetailUpdate
 }
 
 export type BridgeRequests = typeof bridgeRequests

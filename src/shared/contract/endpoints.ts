@@ -8,6 +8,7 @@ import {
   creatorListingListSchema,
   executionResultSchema,
   inputAssetSchema,
+  marketListingSchema,
   officialTemplateSchemaSchema,
   privateTemplateSchema,
   reviewRequestSchema,
@@ -42,6 +43,8 @@ export const paths = {
   healthz: () => '/healthz',
   version: () => '/version',
   models: () => `${API_PREFIX}/models`,
+  /** The buyer's view of a listing (DESIGN.md decision; not in the interface's list). */
+  marketListing: (listingId: string) => `${API_PREFIX}/marketListings/${enc(listingId)}`,
   execute: (listingId: string) => `${API_PREFIX}/marketListings/${enc(listingId)}:execute`,
   validateWorkbook: (listingId: string) =>
     `${API_PREFIX}/marketListings/${enc(listingId)}:validateWorkbook`,
@@ -71,6 +74,7 @@ export const endpoints: Record<EndpointName, EndpointInfo> = {
   healthz: { method: 'GET', auth: false, idempotent: true },
   version: { method: 'GET', auth: false, idempotent: true },
   models: { method: 'GET', auth: true, idempotent: true },
+  marketListing: { method: 'GET', auth: true, idempotent: true, response: marketListingSchema },
   execute: { method: 'POST', auth: true, idempotent: true, response: executionResultSchema },
   validateWorkbook: {
     method: 'POST',

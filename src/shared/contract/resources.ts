@@ -47,6 +47,13 @@ export const marketContextSchema = z.object({
 })
 export type MarketContext = z.infer<typeof marketContextSchema>
 
+/**
+ * The `market` of a run: absent, null or an empty object (a template run) all read as
+ * undefined, so only a real market context (one that names its listing) is ever used.
+ */
+const optionalMarket = () =>
+  marketContextSchema.nullish().transform((v) => (v && v.listingId ? v : undefined))
+
 /** The market execute answer: the twelve market context fields; runId is required here. */
 export const executionResultSchema = marketContextSchema.extend({
   runId: id(),
@@ -75,7 +82,7 @@ export const runSummarySchema = z.object({
   startedAtUnix: int(),
   completedAtUnix: int(),
   updatedAtUnix: int(),
-  market: marketContextSchema.nullish().transform((v) => v ?? undefined),
+  market: optionalMarket(),
 })
 export type RunSummary = z.infer<typeof runSummarySchema>
 
@@ -103,7 +110,7 @@ export type Artifact = z.infer<typeof artifactSchema>
 
 export const runDetailSchema = z.object({
   run: runSummarySchema,
-  market: marketContextSchema.nullish().transform((v) => v ?? undefined),
+  market: optionalMarket(),
   tasks: list(runTaskSchema),
   artifacts: list(artifactSchema),
 })
@@ -145,6 +152,30 @@ export const creatorListingSchema = z.object({
   reviewRequestId: text(),
 })
 export type CreatorListing = z.infer<typeof creatorListingSchema>
+
+/**
+ * The buyer's read of a published listing, `GET /svc/v1/marketListings/{id}` (DESIGN.md, "Buyer's
+ * view of a listing"): the creator listing's public fields, for any authenticated user.
+ */
+export const marketListingSchema = z.object({
+  id: id(),
+  displayName: text(),
+  description: text(),
+  listingVersionId: text(),
+  publishedVersionId: text(),
+  pricingRuleVersion: text(),
+  /** Absent or null when the service does not show the fee: then it is not known. */
+  taskFixedFeeT: z
+    .number()
+    .int()
+    .nullish()
+    .transform((v) => v ?? null),
+  inputSchemaSnapshot: text(),
+  status: z.string(),
+  saleStatus: text(),
+  executionAvailabilityStatus: text(),
+})
+export type MarketListing = z.infer<typeof marketListingSchema>
 
 export const creatorListingListSchema = z.object({
   items: list(creatorListingSchema),

@@ -1,2 +1,3 @@
 export * from './runs'
 export * from './time'
+export * from './rows'

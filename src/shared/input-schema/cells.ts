@@ -61,13 +61,42 @@ function isoDate(year: number, month: number, day: number): string | null {
   return d.toISOString().slice(0, 10)
 }
 
+const DAY_MS = 86_400_000
+
+/**
+ * The UTC day of a time as YYYY-MM-DD, by arithmetic on the day number (the civil calendar
+ * algorithm of H. Hinnant): a date column of a million rows makes no date string to cut.
+ */
+function dayOf(ms: number): string {
+  const days = Math.floor(ms / DAY_MS) + 719_468
+  const era = Math.floor(days / 146_097)
+  const dayOfEra = days - era * 146_097
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  )
+  const dayOfYear =
+    dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100))
+  const mp = Math.floor((5 * dayOfYear + 2) / 153)
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1
+  const month = mp < 10 ? mp + 3 : mp - 9
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+  if (year < 1000 || year > 9999) return new Date(ms).toISOString().slice(0, 10)
+  return `${year}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`
+}
+
 /** A date cell (Date, Excel serial number or text) as YYYY-MM-DD, or null. */
 export function toIsoDate(value: CellValue): string | null {
-  if (value instanceof Date)
-    return Number.isNaN(value.getTime()) ? null : value.toISOString().slice(0, 10)
+  if (value instanceof Date) {
+    const ms = value.getTime()
+    return Number.isNaN(ms) ? null : dayOf(ms)
+  }
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || value < 1 || value > 2_958_465) return null
-    return new Date(EXCEL_EPOCH_MS + Math.floor(value) * 86_400_000).toISOString().slice(0, 10)
+    return dayOf(EXCEL_EPOCH_MS + Math.floor(value) * DAY_MS)
   }
   if (typeof value !== 'string') return null
   const text = value.trim()
@@ -83,7 +112,11 @@ export function toIsoDate(value: CellValue): string | null {
   return null
 }
 
+const HTTP_PREFIX = /^https?:/i
+
 function isHttpUrl(text: string): boolean {
+  // The usual case answered without building a URL (a column of links is a million of them).
+  if (HTTP_PREFIX.test(text) && typeof URL.canParse === 'function') return URL.canParse(text)
   try {
     const url = new URL(text)
     return url.protocol === 'http:' || url.protocol === 'https:'
@@ -92,30 +125,49 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
+const choicesOf = new WeakMap<SchemaField, Map<string, string>>()
+
+/** An enum field's choices by their lower-case text (the first of equal ones wins), made once. */
+function enumChoices(field: SchemaField): Map<string, string> {
+  let choices = choicesOf.get(field)
+  if (!choices) {
+    choices = new Map()
+    for (const v of field.enumValues)
+      if (!choices.has(v.toLowerCase())) choices.set(v.toLowerCase(), v)
+    choicesOf.set(field, choices)
+  }
+  return choices
+}
+
+/** The cell as a problem quotes it (made only when there is a problem: this runs per cell). */
+function quote(value: CellValue): string {
+  return `'${shown(value)}'`
+}
+
 /** One single value of a field (not a list). `problem` is the end of "Row 14, Quantity: ...". */
 export function coerceOne(field: SchemaField, value: CellValue): Coerced {
-  const quoted = `'${shown(value)}'`
   switch (field.type) {
     case 'integer': {
       if (typeof value === 'number') {
         return Number.isInteger(value)
           ? { ok: true, value }
-          : { ok: false, problem: `${quoted} is not a whole number` }
+          : { ok: false, problem: `${quote(value)} is not a whole number` }
       }
       const text = cellText(value)
         .trim()
         .replace(/[\s_']/g, '')
-      if (!/^[+-]?\d+$/.test(text)) return { ok: false, problem: `${quoted} is not a whole number` }
+      if (!/^[+-]?\d+$/.test(text))
+        return { ok: false, problem: `${quote(value)} is not a whole number` }
       const n = Number(text)
       if (!Number.isSafeInteger(n))
-        return { ok: false, problem: `${quoted} is too large to be sent as a whole number` }
+        return { ok: false, problem: `${quote(value)} is too large to be sent as a whole number` }
       return { ok: true, value: n }
     }
     case 'number': {
       if (typeof value === 'number')
         return Number.isFinite(value)
           ? { ok: true, value }
-          : { ok: false, problem: `${quoted} is not a number` }
+          : { ok: false, problem: `${quote(value)} is not a number` }
       let text = cellText(value)
         .trim()
         .replace(/[\s_']/g, '')
@@ -124,7 +176,7 @@ export function coerceOne(field: SchemaField, value: CellValue): Coerced {
       else if (/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) text = text.replace(/,/g, '')
       const n = Number(text)
       if (text === '' || !Number.isFinite(n))
-        return { ok: false, problem: `${quoted} is not a number` }
+        return { ok: false, problem: `${quote(value)} is not a number` }
       return { ok: true, value: n }
     }
     case 'boolean': {
@@ -132,38 +184,41 @@ export function coerceOne(field: SchemaField, value: CellValue): Coerced {
       const text = cellText(value).trim().toLowerCase()
       if (TRUE_WORDS.has(text)) return { ok: true, value: true }
       if (FALSE_WORDS.has(text)) return { ok: true, value: false }
-      return { ok: false, problem: `${quoted} is not yes or no` }
+      return { ok: false, problem: `${quote(value)} is not yes or no` }
     }
     case 'date': {
       const iso = toIsoDate(value)
       return iso
         ? { ok: true, value: iso }
-        : { ok: false, problem: `${quoted} is not a date (write it as 2026-03-05)` }
+        : { ok: false, problem: `${quote(value)} is not a date (write it as 2026-03-05)` }
     }
     case 'enum': {
       const text = cellText(value).trim()
-      const match = field.enumValues.find((v) => v.toLowerCase() === text.toLowerCase())
+      const match = enumChoices(field).get(text.toLowerCase())
       if (match !== undefined) return { ok: true, value: match }
       const choices = field.enumValues.slice(0, 8).join(', ')
       return {
         ok: false,
-        problem: `${quoted} is not one of the choices (${choices}${field.enumValues.length > 8 ? ', ...' : ''})`,
+        problem: `${quote(value)} is not one of the choices (${choices}${field.enumValues.length > 8 ? ', ...' : ''})`,
       }
     }
     case 'email': {
       const text = cellText(value).trim()
       return EMAIL.test(text)
         ? { ok: true, value: text }
-        : { ok: false, problem: `${quoted} is not an email address` }
+        : { ok: false, problem: `${quote(value)} is not an email address` }
     }
     case 'url': {
       const text = cellText(value).trim()
       return isHttpUrl(text)
         ? { ok: true, value: text }
-        : { ok: false, problem: `${quoted} is not a web address (it must start with https://)` }
+        : {
+            ok: false,
+            problem: `${quote(value)} is not a web address (it must start with https://)`,
+          }
     }
     case 'file':
-      return coerceFile(field, cellText(value).trim(), quoted)
+      return coerceFile(field, cellText(value).trim(), value)
     case 'string':
     case 'text':
     default:
@@ -172,13 +227,13 @@ export function coerceOne(field: SchemaField, value: CellValue): Coerced {
   }
 }
 
-function coerceFile(field: SchemaField, text: string, quoted: string): Coerced {
+function coerceFile(field: SchemaField, text: string, value: CellValue): Coerced {
   const kinds = field.acceptedInputKinds.length ? field.acceptedInputKinds : ['asset']
   if (isHttpUrl(text)) {
     if (kinds.includes('url')) return { ok: true, value: { url: text } }
     return {
       ok: false,
-      problem: `${quoted} is a web address, but this field takes a file from your computer`,
+      problem: `${quote(value)} is a web address, but this field takes a file from your computer`,
     }
   }
   if (kinds.includes('asset') && looksLikePath(text))
@@ -187,7 +242,7 @@ function coerceFile(field: SchemaField, text: string, quoted: string): Coerced {
   if (kinds.includes('asset')) return { ok: true, value: { localPath: text } }
   return {
     ok: false,
-    problem: `${quoted} is not a web address (this field takes a link starting with https://)`,
+    problem: `${quote(value)} is not a web address (this field takes a link starting with https://)`,
   }
 }
 

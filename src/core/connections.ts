@@ -1,0 +1,209 @@
+/**
+ * Environments and their tokens, and connections to them: the saved environments, the token
+ * store (tokens are bound to an origin and only ever handed to that origin's ApiClient), the
+ * built-in Sandbox, and the connection check.
+ */
+import type { EnvironmentView, SecretStoreView } from '../shared/bridge'
+import { checkBaseUrl } from '../shared/contract'
+import { ApiClient, type ApiClientOptions, type FetchLike } from './api'
+import type { BuiltInSandbox } from './builtin-sandbox'
+import { BUILTIN_HISTORY_KEY, checkConnection, type Connection, type Target } from './connection'
+import { normaliseBaseUrl, type Environments, type SavedEnvironment } from './environments'
+import { EngineError } from './errors'
+import type { SecretStore } from './secrets'
+
+export interface ConnectionsOptions {
+  environments: Environments
+  secrets: SecretStore
+  sandbox: BuiltInSandbox
+  /** How the UI and `doctor` describe the token store; derived from `secrets` when absent. */
+  secretStoreView?: SecretStoreView | undefined
+  /** A token that overrides the stored ones (SKILL_RUNNER_TOKEN), for saved environments. */
+  tokenOverride?: string | undefined
+  fetch?: FetchLike | undefined
+  api?: Partial<Omit<ApiClientOptions, 'baseUrl' | 'token' | 'fetch'>> | undefined
+  log: (line: string) => void
+}
+
+export class Connections {
+  private readonly environments: Environments
+  private readonly secrets: SecretStore
+  private readonly sandbox: BuiltInSandbox
+  private readonly log: (line: string) => void
+
+  constructor(private readonly options: ConnectionsOptions) {
+    this.environments = options.environments
+    this.secrets = options.secrets
+    this.sandbox = options.sandbox
+    this.log = options.log
+  }
+
+  secretStoreView(): SecretStoreView {
+    return (
+      this.options.secretStoreView ?? {
+        kind: this.secrets.kind,
+        description: this.secrets.describe(),
+        canSaveTokens: this.secrets.kind === 'keychain' || this.secrets.kind === 'encrypted-file',
+        advice: '',
+      }
+    )
+  }
+
+  /** Every environment as the UI shows it (never a token: only whether one is stored). */
+  async listEnvironments(): Promise<EnvironmentView[]> {
+    const defaultName = this.environments.defaultName()
+    return Promise.all(
+      this.environments.list().map(async (env) => {
+        const baseUrl = env.builtIn ? this.sandbox.currentUrl() : env.baseUrl
+        const origin = baseUrl ? new URL(baseUrl).origin : ''
+        return {
+          name: env.name,
+          baseUrl,
+          origin,
+          builtIn: env.builtIn,
+          isDefault: env.name === defaultName,
+          hasToken: env.builtIn || Boolean(await this.storedToken(origin)),
+          unitLabel: env.unitLabel,
+        }
+      }),
+    )
+  }
+
+  async addEnvironment(input: {
+    name: string
+    baseUrl: string
+    token?: string | undefined
+    unitLabel?: string
+  }) {
+    const env = this.environments.add(input)
+    if (input.token) {
+      try {
+        await this.secrets.set(new URL(env.baseUrl).origin, input.token)
+      } catch (error) {
+        // An environment without its token is worse than none: undo and explain.
+        this.environments.remove(env.name)
+        throw error
+      }
+    }
+    return env
+  }
+
+  async removeEnvironment(name: string) {
+    const env = this.environments.remove(name)
+    const origin = new URL(env.baseUrl).origin
+    // The token is bound to the origin; keep it while another environment still uses it.
+    const stillUsed = this.environments
+      .list()
+      .some((other) => !other.builtIn && new URL(other.baseUrl).origin === origin)
+    if (!stillUsed) await this.secrets.delete(origin).catch(() => {})
+    return env
+  }
+
+  useEnvironment(name: string) {
+    this.environments.setDefault(name)
+  }
+
+  async setToken(name: string, token: string) {
+    const env = this.environments.get(name)
+    if (env.builtIn) {
+      throw new EngineError('refused', 'The built-in Sandbox needs no token.', 'Just use it.')
+    }
+    const trimmed = token.trim()
+    if (!trimmed)
+      throw new EngineError(
+        'invalid-arguments',
+        'The token is empty.',
+        'Paste the API token again.',
+      )
+    await this.secrets.set(new URL(env.baseUrl).origin, trimmed)
+  }
+
+  /** A connection to the target: `--base-url`, `--env`, or the default environment. */
+  async connect(target: Target = {}): Promise<Connection> {
+    if (target.baseUrl) {
+      const baseUrl = normaliseBaseUrl(target.baseUrl)
+      const origin = new URL(baseUrl).origin
+      const saved = this.environments
+        .list()
+        .find((e) => !e.builtIn && new URL(e.baseUrl).origin === origin)
+      return this.makeConnection(
+        saved?.name ?? origin,
+        baseUrl,
+        false,
+        saved?.unitLabel ?? 'credits',
+      )
+    }
+    const env = this.environments.get(target.env ?? this.environments.defaultName())
+    return this.connectTo(env)
+  }
+
+  private async connectTo(env: SavedEnvironment): Promise<Connection> {
+    if (env.builtIn) {
+      let running
+      try {
+        running = await this.sandbox.ensure()
+      } catch (error) {
+        throw new EngineError(
+          'unavailable',
+          `The built-in Sandbox could not start: ${error instanceof Error ? error.message : String(error)}.`,
+          'Restart Skill Runner. If it happens again, remove the "sandbox" folder in the data folder.',
+        )
+      }
+      return this.makeConnection(env.name, running.url, true, env.unitLabel, running.token)
+    }
+    return this.makeConnection(env.name, env.baseUrl, false, env.unitLabel)
+  }
+
+  private makeConnection(
+    name: string,
+    baseUrl: string,
+    builtIn: boolean,
+    unitLabel: string,
+    fixedToken?: string,
+  ): Connection {
+    const check = checkBaseUrl(baseUrl)
+    if (!check.ok) {
+      throw new EngineError(
+        'refused',
+        `Environment “${name}”: ${check.reason}`,
+        `Save it again with an https:// address: skill-runner env remove ${name}, then env add ${name} --base-url https://...`,
+      )
+    }
+    const origin = check.url.origin
+    const client = new ApiClient({
+      ...this.options.api,
+      baseUrl,
+      // Only a fetch the caller chose (Electron's net.fetch); otherwise the client picks its
+      // own, which streams large request bodies through node:http.
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      token: fixedToken !== undefined ? () => fixedToken : () => this.storedToken(origin),
+    })
+    return {
+      name,
+      baseUrl,
+      origin,
+      historyKey: builtIn ? BUILTIN_HISTORY_KEY : origin,
+      builtIn,
+      unitLabel,
+      client,
+    }
+  }
+
+  private async storedToken(origin: string): Promise<string | null> {
+    if (!origin) return null
+    if (this.options.tokenOverride) return this.options.tokenOverride
+    try {
+      return await this.secrets.get(origin)
+    } catch (error) {
+      this.log(
+        `could not read the token store: ${error instanceof Error ? error.message : String(error)}`,
+      )
+      return null
+    }
+  }
+
+  /** The connection check: /healthz, /version, then the authenticated /models (connection.ts). */
+  async checkConnection(target: Target) {
+    return checkConnection(await this.connect(target), this.secretStoreView())
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The history as the app shows it: every submission from this device (the journal), each with
+ * what else this device knows about it: its run's latest status and cost (runs seen), the
+ * outputs saved here (downloads) and the runs that retried it. Read from the history database
+ * only, so it works offline.
+ */
+import { isTerminalStatus } from '../shared/contract'
+import type { HistoryEntryView, HistoryPage } from '../shared/bridge'
+import type { History } from './history/history'
+import type { Submission, Submissions } from './submissions'
+
+export interface HistoryQuery {
+  search?: string | undefined
+  limit?: number | undefined
+}
+
+interface RunSeen {
+  status: string
+  name: string
+  estimatedCostT: number
+  actualCostT: number
+  terminal: boolean
+}
+
+function runSeen(history: History, origin: string, runId: string): RunSeen | null {
+  const run = history.seenRun(origin, runId)
+  if (!run) return null
+  return {
+    status: run.status,
+    name: run.displayName || run.templateName || '',
+    estimatedCostT: run.estimatedCostT,
+    actualCostT: run.actualCostT,
+    terminal: isTerminalStatus(run.status),
+  }
+}
+
+function entryOf(
+  history: History,
+  submission: Submission,
+  unitLabelOf: (environment: string) => string,
+): HistoryEntryView {
+  const seen = runSeen(history, submission.historyKey, submission.runId)
+  const downloaded = history.savedFileCount(submission.historyKey, submission.runId)
+  const retries = history.retriedBy(submission.historyKey, submission.runId)
+  // A finished run's cost is what it actually cost (0 is a real amount); before that, the estimate.
+  const ended = seen?.terminal ?? false
+  const estimate = seen?.estimatedCostT || submission.estimatedCostT || 0
+  return {
+    id: submission.id,
+    environment: submission.environment,
+    target: submission.targetId,
+    targetKind: submission.targetKind,
+    inputFilename: submission.inputFilename,
+    rows: submission.rowCount,
+    state: submission.state,
+    error: submission.error,
+    runId: submission.runId,
+    runStatus: seen?.status ?? '',
+    runName: seen?.name ?? '',
+    costT: ended ? seen!.actualCostT : estimate,
+    costIsEstimate: !ended,
+    unitLabel: unitLabelOf(submission.environment),
+    downloadedFiles: downloaded,
+    retryOfRunId: submission.retryOfRunId,
+    retries,
+    createdAtMs: submission.createdAtMs,
+  }
+}
+
+export function listHistory(
+  history: History,
+  submissions: Submissions,
+  unitLabelOf: (environment: string) => string,
+  query: HistoryQuery = {},
+): HistoryPage {
+  const limit = query.limit ?? 200
+  const found = submissions.search({ search: query.search, limit: limit + 1 })
+  return {
+    items: found.slice(0, limit).map((s) => entryOf(history, s, unitLabelOf)),
+    more: found.length > limit,
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Writes a results workbook from a plain plan (results.ts builds it from the run): in a worker,
+ * with exceljs's streaming writer, to a temporary name renamed when complete. Text that came
+ * from the service is made safe for a cell first: characters XML cannot hold are dropped and
+ * text longer than a cell holds is cut, so no answer can break the file.
+ */
+import { rename, rm } from 'node:fs/promises'
+import type ExcelJS from 'exceljs'
+import { streamingWorkbook } from './writer'
+
+export type PlanCell = string | number | boolean | Date | null | { text: string; hyperlink: string }
+
+export interface ResultsPlan {
+  columns: { header: string; width: number }[]
+  rows: { cells: PlanCell[]; badCell?: number; linkCells?: number[] }[]
+  about: { header: [string, string]; lines: [string, PlanCell][] }
+}
+
+/** Excel keeps at most 32,767 characters in a cell. */
+const CELL_MAX = 32_767
+// Characters XML 1.0 cannot hold (controls other than tab and line breaks, lone surrogates).
+const NOT_XML = new RegExp(
+  `[${String.fromCharCode(0)}-${String.fromCharCode(8)}${String.fromCharCode(11, 12)}${String.fromCharCode(14)}-${String.fromCharCode(31)}\\ufffe\\uffff]|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]`,
+  'g',
+)
+
+export function cellSafeText(text: string): string {
+  const clean = text.replace(NOT_XML, '')
+  return clean.length > CELL_MAX ? clean.slice(0, CELL_MAX) : clean
+}
+
+function safe(cell: PlanCell): ExcelJS.CellValue {
+  if (typeof cell === 'string') return cellSafeText(cell)
+  if (cell && typeof cell === 'object' && !(cell instanceof Date))
+    return { text: cellSafeText(cell.text), hyperlink: cellSafeText(cell.hyperlink) }
+  return cell
+}
+
+export async function writeResultsFile(plan: ResultsPlan, path: string): Promise<void> {
+  const temp = `${path}.${process.pid}.partial`
+  try {
+    const book = await streamingWorkbook(temp, { useStyles: true, useSharedStrings: false })
+    const writer = book.writer
+    const sheet = writer.addWorksheet('Results', { views: [{ state: 'frozen', ySplit: 1 }] })
+    sheet.columns = plan.columns.map((c) => ({ header: cellSafeText(c.header), width: c.width }))
+    sheet.getRow(1).font = { bold: true }
+    for (const line of plan.rows) {
+      const row = sheet.addRow(line.cells.map(safe))
+      if (line.badCell !== undefined)
+        row.getCell(line.badCell).font = { color: { argb: 'FF9C0006' }, bold: true }
+      for (const column of line.linkCells ?? [])
+        row.getCell(column).font = { color: { argb: 'FF0563C1' }, underline: true }
+      row.commit()
+    }
+    sheet.commit()
+    const about = writer.addWorksheet('Run')
+    about.columns = [
+      { header: cellSafeText(plan.about.header[0]), width: 24 },
+      { header: cellSafeText(plan.about.header[1]), width: 70 },
+    ]
+    about.getRow(1).font = { bold: true }
+    for (const [label, value] of plan.about.lines) {
+      const row = about.addRow([cellSafeText(label), safe(value)])
+      if (value instanceof Date) row.getCell(2).numFmt = 'yyyy-mm-dd hh:mm'
+      row.commit()
+    }
+    about.commit()
+    await book.commit()
+    await rename(temp, path)
+  } catch (error) {
+    await rm(temp, { force: true })
+    throw error
+  }
+}

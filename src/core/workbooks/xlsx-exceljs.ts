@@ -1,0 +1,104 @@
+/**
+ * The general xlsx reader: exceljs's streaming reader, for zips the fast reader cannot place
+ * (no workbook part where the relationships say) and for comparison in tests. It only ever sees
+ * a file whose every zip entry was first unpacked within the limits (verifyZip below), since
+ * exceljs itself unpacks without a cap.
+ */
+import { Readable } from 'node:stream'
+import type { CellValue } from '../../shared/input-schema'
+import { isStreamedInputSheet, SHEETS, type Collector } from './columns'
+import { MAX_SHEET_BYTES, MAX_ROWS, MAX_COLUMNS, RESAVE, WorkbookFileError } from './limits'
+import { loadExcelJs } from './exceljs-lazy'
+import type { ByteSource } from './source'
+import type { Zip } from './zip'
+
+/** Unpacks every entry (discarding the bytes) so that none is a bomb; throws a file error if one is. */
+export async function verifyZip(zip: Zip, maxTotalBytes = MAX_SHEET_BYTES): Promise<void> {
+  let total = 0
+  for (const entry of zip.entries) {
+    if (entry.name.endsWith('/')) continue
+    for await (const chunk of zip.inflate(entry, maxTotalBytes - total)) total += chunk.length
+  }
+}
+
+/** A byte source as the stream exceljs reads. */
+export function streamOfBytes(bytes: ByteSource): Readable {
+  return Readable.from(bytes.chunks(0, bytes.size))
+}
+
+/** An exceljs cell value as what the user sees; for links in url/file fields, the target. */
+export function unwrap(value: unknown, preferLink: boolean): CellValue {
+  if (value === null || value === undefined) return null
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return value
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value
+  if (typeof value === 'object') {
+    const v = value as Record<string, unknown>
+    if (Array.isArray(v.richText))
+      return (v.richText as { text?: unknown }[]).map((r) => String(r.text ?? '')).join('')
+    if ('hyperlink' in v) {
+      const text = unwrap(v.text, false)
+      if (preferLink && typeof v.hyperlink === 'string' && /^https?:/i.test(v.hyperlink))
+        return v.hyperlink
+      return text ?? (typeof v.hyperlink === 'string' ? v.hyperlink : null)
+    }
+    if ('result' in v) return unwrap(v.result, preferLink)
+    if ('formula' in v || 'sharedFormula' in v) return null
+    if ('error' in v) return String(v.error)
+  }
+  return String(value)
+}
+
+/** exceljs's streaming reader over a workbook's bytes. */
+export async function exceljsSheets(stream: Readable, styles: 'cache' | 'ignore') {
+  const excel = await loadExcelJs()
+  return new excel.stream.xlsx.WorkbookReader(stream, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    hyperlinks: 'cache',
+    styles,
+    entries: 'ignore',
+  }) as unknown as AsyncIterable<
+    AsyncIterable<{ number: number; values: unknown[] }> & { name?: string; state?: string }
+  >
+}
+
+function checkRow(number: number, width: number) {
+  if (number > MAX_ROWS || width > MAX_COLUMNS + 1)
+    throw new WorkbookFileError(
+      `The workbook has a cell beyond the last row or column a spreadsheet can have. ${RESAVE}`,
+    )
+}
+
+export async function readXlsxWithExceljs(bytes: ByteSource, collector: Collector) {
+  let inputTaken = false
+  for await (const ws of await exceljsSheets(streamOfBytes(bytes), 'cache')) {
+    const name = (ws.name ?? '').trim().toLowerCase()
+    const isInput = isStreamedInputSheet(name, ws.state, inputTaken)
+    if (isInput) {
+      inputTaken = true
+      for await (const row of ws) {
+        const values = row.values
+        checkRow(row.number, values.length)
+        const cells: CellValue[] = []
+        for (let i = 1; i < values.length; i += 1)
+          cells.push(unwrap(values[i], collector.headerDone && collector.preferLink(i - 1)))
+        collector.row(cells, row.number)
+      }
+    } else if (name === SHEETS.mapping.toLowerCase() && !inputTaken) {
+      for await (const row of ws)
+        collector.mappingRow(row.values.slice(1, 4).map((v) => unwrap(v, false)))
+    } else if (name === SHEETS.run.toLowerCase()) {
+      for await (const row of ws) {
+        if (row.number === 1) continue
+        const label = unwrap(row.values[1], false)
+        const key = unwrap(row.values[3], false)
+        const value = unwrap(row.values[2], true)
+        collector.runValue(String(key ?? label ?? ''), value)
+      }
+    } else {
+      // Other sheets are read past (the streaming reader needs each one consumed).
+      for await (const _row of ws) void _row
+    }
+  }
+}
