@@ -200,3 +200,43 @@ describe('csv', () => {
     expect((result.rows[0]!.message as string).length).toBe(100_000)
   })
 })
+
+describe('the schema a generated workbook carries', () => {
+  it('comes back whole from the hidden sheet, even when it spans several cells', async () => {
+    const { schemaFromWorkbookMapping } = await import('../../src/core/listings')
+    const base = templates[0]!
+    // Enough enum values that the JSON is longer than one cell may hold.
+    const many = Array.from({ length: 6000 }, (_, i) => `choice number ${i}`)
+    const big: OfficialTemplateSchema = {
+      ...base,
+      templateId: 'big-listing',
+      fields: base.fields.map((f, i) => (i === 0 ? { ...f, type: 'enum', enumValues: many } : f)),
+    }
+    const path = join(dir, 'big-listing.xlsx')
+    await generateInputWorkbook(big, path, {
+      listing: { listingId: 'big-listing', listingVersionId: 'v1' },
+    })
+    const back = await schemaFromWorkbookMapping(path, 'big-listing')
+    expect(back?.fields).toEqual(big.fields)
+    expect(back?.columns).toEqual(big.columns)
+    expect(await schemaFromWorkbookMapping(path, 'another-listing')).toBeNull()
+  })
+})
+
+describe('a workbook from before the hidden sheet carried the schema', () => {
+  it('still gives its columns, with the types unknown', async () => {
+    const { schemaFromWorkbookMapping } = await import('../../src/core/listings')
+    const base = templates[0]!
+    const path = join(dir, 'older-listing.xlsx')
+    await generateInputWorkbook({ ...base, templateId: 'older-listing' }, path)
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.readFile(path)
+    const mapping = book.getWorksheet('_fields')!
+    for (let r = mapping.rowCount; r >= 1; r -= 1)
+      if (mapping.getCell(r, 1).text === 'schema') mapping.spliceRows(r, 1)
+    await book.xlsx.writeFile(path)
+    const back = await schemaFromWorkbookMapping(path, 'older-listing')
+    expect(back?.columns.length).toBeGreaterThan(0)
+    expect(new Set(back?.fields.map((f) => f.type))).toEqual(new Set(['generic']))
+  })
+})

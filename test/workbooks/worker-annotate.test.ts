@@ -211,7 +211,7 @@ describe('the annotated copy', () => {
 
   it('a streaming writer that the disk refuses rejects instead of waiting forever', async () => {
     const { streamingWorkbook } = await import('../../src/core/workbooks')
-    const book = streamingWorkbook(dir) // a folder, not a file: the disk says no
+    const book = await streamingWorkbook(dir) // a folder, not a file: the disk says no
     book.writer.addWorksheet('x').addRow(['a']).commit()
     await expect(book.commit()).rejects.toThrow(/EISDIR|illegal operation/)
   })

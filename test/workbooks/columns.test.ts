@@ -1,0 +1,50 @@
+// The column mapping every format shares, without any file: rows of cells in, answers out.
+import { describe, expect, it } from 'vitest'
+import { Collector } from '../../src/core/workbooks/columns'
+import { officialTemplateSchemaSchema } from '../../src/shared/contract'
+
+const schema = officialTemplateSchemaSchema.parse({
+  templateId: 't',
+  name: 'T',
+  version: '1',
+  fields: [
+    { key: 'name', label: 'Name', type: 'string', required: true },
+    { key: 'due', label: 'Due', type: 'date' },
+  ],
+  columns: [
+    { fieldKey: 'name', headerLabel: 'Name', order: 0 },
+    { fieldKey: 'due', headerLabel: 'Due', order: 1 },
+  ],
+})
+const collector = () => new Collector(schema, { bytes: new Uint8Array(), filename: 'x.csv' }, {})
+
+describe('the column mapping', () => {
+  it('skips blank rows above the header, maps by label, and keeps spreadsheet row numbers', () => {
+    const c = collector()
+    c.row([null, '  '], 1)
+    c.row([' name * ', 'DUE'], 2)
+    c.row(['Ada', new Date(Date.UTC(2026, 2, 5))], 3)
+    c.row([null, null], 4)
+    c.row(['Bob', '14:30:00'], 5)
+    const result = c.finish()
+    expect(result.rows).toEqual([{ name: 'Ada', due: '2026-03-05' }, { name: 'Bob' }])
+    expect(result.rowNumbers).toEqual([3, 5])
+    expect(result.rowErrors).toEqual([
+      {
+        error: expect.stringMatching(/^Row 5, Due: '14:30:00' is not a date/),
+        fieldKey: 'due',
+        rowIndex: 1,
+      },
+    ])
+    expect(result.errorCells).toEqual([{ row: 5, column: 2 }])
+  })
+
+  it('a date outside the calendar (kept as its number) is a cell problem', () => {
+    const c = collector()
+    c.row(['Name', 'Due'], 1)
+    c.row(['Ada', 99999999], 2)
+    const result = c.finish()
+    expect(result.fileErrors).toEqual([])
+    expect(result.rowErrors[0]?.error).toMatch(/'99999999' is not a date/)
+  })
+})
