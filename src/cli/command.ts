@@ -39,6 +39,8 @@ export interface Command {
   /** Everything after `skill-runner`, e.g. "runs list [--status S] [--limit N]". */
   usage: string
   options?: OptionsConfig
+  /** More help after the options in `COMMAND --help` (examples, where files go). */
+  details?: string
   /** Number of positional arguments accepted (default 0). */
   positionals?: { min: number; max: number; names: string }
   run(ctx: CommandContext, args: ParsedArgs): Promise<number | void>

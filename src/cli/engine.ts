@@ -6,31 +6,19 @@
 import { join } from 'node:path'
 import { createEngine, type Engine } from '../core/engine'
 import { resolveHome } from '../core/home'
-import { openSystemSecretStore } from '../core/secrets'
+import { chooseSecretStore, loadKeyringStore } from '../core/secrets'
 import { startSandbox } from '../sandbox'
 
 export async function makeEngine(env: NodeJS.ProcessEnv): Promise<Engine> {
   const tokenOverride = env.SKILL_RUNNER_TOKEN?.trim() || undefined
-  const system = await openSystemSecretStore()
-  const view = system.problem
-    ? {
-        kind: tokenOverride ? ('environment' as const) : ('memory' as const),
-        description: tokenOverride
-          ? 'the SKILL_RUNNER_TOKEN environment variable'
-          : `no keychain (${system.problem})`,
-        canSaveTokens: false,
-        advice: system.advice,
-      }
-    : {
-        kind: 'keychain' as const,
-        description: system.store.describe(),
-        canSaveTokens: true,
-        advice: '',
-      }
+  const chosen = await chooseSecretStore({
+    keychain: () => loadKeyringStore(),
+    tokenFromEnvironment: Boolean(tokenOverride),
+  })
   return createEngine({
     home: resolveHome(env),
-    secretStore: system.store,
-    secretStoreView: view,
+    secretStore: chosen.store,
+    secretStoreView: chosen.view,
     tokenOverride,
     startBuiltInSandbox: async ({ dataDir }) => {
       const sandbox = await startSandbox({

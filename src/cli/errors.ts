@@ -3,8 +3,7 @@
  * 3 the service could not be reached or refused the credential; 4 other errors.
  */
 import { ApiError } from '../core/api'
-import { EngineError } from '../core/errors'
-import { SecretStoreError } from '../core/secrets'
+import { EngineError, UserFacingError } from '../core/errors'
 
 export const EXIT = { ok: 0, no: 1, usage: 2, service: 3, other: 4 } as const
 
@@ -26,19 +25,15 @@ export function exitCodeOf(error: unknown): number {
     return EXIT.other
   }
   if (error instanceof EngineError && error.code === 'invalid-arguments') return EXIT.usage
+  // Refused by the spending cap, the user, or a rule (nothing was sent): the answer is "no".
+  if (error instanceof EngineError && error.code === 'refused') return EXIT.no
   return EXIT.other
 }
 
 /** The lines printed on stderr for an error: what happened, then what to do. */
 export function describeForTerminal(error: unknown): string {
   if (error instanceof UsageError) return `error: ${error.message}\n${error.hint}`
-  if (
-    error instanceof ApiError ||
-    error instanceof EngineError ||
-    error instanceof SecretStoreError
-  ) {
-    return `error: ${error.message}\n${error.nextStep}`
-  }
+  if (error instanceof UserFacingError) return `error: ${error.message}\n${error.nextStep}`
   if (error instanceof Error) {
     return `error: ${error.message}\nThis looks like a bug in Skill Runner; please report it with the command you ran.`
   }

@@ -9,23 +9,16 @@ import { makeEngine } from './engine'
 import type { Command, CommandContext, GlobalOptions, ParsedArgs } from './command'
 import { commands } from './commands'
 import { EXIT, UsageError, describeForTerminal, exitCodeOf } from './errors'
+import { commandHelp, generalHelp } from './help'
+import { findCommand } from './meta-commands'
 import { createOutput, type OutputStreams } from './output'
+import { colorEnabled, createStyle, paintMarks } from './style'
+import { terminalText } from '../shared/format/terminal'
 
 export interface CliIo extends OutputStreams {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean }
   env: NodeJS.ProcessEnv
 }
-
-const GLOBAL_HELP = `Global options (before or after the command):
-  --base-url URL   talk to the service at URL
-  --env NAME       use a saved environment (default: the default environment, the built-in Sandbox unless you chose another)
-  --json           print one JSON document on stdout; messages go to stderr
-  -h, --help       help for a command
-
-Token: SKILL_RUNNER_TOKEN when set, otherwise the system keychain entry of the environment.
-Data folder: SKILL_RUNNER_HOME when set, otherwise the platform's app-data folder.
-Exit codes: 0 success, 1 the answer is "no" (invalid workbook, failed run), 2 bad usage,
-3 service unreachable or token refused, 4 other errors.`
 
 export async function runCli(argv: string[], io?: Partial<CliIo>): Promise<number> {
   const streams: CliIo = {
@@ -34,29 +27,34 @@ export async function runCli(argv: string[], io?: Partial<CliIo>): Promise<numbe
     stdin: io?.stdin ?? process.stdin,
     env: io?.env ?? process.env,
   }
+  const errStyle = createStyle(colorEnabled(streams.stderr, streams.env))
+  /** An error on stderr: "error:" in red on a terminal, then what to do. */
+  const printError = (error: unknown) => {
+    const text = terminalText(describeForTerminal(error))
+    const marked = text.replace(/^error:/, errStyle.red(errStyle.bold('error:')))
+    streams.stderr.write(`${paintMarks(marked, errStyle.enabled)}\n`)
+  }
   let global: GlobalOptions & { help: boolean; version: boolean }
   let rest: string[]
   try {
     ;({ global, rest } = splitGlobalOptions(argv))
   } catch (error) {
-    streams.stderr.write(`${describeForTerminal(error)}\n`)
+    printError(error)
     return EXIT.usage
   }
-  const out = createOutput(global.json, streams)
+  const out = createOutput(global.json, streams, streams.env)
 
   if (global.version) {
     out.result({ version: CLI_VERSION }, () => CLI_VERSION)
     return EXIT.ok
   }
-  const found = findCommand(rest)
+  const found = findCommand(commands, rest)
   if (!found) {
     if (rest.length === 0 || global.help) {
-      streams.stdout.write(`${generalHelp()}\n`)
+      streams.stdout.write(`${generalHelp(commands)}\n`)
       return global.help ? EXIT.ok : EXIT.usage
     }
-    streams.stderr.write(
-      `${describeForTerminal(new UsageError(`unknown command “${rest.join(' ')}”.`))}\n`,
-    )
+    printError(new UsageError(`unknown command “${rest.join(' ')}”.`))
     return EXIT.usage
   }
   const { command, args: commandArgs } = found
@@ -100,7 +98,7 @@ export async function runCli(argv: string[], io?: Partial<CliIo>): Promise<numbe
     return code ?? EXIT.ok
   } catch (error) {
     out.endProgress()
-    streams.stderr.write(`${describeForTerminal(error)}\n`)
+    printError(error)
     return exitCodeOf(error)
   } finally {
     if (attachSignals) {
@@ -152,20 +150,6 @@ function splitOnce(text: string, separator: string): [string, string | undefined
   return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)]
 }
 
-/** The command named by the longest run of leading words, and the arguments after them. */
-function findCommand(rest: string[]): { command: Command; args: string[] } | undefined {
-  let best: { command: Command; args: string[] } | undefined
-  for (const command of commands) {
-    const words = command.name.split(' ')
-    if (words.every((w, i) => rest[i] === w)) {
-      if (!best || words.length > best.command.name.split(' ').length) {
-        best = { command, args: rest.slice(words.length) }
-      }
-    }
-  }
-  return best
-}
-
 function parseCommandArgs(command: Command, args: string[]): ParsedArgs {
   let parsed
   try {
@@ -197,23 +181,4 @@ function parseCommandArgs(command: Command, args: string[]): ParsedArgs {
     )
   }
   return parsed as ParsedArgs
-}
-
-function generalHelp(): string {
-  const width = Math.max(...commands.map((c) => c.name.length))
-  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`)
-  return `skill-runner: prepare, validate, run and collect AI work on a Skill Execution Service.
-
-Usage: skill-runner <command> [options]
-
-Commands:
-${lines.join('\n')}
-
-${GLOBAL_HELP}
-
-Run \`skill-runner <command> --help\` for a command's options.`
-}
-
-function commandHelp(command: Command): string {
-  return `Usage: skill-runner ${command.usage}\n\n${command.summary}\n\n${GLOBAL_HELP}`
 }

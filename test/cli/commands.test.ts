@@ -88,6 +88,22 @@ describe('skill-runner against the sandbox', () => {
     expect(marked.code).toBe(1)
     expect(JSON.parse(marked.stdout)).toEqual(JSON.parse(invalid.stdout))
     expect(marked.stderr).toContain(`annotated copy: ${annotated} (1 cell marked`)
+    // A copy that cannot be written still leaves the validation result on stdout.
+    const nowhere = join(home, 'no-such-folder', 'out.xlsx')
+    const unwritten = await cli([
+      'validate',
+      csv,
+      '--template',
+      'row-echo',
+      '--annotate',
+      nowhere,
+      '--base-url',
+      sandbox.url,
+      '--json',
+    ])
+    expect(unwritten.code).toBe(1)
+    expect(JSON.parse(unwritten.stdout)).toEqual(JSON.parse(invalid.stdout))
+    expect(unwritten.stderr).toContain(`no annotated copy: it could not be written to ${nowhere}`)
     writeFileSync(csv, 'Message,Sequence number\nhello,1\nagain,2\n')
     const run = await cli([
       'run',
@@ -184,9 +200,9 @@ describe('skill-runner against the sandbox', () => {
     const before = (await call<{ totalCount: number }>(sandbox, paths.runs())).body.totalCount
     const unconfirmed = await cli(['execute', csv, ...listing])
     expect(unconfirmed.code).toBe(1)
-    expect(unconfirmed.stderr).toMatch(/Nothing was executed: confirm with --yes/)
+    expect(unconfirmed.stderr).toMatch(/Nothing was sent: confirm with --yes/)
     const capped = await cli(['execute', csv, ...listing, '--yes', '--max-cost', '5'])
-    expect(capped.code).toBe(4)
+    expect(capped.code).toBe(1)
     expect(capped.stderr).toMatch(/estimate of 8 credits is above your cap of 5/)
     expect((await call<{ totalCount: number }>(sandbox, paths.runs())).body.totalCount).toBe(before)
     const done = await cli(['execute', csv, ...listing, '--yes', '--max-cost', '8', '--json'])
@@ -214,10 +230,15 @@ describe('skill-runner against the sandbox', () => {
     ])
     expect(run.code).toBe(1)
     const runId = JSON.parse(run.stdout).run.runId
+    // Without a terminal to ask at, a retry (which costs money) needs --yes.
+    const unconfirmed = await cli(['runs', 'retry-failed', runId, '--base-url', sandbox.url])
+    expect(unconfirmed.code).toBe(1)
+    expect(unconfirmed.stderr).toMatch(/Nothing was sent: confirm with --yes/)
     const retry = await cli([
       'runs',
       'retry-failed',
       runId,
+      '--yes',
       '--base-url',
       sandbox.url,
       '--json',

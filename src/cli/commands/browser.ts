@@ -1,37 +1,87 @@
 /** `web`: browser mode, the whole app in any browser on this computer. */
-import { BUILTIN_SANDBOX } from '../../core/environments'
+import type { ShellEngine } from '../../core/bridge-handlers'
+import type { Engine } from '../../core/engine'
+import { BUILTIN_SANDBOX, normaliseBaseUrl } from '../../core/environments'
 import { createShellEngine } from '../../core/shell-engine'
 import { startBrowserMode } from '../../web/app'
-import { stringOption, type Command } from '../command'
+import { stringOption, type Command, type CommandContext } from '../command'
 import { EXIT } from '../errors'
 import { integerOption } from './system'
 
 export const web: Command = {
   name: 'web',
-  summary: 'Serve the app to a browser on this computer (127.0.0.1); prints the address to open.',
-  usage: 'web [--host 127.0.0.1] [--port N]',
+  summary:
+    'Serve the app to a browser on this computer (127.0.0.1); prints the address to open. With --env or --base-url it opens on that environment.',
+  usage: 'web [--host 127.0.0.1] [--port N] [--env NAME | --base-url URL]',
   options: { host: { type: 'string' }, port: { type: 'string' } },
   async run(ctx, args) {
+    const host = stringOption(args, 'host') ?? '127.0.0.1'
+    const port = integerOption(stringOption(args, 'port'), '--port', 0, 65535) ?? 0
     const engine = await ctx.engine()
+    const opensOn = await environmentToOpen(ctx, engine)
     // Start the built-in Sandbox now, so the first screen shows it running.
     await engine
       .connect({ env: BUILTIN_SANDBOX })
       .catch((error: unknown) =>
         ctx.out.note(`the built-in Sandbox did not start: ${String(error)}`),
       )
+    const shell = createShellEngine(engine, {
+      name: 'Skill Runner',
+      version: '0.1.0',
+      platform: process.platform,
+    })
     const mode = await startBrowserMode({
-      engine: createShellEngine(engine, {
-        name: 'Skill Runner',
-        version: '0.1.0',
-        platform: process.platform,
-      }),
-      host: stringOption(args, 'host') ?? '127.0.0.1',
-      port: integerOption(stringOption(args, 'port'), '--port', 0, 65535) ?? 0,
+      engine: opensOn ? openingOn(shell, opensOn) : shell,
+      host,
+      port,
       onRefused: (reason) => ctx.out.note(`refused: ${reason}`),
     })
+    if (opensOn) ctx.out.note(`opening on the environment “${opensOn}”`)
     ctx.out.announce(`app at ${mode.url}`)
     await ctx.interrupted
     await mode.close()
     return EXIT.ok
   },
+}
+
+/**
+ * The environment `--env` or `--base-url` names, or null. An address no saved environment has
+ * is saved under its host name (said on stderr), since the app names environments.
+ */
+async function environmentToOpen(ctx: CommandContext, engine: Engine): Promise<string | null> {
+  const { env, baseUrl } = ctx.global
+  if (env) return engine.environments.get(env).name
+  if (!baseUrl) return null
+  const normalised = normaliseBaseUrl(baseUrl)
+  const origin = new URL(normalised).origin
+  const saved = engine.environments
+    .list()
+    .find((e) => !e.builtIn && new URL(e.baseUrl).origin === origin)
+  if (saved) return saved.name
+  const name = new URL(normalised).host.replace(/[^\p{L}\p{N} ._-]/gu, '-')
+  await engine.addEnvironment({ name, baseUrl: normalised })
+  ctx.out.note(
+    `saved ${normalised} as the environment “${name}” (remove it with: skill-runner env remove "${name}")`,
+  )
+  return name
+}
+
+/**
+ * The shell as the page sees it for this session: the chosen environment shows as the default
+ * until the user picks another in the app (the saved default is not changed).
+ */
+function openingOn(shell: ShellEngine, name: string): ShellEngine {
+  let override: string | null = name
+  return {
+    ...shell,
+    async listEnvironments() {
+      const items = await shell.listEnvironments()
+      if (override === null || !items.some((e) => e.name === override)) return items
+      return items.map((e) => ({ ...e, isDefault: e.name === override }))
+    },
+    async useEnvironment(chosen) {
+      override = null
+      await shell.useEnvironment(chosen)
+    },
+  }
 }

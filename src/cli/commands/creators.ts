@@ -3,7 +3,7 @@ import type { CreatorListing, ReviewRequest } from '../../shared/contract'
 import { stringOption, type Command } from '../command'
 import { table } from '../output'
 import { integerOption } from './system'
-import { isoOf } from './templates'
+import { localTime } from '../time'
 
 export const listings: Command = {
   name: 'listings',
@@ -61,7 +61,7 @@ function describeReview(r: ReviewRequest): string {
     `${r.displayName} (${r.id})`,
     `status: ${r.status}${r.reviewReason ? `, reason: ${r.reviewReason}` : ''}`,
     `listing ${r.listingId}, version ${r.listingVersionId}`,
-    `submitted ${isoOf(r.submittedAtUnix)}, reviewed ${isoOf(r.reviewedAtUnix)}`,
+    `submitted ${localTime(r.submittedAtUnix)}, reviewed ${localTime(r.reviewedAtUnix)}`,
     ...(r.description ? ['', r.description] : []),
   ].join('\n')
 }

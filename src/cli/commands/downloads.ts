@@ -1,24 +1,21 @@
 /** `runs download` and `runs results`. */
 import { resolve } from 'node:path'
 import type { DownloadOptions } from '../../core/downloads'
-import { downloadRun } from '../../core/downloads'
-import { writeResultsWorkbook } from '../../core/results'
+import { downloadRunOutputs, writeResultsWorkbook } from '../../core/results'
 import { isTerminalStatus } from '../../shared/contract'
 import { outputOption, type Command, type CommandContext } from '../command'
 import { EXIT } from '../errors'
 
 function progress(ctx: CommandContext): DownloadOptions {
-  let last = 0
+  const bar = ctx.out.bar('downloading', 'files')
   return {
     signal: ctx.signal,
-    onProgress: ({ overall }) => {
-      const now = Date.now()
-      if (now - last < 500 && overall.doneFiles < overall.totalFiles) return
-      last = now
-      ctx.out.progress(
-        `downloading ${overall.doneFiles}/${overall.totalFiles} files, ${(overall.receivedBytes / 1024 / 1024).toFixed(1)} MB`,
-      )
-    },
+    onProgress: ({ overall }) =>
+      bar.update(
+        overall.doneFiles,
+        overall.totalFiles,
+        `${(overall.receivedBytes / 1024 / 1024).toFixed(1)} MB`,
+      ),
   }
 }
 
@@ -38,7 +35,13 @@ export const runsDownload: Command = {
       ctx.out.note(
         `the run is still ${detail.run.status}; this downloads what is ready now (run the command again later for the rest)`,
       )
-    const result = await downloadRun(engine.db, connection, detail, resolve(output), progress(ctx))
+    const result = await downloadRunOutputs(
+      engine,
+      connection,
+      detail,
+      resolve(output),
+      progress(ctx),
+    )
     ctx.out.endProgress()
     const answer = {
       files: result.files.map((f) => ({ artifactId: f.artifactId, path: f.path, bytes: f.bytes })),
@@ -72,8 +75,7 @@ export const runsResults: Command = {
     const engine = await ctx.engine()
     const connection = await ctx.connect()
     const result = await writeResultsWorkbook(
-      engine.db,
-      engine.submissions,
+      engine,
       connection,
       args.positionals[0]!,
       resolve(output),

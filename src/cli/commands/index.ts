@@ -1,5 +1,6 @@
 /** Every command of `skill-runner`, in the order `--help` lists them. */
 import type { Command } from '../command'
+import { metaCommands } from '../meta-commands'
 import { listings, reviewsShow } from './creators'
 import { envAdd, envList, envRemove, envUse } from './env'
 import { runsList, runsShow } from './runs'
@@ -35,3 +36,6 @@ export const commands: Command[] = [
   sandbox,
   web,
 ]
+
+// help and completion are made from the list above.
+commands.push(...metaCommands(() => commands))

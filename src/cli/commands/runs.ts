@@ -1,10 +1,21 @@
 /** `runs list` and `runs show`. */
-import type { RunDetail, RunSummary } from '../../shared/contract'
-import { runProgressText, statusLabel } from '../../shared/format'
+import { isTerminalStatus, type RunDetail, type RunSummary } from '../../shared/contract'
+import {
+  formatAmount,
+  rowColumnHeader,
+  rowNumberOf,
+  runProgressText,
+  statusLabel,
+  type RowNumbering,
+} from '../../shared/format'
+import type { Connection } from '../../core/connection'
+import type { Engine } from '../../core/engine'
+import { rowNumberingOf } from '../../core/submissions'
 import { stringOption, type Command } from '../command'
 import { table } from '../output'
 import { integerOption } from './system'
-import { isoOf } from './templates'
+import { statusColor } from '../style'
+import { localTime } from '../time'
 
 export const runsList: Command = {
   name: 'runs list',
@@ -13,11 +24,14 @@ export const runsList: Command = {
   options: { status: { type: 'string' }, limit: { type: 'string' } },
   async run(ctx, args) {
     const limit = integerOption(stringOption(args, 'limit'), '--limit', 1, 1_000_000) ?? 50
+    const engine = await ctx.engine()
     const connection = await ctx.connect()
     const result = await connection.client.listAllRuns(
       { status: stringOption(args, 'status'), limit },
       { signal: ctx.signal },
     )
+    // The history follows its runs to their end state and cost.
+    engine.recordRuns(connection.historyKey, result.items)
     ctx.out.result(result, () =>
       result.items.length === 0
         ? 'No runs yet.'
@@ -28,8 +42,12 @@ export const runsList: Command = {
               statusLabel(r.status),
               runProgressText(r),
               r.displayName || r.templateName,
-              isoOf(r.createdAtUnix),
+              localTime(r.createdAtUnix),
             ]),
+            (cell, row, column) =>
+              row >= 0 && column === 1
+                ? statusColor(ctx.out.style, result.items[row]!.status, cell)
+                : cell,
           )}\n${result.items.length} of ${result.totalCount} runs`,
     )
   },
@@ -41,33 +59,56 @@ export const runsShow: Command = {
   usage: 'runs show RUN',
   positionals: { min: 1, max: 1, names: 'a RUN id' },
   async run(ctx, args) {
+    const engine = await ctx.engine()
     const connection = await ctx.connect()
     const detail = await connection.client.run(args.positionals[0]!, { signal: ctx.signal })
-    ctx.out.result(detail, () => describeRun(detail, connection.unitLabel))
+    engine.recordRuns(connection.historyKey, [detail.run])
+    ctx.out.result(detail, () =>
+      describeRun(detail, connection.unitLabel, numberingOf(engine, connection, detail)),
+    )
   },
 }
 
-export function describeRun(detail: RunDetail, unitLabel: string): string {
+/** How this device names the rows of a run (spreadsheet rows when it sent them from a workbook). */
+export function numberingOf(
+  engine: Engine,
+  connection: Connection,
+  detail: RunDetail,
+): RowNumbering | null {
+  return rowNumberingOf(engine.submissions.byRun(connection.historyKey, detail.run.runId))
+}
+
+export function describeRun(
+  detail: RunDetail,
+  unitLabel: string,
+  numbering: RowNumbering | null = null,
+): string {
   const r = detail.run
-  const cost = r.actualCostT || r.estimatedCostT
+  const ended = isTerminalStatus(r.status)
   const lines = [
     `${r.displayName || r.templateName || r.runId} (${r.runId})`,
     `status: ${statusLabel(r.status)}, ${runProgressText(r)}`,
-    `cost: ${cost} ${unitLabel}${r.actualCostT ? '' : ' (estimate)'}`,
+    // Once ended, what it actually cost (0 is a real amount); before, the estimate, said so.
+    ended
+      ? `cost: ${formatAmount(r.actualCostT, unitLabel)}`
+      : `cost: about ${formatAmount(r.estimatedCostT, unitLabel)} (estimate; ${formatAmount(r.actualCostT, unitLabel)} so far)`,
   ]
   if (r.firstErrorMessage) lines.push(`first error: ${r.firstErrorMessage}`)
   const market = detail.market
   if (market?.runTransactionId) {
+    const payable = ended
+      ? formatAmount(market.finalBuyerPayableT, unitLabel)
+      : `about ${formatAmount(market.estimatedBuyerPayableT, unitLabel)}`
     lines.push(
-      `market: ${market.skillName} (${market.listingId}), transaction ${market.transactionStatus}, payable ${market.finalBuyerPayableT || market.estimatedBuyerPayableT} ${unitLabel}`,
+      `market: ${market.skillName} (${market.listingId}), transaction ${market.transactionStatus}, payable ${payable}`,
     )
   }
   lines.push(
     '',
     table(
-      ['ROW', 'TASK', 'STATUS', 'ARTIFACTS', 'ERROR'],
+      [rowColumnHeader(numbering).toUpperCase(), 'TASK', 'STATUS', 'ARTIFACTS', 'ERROR'],
       detail.tasks.map((t) => [
-        String(t.sourceRowIndex + 1),
+        String(rowNumberOf(numbering, t.sourceRowIndex)),
         t.taskId,
         statusLabel(t.status),
         String(t.artifactCount),

@@ -28,7 +28,8 @@ export const doctor: Command = {
       [
         `Environment: ${report.environment}`,
         ...report.steps.map(
-          (s) => `${s.ok ? '✓' : s.skipped ? '-' : '✗'} ${s.title}: ${s.message}`,
+          (s) =>
+            `${s.ok ? ctx.out.style.green('✓') : s.skipped ? '-' : ctx.out.style.red('✗')} ${s.title}: ${s.message}`,
         ),
         `Tokens are kept in ${report.secretStore.description}.`,
         ...(report.secretStore.advice ? [report.secretStore.advice] : []),
@@ -42,7 +43,7 @@ export const sandbox: Command = {
   name: 'sandbox',
   summary: 'Run the local sandbox service in the foreground (Ctrl-C stops it).',
   usage:
-    'sandbox [--host 127.0.0.1] [--port N] [--token T]... [--db FILE] [--seed FILE] [--task-ms N]',
+    'sandbox [--host 127.0.0.1] [--port N] [--token T]... [--db FILE] [--seed FILE] [--task-ms N] [--latency-ms N]',
   options: {
     host: { type: 'string' },
     port: { type: 'string' },
@@ -50,10 +51,12 @@ export const sandbox: Command = {
     db: { type: 'string' },
     seed: { type: 'string' },
     'task-ms': { type: 'string' },
+    'latency-ms': { type: 'string' },
   },
   async run(ctx, args) {
     const port = integerOption(stringOption(args, 'port'), '--port', 0, 65535) ?? 0
     const taskMs = integerOption(stringOption(args, 'task-ms'), '--task-ms', 0, 3_600_000)
+    const latencyMs = integerOption(stringOption(args, 'latency-ms'), '--latency-ms', 0, 60_000)
     const tokens = (args.values.token as string[] | undefined) ?? []
     const seed = stringOption(args, 'seed')
     const dbPath = stringOption(args, 'db')
@@ -64,6 +67,7 @@ export const sandbox: Command = {
       ...(dbPath ? { dbPath } : {}),
       ...(seed ? { seed } : {}),
       ...(taskMs !== undefined ? { taskMs } : {}),
+      ...(latencyMs !== undefined ? { latencyMs } : {}),
       log: (line) => ctx.out.note(line),
     })
     if (server.demoToken) ctx.out.note(`demo user token: ${server.demoToken}`)

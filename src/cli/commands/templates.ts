@@ -1,10 +1,15 @@
 /** `templates schema` and `templates show`. */
 import type { OfficialTemplateSchema, PrivateTemplate } from '../../shared/contract'
 import { resolve } from 'node:path'
-import { describeAge, templateSchema } from '../../core/schema-cache'
+import { describeAge } from '../../core/schema-cache'
 import { generateInputWorkbook } from '../../core/workbooks'
-import { outputOption, type Command } from '../command'
+import type { ApiClient } from '../../core/api'
+import { EngineError } from '../../core/errors'
+import { buyerListing } from '../../core/listings'
+import { outputOption, stringOption, type Command } from '../command'
+import { UsageError } from '../errors'
 import { table } from '../output'
+import { localTime } from '../time'
 
 export const templatesSchema: Command = {
   name: 'templates schema',
@@ -15,7 +20,7 @@ export const templatesSchema: Command = {
   async run(ctx, args) {
     const engine = await ctx.engine()
     const connection = await ctx.connect()
-    const cached = await templateSchema(engine.db, connection, args.positionals[0]!, {
+    const cached = await engine.schemas.template(connection, args.positionals[0]!, {
       signal: ctx.signal,
       offline: args.values.offline === true,
     })
@@ -76,34 +81,97 @@ function describeTemplate(t: PrivateTemplate): string {
         v.versionId,
         String(v.versionNumber),
         v.specVersion,
-        isoOf(v.createdAtUnix),
+        localTime(v.createdAtUnix),
       ]),
     ),
   ].join('\n')
 }
 
-export function isoOf(unix: number): string {
-  return unix > 0 ? new Date(unix * 1000).toISOString().replace('.000Z', 'Z') : '-'
-}
-
 export const templatesWorkbook: Command = {
   name: 'templates workbook',
   summary:
-    'Write an input workbook for an official template: columns, hints, dropdowns, instructions, samples.',
-  usage: 'templates workbook ID -o FILE.xlsx',
-  options: { output: { type: 'string', short: 'o' } },
-  positionals: { min: 1, max: 1, names: 'a template ID' },
+    'Write an input workbook for an official template, or a marketplace listing (--listing): columns, hints, dropdowns, instructions.',
+  usage: 'templates workbook (ID | --listing ID [--version VID]) -o FILE.xlsx',
+  options: {
+    output: { type: 'string', short: 'o' },
+    listing: { type: 'string' },
+    version: { type: 'string' },
+  },
+  positionals: { min: 0, max: 1, names: 'a template ID' },
   async run(ctx, args) {
+    const listingId = stringOption(args, 'listing')
+    const templateId = args.positionals[0]
+    if (Boolean(listingId) === Boolean(templateId))
+      throw new UsageError(
+        'give either a template ID or --listing ID.',
+        `Usage: skill-runner ${templatesWorkbook.usage}`,
+      )
+    if (stringOption(args, 'version') && !listingId)
+      throw new UsageError('--version goes with --listing.')
     const output = outputOption(args, templatesWorkbook, 'xlsx')
     const engine = await ctx.engine()
     const connection = await ctx.connect()
-    const cached = await templateSchema(engine.db, connection, args.positionals[0]!, {
-      signal: ctx.signal,
-    })
-    if (cached.fromCache)
-      ctx.out.note(`working offline with the copy saved ${describeAge(cached.fetchedAtMs)}`)
+    let schema: OfficialTemplateSchema
+    if (listingId) {
+      schema = await listingAsTemplate(
+        connection.client,
+        listingId,
+        stringOption(args, 'version'),
+        connection.unitLabel,
+        ctx.signal,
+      )
+    } else {
+      const cached = await engine.schemas.template(connection, templateId!, {
+        signal: ctx.signal,
+      })
+      if (cached.fromCache)
+        ctx.out.note(`working offline with the copy saved ${describeAge(cached.fetchedAtMs)}`)
+      schema = cached.schema
+    }
     const path = resolve(output)
-    await generateInputWorkbook(cached.schema, path)
+    await generateInputWorkbook(schema, path)
     ctx.out.result({ path }, () => `wrote ${path}`)
   },
+}
+
+/** A listing's input schema (the buyer's view) in the shape the workbook generator takes. */
+async function listingAsTemplate(
+  client: ApiClient,
+  listingId: string,
+  version: string | undefined,
+  unitLabel: string,
+  signal: AbortSignal,
+): Promise<OfficialTemplateSchema> {
+  const listing = await buyerListing(client, listingId, signal)
+  if (!listing.schema) {
+    throw new EngineError(
+      'not-found',
+      `The service does not show the input schema of “${listingId}” to your account, so no workbook can be made for it.`,
+      'Ask the listing’s creator for a workbook, or check the listing ID.',
+    )
+  }
+  if (version && listing.listingVersionId && version !== listing.listingVersionId) {
+    throw new EngineError(
+      'conflict',
+      `“${listingId}” is at version ${listing.listingVersionId}, not ${version}.`,
+      `Make the workbook for the current version: --version ${listing.listingVersionId} (or leave --version out).`,
+    )
+  }
+  return {
+    templateId: listing.listingId,
+    name: listing.displayName || listing.listingId,
+    description: listing.description,
+    scenario: '',
+    version: listing.listingVersionId,
+    inputSummary: '',
+    outputType: '',
+    instructions: [
+      listing.taskFixedFeeT === null
+        ? 'Each row is one task; the fee per task is shown when you execute.'
+        : `Each row is one task, charged ${listing.taskFixedFeeT} ${unitLabel} when executed.`,
+    ],
+    columns: listing.schema.columns,
+    fields: listing.schema.fields,
+    sampleRows: [],
+  }
 }

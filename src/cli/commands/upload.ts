@@ -1,6 +1,5 @@
 /** `upload FILE`: one input asset (reused when the same content was uploaded before). */
 import { resolve } from 'node:path'
-import { uploadFile } from '../../core/uploads'
 import type { Command } from '../command'
 
 export const upload: Command = {
@@ -12,14 +11,11 @@ export const upload: Command = {
     const engine = await ctx.engine()
     const connection = await ctx.connect()
     const path = resolve(args.positionals[0]!)
-    const { asset, reused } = await uploadFile(engine.db, connection, path, {
+    const bar = ctx.out.bar('uploading', 'bytes')
+    const { asset, reused } = await engine.uploads.file(connection, path, {
       signal: ctx.signal,
       onProgress: (p) => {
-        if (p.state === 'uploading' && p.totalBytes > 0) {
-          ctx.out.progress(
-            `uploading ${p.filename}: ${Math.floor((100 * p.sentBytes) / p.totalBytes)}%`,
-          )
-        }
+        if (p.state === 'uploading' && p.totalBytes > 0) bar.update(p.sentBytes, p.totalBytes)
       },
     })
     ctx.out.endProgress()
