@@ -7,6 +7,14 @@ import { createAppStore } from './stores/app-store'
 import { createEnvironmentsStore } from './stores/environments-store'
 import { createRunsStore } from './stores/runs-store'
 import { createSavesStore } from './stores/saves-store'
+import { createNavStore } from './stores/nav-store'
+import { createPrepareStore } from './stores/prepare-store'
+import { toFileRef } from './bridge/files'
+import { downloadBytes } from './prepare/download'
+import { createRunDetailStore } from './stores/run-detail-store'
+import { createSettingsStore, themeAttribute } from './stores/settings-store'
+import { createHistoryStore } from './stores/history-store'
+import { createCreatorStore } from './stores/creator-store'
 import { StoresContext, type Stores } from './stores/context'
 import { App } from './components/App'
 import './styles.css'
@@ -18,11 +26,41 @@ const stores: Stores = {
   environments: createEnvironmentsStore(bridge.api),
   runs: createRunsStore(bridge.api),
   saves: createSavesStore(bridge.api),
+  nav: createNavStore(),
+  prepare: createPrepareStore({
+    api: bridge.api,
+    toFileRef: (file) => toFileRef(bridge, file),
+    download: (file) => downloadBytes(document, file),
+  }),
+  runDetail: createRunDetailStore(bridge.api),
+  settings: createSettingsStore(bridge.api),
+  history: createHistoryStore(bridge.api),
+  creator: createCreatorStore(bridge.api),
 }
+
+// The theme: the system's until the user picks one in Settings (kept by the engine).
+const applyTheme = () => {
+  const theme = themeAttribute(stores.settings.getState().settings)
+  if (theme) document.documentElement.dataset.theme = theme
+  else delete document.documentElement.dataset.theme
+}
+stores.settings.subscribe(applyTheme)
+void stores.settings.getState().load()
 
 bridge.api.on('environmentsChanged', (list) => stores.environments.getState().apply(list))
 bridge.api.on('runsUpdated', (update) => stores.runs.getState().applyUpdate(update))
-bridge.api.on('downloadProgress', (update) => stores.saves.getState().applyProgress(update))
+bridge.api.on('checkProgress', (update) => stores.prepare.getState().applyProgress(update))
+bridge.api.on('uploadProgress', (update) => stores.prepare.getState().applyUploadProgress(update))
+bridge.api.on('submissionUpdated', (update) =>
+  stores.prepare.getState().applySubmissionUpdate(update),
+)
+bridge.api.on('downloadProgress', (update) => {
+  stores.saves.getState().applyProgress(update)
+  stores.runDetail.getState().applyProgress(update)
+})
+bridge.api.on('runsUpdated', (update) => stores.runDetail.getState().applyRunsUpdate(update))
+bridge.api.on('runDetailUpdated', (update) => stores.runDetail.getState().applyDetailUpdate(update))
+bridge.api.on('runEnded', (event) => stores.runDetail.getState().applyRunEnded(event))
 bridge.onConnectionChange((state) => {
   const previous = stores.app.getState().connection
   stores.app.getState().setConnection(state)

@@ -1,6 +1,8 @@
 // Launches the real desktop app with Playwright's Electron launcher where Electron's binary is
 // installed: the window opens on the built-in Sandbox, with its security settings in force.
-// Where the binary is missing (it cannot be downloaded everywhere) the test is skipped and says why.
+// Electron 45 downloads its binary on first use (`npm start` does, or `npx install-electron --no`),
+// never during `npm install`; tests never download it. Where it is missing the test is skipped
+// and says so.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,8 +13,10 @@ import { electronBinary, ensureAppBuilt, root } from './support'
 const binary = electronBinary()
 if (!binary) {
   console.log(
-    'Electron smoke test skipped: the Electron binary is not installed (node_modules/electron has no dist/); ' +
-      'it runs wherever "npm install" could download it.',
+    'Electron smoke test skipped: the Electron binary is not installed (node_modules/electron has no dist/). ' +
+      'Electron 45 fetches it on first use, not during "npm install": run "npm start" (or ' +
+      '"npx install-electron --no") once on a computer that can reach github.com or ELECTRON_MIRROR, ' +
+      'then this test runs.',
   )
 }
 

@@ -31,11 +31,11 @@ export function chromiumMissing(): string | null {
 export function electronBinary(): string | null {
   const pkg = join(root, 'node_modules', 'electron')
   const pathFile = join(pkg, 'path.txt')
-  if (!existsSync(pathFile)) return null
-  const binary = join(
-    process.env.ELECTRON_OVERRIDE_DIST_PATH ?? join(pkg, 'dist'),
-    readFileSync(pathFile, 'utf8').trim(),
-  )
+  const override = process.env.ELECTRON_OVERRIDE_DIST_PATH
+  // Like electron's own index.js: an override folder needs no path.txt.
+  if (!existsSync(pathFile) && !override) return null
+  const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : 'electron'
+  const binary = join(override ?? join(pkg, 'dist'), relative)
   return existsSync(binary) ? binary : null
 }
 

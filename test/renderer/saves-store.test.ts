@@ -13,15 +13,13 @@ describe('saving outputs', () => {
     const store = createSavesStore(apiAnswering(() => new Promise((r) => (finish = r))))
     const saving = store.getState().save('Sandbox', 'run_1')
     expect(saveText(store.getState().byRun.run_1)).toBe('Saving…')
-    store
-      .getState()
-      .applyProgress({
-        environment: 'Sandbox',
-        runId: 'run_1',
-        doneFiles: 2,
-        totalFiles: 5,
-        receivedBytes: 10,
-      })
+    store.getState().applyProgress({
+      environment: 'Sandbox',
+      runId: 'run_1',
+      doneFiles: 2,
+      totalFiles: 5,
+      receivedBytes: 10,
+    })
     expect(saveText(store.getState().byRun.run_1)).toBe('Saving 2 of 5…')
     finish({
       environment: 'Sandbox',

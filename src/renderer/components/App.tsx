@@ -1,11 +1,14 @@
 import { useEffect } from 'react'
-import { useStores, useApp, useEnvironments } from '../stores/context'
+import { useStores, useApp, useEnvironments, useNav } from '../stores/context'
 import { selectedEnvironment } from '../stores/environments-selectors'
 import { EnvironmentSidebar } from './EnvironmentSidebar'
 import { EnvironmentHeader } from './EnvironmentHeader'
-import { ConnectionCheck } from './ConnectionCheck'
-import { RunsPanel } from './RunsPanel'
-import { FileDrop } from './FileDrop'
+import { ScreenNav } from './ScreenNav'
+import { PrepareScreen } from '../screens/PrepareScreen'
+import { RunsScreen } from '../screens/RunsScreen'
+import { HistoryScreen } from '../screens/HistoryScreen'
+import { CreatorScreen } from '../screens/CreatorScreen'
+import { SettingsScreen } from '../screens/SettingsScreen'
 import { ErrorNotice } from './ErrorNotice'
 
 export function App() {
@@ -15,6 +18,7 @@ export function App() {
   const loadError = useEnvironments((s) => s.error)
   const loading = useEnvironments((s) => s.loading)
   const connection = useApp((s) => s.connection)
+  const screen = useNav((s) => s.screen)
   const selected = selectedEnvironment({ items, selected: selectedName })
 
   useEffect(() => {
@@ -45,11 +49,12 @@ export function App() {
         {selected ? (
           <>
             <EnvironmentHeader env={selected} />
-            <div className="cards">
-              <ConnectionCheck env={selected} />
-              <FileDrop />
-            </div>
-            <RunsPanel env={selected} />
+            <ScreenNav />
+            {screen === 'prepare' && <PrepareScreen env={selected} />}
+            {screen === 'runs' && <RunsScreen env={selected} />}
+            {screen === 'history' && <HistoryScreen env={selected} />}
+            {screen === 'creator' && <CreatorScreen env={selected} />}
+            {screen === 'settings' && <SettingsScreen env={selected} />}
           </>
         ) : (
           !loadError && (

@@ -2,6 +2,7 @@ import type { ConnectionStep, EnvironmentView } from '../../shared/bridge'
 import { useEnvironments, useStores } from '../stores/context'
 import { checkFor } from '../stores/environments-selectors'
 import { ErrorNotice } from './ErrorNotice'
+import { stepWords } from '../stores/plain-words'
 
 const PLANNED: Array<Pick<ConnectionStep, 'step' | 'title'>> = [
   { step: 'healthz', title: 'Service reachable' },
@@ -68,7 +69,7 @@ export function ConnectionCheck(props: { env: EnvironmentView }) {
               <StepIcon state={state} />
               <div>
                 <p className="step-title">{step.title}</p>
-                {full && <p className="step-message">{full.message}</p>}
+                {full && <p className="step-message">{stepWords(full)}</p>}
               </div>
             </li>
           )

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react'
 import { useApp, useEnvironments, useStores } from '../stores/context'
 import { selectedEnvironment, sortedEnvironments } from '../stores/environments-selectors'
 import { AddEnvironmentDialog } from './AddEnvironmentDialog'
+import { tokenStoreWords } from '../stores/plain-words'
 
 export function EnvironmentSidebar() {
   const { environments } = useStores()
@@ -49,9 +50,9 @@ export function EnvironmentSidebar() {
       {info && (
         <p className={`store-note ${info.secretStore.canSaveTokens ? '' : 'store-note-warn'}`}>
           <span className="store-note-title">Tokens</span>
-          {info.secretStore.description}
-          {info.secretStore.advice && (
-            <span className="store-note-advice">{info.secretStore.advice}</span>
+          {tokenStoreWords(info.secretStore).line}
+          {tokenStoreWords(info.secretStore).advice && (
+            <span className="store-note-advice">{tokenStoreWords(info.secretStore).advice}</span>
           )}
         </p>
       )}

@@ -1,4 +1,5 @@
 import type { BridgeErrorInfo } from '../../shared/bridge'
+import { errorWords } from '../stores/plain-words'
 
 /** An error as the user needs it: what happened, then what to do next. */
 export function ErrorNotice(props: {
@@ -6,7 +7,8 @@ export function ErrorNotice(props: {
   onRetry?: () => void
   onDismiss?: () => void
 }) {
-  const { error, onRetry, onDismiss } = props
+  const { onRetry, onDismiss } = props
+  const error = errorWords(props.error)
   return (
     <div className="notice notice-error" role="alert">
       <Icon />

@@ -1,92 +1,72 @@
-import { useRef, useState, type DragEvent } from 'react'
-import type { BridgeErrorInfo, DroppedFileInfo } from '../../shared/bridge'
-import { toFileRef } from '../bridge/files'
-import { useStores } from '../stores/context'
-import { errorInfo } from '../stores/errors'
-import { ErrorNotice } from './ErrorNotice'
+import { useRef, useState, type DragEvent, type ReactNode } from 'react'
 
 /**
- * Drop a workbook (or choose one). In the desktop app the engine reads it from disk by its
- * path; in a browser the page sends its content.
+ * A place to drop a file (or a folder), with a button that opens the file chooser for those who
+ * do not drag. It only hands the files over; what they are for is the caller's business.
  */
-export function FileDrop() {
-  const { bridge } = useStores()
+export function FileDrop(props: {
+  /** What the zone says, e.g. "Drop a filled workbook here". */
+  prompt: string
+  /** The chooser button's words. */
+  chooseLabel: string
+  /** The accessible name of the hidden file input (tests and screen readers find it by this). */
+  inputLabel: string
+  accept?: string
+  /** Pick a folder instead of files (browser mode: the files that cells name). */
+  folder?: boolean
+  busy?: boolean
+  onFiles: (files: File[]) => void
+  children?: ReactNode
+}) {
   const input = useRef<HTMLInputElement>(null)
   const [over, setOver] = useState(false)
-  const [busy, setBusy] = useState(false)
-  const [file, setFile] = useState<DroppedFileInfo | null>(null)
-  const [error, setError] = useState<BridgeErrorInfo | null>(null)
-
-  async function take(files: FileList | null) {
-    const first = files?.[0]
-    if (!first) return
-    setBusy(true)
-    setError(null)
-    try {
-      setFile(await bridge.api.describeFile({ file: await toFileRef(bridge, first) }))
-    } catch (e) {
-      setFile(null)
-      setError(errorInfo(e))
-    } finally {
-      setBusy(false)
-    }
-  }
 
   function onDrop(event: DragEvent) {
     event.preventDefault()
     setOver(false)
-    void take(event.dataTransfer.files)
+    const files = [...event.dataTransfer.files]
+    if (files.length) props.onFiles(files)
   }
 
-  return (
-    <section className="card" aria-labelledby="drop-title">
-      <div className="card-head">
-        <div>
-          <h2 id="drop-title">Workbook</h2>
-          <p className="card-sub">Start from a filled workbook (.xlsx or .csv).</p>
-        </div>
-      </div>
-      <div
-        className={`drop ${over ? 'drop-over' : ''}`}
-        onDragOver={(e) => {
-          e.preventDefault()
-          setOver(true)
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={onDrop}
-      >
-        <p>{busy ? 'Reading…' : 'Drop a workbook here'}</p>
-        <button
-          type="button"
-          className="btn btn-secondary btn-small"
-          onClick={() => input.current?.click()}
-        >
-          Choose a file…
-        </button>
-        <input
-          ref={input}
-          type="file"
-          className="visually-hidden"
-          accept=".xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv"
-          aria-label="Choose a workbook"
-          tabIndex={-1}
-          onChange={(e) => void take(e.target.files)}
-        />
-      </div>
-      <p className="drop-result" aria-live="polite">
-        {file && (
-          <>
-            <strong>{file.name}</strong> · {formatBytes(file.sizeBytes)} · ready
-          </>
-        )}
-      </p>
-      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
-    </section>
-  )
-}
+  // Folder pickers take non-standard attributes React does not know by name.
+  const folderProps = props.folder ? { webkitdirectory: '', directory: '' } : {}
 
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+  return (
+    <div
+      className={`drop ${over ? 'drop-over' : ''} ${props.busy ? 'drop-busy' : ''}`}
+      onDragOver={(e) => {
+        e.preventDefault()
+        setOver(true)
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={onDrop}
+    >
+      <p>{props.prompt}</p>
+      <button
+        type="button"
+        className="btn btn-secondary btn-small"
+        onClick={() => input.current?.click()}
+        disabled={props.busy}
+      >
+        {props.chooseLabel}
+      </button>
+      <input
+        ref={input}
+        type="file"
+        className="visually-hidden"
+        accept={props.accept}
+        multiple={props.folder}
+        aria-label={props.inputLabel}
+        tabIndex={-1}
+        {...folderProps}
+        onChange={(e) => {
+          const files = [...(e.target.files ?? [])]
+          // The same file chosen twice in a row must still count (after fixing it in Excel).
+          e.target.value = ''
+          if (files.length) props.onFiles(files)
+        }}
+      />
+      {props.children}
+    </div>
+  )
 }

@@ -1,22 +1,28 @@
-import { useId, useMemo } from 'react'
+import { useCallback, useId, useMemo } from 'react'
 import { RUN_FILTER_STATUSES, type EnvironmentView } from '../../shared/bridge'
 import { statusLabel } from '../../shared/format'
-import { useRuns, useStores } from '../stores/context'
+import { useRuns, useSaves, useStores } from '../stores/context'
 import { canLoadMore, runsCaption, visibleRuns } from '../stores/runs-selectors'
 import { ErrorNotice } from './ErrorNotice'
 import { RunsTable } from './RunsTable'
+import { CopyablePath } from '../runs/CopyablePath'
 
 export function RunsPanel(props: { env: EnvironmentView }) {
-  const { runs } = useStores()
+  const { runs, nav } = useStores()
   const items = useRuns((s) => s.items)
   const status = useRuns((s) => s.status)
+  const search = useRuns((s) => s.search)
   const totalCount = useRuns((s) => s.totalCount)
   const loading = useRuns((s) => s.loading)
   const loadingMore = useRuns((s) => s.loadingMore)
   const nextPageToken = useRuns((s) => s.nextPageToken)
   const error = useRuns((s) => s.error)
   const filterId = useId()
-  const shown = useMemo(() => visibleRuns({ items, status }), [items, status])
+  const searchId = useId()
+  const shown = useMemo(() => visibleRuns({ items, status, search }), [items, status, search])
+  const loadMore = useCallback(() => void runs.getState().loadMore(), [runs])
+  const openRun = useCallback((runId: string) => nav.getState().openRun(runId), [nav])
+  const more = canLoadMore({ nextPageToken, loadingMore })
 
   return (
     <section className="card runs" aria-labelledby="runs-title">
@@ -24,10 +30,21 @@ export function RunsPanel(props: { env: EnvironmentView }) {
         <div>
           <h2 id="runs-title">Runs</h2>
           <p className="card-sub" aria-live="polite">
-            {loading ? 'Loading runs…' : runsCaption({ items, status, totalCount })}
+            {loading ? 'Loading runs…' : runsCaption({ items, status, search, totalCount })}
           </p>
         </div>
         <div className="toolbar">
+          <label htmlFor={searchId} className="visually-hidden">
+            Search runs by name, template or input file
+          </label>
+          <input
+            id={searchId}
+            type="search"
+            className="search-input"
+            placeholder="Search name, template, file"
+            value={search}
+            onChange={(e) => runs.getState().setSearch(e.target.value)}
+          />
           <label htmlFor={filterId} className="toolbar-label">
             Show
           </label>
@@ -53,28 +70,69 @@ export function RunsPanel(props: { env: EnvironmentView }) {
         </div>
       </div>
       {error && <ErrorNotice error={error} onRetry={() => void runs.getState().refresh()} />}
+      <LastSaved />
       {!loading && shown.length === 0 && !error ? (
         <div className="empty-runs">
           <p className="empty-title">
-            {status ? `No ${statusLabel(status).toLowerCase()} runs.` : 'No runs yet.'}
+            {search.trim()
+              ? `No loaded run matches “${search.trim()}”.`
+              : status
+                ? `No ${statusLabel(status).toLowerCase()} runs.`
+                : 'No runs yet.'}
           </p>
-          <p>Runs started in this environment appear here and update on their own.</p>
+          <p>
+            {search.trim() && nextPageToken
+              ? 'Older runs are not loaded yet: look in them too, or change the search.'
+              : 'Runs started in this environment appear here and update on their own.'}
+          </p>
         </div>
       ) : (
-        <RunsTable runs={shown} unitLabel={props.env.unitLabel} environment={props.env.name} />
+        <RunsTable
+          runs={shown}
+          unitLabel={props.env.unitLabel}
+          environment={props.env.name}
+          onOpen={openRun}
+          // While searching, older pages load only when asked (the button below): the search
+          // looks at the runs loaded, and scrolling a few matches should not fetch them all.
+          {...(more && !search.trim() ? { onEndReached: loadMore } : {})}
+        />
       )}
-      {canLoadMore({ nextPageToken, loadingMore }) && (
+      {more && (
         <div className="load-more">
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => void runs.getState().loadMore()}
-          >
-            Show older runs
+          <button type="button" className="btn btn-secondary" onClick={loadMore}>
+            {search.trim() ? 'Look in older runs too' : 'Show older runs'}
           </button>
         </div>
       )}
-      {loadingMore && <p className="card-sub">Loading older runs…</p>}
+      {loadingMore && (
+        <p className="card-sub" role="status">
+          Loading older runs…
+        </p>
+      )}
     </section>
+  )
+}
+
+/** Where the last "Save outputs" of the list put the files: written out, copyable. */
+function LastSaved() {
+  const { saves } = useStores()
+  const last = useSaves((s) => s.lastSaved)
+  if (!last) return null
+  return (
+    <div className="last-saved" role="status">
+      <CopyablePath
+        label={`Saved ${last.savedFiles} file${last.savedFiles === 1 ? '' : 's'} of ${last.runId}${
+          last.failedFiles ? ` (${last.failedFiles} failed: save again to retry)` : ''
+        } in`}
+        path={last.folder}
+      />
+      <button
+        type="button"
+        className="btn btn-quiet btn-small"
+        onClick={() => saves.getState().dismissLastSaved()}
+      >
+        Dismiss
+      </button>
+    </div>
   )
 }

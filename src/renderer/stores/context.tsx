@@ -6,6 +6,12 @@ import type { AppStore } from './app-store'
 import type { EnvironmentsStore } from './environments-store'
 import type { RunsStore } from './runs-store'
 import type { SavesStore } from './saves-store'
+import type { NavStore } from './nav-store'
+import type { PrepareStore } from './prepare-store'
+import type { RunDetailStore } from './run-detail-store'
+import type { SettingsStore } from './settings-store'
+import type { HistoryStore } from './history-store'
+import type { CreatorStore } from './creator-store'
 
 export interface Stores {
   bridge: UiBridge
@@ -13,6 +19,12 @@ export interface Stores {
   environments: EnvironmentsStore
   runs: RunsStore
   saves: SavesStore
+  nav: NavStore
+  prepare: PrepareStore
+  runDetail: RunDetailStore
+  settings: SettingsStore
+  history: HistoryStore
+  creator: CreatorStore
 }
 
 export const StoresContext = createContext<Stores | null>(null)
@@ -36,4 +48,22 @@ export function useRuns<T>(selector: (state: StateOf<RunsStore>) => T): T {
 }
 export function useSaves<T>(selector: (state: StateOf<SavesStore>) => T): T {
   return useStore(useStores().saves, selector)
+}
+export function useNav<T>(selector: (state: StateOf<NavStore>) => T): T {
+  return useStore(useStores().nav, selector)
+}
+export function usePrepare<T>(selector: (state: StateOf<PrepareStore>) => T): T {
+  return useStore(useStores().prepare, selector)
+}
+export function useRunDetail<T>(selector: (state: StateOf<RunDetailStore>) => T): T {
+  return useStore(useStores().runDetail, selector)
+}
+export function useSettings<T>(selector: (state: StateOf<SettingsStore>) => T): T {
+  return useStore(useStores().settings, selector)
+}
+export function useHistory<T>(selector: (state: StateOf<HistoryStore>) => T): T {
+  return useStore(useStores().history, selector)
+}
+export function useCreator<T>(selector: (state: StateOf<CreatorStore>) => T): T {
+  return useStore(useStores().creator, selector)
 }

@@ -6,6 +6,8 @@ export interface RunsData {
   environment: string | null
   /** '' shows every status. */
   status: string
+  /** Words typed in the search box: matched against name, template and input file. */
+  search: string
   items: RunSummary[]
   totalCount: number
   nextPageToken: string
@@ -33,9 +35,33 @@ export function mergeRuns(existing: RunSummary[], incoming: RunSummary[]): RunSu
   return [...byId.values()].sort(compareRuns)
 }
 
-/** The runs that match the status filter ('' = all). */
-export function visibleRuns(state: Pick<RunsData, 'items' | 'status'>): RunSummary[] {
-  return state.status ? state.items.filter((run) => run.status === state.status) : state.items
+/** Whether a run matches every word of a search (name, template or listing, input file, id). */
+export function runMatches(run: RunSummary, search: string): boolean {
+  const words = search.toLowerCase().split(/\s+/).filter(Boolean)
+  if (words.length === 0) return true
+  const haystack = [
+    run.displayName,
+    run.templateName,
+    run.templateKey,
+    run.market?.skillName ?? '',
+    run.market?.listingId ?? '',
+    run.inputFilename,
+    run.runId,
+  ]
+    .join('\n')
+    .toLowerCase()
+  return words.every((word) => haystack.includes(word))
+}
+
+/** The runs that match the status filter ('' = all) and the search. */
+export function visibleRuns(
+  state: Pick<RunsData, 'items' | 'status'> & { search?: string },
+): RunSummary[] {
+  const search = state.search ?? ''
+  if (!state.status && !search.trim()) return state.items
+  return state.items.filter(
+    (run) => (!state.status || run.status === state.status) && runMatches(run, search),
+  )
 }
 
 export function activeRunCount(items: RunSummary[]): number {
@@ -43,12 +69,15 @@ export function activeRunCount(items: RunSummary[]): number {
 }
 
 /** "12 runs", "3 running or queued", for the panel's header. */
-export function runsCaption(state: Pick<RunsData, 'items' | 'status' | 'totalCount'>): string {
+export function runsCaption(
+  state: Pick<RunsData, 'items' | 'status' | 'totalCount'> & { search?: string },
+): string {
   const shown = visibleRuns(state).length
   const total = Math.max(state.totalCount, shown)
-  const noun = total === 1 ? 'run' : 'runs'
+  const filtered = Boolean(state.status || state.search?.trim())
+  const noun = (filtered ? shown : total) === 1 ? 'run' : 'runs'
   const active = activeRunCount(state.items)
-  const base = state.status ? `${shown} ${noun} shown` : `${total} ${noun}`
+  const base = filtered ? `${shown} ${noun} shown` : `${total} ${noun}`
   return active > 0 ? `${base} · ${active} in progress` : base
 }
 

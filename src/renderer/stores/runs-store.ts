@@ -11,6 +11,8 @@ export interface RunsActions {
   /** Shows the runs of `environment` and follows them. */
   open(environment: string): Promise<void>
   setStatus(status: string): Promise<void>
+  /** Filters the loaded runs by name, template or input file (the service has no run search). */
+  setSearch(search: string): void
   loadMore(): Promise<void>
   refresh(): Promise<void>
   applyUpdate(update: RunsUpdate): void
@@ -58,6 +60,7 @@ export function createRunsStore(api: BridgeApi) {
     return {
       environment: null,
       status: '',
+      search: '',
       items: [],
       totalCount: 0,
       nextPageToken: '',
@@ -83,6 +86,9 @@ export function createRunsStore(api: BridgeApi) {
           return
         }
         await loadFirstPage(environment, status)
+      },
+      setSearch(search) {
+        set({ search })
       },
       async loadMore() {
         const { environment, status, nextPageToken, loadingMore } = get()

@@ -14,6 +14,9 @@ export type SaveState =
 
 export interface SavesState {
   byRun: Record<string, SaveState>
+  /** The save that ended last, so the screen can say where the files went. */
+  lastSaved: { runId: string; folder: string; savedFiles: number; failedFiles: number } | null
+  dismissLastSaved(): void
   save(environment: string, runId: string): Promise<void>
   applyProgress(update: DownloadProgressUpdate): void
 }
@@ -24,11 +27,22 @@ export function createSavesStore(api: BridgeApi) {
       set((s) => ({ byRun: { ...s.byRun, [runId]: state } }))
     return {
       byRun: {},
+      lastSaved: null,
+      dismissLastSaved: () => set({ lastSaved: null }),
       async save(environment, runId) {
         if (get().byRun[runId]?.state === 'saving') return
         put(runId, { state: 'saving', doneFiles: 0, totalFiles: 0 })
         try {
           const result = await api.downloadRun({ environment, runId })
+          if (result)
+            set({
+              lastSaved: {
+                runId,
+                folder: result.folder,
+                savedFiles: result.savedFiles,
+                failedFiles: result.failed.length,
+              },
+            })
           put(
             runId,
             result

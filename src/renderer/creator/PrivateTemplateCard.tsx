@@ -1,0 +1,73 @@
+import type { PrivateTemplate } from '../../shared/contract'
+
+function date(unix: number): string {
+  if (!unix) return '—'
+  return new Date(unix * 1000).toLocaleDateString(undefined, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  })
+}
+
+/** One of my private templates with its versions (newest first). */
+export function PrivateTemplateCard(props: { template: PrivateTemplate }) {
+  const t = props.template
+  const versions = [...t.versions].sort((a, b) => b.versionNumber - a.versionNumber)
+  return (
+    <div className="sub-card" aria-label={`Private template ${t.name || t.templateId}`}>
+      <h4>{t.name || t.templateId}</h4>
+      {t.description && <p className="card-sub">{t.description}</p>}
+      <dl className="facts">
+        <div className="fact">
+          <dt>Status</dt>
+          <dd>{t.status || '—'}</dd>
+        </div>
+        <div className="fact">
+          <dt>Output</dt>
+          <dd>{t.primaryOutputType || '—'}</dd>
+        </div>
+        <div className="fact">
+          <dt>Updated</dt>
+          <dd>{date(t.updatedAtUnix)}</dd>
+        </div>
+      </dl>
+      <table className="plain-table">
+        <caption className="visually-hidden">Versions of {t.name || t.templateId}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Version</th>
+            <th scope="col">Spec</th>
+            <th scope="col">Created</th>
+            <th scope="col">State</th>
+          </tr>
+        </thead>
+        <tbody>
+          {versions.length === 0 ? (
+            <tr>
+              <td colSpan={4}>No versions yet.</td>
+            </tr>
+          ) : (
+            versions.map((v) => (
+              <tr key={v.versionId}>
+                <td>
+                  <span className="run-name">Version {v.versionNumber}</span>
+                  <span className="run-sub">{v.versionId}</span>
+                </td>
+                <td>{v.specVersion || '—'}</td>
+                <td>{date(v.createdAtUnix)}</td>
+                <td>
+                  {[
+                    v.versionId === t.publishedVersionId ? 'Published' : '',
+                    v.versionId === t.latestVersionId ? 'Latest' : '',
+                  ]
+                    .filter(Boolean)
+                    .join(', ') || '—'}
+                </td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </div>
+  )
+}

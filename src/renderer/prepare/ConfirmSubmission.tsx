@@ -1,0 +1,285 @@
+import { useId, useState } from 'react'
+import type { BridgeErrorInfo, SubmissionPlanView } from '../../shared/bridge'
+import { Dialog } from '../components/Dialog'
+import { ErrorNotice } from '../components/ErrorNotice'
+
+/** Options the user chose in the confirmation. */
+export interface ConfirmChoice {
+  /** The spending cap: the engine refuses when the estimate is above it. */
+  maxCostT?: number
+  /** Send again rows already sent and accepted (a new paid run). */
+  again?: boolean
+}
+
+function amount(value: number, unit: string): string {
+  return `${value.toLocaleString('en-US')} ${unit}`
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`
+}
+
+/** The cost of a plan in words: rows x fee, a pilot's cost per row, or unknown. */
+export function costWords(plan: SubmissionPlanView): string {
+  const unit = plan.unitLabel
+  if (plan.estimateT === null) {
+    return plan.target.kind === 'listing'
+      ? 'Not known before the run: the service does not show its fee to your account. Send a pilot of a few rows first to learn it.'
+      : 'Not known before the run: the service charges what each row actually costs. Send a pilot of a few rows first to learn it.'
+  }
+  if (plan.estimateSource === 'fee' && plan.taskFixedFeeT !== null) {
+    return `${plural(plan.rowCount, 'row')} × ${amount(plan.taskFixedFeeT, unit)} = about ${amount(plan.estimateT, unit)}`
+  }
+  if (plan.estimateSource === 'pilot' && plan.learnedFrom) {
+    return `About ${amount(plan.estimateT, unit)}: ${plural(plan.rowCount, 'row')} at ${amount(plan.learnedFrom.costPerRowT, unit)} per row, what run ${plan.learnedFrom.runId} actually cost`
+  }
+  return `About ${amount(plan.estimateT, unit)}`
+}
+
+function rowsWords(plan: SubmissionPlanView): string {
+  const first = plan.rowNumbers[0]
+  const last = plan.rowNumbers[plan.rowNumbers.length - 1]
+  const where =
+    first !== undefined && last !== undefined
+      ? plan.rowNumbering === 'spreadsheet'
+        ? first === last
+          ? ` (row ${first} of the sheet)`
+          : ` (rows ${first} to ${last} of the sheet)`
+        : ''
+      : ''
+  if (plan.retryOfRunId)
+    return `${plural(plan.rowCount, 'failed row')} of run ${plan.retryOfRunId}${where}`
+  if (plan.pilotRows !== null)
+    return `A pilot: the first ${plural(plan.rowCount, 'row')} of ${plan.totalRows.toLocaleString('en-US')}${where}`
+  return `${plural(plan.rowCount, 'row')}${where}`
+}
+
+/**
+ * The confirmation before anything is sent: what, which rows, the cost and how it was worked
+ * out, the listing's terms, a spending cap, and the question when the same rows were already
+ * sent. Nothing is sent until the user presses the send button (and, where money is at stake,
+ * ticks that they agree). While the service has not answered, it says "Sending…" and cannot be
+ * closed. Used for new runs and for "Retry failed rows".
+ */
+export function ConfirmSubmission(props: {
+  plan: SubmissionPlanView
+  sending: boolean
+  error: BridgeErrorInfo | null
+  onConfirm: (choice: ConfirmChoice) => void
+  onCancel: () => void
+  /** Opens an earlier run (the duplicate's). */
+  onOpenRun?: (runId: string) => void
+}) {
+  const { plan, sending } = props
+  const id = useId()
+  const [capText, setCapText] = useState('')
+  const [agreed, setAgreed] = useState(false)
+  const [again, setAgain] = useState(false)
+  const cap = capText.trim() === '' ? undefined : Number(capText)
+  const capInvalid = cap !== undefined && (!Number.isInteger(cap) || cap < 0)
+  const overCap =
+    cap !== undefined && !capInvalid && plan.estimateT !== null && plan.estimateT > cap
+  const capUnknown = cap !== undefined && !capInvalid && plan.estimateT === null
+  const valid = plan.validation.valid && plan.planId !== ''
+  const needsAgain = plan.duplicateOf !== null
+  const canSend =
+    valid &&
+    !sending &&
+    !capInvalid &&
+    !overCap &&
+    !capUnknown &&
+    (!plan.confirmRequired || agreed) &&
+    (!needsAgain || again)
+  const title = plan.retryOfRunId
+    ? `Retry ${plural(plan.rowCount, 'failed row')}?`
+    : `Send ${plural(plan.rowCount, 'row')} to ${plan.target.name}?`
+  const sendLabel = sending
+    ? 'Sending…'
+    : plan.estimateT !== null
+      ? `Send for about ${amount(plan.estimateT, plan.unitLabel)}`
+      : `Send ${plural(plan.rowCount, 'row')}`
+
+  return (
+    <Dialog
+      title={title}
+      description="Check what will be sent and what it costs. Nothing is sent until you confirm."
+      onClose={() => {
+        if (!sending) props.onCancel()
+      }}
+    >
+      <div className="confirm-body" data-testid="confirm-submission">
+        <dl className="confirm-facts">
+          <div>
+            <dt>What</dt>
+            <dd>
+              {plan.target.name}
+              <span className="prep-muted">
+                {plan.target.kind === 'listing'
+                  ? `Marketplace listing ${plan.target.listingId}, version ${plan.target.listingVersionId}`
+                  : `Official template ${plan.target.templateId}`}
+              </span>
+            </dd>
+          </div>
+          {plan.fileName && (
+            <div>
+              <dt>Workbook</dt>
+              <dd>{plan.fileName}</dd>
+            </div>
+          )}
+          <div>
+            <dt>Rows</dt>
+            <dd>{rowsWords(plan)}</dd>
+          </div>
+          <div>
+            <dt>Cost</dt>
+            <dd>
+              {costWords(plan)}
+              {plan.estimateT !== null && (
+                <span className="prep-muted confirm-small">
+                  An estimate: the service charges what the run actually costs, in {plan.unitLabel}.
+                </span>
+              )}
+            </dd>
+          </div>
+          {plan.target.kind === 'listing' && (
+            <div>
+              <dt>Terms</dt>
+              <dd>
+                {plan.terms
+                  ? `Charged per row under the listing’s pricing terms “${plan.terms}”.`
+                  : 'The listing’s pricing terms are not shown to your account.'}
+              </dd>
+            </div>
+          )}
+        </dl>
+
+        {!valid && (
+          <div className="notice notice-error" role="alert">
+            <div className="notice-text">
+              <p className="notice-title">The workbook has problems, so it cannot be sent.</p>
+              <ul className="confirm-problems">
+                {[...plan.validation.fileErrors, ...plan.validation.rowErrors.map((e) => e.error)]
+                  .slice(0, 8)
+                  .map((message, i) => (
+                    <li key={i}>{message}</li>
+                  ))}
+              </ul>
+              <p className="notice-next">Fix them in the workbook, then check it again.</p>
+            </div>
+          </div>
+        )}
+
+        {plan.duplicateOf && (
+          <div className="prep-note confirm-duplicate" role="note">
+            <p>
+              You already sent these same rows here on{' '}
+              {new Date(plan.duplicateOf.acceptedAtMs).toLocaleString()}: run{' '}
+              {plan.duplicateOf.runId}.
+            </p>
+            <div className="prep-actions">
+              {props.onOpenRun && (
+                <button
+                  type="button"
+                  className="btn btn-small btn-secondary"
+                  onClick={() => props.onOpenRun?.(plan.duplicateOf!.runId)}
+                >
+                  Open that run
+                </button>
+              )}
+              <label className="check-label">
+                <input
+                  type="checkbox"
+                  checked={again}
+                  onChange={(e) => setAgain(e.target.checked)}
+                  disabled={sending}
+                />
+                Send them again as a new paid run
+              </label>
+            </div>
+          </div>
+        )}
+
+        {plan.unansweredOf && (
+          <p className="prep-note" role="note">
+            The same rows were sent on {new Date(plan.unansweredOf.sentAtMs).toLocaleString()} and
+            the service never answered. Confirming sends that same request again, so it is charged
+            once at most.
+          </p>
+        )}
+
+        {valid && (
+          <div className="field confirm-cap">
+            <label htmlFor={`${id}-cap`}>Spending cap ({plan.unitLabel}, optional)</label>
+            <input
+              id={`${id}-cap`}
+              inputMode="numeric"
+              value={capText}
+              onChange={(e) => setCapText(e.target.value)}
+              disabled={sending}
+              aria-describedby={`${id}-cap-hint`}
+              aria-invalid={capInvalid || overCap || capUnknown || undefined}
+            />
+            <p
+              id={`${id}-cap-hint`}
+              className={capInvalid || overCap || capUnknown ? 'field-error' : 'field-hint'}
+            >
+              {capInvalid
+                ? 'Enter a whole number, or leave it empty.'
+                : overCap
+                  ? `The estimate (${amount(plan.estimateT!, plan.unitLabel)}) is above your cap: send fewer rows (a pilot) or raise the cap.`
+                  : capUnknown
+                    ? 'The cost is not known before the run, so a cap cannot be checked: send a pilot first, or leave the cap empty.'
+                    : 'Nothing is sent if the estimate is above this amount.'}
+            </p>
+          </div>
+        )}
+
+        {valid && plan.confirmRequired && (
+          <label className="check-label confirm-agree">
+            <input
+              type="checkbox"
+              checked={agreed}
+              onChange={(e) => setAgreed(e.target.checked)}
+              disabled={sending}
+            />
+            {plan.estimateT !== null
+              ? `I agree to pay about ${amount(plan.estimateT, plan.unitLabel)} for this run${plan.target.kind === 'listing' ? ', under the listing’s terms' : ''}.`
+              : 'I agree to pay what this run costs; it is known only once it ends.'}
+          </label>
+        )}
+
+        {sending && (
+          <p className="confirm-sending" role="status">
+            Sending… waiting for the service to answer. If Skill Runner closes now, it sends the
+            same request again when it starts, so you are charged once.
+          </p>
+        )}
+        {props.error && !sending && <ErrorNotice error={props.error} />}
+
+        <div className="dialog-actions">
+          <button
+            type="button"
+            className="btn btn-quiet"
+            onClick={props.onCancel}
+            disabled={sending}
+          >
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={!canSend}
+            onClick={() =>
+              props.onConfirm({
+                ...(cap !== undefined ? { maxCostT: cap } : {}),
+                ...(again ? { again: true } : {}),
+              })
+            }
+          >
+            {sendLabel}
+          </button>
+        </div>
+      </div>
+    </Dialog>
+  )
+}

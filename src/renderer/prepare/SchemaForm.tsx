@@ -1,0 +1,251 @@
+import type { SavedFileView } from '../../shared/bridge'
+import type { SchemaColumn, SchemaField } from '../../shared/contract'
+import { ErrorNotice } from '../components/ErrorNotice'
+import { usePrepare, useStores } from '../stores/context'
+import { describeAge, describeFileKinds, describeType } from '../stores/prepare-selectors'
+
+/** Fields in the order of the workbook's columns (run-wide fields last). */
+export function orderedFields(columns: SchemaColumn[], fields: SchemaField[]): SchemaField[] {
+  const order = new Map(columns.map((c) => [c.fieldKey, c.order]))
+  return [...fields].sort((a, b) => {
+    if ((a.scope === 'run') !== (b.scope === 'run')) return a.scope === 'run' ? 1 : -1
+    return (order.get(a.key) ?? 1e9) - (order.get(b.key) ?? 1e9)
+  })
+}
+
+/** Step 2: what the workbook must hold, as a readable form, and "Get the input workbook". */
+export function SchemaForm() {
+  const target = usePrepare((s) => s.target)
+  const template = usePrepare((s) => s.template)
+  const loading = usePrepare((s) => s.templateLoading)
+  const error = usePrepare((s) => s.templateError)
+  const listing = usePrepare((s) => s.listing)
+  const listingLoading = usePrepare((s) => s.listingLoading)
+  const listingError = usePrepare((s) => s.listingError)
+  const { prepare } = useStores()
+
+  if (!target) {
+    return (
+      <section className="card prep-card" aria-labelledby="schema-title">
+        <h2 id="schema-title">2. The input form</h2>
+        <p className="prep-muted">
+          Choose a template or a listing first: its form shows here, and you can get a workbook to
+          fill in. A workbook the app made can be dropped at any time: it says what it is for.
+        </p>
+      </section>
+    )
+  }
+
+  return (
+    <section className="card prep-card" aria-labelledby="schema-title" aria-busy={loading}>
+      <div className="card-head">
+        <div>
+          <h2 id="schema-title">
+            2.{' '}
+            {template
+              ? template.name
+              : target.kind === 'listing'
+                ? listing?.displayName || 'Listing'
+                : 'Template'}
+          </h2>
+          <p className="card-sub">
+            {target.kind === 'template'
+              ? `Template ${target.templateId}${template?.version ? `, version ${template.version}` : ''}`
+              : `Listing ${target.listingId}, version ${target.listingVersionId}`}
+          </p>
+        </div>
+        <GetWorkbook />
+      </div>
+      {template?.fromCache && (
+        <p className="prep-note" role="status">
+          Offline: this is the copy saved on this computer {describeAge(template.fetchedAtMs)}. It
+          may have changed on the service since.
+        </p>
+      )}
+      {loading && (
+        <p className="prep-muted" role="status">
+          Loading the template’s form…
+        </p>
+      )}
+      {error && (
+        <ErrorNotice
+          error={error}
+          onRetry={
+            target.kind === 'template'
+              ? () => void prepare.getState().chooseTemplate(target.templateId)
+              : undefined
+          }
+        />
+      )}
+      {template && (
+        <>
+          {template.description && <p className="schema-desc">{template.description}</p>}
+          {template.instructions.length > 0 && (
+            <ul className="schema-instructions">
+              {template.instructions.map((line, i) => (
+                <li key={i}>{line}</li>
+              ))}
+            </ul>
+          )}
+          <FieldList columns={template.columns} fields={template.fields} />
+        </>
+      )}
+      {target.kind === 'listing' && listingLoading && (
+        <p className="prep-muted" role="status">
+          Looking up the listing…
+        </p>
+      )}
+      {target.kind === 'listing' && listingError && (
+        <ErrorNotice
+          error={listingError}
+          onRetry={() =>
+            void prepare.getState().chooseListing(target.listingId, target.listingVersionId)
+          }
+        />
+      )}
+      {target.kind === 'listing' && listing && (
+        <>
+          {listing.description && <p className="schema-desc">{listing.description}</p>}
+          <dl className="listing-facts">
+            <div>
+              <dt>Price</dt>
+              <dd>
+                {listing.taskFixedFeeT !== null
+                  ? `${listing.taskFixedFeeT.toLocaleString('en-US')} ${listing.unitLabel} per row`
+                  : 'Not shown to your account: it is known once a run ends (send a pilot first).'}
+              </dd>
+            </div>
+            <div>
+              <dt>Terms</dt>
+              <dd>
+                {listing.pricingRuleVersion
+                  ? `Pricing terms “${listing.pricingRuleVersion}”`
+                  : 'Not shown to your account'}
+              </dd>
+            </div>
+            <div>
+              <dt>Version</dt>
+              <dd>
+                {listing.publishedVersionId || listing.listingVersionId}
+                {target.listingVersionId !== listing.publishedVersionId &&
+                  listing.publishedVersionId &&
+                  ` (you chose ${target.listingVersionId}, which is not the published version)`}
+              </dd>
+            </div>
+          </dl>
+          {!listing.executable && (
+            <p className="prep-note" role="status">
+              This listing cannot be run right now (it is not published, on sale and available at
+              this version).
+            </p>
+          )}
+          <p className="prep-muted">{listing.sourceNote}</p>
+          {listing.fields.length > 0 && (
+            <FieldList columns={listing.columns} fields={listing.fields} />
+          )}
+        </>
+      )}
+    </section>
+  )
+}
+
+export function FieldList(props: { columns: SchemaColumn[]; fields: SchemaField[] }) {
+  const fields = orderedFields(props.columns, props.fields)
+  const headers = new Map(props.columns.map((c) => [c.fieldKey, c.headerLabel]))
+  return (
+    <dl className="field-list">
+      {fields.map((f) => (
+        <div key={f.key} className="field-item">
+          <dt>
+            <span className="field-name">{headers.get(f.key) || f.label || f.key}</span>
+            {f.required ? (
+              <span className="tag tag-required">Required</span>
+            ) : (
+              <span className="tag tag-quiet">Optional</span>
+            )}
+            {f.scope === 'run' && <span className="tag">Once for the whole run</span>}
+          </dt>
+          <dd>
+            <span className="field-type">{describeType(f)}</span>
+            {f.inputHint && <span className="field-hint-text">{f.inputHint}</span>}
+            {f.businessHint && <span className="field-hint-text">{f.businessHint}</span>}
+            {f.type === 'enum' && f.enumValues.length > 0 && (
+              <span className="field-values">One of: {f.enumValues.join(', ')}</span>
+            )}
+            {f.type === 'file' && (
+              <span className="field-values">
+                {describeFileKinds(f) || 'A file path (relative to the workbook) or a web address.'}
+              </span>
+            )}
+            {f.examples.length > 0 && (
+              <span className="field-examples">For example: {f.examples.join(' · ')}</span>
+            )}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  )
+}
+
+function GetWorkbook() {
+  const { prepare, bridge } = useStores()
+  const saving = usePrepare((s) => s.workbookSaving)
+  const saved = usePrepare((s) => s.workbookSaved)
+  const error = usePrepare((s) => s.workbookSaveError)
+  return (
+    <div className="get-workbook">
+      <button
+        type="button"
+        className="btn btn-primary"
+        onClick={() => void prepare.getState().getInputWorkbook()}
+        disabled={saving}
+      >
+        {saving ? 'Making the workbook…' : 'Get the input workbook'}
+      </button>
+      <SavedLine
+        saved={saved}
+        browser={bridge.shell === 'browser'}
+        onOpen={(path) => void prepare.getState().openSaved(path)}
+      />
+      {error && (
+        <ErrorNotice
+          error={error}
+          onDismiss={() => prepare.setState({ workbookSaveError: null })}
+        />
+      )}
+    </div>
+  )
+}
+
+/** Where a file the app made went, and "Open" where the desktop can open it. */
+export function SavedLine(props: {
+  saved: SavedFileView | null
+  browser: boolean
+  onOpen: (path: string) => void
+}) {
+  const { saved } = props
+  if (!saved) return null
+  return (
+    <p className="saved-line" role="status">
+      {saved.kind === 'path' ? (
+        <>
+          Saved as <span className="mono">{saved.path}</span>
+          {saved.canOpen && (
+            <button
+              type="button"
+              className="btn btn-small btn-quiet"
+              onClick={() => props.onOpen(saved.path)}
+            >
+              Open
+            </button>
+          )}
+        </>
+      ) : (
+        <>
+          Downloaded “{saved.fileName}”: find it in your browser’s downloads, open it in Excel or
+          LibreOffice.
+        </>
+      )}
+    </p>
+  )
+}

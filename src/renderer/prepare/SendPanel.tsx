@@ -1,0 +1,143 @@
+import { useId } from 'react'
+import type { EnvironmentView } from '../../shared/bridge'
+import { ErrorNotice } from '../components/ErrorNotice'
+import { usePrepare, useStores } from '../stores/context'
+import { ConfirmSubmission } from './ConfirmSubmission'
+
+/**
+ * Step 4: all rows or a pilot of the first N, then the confirmation with the cost. Sending needs
+ * the service: offline, this says so and keeps the checked workbook ready. Sends that have not
+ * been answered yet (even from before a restart) show as "sending" until the service answers.
+ */
+export function SendPanel(props: { env: EnvironmentView }) {
+  const { prepare, nav, runs } = useStores()
+  const id = useId()
+  const check = usePrepare((s) => s.check)
+  const checking = usePrepare((s) => s.checkState === 'reading')
+  const pilot = usePrepare((s) => s.pilot)
+  const planning = usePrepare((s) => s.planning)
+  const plan = usePrepare((s) => s.plan)
+  const planError = usePrepare((s) => s.planError)
+  const sending = usePrepare((s) => s.sending)
+  const sendError = usePrepare((s) => s.sendError)
+  const pending = usePrepare((s) => s.pending)
+  const ready = Boolean(check?.valid) && !checking
+  const rowCount = check?.rowCount ?? 0
+
+  async function confirm(choice: { maxCostT?: number; again?: boolean }) {
+    const sent = await prepare.getState().confirmSend(choice)
+    if (sent?.runId) {
+      void runs.getState().refresh()
+      nav.getState().openRun(sent.runId)
+    }
+  }
+
+  return (
+    <section className="card prep-card" aria-labelledby="send-title">
+      <div className="card-head">
+        <div>
+          <h2 id="send-title">4. Send</h2>
+          <p className="card-sub">
+            {ready
+              ? `Review the cost and send to ${props.env.name}. Nothing is charged before you confirm.`
+              : 'Once the workbook has no problems, you review the cost here and send it.'}
+          </p>
+        </div>
+      </div>
+
+      {pending.length > 0 && (
+        <ul className="pending-list" aria-label="Sends waiting for an answer">
+          {pending.map((p) => (
+            <li key={p.clientRequestId} className="prep-note" role="status">
+              Sending “{p.fileName || p.target.name}” ({p.rowCount} rows) to {p.target.name}…
+              waiting for the service to answer
+              {p.error ? `. Last try: ${p.error}` : ''}. It is sent again with the same request
+              until it is answered, so it is charged once.
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {check?.schemaFromCache && (
+        <p className="prep-note" role="status">
+          Sending needs the service, and it cannot be reached right now. Your workbook is checked
+          and ready: send it when you are back online.
+        </p>
+      )}
+
+      <fieldset className="pilot" disabled={!ready || planning}>
+        <legend className="prep-subtitle">Rows to send</legend>
+        <label className="check-label">
+          <input
+            type="radio"
+            name={`${id}-pilot`}
+            checked={!pilot.on}
+            onChange={() => prepare.getState().setPilot({ ...pilot, on: false })}
+          />
+          All {rowCount.toLocaleString('en-US')} rows
+        </label>
+        <label className="check-label">
+          <input
+            type="radio"
+            name={`${id}-pilot`}
+            checked={pilot.on}
+            onChange={() => prepare.getState().setPilot({ ...pilot, on: true })}
+          />
+          A pilot of the first
+          <input
+            className="pilot-rows"
+            type="number"
+            min={1}
+            max={Math.max(1, rowCount)}
+            value={pilot.rows}
+            aria-label="Rows in the pilot"
+            onChange={(e) =>
+              prepare.getState().setPilot({ on: true, rows: Number(e.target.value) })
+            }
+          />
+          rows, to see the results and the real cost first
+        </label>
+      </fieldset>
+
+      <div className="prep-actions">
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={!ready || planning}
+          onClick={() => void prepare.getState().planSend()}
+        >
+          {planning ? 'Working out the cost…' : 'Review the cost and send…'}
+        </button>
+      </div>
+
+      {planError &&
+        (planError.code === 'unreachable' ? (
+          <ErrorNotice
+            error={{
+              ...planError,
+              message: `Sending needs the service, and ${props.env.name} cannot be reached right now.`,
+              nextStep:
+                'Your workbook stays checked and ready: try again when you are back online.',
+            }}
+            onRetry={() => void prepare.getState().planSend()}
+          />
+        ) : (
+          <ErrorNotice error={planError} onRetry={() => void prepare.getState().planSend()} />
+        ))}
+
+      {plan && (
+        <ConfirmSubmission
+          plan={plan}
+          sending={sending}
+          error={sendError}
+          onConfirm={(choice) => void confirm(choice)}
+          onCancel={() => prepare.getState().closePlan()}
+          onOpenRun={(runId) => {
+            prepare.getState().closePlan()
+            nav.getState().openRun(runId)
+          }}
+        />
+      )}
+    </section>
+  )
+}

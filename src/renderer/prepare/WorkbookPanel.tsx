@@ -1,0 +1,149 @@
+import { ErrorNotice } from '../components/ErrorNotice'
+import { FileDrop } from '../components/FileDrop'
+import { usePrepare, useStores } from '../stores/context'
+import { checkHeadline, formatBytes } from '../stores/prepare-selectors'
+import { ErrorList } from './ErrorList'
+import { FilesPanel } from './FilesPanel'
+import { RowsGrid } from './RowsGrid'
+import { RunFieldsForm } from './RunFieldsForm'
+import { SavedLine } from './SchemaForm'
+
+const ACCEPT =
+  '.xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv'
+
+/**
+ * Step 3: the filled workbook. Dropped or chosen at any time; read and checked in the engine's
+ * worker with progress and Cancel; then its rows, its problems (each one jumps to its cell),
+ * "Check again" after fixing it in Excel, and "Save a marked-up copy".
+ */
+export function WorkbookPanel() {
+  const { prepare, bridge } = useStores()
+  const file = usePrepare((s) => s.file)
+  const state = usePrepare((s) => s.checkState)
+  const rowsRead = usePrepare((s) => s.rowsRead)
+  const check = usePrepare((s) => s.check)
+  const error = usePrepare((s) => s.checkError)
+  const focus = usePrepare((s) => s.focus)
+  const markedUpSaving = usePrepare((s) => s.markedUpSaving)
+  const markedUpSaved = usePrepare((s) => s.markedUpSaved)
+  const markedUpError = usePrepare((s) => s.markedUpError)
+  const reading = state === 'reading'
+  const shown = check && !reading ? check : null
+
+  return (
+    <section className="card prep-card" aria-labelledby="workbook-title" aria-busy={reading}>
+      <div className="card-head">
+        <div>
+          <h2 id="workbook-title">3. Your filled workbook</h2>
+          <p className="card-sub">
+            Excel (.xlsx) or .csv. Nothing is sent: it is checked on this computer.
+          </p>
+        </div>
+        {file && !reading && (
+          <div className="prep-actions">
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={() => void prepare.getState().checkAgain()}
+            >
+              Check again
+            </button>
+            {shown && shown.target && !shown.valid && (
+              <button
+                type="button"
+                className="btn btn-secondary"
+                disabled={markedUpSaving}
+                onClick={() => void prepare.getState().saveMarkedUp()}
+              >
+                {markedUpSaving ? 'Saving…' : 'Save a marked-up copy'}
+              </button>
+            )}
+          </div>
+        )}
+      </div>
+
+      <FileDrop
+        prompt={
+          file ? `Drop another workbook to replace “${file.name}”` : 'Drop a filled workbook here'
+        }
+        chooseLabel={file ? 'Choose another…' : 'Choose a workbook…'}
+        inputLabel="Choose a workbook"
+        accept={ACCEPT}
+        busy={reading}
+        onFiles={(files) => void prepare.getState().takeFile(files[0]!)}
+      />
+
+      {reading && (
+        <div className="reading" role="status" aria-live="polite">
+          <p>
+            Checking “{file?.name}”… {rowsRead.toLocaleString('en-US')} rows read
+          </p>
+          <span
+            className="progress progress-indeterminate"
+            role="progressbar"
+            aria-label="Checking the workbook"
+            aria-valuetext={`${rowsRead} rows read`}
+          >
+            <span className="progress-fill" />
+          </span>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => void prepare.getState().cancelCheck()}
+          >
+            Cancel
+          </button>
+        </div>
+      )}
+
+      {error && !reading && <ErrorNotice error={error} />}
+
+      {shown && (
+        <>
+          <p
+            className={`verdict ${shown.valid ? 'verdict-ok' : shown.target ? 'verdict-bad' : ''}`}
+            role="status"
+          >
+            {checkHeadline(shown)}
+          </p>
+          <p className="prep-muted check-meta">
+            {shown.fileName} · {formatBytes(shown.sizeBytes)}
+            {shown.target
+              ? ` · checked against ${shown.target.name}${shown.targetFromWorkbook ? ' (named by the workbook)' : ''}`
+              : ''}
+            {shown.schemaFromCache ? ' · offline, with the saved form' : ''}
+          </p>
+          <SavedLine
+            saved={markedUpSaved}
+            browser={bridge.shell === 'browser'}
+            onOpen={(path) => void prepare.getState().openSaved(path)}
+          />
+          {markedUpError && (
+            <ErrorNotice
+              error={markedUpError}
+              onDismiss={() => prepare.setState({ markedUpError: null })}
+            />
+          )}
+          <ErrorList
+            fileErrors={shown.fileErrors}
+            problems={shown.problems}
+            onJump={(p) =>
+              p.rowPosition !== null && prepare.getState().focusProblem(p.rowPosition, p.column)
+            }
+          />
+          <RunFieldsForm fields={shown.runFields} />
+          {shown.rowCount > 0 && shown.columns.length > 0 && (
+            <RowsGrid
+              api={bridge.api}
+              checkId={shown.checkId}
+              total={shown.rowCount}
+              columns={shown.columns}
+              focus={focus}
+            />
+          )}
+          <FilesPanel />
+        </>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,72 @@
+import type { RunOverview } from '../../shared/bridge'
+import { ErrorNotice } from '../components/ErrorNotice'
+import { useRunDetail, useStores } from '../stores/context'
+import { ConfirmSubmission } from '../prepare/ConfirmSubmission'
+
+/**
+ * "Retry failed rows": a new run of only the failed rows, with the same confirmation as a new
+ * run (rows, cost, cap) before anything is sent. Only for runs submitted from this device: the
+ * history keeps their rows.
+ */
+export function RetryFailed(props: { overview: RunOverview }) {
+  const { runDetail, nav } = useStores()
+  const retry = useRunDetail((s) => s.retry)
+  const { run } = props.overview.detail
+  if (run.failedTasks === 0) return null
+  if (!props.overview.fromThisDevice)
+    return (
+      <p className="card-sub outputs-action">
+        {run.failedTasks} {run.failedTasks === 1 ? 'row' : 'rows'} failed. Only runs submitted from
+        this computer can be retried here: the rows are kept where they were sent from.
+      </p>
+    )
+  return (
+    <div className="outputs-action">
+      <button
+        type="button"
+        className="btn btn-secondary"
+        disabled={retry.state === 'planning' || retry.state === 'confirming'}
+        onClick={() => void runDetail.getState().planRetry()}
+      >
+        {retry.state === 'planning' ? 'Preparing the retry…' : 'Retry failed rows'}
+      </button>
+      <span className="save-text">
+        {run.failedTasks} {run.failedTasks === 1 ? 'row' : 'rows'} failed; a retry is a new run of
+        only those.
+      </span>
+      {retry.state === 'failed' && (
+        <ErrorNotice
+          error={retry.error}
+          onRetry={() => void runDetail.getState().planRetry()}
+          onDismiss={() => runDetail.getState().cancelRetry()}
+        />
+      )}
+      {retry.state === 'sent' && (
+        <span className="save-text" role="status">
+          Sent as run{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => nav.getState().openRun(retry.runId)}
+          >
+            {retry.runId}
+          </button>
+          .
+        </span>
+      )}
+      {retry.state === 'confirming' && (
+        <ConfirmSubmission
+          plan={retry.plan}
+          sending={retry.sending}
+          error={retry.error}
+          onConfirm={(choice) => void runDetail.getState().confirmRetry(choice)}
+          onCancel={() => runDetail.getState().cancelRetry()}
+          onOpenRun={(runId) => {
+            runDetail.getState().cancelRetry()
+            nav.getState().openRun(runId)
+          }}
+        />
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,115 @@
+/** Plain functions behind the run detail: row names, timing and cost, tested like any function. */
+import type { RunOverview } from '../../shared/bridge'
+import type { RunSummary, RunTask } from '../../shared/contract'
+import { formatAmount, statusLabel } from '../../shared/format'
+
+/**
+ * How a submitted row is named: its spreadsheet row ("Row 6") when the rows came from a
+ * workbook on this device, otherwise its position in the submitted rows ("Submitted row 5").
+ */
+export function rowLabel(sourceRowIndex: number, rowNumbers: number[] | null): string {
+  if (sourceRowIndex < 0) return 'Whole run'
+  if (rowNumbers) return `Row ${rowNumbers[sourceRowIndex] ?? sourceRowIndex + 1}`
+  return `Submitted row ${sourceRowIndex + 1}`
+}
+
+/** "4 min 12 s", "1 h 3 min", "0.8 s". */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '—'
+  if (seconds < 1) return 'under a second'
+  if (seconds < 10) return `${Math.round(seconds * 10) / 10} s`
+  if (seconds < 60) return `${Math.round(seconds)} s`
+  const minutes = Math.floor(seconds / 60)
+  if (minutes < 60) return `${minutes} min ${Math.round(seconds - minutes * 60)} s`
+  const hours = Math.floor(minutes / 60)
+  return `${hours} h ${minutes - hours * 60} min`
+}
+
+/** How long the run took, or has taken so far. */
+export function runDuration(run: RunSummary, nowMs: number): string {
+  const start = run.startedAtUnix || run.createdAtUnix
+  if (!start) return '—'
+  const end = run.completedAtUnix || nowMs / 1000
+  return formatDuration(end - start)
+}
+
+export interface CostLine {
+  label: string
+  value: string
+}
+
+/** The cost as the detail shows it: estimate and actual side by side, and the transaction. */
+export function costLines(overview: RunOverview): CostLine[] {
+  const { run } = overview.detail
+  const market = overview.detail.market ?? run.market
+  const unit = overview.unitLabel
+  const ended = ['succeeded', 'failed', 'cancelled'].includes(run.status)
+  const lines: CostLine[] = []
+  if (market?.listingId) {
+    lines.push({
+      label: 'Estimate',
+      value: formatAmount(market.estimatedBuyerPayableT || market.estimatedExecutionCostT, unit),
+    })
+    lines.push({
+      label: ended ? 'Charged' : 'Charged so far',
+      value: ended
+        ? formatAmount(market.finalBuyerPayableT || market.actualExecutionCostT, unit)
+        : 'known when the run ends',
+    })
+    if (market.taskFixedFeeT)
+      lines.push({ label: 'Fee per row', value: formatAmount(market.taskFixedFeeT, unit) })
+    if (market.transactionStatus)
+      lines.push({ label: 'Payment', value: transactionLabel(market.transactionStatus) })
+    return lines
+  }
+  lines.push({ label: 'Estimate', value: formatAmount(run.estimatedCostT, unit) })
+  lines.push({
+    label: ended ? 'Actual cost' : 'Cost so far',
+    value: formatAmount(run.actualCostT, unit),
+  })
+  return lines
+}
+
+const TRANSACTIONS: Record<string, string> = {
+  authorized: 'Reserved (settled when the run ends)',
+  settled: 'Settled',
+  released: 'Released (nothing charged)',
+}
+
+export function transactionLabel(status: string): string {
+  return TRANSACTIONS[status] ?? status
+}
+
+/** Failed tasks first (they need attention), then in row order. */
+export function orderTasks(tasks: RunTask[], onlyFailed: boolean): RunTask[] {
+  const list = onlyFailed ? tasks.filter((t) => t.status === 'failed') : [...tasks]
+  return list.sort(
+    (a, b) =>
+      Number(b.status === 'failed') - Number(a.status === 'failed') ||
+      a.sourceRowIndex - b.sourceRowIndex,
+  )
+}
+
+export function taskStatusText(task: RunTask): string {
+  return statusLabel(task.status)
+}
+
+const KINDS: Record<string, string> = {
+  'application/json': 'JSON',
+  'text/plain': 'Text',
+  'text/csv': 'CSV table',
+  'text/markdown': 'Markdown text',
+  'text/html': 'Web page',
+  'application/pdf': 'PDF document',
+  'image/png': 'PNG image',
+  'image/jpeg': 'JPEG image',
+  'image/gif': 'GIF image',
+  'image/webp': 'WebP image',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': 'Excel workbook',
+}
+
+/** A MIME type as people say it ("JSON", "PNG image"); others as the service sent them. */
+export function kindLabel(mimeType: string): string {
+  const type = mimeType.split(';')[0]!.trim().toLowerCase()
+  return KINDS[type] ?? (type || 'Unknown type')
+}

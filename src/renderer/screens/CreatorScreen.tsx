@@ -1,0 +1,170 @@
+import { useEffect, useId, useState } from 'react'
+import type { EnvironmentView } from '../../shared/bridge'
+import { ErrorNotice } from '../components/ErrorNotice'
+import { ListingsTable } from '../creator/ListingsTable'
+import { PrivateTemplateCard } from '../creator/PrivateTemplateCard'
+import { ReviewRequestCard } from '../creator/ReviewRequestCard'
+import { useCreator, useStores } from '../stores/context'
+
+/** My marketplace listings with their review, one review request, and a private template. */
+export function CreatorScreen(props: { env: EnvironmentView }) {
+  const { creator } = useStores()
+  const listings = useCreator((s) => s.listings)
+  const search = useCreator((s) => s.search)
+  const loading = useCreator((s) => s.loading)
+  const loaded = useCreator((s) => s.loaded)
+  const loadingMore = useCreator((s) => s.loadingMore)
+  const nextPageToken = useCreator((s) => s.nextPageToken)
+  const error = useCreator((s) => s.error)
+  const review = useCreator((s) => s.review)
+  const searchId = useId()
+  const [typed, setTyped] = useState(search)
+
+  useEffect(() => {
+    void creator.getState().open(props.env.name)
+  }, [creator, props.env.name])
+  useEffect(() => {
+    if (typed === creator.getState().search) return
+    const timer = window.setTimeout(() => void creator.getState().setSearch(typed), 300)
+    return () => window.clearTimeout(timer)
+  }, [typed, creator])
+
+  return (
+    <div className="run-detail-stack">
+      <section className="card" aria-labelledby="listings-title">
+        <div className="card-head">
+          <div>
+            <h2 id="listings-title">My listings</h2>
+            <p className="card-sub" aria-live="polite">
+              {loading
+                ? 'Loading your listings…'
+                : `Listings you sell on the ${props.env.name} marketplace, in every state${
+                    loaded ? ` · ${listings.length}${nextPageToken ? '+' : ''} shown` : ''
+                  }.`}
+            </p>
+          </div>
+          <div className="toolbar">
+            <label htmlFor={searchId} className="visually-hidden">
+              Search my listings
+            </label>
+            <input
+              id={searchId}
+              type="search"
+              className="search-input"
+              placeholder="Search my listings"
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+            />
+          </div>
+        </div>
+        {error && (
+          <ErrorNotice error={error} onRetry={() => void creator.getState().open(props.env.name)} />
+        )}
+        {loaded && !loading && !error && listings.length === 0 ? (
+          <div className="empty-runs">
+            <p className="empty-title">
+              {search.trim()
+                ? `No listing matches “${search.trim()}”.`
+                : 'You have no listings here.'}
+            </p>
+            <p>Listings you create on the marketplace appear here with their review status.</p>
+          </div>
+        ) : (
+          listings.length > 0 && (
+            <ListingsTable
+              listings={listings}
+              unitLabel={props.env.unitLabel}
+              onReview={(id) => void creator.getState().showReview(id)}
+            />
+          )
+        )}
+        {nextPageToken && !loadingMore && (
+          <div className="load-more">
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={() => void creator.getState().loadMore()}
+            >
+              Show more listings
+            </button>
+          </div>
+        )}
+        {loadingMore && (
+          <p className="card-sub" role="status">
+            Loading more listings…
+          </p>
+        )}
+        {review.state === 'loading' && (
+          <p className="card-sub" role="status">
+            Loading review request {review.id}…
+          </p>
+        )}
+        {review.state === 'failed' && (
+          <ErrorNotice
+            error={review.error}
+            onRetry={() => void creator.getState().showReview(review.id)}
+            onDismiss={() => creator.getState().closeReview()}
+          />
+        )}
+        {review.state === 'done' && (
+          <ReviewRequestCard
+            request={review.value}
+            onClose={() => creator.getState().closeReview()}
+          />
+        )}
+      </section>
+      <PrivateTemplateLookup />
+    </div>
+  )
+}
+
+function PrivateTemplateLookup() {
+  const { creator } = useStores()
+  const template = useCreator((s) => s.template)
+  const [id, setId] = useState(template.state === 'idle' ? '' : template.id)
+  const inputId = useId()
+  return (
+    <section className="card" aria-labelledby="template-title">
+      <h2 id="template-title">My private template</h2>
+      <p className="card-sub">
+        A template only you can run. Enter its ID (your service shows it) to see its versions.
+      </p>
+      <form
+        className="inline-form"
+        onSubmit={(e) => {
+          e.preventDefault()
+          if (id.trim()) void creator.getState().showTemplate(id.trim())
+        }}
+      >
+        <label htmlFor={inputId}>Template ID</label>
+        <input
+          id={inputId}
+          value={id}
+          onChange={(e) => setId(e.target.value)}
+          placeholder="e.g. weekly-status-report"
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={!id.trim() || template.state === 'loading'}
+        >
+          Show
+        </button>
+      </form>
+      {template.state === 'loading' && (
+        <p className="card-sub" role="status">
+          Loading {template.id}…
+        </p>
+      )}
+      {template.state === 'failed' && (
+        <ErrorNotice
+          error={template.error}
+          onRetry={() => void creator.getState().showTemplate(template.id)}
+        />
+      )}
+      {template.state === 'done' && <PrivateTemplateCard template={template.value} />}
+    </section>
+  )
+}

@@ -1,0 +1,92 @@
+import { useCallback, useEffect, useId, useState } from 'react'
+import type { EnvironmentView, HistoryEntryView } from '../../shared/bridge'
+import { ErrorNotice } from '../components/ErrorNotice'
+import { HistoryList } from '../history/HistoryList'
+import { useApp, useHistory, useStores } from '../stores/context'
+
+/** Every submission from this computer, searchable offline; opening one opens its run. */
+export function HistoryScreen(props: { env: EnvironmentView }) {
+  const { history, nav, environments } = useStores()
+  const items = useHistory((s) => s.items)
+  const search = useHistory((s) => s.search)
+  const loading = useHistory((s) => s.loading)
+  const loaded = useHistory((s) => s.loaded)
+  const more = useHistory((s) => s.more)
+  const error = useHistory((s) => s.error)
+  const connection = useApp((s) => s.connection)
+  const searchId = useId()
+  const [typed, setTyped] = useState(search)
+
+  useEffect(() => {
+    void history.getState().load()
+  }, [history])
+  // Search as the user types, once they pause.
+  useEffect(() => {
+    if (typed === history.getState().search) return
+    const timer = window.setTimeout(() => void history.getState().setSearch(typed), 250)
+    return () => window.clearTimeout(timer)
+  }, [typed, history])
+
+  const open = useCallback(
+    (entry: HistoryEntryView) => {
+      if (entry.environment !== props.env.name) environments.getState().select(entry.environment)
+      nav.getState().openRun(entry.runId)
+    },
+    [environments, nav, props.env.name],
+  )
+  const loadMore = useCallback(() => void history.getState().loadMore(), [history])
+
+  return (
+    <section className="card runs" aria-labelledby="history-title">
+      <div className="card-head">
+        <div>
+          <h2 id="history-title">History</h2>
+          <p className="card-sub" aria-live="polite">
+            {loading && !loaded
+              ? 'Loading the history…'
+              : `Everything submitted from this computer, in every environment${
+                  loaded ? ` · ${items.length}${more ? '+' : ''} shown` : ''
+                }. Kept on this computer: it works offline.`}
+          </p>
+        </div>
+        <div className="toolbar">
+          <label htmlFor={searchId} className="visually-hidden">
+            Search the history
+          </label>
+          <input
+            id={searchId}
+            type="search"
+            className="search-input"
+            placeholder="Search file, template, run, status, date"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+          />
+        </div>
+      </div>
+      {connection === 'closed' && (
+        <p className="card-sub" role="status">
+          The engine is not answering; the history shows what was loaded before.
+        </p>
+      )}
+      {error && <ErrorNotice error={error} onRetry={() => void history.getState().load()} />}
+      {loaded && items.length === 0 && !error ? (
+        <div className="empty-runs">
+          <p className="empty-title">
+            {search.trim()
+              ? `Nothing in the history matches “${search.trim()}”.`
+              : 'Nothing submitted yet.'}
+          </p>
+          <p>
+            {search.trim()
+              ? 'Search by file name, template or listing, run ID, status or date (YYYY-MM-DD).'
+              : 'Runs you start from this computer are listed here, with their files, costs and saved outputs.'}
+          </p>
+        </div>
+      ) : (
+        items.length > 0 && (
+          <HistoryList items={items} onOpen={open} {...(more ? { onEndReached: loadMore } : {})} />
+        )
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,295 @@
+import { useEffect, useId, useState, type FormEvent } from 'react'
+import type {
+  BridgeErrorInfo,
+  EnvironmentView,
+  SettingsView,
+  ThemeChoice,
+} from '../../shared/bridge'
+import { useStores } from '../stores/context'
+import { errorInfo } from '../stores/errors'
+
+const THEMES: { id: ThemeChoice; label: string }[] = [
+  { id: 'system', label: 'Same as the system' },
+  { id: 'light', label: 'Light' },
+  { id: 'dark', label: 'Dark' },
+]
+
+/** One setting's status line: saved, or what went wrong. */
+function Status(props: { state: 'idle' | 'saved' | BridgeErrorInfo; id?: string }) {
+  if (props.state === 'idle') return <span className="setting-status" role="status" id={props.id} />
+  if (props.state === 'saved')
+    return (
+      <span className="setting-status" role="status" id={props.id}>
+        Saved.
+      </span>
+    )
+  return (
+    <span className="setting-status setting-error" role="alert" id={props.id}>
+      {props.state.message} {props.state.nextStep}
+    </span>
+  )
+}
+
+type SaveState = 'idle' | 'saved' | BridgeErrorInfo
+
+export function SettingsForm(props: {
+  settings: SettingsView
+  env: EnvironmentView
+  desktop: boolean
+}) {
+  const { settings: store } = useStores()
+  const { settings } = props
+  const save = async (patch: Parameters<ReturnType<typeof store.getState>['update']>[0]) => {
+    const ok = await store.getState().update(patch)
+    const error = store.getState().error
+    store.getState().clearError()
+    return ok ? ('saved' as const) : (error ?? ('idle' as const))
+  }
+  return (
+    <div className="settings-list">
+      <FolderSetting
+        settings={settings}
+        save={save}
+        desktop={props.desktop}
+        choose={async () => {
+          const ok = await store.getState().chooseFolder()
+          const error = store.getState().error
+          store.getState().clearError()
+          return ok === null ? null : ok ? ('saved' as const) : (error ?? ('idle' as const))
+        }}
+      />
+      <ThemeSetting value={settings.theme} save={save} />
+      <NotificationsSetting value={settings.notifications} desktop={props.desktop} save={save} />
+      <ConcurrencySetting value={settings.downloadConcurrency} save={save} />
+      <UnitLabelSetting env={props.env} />
+    </div>
+  )
+}
+
+type Save = (patch: {
+  outputsFolder?: string
+  notifications?: boolean
+  downloadConcurrency?: number
+  theme?: ThemeChoice
+}) => Promise<SaveState>
+
+function FolderSetting(props: {
+  settings: SettingsView
+  save: Save
+  desktop: boolean
+  /** The desktop's folder picker: null when the user cancelled. */
+  choose: () => Promise<SaveState | null>
+}) {
+  const id = useId()
+  const [value, setValue] = useState(props.settings.outputsFolder)
+  const [state, setState] = useState<SaveState>('idle')
+  useEffect(() => setValue(props.settings.outputsFolder), [props.settings.outputsFolder])
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    setState(await props.save({ outputsFolder: value }))
+  }
+  const invalid = typeof state === 'object'
+  return (
+    <form className="setting" onSubmit={(e) => void submit(e)}>
+      <label htmlFor={id} className="setting-title">
+        Outputs folder
+      </label>
+      <p className="setting-hint" id={`${id}-hint`}>
+        Saved outputs and results workbooks go here, one folder per run. Default:{' '}
+        <code>{props.settings.defaultOutputsFolder}</code>
+      </p>
+      <div className="setting-row">
+        <input
+          id={id}
+          className="setting-wide"
+          value={value}
+          spellCheck={false}
+          aria-invalid={invalid || undefined}
+          aria-describedby={`${id}-hint ${id}-status`}
+          onChange={(e) => {
+            setValue(e.target.value)
+            setState('idle')
+          }}
+        />
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={value.trim() === props.settings.outputsFolder}
+        >
+          Save
+        </button>
+        {props.desktop && (
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => void props.choose().then((result) => result && setState(result))}
+          >
+            Choose…
+          </button>
+        )}
+        {props.settings.outputsFolder !== props.settings.defaultOutputsFolder && (
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() =>
+              void props.save({ outputsFolder: props.settings.defaultOutputsFolder }).then(setState)
+            }
+          >
+            Use the default
+          </button>
+        )}
+      </div>
+      <Status state={state} id={`${id}-status`} />
+    </form>
+  )
+}
+
+function ThemeSetting(props: { value: ThemeChoice; save: Save }) {
+  const name = useId()
+  const [state, setState] = useState<SaveState>('idle')
+  // The choice shows at once; the engine's answer confirms it (or puts the old one back).
+  const [chosen, setChosen] = useState(props.value)
+  useEffect(() => setChosen(props.value), [props.value])
+  return (
+    <fieldset className="setting">
+      <legend className="setting-title">Theme</legend>
+      <div className="setting-row" role="radiogroup" aria-label="Theme">
+        {THEMES.map((theme) => (
+          <label key={theme.id} className="radio">
+            <input
+              type="radio"
+              name={name}
+              value={theme.id}
+              checked={chosen === theme.id}
+              onChange={() => {
+                setChosen(theme.id)
+                void props.save({ theme: theme.id }).then((result) => {
+                  setState(result)
+                  if (result !== 'saved') setChosen(props.value)
+                })
+              }}
+            />
+            {theme.label}
+          </label>
+        ))}
+      </div>
+      <Status state={state} />
+    </fieldset>
+  )
+}
+
+function NotificationsSetting(props: { value: boolean; desktop: boolean; save: Save }) {
+  const [state, setState] = useState<SaveState>('idle')
+  return (
+    <fieldset className="setting">
+      <legend className="setting-title">Notifications</legend>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={props.value}
+          onChange={(e) => void props.save({ notifications: e.target.checked }).then(setState)}
+        />
+        Tell me when a run I started from this computer ends
+      </label>
+      <p className="setting-hint">
+        {props.desktop
+          ? 'A desktop notification, even when the window is in the background.'
+          : 'Shown by the desktop app; in a browser the runs list shows the end instead.'}
+      </p>
+      <Status state={state} />
+    </fieldset>
+  )
+}
+
+function ConcurrencySetting(props: { value: number; save: Save }) {
+  const id = useId()
+  const [value, setValue] = useState(String(props.value))
+  const [state, setState] = useState<SaveState>('idle')
+  useEffect(() => setValue(String(props.value)), [props.value])
+  return (
+    <form
+      className="setting"
+      onSubmit={(e) => {
+        e.preventDefault()
+        void props.save({ downloadConcurrency: Number(value) }).then(setState)
+      }}
+    >
+      <label htmlFor={id} className="setting-title">
+        Downloads at once
+      </label>
+      <p className="setting-hint" id={`${id}-hint`}>
+        How many files are fetched at the same time when outputs are saved (1 to 32). More is faster
+        on a distant service; fewer is gentler on a slow connection.
+      </p>
+      <div className="setting-row">
+        <input
+          id={id}
+          type="number"
+          min={1}
+          max={32}
+          step={1}
+          className="setting-narrow"
+          value={value}
+          aria-describedby={`${id}-hint`}
+          onChange={(e) => {
+            setValue(e.target.value)
+            setState('idle')
+          }}
+        />
+        <button type="submit" className="btn btn-primary" disabled={value === String(props.value)}>
+          Save
+        </button>
+      </div>
+      <Status state={state} />
+    </form>
+  )
+}
+
+function UnitLabelSetting(props: { env: EnvironmentView }) {
+  const { bridge } = useStores()
+  const id = useId()
+  const [value, setValue] = useState(props.env.unitLabel)
+  const [state, setState] = useState<SaveState>('idle')
+  useEffect(() => setValue(props.env.unitLabel), [props.env.unitLabel])
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    try {
+      await bridge.api.setUnitLabel({ environment: props.env.name, unitLabel: value })
+      setState('saved')
+    } catch (error) {
+      setState(errorInfo(error))
+    }
+  }
+  return (
+    <form className="setting" onSubmit={(e) => void submit(e)}>
+      <label htmlFor={id} className="setting-title">
+        Unit of amounts in {props.env.name}
+      </label>
+      <p className="setting-hint" id={`${id}-hint`}>
+        The word shown after costs, as your service counts them (e.g. credits). Amounts are never
+        converted.
+      </p>
+      <div className="setting-row">
+        <input
+          id={id}
+          className="setting-narrow-text"
+          value={value}
+          maxLength={32}
+          aria-describedby={`${id}-hint`}
+          onChange={(e) => {
+            setValue(e.target.value)
+            setState('idle')
+          }}
+        />
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={value.trim() === props.env.unitLabel}
+        >
+          Save
+        </button>
+      </div>
+      <Status state={state} />
+    </form>
+  )
+}

@@ -1,0 +1,181 @@
+// Renders one screen of the app in happy-dom with real stores over a fake Bridge: each test
+// gives the verbs it needs (anything else rejects, so a test sees what a screen asks for).
+import { act } from 'react'
+import { createRoot, type Root } from 'react-dom/client'
+import type { ReactNode } from 'react'
+import {
+  BridgeError,
+  type BridgeApi,
+  type BridgeErrorCode,
+  type BridgeEventName,
+} from '../../src/shared/bridge'
+import { createAppStore } from '../../src/renderer/stores/app-store'
+import { createEnvironmentsStore } from '../../src/renderer/stores/environments-store'
+import { createRunsStore } from '../../src/renderer/stores/runs-store'
+import { createSavesStore } from '../../src/renderer/stores/saves-store'
+import { createNavStore } from '../../src/renderer/stores/nav-store'
+import { createPrepareStore } from '../../src/renderer/stores/prepare-store'
+import { createRunDetailStore } from '../../src/renderer/stores/run-detail-store'
+import { createSettingsStore } from '../../src/renderer/stores/settings-store'
+import { createHistoryStore } from '../../src/renderer/stores/history-store'
+import { createCreatorStore } from '../../src/renderer/stores/creator-store'
+import { StoresContext, type Stores } from '../../src/renderer/stores/context'
+
+// happy-dom lays nothing out: give the scrolling regions of the virtualized tables a window's
+// size, so they render the rows a user would see (and only those).
+const realRect = HTMLElement.prototype.getBoundingClientRect
+HTMLElement.prototype.getBoundingClientRect = function (this: HTMLElement) {
+  if (this.getAttribute('role') === 'region')
+    return {
+      x: 0,
+      y: 0,
+      top: 0,
+      left: 0,
+      right: 1000,
+      bottom: 600,
+      width: 1000,
+      height: 600,
+      toJSON: () => ({}),
+    } as DOMRect
+  return realRect.call(this)
+}
+for (const key of ['offsetHeight', 'clientHeight'] as const)
+  Object.defineProperty(HTMLElement.prototype, key, {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.getAttribute('role') === 'region' ? 600 : 0
+    },
+  })
+for (const key of ['offsetWidth', 'clientWidth'] as const)
+  Object.defineProperty(HTMLElement.prototype, key, {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.getAttribute('role') === 'region' ? 1000 : 0
+    },
+  })
+
+// React's act() needs to know it runs in a test.
+;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
+
+export type FakeVerbs = Partial<Record<keyof BridgeApi, (args: never) => Promise<unknown>>>
+
+export interface Harness {
+  stores: Stores
+  calls: { verb: string; args: unknown }[]
+  container: HTMLElement
+  text(): string
+  /** Lets pending promises and effects settle. */
+  settle(ms?: number): Promise<void>
+  unmount(): void
+}
+
+export function fakeApi(verbs: FakeVerbs, calls: { verb: string; args: unknown }[]): BridgeApi {
+  return new Proxy({} as BridgeApi, {
+    get(_target, name: string) {
+      if (name === 'on') return (_event: BridgeEventName, _listener: unknown) => () => {}
+      if (name === 'then') return undefined
+      return (args: unknown) => {
+        calls.push({ verb: name, args })
+        const verb = verbs[name as keyof BridgeApi]
+        if (!verb) return Promise.reject(bridgeError('internal', `No fake for ${name}.`))
+        return verb(args as never)
+      }
+    },
+  })
+}
+
+export function bridgeError(code: BridgeErrorCode, message: string, nextStep = 'Try again.') {
+  return new BridgeError({ code, message, nextStep })
+}
+
+/** A promise that never settles: a screen that is still loading. */
+export function pending<T>(): Promise<T> {
+  return new Promise<T>(() => {})
+}
+
+export async function render(
+  node: (stores: Stores) => ReactNode,
+  verbs: FakeVerbs,
+  shell: 'browser' | 'electron' = 'browser',
+): Promise<Harness> {
+  const calls: { verb: string; args: unknown }[] = []
+  const api = fakeApi(verbs, calls)
+  const stores: Stores = {
+    bridge: { api, shell, pathForFile: () => '', onConnectionChange: () => () => {} },
+    app: createAppStore(api),
+    environments: createEnvironmentsStore(api),
+    runs: createRunsStore(api),
+    saves: createSavesStore(api),
+    nav: createNavStore(),
+    prepare: createPrepareStore({
+      api,
+      toFileRef: async () => {
+        throw new Error('No files in these tests.')
+      },
+      download: () => {},
+    }),
+    runDetail: createRunDetailStore(api),
+    settings: createSettingsStore(api),
+    history: createHistoryStore(api),
+    creator: createCreatorStore(api),
+  }
+  const container = document.createElement('div')
+  document.body.appendChild(container)
+  let root: Root
+  await act(async () => {
+    root = createRoot(container)
+    root.render(<StoresContext.Provider value={stores}>{node(stores)}</StoresContext.Provider>)
+  })
+  const settle = async (ms = 0) => {
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, ms))
+    })
+  }
+  await settle()
+  return {
+    stores,
+    calls,
+    container,
+    text: () => container.textContent ?? '',
+    settle,
+    unmount: () => {
+      act(() => root.unmount())
+      container.remove()
+    },
+  }
+}
+
+/** Types into an input the way React sees it (the value setter, then an input event). */
+export async function typeInto(input: HTMLInputElement, value: string) {
+  await act(async () => {
+    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!
+    setter.call(input, value)
+    input.dispatchEvent(new Event('input', { bubbles: true }))
+  })
+}
+
+export async function click(element: Element) {
+  await act(async () => {
+    ;(element as HTMLElement).click()
+  })
+}
+
+export function byLabel(container: HTMLElement, label: string): HTMLInputElement {
+  const labels = [...container.querySelectorAll('label')]
+  const found = labels.find((l) => l.textContent?.trim() === label)
+  if (!found) throw new Error(`No label “${label}”`)
+  const id = found.getAttribute('for')
+  const input = id ? container.ownerDocument.getElementById(id) : found.querySelector('input')
+  if (!input) throw new Error(`Label “${label}” names no input`)
+  return input as HTMLInputElement
+}
+
+export function buttonNamed(container: HTMLElement, name: string | RegExp): HTMLButtonElement {
+  const buttons = [...container.querySelectorAll('button')]
+  const found = buttons.find((b) => {
+    const text = b.getAttribute('aria-label') ?? b.textContent ?? ''
+    return typeof name === 'string' ? text.trim() === name : name.test(text)
+  })
+  if (!found) throw new Error(`No button “${String(name)}”`)
+  return found
+}

@@ -1,0 +1,253 @@
+// After the run, end to end in headless Chromium through browser mode against the built-in
+// Sandbox: a run with a failed row submitted from this device is opened, its failed row is seen
+// with its spreadsheet row and error, its outputs and its results workbook are saved into the
+// test's own outputs folder (set in Settings) and read back, the failed row is retried through
+// the confirmation, both runs are found in the history, the creator and template views open,
+// and a setting survives a restart. Every screen is shot in light and dark at 1280 and 1024 px
+// and checked with axe-core.
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import ExcelJS from 'exceljs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { runFolderName } from '../../src/core/downloads'
+import { BUILTIN_SANDBOX } from '../../src/core/environments'
+import { isTerminalStatus } from '../../src/shared/contract'
+import { startE2eApp, type E2eApp } from './harness'
+import { screenshotBothThemes, seriousA11yViolations } from './screens'
+import { chromiumMissing } from './support'
+
+const missing = chromiumMissing()
+if (missing) console.log(`After-run end-to-end test skipped: ${missing}.`)
+
+describe.skipIf(missing !== null)('after the run, in the app', () => {
+  let app: E2eApp
+  let page: Page
+  let outputs: string
+  let runId: string
+  let retryRunId: string
+
+  /** Screenshots at 1280 and 1024 px, light and dark, and no serious accessibility issue. */
+  async function look(name: string) {
+    for (const width of [1280, 1024]) {
+      // Tall enough to show a whole screen: the app scrolls inside its window, not the page.
+      await page.setViewportSize({ width, height: 1500 })
+      await page.waitForTimeout(150)
+      await screenshotBothThemes(page, `after-run-${name}-${width}`)
+    }
+    await page.setViewportSize({ width: 1280, height: 860 })
+    expect(await seriousA11yViolations(page)).toEqual([])
+  }
+
+  async function showScreen(label: string) {
+    await page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('button', { name: label })
+      .click()
+  }
+
+  async function ended(id: string) {
+    const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
+    for (;;) {
+      const detail = await connection.client.run(id)
+      if (isTerminalStatus(detail.run.status)) return detail
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+
+  beforeAll(async () => {
+    app = await startE2eApp({
+      homePrefix: 'skill-runner-after-run-',
+      taskMs: 100,
+      // Never the machine's Downloads folder, even before the test sets its own.
+      outputsFolder: 'default-outputs',
+      context: { viewport: { width: 1280, height: 860 } },
+    })
+    page = app.page
+    outputs = join(app.home, 'outputs of the test')
+  }, 180_000)
+
+  afterAll(async () => {
+    await app?.close()
+  })
+
+  it('saves outputs into the folder chosen in Settings', { timeout: 60_000 }, async () => {
+    await page.goto(app.mode.url)
+    await showScreen('Settings')
+    await page.getByRole('heading', { name: 'Settings' }).waitFor()
+    const folder = page.getByLabel('Outputs folder')
+    await folder.fill(outputs)
+    await page
+      .locator('form', { has: folder })
+      .getByRole('button', { name: 'Save', exact: true })
+      .click()
+    await page.locator('form', { has: folder }).getByText('Saved.').waitFor()
+    await look('settings')
+  })
+
+  it(
+    'opens a run with a failed row, previews, saves outputs and the results workbook',
+    { timeout: 120_000 },
+    async () => {
+      // A workbook filled on this device, submitted from it (rows 2 to 4 of the sheet).
+      const workbookPath = join(app.home, 'orders.xlsx')
+      const book = new ExcelJS.Workbook()
+      const sheet = book.addWorksheet('Rows')
+      sheet.addRows([['Message'], ['first'], ['oops [[fail]]'], ['third']])
+      await book.xlsx.writeFile(workbookPath)
+      const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
+      const entry = await app.engine.submissions.journal(connection, {
+        target: { kind: 'template', templateId: 'row-echo' },
+        rows: [{ message: 'first' }, { message: 'oops [[fail]]' }, { message: 'third' }],
+        rowNumbers: [2, 3, 4],
+        inputPath: workbookPath,
+      })
+      runId = (await app.engine.submissions.send(connection, entry)).runId
+
+      await showScreen('Runs')
+      const row = page.locator(`tr[data-run-id="${runId}"]`)
+      await row
+        .getByText('2 of 3 rows succeeded, 1 failed')
+        .waitFor({ timeout: 30_000 })
+        .catch(async (e: unknown) => {
+          await page.screenshot({ path: '/tmp/wt11-debug.png', fullPage: true })
+          throw e
+        })
+      // Search by the input file finds it; a word in no run finds nothing.
+      const search = page.getByLabel('Search runs by name, template or input file')
+      await search.fill('orders.xlsx')
+      await row.waitFor()
+      await search.fill('no-such-run-anywhere')
+      await page.getByText('No loaded run matches').waitFor()
+      await search.fill('')
+      await row.waitFor()
+      await look('runs')
+
+      await row.locator('button.run-name').click()
+      await page.getByRole('button', { name: '← All runs' }).waitFor()
+      const failed = page.locator('.tasks-table tbody tr', { hasText: 'Row 3' })
+      await failed.getByText('Failed', { exact: true }).waitFor()
+      expect(await failed.textContent()).toMatch(/fail/i)
+      await look('run-detail')
+
+      await page.getByRole('button', { name: 'Preview row of Row 2' }).click()
+      await page.locator('.preview-text').getByText('"first"').waitFor()
+      await look('run-preview')
+
+      await page.getByRole('button', { name: 'Save all outputs' }).click()
+      await page.getByText('Saved 2 files').waitFor({ timeout: 30_000 })
+      const runFolder = join(outputs, runFolderName(runId))
+      await expect.poll(() => page.getByLabel('Outputs saved in').inputValue()).toBe(runFolder)
+      const rowFolders = readdirSync(runFolder)
+      expect(rowFolders).toHaveLength(2)
+      for (const rowFolder of rowFolders)
+        expect(readdirSync(join(runFolder, rowFolder))).toHaveLength(1)
+
+      // The saved output previewed is found on disk, its path written out to copy.
+      await page.getByRole('button', { name: 'Where is it saved?' }).click()
+      const outputPath = await page.getByLabel('This output is saved in').inputValue()
+      expect(outputPath.startsWith(runFolder)).toBe(true)
+      expect(existsSync(outputPath)).toBe(true)
+
+      await page.getByRole('button', { name: 'Save results workbook' }).click()
+      await page.getByText(/Saved the results of 3 rows/).waitFor({ timeout: 30_000 })
+      const resultsPath = join(outputs, `${runFolderName(runId)} results.xlsx`)
+      expect(await page.getByLabel('Results workbook').inputValue()).toBe(resultsPath)
+      const results = new ExcelJS.Workbook()
+      await results.xlsx.readFile(resultsPath)
+      const lines = results.getWorksheet('Results')!
+      expect(lines.getRow(3).getCell(1).value).toBe(3)
+      expect(String(lines.getRow(3).getCell(3).value)).toBe('Failed')
+      expect(String(lines.getRow(3).getCell(4).value)).toMatch(/fail/i)
+
+      // A browser cannot open folders: it says where the files are instead.
+      await page.getByRole('button', { name: 'Where is it?' }).first().click()
+      await page.getByText('A browser cannot open folders').waitFor()
+      await look('run-saved')
+    },
+  )
+
+  it('retries the failed row after a confirmation', { timeout: 90_000 }, async () => {
+    await page.getByRole('button', { name: 'Retry failed rows' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.waitFor()
+    await look('run-retry-confirm')
+    // Money is at stake: nothing can be sent before the user agrees to the cost.
+    const send = dialog.getByRole('button', { name: /^Send/ })
+    expect(await send.isDisabled()).toBe(true)
+    await dialog.getByRole('checkbox', { name: /I agree/ }).check()
+    await send.click()
+    const sent = page.getByText('Sent as run')
+    await sent.waitFor({ timeout: 30_000 })
+    retryRunId = (await sent.getByRole('button').textContent())!.trim()
+    expect(retryRunId).not.toBe(runId)
+    const retried = await ended(retryRunId)
+    expect(retried.run.totalTasks).toBe(1)
+  })
+
+  it('finds both runs in the history, and opens one from there', { timeout: 60_000 }, async () => {
+    await showScreen('History')
+    await page.getByRole('heading', { name: 'History' }).waitFor()
+    // The first run, with its file and the run that retried it; the retry, naming the first.
+    const original = page.locator('.history-table tbody tr', {
+      hasText: `retried in ${retryRunId}`,
+    })
+    const retry = page.locator('.history-table tbody tr', { hasText: `retry of ${runId}` })
+    await original.waitFor()
+    await retry.waitFor()
+    expect(await original.textContent()).toContain('orders.xlsx')
+    expect(await original.textContent()).toContain(runId)
+    expect(await retry.textContent()).toContain(retryRunId)
+    await look('history')
+    await page.getByLabel('Search the history').fill(retryRunId)
+    await expect
+      .poll(() => page.locator('.history-table tbody tr').count(), { timeout: 10_000 })
+      .toBeGreaterThan(0)
+    await page.getByLabel('Search the history').fill('')
+    await page.getByRole('button', { name: `Open run ${retryRunId}` }).click()
+    await page.getByText('Retries the failed rows of').waitFor()
+  })
+
+  it(
+    'shows my listings, a review request and my private template',
+    { timeout: 60_000 },
+    async () => {
+      await showScreen('Creator')
+      await page.getByRole('heading', { name: 'My listings' }).waitFor()
+      await page
+        .getByRole('button', { name: 'Open the review request of Horoscope writer' })
+        .click()
+      await page.getByRole('heading', { name: 'Review request: Horoscope writer' }).waitFor()
+      await page
+        .locator('.review-reason-box')
+        .getByText(/horoscopes are not accepted/)
+        .waitFor()
+      await page.getByLabel('Template ID').fill('weekly-status-report')
+      await page.getByRole('button', { name: 'Show', exact: true }).click()
+      await page.getByText('Version 2', { exact: true }).waitFor()
+      await look('creator')
+    },
+  )
+
+  it(
+    'keeps a setting across a restart of the engine and its server',
+    { timeout: 90_000 },
+    async () => {
+      await showScreen('Settings')
+      await page.getByRole('radio', { name: 'Dark' }).check()
+      await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe('dark')
+      await page.screenshot({
+        path: join('test-results', 'screens', 'after-run-theme-dark-chosen.png'),
+      })
+
+      await app.restart()
+      await page.goto(app.mode.url)
+      await showScreen('Settings')
+      await page.getByRole('heading', { name: 'Settings' }).waitFor()
+      expect(await page.getByRole('radio', { name: 'Dark' }).isChecked()).toBe(true)
+      expect(await page.getByLabel('Outputs folder').inputValue()).toBe(outputs)
+      expect(await page.locator('html').getAttribute('data-theme')).toBe('dark')
+      expect(existsSync(join(app.home, 'default-outputs'))).toBe(false)
+    },
+  )
+})

@@ -1,0 +1,144 @@
+// The app every browser end-to-end test drives: a temporary home, the real engine with the
+// built-in Sandbox, the real web server of browser mode over the built renderer, and a page in
+// headless Chromium. One place to start it and one to take it down, so the tests only say what
+// differs (how fast runs go, extra sandboxes, the page's size).
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
+import { createEngine, type Engine } from '../../src/core/engine'
+import { BUILTIN_SANDBOX } from '../../src/core/environments'
+import { MemorySecretStore } from '../../src/core/secrets'
+import { createShellEngine } from '../../src/core/shell-engine'
+import { startSandbox, type SandboxOptions } from '../../src/sandbox'
+import { startBrowserMode, type BrowserMode } from '../../src/web/app'
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureAppBuilt, rendererDir } from './support'
+
+/** A second environment: its own test sandbox, added to the engine under `name`. */
+export interface ExtraEnvironment {
+  name: string
+  token: string
+  sandbox?: SandboxOptions
+}
+
+export interface E2eAppOptions {
+  /** Start of the temporary home folder's name. */
+  homePrefix: string
+  /** How long the built-in Sandbox takes per task. */
+  taskMs: number
+  /** The default outputs folder, inside the home (never the machine's Downloads folder). */
+  outputsFolder?: string
+  /** Sandboxes started before the engine and added to it as environments, in this order. */
+  environments?: ExtraEnvironment[]
+  /** Runs once connected to the built-in Sandbox, before browser mode starts. */
+  afterConnect?: (
+    engine: Engine,
+    connection: Awaited<ReturnType<Engine['connect']>>,
+  ) => Promise<void>
+  /** The browser context of the page: its viewport, whether it takes downloads. */
+  context?: BrowserContextOptions
+}
+
+export interface E2eApp {
+  readonly home: string
+  readonly engine: Engine
+  readonly mode: BrowserMode
+  readonly browser: Browser
+  readonly page: Page
+  /** The extra environments' sandboxes, by name. */
+  readonly sandboxes: Record<string, TestSandbox>
+  /** Stops the engine and its server and starts them again on the same home; the page stays. */
+  restart(): Promise<void>
+  /** Closes the browser, the server, the engine and the sandboxes, and deletes the home. */
+  close(): Promise<void>
+}
+
+export async function startE2eApp(options: E2eAppOptions): Promise<E2eApp> {
+  ensureAppBuilt()
+  const home = mkdtempSync(join(tmpdir(), options.homePrefix))
+  const sandboxes: Record<string, TestSandbox> = {}
+  let engine: Engine | undefined
+  let mode: BrowserMode | undefined
+  let browser: Browser | undefined
+  let page: Page | undefined
+
+  /** The first start also adds the extra environments and runs `afterConnect`. */
+  async function startApp(first: boolean) {
+    engine = createEngine({
+      home,
+      secretStore: new MemorySecretStore(),
+      startBuiltInSandbox: async ({ dataDir }) => {
+        const sandbox = await startSandbox({
+          host: '127.0.0.1',
+          port: 0,
+          dbPath: join(dataDir, 'sandbox.db'),
+          taskMs: options.taskMs,
+        })
+        return { url: sandbox.url, token: sandbox.demoToken ?? '', close: () => sandbox.close() }
+      },
+    })
+    if (first) {
+      for (const env of options.environments ?? []) {
+        const baseUrl = sandboxes[env.name].url
+        await engine.addEnvironment({ name: env.name, baseUrl, token: env.token })
+      }
+    }
+    const connection = await engine.connect({ env: BUILTIN_SANDBOX })
+    if (first) await options.afterConnect?.(engine, connection)
+    mode = await startBrowserMode({
+      engine: createShellEngine(
+        engine,
+        { name: 'Skill Runner', version: 'e2e', platform: 'linux' },
+        { defaultOutputsFolder: () => join(home, options.outputsFolder ?? 'Downloads') },
+      ),
+      rendererDir,
+    })
+  }
+
+  async function stopApp() {
+    await mode?.close()
+    await engine?.close()
+  }
+
+  async function close() {
+    await browser?.close()
+    await stopApp()
+    for (const sandbox of Object.values(sandboxes)) await sandbox.close()
+    rmSync(home, { recursive: true, force: true })
+  }
+
+  try {
+    for (const env of options.environments ?? []) {
+      sandboxes[env.name] = await startTestSandbox({ ...env.sandbox, tokens: [env.token] })
+    }
+    await startApp(true)
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+    page = await (await browser.newContext(options.context)).newPage()
+  } catch (error) {
+    await close().catch(() => {})
+    throw error
+  }
+
+  return {
+    home,
+    sandboxes,
+    get engine() {
+      return engine as Engine
+    },
+    get mode() {
+      return mode as BrowserMode
+    },
+    get browser() {
+      return browser as Browser
+    },
+    get page() {
+      return page as Page
+    },
+    async restart() {
+      await stopApp()
+      await startApp(false)
+    },
+    close,
+  }
+}

@@ -1,0 +1,92 @@
+// A workbook whose rows name files, sent from a browser: the page cannot read the workbook's
+// folder, so the user drops that folder, uploads its files, and sends through the normal
+// confirmation. Headless Chromium through browser mode, the real engine with the built-in
+// Sandbox's document-digest template, the real web server and the built renderer.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import ExcelJS from 'exceljs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { startE2eApp, type E2eApp } from './harness'
+import { chromiumMissing } from './support'
+import { screenshotBothThemes, seriousA11yViolations } from './screens'
+
+const missing = chromiumMissing()
+if (missing) console.log(`File-cells end-to-end test skipped: ${missing}.`)
+
+describe.skipIf(missing !== null)('file cells sent from a browser', () => {
+  let app: E2eApp
+  let page: Page
+
+  beforeAll(async () => {
+    app = await startE2eApp({
+      homePrefix: 'skill-runner-e2e-files-',
+      taskMs: 100,
+      context: { acceptDownloads: true, viewport: { width: 1280, height: 900 } },
+    })
+    page = app.page
+  }, 180_000)
+
+  afterAll(async () => {
+    await app?.close()
+  })
+
+  it(
+    'document-digest: workbook and its folder dropped, files uploaded, confirmed, run ends',
+    { timeout: 180_000 },
+    async () => {
+      await page.goto(app.mode.url)
+      await page.getByRole('heading', { name: '1. What to run' }).waitFor()
+      await page.getByRole('radio', { name: /Document digest/ }).check()
+      await page.getByRole('heading', { name: '2. Document digest' }).waitFor()
+
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Get the input workbook' }).click(),
+      ])
+      const blank = join(app.home, 'digest-blank.xlsx')
+      await download.saveAs(blank)
+      const book = new ExcelJS.Workbook()
+      await book.xlsx.readFile(blank)
+      const input = book.getWorksheet('Input')!
+      input.getCell('A2').value = 'docs/report.txt'
+      input.getCell('B2').value = 'Report'
+      input.getCell('A3').value = 'notes.txt'
+      input.getCell('B3').value = 'Notes'
+      const filled = join(app.home, 'digest.xlsx')
+      await book.xlsx.writeFile(filled)
+      const folder = join(app.home, 'shoot')
+      mkdirSync(join(folder, 'docs'), { recursive: true })
+      writeFileSync(join(folder, 'docs', 'report.txt'), 'Quarterly figures.\n')
+      writeFileSync(join(folder, 'notes.txt'), 'Meeting notes.\n')
+
+      await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(filled)
+      await page.getByText('2 rows, no problems: ready to send.').waitFor()
+      await page.getByText('2 not looked for yet').waitFor()
+      await expect(page.getByText(/desktop app/).count()).resolves.toBe(0)
+
+      await page.getByLabel('Choose the folder with the files').setInputFiles(folder)
+      await page.getByText('2 found · 0 not found').waitFor()
+      await page.getByRole('button', { name: 'Upload the files' }).click()
+      await page.locator('.upload-list').getByText('Uploaded').nth(1).waitFor()
+      await page.getByText('Every file is uploaded').waitFor()
+      expect(await page.getByRole('button', { name: 'Upload the files' }).isDisabled()).toBe(true)
+      await page
+        .getByRole('heading', { name: 'Files named in the workbook' })
+        .scrollIntoViewIfNeeded()
+      await screenshotBothThemes(page, 'prepare-files-01-uploaded')
+      expect(await seriousA11yViolations(page)).toEqual([])
+
+      await page.getByRole('button', { name: 'Review the cost and send…' }).click()
+      const dialog = page.getByRole('dialog')
+      await dialog.getByText('Send 2 rows to Document digest?').waitFor()
+      await dialog.getByRole('button', { name: /^Send/ }).click()
+
+      const detail = page.locator('.run-detail')
+      await detail.locator('.card-sub', { hasText: /run_/ }).waitFor()
+      await page.getByRole('button', { name: /All runs/ }).click()
+      const row = page.locator('tr[data-run-id]').first()
+      await row.getByText('2 of 2 rows succeeded').waitFor({ timeout: 60_000 })
+    },
+  )
+})

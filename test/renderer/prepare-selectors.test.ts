@@ -1,0 +1,123 @@
+// The New run screen's plain functions: file cells matched to a dropped folder, the check's
+// headline, and the words the connection card and the token note use instead of raw errors.
+import { describe, expect, it } from 'vitest'
+import {
+  checkHeadline,
+  countFileCells,
+  describeAge,
+  resolveFileCells,
+} from '../../src/renderer/stores/prepare-selectors'
+import {
+  errorWords,
+  stepWords,
+  tokenStoreWords,
+  withoutInternals,
+} from '../../src/renderer/stores/plain-words'
+import type { FileCellView, WorkbookCheckView } from '../../src/shared/bridge'
+
+const cell = (value: string, state: FileCellView['state'] = 'unchecked'): FileCellView => ({
+  value,
+  rowNumber: 2,
+  fieldKey: 'photo',
+  state,
+})
+
+describe('file cells and a dropped folder', () => {
+  const folder = new Map([
+    ['shoot/a.png', new File(['a'], 'a.png')],
+    ['shoot/sub/B.PNG', new File(['b'], 'B.PNG')],
+  ])
+
+  it('matches paths beside the folder, inside it, and ignoring case last', () => {
+    const resolved = resolveFileCells(
+      [
+        cell('shoot/a.png'),
+        cell('a.png'),
+        cell('.\\sub\\b.png'),
+        cell('missing.png'),
+        cell('https://x.example/a.png', 'url'),
+      ],
+      folder,
+    )
+    expect(resolved.map((c) => [c.state, c.key])).toEqual([
+      ['found', 'shoot/a.png'],
+      ['found', 'shoot/a.png'],
+      ['found', 'shoot/sub/B.PNG'],
+      ['missing', 'missing.png'],
+      ['url', 'https://x.example/a.png'],
+    ])
+    expect(countFileCells(resolved)).toEqual({ found: 3, missing: 1, url: 1, unchecked: 0 })
+  })
+
+  it('without a folder, nothing is looked for yet', () => {
+    expect(resolveFileCells([cell('a.png')], new Map())[0]?.state).toBe('unchecked')
+  })
+})
+
+describe('words on the screen', () => {
+  it('the check in one line', () => {
+    const base = {
+      rowCount: 1200,
+      fileErrors: [],
+      problems: [],
+      valid: true,
+    } as unknown as WorkbookCheckView
+    expect(
+      checkHeadline({ ...base, target: { kind: 'template', templateId: 't', name: 'T' } }),
+    ).toBe('1,200 rows, no problems: ready to send.')
+    expect(checkHeadline({ ...base, target: null })).toMatch(/Choose what this workbook is for/)
+  })
+
+  it('ages', () => {
+    const now = 10 * 24 * 3600_000
+    expect(describeAge(now - 30_000, now)).toBe('just now')
+    expect(describeAge(now - 3 * 3600_000, now)).toBe('3 hours ago')
+    expect(describeAge(now - 5 * 24 * 3600_000, now)).toBe('5 days ago')
+  })
+
+  it('the version step says the version, never the JSON', () => {
+    const words = stepWords({
+      step: 'version',
+      title: 'Interface version',
+      ok: true,
+      status: 200,
+      message: 'Version: {"name":"skill-sandbox","version":"1.4.0"}',
+      skipped: false,
+      body: { name: 'skill-sandbox', version: '1.4.0' },
+    })
+    expect(words).toBe('It runs version skill-sandbox 1.4.0.')
+    expect(words).not.toContain('{')
+  })
+
+  it('no request paths, JSON or D-Bus text in messages', () => {
+    expect(
+      withoutInternals('The service does not know what was asked for (GET /svc/v1/models).'),
+    ).toBe('The service does not know what was asked for.')
+    const keychain = errorWords({
+      message:
+        'Something went wrong inside Skill Runner: Cannot autolaunch D-Bus without X11 $DISPLAY',
+      nextStep: 'Try again.',
+    })
+    expect(keychain.message).toBe(
+      'The system keychain did not let Skill Runner save or read the token.',
+    )
+    // The keyring binding's errors read the same way.
+    for (const message of [
+      "Couldn't access platform storage: AccessDenied",
+      'zbus error: Failed to connect to address `unix:path=/run/user/0/bus`',
+    ]) {
+      expect(errorWords({ message, nextStep: 'Try again.' }).message).toBe(
+        'The system keychain did not let Skill Runner save or read the token.',
+      )
+    }
+    expect(
+      tokenStoreWords({
+        kind: 'memory',
+        description:
+          'no keychain (org.freedesktop.DBus.Error.ServiceUnknown: The name is not activatable)',
+        canSaveTokens: false,
+        advice: 'Install gnome-keyring.',
+      }).line,
+    ).not.toMatch(/DBus|freedesktop/)
+  })
+})
