@@ -1,21 +1,28 @@
 /**
  * Download of 1,000 artifacts (one run of 1,000 rows of row-echo, each row's output served at
  * its accessUrl) by the engine's downloader, against a plain sequential fetch loop that writes
- * each file as it comes, measured in the same run against a sandbox in a child process.
+ * each file as it comes, measured in the same run against a sandbox in a child process that adds
+ * 30 ms to every request (a service across a network: on bare loopback both loops are bound by
+ * local work and the comparison measures nothing).
+ *
+ * Target (issue 11): the engine saves the outputs at least 3x faster than the sequential loop.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { downloadRun } from '../src/core/downloads'
+import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../src/core/settings'
 import { createEngine } from '../src/core/engine'
 import { MemorySecretStore } from '../src/core/secrets'
 import { isTerminalStatus } from '../src/shared/contract'
 import { peakRssMb, startChildSandbox } from './support'
 
 const ROWS = 1000
+const LATENCY_MS = 30
+const TARGET = 3
+const CONCURRENCY = DEFAULT_DOWNLOAD_CONCURRENCY
 const dir = mkdtempSync(join(tmpdir(), 'sr-bench-downloads-'))
-const sandbox = await startChildSandbox(['--task-ms', '0'])
+const sandbox = await startChildSandbox(['--task-ms', '0', '--latency-ms', String(LATENCY_MS)])
 const engine = createEngine({
   home: join(dir, 'home'),
   secretStore: new MemorySecretStore(),
@@ -61,26 +68,32 @@ try {
   const plainSeconds = (performance.now() - started) / 1000
 
   started = performance.now()
-  const result = await downloadRun(engine.db, connection, detail, join(dir, 'engine'))
+  const result = await engine.downloads.run(connection, detail, join(dir, 'engine'), {
+    concurrency: CONCURRENCY,
+  })
   const engineSeconds = (performance.now() - started) / 1000
   if (result.failed.length) throw new Error(`failed: ${JSON.stringify(result.failed[0])}`)
 
   started = performance.now()
-  const again = await downloadRun(engine.db, connection, detail, join(dir, 'engine'))
+  const again = await engine.downloads.run(connection, detail, join(dir, 'engine'), {
+    concurrency: CONCURRENCY,
+  })
   const skipSeconds = (performance.now() - started) / 1000
 
   const rate = (n: number, s: number) => `${(n / s).toFixed(0)} files/s`
   console.log(
     `plain sequential fetch loop: ${plainSeconds.toFixed(2)} s, ${rate(detail.artifacts.length, plainSeconds)}, ${(bytes / 1024 / 1024).toFixed(1)} MB`,
   )
+  console.log(`every request answered ${LATENCY_MS} ms late (sandbox --latency-ms)`)
   console.log(
-    `engine downloader (4 at a time, .partial + rename, ledger): ${engineSeconds.toFixed(2)} s, ${rate(result.files.length, engineSeconds)}`,
+    `engine downloader (${CONCURRENCY} at a time, the default setting; .partial + rename, ledger): ${engineSeconds.toFixed(2)} s, ${rate(result.files.length, engineSeconds)}`,
   )
   console.log(
     `second run, every file skipped: ${skipSeconds.toFixed(2)} s (${again.files.filter((f) => f.skipped).length} skipped)`,
   )
+  const speedup = plainSeconds / engineSeconds
   console.log(
-    `${engineSeconds <= plainSeconds ? 'MET ' : 'MISS'} engine vs plain loop: ${(plainSeconds / engineSeconds).toFixed(2)}x the throughput; peak RSS ${peakRssMb().toFixed(0)} MB`,
+    `${speedup >= TARGET ? 'MET ' : 'MISS'} engine vs sequential fetch loop at ${LATENCY_MS} ms per request: ${speedup.toFixed(2)}x faster (target: at least ${TARGET}x, issue 11); peak RSS ${peakRssMb().toFixed(0)} MB`,
   )
 } finally {
   await engine.close()

@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createEngine } from '../src/core/engine'
 import { MemorySecretStore } from '../src/core/secrets'
-import { uploadFiles } from '../src/core/uploads'
 import { mb, peakRssMb, startChildSandbox } from './support'
 
 const dir = mkdtempSync(join(tmpdir(), 'sr-bench-uploads-'))
@@ -29,7 +28,7 @@ try {
   })
   const rssBefore = peakRssMb()
   let started = performance.now()
-  await uploadFiles(engine.db, connection, small, { concurrency: 4 })
+  await engine.uploads.files(connection, small, { concurrency: 4 })
   let seconds = (performance.now() - started) / 1000
   console.log(
     `200 x 1 MB: ${seconds.toFixed(2)} s, ${(200 / seconds).toFixed(1)} MB/s, peak RSS ${peakRssMb().toFixed(0)} MB (before: ${rssBefore.toFixed(0)} MB)`,
@@ -44,7 +43,7 @@ try {
   const size = 200 * 1024 * 1024
   const rssBeforeBig = peakRssMb()
   started = performance.now()
-  await uploadFiles(engine.db, connection, [bigPath])
+  await engine.uploads.files(connection, [bigPath])
   seconds = (performance.now() - started) / 1000
   const peak = peakRssMb()
   console.log(
