@@ -68,6 +68,7 @@ bridge.onConnectionChange((state) => {
   if (state === 'open' && previous === 'closed') {
     void stores.environments.getState().load()
     void stores.runs.getState().refresh()
+    void stores.runDetail.getState().reconnected()
   }
 })
 
