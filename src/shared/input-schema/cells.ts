@@ -113,9 +113,19 @@ export function toIsoDate(value: CellValue): string | null {
 }
 
 const HTTP_PREFIX = /^https?:/i
+/**
+ * A web address of the usual shape, which the URL parser always accepts: host labels of
+ * letters, digits and hyphens whose last one starts with a letter (so it is never read as an
+ * IPv4 address), no "xn--" label (the parser checks punycode), a port of at most 4 digits, then
+ * visible ASCII only (a path, query or fragment never fails to parse). Anything else goes to
+ * the parser.
+ */
+const PLAIN_HTTP_URL =
+  /^https?:\/\/(?![^/?#]*xn--)(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*(?::\d{1,4})?(?:[/?#][!-~]*)?$/i
 
 function isHttpUrl(text: string): boolean {
-  // The usual case answered without building a URL (a column of links is a million of them).
+  // The usual cases answered without the parser (a column of links is a million of them).
+  if (PLAIN_HTTP_URL.test(text)) return true
   if (HTTP_PREFIX.test(text) && typeof URL.canParse === 'function') return URL.canParse(text)
   try {
     const url = new URL(text)
