@@ -182,6 +182,54 @@ describe('xlsx files as other programs write them', () => {
     expect(result.rowNumbers).toEqual([4])
   })
 
+  it('reads every shape of row alike, wherever the parts are cut into chunks', async () => {
+    // Thousands of rows, so that the unpacked sheet comes in many chunks and rows of every
+    // shape are cut by a chunk's end somewhere.
+    const rows: string[] = []
+    const expected: Record<string, unknown>[] = []
+    for (let r = 2; r < 6002; r += 1) {
+      const shape = r % 6
+      if (shape === 0) {
+        rows.push(
+          `<row r="${r}"><c r="A${r}"><v>${r}</v></c><c r="B${r}" t="s"><v>1</v></c><c r="C${r}" t="b"><v>1</v></c></row>`,
+        )
+        expected.push({ A: r, B: 'two', C: true })
+      } else if (shape === 1) {
+        rows.push(
+          `<row r="${r}">\n  <c r="A${r}"><v>${r}</v></c>\n  <c r="B${r}" t="str"><v>x &amp; y</v></c>\n</row>`,
+        )
+        expected.push({ A: r, B: 'x & y' })
+      } else if (shape === 2) {
+        rows.push(
+          `<row r="${r}"><c r="A${r}"><f>1+1</f><v>${r}</v></c><c r="B${r}" t="inlineStr">${inline('in')}</c></row>`,
+        )
+        expected.push({ A: r, B: 'in' })
+      } else if (shape === 3) {
+        rows.push(`<row><c><v>${r}</v></c><c/><c t="s"><v>0</v></c></row>`)
+        expected.push({ A: r, C: 'one' })
+      } else if (shape === 4) {
+        rows.push(
+          `<row r="${r}" spans="1:3"><c r="A${r}"><v>${r}.5</v></c><c r='B${r}' s='1'><v>45356</v></c></row>`,
+        )
+        expected.push({ A: r + 0.5, B: '2024-03-05' })
+      } else {
+        rows.push(`<row r="${r}"><c r="C${r}"><v>-${r}</v></c></row>`)
+        expected.push({ C: -r })
+      }
+    }
+    const cell = (ref: string, text: string) => `<c r="${ref}" t="inlineStr">${inline(text)}</c>`
+    const result = await read(
+      makeXlsx({
+        sheet: `<row r="1">${cell('A1', 'A')}${cell('B1', 'B')}${cell('C1', 'C')}</row>${rows.join('')}`,
+        sharedStrings: ['one', 'two'],
+        styles: { xfs: [0, 14] },
+      }),
+    )
+    expect(result.fileErrors).toEqual([])
+    expect(result.rows).toEqual(expected)
+    expect(result.rowNumbers).toEqual(expected.map((_, i) => i + 2))
+  })
+
   it('reads a zip64 file itself', async () => {
     const result = await read(
       makeXlsx({ sheet: `${header}<row r="2"><c r="A2"><v>3</v></c></row>` }, { zip64: true }),

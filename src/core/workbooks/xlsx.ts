@@ -283,7 +283,7 @@ let foundRowNumber = -1
  * r gives the column (its letters, a leading $ allowed; -1 when it has none); for a row
  * (`row` true), r is the row number.
  */
-function scanAttributes(xml: string, from: number, to: number, row: boolean, where: string): void {
+function scanAttributes(xml: string, from: number, to: number, row: boolean): void {
   foundColumn = -1
   typeFrom = -1
   typeTo = -1
@@ -328,7 +328,8 @@ function scanAttributes(xml: string, from: number, to: number, row: boolean, whe
           const c = xml.charCodeAt(k) & ~32
           if (c < 65 || c > 90) break
           n = n * 26 + (c - 64)
-          if (n > MAX_COLUMNS) tooWide(where)
+          // Past XFD: the caller reports it (the letters after cannot bring it back).
+          if (n > MAX_COLUMNS) break
         }
         foundColumn = n - 1
       } else if (name === 116) {
@@ -374,18 +375,17 @@ function findValue(xml: string, from: number, to: number): boolean {
 let foundNumber = 0
 
 /**
- * Whether the cell between `from` and `to` has a <v> of plain digits (a minus sign allowed, at
+ * Whether the value text between `from` and `to` is plain digits (a minus sign allowed, at
  * most 15 digits: exact as a double), read into `foundNumber`. Anything else (decimals,
  * exponents, spaces) is left to Number.
  */
 function wholeNumber(xml: string, from: number, to: number): boolean {
-  if (!findValue(xml, from, to)) return false
-  let k = valueFrom
+  let k = from
   const negative = xml.charCodeAt(k) === 45
   if (negative) k += 1
-  if (k === valueTo || valueTo - k > 15) return false
+  if (k === to || to - k > 15) return false
   let n = 0
-  for (; k < valueTo; k += 1) {
+  for (; k < to; k += 1) {
     const d = xml.charCodeAt(k) - 48
     if (d < 0 || d > 9) return false
     n = n * 10 + d
@@ -533,6 +533,52 @@ export async function openXlsx(zip: Zip, fileName: string): Promise<XlsxWorkbook
     }
   }
 
+  /**
+   * The value of a cell with a <v> whose text lies between `from` and `to`, by the type and
+   * style `scanAttributes` found (any type but inlineStr).
+   */
+  const valueOf = (xml: string, from: number, to: number, strings: string[]): CellValue => {
+    // The type, without making a string for the usual ones (none: a number; s: shared).
+    const typeLength = typeFrom < 0 ? 0 : typeTo - typeFrom
+    if (typeLength === 1 && xml.charCodeAt(typeFrom) === 115) {
+      // s: the index of a shared string, read from its digits.
+      let n = 0
+      let digits = 0
+      for (let k = from; k < to; k += 1) {
+        const d = xml.charCodeAt(k) - 48
+        if (d >= 0 && d <= 9) {
+          n = n * 10 + d
+          digits += 1
+        } else if (xml.charCodeAt(k) > 32 || digits > 0) {
+          digits = -1
+          break
+        }
+      }
+      return digits > 0 && digits < 16
+        ? (strings[n] ?? '')
+        : (strings[Number(xml.slice(from, to))] ?? '')
+    }
+    if (typeLength === 0 && wholeNumber(xml, from, to)) {
+      // A number cell holding a whole number: read from its digits, no string made.
+      const kind = foundStyle < 0 ? undefined : kinds[foundStyle]
+      return kind === undefined || kind === 'number'
+        ? foundNumber
+        : serialValue(foundNumber, kind, date1904)
+    }
+    const type = typeLength === 0 ? 'n' : xml.slice(typeFrom, typeTo)
+    const raw = xml.slice(from, to)
+    if (type === 'b') return raw.trim() === '1' || raw.trim() === 'true'
+    if (type === 'str' || type === 'e') return decodeXmlText(raw)
+    if (type === 'd') return isoCellValue(decodeXmlText(raw))
+    const n = Number(raw)
+    if (raw.trim() === '' || Number.isNaN(n)) return decodeXmlText(raw)
+    const kind = foundStyle < 0 ? undefined : kinds[foundStyle]
+    return kind === undefined || kind === 'number' ? n : serialValue(n, kind, date1904)
+  }
+
+  const isInlineString = (xml: string) =>
+    typeTo - typeFrom === 9 && xml.startsWith('inlineStr', typeFrom)
+
   return {
     sheets,
     async rows(sheet, each) {
@@ -544,93 +590,98 @@ export async function openXlsx(zip: Zip, fileName: string): Promise<XlsxWorkbook
       await eachElement(
         unprefixed(textChunks(zip.inflate(zip.find(sheet.part)!, MAX_SHEET_BYTES))),
         'row',
-        (rowXml) => {
-          const headEnd = rowXml.indexOf('>') + 1
-          scanAttributes(rowXml, 4, headEnd - 1, true, where)
-          const rowNumber = foundRowNumber >= 0 ? foundRowNumber : lastRow + 1
-          rowsSeen += 1
-          if (rowNumber > MAX_ROWS || rowsSeen > MAX_ROWS) tooLong(where)
-          lastRow = rowNumber
-          const cells: CellValue[] = []
-          let column = -1
-          // A hand-written scan (no regular expression, no object per cell): rows are most of
-          // the work.
-          let at = headEnd
-          for (;;) {
-            const open = rowXml.indexOf('<c', at)
-            if (open < 0) break
-            if (!endsName(rowXml.charCodeAt(open + 2))) {
-              at = open + 2
-              continue
-            }
-            const gt = rowXml.indexOf('>', open)
-            if (gt < 0) break
-            const selfClosing = rowXml.charCodeAt(gt - 1) === 47
-            scanAttributes(rowXml, open + 2, selfClosing ? gt - 1 : gt, false, where)
-            column = foundColumn >= 0 ? foundColumn : column + 1
-            if (column >= MAX_COLUMNS) tooWide(where)
-            if (selfClosing) {
-              at = gt + 1
-              continue
-            }
-            let close = rowXml.indexOf('</c>', gt)
-            if (close < 0) close = rowXml.length
-            at = close + 4
-            // The type, without making a string for the usual ones (none: a number; s: shared).
-            const typeLength = typeFrom < 0 ? 0 : typeTo - typeFrom
-            const typeCode = typeLength === 1 ? rowXml.charCodeAt(typeFrom) : 0
-            let value: CellValue
-            if (typeLength === 1 && typeCode === 115) {
-              // s: the index of a shared string, read from its digits.
-              if (!findValue(rowXml, gt + 1, close)) continue
-              let n = 0
-              let digits = 0
-              for (let k = valueFrom; k < valueTo; k += 1) {
-                const d = rowXml.charCodeAt(k) - 48
-                if (d >= 0 && d <= 9) {
-                  n = n * 10 + d
-                  digits += 1
-                } else if (rowXml.charCodeAt(k) > 32 || digits > 0) {
-                  digits = -1
-                  break
-                }
+        {
+          // The usual row, <row ...><c ...><v>text</v></c>...</row>, read in one pass where it
+          // lies in the sheet's text: no copy of it, no second search for its end. Anything
+          // else (a formula, an inline string, a row not all in this chunk, a broken limit) is
+          // left to `whole`, so this never throws and changes nothing unless it reads the row.
+          inPlace(xml, start, headEnd) {
+            scanAttributes(xml, start + 4, headEnd, true)
+            const rowNumber = foundRowNumber >= 0 ? foundRowNumber : lastRow + 1
+            if (rowNumber > MAX_ROWS || rowsSeen >= MAX_ROWS) return -1
+            const cells: CellValue[] = []
+            let column = -1
+            let at = headEnd + 1
+            for (;;) {
+              let code = xml.charCodeAt(at)
+              while (code <= 32) code = xml.charCodeAt((at += 1))
+              // Past the end of the text, charCodeAt is NaN: not a tag either.
+              if (code !== 60) return -1
+              const next = xml.charCodeAt(at + 1)
+              if (next === 47) {
+                if (!xml.startsWith('</row>', at)) return -1
+                at += 6
+                break
               }
-              value =
-                digits > 0 && digits < 16
-                  ? (strings[n] ?? '')
-                  : (strings[Number(rowXml.slice(valueFrom, valueTo))] ?? '')
-            } else if (typeLength === 0 && wholeNumber(rowXml, gt + 1, close)) {
-              // A number cell holding a whole number: read from its digits, no string made.
-              const kind = foundStyle < 0 ? undefined : kinds[foundStyle]
-              value =
-                kind === undefined || kind === 'number'
-                  ? foundNumber
-                  : serialValue(foundNumber, kind, date1904)
-            } else {
-              const type = typeLength === 0 ? 'n' : rowXml.slice(typeFrom, typeTo)
-              if (type === 'inlineStr') {
+              if (next !== 99 || !endsName(xml.charCodeAt(at + 2))) return -1
+              const gt = xml.indexOf('>', at + 2)
+              // The row's end tag inside a broken start tag: the first "</row>" ends the row.
+              if (gt < 0 || xml.startsWith('</row>', gt - 5)) return -1
+              const selfClosing = xml.charCodeAt(gt - 1) === 47
+              scanAttributes(xml, at + 2, selfClosing ? gt - 1 : gt, false)
+              column = foundColumn >= 0 ? foundColumn : column + 1
+              if (column >= MAX_COLUMNS) return -1
+              if (selfClosing) {
+                at = gt + 1
+                continue
+              }
+              // <v>text</v></c>, the text holding no tag.
+              if (!xml.startsWith('<v>', gt + 1) || isInlineString(xml)) return -1
+              const lt = xml.indexOf('<', gt + 4)
+              if (lt < 0 || !xml.startsWith('</v></c>', lt)) return -1
+              const value = valueOf(xml, gt + 4, lt, strings)
+              while (cells.length < column) cells.push(null)
+              cells[column] = value
+              at = lt + 8
+            }
+            rowsSeen += 1
+            lastRow = rowNumber
+            each(cells, rowNumber, linksOf?.(rowNumber, cells.length))
+            return at
+          },
+          whole(rowXml) {
+            const headEnd = rowXml.indexOf('>') + 1
+            scanAttributes(rowXml, 4, headEnd - 1, true)
+            const rowNumber = foundRowNumber >= 0 ? foundRowNumber : lastRow + 1
+            rowsSeen += 1
+            if (rowNumber > MAX_ROWS || rowsSeen > MAX_ROWS) tooLong(where)
+            lastRow = rowNumber
+            const cells: CellValue[] = []
+            let column = -1
+            // A hand-written scan (no regular expression, no object per cell).
+            let at = headEnd
+            for (;;) {
+              const open = rowXml.indexOf('<c', at)
+              if (open < 0) break
+              if (!endsName(rowXml.charCodeAt(open + 2))) {
+                at = open + 2
+                continue
+              }
+              const gt = rowXml.indexOf('>', open)
+              if (gt < 0) break
+              const selfClosing = rowXml.charCodeAt(gt - 1) === 47
+              scanAttributes(rowXml, open + 2, selfClosing ? gt - 1 : gt, false)
+              column = foundColumn >= 0 ? foundColumn : column + 1
+              if (column >= MAX_COLUMNS) tooWide(where)
+              if (selfClosing) {
+                at = gt + 1
+                continue
+              }
+              let close = rowXml.indexOf('</c>', gt)
+              if (close < 0) close = rowXml.length
+              at = close + 4
+              let value: CellValue
+              if (isInlineString(rowXml)) {
                 value = runsText(INLINE.exec(rowXml.slice(gt + 1, close))?.[1] ?? '')
               } else {
                 if (!findValue(rowXml, gt + 1, close)) continue
-                const raw = rowXml.slice(valueFrom, valueTo)
-                if (type === 'b') value = raw.trim() === '1' || raw.trim() === 'true'
-                else if (type === 'str' || type === 'e') value = decodeXmlText(raw)
-                else if (type === 'd') value = isoCellValue(decodeXmlText(raw))
-                else {
-                  const n = Number(raw)
-                  if (raw.trim() === '' || Number.isNaN(n)) value = decodeXmlText(raw)
-                  else {
-                    const kind = foundStyle < 0 ? undefined : kinds[foundStyle]
-                    value =
-                      kind === undefined || kind === 'number' ? n : serialValue(n, kind, date1904)
-                  }
-                }
+                value = valueOf(rowXml, valueFrom, valueTo, strings)
               }
+              while (cells.length < column) cells.push(null)
+              cells[column] = value
             }
-            while (cells.length < column) cells.push(null)
-            cells[column] = value
-          }
-          each(cells, rowNumber, linksOf?.(rowNumber, cells.length))
+            each(cells, rowNumber, linksOf?.(rowNumber, cells.length))
+          },
         },
         where,
       )
