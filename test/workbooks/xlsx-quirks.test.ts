@@ -230,6 +230,43 @@ describe('xlsx files as other programs write them', () => {
     expect(result.rowNumbers).toEqual(expected.map((_, i) => i + 2))
   })
 
+  it('reads every shape of shared string alike, wherever the part is cut into chunks', async () => {
+    const shapes: [(i: number) => string, (i: number) => string | undefined][] = [
+      [(i) => `<si><t>plain ${i}</t></si>`, (i) => `plain ${i}`],
+      [(i) => `<si><t xml:space="preserve"> spaced ${i} </t></si>`, (i) => ` spaced ${i} `],
+      [(i) => `<si><r><rPr><b/></rPr><t>rich</t></r><r><t> ${i}</t></r></si>`, (i) => `rich ${i}`],
+      [
+        (i) => `<si><t>a &amp; b ${i}</t><rPh sb="0" eb="1"><t>x</t></rPh></si>`,
+        (i) => `a & b ${i}`,
+      ],
+      [() => `<si><t/></si>`, () => undefined],
+      [(i) => `<si>\n<t>line ${i}</t>\n</si>`, (i) => `line ${i}`],
+      [(i) => `<si><t><![CDATA[<x> ${i}]]></t></si>`, (i) => `<x> ${i}`],
+    ]
+    const strings: string[] = []
+    const rows: string[] = []
+    const expected: Record<string, unknown>[] = []
+    for (let i = 0; i < 8000; i += 1) {
+      const [xml, text] = shapes[i % shapes.length]!
+      strings.push(xml(i))
+      const r = i + 2
+      rows.push(
+        `<row r="${r}"><c r="A${r}"><v>${i}</v></c><c r="B${r}" t="s"><v>${i}</v></c></row>`,
+      )
+      const b = text(i)
+      expected.push(b === undefined ? { A: i } : { A: i, B: b })
+    }
+    const entries = xlsxEntries({ sheet: `${header}${rows.join('')}`, sharedStrings: [] }).map(
+      (e): Entry =>
+        e.name === 'xl/sharedStrings.xml'
+          ? { ...e, data: `<?xml version="1.0"?><sst>${strings.join('')}</sst>` }
+          : e,
+    )
+    const result = await read(makeZip(entries))
+    expect(result.fileErrors).toEqual([])
+    expect(result.rows).toEqual(expected)
+  })
+
   it('reads a zip64 file itself', async () => {
     const result = await read(
       makeXlsx({ sheet: `${header}<row r="2"><c r="A2"><v>3</v></c></row>` }, { zip64: true }),

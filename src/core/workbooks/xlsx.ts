@@ -487,7 +487,25 @@ export async function openXlsx(zip: Zip, fileName: string): Promise<XlsxWorkbook
       await eachElement(
         unprefixed(textChunks(zip.inflate(sharedEntry, MAX_SHARED_STRINGS_BYTES))),
         'si',
-        (si) => list.push(runsText(si)),
+        {
+          // The usual string, <si><t>text</t></si> (or <t xml:space="preserve">), read where
+          // it lies; any other shape goes to runsText on the element's copy.
+          inPlace(xml, start, headEnd) {
+            if (headEnd !== start + 3 || !xml.startsWith('<t', headEnd + 1)) return -1
+            const t = headEnd + 1
+            const name = xml.charCodeAt(t + 2)
+            if (name !== 62 && name !== 32) return -1
+            const gt = name === 62 ? t + 2 : xml.indexOf('>', t)
+            // A <t/>, or the string's end tag inside a broken <t ...>: left to runsText.
+            if (gt < 0 || xml.charCodeAt(gt - 1) === 47 || xml.startsWith('</si>', gt - 4))
+              return -1
+            const lt = xml.indexOf('<', gt)
+            if (lt < 0 || !xml.startsWith('</t></si>', lt)) return -1
+            list.push(decodeXmlText(xml.slice(gt + 1, lt)))
+            return lt + 9
+          },
+          whole: (si) => list.push(runsText(si)),
+        },
         'The shared strings of the workbook',
       )
     shared = list
