@@ -2,6 +2,7 @@
 // as the reference readers read it, and never as a rejected file.
 import { describe, expect, it } from 'vitest'
 import { readInputWorkbook } from '../../src/core/workbooks'
+import { textChunks } from '../../src/core/workbooks/zip'
 import { makeXlsx, makeZip, sheetXml, xlsxEntries, type Entry } from './support/zip'
 
 const read = (bytes: Buffer, name = 'quirk.xlsx') =>
@@ -242,6 +243,9 @@ describe('xlsx files as other programs write them', () => {
       [() => `<si><t/></si>`, () => undefined],
       [(i) => `<si>\n<t>line ${i}</t>\n</si>`, (i) => `line ${i}`],
       [(i) => `<si><t><![CDATA[<x> ${i}]]></t></si>`, (i) => `<x> ${i}`],
+      [(i) => `<si><t>x &lt; y ${i}</t></si>`, (i) => `x < y ${i}`],
+      [(i) => `<si><t>_x0041_ ${i}</t></si>`, (i) => `A ${i}`],
+      [(i) => `<si><t>a_xb ${i}_</t></si>`, (i) => `a_xb ${i}_`],
     ]
     const strings: string[] = []
     const rows: string[] = []
@@ -265,6 +269,38 @@ describe('xlsx files as other programs write them', () => {
     const result = await read(makeZip(entries))
     expect(result.fileErrors).toEqual([])
     expect(result.rows).toEqual(expected)
+  })
+
+  it('decodes UTF-8 cut anywhere, byte order marks and broken bytes as TextDecoder does', async () => {
+    const bom = [0xef, 0xbb, 0xbf]
+    const text = Buffer.from('<a>Naïve € 😀 — ü</a>', 'utf8')
+    const samples = [
+      [...bom, ...text],
+      [...bom, ...bom, ...text],
+      [...text, ...bom, 0xff, 0xc3, 0x28, 0xe2, 0x82, 0xf0, 0x9f, 0x98, 0xed, 0xa0, 0x80, 0x41],
+      [...text, 0xe2, 0x82],
+    ]
+    for (const sample of samples) {
+      const bytes = Buffer.from(sample)
+      for (let size = 1; size <= 5; size += 1) {
+        const chunks = async function* () {
+          for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size)
+        }
+        // TextDecoder on the same chunks, after a mark whole in the first chunk.
+        const decoder = new TextDecoder('utf-8')
+        let expected = ''
+        let first = true
+        for await (const chunk of chunks()) {
+          const mark = first && chunk.subarray(0, 3).equals(Buffer.from(bom))
+          first = false
+          expected += decoder.decode(chunk.subarray(mark ? 3 : 0), { stream: true })
+        }
+        expected += decoder.decode()
+        let out = ''
+        for await (const piece of textChunks(chunks())) out += piece
+        expect([size, out]).toEqual([size, expected])
+      }
+    }
   })
 
   it('reads a zip64 file itself', async () => {
