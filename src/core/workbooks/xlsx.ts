@@ -420,6 +420,64 @@ function runsText(xml: string): string {
   return decodeXmlText(out)
 }
 
+/**
+ * The shared strings of a workbook, by index. A plain string (no entity or escape to decode) is
+ * kept as where it lies in the part's text, which is kept whole, and is cut out when a cell asks
+ * for it: hundreds of thousands of strings kept as objects of their own would be copied and
+ * marked by every garbage collection while the part is read, and cut out of that same text
+ * anyway. Other strings are kept as they are.
+ */
+export class SharedStrings {
+  /** The texts the strings lie in (each chunk of the part that holds one). */
+  private readonly texts: string[] = []
+  /** Three numbers a string: its text (-1: kept in `kept`), and where it starts and ends. */
+  private readonly spans: number[] = []
+  private readonly kept: string[] = []
+
+  get size(): number {
+    return this.spans.length / 3
+  }
+
+  /** A string of its own. */
+  add(text: string): void {
+    this.spans.push(-1, this.kept.length, 0)
+    this.kept.push(text)
+  }
+
+  /** The text last searched, and the next "&" and "_x" in it (-1: none; -2: not searched). */
+  private searched = ''
+  private amp = -2
+  private escape = -2
+
+  /** The string between `from` and `to` in `xml`, decoded (entities, `_xHHHH_`). */
+  addSpan(xml: string, from: number, to: number): void {
+    // Strings come in order, so each text is searched for "&" and "_x" once, not once a string.
+    if (xml !== this.searched) {
+      this.searched = xml
+      this.amp = this.escape = -2
+    }
+    if (this.amp !== -1 && this.amp < from) this.amp = xml.indexOf('&', from)
+    if (this.escape !== -1 && this.escape < from) this.escape = xml.indexOf('_x', from)
+    if ((this.amp >= 0 && this.amp < to) || (this.escape >= 0 && this.escape + 1 < to)) {
+      this.add(decodeXmlText(xml.slice(from, to)))
+      return
+    }
+    // The same text as the previous string's (the same chunk) is most often the same object.
+    let text = this.texts.length - 1
+    if (text < 0 || this.texts[text] !== xml) text = this.texts.push(xml) - 1
+    this.spans.push(text, from, to)
+  }
+
+  /** The string at an index; '' for none (a cell pointing past the list). */
+  at(index: number): string {
+    if (!(index >= 0 && index < this.size) || !Number.isInteger(index)) return ''
+    const i = index * 3
+    const text = this.spans[i]!
+    if (text < 0) return this.kept[this.spans[i + 1]!]!
+    return this.texts[text]!.slice(this.spans[i + 1], this.spans[i + 2])
+  }
+}
+
 /** A cell reference like "B12" as [row, column (0-based)], or null. */
 function cellRef(ref: string): [number, number] | null {
   const match = /^\$?([A-Za-z]{1,3})\$?(\d{1,7})$/.exec(ref)
@@ -479,10 +537,10 @@ export async function openXlsx(zip: Zip, fileName: string): Promise<XlsxWorkbook
   const kinds = stylesEntry ? styleKinds(await smallText(zip, stylesEntry)) : []
   const sharedEntry = byType('sharedStrings', 'xl/sharedStrings.xml')
 
-  let shared: string[] | null = null
-  const sharedStrings = async (): Promise<string[]> => {
+  let shared: SharedStrings | null = null
+  const sharedStrings = async (): Promise<SharedStrings> => {
     if (shared) return shared
-    const list: string[] = []
+    const list = new SharedStrings()
     if (sharedEntry)
       await eachElement(
         unprefixed(textChunks(zip.inflate(sharedEntry, MAX_SHARED_STRINGS_BYTES))),
@@ -501,10 +559,10 @@ export async function openXlsx(zip: Zip, fileName: string): Promise<XlsxWorkbook
               return -1
             const lt = xml.indexOf('<', gt)
             if (lt < 0 || !xml.startsWith('</t></si>', lt)) return -1
-            list.push(decodeXmlText(xml.slice(gt + 1, lt)))
+            list.addSpan(xml, gt + 1, lt)
             return lt + 9
           },
-          whole: (si) => list.push(runsText(si)),
+          whole: (si) => list.add(runsText(si)),
         },
         'The shared strings of the workbook',
       )
@@ -555,7 +613,7 @@ export async function openXlsx(zip: Zip, fileName: string): Promise<XlsxWorkbook
    * The value of a cell with a <v> whose text lies between `from` and `to`, by the type and
    * style `scanAttributes` found (any type but inlineStr).
    */
-  const valueOf = (xml: string, from: number, to: number, strings: string[]): CellValue => {
+  const valueOf = (xml: string, from: number, to: number, strings: SharedStrings): CellValue => {
     // The type, without making a string for the usual ones (none: a number; s: shared).
     const typeLength = typeFrom < 0 ? 0 : typeTo - typeFrom
     if (typeLength === 1 && xml.charCodeAt(typeFrom) === 115) {
@@ -572,9 +630,7 @@ export async function openXlsx(zip: Zip, fileName: string): Promise<XlsxWorkbook
           break
         }
       }
-      return digits > 0 && digits < 16
-        ? (strings[n] ?? '')
-        : (strings[Number(xml.slice(from, to))] ?? '')
+      return strings.at(digits > 0 && digits < 16 ? n : Number(xml.slice(from, to)))
     }
     if (typeLength === 0 && wholeNumber(xml, from, to)) {
       // A number cell holding a whole number: read from its digits, no string made.
