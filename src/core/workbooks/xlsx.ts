@@ -291,7 +291,11 @@ function scanAttributes(xml: string, from: number, to: number, row: boolean): vo
   foundRowNumber = -1
   let i = from
   while (i < to) {
-    const eq = xml.indexOf('=', i)
+    // The usual ' r="A1"' answered without a search: its "=" is the first one from i.
+    const eq =
+      xml.charCodeAt(i + 2) === 61 && xml.charCodeAt(i + 1) !== 61 && xml.charCodeAt(i) !== 61
+        ? i + 2
+        : xml.indexOf('=', i)
     if (eq < 0 || eq >= to) break
     let nameEnd = eq
     while (nameEnd > i && xml.charCodeAt(nameEnd - 1) <= 32) nameEnd -= 1
@@ -394,6 +398,20 @@ function wholeNumber(xml: string, from: number, to: number): boolean {
   return true
 }
 
+/** Whether `</v></c>` is at `at` (at is -1 when nothing was found). */
+function closesValueAndCell(xml: string, at: number): boolean {
+  return (
+    at >= 0 &&
+    xml.charCodeAt(at + 1) === 47 &&
+    xml.charCodeAt(at + 2) === 118 &&
+    xml.charCodeAt(at + 3) === 62 &&
+    xml.charCodeAt(at + 4) === 60 &&
+    xml.charCodeAt(at + 5) === 47 &&
+    xml.charCodeAt(at + 6) === 99 &&
+    xml.charCodeAt(at + 7) === 62
+  )
+}
+
 /** The text of a shared string or inline string: its <t> runs, without phonetic guides. */
 function runsText(xml: string): string {
   // The usual shape, <si><t>text</t></si> (or <t xml:space="preserve">, or <t> alone in an
@@ -430,17 +448,31 @@ function runsText(xml: string): string {
 export class SharedStrings {
   /** The texts the strings lie in (each chunk of the part that holds one). */
   private readonly texts: string[] = []
-  /** Three numbers a string: its text (-1: kept in `kept`), and where it starts and ends. */
-  private readonly spans: number[] = []
+  /**
+   * Three numbers a string: its text (-1: kept in `kept`), and where it starts and ends. A
+   * typed array, doubled when full: no object for the collector to visit, and at most three
+   * numbers for every 16 characters of the part, whose size is capped before it is read.
+   */
+  private spans = new Int32Array(3 * 1024)
+  private count = 0
   private readonly kept: string[] = []
 
-  get size(): number {
-    return this.spans.length / 3
+  private push(text: number, from: number, to: number): void {
+    let i = this.count * 3
+    if (i === this.spans.length) {
+      const larger = new Int32Array(this.spans.length * 2)
+      larger.set(this.spans)
+      this.spans = larger
+    }
+    this.spans[i++] = text
+    this.spans[i++] = from
+    this.spans[i] = to
+    this.count += 1
   }
 
   /** A string of its own. */
   add(text: string): void {
-    this.spans.push(-1, this.kept.length, 0)
+    this.push(-1, this.kept.length, 0)
     this.kept.push(text)
   }
 
@@ -465,12 +497,12 @@ export class SharedStrings {
     // The same text as the previous string's (the same chunk) is most often the same object.
     let text = this.texts.length - 1
     if (text < 0 || this.texts[text] !== xml) text = this.texts.push(xml) - 1
-    this.spans.push(text, from, to)
+    this.push(text, from, to)
   }
 
   /** The string at an index; '' for none (a cell pointing past the list). */
   at(index: number): string {
-    if (!(index >= 0 && index < this.size) || !Number.isInteger(index)) return ''
+    if (!(index >= 0 && index < this.count) || !Number.isInteger(index)) return ''
     const i = index * 3
     const text = this.spans[i]!
     if (text < 0) return this.kept[this.spans[i + 1]!]!
@@ -699,10 +731,17 @@ export async function openXlsx(zip: Zip, fileName: string): Promise<XlsxWorkbook
                 at = gt + 1
                 continue
               }
-              // <v>text</v></c>, the text holding no tag.
-              if (!xml.startsWith('<v>', gt + 1) || isInlineString(xml)) return -1
+              // <v>text</v></c>, the text holding no tag (a million cells: their tags are
+              // compared by character code, which costs less than a call of startsWith).
+              if (
+                xml.charCodeAt(gt + 1) !== 60 ||
+                xml.charCodeAt(gt + 2) !== 118 ||
+                xml.charCodeAt(gt + 3) !== 62 ||
+                isInlineString(xml)
+              )
+                return -1
               const lt = xml.indexOf('<', gt + 4)
-              if (lt < 0 || !xml.startsWith('</v></c>', lt)) return -1
+              if (!closesValueAndCell(xml, lt)) return -1
               const value = valueOf(xml, gt + 4, lt, strings)
               while (cells.length < column) cells.push(null)
               cells[column] = value
