@@ -168,7 +168,11 @@ export async function eachElement(
       // that could start the end tag).
       const wanted = headEnd < 0 ? '>' : close
       const overlap = headEnd < 0 ? '' : pieces[pieces.length - 1]!.slice(-(close.length - 1))
-      if ((overlap + chunk).indexOf(wanted) < 0) {
+      // The chunk itself, then only its start after the overlap (no copy of the whole chunk).
+      if (
+        chunk.indexOf(wanted) < 0 &&
+        (overlap === '' || (overlap + chunk.slice(0, wanted.length - 1)).indexOf(wanted) < 0)
+      ) {
         pieces.push(chunk)
         piecesLength += chunk.length
         if (piecesLength > maxChars) throw tooLong()
