@@ -31,7 +31,7 @@ import {
   type PendingSubmissionList,
   type RequestArgs,
   type RunsUpdate,
-  type SecretStoreView,
+  type TokenStorageView,
   type CheckedRowsView,
   type PrepareTarget,
   type SavedFileView,
@@ -46,7 +46,7 @@ import {
 /** What the Bridge needs of the engine. `shell-engine.ts` adapts the real engine to it. */
 export interface ShellEngine {
   appInfo(): { name: string; version: string; platform: string }
-  secretStore(): SecretStoreView
+  secretStore(): TokenStorageView
   listEnvironments(): Promise<EnvironmentView[]>
   addEnvironment(input: {
     name: string

@@ -3,7 +3,7 @@
  * (Target), a ready connection to it (Connection) with the key its data is filed under in the
  * history, and the connection check. Nothing here imports the composition root (engine.ts).
  */
-import type { ConnectionReport, ConnectionStep, SecretStoreView } from '../shared/bridge'
+import type { ConnectionReport, ConnectionStep, TokenStorageView } from '../shared/bridge'
 import { ApiError, type ApiClient } from './api'
 import { describeUserError } from './errors'
 
@@ -93,7 +93,7 @@ const CHECK_STEPS: readonly CheckStep[] = [
  */
 export async function checkConnection(
   connection: Connection,
-  secretStore: SecretStoreView,
+  secretStore: TokenStorageView,
 ): Promise<ConnectionReport> {
   const steps: ConnectionStep[] = []
   let failed = false

@@ -3,7 +3,7 @@
  * store (tokens are bound to an origin and only ever handed to that origin's ApiClient), the
  * built-in Sandbox, and the connection check.
  */
-import type { EnvironmentView, SecretStoreView } from '../shared/bridge'
+import type { EnvironmentView, TokenStorageView } from '../shared/bridge'
 import { checkBaseUrl } from '../shared/contract'
 import { ApiClient, type ApiClientOptions, type FetchLike } from './api'
 import type { BuiltInSandbox } from './builtin-sandbox'
@@ -17,7 +17,7 @@ export interface ConnectionsOptions {
   secrets: SecretStore
   sandbox: BuiltInSandbox
   /** How the UI and `doctor` describe the token store; derived from `secrets` when absent. */
-  secretStoreView?: SecretStoreView | undefined
+  secretStoreView?: TokenStorageView | undefined
   /** A token that overrides the stored ones (SKILL_RUNNER_TOKEN), for saved environments. */
   tokenOverride?: string | undefined
   fetch?: FetchLike | undefined
@@ -38,7 +38,7 @@ export class Connections {
     this.log = options.log
   }
 
-  secretStoreView(): SecretStoreView {
+  secretStoreView(): TokenStorageView {
     return (
       this.options.secretStoreView ?? {
         kind: this.secrets.kind,

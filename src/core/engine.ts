@@ -6,7 +6,7 @@
  * no module imports this file but the front doors and the flows.
  */
 import { join } from 'node:path'
-import type { EnvironmentView, SecretStoreView } from '../shared/bridge'
+import type { EnvironmentView, TokenStorageView } from '../shared/bridge'
 import type { RunSummary } from '../shared/contract'
 import type { ApiClientOptions, FetchLike } from './api'
 import { BuiltInSandbox, type StartBuiltInSandbox } from './builtin-sandbox'
@@ -32,7 +32,7 @@ export interface EngineOptions {
   fetch?: FetchLike
   secretStore: SecretStore
   /** How the UI and `doctor` describe the token store; derived from secretStore when absent. */
-  secretStoreView?: SecretStoreView
+  secretStoreView?: TokenStorageView
   /** A token that overrides the stored ones (SKILL_RUNNER_TOKEN), for saved environments. */
   tokenOverride?: string | undefined
   startBuiltInSandbox?: StartBuiltInSandbox
@@ -108,7 +108,7 @@ export class Engine {
   }
 
   /** How tokens are kept on this device (never a token). */
-  secretStoreView(): SecretStoreView {
+  secretStoreView(): TokenStorageView {
     return this.connections.secretStoreView()
   }
 

@@ -53,7 +53,11 @@ export function schemaOfSnapshot(snapshot: string): ListingInputSchema | null {
   }
 }
 
-function fromMarket(listing: MarketListing): BuyerListing {
+/** The engine's view of a listing the service described, as a buyer or as its creator. */
+function fromService(
+  listing: MarketListing | CreatorListing,
+  source: 'market' | 'creator',
+): BuyerListing {
   return {
     listingId: listing.id,
     displayName: listing.displayName,
@@ -66,24 +70,7 @@ function fromMarket(listing: MarketListing): BuyerListing {
     saleStatus: listing.saleStatus,
     executionAvailabilityStatus: listing.executionAvailabilityStatus,
     schema: schemaOfSnapshot(listing.inputSchemaSnapshot),
-    source: 'market',
-  }
-}
-
-function fromCreator(listing: CreatorListing): BuyerListing {
-  return {
-    listingId: listing.id,
-    displayName: listing.displayName,
-    description: listing.description,
-    listingVersionId: listing.listingVersionId,
-    publishedVersionId: listing.publishedVersionId,
-    taskFixedFeeT: listing.taskFixedFeeT,
-    pricingRuleVersion: listing.pricingRuleVersion,
-    status: listing.status,
-    saleStatus: listing.saleStatus,
-    executionAvailabilityStatus: listing.executionAvailabilityStatus,
-    schema: schemaOfSnapshot(listing.inputSchemaSnapshot),
-    source: 'creator',
+    source,
   }
 }
 
@@ -114,7 +101,7 @@ export async function buyerListing(
   signal?: AbortSignal,
 ): Promise<BuyerListing> {
   try {
-    return fromMarket(await client.marketListing(listingId, { signal }))
+    return fromService(await client.marketListing(listingId, { signal }), 'market')
   } catch (error) {
     if (!(error instanceof ApiError && error.kind === 'http' && NO_BUYER_VIEW.has(error.status))) {
       throw error
@@ -124,7 +111,7 @@ export async function buyerListing(
     .listAllCreatorListings({}, { signal })
     .then((all) => all.find((l) => l.id === listingId) ?? null)
     .catch(() => null)
-  return own ? fromCreator(own) : unknownListing(listingId)
+  return own ? fromService(own, 'creator') : unknownListing(listingId)
 }
 
 /**

@@ -3,40 +3,19 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { connectBridge } from './bridge'
-import { createAppStore } from './stores/app-store'
-import { createEnvironmentsStore } from './stores/environments-store'
-import { createRunsStore } from './stores/runs-store'
-import { createSavesStore } from './stores/saves-store'
-import { createNavStore } from './stores/nav-store'
-import { createPrepareStore } from './stores/prepare-store'
 import { toFileRef } from './bridge/files'
 import { downloadBytes } from './prepare/download'
-import { createRunDetailStore } from './stores/run-detail-store'
-import { createSettingsStore, themeAttribute } from './stores/settings-store'
-import { createHistoryStore } from './stores/history-store'
-import { createCreatorStore } from './stores/creator-store'
-import { StoresContext, type Stores } from './stores/context'
+import { themeAttribute } from './stores/settings-store'
+import { createStores } from './stores/create-stores'
+import { StoresContext } from './stores/context'
 import { App } from './components/App'
 import './styles.css'
 
 const bridge = connectBridge(window)
-const stores: Stores = {
-  bridge,
-  app: createAppStore(bridge.api),
-  environments: createEnvironmentsStore(bridge.api),
-  runs: createRunsStore(bridge.api),
-  saves: createSavesStore(bridge.api),
-  nav: createNavStore(),
-  prepare: createPrepareStore({
-    api: bridge.api,
-    toFileRef: (file) => toFileRef(bridge, file),
-    download: (file) => downloadBytes(document, file),
-  }),
-  runDetail: createRunDetailStore(bridge.api),
-  settings: createSettingsStore(bridge.api),
-  history: createHistoryStore(bridge.api),
-  creator: createCreatorStore(bridge.api),
-}
+const stores = createStores(bridge, {
+  toFileRef: (file) => toFileRef(bridge, file),
+  download: (file) => downloadBytes(document, file),
+})
 
 // The theme: the system's until the user picks one in Settings (kept by the engine).
 const applyTheme = () => {
@@ -68,6 +47,7 @@ bridge.onConnectionChange((state) => {
   if (state === 'open' && previous === 'closed') {
     void stores.environments.getState().load()
     void stores.runs.getState().refresh()
+    void stores.runDetail.getState().reconnected()
   }
 })
 

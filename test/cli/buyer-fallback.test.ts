@@ -5,10 +5,9 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Readable } from 'node:stream'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { runCli } from '../../src/cli/main'
+import { runCliCaptured } from '../helpers/cli'
 import { paths, type RunList } from '../../src/shared/contract'
 import {
   BUYER_TOKEN,
@@ -34,17 +33,11 @@ beforeAll(async () => {
 const made = () => join(home, 'made.xlsx')
 afterAll(() => sandbox.close())
 
-async function cli(args: string[]) {
-  let stdout = ''
-  let stderr = ''
-  const code = await runCli([...args, '--base-url', sandbox.url], {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-    stdin: Object.assign(Readable.from([]), { isTTY: false }),
-    env: { SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: BUYER_TOKEN },
+const cli = (args: string[]) =>
+  runCliCaptured([...args, '--base-url', sandbox.url], {
+    SKILL_RUNNER_HOME: home,
+    SKILL_RUNNER_TOKEN: BUYER_TOKEN,
   })
-  return { code, stdout, stderr }
-}
 
 const listing = ['--listing', LISTING_ID, '--version', LISTING_VERSION]
 const runCount = async () =>

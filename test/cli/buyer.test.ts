@@ -2,15 +2,12 @@
 // a workbook for the listing, a workbook with the listing's labels as headers validated and
 // executed at rows x fee, the cap, a rerun that sends nothing without --again, and `web` opening
 // on a given environment.
-import { spawn } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Readable } from 'node:stream'
-import { fileURLToPath } from 'node:url'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli } from '../../src/cli/main'
+import { runCliCaptured, spawnCliSource } from '../helpers/cli'
 import { paths, type RunList } from '../../src/shared/contract'
 import {
   BUYER_TOKEN,
@@ -22,7 +19,6 @@ import {
 } from '../helpers/buyer-seed'
 import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
-const root = fileURLToPath(new URL('../..', import.meta.url))
 let sandbox: TestSandbox
 let home: string
 
@@ -32,17 +28,11 @@ beforeAll(async () => {
 })
 afterAll(() => sandbox.close())
 
-async function cli(args: string[]) {
-  let stdout = ''
-  let stderr = ''
-  const code = await runCli([...args, '--base-url', sandbox.url], {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-    stdin: Object.assign(Readable.from([]), { isTTY: false }),
-    env: { SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: BUYER_TOKEN },
+const cli = (args: string[]) =>
+  runCliCaptured([...args, '--base-url', sandbox.url], {
+    SKILL_RUNNER_HOME: home,
+    SKILL_RUNNER_TOKEN: BUYER_TOKEN,
   })
-  return { code, stdout, stderr }
-}
 
 async function runCount(): Promise<number> {
   return (await call<RunList>(sandbox, paths.runs(), { token: BUYER_TOKEN })).body.totalCount
@@ -157,31 +147,14 @@ describe('a buyer on the command line', () => {
   })
 
   it('web --base-url opens the app on that service', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '--input-type=module',
-        '-e',
-        `const { runCli } = await import(${JSON.stringify(join(root, 'src/cli/main.ts'))}); process.exitCode = await runCli(process.argv.slice(1))`,
-        '--',
-        'web',
-        '--port',
-        '0',
-        '--base-url',
-        sandbox.url,
-      ],
-      {
-        cwd: root,
-        env: { ...process.env, SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: BUYER_TOKEN },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    )
+    const child = spawnCliSource(['web', '--port', '0', '--base-url', sandbox.url], {
+      SKILL_RUNNER_HOME: home,
+      SKILL_RUNNER_TOKEN: BUYER_TOKEN,
+    })
     try {
       const appUrl = await new Promise<string>((resolve, reject) => {
         let text = ''
-        child.stdout.on('data', (chunk: Buffer) => {
+        child.stdout!.on('data', (chunk: Buffer) => {
           text += chunk.toString()
           const found = /app at (\S+)/.exec(text)
           if (found) resolve(found[1]!)

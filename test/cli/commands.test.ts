@@ -1,10 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Readable } from 'node:stream'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli } from '../../src/cli/main'
+import { runCliCaptured } from '../helpers/cli'
 import { paths } from '../../src/shared/contract'
 import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
@@ -19,17 +18,8 @@ afterAll(async () => {
   await sandbox.close()
 })
 
-async function cli(args: string[], env: Record<string, string> = {}) {
-  let stdout = ''
-  let stderr = ''
-  const code = await runCli(args, {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-    stdin: Object.assign(Readable.from([]), { isTTY: false }),
-    env: { SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: sandbox.token, ...env },
-  })
-  return { code, stdout, stderr }
-}
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  runCliCaptured(args, { SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: sandbox.token, ...env })
 
 describe('skill-runner against the sandbox', () => {
   it('doctor --json has the documented shape; a wrong token exits 3', async () => {

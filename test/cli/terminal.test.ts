@@ -6,12 +6,11 @@ import { promisify } from 'node:util'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { commands } from '../../src/cli/commands'
 import { SHELLS } from '../../src/cli/completion'
 import { optionDescription, optionRows } from '../../src/cli/help'
-import { runCli } from '../../src/cli/main'
+import { runCliCaptured } from '../helpers/cli'
 import { createOutput } from '../../src/cli/output'
 import { paintMarks } from '../../src/cli/style'
 import { renderProgress, startProgressBar } from '../../src/cli/progress'
@@ -30,17 +29,12 @@ afterAll(async () => {
 })
 
 /** Runs the CLI in-process; `tty` makes stdout and stderr look like a terminal. */
-async function cli(args: string[], opts: { tty?: boolean; env?: Record<string, string> } = {}) {
-  let stdout = ''
-  let stderr = ''
-  const code = await runCli(args, {
-    stdout: { write: (t: string) => (stdout += t), isTTY: opts.tty ?? false },
-    stderr: { write: (t: string) => (stderr += t), isTTY: opts.tty ?? false },
-    stdin: Object.assign(Readable.from([]), { isTTY: false }),
-    env: { SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: sandbox.token, ...opts.env },
-  })
-  return { code, stdout, stderr }
-}
+const cli = (args: string[], opts: { tty?: boolean; env?: Record<string, string> } = {}) =>
+  runCliCaptured(
+    args,
+    { SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: sandbox.token, ...opts.env },
+    { tty: opts.tty },
+  )
 
 const ESC = '\x1b['
 

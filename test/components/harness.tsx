@@ -9,17 +9,8 @@ import {
   type BridgeErrorCode,
   type BridgeEventName,
 } from '../../src/shared/bridge'
-import { createAppStore } from '../../src/renderer/stores/app-store'
-import { createEnvironmentsStore } from '../../src/renderer/stores/environments-store'
-import { createRunsStore } from '../../src/renderer/stores/runs-store'
-import { createSavesStore } from '../../src/renderer/stores/saves-store'
-import { createNavStore } from '../../src/renderer/stores/nav-store'
-import { createPrepareStore } from '../../src/renderer/stores/prepare-store'
-import { createRunDetailStore } from '../../src/renderer/stores/run-detail-store'
-import { createSettingsStore } from '../../src/renderer/stores/settings-store'
-import { createHistoryStore } from '../../src/renderer/stores/history-store'
-import { createCreatorStore } from '../../src/renderer/stores/creator-store'
 import { StoresContext, type Stores } from '../../src/renderer/stores/context'
+import { createStores } from '../../src/renderer/stores/create-stores'
 
 // happy-dom lays nothing out: give the scrolling regions of the virtualized tables a window's
 // size, so they render the rows a user would see (and only those).
@@ -100,25 +91,15 @@ export async function render(
 ): Promise<Harness> {
   const calls: { verb: string; args: unknown }[] = []
   const api = fakeApi(verbs, calls)
-  const stores: Stores = {
-    bridge: { api, shell, pathForFile: () => '', onConnectionChange: () => () => {} },
-    app: createAppStore(api),
-    environments: createEnvironmentsStore(api),
-    runs: createRunsStore(api),
-    saves: createSavesStore(api),
-    nav: createNavStore(),
-    prepare: createPrepareStore({
-      api,
+  const stores = createStores(
+    { api, shell, pathForFile: () => '', onConnectionChange: () => () => {} },
+    {
       toFileRef: async () => {
         throw new Error('No files in these tests.')
       },
       download: () => {},
-    }),
-    runDetail: createRunDetailStore(api),
-    settings: createSettingsStore(api),
-    history: createHistoryStore(api),
-    creator: createCreatorStore(api),
-  }
+    },
+  )
   const container = document.createElement('div')
   document.body.appendChild(container)
   let root: Root

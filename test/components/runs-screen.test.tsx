@@ -370,6 +370,25 @@ describe('an open run that is still going', () => {
     })
   })
 
+  it('after the engine comes back, reads the run again and follows it anew, once', async () => {
+    let reads = 0
+    await openDetail({
+      getRunOverview: async () => {
+        reads++
+        return active(reads, 10 * reads)
+      },
+      followRun: async () => null,
+      unfollowRun: async () => null,
+    })
+    await act(async () => h!.stores.runDetail.getState().reconnected())
+    await h!.settle()
+    expect(reads).toBe(2)
+    expect(bar()).toBe('67')
+    const follows = h!.calls.filter((c) => c.verb.endsWith('ollowRun')).map((c) => c.verb)
+    // Off then on again: a restarted engine follows it, the same engine counts one viewer.
+    expect(follows).toEqual(['followRun', 'unfollowRun', 'followRun'])
+  })
+
   it('shows the end when runEnded comes, then reads the finished run once more', async () => {
     let reads = 0
     await openDetail({

@@ -1,18 +1,14 @@
-import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Readable } from 'node:stream'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { runCli } from '../../src/cli/main'
+import { runCliCaptured, spawnCliSource } from '../helpers/cli'
 import { createEngine } from '../../src/core/engine'
 import { MemorySecretStore } from '../../src/core/secrets'
 import { paths } from '../../src/shared/contract'
 import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
-const root = fileURLToPath(new URL('../..', import.meta.url))
 let sandbox: TestSandbox
 const log: string[] = []
 
@@ -36,23 +32,11 @@ it('a process killed between journal and answer: the same command again finishes
   const csv = join(home, 'rows.csv')
   writeFileSync(csv, 'Message,Sequence number\nhello,1\nagain,2\n')
   const args = ['run', csv, '--template', 'row-echo', '--base-url', sandbox.url, '--json']
-  const env = { ...process.env, SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: sandbox.token }
+  const env = { SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: sandbox.token }
 
   // The service holds the submission; the process is killed while it waits for the answer.
   sandbox.injectFault({ method: 'POST', path: paths.runRows('row-echo'), holdMs: 2500 })
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--input-type=module',
-      '-e',
-      `const { runCli } = await import(${JSON.stringify(join(root, 'src/cli/main.ts'))}); process.exitCode = await runCli(process.argv.slice(1))`,
-      '--',
-      ...args,
-    ],
-    { cwd: root, env, stdio: 'ignore' },
-  )
+  const child = spawnCliSource(args, env, 'ignore')
   await until(() => log.some((l) => l.startsWith('holding POST')), 60_000)
   child.kill('SIGKILL')
   await once(child, 'exit')
@@ -69,12 +53,9 @@ it('a process killed between journal and answer: the same command again finishes
   expect(journaled[0]!.state).toBe('sent')
 
   // The user runs the same command again.
-  let stdout = ''
-  const code = await runCli(args, {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: () => true },
-    stdin: Object.assign(Readable.from([]), { isTTY: false }),
-    env: { SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: sandbox.token },
+  const { code, stdout } = await runCliCaptured(args, {
+    SKILL_RUNNER_HOME: home,
+    SKILL_RUNNER_TOKEN: sandbox.token,
   })
   expect(code).toBe(0)
   const answer = JSON.parse(stdout)

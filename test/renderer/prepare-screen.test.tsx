@@ -15,16 +15,7 @@ import {
 import { PrepareScreen } from '../../src/renderer/screens/PrepareScreen'
 import { ConfirmSubmission } from '../../src/renderer/prepare/ConfirmSubmission'
 import { StoresContext, type Stores } from '../../src/renderer/stores/context'
-import { createAppStore } from '../../src/renderer/stores/app-store'
-import { createEnvironmentsStore } from '../../src/renderer/stores/environments-store'
-import { createRunsStore } from '../../src/renderer/stores/runs-store'
-import { createSavesStore } from '../../src/renderer/stores/saves-store'
-import { createNavStore } from '../../src/renderer/stores/nav-store'
-import { createPrepareStore } from '../../src/renderer/stores/prepare-store'
-import { createRunDetailStore } from '../../src/renderer/stores/run-detail-store'
-import { createSettingsStore } from '../../src/renderer/stores/settings-store'
-import { createHistoryStore } from '../../src/renderer/stores/history-store'
-import { createCreatorStore } from '../../src/renderer/stores/creator-store'
+import { createStores } from '../../src/renderer/stores/create-stores'
 import { environment } from './fixtures'
 import { button, click, render, settle, text, type Rendered } from './render'
 
@@ -51,24 +42,14 @@ function fakeApi(over: Partial<Record<keyof BridgeApi, unknown>> = {}): BridgeAp
 }
 
 function storesFor(api: BridgeApi): Stores {
-  return {
-    bridge: { api, shell: 'browser', pathForFile: () => '', onConnectionChange: () => () => {} },
-    app: createAppStore(api),
-    environments: createEnvironmentsStore(api),
-    runs: createRunsStore(api),
-    saves: createSavesStore(api),
-    nav: createNavStore(),
-    prepare: createPrepareStore({
-      api,
+  return createStores(
+    { api, shell: 'browser', pathForFile: () => '', onConnectionChange: () => () => {} },
+    {
       toFileRef: async (file) => ({ kind: 'bytes', name: file.name, base64: '' }),
       download: () => {},
       newId: () => 'check-0001',
-    }),
-    runDetail: createRunDetailStore(api),
-    settings: createSettingsStore(api),
-    history: createHistoryStore(api),
-    creator: createCreatorStore(api),
-  }
+    },
+  )
 }
 
 let view: Rendered | null = null

@@ -119,5 +119,14 @@ describe('words on the screen', () => {
         advice: 'Install gnome-keyring.',
       }).line,
     ).not.toMatch(/DBus|freedesktop/)
+    // A token from the environment: the engine names the variable, nothing is saved.
+    expect(
+      tokenStoreWords({
+        kind: 'environment',
+        description: 'the SKILL_RUNNER_TOKEN environment variable',
+        canSaveTokens: false,
+        advice: '',
+      }).line,
+    ).toBe('Taken from the SKILL_RUNNER_TOKEN environment variable; nothing is saved.')
   })
 })

@@ -1,6 +1,7 @@
-// Real files written by Excel (Windows, Mac, Strict), LibreOffice, POI, SheetJS and others,
-// from the public test suites of other readers (test/fixtures/README.md says where each file
-// comes from), read cell by cell beside SheetJS, the reference reader. Every difference is
+// Real files written by Excel (Windows, Mac, Strict), LibreOffice, Gnumeric, openpyxl, POI,
+// SheetJS and others, from the public test suites of other readers or saved here
+// (test/fixtures/README.md says where each file comes from), read cell by cell beside SheetJS,
+// the reference reader. Every difference is
 // either none or one listed below with the reason SheetJS and we disagree.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -12,6 +13,7 @@ import { compareWithSheetJs } from './support/compare'
 const fixtures = join(import.meta.dirname, '..', 'fixtures')
 const real = join(fixtures, 'real')
 const libre = join(fixtures, 'libreoffice')
+const others = join(fixtures, 'other-writers')
 
 /** file -> cell -> why we differ from SheetJS there (checked: the listed cells must differ). */
 const KNOWN: Record<string, Record<string, string>> = {
@@ -37,12 +39,14 @@ describe('real xlsx files beside SheetJS, cell by cell', () => {
     ...readdirSync(real)
       .filter((f) => f.endsWith('.xlsx'))
       .map((f) => join(real, f)),
-    ...readdirSync(libre)
-      .filter((f) => f.endsWith('.xlsx'))
-      .map((f) => join(libre, f)),
+    ...[libre, others].flatMap((dir) =>
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.xlsx'))
+        .map((f) => join(dir, f)),
+    ),
   ].sort()
 
-  it('has the corpus', () => expect(files.length).toBeGreaterThanOrEqual(45))
+  it('has the corpus', () => expect(files.length).toBeGreaterThanOrEqual(47))
 
   for (const path of files) {
     const name = path.split('/').pop()!
@@ -117,6 +121,20 @@ describe('what LibreOffice saved, in every format', () => {
     const utf16 = await readInputWorkbook({ path: join(libre, 'libreoffice_utf16_tab.csv') }, null)
     expect(utf16.rows).toEqual(asCsv(expected))
     expect(utf16.notices).toEqual(['Read as UTF-16 LE text, fields separated by tab.'])
+  })
+
+  it('the same workbook saved by Gnumeric and by openpyxl reads the same', async () => {
+    const asExcelShows = expected.map((r, i) => (i === 1 ? { ...r, Due: '1900-01-02' } : r))
+    for (const name of ['gnumeric_types.xlsx', 'openpyxl_types.xlsx']) {
+      const result = await readInputWorkbook({ path: join(others, name) }, null)
+      expect(result.fileErrors, name).toEqual([])
+      expect(result.rows, name).toEqual(asExcelShows)
+    }
+    // Gnumeric's csv writes dates as 2024/03/05 (Excel's own serial 2 is 1900/01/02 there too).
+    const csv = await readInputWorkbook({ path: join(others, 'gnumeric_comma.csv') }, null)
+    expect(csv.rows).toEqual(
+      asCsv(asExcelShows).map((r) => ({ ...r, Due: r.Due.replaceAll('-', '/') })),
+    )
   })
 
   it('an OpenDocument file says what to do', async () => {

@@ -5,7 +5,7 @@
  * nothing and says what to install). Never plain text. The choice is described for the UI and
  * `doctor`, including a token given by SKILL_RUNNER_TOKEN.
  */
-import type { SecretStoreView } from '../../shared/bridge'
+import type { TokenStorageView } from '../../shared/bridge'
 import { keychainAdvice, probeSecretStore } from './keyring'
 import { UnavailableSecretStore, type SecretStore } from './store'
 
@@ -27,7 +27,7 @@ export interface ChooseSecretStoreOptions {
 
 export interface ChosenSecretStore {
   store: SecretStore
-  view: SecretStoreView
+  view: TokenStorageView
 }
 
 /** A store that saves nothing and says what to install (the command line's fallback). */

@@ -5,6 +5,7 @@ import { useRuns, useSaves, useStores } from '../stores/context'
 import { canLoadMore, runsCaption, visibleRuns } from '../stores/runs-selectors'
 import { ErrorNotice } from './ErrorNotice'
 import { RunsTable } from './RunsTable'
+import { SearchField } from './SearchField'
 import { CopyablePath } from '../runs/CopyablePath'
 
 export function RunsPanel(props: { env: EnvironmentView }) {
@@ -18,7 +19,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
   const nextPageToken = useRuns((s) => s.nextPageToken)
   const error = useRuns((s) => s.error)
   const filterId = useId()
-  const searchId = useId()
+  const setSearch = useCallback((text: string) => runs.getState().setSearch(text), [runs])
   const shown = useMemo(() => visibleRuns({ items, status, search }), [items, status, search])
   const loadMore = useCallback(() => void runs.getState().loadMore(), [runs])
   const openRun = useCallback((runId: string) => nav.getState().openRun(runId), [nav])
@@ -34,16 +35,12 @@ export function RunsPanel(props: { env: EnvironmentView }) {
           </p>
         </div>
         <div className="toolbar">
-          <label htmlFor={searchId} className="visually-hidden">
-            Search runs by name, template or input file
-          </label>
-          <input
-            id={searchId}
-            type="search"
-            className="search-input"
+          <SearchField
+            label="Search runs by name, template or input file"
             placeholder="Search name, template, file"
             value={search}
-            onChange={(e) => runs.getState().setSearch(e.target.value)}
+            onSearch={setSearch}
+            delayMs={0}
           />
           <label htmlFor={filterId} className="toolbar-label">
             Show

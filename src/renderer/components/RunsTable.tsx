@@ -1,22 +1,17 @@
-import { memo, useCallback, useEffect, useRef, useState } from 'react'
-import { useVirtualizer } from '@tanstack/react-virtual'
+import { memo, useEffect, useState } from 'react'
 import type { RunSummary } from '../../shared/contract'
 import { formatUnixTime, runCostText, runDoneFraction, runProgressText } from '../../shared/format'
 import { isTerminalStatus } from '../../shared/contract'
 import { useSaves, useStores } from '../stores/context'
 import { saveText } from '../stores/saves-store'
 import { StatusBadge } from './StatusBadge'
+import { VirtualRow, VirtualTable } from './VirtualTable'
 
 const ROW_HEIGHT = 60
-const rowHeight = () => ROW_HEIGHT
 /** Ask for the next page when the last rows come within this many rows of the bottom. */
 const END_MARGIN = 10
 
-/**
- * The runs as a virtualized table (TanStack Virtual): a fixed scroll container, a sticky header,
- * and only the visible rows in the page, placed by transform. Scrolling near the end asks for
- * older runs (onEndReached); a run's name opens its detail.
- */
+/** The runs, virtualized; scrolling near the end asks for older runs, a name opens its detail. */
 export function RunsTable(props: {
   runs: RunSummary[]
   unitLabel: string
@@ -24,67 +19,42 @@ export function RunsTable(props: {
   onOpen: (runId: string) => void
   onEndReached?: () => void
 }) {
-  const scroller = useRef<HTMLDivElement>(null)
   const now = useNow(30_000)
-  // Stable callbacks: TanStack Virtual works out every row's place again when they change.
-  const runs = props.runs
-  const getItemKey = useCallback((index: number) => runs[index]?.runId ?? index, [runs])
-  const virtualizer = useVirtualizer({
-    count: props.runs.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: rowHeight,
-    overscan: 8,
-    getItemKey,
-  })
-  const items = virtualizer.getVirtualItems()
-  const lastIndex = items.at(-1)?.index ?? -1
-  const { onEndReached } = props
-  const count = props.runs.length
-  useEffect(() => {
-    if (onEndReached && count > 0 && lastIndex >= count - END_MARGIN) onEndReached()
-  }, [lastIndex, count, onEndReached])
-
   return (
-    <div
-      ref={scroller}
-      className="table-scroll"
-      tabIndex={0}
-      role="region"
-      aria-label="Runs table, scrollable"
-    >
-      <table className="runs-table" aria-rowcount={props.runs.length + 1}>
-        <thead>
-          <tr aria-rowindex={1}>
-            <th scope="col">Run</th>
-            <th scope="col">Status</th>
-            <th scope="col">Progress</th>
-            <th scope="col">Cost</th>
-            <th scope="col">Outputs</th>
-          </tr>
-        </thead>
-        <tbody style={{ height: `${virtualizer.getTotalSize()}px` }}>
-          {items.map((item) => {
-            const run = props.runs[item.index]
-            if (!run) return null
-            return (
-              <RunRow
-                key={item.key}
-                run={run}
-                index={item.index}
-                start={item.start}
-                size={item.size}
-                now={now}
-                unitLabel={props.unitLabel}
-                environment={props.environment}
-                onOpen={props.onOpen}
-              />
-            )
-          })}
-        </tbody>
-      </table>
-    </div>
+    <VirtualTable
+      items={props.runs}
+      itemKey={runKey}
+      rowHeight={ROW_HEIGHT}
+      label="Runs table, scrollable"
+      tableClassName="runs-table"
+      endMargin={END_MARGIN}
+      onEndReached={props.onEndReached}
+      columns={
+        <>
+          <th scope="col">Run</th>
+          <th scope="col">Status</th>
+          <th scope="col">Progress</th>
+          <th scope="col">Cost</th>
+          <th scope="col">Outputs</th>
+        </>
+      }
+      renderRow={(run, place) => (
+        <RunRow
+          run={run}
+          index={place.index}
+          start={place.start}
+          size={place.size}
+          now={now}
+          unitLabel={props.unitLabel}
+          environment={props.environment}
+          onOpen={props.onOpen}
+        />
+      )}
+    />
   )
 }
+
+const runKey = (run: RunSummary) => run.runId
 
 /**
  * One run's row. Memoized: scrolling moves rows (a new `start`) and adds a few; the others are
@@ -105,10 +75,9 @@ const RunRow = memo(function RunRow(props: {
   const name = run.displayName || run.runId
   const started = run.startedAtUnix || run.createdAtUnix
   return (
-    <tr
+    <VirtualRow
       data-run-id={run.runId}
-      aria-rowindex={props.index + 2}
-      style={{ transform: `translateY(${props.start}px)`, height: `${props.size}px` }}
+      place={{ index: props.index, start: props.start, size: props.size }}
     >
       <td>
         <button
@@ -149,7 +118,7 @@ const RunRow = memo(function RunRow(props: {
       <td>
         <SaveOutputs run={run} environment={props.environment} />
       </td>
-    </tr>
+    </VirtualRow>
   )
 })
 

@@ -1,11 +1,9 @@
-import { useCallback, useEffect, useRef } from 'react'
-import { useVirtualizer } from '@tanstack/react-virtual'
 import type { HistoryEntryView } from '../../shared/bridge'
 import { formatAmount, statusLabel } from '../../shared/format'
 import { StatusBadge } from '../components/StatusBadge'
+import { VirtualRow, VirtualTable } from '../components/VirtualTable'
 
 const ROW_HEIGHT = 68
-const rowHeight = () => ROW_HEIGHT
 
 /** What the history says about a submission's state, in words. */
 export function submissionStateText(entry: HistoryEntryView): string {
@@ -27,115 +25,89 @@ export function HistoryList(props: {
   onOpen: (entry: HistoryEntryView) => void
   onEndReached?: () => void
 }) {
-  const scroller = useRef<HTMLDivElement>(null)
-  const entries = props.items
-  const getItemKey = useCallback((i: number) => entries[i]?.id ?? i, [entries])
-  const virtualizer = useVirtualizer({
-    count: props.items.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: rowHeight,
-    overscan: 8,
-    getItemKey,
-  })
-  const items = virtualizer.getVirtualItems()
-  const last = items.at(-1)?.index ?? -1
-  const { onEndReached } = props
-  const count = props.items.length
-  useEffect(() => {
-    if (onEndReached && count > 0 && last >= count - 5) onEndReached()
-  }, [last, count, onEndReached])
   return (
-    <div
-      ref={scroller}
-      className="table-scroll"
-      tabIndex={0}
-      role="region"
-      aria-label="History, scrollable"
-    >
-      <table className="history-table" aria-rowcount={props.items.length + 1}>
-        <thead>
-          <tr aria-rowindex={1}>
-            <th scope="col">Submitted</th>
-            <th scope="col">Input and template</th>
-            <th scope="col">Run</th>
-            <th scope="col">Cost</th>
-            <th scope="col">Saved here</th>
-          </tr>
-        </thead>
-        <tbody style={{ height: `${virtualizer.getTotalSize()}px` }}>
-          {items.map((item) => {
-            const entry = props.items[item.index]
-            if (!entry) return null
-            const when = new Date(entry.createdAtMs)
-            return (
-              <tr
-                key={item.key}
-                data-history-id={entry.id}
-                aria-rowindex={item.index + 2}
-                style={{ transform: `translateY(${item.start}px)`, height: `${item.size}px` }}
-              >
-                <td>
-                  <time dateTime={when.toISOString()}>
-                    {when.toLocaleDateString(undefined, {
-                      day: 'numeric',
-                      month: 'short',
-                      year: 'numeric',
-                    })}
-                  </time>
-                  <span className="run-sub">
-                    {when.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })} ·{' '}
-                    {entry.environment}
+    <VirtualTable
+      items={props.items}
+      itemKey={entryKey}
+      rowHeight={ROW_HEIGHT}
+      label="History, scrollable"
+      tableClassName="history-table"
+      onEndReached={props.onEndReached}
+      columns={
+        <>
+          <th scope="col">Submitted</th>
+          <th scope="col">Input and template</th>
+          <th scope="col">Run</th>
+          <th scope="col">Cost</th>
+          <th scope="col">Saved here</th>
+        </>
+      }
+      renderRow={(entry, place) => {
+        const when = new Date(entry.createdAtMs)
+        return (
+          <VirtualRow data-history-id={String(entry.id)} place={place}>
+            <td>
+              <time dateTime={when.toISOString()}>
+                {when.toLocaleDateString(undefined, {
+                  day: 'numeric',
+                  month: 'short',
+                  year: 'numeric',
+                })}
+              </time>
+              <span className="run-sub">
+                {when.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })} ·{' '}
+                {entry.environment}
+              </span>
+            </td>
+            <td>
+              <span className="run-name">{entry.inputFilename || 'Rows without a file'}</span>
+              <span className="run-sub">
+                {entry.targetKind === 'listing' ? 'Listing' : 'Template'} {entry.target} ·{' '}
+                {entry.rows} {entry.rows === 1 ? 'row' : 'rows'}
+                {entry.retryOfRunId ? ` · retry of ${entry.retryOfRunId}` : ''}
+              </span>
+            </td>
+            <td>
+              {entry.runId ? (
+                <>
+                  <span className="history-run">
+                    {entry.runStatus ? (
+                      <StatusBadge status={entry.runStatus} />
+                    ) : (
+                      <span className="run-sub">{submissionStateText(entry)}</span>
+                    )}
+                    <button
+                      type="button"
+                      className="link-button"
+                      aria-label={`Open run ${entry.runId}`}
+                      onClick={() => props.onOpen(entry)}
+                    >
+                      Open run
+                    </button>
                   </span>
-                </td>
-                <td>
-                  <span className="run-name">{entry.inputFilename || 'Rows without a file'}</span>
-                  <span className="run-sub">
-                    {entry.targetKind === 'listing' ? 'Listing' : 'Template'} {entry.target} ·{' '}
-                    {entry.rows} {entry.rows === 1 ? 'row' : 'rows'}
-                    {entry.retryOfRunId ? ` · retry of ${entry.retryOfRunId}` : ''}
+                  <span className="run-sub" title={entry.runId}>
+                    {entry.runId}
+                    {entry.retries.length ? ` · retried in ${entry.retries.join(', ')}` : ''}
                   </span>
-                </td>
-                <td>
-                  {entry.runId ? (
-                    <>
-                      <span className="history-run">
-                        {entry.runStatus ? (
-                          <StatusBadge status={entry.runStatus} />
-                        ) : (
-                          <span className="run-sub">{submissionStateText(entry)}</span>
-                        )}
-                        <button
-                          type="button"
-                          className="link-button"
-                          aria-label={`Open run ${entry.runId}`}
-                          onClick={() => props.onOpen(entry)}
-                        >
-                          Open run
-                        </button>
-                      </span>
-                      <span className="run-sub" title={entry.runId}>
-                        {entry.runId}
-                        {entry.retries.length ? ` · retried in ${entry.retries.join(', ')}` : ''}
-                      </span>
-                    </>
-                  ) : (
-                    <span className="run-sub">{submissionStateText(entry)}</span>
-                  )}
-                </td>
-                <td className="num">
-                  {entry.costIsEstimate && entry.costT > 0 ? 'about ' : ''}
-                  {formatAmount(entry.costT, entry.unitLabel)}
-                </td>
-                <td className="num">
-                  {entry.downloadedFiles
-                    ? `${entry.downloadedFiles} file${entry.downloadedFiles === 1 ? '' : 's'}`
-                    : '—'}
-                </td>
-              </tr>
-            )
-          })}
-        </tbody>
-      </table>
-    </div>
+                </>
+              ) : (
+                <span className="run-sub">{submissionStateText(entry)}</span>
+              )}
+            </td>
+            <td className="num">
+              {entry.costIsEstimate && entry.costT > 0 ? 'about ' : ''}
+              {formatAmount(entry.costT, entry.unitLabel)}
+            </td>
+            <td className="num">
+              {entry.downloadedFiles
+                ? `${entry.downloadedFiles} file${entry.downloadedFiles === 1 ? '' : 's'}`
+                : '—'}
+            </td>
+          </VirtualRow>
+        )
+      }}
+    />
   )
 }
+
+const entryKey = (entry: HistoryEntryView) => String(entry.id)

@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { useVirtualizer } from '@tanstack/react-virtual'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import type { EnvironmentView, RunOverview } from '../../shared/bridge'
 import { isTerminalStatus, type Artifact, type RunTask } from '../../shared/contract'
 import { formatUnixTime, runDoneFraction, runProgressText } from '../../shared/format'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { StatusBadge } from '../components/StatusBadge'
+import { VirtualRow, VirtualTable } from '../components/VirtualTable'
 import { useNow } from '../components/RunsTable'
 import { useRunDetail, useSaves, useStores } from '../stores/context'
 import { saveText } from '../stores/saves-store'
@@ -307,22 +307,13 @@ function SaveProgress(props: { done: number; total: number; label: string }) {
 }
 
 const TASK_ROW = 52
-const taskRowHeight = () => TASK_ROW
+const taskKey = (task: RunTask) => task.taskId
 
 function TasksCard(props: { overview: RunOverview }) {
   const tasks = props.overview.detail.tasks
   const failed = tasks.filter((t) => t.status === 'failed').length
   const [onlyFailed, setOnlyFailed] = useState(false)
   const shown = useMemo(() => orderTasks(tasks, onlyFailed), [tasks, onlyFailed])
-  const scroller = useRef<HTMLDivElement>(null)
-  const taskKey = useCallback((i: number) => shown[i]?.taskId ?? i, [shown])
-  const virtualizer = useVirtualizer({
-    count: shown.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: taskRowHeight,
-    overscan: 10,
-    getItemKey: taskKey,
-  })
   const rowNumbers = props.overview.rowNumbers
   return (
     <section className="card" aria-labelledby="tasks-title">
@@ -348,72 +339,51 @@ function TasksCard(props: { overview: RunOverview }) {
       {tasks.length === 0 ? (
         <p className="card-sub">No rows have started yet.</p>
       ) : (
-        <div
-          ref={scroller}
-          className="table-scroll table-scroll-short"
-          tabIndex={0}
-          role="region"
-          aria-label="Rows of the run, scrollable"
-        >
-          <table className="tasks-table" aria-rowcount={shown.length + 1}>
-            <thead>
-              <tr aria-rowindex={1}>
-                <th scope="col">Row</th>
-                <th scope="col">Status</th>
-                <th scope="col">Error</th>
-                <th scope="col">Outputs</th>
-              </tr>
-            </thead>
-            <tbody style={{ height: `${virtualizer.getTotalSize()}px` }}>
-              {virtualizer.getVirtualItems().map((item) => {
-                const task: RunTask | undefined = shown[item.index]
-                if (!task) return null
-                return (
-                  <tr
-                    key={item.key}
-                    data-task-id={task.taskId}
-                    aria-rowindex={item.index + 2}
-                    style={{ transform: `translateY(${item.start}px)`, height: `${item.size}px` }}
-                  >
-                    <td>{rowLabel(task.sourceRowIndex, rowNumbers)}</td>
-                    <td>
-                      <StatusBadge status={task.status} />
-                    </td>
-                    <td
-                      className={task.errorMessage ? 'task-error' : 'muted'}
-                      title={task.errorMessage || undefined}
-                    >
-                      {task.errorMessage || '—'}
-                    </td>
-                    <td className="num">{task.artifactCount}</td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-        </div>
+        <VirtualTable
+          items={shown}
+          itemKey={taskKey}
+          rowHeight={TASK_ROW}
+          short
+          overscan={10}
+          label="Rows of the run, scrollable"
+          tableClassName="tasks-table"
+          columns={
+            <>
+              <th scope="col">Row</th>
+              <th scope="col">Status</th>
+              <th scope="col">Error</th>
+              <th scope="col">Outputs</th>
+            </>
+          }
+          renderRow={(task, place) => (
+            <VirtualRow data-task-id={task.taskId} place={place}>
+              <td>{rowLabel(task.sourceRowIndex, rowNumbers)}</td>
+              <td>
+                <StatusBadge status={task.status} />
+              </td>
+              <td
+                className={task.errorMessage ? 'task-error' : 'muted'}
+                title={task.errorMessage || undefined}
+              >
+                {task.errorMessage || '—'}
+              </td>
+              <td className="num">{task.artifactCount}</td>
+            </VirtualRow>
+          )}
+        />
       )}
     </section>
   )
 }
 
 const ARTIFACT_ROW = 44
-const artifactRowHeight = () => ARTIFACT_ROW
+const artifactKey = (artifact: Artifact) => artifact.artifactId
 
 function ArtifactsCard(props: { overview: RunOverview }) {
   const { runDetail, bridge } = useStores()
   const artifacts = props.overview.detail.artifacts
   const previewing = useRunDetail((s) => s.previewing)
   const previews = useRunDetail((s) => s.previews)
-  const scroller = useRef<HTMLDivElement>(null)
-  const artifactKey = useCallback((i: number) => artifacts[i]?.artifactId ?? i, [artifacts])
-  const virtualizer = useVirtualizer({
-    count: artifacts.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: artifactRowHeight,
-    overscan: 10,
-    getItemKey: artifactKey,
-  })
   const rowNumbers = props.overview.rowNumbers
   const open: Artifact | undefined = artifacts.find((a) => a.artifactId === previewing)
   return (
@@ -425,57 +395,48 @@ function ArtifactsCard(props: { overview: RunOverview }) {
           : `${artifacts.length} outputs. Preview text, JSON, CSV and images here; save them to open the others.`}
       </p>
       {artifacts.length > 0 && (
-        <div
-          ref={scroller}
-          className="table-scroll table-scroll-short"
-          tabIndex={0}
-          role="region"
-          aria-label="Outputs of the run, scrollable"
-        >
-          <table className="artifacts-table" aria-rowcount={artifacts.length + 1}>
-            <thead>
-              <tr aria-rowindex={1}>
-                <th scope="col">Row</th>
-                <th scope="col">Output</th>
-                <th scope="col">Type</th>
-                <th scope="col">
-                  <span className="visually-hidden">Preview</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody style={{ height: `${virtualizer.getTotalSize()}px` }}>
-              {virtualizer.getVirtualItems().map((item) => {
-                const artifact = artifacts[item.index]
-                if (!artifact) return null
-                const label = rowLabel(artifact.sourceRowIndex, rowNumbers)
-                return (
-                  <tr
-                    key={item.key}
-                    aria-rowindex={item.index + 2}
-                    style={{ transform: `translateY(${item.start}px)`, height: `${item.size}px` }}
+        <VirtualTable
+          items={artifacts}
+          itemKey={artifactKey}
+          rowHeight={ARTIFACT_ROW}
+          short
+          overscan={10}
+          label="Outputs of the run, scrollable"
+          tableClassName="artifacts-table"
+          columns={
+            <>
+              <th scope="col">Row</th>
+              <th scope="col">Output</th>
+              <th scope="col">Type</th>
+              <th scope="col">
+                <span className="visually-hidden">Preview</span>
+              </th>
+            </>
+          }
+          renderRow={(artifact, place) => {
+            const label = rowLabel(artifact.sourceRowIndex, rowNumbers)
+            return (
+              <VirtualRow place={place}>
+                <td>{label}</td>
+                <td>{artifact.portName || 'output'}</td>
+                <td className="muted" title={artifact.mimeType || undefined}>
+                  {kindLabel(artifact.mimeType)}
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-small"
+                    aria-pressed={previewing === artifact.artifactId}
+                    aria-label={`Preview ${artifact.portName || 'output'} of ${label}`}
+                    onClick={() => void runDetail.getState().preview(artifact.artifactId)}
                   >
-                    <td>{label}</td>
-                    <td>{artifact.portName || 'output'}</td>
-                    <td className="muted" title={artifact.mimeType || undefined}>
-                      {kindLabel(artifact.mimeType)}
-                    </td>
-                    <td>
-                      <button
-                        type="button"
-                        className="btn btn-secondary btn-small"
-                        aria-pressed={previewing === artifact.artifactId}
-                        aria-label={`Preview ${artifact.portName || 'output'} of ${label}`}
-                        onClick={() => void runDetail.getState().preview(artifact.artifactId)}
-                      >
-                        Preview
-                      </button>
-                    </td>
-                  </tr>
-                )
-              })}
-            </tbody>
-          </table>
-        </div>
+                    Preview
+                  </button>
+                </td>
+              </VirtualRow>
+            )
+          }}
+        />
       )}
       {open && (
         <ArtifactPreview

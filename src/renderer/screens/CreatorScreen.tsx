@@ -1,6 +1,7 @@
-import { useEffect, useId, useState } from 'react'
+import { useCallback, useEffect, useId, useState } from 'react'
 import type { EnvironmentView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
+import { SearchField } from '../components/SearchField'
 import { ListingsTable } from '../creator/ListingsTable'
 import { PrivateTemplateCard } from '../creator/PrivateTemplateCard'
 import { ReviewRequestCard } from '../creator/ReviewRequestCard'
@@ -17,17 +18,14 @@ export function CreatorScreen(props: { env: EnvironmentView }) {
   const nextPageToken = useCreator((s) => s.nextPageToken)
   const error = useCreator((s) => s.error)
   const review = useCreator((s) => s.review)
-  const searchId = useId()
-  const [typed, setTyped] = useState(search)
 
   useEffect(() => {
     void creator.getState().open(props.env.name)
   }, [creator, props.env.name])
-  useEffect(() => {
-    if (typed === creator.getState().search) return
-    const timer = window.setTimeout(() => void creator.getState().setSearch(typed), 300)
-    return () => window.clearTimeout(timer)
-  }, [typed, creator])
+  const setSearch = useCallback(
+    (text: string) => void creator.getState().setSearch(text),
+    [creator],
+  )
 
   return (
     <div className="run-detail-stack">
@@ -44,16 +42,11 @@ export function CreatorScreen(props: { env: EnvironmentView }) {
             </p>
           </div>
           <div className="toolbar">
-            <label htmlFor={searchId} className="visually-hidden">
-              Search my listings
-            </label>
-            <input
-              id={searchId}
-              type="search"
-              className="search-input"
+            <SearchField
+              label="Search my listings"
               placeholder="Search my listings"
-              value={typed}
-              onChange={(e) => setTyped(e.target.value)}
+              value={search}
+              onSearch={setSearch}
             />
           </div>
         </div>

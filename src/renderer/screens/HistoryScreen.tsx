@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useId, useState } from 'react'
+import { useCallback, useEffect } from 'react'
 import type { EnvironmentView, HistoryEntryView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
+import { SearchField } from '../components/SearchField'
 import { HistoryList } from '../history/HistoryList'
 import { useApp, useHistory, useStores } from '../stores/context'
 
@@ -14,18 +15,14 @@ export function HistoryScreen(props: { env: EnvironmentView }) {
   const more = useHistory((s) => s.more)
   const error = useHistory((s) => s.error)
   const connection = useApp((s) => s.connection)
-  const searchId = useId()
-  const [typed, setTyped] = useState(search)
 
   useEffect(() => {
     void history.getState().load()
   }, [history])
-  // Search as the user types, once they pause.
-  useEffect(() => {
-    if (typed === history.getState().search) return
-    const timer = window.setTimeout(() => void history.getState().setSearch(typed), 250)
-    return () => window.clearTimeout(timer)
-  }, [typed, history])
+  const setSearch = useCallback(
+    (text: string) => void history.getState().setSearch(text),
+    [history],
+  )
 
   const open = useCallback(
     (entry: HistoryEntryView) => {
@@ -50,16 +47,11 @@ export function HistoryScreen(props: { env: EnvironmentView }) {
           </p>
         </div>
         <div className="toolbar">
-          <label htmlFor={searchId} className="visually-hidden">
-            Search the history
-          </label>
-          <input
-            id={searchId}
-            type="search"
-            className="search-input"
+          <SearchField
+            label="Search the history"
             placeholder="Search file, template, run, status, date"
-            value={typed}
-            onChange={(e) => setTyped(e.target.value)}
+            value={search}
+            onSearch={setSearch}
           />
         </div>
       </div>

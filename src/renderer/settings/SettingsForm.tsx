@@ -66,6 +66,21 @@ export function SettingsForm(props: {
   )
 }
 
+/**
+ * What the user is typing into a setting, and how saving it went. The draft follows the saved
+ * value when that changes elsewhere; editing clears the last answer.
+ */
+function useDraft(saved: string) {
+  const [value, setValue] = useState(saved)
+  const [state, setState] = useState<SaveState>('idle')
+  useEffect(() => setValue(saved), [saved])
+  const edit = (next: string) => {
+    setValue(next)
+    setState('idle')
+  }
+  return { value, edit, state, setState }
+}
+
 type Save = (patch: {
   outputsFolder?: string
   notifications?: boolean
@@ -81,9 +96,7 @@ function FolderSetting(props: {
   choose: () => Promise<SaveState | null>
 }) {
   const id = useId()
-  const [value, setValue] = useState(props.settings.outputsFolder)
-  const [state, setState] = useState<SaveState>('idle')
-  useEffect(() => setValue(props.settings.outputsFolder), [props.settings.outputsFolder])
+  const { value, edit, state, setState } = useDraft(props.settings.outputsFolder)
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     setState(await props.save({ outputsFolder: value }))
@@ -106,10 +119,7 @@ function FolderSetting(props: {
           spellCheck={false}
           aria-invalid={invalid || undefined}
           aria-describedby={`${id}-hint ${id}-status`}
-          onChange={(e) => {
-            setValue(e.target.value)
-            setState('idle')
-          }}
+          onChange={(e) => edit(e.target.value)}
         />
         <button
           type="submit"
@@ -203,9 +213,7 @@ function NotificationsSetting(props: { value: boolean; desktop: boolean; save: S
 
 function ConcurrencySetting(props: { value: number; save: Save }) {
   const id = useId()
-  const [value, setValue] = useState(String(props.value))
-  const [state, setState] = useState<SaveState>('idle')
-  useEffect(() => setValue(String(props.value)), [props.value])
+  const { value, edit, state, setState } = useDraft(String(props.value))
   return (
     <form
       className="setting"
@@ -231,10 +239,7 @@ function ConcurrencySetting(props: { value: number; save: Save }) {
           className="setting-narrow"
           value={value}
           aria-describedby={`${id}-hint`}
-          onChange={(e) => {
-            setValue(e.target.value)
-            setState('idle')
-          }}
+          onChange={(e) => edit(e.target.value)}
         />
         <button type="submit" className="btn btn-primary" disabled={value === String(props.value)}>
           Save
@@ -248,9 +253,7 @@ function ConcurrencySetting(props: { value: number; save: Save }) {
 function UnitLabelSetting(props: { env: EnvironmentView }) {
   const { bridge } = useStores()
   const id = useId()
-  const [value, setValue] = useState(props.env.unitLabel)
-  const [state, setState] = useState<SaveState>('idle')
-  useEffect(() => setValue(props.env.unitLabel), [props.env.unitLabel])
+  const { value, edit, state, setState } = useDraft(props.env.unitLabel)
   const submit = async (event: FormEvent) => {
     event.preventDefault()
     try {
@@ -276,10 +279,7 @@ function UnitLabelSetting(props: { env: EnvironmentView }) {
           value={value}
           maxLength={32}
           aria-describedby={`${id}-hint`}
-          onChange={(e) => {
-            setValue(e.target.value)
-            setState('idle')
-          }}
+          onChange={(e) => edit(e.target.value)}
         />
         <button
           type="submit"

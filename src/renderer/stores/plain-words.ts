@@ -2,7 +2,7 @@
  * What the connection card and the token note say, in words a non-technical user reads: no
  * JSON, no request paths, no keychain or D-Bus error text. Plain functions, tested on their own.
  */
-import type { ConnectionStep, SecretStoreView } from '../../shared/bridge'
+import type { ConnectionStep, TokenStorageView } from '../../shared/bridge'
 
 /** Removes what only an engineer reads: request paths, raw JSON, low-level error text. */
 export function withoutInternals(text: string): string {
@@ -71,7 +71,7 @@ export function stepWords(step: ConnectionStep): string {
 }
 
 /** Where tokens are kept, for the note under the environments. */
-export function tokenStoreWords(view: SecretStoreView): { line: string; advice: string } {
+export function tokenStoreWords(view: TokenStorageView): { line: string; advice: string } {
   const advice = withoutInternals(view.advice)
   switch (view.kind) {
     case 'keychain':
@@ -83,7 +83,7 @@ export function tokenStoreWords(view: SecretStoreView): { line: string; advice: 
       }
     case 'environment':
       return {
-        line: 'Taken from the SKILL_RUNNER_TOKEN setting; nothing is saved.',
+        line: `Taken from ${withoutInternals(view.description)}; nothing is saved.`,
         advice,
       }
     case 'memory':

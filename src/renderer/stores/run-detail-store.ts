@@ -71,6 +71,11 @@ export interface RunDetailData {
 export interface RunDetailActions {
   open(environment: string, runId: string): Promise<void>
   refresh(): Promise<void>
+  /**
+   * The page's connection to the engine came back: what it pushed meanwhile was missed, and a
+   * restarted engine follows nothing. Reads the run again and follows it anew.
+   */
+  reconnected(): Promise<void>
   close(): void
   preview(artifactId: string): Promise<void>
   closePreview(): void
@@ -171,6 +176,15 @@ export function createRunDetailStore(
       },
       async refresh() {
         set({ error: null })
+        await read(generation)
+      },
+      async reconnected() {
+        const { environment, runId } = get()
+        if (!environment || !runId) return
+        const was = following
+        following = null
+        // The same engine still counts this viewer: take it off before following again, in order.
+        if (was) await api.unfollowRun(was).catch(() => {})
         await read(generation)
       },
       close() {

@@ -13,7 +13,7 @@ import type {
 import type { CreatorListing } from '../contract'
 
 /** Where tokens are kept on this device, as the UI and `doctor` describe it. */
-export interface SecretStoreView {
+export interface TokenStorageView {
   kind: 'keychain' | 'encrypted-file' | 'environment' | 'memory'
   /** One sentence a non-technical user understands, e.g. "Your system keychain". */
   description: string
@@ -29,7 +29,7 @@ export interface AppInfo {
   /** 'electron' inside the desktop app, 'browser' in browser mode. */
   shell: 'electron' | 'browser'
   platform: string
-  secretStore: SecretStoreView
+  secretStore: TokenStorageView
 }
 
 /** One saved environment. `hasToken` says whether a token is stored; the token never is. */
@@ -71,7 +71,7 @@ export interface ConnectionReport {
   ok: boolean
   steps: ConnectionStep[]
   /** Where the token for this environment is kept. */
-  secretStore: SecretStoreView
+  secretStore: TokenStorageView
 }
 
 export interface RunPage {

@@ -1,0 +1,102 @@
+import { Fragment, useCallback, useEffect, useRef, type ReactNode } from 'react'
+import { useVirtualizer } from '@tanstack/react-virtual'
+
+/** Where one visible row sits: its position in the list and its place in the scroll area. */
+export interface RowPlace {
+  index: number
+  start: number
+  size: number
+}
+
+/**
+ * A table whose rows are virtualized (TanStack Virtual): a fixed scroll area reachable by
+ * keyboard, a sticky header, and only the rows in view in the page, each placed by transform.
+ * `onEndReached` is called when the last rows come within `endMargin` rows of the bottom, so a
+ * caller can ask for more. Rows have a fixed height, which keeps scrolling free of measuring.
+ */
+export function VirtualTable<T>(props: {
+  items: readonly T[]
+  itemKey: (item: T) => string
+  rowHeight: number
+  /** The scroll area's name for screen readers, e.g. "Runs table, scrollable". */
+  label: string
+  tableClassName: string
+  /** A shorter scroll area, for tables inside a card. */
+  short?: boolean
+  /** The header cells (th elements). */
+  columns: ReactNode
+  renderRow: (item: T, place: RowPlace) => ReactNode
+  onEndReached?: () => void
+  endMargin?: number
+  overscan?: number
+}) {
+  const scroller = useRef<HTMLDivElement>(null)
+  const { items, itemKey, rowHeight, onEndReached } = props
+  // Stable callbacks: TanStack Virtual works out every row's place again when they change.
+  const getItemKey = useCallback(
+    (i: number) => {
+      const item = items[i]
+      return item === undefined ? i : itemKey(item)
+    },
+    [items, itemKey],
+  )
+  const estimateSize = useCallback(() => rowHeight, [rowHeight])
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize,
+    overscan: props.overscan ?? 8,
+    getItemKey,
+  })
+  const visible = virtualizer.getVirtualItems()
+  const last = visible.at(-1)?.index ?? -1
+  const count = items.length
+  const margin = props.endMargin ?? 5
+  useEffect(() => {
+    if (onEndReached && count > 0 && last >= count - margin) onEndReached()
+  }, [last, count, margin, onEndReached])
+
+  return (
+    <div
+      ref={scroller}
+      className={props.short ? 'table-scroll table-scroll-short' : 'table-scroll'}
+      tabIndex={0}
+      role="region"
+      aria-label={props.label}
+    >
+      <table className={props.tableClassName} aria-rowcount={count + 1}>
+        <thead>
+          <tr aria-rowindex={1}>{props.columns}</tr>
+        </thead>
+        <tbody style={{ height: `${virtualizer.getTotalSize()}px` }}>
+          {visible.map((v) => {
+            const item = items[v.index]
+            if (item === undefined) return null
+            return (
+              // The virtualizer's key: a row keeps its DOM node while it scrolls.
+              <Fragment key={v.key}>
+                {props.renderRow(item, { index: v.index, start: v.start, size: v.size })}
+              </Fragment>
+            )
+          })}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+/** A table row at its place in a VirtualTable; extra props (data-*) go on the tr. */
+export function VirtualRow(
+  props: { place: RowPlace; children: ReactNode } & Record<`data-${string}`, string>,
+) {
+  const { place, children, ...data } = props
+  return (
+    <tr
+      {...data}
+      aria-rowindex={place.index + 2}
+      style={{ transform: `translateY(${place.start}px)`, height: `${place.size}px` }}
+    >
+      {children}
+    </tr>
+  )
+}

@@ -1,0 +1,31 @@
+// One store per domain over one Bridge: the window's (main.tsx) and the component tests' are
+// made here, so a test renders a screen with the stores the app really has.
+import type { UiBridge } from '../bridge'
+import { createAppStore } from './app-store'
+import type { Stores } from './context'
+import { createCreatorStore } from './creator-store'
+import { createEnvironmentsStore } from './environments-store'
+import { createHistoryStore } from './history-store'
+import { createNavStore } from './nav-store'
+import { createPrepareStore, type PrepareDeps } from './prepare-store'
+import { createRunDetailStore } from './run-detail-store'
+import { createRunsStore } from './runs-store'
+import { createSavesStore } from './saves-store'
+import { createSettingsStore } from './settings-store'
+
+export function createStores(bridge: UiBridge, prepare: Omit<PrepareDeps, 'api'>): Stores {
+  const { api } = bridge
+  return {
+    bridge,
+    app: createAppStore(api),
+    environments: createEnvironmentsStore(api),
+    runs: createRunsStore(api),
+    saves: createSavesStore(api),
+    nav: createNavStore(),
+    prepare: createPrepareStore({ api, ...prepare }),
+    runDetail: createRunDetailStore(api),
+    settings: createSettingsStore(api),
+    history: createHistoryStore(api),
+    creator: createCreatorStore(api),
+  }
+}

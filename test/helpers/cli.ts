@@ -1,0 +1,57 @@
+// The command line run in-process, as a user's shell would run it: its output captured, no
+// input (stdin is not a terminal), and the environment variables given.
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
+import { fileURLToPath } from 'node:url'
+import { runCli } from '../../src/cli/main'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+
+export interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+export async function runCliCaptured(
+  args: string[],
+  env: Record<string, string>,
+  options: { tty?: boolean } = {},
+): Promise<CliResult> {
+  let stdout = ''
+  let stderr = ''
+  const tty = options.tty ?? false
+  const code = await runCli(args, {
+    stdout: { write: (t: string) => (stdout += t), isTTY: tty },
+    stderr: { write: (t: string) => (stderr += t), isTTY: tty },
+    stdin: Object.assign(Readable.from([]), { isTTY: false }),
+    env,
+  })
+  return { code, stdout, stderr }
+}
+
+/**
+ * The command line from its TypeScript source in a child process (tsx), for what needs its own
+ * process: a server that keeps running, or a process killed mid-way. `env` adds to this one's.
+ */
+export function spawnCliSource(
+  args: string[],
+  env: Record<string, string>,
+  stdio: StdioOptions = ['ignore', 'pipe', 'pipe'],
+): ChildProcess {
+  const main = JSON.stringify(join(root, 'src/cli/main.ts'))
+  return spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      `const { runCli } = await import(${main}); process.exitCode = await runCli(process.argv.slice(1))`,
+      '--',
+      ...args,
+    ],
+    { cwd: root, env: { ...process.env, ...env }, stdio },
+  )
+}
