@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { Collector } from '../../src/core/workbooks/columns'
 import { officialTemplateSchemaSchema } from '../../src/shared/contract'
+import { coerceCell } from '../../src/shared/input-schema'
 
 const schema = officialTemplateSchemaSchema.parse({
   templateId: 't',
@@ -46,5 +47,39 @@ describe('the column mapping', () => {
     const result = c.finish()
     expect(result.fileErrors).toEqual([])
     expect(result.rowErrors[0]?.error).toMatch(/'99999999' is not a date/)
+  })
+
+  it('a web address is accepted exactly when the URL parser accepts it, usual shapes or not', () => {
+    const url = officialTemplateSchemaSchema.parse({
+      templateId: 'u',
+      name: 'U',
+      version: '1',
+      fields: [{ key: 'site', label: 'Site', type: 'url' }],
+      columns: [{ fieldKey: 'site', headerLabel: 'Site', order: 0 }],
+    }).fields[0]!
+    const addresses = [
+      'https://example.com/items/1',
+      'HTTP://Example.COM:8080/a?b=c#d',
+      'https://a-.b-/%zz\\x?@y',
+      'https://ab--cd.com',
+      'https://a..b',
+      'https://1.2.3.4/x',
+      'https://1.2.3.4.5',
+      'https://example.123',
+      'https://a.0x1',
+      'https://xn--zz.com',
+      'https://xn--bcher-kva.example',
+      'https://a.b:65535',
+      'https://a.b:99999',
+      'https://exa mple.com',
+      'https://[::1]/x',
+      'https:example.com',
+      'https://',
+      'http:',
+    ]
+    for (const address of addresses) {
+      const accepted = coerceCell(url, address).ok
+      expect([address, accepted]).toEqual([address, URL.canParse(address)])
+    }
   })
 })

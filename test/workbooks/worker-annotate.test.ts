@@ -9,6 +9,7 @@ import {
   parseInputWorkbook,
   readInputWorkbook,
 } from '../../src/core/workbooks'
+import { builtWorkerArgv } from '../../src/core/workbooks/parse'
 import { demoSeed } from '../../src/sandbox'
 import {
   officialTemplateSchemaSchema,
@@ -70,6 +71,25 @@ describe('parsing in a worker thread', () => {
     })
     expect(result.fileErrors).toEqual([])
     expect(result.rows).toEqual([{ message: 'hello', sequence: 1 }])
+  })
+
+  it('starts a built worker without the parent’s preloads (tsx), keeping its other flags', () => {
+    expect(
+      builtWorkerArgv([
+        '--import',
+        'tsx',
+        '--enable-source-maps',
+        '--require=./hook.cjs',
+        '-r',
+        'x',
+        '--loader',
+        'y',
+        '--experimental-loader=z',
+        '--no-warnings',
+      ]),
+    ).toEqual(['--enable-source-maps', '--no-warnings'])
+    expect(builtWorkerArgv(['--enable-source-maps'])).toBeUndefined()
+    expect(builtWorkerArgv([])).toBeUndefined()
   })
 
   it('stops when cancelled', async () => {

@@ -2,6 +2,7 @@
 // as the reference readers read it, and never as a rejected file.
 import { describe, expect, it } from 'vitest'
 import { readInputWorkbook } from '../../src/core/workbooks'
+import { textChunks } from '../../src/core/workbooks/zip'
 import { makeXlsx, makeZip, sheetXml, xlsxEntries, type Entry } from './support/zip'
 
 const read = (bytes: Buffer, name = 'quirk.xlsx') =>
@@ -180,6 +181,126 @@ describe('xlsx files as other programs write them', () => {
     expect(result.fileErrors).toEqual([])
     expect(result.rows).toEqual([{ Name: 'Ada' }])
     expect(result.rowNumbers).toEqual([4])
+  })
+
+  it('reads every shape of row alike, wherever the parts are cut into chunks', async () => {
+    // Thousands of rows, so that the unpacked sheet comes in many chunks and rows of every
+    // shape are cut by a chunk's end somewhere.
+    const rows: string[] = []
+    const expected: Record<string, unknown>[] = []
+    for (let r = 2; r < 6002; r += 1) {
+      const shape = r % 6
+      if (shape === 0) {
+        rows.push(
+          `<row r="${r}"><c r="A${r}"><v>${r}</v></c><c r="B${r}" t="s"><v>1</v></c><c r="C${r}" t="b"><v>1</v></c></row>`,
+        )
+        expected.push({ A: r, B: 'two', C: true })
+      } else if (shape === 1) {
+        rows.push(
+          `<row r="${r}">\n  <c r="A${r}"><v>${r}</v></c>\n  <c r="B${r}" t="str"><v>x &amp; y</v></c>\n</row>`,
+        )
+        expected.push({ A: r, B: 'x & y' })
+      } else if (shape === 2) {
+        rows.push(
+          `<row r="${r}"><c r="A${r}"><f>1+1</f><v>${r}</v></c><c r="B${r}" t="inlineStr">${inline('in')}</c></row>`,
+        )
+        expected.push({ A: r, B: 'in' })
+      } else if (shape === 3) {
+        rows.push(`<row><c><v>${r}</v></c><c/><c t="s"><v>0</v></c></row>`)
+        expected.push({ A: r, C: 'one' })
+      } else if (shape === 4) {
+        rows.push(
+          `<row r="${r}" spans="1:3"><c r="A${r}"><v>${r}.5</v></c><c r='B${r}' s='1'><v>45356</v></c></row>`,
+        )
+        expected.push({ A: r + 0.5, B: '2024-03-05' })
+      } else {
+        rows.push(`<row r="${r}"><c r="C${r}"><v>-${r}</v></c></row>`)
+        expected.push({ C: -r })
+      }
+    }
+    const cell = (ref: string, text: string) => `<c r="${ref}" t="inlineStr">${inline(text)}</c>`
+    const result = await read(
+      makeXlsx({
+        sheet: `<row r="1">${cell('A1', 'A')}${cell('B1', 'B')}${cell('C1', 'C')}</row>${rows.join('')}`,
+        sharedStrings: ['one', 'two'],
+        styles: { xfs: [0, 14] },
+      }),
+    )
+    expect(result.fileErrors).toEqual([])
+    expect(result.rows).toEqual(expected)
+    expect(result.rowNumbers).toEqual(expected.map((_, i) => i + 2))
+  })
+
+  it('reads every shape of shared string alike, wherever the part is cut into chunks', async () => {
+    const shapes: [(i: number) => string, (i: number) => string | undefined][] = [
+      [(i) => `<si><t>plain ${i}</t></si>`, (i) => `plain ${i}`],
+      [(i) => `<si><t xml:space="preserve"> spaced ${i} </t></si>`, (i) => ` spaced ${i} `],
+      [(i) => `<si><r><rPr><b/></rPr><t>rich</t></r><r><t> ${i}</t></r></si>`, (i) => `rich ${i}`],
+      [
+        (i) => `<si><t>a &amp; b ${i}</t><rPh sb="0" eb="1"><t>x</t></rPh></si>`,
+        (i) => `a & b ${i}`,
+      ],
+      [() => `<si><t/></si>`, () => undefined],
+      [(i) => `<si>\n<t>line ${i}</t>\n</si>`, (i) => `line ${i}`],
+      [(i) => `<si><t><![CDATA[<x> ${i}]]></t></si>`, (i) => `<x> ${i}`],
+      [(i) => `<si><t>x &lt; y ${i}</t></si>`, (i) => `x < y ${i}`],
+      [(i) => `<si><t>_x0041_ ${i}</t></si>`, (i) => `A ${i}`],
+      [(i) => `<si><t>a_xb ${i}_</t></si>`, (i) => `a_xb ${i}_`],
+    ]
+    const strings: string[] = []
+    const rows: string[] = []
+    const expected: Record<string, unknown>[] = []
+    for (let i = 0; i < 8000; i += 1) {
+      const [xml, text] = shapes[i % shapes.length]!
+      strings.push(xml(i))
+      const r = i + 2
+      rows.push(
+        `<row r="${r}"><c r="A${r}"><v>${i}</v></c><c r="B${r}" t="s"><v>${i}</v></c></row>`,
+      )
+      const b = text(i)
+      expected.push(b === undefined ? { A: i } : { A: i, B: b })
+    }
+    const entries = xlsxEntries({ sheet: `${header}${rows.join('')}`, sharedStrings: [] }).map(
+      (e): Entry =>
+        e.name === 'xl/sharedStrings.xml'
+          ? { ...e, data: `<?xml version="1.0"?><sst>${strings.join('')}</sst>` }
+          : e,
+    )
+    const result = await read(makeZip(entries))
+    expect(result.fileErrors).toEqual([])
+    expect(result.rows).toEqual(expected)
+  })
+
+  it('decodes UTF-8 cut anywhere, byte order marks and broken bytes as TextDecoder does', async () => {
+    const bom = [0xef, 0xbb, 0xbf]
+    const text = Buffer.from('<a>Naïve € 😀 — ü</a>', 'utf8')
+    const samples = [
+      [...bom, ...text],
+      [...bom, ...bom, ...text],
+      [...text, ...bom, 0xff, 0xc3, 0x28, 0xe2, 0x82, 0xf0, 0x9f, 0x98, 0xed, 0xa0, 0x80, 0x41],
+      [...text, 0xe2, 0x82],
+    ]
+    for (const sample of samples) {
+      const bytes = Buffer.from(sample)
+      for (let size = 1; size <= 5; size += 1) {
+        const chunks = async function* () {
+          for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size)
+        }
+        // TextDecoder on the same chunks, after a mark whole in the first chunk.
+        const decoder = new TextDecoder('utf-8')
+        let expected = ''
+        let first = true
+        for await (const chunk of chunks()) {
+          const mark = first && chunk.subarray(0, 3).equals(Buffer.from(bom))
+          first = false
+          expected += decoder.decode(chunk.subarray(mark ? 3 : 0), { stream: true })
+        }
+        expected += decoder.decode()
+        let out = ''
+        for await (const piece of textChunks(chunks())) out += piece
+        expect([size, out]).toEqual([size, expected])
+      }
+    }
   })
 
   it('reads a zip64 file itself', async () => {

@@ -11,6 +11,8 @@ import { dirname, isAbsolute, resolve } from 'node:path'
 import type { InputRow, ListingInputSchema, RowError, SchemaField } from '../../shared/contract'
 import {
   cellMessage,
+  CellProblem,
+  checkCell,
   coerceCell,
   headerKey,
   isBlank,
@@ -335,16 +337,14 @@ export class Collector implements RowSink {
     rowNumber: number,
     rowIndex: number,
   ) {
-    const coerced = coerceCell(field, cell)
-    if (!coerced.ok) {
-      this.problem(rowIndex, rowNumber, field, cellMessage(rowNumber, field, coerced.problem))
+    const checked = checkCell(field, cell)
+    if (checked instanceof CellProblem) {
+      this.problem(rowIndex, rowNumber, field, cellMessage(rowNumber, field, checked.problem))
       return
     }
-    if (coerced.value === undefined) return
+    if (checked === undefined) return
     const value =
-      field.type === 'file'
-        ? this.checkFileValue(field, coerced.value, rowNumber, rowIndex)
-        : coerced.value
+      field.type === 'file' ? this.checkFileValue(field, checked, rowNumber, rowIndex) : checked
     if (out && value !== undefined) out[field.key] = value
   }
 

@@ -283,7 +283,7 @@ let foundRowNumber = -1
  * r gives the column (its letters, a leading $ allowed; -1 when it has none); for a row
  * (`row` true), r is the row number.
  */
-function scanAttributes(xml: string, from: number, to: number, row: boolean, where: string): void {
+function scanAttributes(xml: string, from: number, to: number, row: boolean): void {
   foundColumn = -1
   typeFrom = -1
   typeTo = -1
@@ -291,7 +291,11 @@ function scanAttributes(xml: string, from: number, to: number, row: boolean, whe
   foundRowNumber = -1
   let i = from
   while (i < to) {
-    const eq = xml.indexOf('=', i)
+    // The usual ' r="A1"' answered without a search: its "=" is the first one from i.
+    const eq =
+      xml.charCodeAt(i + 2) === 61 && xml.charCodeAt(i + 1) !== 61 && xml.charCodeAt(i) !== 61
+        ? i + 2
+        : xml.indexOf('=', i)
     if (eq < 0 || eq >= to) break
     let nameEnd = eq
     while (nameEnd > i && xml.charCodeAt(nameEnd - 1) <= 32) nameEnd -= 1
@@ -328,7 +332,8 @@ function scanAttributes(xml: string, from: number, to: number, row: boolean, whe
           const c = xml.charCodeAt(k) & ~32
           if (c < 65 || c > 90) break
           n = n * 26 + (c - 64)
-          if (n > MAX_COLUMNS) tooWide(where)
+          // Past XFD: the caller reports it (the letters after cannot bring it back).
+          if (n > MAX_COLUMNS) break
         }
         foundColumn = n - 1
       } else if (name === 116) {
@@ -374,24 +379,37 @@ function findValue(xml: string, from: number, to: number): boolean {
 let foundNumber = 0
 
 /**
- * Whether the cell between `from` and `to` has a <v> of plain digits (a minus sign allowed, at
+ * Whether the value text between `from` and `to` is plain digits (a minus sign allowed, at
  * most 15 digits: exact as a double), read into `foundNumber`. Anything else (decimals,
  * exponents, spaces) is left to Number.
  */
 function wholeNumber(xml: string, from: number, to: number): boolean {
-  if (!findValue(xml, from, to)) return false
-  let k = valueFrom
+  let k = from
   const negative = xml.charCodeAt(k) === 45
   if (negative) k += 1
-  if (k === valueTo || valueTo - k > 15) return false
+  if (k === to || to - k > 15) return false
   let n = 0
-  for (; k < valueTo; k += 1) {
+  for (; k < to; k += 1) {
     const d = xml.charCodeAt(k) - 48
     if (d < 0 || d > 9) return false
     n = n * 10 + d
   }
   foundNumber = negative ? -n : n
   return true
+}
+
+/** Whether `</v></c>` is at `at` (at is -1 when nothing was found). */
+function closesValueAndCell(xml: string, at: number): boolean {
+  return (
+    at >= 0 &&
+    xml.charCodeAt(at + 1) === 47 &&
+    xml.charCodeAt(at + 2) === 118 &&
+    xml.charCodeAt(at + 3) === 62 &&
+    xml.charCodeAt(at + 4) === 60 &&
+    xml.charCodeAt(at + 5) === 47 &&
+    xml.charCodeAt(at + 6) === 99 &&
+    xml.charCodeAt(at + 7) === 62
+  )
 }
 
 /** The text of a shared string or inline string: its <t> runs, without phonetic guides. */
@@ -418,6 +436,78 @@ function runsText(xml: string): string {
   TEXT_RUN.lastIndex = 0
   for (let m = TEXT_RUN.exec(body); m; m = TEXT_RUN.exec(body)) if (m[1] !== undefined) out += m[1]
   return decodeXmlText(out)
+}
+
+/**
+ * The shared strings of a workbook, by index. A plain string (no entity or escape to decode) is
+ * kept as where it lies in the part's text, which is kept whole, and is cut out when a cell asks
+ * for it: hundreds of thousands of strings kept as objects of their own would be copied and
+ * marked by every garbage collection while the part is read, and cut out of that same text
+ * anyway. Other strings are kept as they are.
+ */
+export class SharedStrings {
+  /** The texts the strings lie in (each chunk of the part that holds one). */
+  private readonly texts: string[] = []
+  /**
+   * Three numbers a string: its text (-1: kept in `kept`), and where it starts and ends. A
+   * typed array, doubled when full: no object for the collector to visit, and at most three
+   * numbers for every 16 characters of the part, whose size is capped before it is read.
+   */
+  private spans = new Int32Array(3 * 1024)
+  private count = 0
+  private readonly kept: string[] = []
+
+  private push(text: number, from: number, to: number): void {
+    let i = this.count * 3
+    if (i === this.spans.length) {
+      const larger = new Int32Array(this.spans.length * 2)
+      larger.set(this.spans)
+      this.spans = larger
+    }
+    this.spans[i++] = text
+    this.spans[i++] = from
+    this.spans[i] = to
+    this.count += 1
+  }
+
+  /** A string of its own. */
+  add(text: string): void {
+    this.push(-1, this.kept.length, 0)
+    this.kept.push(text)
+  }
+
+  /** The text last searched, and the next "&" and "_x" in it (-1: none; -2: not searched). */
+  private searched = ''
+  private amp = -2
+  private escape = -2
+
+  /** The string between `from` and `to` in `xml`, decoded (entities, `_xHHHH_`). */
+  addSpan(xml: string, from: number, to: number): void {
+    // Strings come in order, so each text is searched for "&" and "_x" once, not once a string.
+    if (xml !== this.searched) {
+      this.searched = xml
+      this.amp = this.escape = -2
+    }
+    if (this.amp !== -1 && this.amp < from) this.amp = xml.indexOf('&', from)
+    if (this.escape !== -1 && this.escape < from) this.escape = xml.indexOf('_x', from)
+    if ((this.amp >= 0 && this.amp < to) || (this.escape >= 0 && this.escape + 1 < to)) {
+      this.add(decodeXmlText(xml.slice(from, to)))
+      return
+    }
+    // The same text as the previous string's (the same chunk) is most often the same object.
+    let text = this.texts.length - 1
+    if (text < 0 || this.texts[text] !== xml) text = this.texts.push(xml) - 1
+    this.push(text, from, to)
+  }
+
+  /** The string at an index; '' for none (a cell pointing past the list). */
+  at(index: number): string {
+    if (!(index >= 0 && index < this.count) || !Number.isInteger(index)) return ''
+    const i = index * 3
+    const text = this.spans[i]!
+    if (text < 0) return this.kept[this.spans[i + 1]!]!
+    return this.texts[text]!.slice(this.spans[i + 1], this.spans[i + 2])
+  }
 }
 
 /** A cell reference like "B12" as [row, column (0-based)], or null. */
@@ -479,15 +569,33 @@ export async function openXlsx(zip: Zip, fileName: string): Promise<XlsxWorkbook
   const kinds = stylesEntry ? styleKinds(await smallText(zip, stylesEntry)) : []
   const sharedEntry = byType('sharedStrings', 'xl/sharedStrings.xml')
 
-  let shared: string[] | null = null
-  const sharedStrings = async (): Promise<string[]> => {
+  let shared: SharedStrings | null = null
+  const sharedStrings = async (): Promise<SharedStrings> => {
     if (shared) return shared
-    const list: string[] = []
+    const list = new SharedStrings()
     if (sharedEntry)
       await eachElement(
         unprefixed(textChunks(zip.inflate(sharedEntry, MAX_SHARED_STRINGS_BYTES))),
         'si',
-        (si) => list.push(runsText(si)),
+        {
+          // The usual string, <si><t>text</t></si> (or <t xml:space="preserve">), read where
+          // it lies; any other shape goes to runsText on the element's copy.
+          inPlace(xml, start, headEnd) {
+            if (headEnd !== start + 3 || !xml.startsWith('<t', headEnd + 1)) return -1
+            const t = headEnd + 1
+            const name = xml.charCodeAt(t + 2)
+            if (name !== 62 && name !== 32) return -1
+            const gt = name === 62 ? t + 2 : xml.indexOf('>', t)
+            // A <t/>, or the string's end tag inside a broken <t ...>: left to runsText.
+            if (gt < 0 || xml.charCodeAt(gt - 1) === 47 || xml.startsWith('</si>', gt - 4))
+              return -1
+            const lt = xml.indexOf('<', gt)
+            if (lt < 0 || !xml.startsWith('</t></si>', lt)) return -1
+            list.addSpan(xml, gt + 1, lt)
+            return lt + 9
+          },
+          whole: (si) => list.add(runsText(si)),
+        },
         'The shared strings of the workbook',
       )
     shared = list
@@ -533,6 +641,50 @@ export async function openXlsx(zip: Zip, fileName: string): Promise<XlsxWorkbook
     }
   }
 
+  /**
+   * The value of a cell with a <v> whose text lies between `from` and `to`, by the type and
+   * style `scanAttributes` found (any type but inlineStr).
+   */
+  const valueOf = (xml: string, from: number, to: number, strings: SharedStrings): CellValue => {
+    // The type, without making a string for the usual ones (none: a number; s: shared).
+    const typeLength = typeFrom < 0 ? 0 : typeTo - typeFrom
+    if (typeLength === 1 && xml.charCodeAt(typeFrom) === 115) {
+      // s: the index of a shared string, read from its digits.
+      let n = 0
+      let digits = 0
+      for (let k = from; k < to; k += 1) {
+        const d = xml.charCodeAt(k) - 48
+        if (d >= 0 && d <= 9) {
+          n = n * 10 + d
+          digits += 1
+        } else if (xml.charCodeAt(k) > 32 || digits > 0) {
+          digits = -1
+          break
+        }
+      }
+      return strings.at(digits > 0 && digits < 16 ? n : Number(xml.slice(from, to)))
+    }
+    if (typeLength === 0 && wholeNumber(xml, from, to)) {
+      // A number cell holding a whole number: read from its digits, no string made.
+      const kind = foundStyle < 0 ? undefined : kinds[foundStyle]
+      return kind === undefined || kind === 'number'
+        ? foundNumber
+        : serialValue(foundNumber, kind, date1904)
+    }
+    const type = typeLength === 0 ? 'n' : xml.slice(typeFrom, typeTo)
+    const raw = xml.slice(from, to)
+    if (type === 'b') return raw.trim() === '1' || raw.trim() === 'true'
+    if (type === 'str' || type === 'e') return decodeXmlText(raw)
+    if (type === 'd') return isoCellValue(decodeXmlText(raw))
+    const n = Number(raw)
+    if (raw.trim() === '' || Number.isNaN(n)) return decodeXmlText(raw)
+    const kind = foundStyle < 0 ? undefined : kinds[foundStyle]
+    return kind === undefined || kind === 'number' ? n : serialValue(n, kind, date1904)
+  }
+
+  const isInlineString = (xml: string) =>
+    typeTo - typeFrom === 9 && xml.startsWith('inlineStr', typeFrom)
+
   return {
     sheets,
     async rows(sheet, each) {
@@ -544,93 +696,105 @@ export async function openXlsx(zip: Zip, fileName: string): Promise<XlsxWorkbook
       await eachElement(
         unprefixed(textChunks(zip.inflate(zip.find(sheet.part)!, MAX_SHEET_BYTES))),
         'row',
-        (rowXml) => {
-          const headEnd = rowXml.indexOf('>') + 1
-          scanAttributes(rowXml, 4, headEnd - 1, true, where)
-          const rowNumber = foundRowNumber >= 0 ? foundRowNumber : lastRow + 1
-          rowsSeen += 1
-          if (rowNumber > MAX_ROWS || rowsSeen > MAX_ROWS) tooLong(where)
-          lastRow = rowNumber
-          const cells: CellValue[] = []
-          let column = -1
-          // A hand-written scan (no regular expression, no object per cell): rows are most of
-          // the work.
-          let at = headEnd
-          for (;;) {
-            const open = rowXml.indexOf('<c', at)
-            if (open < 0) break
-            if (!endsName(rowXml.charCodeAt(open + 2))) {
-              at = open + 2
-              continue
-            }
-            const gt = rowXml.indexOf('>', open)
-            if (gt < 0) break
-            const selfClosing = rowXml.charCodeAt(gt - 1) === 47
-            scanAttributes(rowXml, open + 2, selfClosing ? gt - 1 : gt, false, where)
-            column = foundColumn >= 0 ? foundColumn : column + 1
-            if (column >= MAX_COLUMNS) tooWide(where)
-            if (selfClosing) {
-              at = gt + 1
-              continue
-            }
-            let close = rowXml.indexOf('</c>', gt)
-            if (close < 0) close = rowXml.length
-            at = close + 4
-            // The type, without making a string for the usual ones (none: a number; s: shared).
-            const typeLength = typeFrom < 0 ? 0 : typeTo - typeFrom
-            const typeCode = typeLength === 1 ? rowXml.charCodeAt(typeFrom) : 0
-            let value: CellValue
-            if (typeLength === 1 && typeCode === 115) {
-              // s: the index of a shared string, read from its digits.
-              if (!findValue(rowXml, gt + 1, close)) continue
-              let n = 0
-              let digits = 0
-              for (let k = valueFrom; k < valueTo; k += 1) {
-                const d = rowXml.charCodeAt(k) - 48
-                if (d >= 0 && d <= 9) {
-                  n = n * 10 + d
-                  digits += 1
-                } else if (rowXml.charCodeAt(k) > 32 || digits > 0) {
-                  digits = -1
-                  break
-                }
+        {
+          // The usual row, <row ...><c ...><v>text</v></c>...</row>, read in one pass where it
+          // lies in the sheet's text: no copy of it, no second search for its end. Anything
+          // else (a formula, an inline string, a row not all in this chunk, a broken limit) is
+          // left to `whole`, so this never throws and changes nothing unless it reads the row.
+          inPlace(xml, start, headEnd) {
+            scanAttributes(xml, start + 4, headEnd, true)
+            const rowNumber = foundRowNumber >= 0 ? foundRowNumber : lastRow + 1
+            if (rowNumber > MAX_ROWS || rowsSeen >= MAX_ROWS) return -1
+            const cells: CellValue[] = []
+            let column = -1
+            let at = headEnd + 1
+            for (;;) {
+              let code = xml.charCodeAt(at)
+              while (code <= 32) code = xml.charCodeAt((at += 1))
+              // Past the end of the text, charCodeAt is NaN: not a tag either.
+              if (code !== 60) return -1
+              const next = xml.charCodeAt(at + 1)
+              if (next === 47) {
+                if (!xml.startsWith('</row>', at)) return -1
+                at += 6
+                break
               }
-              value =
-                digits > 0 && digits < 16
-                  ? (strings[n] ?? '')
-                  : (strings[Number(rowXml.slice(valueFrom, valueTo))] ?? '')
-            } else if (typeLength === 0 && wholeNumber(rowXml, gt + 1, close)) {
-              // A number cell holding a whole number: read from its digits, no string made.
-              const kind = foundStyle < 0 ? undefined : kinds[foundStyle]
-              value =
-                kind === undefined || kind === 'number'
-                  ? foundNumber
-                  : serialValue(foundNumber, kind, date1904)
-            } else {
-              const type = typeLength === 0 ? 'n' : rowXml.slice(typeFrom, typeTo)
-              if (type === 'inlineStr') {
+              if (next !== 99 || !endsName(xml.charCodeAt(at + 2))) return -1
+              const gt = xml.indexOf('>', at + 2)
+              // The row's end tag inside a broken start tag: the first "</row>" ends the row.
+              if (gt < 0 || xml.startsWith('</row>', gt - 5)) return -1
+              const selfClosing = xml.charCodeAt(gt - 1) === 47
+              scanAttributes(xml, at + 2, selfClosing ? gt - 1 : gt, false)
+              column = foundColumn >= 0 ? foundColumn : column + 1
+              if (column >= MAX_COLUMNS) return -1
+              if (selfClosing) {
+                at = gt + 1
+                continue
+              }
+              // <v>text</v></c>, the text holding no tag (a million cells: their tags are
+              // compared by character code, which costs less than a call of startsWith).
+              if (
+                xml.charCodeAt(gt + 1) !== 60 ||
+                xml.charCodeAt(gt + 2) !== 118 ||
+                xml.charCodeAt(gt + 3) !== 62 ||
+                isInlineString(xml)
+              )
+                return -1
+              const lt = xml.indexOf('<', gt + 4)
+              if (!closesValueAndCell(xml, lt)) return -1
+              const value = valueOf(xml, gt + 4, lt, strings)
+              while (cells.length < column) cells.push(null)
+              cells[column] = value
+              at = lt + 8
+            }
+            rowsSeen += 1
+            lastRow = rowNumber
+            each(cells, rowNumber, linksOf?.(rowNumber, cells.length))
+            return at
+          },
+          whole(rowXml) {
+            const headEnd = rowXml.indexOf('>') + 1
+            scanAttributes(rowXml, 4, headEnd - 1, true)
+            const rowNumber = foundRowNumber >= 0 ? foundRowNumber : lastRow + 1
+            rowsSeen += 1
+            if (rowNumber > MAX_ROWS || rowsSeen > MAX_ROWS) tooLong(where)
+            lastRow = rowNumber
+            const cells: CellValue[] = []
+            let column = -1
+            // A hand-written scan (no regular expression, no object per cell).
+            let at = headEnd
+            for (;;) {
+              const open = rowXml.indexOf('<c', at)
+              if (open < 0) break
+              if (!endsName(rowXml.charCodeAt(open + 2))) {
+                at = open + 2
+                continue
+              }
+              const gt = rowXml.indexOf('>', open)
+              if (gt < 0) break
+              const selfClosing = rowXml.charCodeAt(gt - 1) === 47
+              scanAttributes(rowXml, open + 2, selfClosing ? gt - 1 : gt, false)
+              column = foundColumn >= 0 ? foundColumn : column + 1
+              if (column >= MAX_COLUMNS) tooWide(where)
+              if (selfClosing) {
+                at = gt + 1
+                continue
+              }
+              let close = rowXml.indexOf('</c>', gt)
+              if (close < 0) close = rowXml.length
+              at = close + 4
+              let value: CellValue
+              if (isInlineString(rowXml)) {
                 value = runsText(INLINE.exec(rowXml.slice(gt + 1, close))?.[1] ?? '')
               } else {
                 if (!findValue(rowXml, gt + 1, close)) continue
-                const raw = rowXml.slice(valueFrom, valueTo)
-                if (type === 'b') value = raw.trim() === '1' || raw.trim() === 'true'
-                else if (type === 'str' || type === 'e') value = decodeXmlText(raw)
-                else if (type === 'd') value = isoCellValue(decodeXmlText(raw))
-                else {
-                  const n = Number(raw)
-                  if (raw.trim() === '' || Number.isNaN(n)) value = decodeXmlText(raw)
-                  else {
-                    const kind = foundStyle < 0 ? undefined : kinds[foundStyle]
-                    value =
-                      kind === undefined || kind === 'number' ? n : serialValue(n, kind, date1904)
-                  }
-                }
+                value = valueOf(rowXml, valueFrom, valueTo, strings)
               }
+              while (cells.length < column) cells.push(null)
+              cells[column] = value
             }
-            while (cells.length < column) cells.push(null)
-            cells[column] = value
-          }
-          each(cells, rowNumber, linksOf?.(rowNumber, cells.length))
+            each(cells, rowNumber, linksOf?.(rowNumber, cells.length))
+          },
         },
         where,
       )

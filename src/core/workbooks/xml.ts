@@ -115,18 +115,37 @@ function endsName(code: number): boolean {
 }
 
 /**
+ * Reads elements where they lie in the text, without a copy of each: for a sheet's rows and
+ * shared strings, which come by the hundred thousand.
+ */
+export interface ElementReader {
+  /**
+   * The element that starts at `start` in `xml`, whose start tag ends at `headEnd` (its `>`):
+   * read it and answer the index just past its end tag (exactly where the first end tag of its
+   * name after `headEnd` ends), or answer -1, having changed nothing, to have it given to
+   * `whole` instead (a shape it does not read, or an element not all in `xml` yet).
+   */
+  inPlace(xml: string, start: number, headEnd: number): number
+  /** An element `inPlace` left (or an empty `<tag/>`), as one string. */
+  whole(element: string): void
+}
+
+/**
  * Calls `each` with every complete `<tag ...>...</tag>` (or `<tag/>`) in a stream of XML
- * chunks. One element longer than `maxChars` (a `<row>` that never closes) is a file error.
- * An element spread over many chunks is kept as a list of pieces and only the newest chunk is
- * searched, so a huge element costs time in proportion to its size, not to its size squared.
+ * chunks, or reads them in place (see ElementReader). One element longer than `maxChars` (a
+ * `<row>` that never closes) is a file error. An element spread over many chunks is kept as a
+ * list of pieces and only the newest chunk is searched, so a huge element costs time in
+ * proportion to its size, not to its size squared.
  */
 export async function eachElement(
   chunks: AsyncIterable<string>,
   tag: string,
-  each: (element: string) => void,
+  reader: ((element: string) => void) | ElementReader,
   where: string,
   maxChars = MAX_ELEMENT_CHARS,
 ): Promise<void> {
+  const each = typeof reader === 'function' ? reader : reader.whole
+  const inPlace = typeof reader === 'function' ? null : reader.inPlace
   const open = `<${tag}`
   const close = `</${tag}>`
   let buffer = ''
@@ -149,7 +168,11 @@ export async function eachElement(
       // that could start the end tag).
       const wanted = headEnd < 0 ? '>' : close
       const overlap = headEnd < 0 ? '' : pieces[pieces.length - 1]!.slice(-(close.length - 1))
-      if ((overlap + chunk).indexOf(wanted) < 0) {
+      // The chunk itself, then only its start after the overlap (no copy of the whole chunk).
+      if (
+        chunk.indexOf(wanted) < 0 &&
+        (overlap === '' || (overlap + chunk.slice(0, wanted.length - 1)).indexOf(wanted) < 0)
+      ) {
         pieces.push(chunk)
         piecesLength += chunk.length
         if (piecesLength > maxChars) throw tooLong()
@@ -193,6 +216,15 @@ export async function eachElement(
         }
         headEnd = gt
         at = gt + 1
+      }
+      if (inPlace) {
+        const after = inPlace(buffer, start, headEnd)
+        if (after >= 0) {
+          start = -1
+          headEnd = -1
+          at = after
+          continue
+        }
       }
       const end = buffer.indexOf(close, at)
       if (end < 0) {

@@ -113,9 +113,19 @@ export function toIsoDate(value: CellValue): string | null {
 }
 
 const HTTP_PREFIX = /^https?:/i
+/**
+ * A web address of the usual shape, which the URL parser always accepts: host labels of
+ * letters, digits and hyphens whose last one starts with a letter (so it is never read as an
+ * IPv4 address), no "xn--" label (the parser checks punycode), a port of at most 4 digits, then
+ * visible ASCII only (a path, query or fragment never fails to parse). Anything else goes to
+ * the parser.
+ */
+const PLAIN_HTTP_URL =
+  /^https?:\/\/(?![^/?#]*xn--)(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*(?::\d{1,4})?(?:[/?#][!-~]*)?$/i
 
 function isHttpUrl(text: string): boolean {
-  // The usual case answered without building a URL (a column of links is a million of them).
+  // The usual cases answered without the parser (a column of links is a million of them).
+  if (PLAIN_HTTP_URL.test(text)) return true
   if (HTTP_PREFIX.test(text) && typeof URL.canParse === 'function') return URL.canParse(text)
   try {
     const url = new URL(text)
@@ -144,30 +154,37 @@ function quote(value: CellValue): string {
   return `'${shown(value)}'`
 }
 
-/** One single value of a field (not a list). `problem` is the end of "Row 14, Quantity: ...". */
-export function coerceOne(field: SchemaField, value: CellValue): Coerced {
+/**
+ * A cell that does not fit its field, as `checkCell` answers it. A good cell is answered with
+ * its value alone, so that checking a million cells makes no result object per cell.
+ */
+export class CellProblem {
+  constructor(readonly problem: string) {}
+}
+
+const REQUIRED = new CellProblem('is required but empty')
+
+/** One single value of a field (not a list): the value sent, or the problem. */
+function checkOne(field: SchemaField, value: CellValue): WireValue | CellProblem {
   switch (field.type) {
     case 'integer': {
       if (typeof value === 'number') {
         return Number.isInteger(value)
-          ? { ok: true, value }
-          : { ok: false, problem: `${quote(value)} is not a whole number` }
+          ? value
+          : new CellProblem(`${quote(value)} is not a whole number`)
       }
       const text = cellText(value)
         .trim()
         .replace(/[\s_']/g, '')
-      if (!/^[+-]?\d+$/.test(text))
-        return { ok: false, problem: `${quote(value)} is not a whole number` }
+      if (!/^[+-]?\d+$/.test(text)) return new CellProblem(`${quote(value)} is not a whole number`)
       const n = Number(text)
       if (!Number.isSafeInteger(n))
-        return { ok: false, problem: `${quote(value)} is too large to be sent as a whole number` }
-      return { ok: true, value: n }
+        return new CellProblem(`${quote(value)} is too large to be sent as a whole number`)
+      return n
     }
     case 'number': {
       if (typeof value === 'number')
-        return Number.isFinite(value)
-          ? { ok: true, value }
-          : { ok: false, problem: `${quote(value)} is not a number` }
+        return Number.isFinite(value) ? value : new CellProblem(`${quote(value)} is not a number`)
       let text = cellText(value)
         .trim()
         .replace(/[\s_']/g, '')
@@ -176,74 +193,63 @@ export function coerceOne(field: SchemaField, value: CellValue): Coerced {
       else if (/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) text = text.replace(/,/g, '')
       const n = Number(text)
       if (text === '' || !Number.isFinite(n))
-        return { ok: false, problem: `${quote(value)} is not a number` }
-      return { ok: true, value: n }
+        return new CellProblem(`${quote(value)} is not a number`)
+      return n
     }
     case 'boolean': {
-      if (typeof value === 'boolean') return { ok: true, value }
+      if (typeof value === 'boolean') return value
       const text = cellText(value).trim().toLowerCase()
-      if (TRUE_WORDS.has(text)) return { ok: true, value: true }
-      if (FALSE_WORDS.has(text)) return { ok: true, value: false }
-      return { ok: false, problem: `${quote(value)} is not yes or no` }
+      if (TRUE_WORDS.has(text)) return true
+      if (FALSE_WORDS.has(text)) return false
+      return new CellProblem(`${quote(value)} is not yes or no`)
     }
     case 'date': {
       const iso = toIsoDate(value)
-      return iso
-        ? { ok: true, value: iso }
-        : { ok: false, problem: `${quote(value)} is not a date (write it as 2026-03-05)` }
+      return iso ?? new CellProblem(`${quote(value)} is not a date (write it as 2026-03-05)`)
     }
     case 'enum': {
       const text = cellText(value).trim()
       const match = enumChoices(field).get(text.toLowerCase())
-      if (match !== undefined) return { ok: true, value: match }
+      if (match !== undefined) return match
       const choices = field.enumValues.slice(0, 8).join(', ')
-      return {
-        ok: false,
-        problem: `${quote(value)} is not one of the choices (${choices}${field.enumValues.length > 8 ? ', ...' : ''})`,
-      }
+      return new CellProblem(
+        `${quote(value)} is not one of the choices (${choices}${field.enumValues.length > 8 ? ', ...' : ''})`,
+      )
     }
     case 'email': {
       const text = cellText(value).trim()
-      return EMAIL.test(text)
-        ? { ok: true, value: text }
-        : { ok: false, problem: `${quote(value)} is not an email address` }
+      return EMAIL.test(text) ? text : new CellProblem(`${quote(value)} is not an email address`)
     }
     case 'url': {
       const text = cellText(value).trim()
       return isHttpUrl(text)
-        ? { ok: true, value: text }
-        : {
-            ok: false,
-            problem: `${quote(value)} is not a web address (it must start with https://)`,
-          }
+        ? text
+        : new CellProblem(`${quote(value)} is not a web address (it must start with https://)`)
     }
     case 'file':
-      return coerceFile(field, cellText(value).trim(), value)
+      return checkFile(field, cellText(value).trim(), value)
     case 'string':
     case 'text':
     default:
       // Unknown types are sent as text; the service decides.
-      return { ok: true, value: cellText(value) }
+      return cellText(value)
   }
 }
 
-function coerceFile(field: SchemaField, text: string, value: CellValue): Coerced {
+function checkFile(field: SchemaField, text: string, value: CellValue): WireValue | CellProblem {
   const kinds = field.acceptedInputKinds.length ? field.acceptedInputKinds : ['asset']
   if (isHttpUrl(text)) {
-    if (kinds.includes('url')) return { ok: true, value: { url: text } }
-    return {
-      ok: false,
-      problem: `${quote(value)} is a web address, but this field takes a file from your computer`,
-    }
+    if (kinds.includes('url')) return { url: text }
+    return new CellProblem(
+      `${quote(value)} is a web address, but this field takes a file from your computer`,
+    )
   }
-  if (kinds.includes('asset') && looksLikePath(text))
-    return { ok: true, value: { localPath: text } }
-  if (kinds.includes('text')) return { ok: true, value: { text } }
-  if (kinds.includes('asset')) return { ok: true, value: { localPath: text } }
-  return {
-    ok: false,
-    problem: `${quote(value)} is not a web address (this field takes a link starting with https://)`,
-  }
+  if (kinds.includes('asset') && looksLikePath(text)) return { localPath: text }
+  if (kinds.includes('text')) return { text }
+  if (kinds.includes('asset')) return { localPath: text }
+  return new CellProblem(
+    `${quote(value)} is not a web address (this field takes a link starting with https://)`,
+  )
 }
 
 function looksLikePath(text: string): boolean {
@@ -259,22 +265,40 @@ export function splitValues(value: CellValue): CellValue[] {
     .filter((part) => part !== '')
 }
 
-/** A whole cell: required check, multiValue splitting and coercion. undefined = blank. */
-export function coerceCell(field: SchemaField, value: CellValue): Coerced {
-  if (isBlank(value)) {
-    return field.required
-      ? { ok: false, problem: 'is required but empty' }
-      : { ok: true, value: undefined }
-  }
-  if (!field.multiValue) return coerceOne(field, value)
+/**
+ * A whole cell: required check, multiValue splitting and coercion. Answers the value sent
+ * (undefined: blank) or a CellProblem; `coerceCell` is the same as a result object.
+ */
+export function checkCell(
+  field: SchemaField,
+  value: CellValue,
+): WireValue | undefined | CellProblem {
+  if (isBlank(value)) return field.required ? REQUIRED : undefined
+  if (!field.multiValue) return checkOne(field, value)
   const out: WireValue[] = []
   for (const part of splitValues(value)) {
-    const one = coerceOne(field, part)
-    if (!one.ok) return one
-    if (one.value !== undefined) out.push(one.value)
+    const one = checkOne(field, part)
+    if (one instanceof CellProblem) return one
+    out.push(one)
   }
-  if (out.length === 0 && field.required) return { ok: false, problem: 'is required but empty' }
-  return { ok: true, value: out }
+  if (out.length === 0 && field.required) return REQUIRED
+  return out
+}
+
+function coerced(result: WireValue | undefined | CellProblem): Coerced {
+  return result instanceof CellProblem
+    ? { ok: false, problem: result.problem }
+    : { ok: true, value: result }
+}
+
+/** One single value of a field (not a list). `problem` is the end of "Row 14, Quantity: ...". */
+export function coerceOne(field: SchemaField, value: CellValue): Coerced {
+  return coerced(checkOne(field, value))
+}
+
+/** A whole cell: required check, multiValue splitting and coercion. undefined = blank. */
+export function coerceCell(field: SchemaField, value: CellValue): Coerced {
+  return coerced(checkCell(field, value))
 }
 
 /** "Row 14, Quantity: 'ten' is not a whole number". */
