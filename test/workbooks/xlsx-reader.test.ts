@@ -75,6 +75,48 @@ describe('the fast xlsx reader', () => {
   })
 })
 
+describe('the exceljs reader (the fallback)', () => {
+  for (const date1904 of [false, true]) {
+    it(`reads times of day and durations as times, as the fast reader does${date1904 ? ' (1904 dates)' : ''}`, async () => {
+      const workbook = new ExcelJS.Workbook()
+      workbook.properties.date1904 = date1904
+      const sheet = workbook.addWorksheet('Input')
+      sheet.addRow(['A', 'B', 'C', 'D'])
+      // Serial numbers with their formats: the times and durations exceljs alone made dates of.
+      const day = date1904 ? 43894 : 45356
+      const rows: [number, string][][] = [
+        [
+          [0.6041666666666666, 'h:mm'],
+          [1.5104166666666667, '[h]:mm:ss'],
+          [0.5, 'h:mm:ss AM/PM'],
+          [0.25, 'mm:ss'],
+        ],
+        [
+          [day + 0.75, 'yyyy-mm-dd hh:mm'],
+          [day + 0.75, 'yyyy-mm-dd'],
+          [0, 'h:mm'],
+          [day, 'h:mm'],
+        ],
+      ]
+      for (const cells of rows) {
+        const row = sheet.addRow(cells.map(([serial]) => serial))
+        cells.forEach(([, format], i) => (row.getCell(i + 1).numFmt = format))
+      }
+      const path = join(dir, `times-${date1904}.xlsx`)
+      await workbook.xlsx.writeFile(path)
+      const fast = await readInputWorkbook({ path }, null)
+      const fallback = await readInputWorkbook({ path }, null, { xlsxReader: 'exceljs' })
+      expect(fast.fileErrors).toEqual([])
+      expect(fast.rows).toEqual([
+        { A: '14:30', B: '36:15:00', C: '12:00:00', D: '06:00:00' },
+        { A: '2024-03-05T18:00:00', B: '2024-03-05', C: '00:00', D: '00:00' },
+      ])
+      expect(fallback.fileErrors).toEqual([])
+      expect(fallback.rows).toEqual(fast.rows)
+    })
+  }
+})
+
 describe('links in cells', () => {
   it('a url or file column takes the link of a linked cell; other columns keep the words', async () => {
     const { generateInputWorkbook } = await import('../../src/core/workbooks')

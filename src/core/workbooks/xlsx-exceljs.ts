@@ -10,6 +10,7 @@ import { isStreamedInputSheet, SHEETS, type Collector } from './columns'
 import { MAX_SHEET_BYTES, MAX_ROWS, MAX_COLUMNS, RESAVE, WorkbookFileError } from './limits'
 import { loadExcelJs } from './exceljs-lazy'
 import type { ByteSource } from './source'
+import { builtinKind, formatKind, serialValue } from './xlsx'
 import type { Zip } from './zip'
 
 /** Unpacks every entry (discarding the bytes) so that none is a bomb; throws a file error if one is. */
@@ -49,6 +50,36 @@ export function unwrap(value: unknown, preferLink: boolean): CellValue {
   return String(value)
 }
 
+const DAY_MS = 86_400_000
+
+/**
+ * Two built-in formats whose text in exceljs reads otherwise than Excel shows them (18 shows
+ * seconds, 22 a time of day too): taken by their number, as the fast reader takes them.
+ */
+const BUILTIN_TEXTS = new Map([
+  ['h:mm AM/PM', 18],
+  ['m/d/yy "h":mm', 22],
+])
+
+/**
+ * A date exceljs made of a number cell with a date or time format, as the fast reader shows that
+ * number (serialValue): a time of day or a duration is a time ("14:30"), not a date in 1899,
+ * and a date format shows the day. exceljs keeps no more of the cell's style than its format's
+ * text, so the number is taken back from the date as exceljs made it.
+ */
+export function shownAsFormatted(date: Date, numFmt: unknown, date1904: boolean): CellValue {
+  if (typeof numFmt !== 'string') return date
+  const builtin = BUILTIN_TEXTS.get(numFmt)
+  const kind = builtin === undefined ? formatKind(numFmt) : builtinKind(builtin)
+  return serialValue(25569 + date.getTime() / DAY_MS - (date1904 ? 1462 : 0), kind, date1904)
+}
+
+interface ExceljsRow {
+  number: number
+  values: unknown[]
+  getCell(column: number): { numFmt?: unknown }
+}
+
 /** exceljs's streaming reader over a workbook's bytes. */
 export async function exceljsSheets(stream: Readable, styles: 'cache' | 'ignore') {
   const excel = await loadExcelJs()
@@ -58,9 +89,10 @@ export async function exceljsSheets(stream: Readable, styles: 'cache' | 'ignore'
     hyperlinks: 'cache',
     styles,
     entries: 'ignore',
-  }) as unknown as AsyncIterable<
-    AsyncIterable<{ number: number; values: unknown[] }> & { name?: string; state?: string }
-  >
+  }) as unknown as AsyncIterable<AsyncIterable<ExceljsRow> & { name?: string; state?: string }> & {
+    /** The workbook's properties, once its part is read (exceljs's own date1904 is there). */
+    properties?: { model?: { date1904?: boolean } }
+  }
 }
 
 function checkRow(number: number, width: number) {
@@ -72,7 +104,15 @@ function checkRow(number: number, width: number) {
 
 export async function readXlsxWithExceljs(bytes: ByteSource, collector: Collector) {
   let inputTaken = false
-  for await (const ws of await exceljsSheets(streamOfBytes(bytes), 'cache')) {
+  const reader = await exceljsSheets(streamOfBytes(bytes), 'cache')
+  /** A cell as the fast reader reads it (see shownAsFormatted). */
+  const cell = (row: ExceljsRow, column: number, preferLink: boolean) => {
+    const value = unwrap(row.values[column], preferLink)
+    if (!(value instanceof Date)) return value
+    const date1904 = reader.properties?.model?.date1904 === true
+    return shownAsFormatted(value, row.getCell(column).numFmt, date1904)
+  }
+  for await (const ws of reader) {
     const name = (ws.name ?? '').trim().toLowerCase()
     const isInput = isStreamedInputSheet(name, ws.state, inputTaken)
     if (isInput) {
@@ -82,7 +122,7 @@ export async function readXlsxWithExceljs(bytes: ByteSource, collector: Collecto
         checkRow(row.number, values.length)
         const cells: CellValue[] = []
         for (let i = 1; i < values.length; i += 1)
-          cells.push(unwrap(values[i], collector.headerDone && collector.preferLink(i - 1)))
+          cells.push(cell(row, i, collector.headerDone && collector.preferLink(i - 1)))
         collector.row(cells, row.number)
       }
     } else if (name === SHEETS.mapping.toLowerCase() && !inputTaken) {
@@ -93,7 +133,7 @@ export async function readXlsxWithExceljs(bytes: ByteSource, collector: Collecto
         if (row.number === 1) continue
         const label = unwrap(row.values[1], false)
         const key = unwrap(row.values[3], false)
-        const value = unwrap(row.values[2], true)
+        const value = cell(row, 2, true)
         collector.runValue(String(key ?? label ?? ''), value)
       }
     } else {

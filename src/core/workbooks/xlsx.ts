@@ -125,7 +125,7 @@ export function formatKind(code: string): Shown {
   return 'number'
 }
 
-function builtinKind(id: number): Shown {
+export function builtinKind(id: number): Shown {
   if (BUILTIN_DATES.has(id)) return id === 22 ? 'datetime' : 'date'
   if (BUILTIN_TIMES.has(id)) return id === 20 || id === 32 ? 'time' : 'time-s'
   if (BUILTIN_DURATIONS.has(id)) return 'duration'
