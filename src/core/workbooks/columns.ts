@@ -378,23 +378,7 @@ export class Collector implements RowSink {
       this.problem(rowIndex, rowNumber, field, cellMessage(rowNumber, field, missing))
       return undefined
     }
-    const mime = mimeTypeOf(path)
-    if (
-      field.acceptedMimeTypes.length &&
-      !field.acceptedMimeTypes.some((m) => mimeMatches(m, mime))
-    ) {
-      this.problem(
-        rowIndex,
-        rowNumber,
-        field,
-        cellMessage(
-          rowNumber,
-          field,
-          `'${value.localPath}' is ${mime}, but this field takes ${field.acceptedMimeTypes.join(', ')}`,
-        ),
-      )
-      return undefined
-    }
+    if (!this.kindAccepted(field, path, value.localPath, rowNumber, rowIndex)) return undefined
     return { localPath: path }
   }
 
@@ -419,24 +403,35 @@ export class Collector implements RowSink {
       )
       return undefined
     }
-    const mime = mimeTypeOf(text)
+    if (!this.kindAccepted(field, text, text, rowNumber, rowIndex)) return undefined
+    return { inputAssetId }
+  }
+
+  /** Whether the field takes a file of this kind (by its name); says so in the row when not. */
+  private kindAccepted(
+    field: SchemaField,
+    path: string,
+    shown: string,
+    rowNumber: number,
+    rowIndex: number,
+  ): boolean {
+    const mime = mimeTypeOf(path)
     if (
-      field.acceptedMimeTypes.length &&
-      !field.acceptedMimeTypes.some((m) => mimeMatches(m, mime))
-    ) {
-      this.problem(
-        rowIndex,
+      !field.acceptedMimeTypes.length ||
+      field.acceptedMimeTypes.some((m) => mimeMatches(m, mime))
+    )
+      return true
+    this.problem(
+      rowIndex,
+      rowNumber,
+      field,
+      cellMessage(
         rowNumber,
         field,
-        cellMessage(
-          rowNumber,
-          field,
-          `'${text}' is ${mime}, but this field takes ${field.acceptedMimeTypes.join(', ')}`,
-        ),
-      )
-      return undefined
-    }
-    return { inputAssetId }
+        `'${shown}' is ${mime}, but this field takes ${field.acceptedMimeTypes.join(', ')}`,
+      ),
+    )
+    return false
   }
 
   private problem(rowIndex: number, rowNumber: number, field: SchemaField, error: string) {
