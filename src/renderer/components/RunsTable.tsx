@@ -5,6 +5,7 @@ import { isTerminalStatus } from '../../shared/contract'
 import { useSaves, useStores } from '../stores/context'
 import { saveText } from '../stores/saves-store'
 import { StatusBadge } from './StatusBadge'
+import { ProgressBar } from './ProgressBar'
 import { VirtualRow, VirtualTable } from './VirtualTable'
 
 const ROW_HEIGHT = 60
@@ -103,16 +104,7 @@ const RunRow = memo(function RunRow(props: {
       </td>
       <td>
         <span className="progress-text">{runProgressText(run)}</span>
-        <span
-          className="progress"
-          role="progressbar"
-          aria-label={`Progress of ${name}`}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={Math.round(fraction * 100)}
-        >
-          <span className="progress-fill" style={{ width: `${fraction * 100}%` }} />
-        </span>
+        <ProgressBar label={`Progress of ${name}`} fraction={fraction} />
       </td>
       <td className="num">{runCostText(run, props.unitLabel)}</td>
       <td>

@@ -1,4 +1,5 @@
 import { ErrorNotice } from '../components/ErrorNotice'
+import { ProgressBar } from '../components/ProgressBar'
 import { FileDrop } from '../components/FileDrop'
 import { usePrepare, useStores } from '../stores/context'
 import { countFileCells, formatBytes, resolveFileCells } from '../stores/prepare-selectors'
@@ -101,16 +102,7 @@ export function FilesPanel() {
           </button>
           {uploads.length > 0 && (
             <>
-              <span
-                className="progress"
-                role="progressbar"
-                aria-label="All files"
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={Math.round(fraction * 100)}
-              >
-                <span className="progress-fill" style={{ width: `${fraction * 100}%` }} />
-              </span>
+              <ProgressBar label="All files" fraction={fraction} />
               <p className="prep-muted">
                 {formatBytes(sentBytes)} of {formatBytes(totalBytes)}
               </p>
@@ -121,23 +113,10 @@ export function FilesPanel() {
                       {u.name}
                     </span>
                     <span>{UPLOAD_WORDS[u.state] ?? u.state}</span>
-                    <span
-                      className="progress"
-                      role="progressbar"
-                      aria-label={`Upload of ${u.name}`}
-                      aria-valuemin={0}
-                      aria-valuemax={100}
-                      aria-valuenow={
-                        u.totalBytes ? Math.round((u.sentBytes / u.totalBytes) * 100) : 0
-                      }
-                    >
-                      <span
-                        className="progress-fill"
-                        style={{
-                          width: `${u.totalBytes ? (u.sentBytes / u.totalBytes) * 100 : 0}%`,
-                        }}
-                      />
-                    </span>
+                    <ProgressBar
+                      label={`Upload of ${u.name}`}
+                      fraction={u.totalBytes ? u.sentBytes / u.totalBytes : 0}
+                    />
                   </li>
                 ))}
               </ul>

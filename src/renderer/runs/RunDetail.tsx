@@ -3,6 +3,7 @@ import type { EnvironmentView, RunOverview } from '../../shared/bridge'
 import { isTerminalStatus, type Artifact, type RunTask } from '../../shared/contract'
 import { formatUnixTime, runDoneFraction, runProgressText } from '../../shared/format'
 import { ErrorNotice } from '../components/ErrorNotice'
+import { ProgressBar } from '../components/ProgressBar'
 import { StatusBadge } from '../components/StatusBadge'
 import { VirtualRow, VirtualTable } from '../components/VirtualTable'
 import { useNow } from '../components/RunsTable'
@@ -88,16 +89,7 @@ function RunSummaryCard(props: { overview: RunOverview; back: React.ReactNode })
         <span className="progress-text" aria-live="polite">
           {runProgressText(run)}
         </span>
-        <span
-          className="progress progress-large"
-          role="progressbar"
-          aria-label={`Progress of ${name}`}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={Math.round(fraction * 100)}
-        >
-          <span className="progress-fill" style={{ width: `${fraction * 100}%` }} />
-        </span>
+        <ProgressBar label={`Progress of ${name}`} fraction={fraction} large />
       </div>
       <dl className="facts">
         <Fact label="Rows" value={String(run.totalTasks)} />
@@ -286,22 +278,12 @@ function OutputsCard(props: { overview: RunOverview }) {
 }
 
 function SaveProgress(props: { done: number; total: number; label: string }) {
-  const value = props.total ? Math.round((props.done / props.total) * 100) : 0
   return (
     <span className="save-progress">
       <span className="progress-text" role="status">
         {props.total ? `${props.done} of ${props.total} files…` : 'Starting…'}
       </span>
-      <span
-        className="progress"
-        role="progressbar"
-        aria-label={props.label}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={value}
-      >
-        <span className="progress-fill" style={{ width: `${value}%` }} />
-      </span>
+      <ProgressBar label={props.label} fraction={props.total ? props.done / props.total : 0} />
     </span>
   )
 }
