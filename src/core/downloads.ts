@@ -369,6 +369,17 @@ function closeStream(stream: WriteStream): Promise<void> {
   })
 }
 
+/** The run's detail as given, or read from the service when only its id is. */
+export async function runDetailOf(
+  connection: Connection,
+  runOrDetail: string | RunDetail,
+  signal?: AbortSignal,
+): Promise<RunDetail> {
+  return typeof runOrDetail === 'string'
+    ? connection.client.run(runOrDetail, { signal })
+    : runOrDetail
+}
+
 async function downloadRun(
   db: Db,
   connection: Connection,
@@ -376,10 +387,7 @@ async function downloadRun(
   outDir: string,
   options: DownloadOptions = {},
 ): Promise<RunDownload> {
-  const detail =
-    typeof runOrDetail === 'string'
-      ? await connection.client.run(runOrDetail, { signal: options.signal })
-      : runOrDetail
+  const detail = await runDetailOf(connection, runOrDetail, options.signal)
   const runId = detail.run.runId
   const ledger = new DownloadLedger(db, connection.historyKey, runId)
   const folder = insideFolder(outDir, runFolderName(runId))

@@ -14,7 +14,7 @@ import {
   statusLabel,
   statusTone,
 } from '../shared/format'
-import type { DownloadOptions, RunDownload } from './downloads'
+import { runDetailOf, type DownloadOptions, type RunDownload } from './downloads'
 import type { Connection } from './connection'
 import type { Engine } from './engine'
 import { writeResultsWorkbookFile } from './workbooks/parse'
@@ -63,10 +63,7 @@ export async function downloadRunOutputs(
   folder: string,
   options: DownloadOptions = {},
 ): Promise<RunDownload> {
-  const detail =
-    typeof runOrDetail === 'string'
-      ? await connection.client.run(runOrDetail, { signal: options.signal })
-      : runOrDetail
+  const detail = await runDetailOf(connection, runOrDetail, options.signal)
   engine.history.recordRuns(connection.historyKey, [detail.run])
   const submission = engine.submissions.byRun(connection.historyKey, detail.run.runId)
   return engine.downloads.run(connection, detail, folder, {
