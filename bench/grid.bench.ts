@@ -10,10 +10,10 @@ import { join } from 'node:path'
 import { chromium } from 'playwright-core'
 import { createEngine } from '../src/core/engine'
 import { MemorySecretStore } from '../src/core/secrets'
-import { createShellEngine } from '../src/core/shell-engine'
+import { createShellEngine } from '../src/core/bridge/shell-engine'
 import { startSandbox } from '../src/sandbox'
 import { startBrowserMode } from '../src/web/app'
-import { BUILTIN_SANDBOX } from '../src/core/environments'
+import { BUILTIN_SANDBOX } from '../src/core/environments/environments'
 import {
   CHROMIUM_ARGS,
   CHROMIUM_PATH,

@@ -8,8 +8,8 @@
  * moments each run was seen to end (one request per active run per 2 simulated seconds).
  */
 import { randomUUID } from 'node:crypto'
-import { ApiClient } from '../src/core/api'
-import { RunWatcher } from '../src/core/watcher'
+import { ApiClient } from '../src/core/service'
+import { RunWatcher } from '../src/core/flows/watch/run-watcher'
 import { startChildSandbox } from './support'
 
 const SCALE = 25

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import { createEngine, type Engine } from '../core/engine'
-import { resolveHome } from '../core/home'
+import { resolveHome } from '../core/storage/home'
 import { chooseSecretStore, loadKeyringStore } from '../core/secrets'
 import { startSandbox } from '../sandbox'
 

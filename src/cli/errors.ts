@@ -2,7 +2,7 @@
  * Exit codes (INTERFACES.md): 0 success; 1 the work was done and the answer is "no"; 2 bad usage;
  * 3 the service could not be reached or refused the credential; 4 other errors.
  */
-import { ApiError } from '../core/api'
+import { ApiError } from '../core/service'
 import { EngineError, UserFacingError } from '../core/errors'
 
 export const EXIT = { ok: 0, no: 1, usage: 2, service: 3, other: 4 } as const

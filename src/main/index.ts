@@ -17,7 +17,7 @@ import {
   session,
   shell,
 } from 'electron'
-import { createBridgeService } from '../core/bridge-handlers'
+import { createBridgeService } from '../core/bridge/service'
 import { contentSecurityPolicy, createDispatch } from '../shared/bridge'
 import { appSchemePrivileges, createAppProtocolHandler } from './app-protocol'
 import { createAppEngine } from './app-engine'

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createBridgeService, type BridgeService, type ShellEngine } from '../core/bridge-handlers'
+import { createBridgeService, type BridgeService, type ShellEngine } from '../core/bridge/service'
 import { createDispatch } from '../shared/bridge'
 import { startWebServer, type WebServer } from './server'
 

@@ -1,7 +1,7 @@
 // The ApiClient against the real sandbox over HTTP: every endpoint, every field parsed, and the
 // error paths a user can meet.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient, ApiError } from '../../src/core/api'
+import { ApiClient, ApiError } from '../../src/core/service'
 import { paths } from '../../src/shared/contract'
 import { call, requestId, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
 

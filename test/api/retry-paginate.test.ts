@@ -1,6 +1,6 @@
 // The retry decision and the paginator every caller shares (pure functions).
 import { expect, it } from 'vitest'
-import { DEFAULT_RETRY_POLICY, paginate, retryDelay } from '../../src/core/api'
+import { DEFAULT_RETRY_POLICY, paginate, retryDelay } from '../../src/core/service'
 
 const policy = { ...DEFAULT_RETRY_POLICY, maxAttempts: 3, baseDelayMs: 100, maxDelayMs: 1000 }
 const half = () => 0.5

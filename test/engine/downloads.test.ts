@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { safeFileName } from '../../src/core/downloads'
+import { safeFileName } from '../../src/core/flows/downloads/downloads'
 import { createEngine, type Connection, type Engine } from '../../src/core/engine'
-import { writeResultsWorkbook } from '../../src/core/results'
+import { writeResultsWorkbook } from '../../src/core/flows/results/results'
 import { MemorySecretStore } from '../../src/core/secrets'
 import { isTerminalStatus, type RunDetail } from '../../src/shared/contract'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
@@ -248,8 +248,8 @@ describe('the results workbook', () => {
 
 describe('downloads through the Bridge', () => {
   it('saves into the outputs folder and pushes progress events', async () => {
-    const { createBridgeService } = await import('../../src/core/bridge-handlers')
-    const { createShellEngine } = await import('../../src/core/shell-engine')
+    const { createBridgeService } = await import('../../src/core/bridge/service')
+    const { createShellEngine } = await import('../../src/core/bridge/shell-engine')
     const out = mkdtempSync(join(tmpdir(), 'sr-bridge-'))
     await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
     const service = createBridgeService(
@@ -286,8 +286,8 @@ describe('downloads through the Bridge', () => {
 
 describe('uploads through the Bridge', () => {
   it('takes contents from a browser, refuses paths over HTTP, and pushes progress', async () => {
-    const { createBridgeService } = await import('../../src/core/bridge-handlers')
-    const { createShellEngine } = await import('../../src/core/shell-engine')
+    const { createBridgeService } = await import('../../src/core/bridge/service')
+    const { createShellEngine } = await import('../../src/core/bridge/shell-engine')
     await engine.addEnvironment({ name: 'Uploads', baseUrl: sandbox.url }).catch(() => undefined)
     const service = createBridgeService(
       createShellEngine(engine, { name: 'test', version: '0', platform: 'linux' }),

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { PlanStore } from '../../src/core/plan-store'
+import { PlanStore } from '../../src/core/flows/spend/plan-store'
 
 const plan = (id: string, expiresAtMs: number, scratch?: string) => ({ id, expiresAtMs, scratch })
 

@@ -1,6 +1,6 @@
 // One row numbering everywhere (DESIGN.md, "Row numbers").
 import { expect, it } from 'vitest'
-import { rowNumberingOf } from '../../src/core/submissions'
+import { rowNumberingOf } from '../../src/core/flows/spend/submissions'
 import {
   SUBMITTED_ROWS,
   rowColumnHeader,

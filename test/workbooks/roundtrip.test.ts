@@ -203,7 +203,7 @@ describe('csv', () => {
 
 describe('the schema a generated workbook carries', () => {
   it('comes back whole from the hidden sheet, even when it spans several cells', async () => {
-    const { schemaFromWorkbookMapping } = await import('../../src/core/listings')
+    const { schemaFromWorkbookMapping } = await import('../../src/core/flows/listings/buyer-listing')
     const base = templates[0]!
     // Enough enum values that the JSON is longer than one cell may hold.
     const many = Array.from({ length: 6000 }, (_, i) => `choice number ${i}`)
@@ -225,7 +225,7 @@ describe('the schema a generated workbook carries', () => {
 
 describe('a workbook from before the hidden sheet carried the schema', () => {
   it('still gives its columns, with the types unknown', async () => {
-    const { schemaFromWorkbookMapping } = await import('../../src/core/listings')
+    const { schemaFromWorkbookMapping } = await import('../../src/core/flows/listings/buyer-listing')
     const base = templates[0]!
     const path = join(dir, 'older-listing.xlsx')
     await generateInputWorkbook({ ...base, templateId: 'older-listing' }, path)

@@ -1,8 +1,8 @@
 /** `web`: browser mode, the whole app in any browser on this computer. */
-import type { ShellEngine } from '../../core/bridge-handlers'
+import type { ShellEngine } from '../../core/bridge/service'
 import type { Engine } from '../../core/engine'
-import { BUILTIN_SANDBOX, normaliseBaseUrl } from '../../core/environments'
-import { createShellEngine } from '../../core/shell-engine'
+import { BUILTIN_SANDBOX, normaliseBaseUrl } from '../../core/environments/environments'
+import { createShellEngine } from '../../core/bridge/shell-engine'
 import { startBrowserMode } from '../../web/app'
 import { stringOption, type Command, type CommandContext } from '../command'
 import { EXIT } from '../errors'

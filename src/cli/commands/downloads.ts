@@ -1,7 +1,7 @@
 /** `runs download` and `runs results`. */
 import { resolve } from 'node:path'
-import type { DownloadOptions } from '../../core/downloads'
-import { downloadRunOutputs, writeResultsWorkbook } from '../../core/results'
+import type { DownloadOptions } from '../../core/flows/downloads/downloads'
+import { downloadRunOutputs, writeResultsWorkbook } from '../../core/flows/results/results'
 import { isTerminalStatus } from '../../shared/contract'
 import { outputOption, type Command, type CommandContext } from '../command'
 import { EXIT } from '../errors'

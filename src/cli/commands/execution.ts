@@ -1,7 +1,7 @@
 /** `validate`, `run`, `execute`, `runs watch`, `runs retry-failed` and `history`. */
 import { resolve } from 'node:path'
 import type { Connection, Engine } from '../../core/engine'
-import { validateOnServer, type ProgressHooks, type RowSelection } from '../../core/execution'
+import { validateOnServer, type ProgressHooks, type RowSelection } from '../../core/flows/spend/execution'
 import {
   checkSpendingCap,
   confirmPlan,
@@ -11,13 +11,13 @@ import {
   plansOf,
   rowName,
   type Plan,
-} from '../../core/plans'
-import { followRunToEnd } from '../../core/follow-run'
-import { checkWorkbook } from '../../core/prepare'
-import { listHistory } from '../../core/history-view'
-import { describeAge } from '../../core/schema-cache'
+} from '../../core/flows/spend/plans'
+import { followRunToEnd } from '../../core/flows/watch/follow-run'
+import { checkWorkbook } from '../../core/flows/prepare/prepare'
+import { listHistory } from '../../core/flows/history/history-view'
+import { describeAge } from '../../core/flows/prepare/schema-cache'
 import { annotateWorkbook } from '../../core/workbooks'
-import type { Submission } from '../../core/submissions'
+import type { Submission } from '../../core/flows/spend/submissions'
 import type { RunSummary, WorkbookValidation } from '../../shared/contract'
 import { isTerminalStatus } from '../../shared/contract'
 import { formatAmount, statusLabel } from '../../shared/format'

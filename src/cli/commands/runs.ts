@@ -8,9 +8,9 @@ import {
   statusLabel,
   type RowNumbering,
 } from '../../shared/format'
-import type { Connection } from '../../core/connection'
+import type { Connection } from '../../core/environments/connection'
 import type { Engine } from '../../core/engine'
-import { rowNumberingOf } from '../../core/submissions'
+import { rowNumberingOf } from '../../core/flows/spend/submissions'
 import { stringOption, type Command } from '../command'
 import { table } from '../output'
 import { integerOption } from './system'

@@ -20,7 +20,7 @@ import {
   type CellValue,
   type WireValue,
 } from '../../shared/input-schema'
-import { mimeTypeOf } from '../mime'
+import { mimeTypeOf } from '../files/mime'
 import { MAX_FILE_ERRORS } from './limits'
 import type { WorkbookSource } from './source'
 

@@ -4,7 +4,7 @@
  * disk) is removed when the plan goes.
  */
 import { rm } from 'node:fs/promises'
-import { EngineError } from './errors'
+import { EngineError } from '../../errors'
 
 /** What the store needs of a plan. */
 export interface StoredPlan {

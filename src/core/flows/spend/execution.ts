@@ -6,10 +6,10 @@
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import type { InputRow, ListingInputSchema, WorkbookValidation } from '../shared/contract'
-import type { Connection } from './connection'
-import type { Engine } from './engine'
-import { EngineError } from './errors'
+import type { InputRow, ListingInputSchema, WorkbookValidation } from '../../../shared/contract'
+import type { Connection } from '../../environments/connection'
+import type { Engine } from '../../engine'
+import { EngineError } from '../../errors'
 import type { UploadProgress } from './uploads'
 
 /** What reading a workbook against a schema gives (src/core/workbooks). */

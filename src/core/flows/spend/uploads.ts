@@ -8,12 +8,12 @@ import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import type { InputAsset } from '../shared/contract'
-import { base64JsonBody } from './api'
-import type { Connection } from './connection'
-import { EngineError } from './errors'
-import type { Db } from './history/db'
-import { mimeTypeOf } from './mime'
+import type { InputAsset } from '../../../shared/contract'
+import { base64JsonBody } from '../../service'
+import type { Connection } from '../../environments/connection'
+import { EngineError } from '../../errors'
+import type { Db } from '../../storage/db'
+import { mimeTypeOf } from '../../files/mime'
 
 export interface UploadProgress {
   path: string

@@ -14,16 +14,16 @@ import type {
   RunOverview,
   SettingsView,
   ShowInFolderView,
-} from '../shared/bridge'
-import type { PrivateTemplate, ReviewRequest, RunSummary } from '../shared/contract'
-import { previewArtifact } from './artifact-preview'
-import { runFolderName, type RunDownload } from './downloads'
-import type { Engine } from './engine'
-import { EngineError } from './errors'
-import { listHistory, type HistoryQuery } from './history-view'
-import { downloadRunOutputs, writeResultsWorkbook } from './results'
-import { rowNumberingOf } from './submissions'
-import { defaultOutputsFolder, type SettingsPatch } from './settings'
+} from '../../shared/bridge'
+import type { PrivateTemplate, ReviewRequest, RunSummary } from '../../shared/contract'
+import { previewArtifact } from '../flows/downloads/artifact-preview'
+import { runFolderName, type RunDownload } from '../flows/downloads/downloads'
+import type { Engine } from '../engine'
+import { EngineError } from '../errors'
+import { listHistory, type HistoryQuery } from '../flows/history/history-view'
+import { downloadRunOutputs, writeResultsWorkbook } from '../flows/results/results'
+import { rowNumberingOf } from '../flows/spend/submissions'
+import { defaultOutputsFolder, type SettingsPatch } from '../storage/settings'
 
 export type SaveProgress = (progress: {
   doneFiles: number

@@ -10,7 +10,7 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { statSync } from 'node:fs'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
-import type { ListingInputSchema, OfficialTemplateSchema, SchemaField } from '../shared/contract'
+import type { ListingInputSchema, OfficialTemplateSchema, SchemaField } from '../../../shared/contract'
 import type {
   CheckedColumn,
   CheckedProblem,
@@ -20,13 +20,13 @@ import type {
   TemplateChoice,
   TemplateView,
   WorkbookCheckView,
-} from '../shared/bridge'
-import { ApiError } from './api'
-import { BUILTIN_SANDBOX_TEMPLATE_IDS } from './builtin-sandbox'
-import { safeFileName } from './downloads'
-import type { Connection, Engine } from './engine'
-import { EngineError } from './errors'
-import { buyerListing, schemaFromWorkbookMapping } from './listings'
+} from '../../../shared/bridge'
+import { ApiError } from '../../service'
+import { BUILTIN_SANDBOX_TEMPLATE_IDS } from '../../environments/builtin-sandbox'
+import { safeFileName } from '../downloads/downloads'
+import type { Connection, Engine } from '../../engine'
+import { EngineError } from '../../errors'
+import { buyerListing, schemaFromWorkbookMapping } from '../listings/buyer-listing'
 import {
   annotateWorkbook,
   columnLetter,
@@ -34,8 +34,8 @@ import {
   parseInputWorkbook,
   SHEETS,
   type ReadResult,
-} from './workbooks'
-import { openXlsx } from './workbooks/xlsx-stream'
+} from '../../workbooks'
+import { openXlsx } from '../../workbooks/xlsx-stream'
 
 // ---- Templates ------------------------------------------------------------------------------
 

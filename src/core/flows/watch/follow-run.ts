@@ -3,9 +3,9 @@
  * while it is active, less often while nothing changes), records what it sees in the history,
  * and returns the run's final detail.
  */
-import type { RunDetail, RunSummary } from '../shared/contract'
-import type { Connection } from './connection'
-import type { Engine } from './engine'
+import type { RunDetail, RunSummary } from '../../../shared/contract'
+import type { Connection } from '../../environments/connection'
+import type { Engine } from '../../engine'
 
 export interface FollowRunOptions {
   onProgress?: (run: RunSummary) => void

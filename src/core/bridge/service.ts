@@ -9,10 +9,10 @@
  * nothing changes, and not at all when every run is finished (a Refresh asks at once).
  */
 import { stat } from 'node:fs/promises'
-import { RunWatcher } from './watcher'
-import type { AfterRun } from './after-run'
+import { RunWatcher } from '../flows/watch/run-watcher'
+import type { AfterRun } from './after-run-verbs'
 import { isAbsolute } from 'node:path'
-import { isTerminalStatus, type RunDetail, type RunList } from '../shared/contract'
+import { isTerminalStatus, type RunDetail, type RunList } from '../../shared/contract'
 import {
   BridgeError,
   type ActivityUpdate,
@@ -41,7 +41,7 @@ import {
   type SubmissionPlanView,
   type SubmissionUpdate,
   type SubmissionView,
-} from '../shared/bridge'
+} from '../../shared/bridge'
 
 /** What the Bridge needs of the engine. `shell-engine.ts` adapts the real engine to it. */
 export interface ShellEngine {

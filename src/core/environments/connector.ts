@@ -3,14 +3,14 @@
  * store (tokens are bound to an origin and only ever handed to that origin's ApiClient), the
  * built-in Sandbox, and the connection check.
  */
-import type { EnvironmentView, TokenStorageView } from '../shared/bridge'
-import { checkBaseUrl } from '../shared/contract'
-import { ApiClient, type ApiClientOptions, type FetchLike } from './api'
+import type { EnvironmentView, TokenStorageView } from '../../shared/bridge'
+import { checkBaseUrl } from '../../shared/contract'
+import { ApiClient, type ApiClientOptions, type FetchLike } from '../service'
 import type { BuiltInSandbox } from './builtin-sandbox'
 import { BUILTIN_HISTORY_KEY, checkConnection, type Connection, type Target } from './connection'
 import { normaliseBaseUrl, type Environments, type SavedEnvironment } from './environments'
-import { EngineError } from './errors'
-import type { SecretStore } from './secrets'
+import { EngineError } from '../errors'
+import type { SecretStore } from '../secrets'
 
 export interface ConnectionsOptions {
   environments: Environments

@@ -16,12 +16,12 @@ import {
   type InputRow,
   type ListingInputSchema,
   type MarketListing,
-} from '../shared/contract'
-import type { ListingSource, ListingView } from '../shared/bridge'
-import { plainField } from '../shared/input-schema'
-import { ApiError, type ApiClient } from './api'
-import { SHEETS } from './workbooks'
-import { openXlsx } from './workbooks/xlsx-stream'
+} from '../../../shared/contract'
+import type { ListingSource, ListingView } from '../../../shared/bridge'
+import { plainField } from '../../../shared/input-schema'
+import { ApiError, type ApiClient } from '../../service'
+import { SHEETS } from '../../workbooks'
+import { openXlsx } from '../../workbooks/xlsx-stream'
 
 /** What the engine knows of a listing; `schema` is null when it is not known yet. */
 export interface BuyerListing {

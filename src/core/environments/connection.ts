@@ -3,9 +3,9 @@
  * (Target), a ready connection to it (Connection) with the key its data is filed under in the
  * history, and the connection check. Nothing here imports the composition root (engine.ts).
  */
-import type { ConnectionReport, ConnectionStep, TokenStorageView } from '../shared/bridge'
-import { ApiError, type ApiClient } from './api'
-import { describeUserError } from './errors'
+import type { ConnectionReport, ConnectionStep, TokenStorageView } from '../../shared/bridge'
+import { ApiError, type ApiClient } from '../service'
+import { describeUserError } from '../errors'
 
 /** Which environment to talk to: a saved one by name, or any address (`--base-url`). */
 export interface Target {

@@ -3,9 +3,9 @@
  * database (never with a token: tokens live in the SecretStore, keyed by origin). The built-in
  * Sandbox is always there and cannot be removed; it is the default until the user picks another.
  */
-import { checkBaseUrl } from '../shared/contract'
-import { EngineError } from './errors'
-import { getSetting, setSetting, type Db } from './history/db'
+import { checkBaseUrl } from '../../shared/contract'
+import { EngineError } from '../errors'
+import { getSetting, setSetting, type Db } from '../storage/db'
 
 export const BUILTIN_SANDBOX = 'Sandbox'
 const DEFAULT_KEY = 'defaultEnvironment'

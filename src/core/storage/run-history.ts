@@ -4,7 +4,7 @@
  * the rest of the history's SQL, so no other module reads these tables.
  */
 import { isTerminalStatus, runSummarySchema, type RunSummary } from '../../shared/contract'
-import type { Connection } from '../connection'
+import type { Connection } from '../environments/connection'
 import type { Db } from './db'
 
 export class History {

@@ -6,21 +6,21 @@
  * workbooks/results-file.ts), to a temporary name that is renamed when complete.
  */
 import { basename, dirname, relative, resolve, sep } from 'node:path'
-import type { Artifact, InputRow, RunDetail } from '../shared/contract'
+import type { Artifact, InputRow, RunDetail } from '../../../shared/contract'
 import {
   rowColumnHeader,
   rowNumberOf,
   runCostText,
   statusLabel,
   statusTone,
-} from '../shared/format'
-import { runDetailOf, type DownloadOptions, type RunDownload } from './downloads'
-import type { Connection } from './connection'
-import type { Engine } from './engine'
-import { writeResultsWorkbookFile } from './workbooks/parse'
-import type { PlanCell, ResultsPlan } from './workbooks/results-file'
-import { checkWritableFolder } from './workbooks/writer'
-import { rowNumberingOf } from './submissions'
+} from '../../../shared/format'
+import { runDetailOf, type DownloadOptions, type RunDownload } from '../downloads/downloads'
+import type { Connection } from '../../environments/connection'
+import type { Engine } from '../../engine'
+import { writeResultsWorkbookFile } from '../../workbooks/parse'
+import type { PlanCell, ResultsPlan } from '../../workbooks/results-file'
+import { checkWritableFolder } from '../../workbooks/writer'
+import { rowNumberingOf } from '../spend/submissions'
 
 /** Excel keeps at most 32,767 characters in a cell; longer text is linked instead. */
 const CELL_TEXT_MAX = 32_000

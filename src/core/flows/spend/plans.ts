@@ -19,24 +19,24 @@ import {
   type ListingInputSchema,
   type RunSummary,
   type WorkbookValidation,
-} from '../shared/contract'
+} from '../../../shared/contract'
 import type {
   DuplicateView,
   EstimateSource,
   ListingSource,
   PlanTarget,
   SubmissionPlanView,
-} from '../shared/bridge'
-import type { Connection } from './connection'
-import type { Engine } from './engine'
-import { EngineError } from './errors'
+} from '../../../shared/bridge'
+import type { Connection } from '../../environments/connection'
+import type { Engine } from '../../engine'
+import { EngineError } from '../../errors'
 import {
   buyerListing,
   rowsByHeaderKeys,
   schemaFromWorkbookMapping,
   sourceNote,
   type BuyerListing,
-} from './listings'
+} from '../listings/buyer-listing'
 import {
   selectRows,
   uploadFileCells,

@@ -4,18 +4,18 @@
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { ContractError } from '../shared/contract'
+import { ContractError } from '../../shared/contract'
 import {
   BridgeError,
   type BridgeErrorCode,
   type FileRef,
   type PendingSubmissionView,
   type PlanTarget,
-} from '../shared/bridge'
-import { ApiError } from './api'
-import type { ShellEngine } from './bridge-handlers'
-import { createAfterRun, type AfterRunShell } from './after-run'
-import { safeFileName } from './downloads'
+} from '../../shared/bridge'
+import { ApiError } from '../service'
+import type { ShellEngine } from './service'
+import { createAfterRun, type AfterRunShell } from './after-run-verbs'
+import { safeFileName } from '../flows/downloads/downloads'
 import {
   bytesOfTemporary,
   inputWorkbookName,
@@ -24,15 +24,15 @@ import {
   templateView,
   WorkbookChecks,
   writeInputWorkbook,
-} from './prepare'
-import type { PrepareShell } from './bridge-handlers'
-import type { SavedFileView } from '../shared/bridge'
-import type { Engine } from './engine'
-import { EngineError, UserFacingError } from './errors'
-import { buyerListing, listingView } from './listings'
-import { confirmPlan, planRetryFailed, planSubmission, planView, plansOf } from './plans'
-import type { Submission } from './submissions'
-import { parseInputWorkbook } from './workbooks'
+} from '../flows/prepare/prepare'
+import type { PrepareShell } from './service'
+import type { SavedFileView } from '../../shared/bridge'
+import type { Engine } from '../engine'
+import { EngineError, UserFacingError } from '../errors'
+import { buyerListing, listingView } from '../flows/listings/buyer-listing'
+import { confirmPlan, planRetryFailed, planSubmission, planView, plansOf } from '../flows/spend/plans'
+import type { Submission } from '../flows/spend/submissions'
+import { parseInputWorkbook } from '../workbooks'
 
 /** What the New run screen needs of the shell (the desktop app's dialogs; nothing in a browser). */
 export interface PrepareShellOptions {

@@ -3,11 +3,11 @@
  * works without a network. A fetch refreshes the cache; when the service cannot be reached, the
  * cached copy is used and its age is reported.
  */
-import { officialTemplateSchemaSchema, type OfficialTemplateSchema } from '../shared/contract'
-import { ApiError } from './api'
-import type { Connection } from './connection'
-import { EngineError } from './errors'
-import type { Db } from './history/db'
+import { officialTemplateSchemaSchema, type OfficialTemplateSchema } from '../../../shared/contract'
+import { ApiError } from '../../service'
+import type { Connection } from '../../environments/connection'
+import { EngineError } from '../../errors'
+import type { Db } from '../../storage/db'
 
 export interface CachedSchema {
   schema: OfficialTemplateSchema

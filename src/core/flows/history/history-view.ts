@@ -4,10 +4,10 @@
  * outputs saved here (downloads) and the runs that retried it. Read from the history database
  * only, so it works offline.
  */
-import { isTerminalStatus } from '../shared/contract'
-import type { HistoryEntryView, HistoryPage } from '../shared/bridge'
-import type { History } from './history/history'
-import type { Submission, Submissions } from './submissions'
+import { isTerminalStatus } from '../../../shared/contract'
+import type { HistoryEntryView, HistoryPage } from '../../../shared/bridge'
+import type { History } from '../../storage/run-history'
+import type { Submission, Submissions } from '../spend/submissions'
 
 export interface HistoryQuery {
   search?: string | undefined

@@ -11,12 +11,12 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { copyFile, mkdir, rename } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import type { ExecutionResult, InputRow, RunRowsAcceptance } from '../shared/contract'
-import { SUBMITTED_ROWS, spreadsheetRows, type RowNumbering } from '../shared/format'
-import { ApiError } from './api'
-import type { Connection } from './connection'
-import { EngineError } from './errors'
-import { transaction, type Db } from './history/db'
+import type { ExecutionResult, InputRow, RunRowsAcceptance } from '../../../shared/contract'
+import { SUBMITTED_ROWS, spreadsheetRows, type RowNumbering } from '../../../shared/format'
+import { ApiError } from '../../service'
+import type { Connection } from '../../environments/connection'
+import { EngineError } from '../../errors'
+import { transaction, type Db } from '../../storage/db'
 
 export type SubmissionTarget =
   | { kind: 'template'; templateId: string; callbackUrl?: string | undefined }

@@ -6,9 +6,9 @@
  */
 import { homedir } from 'node:os'
 import { isAbsolute, join } from 'node:path'
-import type { SettingsView, ThemeChoice } from '../shared/bridge'
-import { EngineError } from './errors'
-import { getSetting, setSetting, transaction, type Db } from './history/db'
+import type { SettingsView, ThemeChoice } from '../../shared/bridge'
+import { EngineError } from '../errors'
+import { getSetting, setSetting, transaction, type Db } from './db'
 
 const KEYS = {
   outputsFolder: 'outputsFolder',

@@ -4,9 +4,9 @@
  * for the first bytes it can show (`Range`), and stops reading at the limit whatever the server
  * sends. Anything else is described in words, with no preview.
  */
-import type { Artifact } from '../shared/contract'
-import type { ArtifactPreviewView } from '../shared/bridge'
-import type { ApiClient } from './api'
+import type { Artifact } from '../../../shared/contract'
+import type { ArtifactPreviewView } from '../../../shared/bridge'
+import type { ApiClient } from '../../service'
 
 /** Text shown at most (bytes). */
 export const TEXT_PREVIEW_BYTES = 64 * 1024
