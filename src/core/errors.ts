@@ -1,42 +1,44 @@
 /**
- * Errors a user may see share one base: a code, a message that says what happened, and the next
- * step. Every front door checks the base once (UserFacingError) to show an error as is;
- * anything else is a bug and is reported as one.
+ * The engine's errors. The base, UserFacingError, is in src/shared/errors.ts (the service contract
+ * raises one too); every error a user can meet extends it with a category, and each front door
+ * maps the category to its own words in one table. Errors outside this base are bugs.
  *
  * - EngineError: things a user did or can fix (an unknown environment, a refused spending cap);
- * - ApiError (api/errors.ts): everything that goes wrong talking to the service;
- * - SecretStoreError (secrets/store.ts): a token that cannot be kept.
+ * - ApiError (service/errors.ts): everything that goes wrong talking to the service;
+ * - SecretStoreError (secrets/store.ts): a token that cannot be kept;
+ * - WorkbookFileError (workbooks): a file that cannot be read as a workbook;
+ * - HistoryVersionError (storage/db.ts): a history written by a newer Skill Runner.
  */
+import { UserFacingError, type ErrorAction, type ErrorCategory } from '../shared/errors'
 
-export abstract class UserFacingError extends Error {
-  /** A stable, machine-readable kind of failure (e.g. 'refused', 'http', 'keychain'). */
-  abstract readonly code: string
-  /** What to do next, in words a non-technical user understands. */
-  readonly nextStep: string
+export {
+  UserFacingError,
+  describeUserError,
+  isUserFacingError,
+  ERROR_CATEGORIES,
+  type ErrorAction,
+  type ErrorCategory,
+} from '../shared/errors'
 
-  constructor(message: string, nextStep: string, options?: { cause?: unknown }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
-    this.nextStep = nextStep
-  }
-}
-
-/** "What happened. What to do." for any error. */
-export function describeUserError(error: unknown): string {
-  if (error instanceof UserFacingError) return `${error.message} ${error.nextStep}`.trim()
-  return error instanceof Error ? error.message : String(error)
-}
-
-export type EngineErrorCode =
-  'invalid-arguments' | 'not-found' | 'conflict' | 'refused' | 'unavailable' | 'internal'
-
+/** The engine's own failures, by category, with optional form fields at fault. */
 export class EngineError extends UserFacingError {
+  readonly category: ErrorCategory
+  readonly fields: Record<string, string> | undefined
+
   constructor(
-    readonly code: EngineErrorCode,
+    category: ErrorCategory,
     message: string,
     nextStep: string,
-    readonly fields?: Record<string, string>,
+    options?: { fields?: Record<string, string>; action?: ErrorAction; cause?: unknown },
   ) {
-    super(message, nextStep)
+    super(message, nextStep, options)
     this.name = 'EngineError'
+    this.category = category
+    this.fields = options?.fields
+  }
+
+  /** The category under its older name, kept for callers that read `code`. */
+  get code(): ErrorCategory {
+    return this.category
   }
 }

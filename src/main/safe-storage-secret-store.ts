@@ -8,6 +8,7 @@
  * to its hard-coded "basic_text" key (which is not a secret), the store refuses to save tokens
  * and says what to install instead.
  */
+import { UserFacingError } from '../core/errors'
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
@@ -40,9 +41,10 @@ export const LINUX_KEYCHAIN_ADVICE =
   'Install a keychain: on Debian or Ubuntu run "sudo apt install gnome-keyring libsecret-1-0" ' +
   '(on KDE, KWallet also works), sign out and in again, then restart Skill Runner.'
 
-export class SecretStoreUnavailableError extends Error {
-  constructor(message: string) {
-    super(message)
+export class SecretStoreUnavailableError extends UserFacingError {
+  readonly category = 'unavailable' as const
+  constructor(message: string, nextStep = '') {
+    super(message, nextStep)
     this.name = 'SecretStoreUnavailableError'
   }
 }

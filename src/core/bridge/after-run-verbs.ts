@@ -84,7 +84,7 @@ export function createAfterRun(engine: Engine, shell: AfterRunShell = {}) {
     async chooseOutputsFolder(): Promise<SettingsView | null> {
       if (!shell.chooseFolder)
         throw new EngineError(
-          'invalid-arguments',
+          'bad-input',
           'A browser cannot show this computer’s folders.',
           'Type the folder’s full path in the box and choose Save.',
         )

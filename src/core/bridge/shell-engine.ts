@@ -4,15 +4,11 @@
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { ContractError } from '../../shared/contract'
 import {
-  BridgeError,
-  type BridgeErrorCode,
   type FileRef,
   type PendingSubmissionView,
   type PlanTarget,
 } from '../../shared/bridge'
-import { ApiError } from '../service'
 import type { ShellEngine } from './service'
 import { createAfterRun, type AfterRunShell } from './after-run-verbs'
 import { safeFileName } from '../flows/downloads/downloads'
@@ -28,7 +24,8 @@ import {
 import type { PrepareShell } from './service'
 import type { SavedFileView } from '../../shared/bridge'
 import type { Engine } from '../engine'
-import { EngineError, UserFacingError } from '../errors'
+import { EngineError } from '../errors'
+import { describeError } from './errors'
 import { buyerListing, listingView } from '../flows/listings/buyer-listing'
 import { confirmPlan, planRetryFailed, planSubmission, planView, plansOf } from '../flows/spend/plans'
 import type { Submission } from '../flows/spend/submissions'
@@ -139,7 +136,7 @@ export function createShellEngine(
       const plan = plansOf(engine).get(args.planId)
       if (plan.connection.name !== name) {
         throw new EngineError(
-          'invalid-arguments',
+          'bad-input',
           `This confirmation belongs to “${plan.connection.name}”, not “${name}”.`,
           'Check the workbook again in the environment you want to use.',
         )
@@ -327,7 +324,7 @@ function createPrepareShell(engine: Engine, shell: ShellOptions): PrepareShell {
     async openSavedFile(path) {
       if (!shell.openPath || !saved.has(path)) {
         throw new EngineError(
-          'refused',
+          'not-allowed',
           'Skill Runner opens only the files it saved for you in this session.',
           'Open the file from its folder.',
         )
@@ -382,50 +379,4 @@ function pendingView(s: Submission): PendingSubmissionView {
     updatedAtMs: s.updatedAtMs,
     error: s.error,
   }
-}
-
-const ENGINE_CODES: Record<EngineError['code'], BridgeErrorCode> = {
-  'invalid-arguments': 'invalid-arguments',
-  'not-found': 'not-found',
-  conflict: 'conflict',
-  refused: 'conflict',
-  unavailable: 'unreachable',
-  internal: 'internal',
-}
-
-export function describeError(error: unknown): BridgeError {
-  if (error instanceof BridgeError) return error
-  if (error instanceof ApiError) {
-    let code: BridgeErrorCode = 'service'
-    if (error.isUnreachable) code = 'unreachable'
-    else if (error.status === 401) code = 'unauthorized'
-    else if (error.status === 404) code = 'not-found'
-    else if (error.status === 409) code = 'conflict'
-    return new BridgeError({ code, message: error.message, nextStep: error.nextStep })
-  }
-  if (error instanceof EngineError) {
-    return new BridgeError({
-      code: ENGINE_CODES[error.code],
-      message: error.message,
-      nextStep: error.nextStep,
-      ...(error.fields ? { fields: error.fields } : {}),
-    })
-  }
-  if (error instanceof UserFacingError) {
-    // Any other error meant for the user (e.g. the token store's) is shown as it is.
-    return new BridgeError({ code: 'internal', message: error.message, nextStep: error.nextStep })
-  }
-  if (error instanceof ContractError) {
-    return new BridgeError({
-      code: 'service',
-      message: error.message,
-      nextStep: 'Update Skill Runner, or report it to the service’s operator.',
-    })
-  }
-  return new BridgeError({
-    code: 'internal',
-    message: `Something went wrong inside Skill Runner: ${error instanceof Error ? error.message : String(error)}`,
-    nextStep:
-      'Try again. If it happens again, restart Skill Runner and report what you were doing.',
-  })
 }

@@ -111,7 +111,7 @@ export class Connections {
     const trimmed = token.trim()
     if (!trimmed)
       throw new EngineError(
-        'invalid-arguments',
+        'bad-input',
         'The token is empty.',
         'Paste the API token again.',
       )
@@ -164,9 +164,10 @@ export class Connections {
     const check = checkBaseUrl(baseUrl)
     if (!check.ok) {
       throw new EngineError(
-        'refused',
+        'bad-input',
         `Environment “${name}”: ${check.reason}`,
-        `Save it again with an https:// address: skill-runner env remove ${name}, then env add ${name} --base-url https://...`,
+        'Remove it, then add it again with its https:// address.',
+        { action: 'add-environment-again' },
       )
     }
     const origin = check.url.origin

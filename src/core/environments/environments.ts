@@ -26,10 +26,10 @@ export function normaliseBaseUrl(value: string): string {
   const check = checkBaseUrl(value)
   if (!check.ok) {
     throw new EngineError(
-      'invalid-arguments',
+      'bad-input',
       check.reason,
       'Enter the service address, starting with https:// (for example https://skills.example.com).',
-      { baseUrl: check.reason },
+      { fields: { baseUrl: check.reason } },
     )
   }
   return (check.url.origin + check.url.pathname).replace(/\/+$/, '')
@@ -79,10 +79,10 @@ export class Environments {
     const name = input.name.trim()
     if (!NAME.test(name)) {
       throw new EngineError(
-        'invalid-arguments',
+        'bad-input',
         `“${input.name}” cannot be used as an environment name.`,
         'Use up to 64 letters, digits, spaces, dots, dashes or underscores.',
-        { name: 'Use letters, digits, spaces, dots, dashes or underscores' },
+        { fields: { name: 'Use letters, digits, spaces, dots, dashes or underscores' } },
       )
     }
     if (this.find(name)) {
@@ -90,7 +90,7 @@ export class Environments {
         'conflict',
         `An environment called “${name}” already exists.`,
         'Choose another name, or remove the existing one first.',
-        { name: 'This name is already used' },
+        { fields: { name: 'This name is already used' } },
       )
     }
     const baseUrl = normaliseBaseUrl(input.baseUrl)
@@ -132,10 +132,10 @@ export class Environments {
     const label = unitLabel.trim()
     if (!label || label.length > 32)
       throw new EngineError(
-        'invalid-arguments',
+        'bad-input',
         'A unit label has 1 to 32 characters.',
         'Type a short name for the unit, e.g. credits.',
-        { unitLabel: 'Use 1 to 32 characters' },
+        { fields: { unitLabel: 'Use 1 to 32 characters' } },
       )
     if (env.builtIn) setSetting(this.db, BUILTIN_UNIT_KEY, label)
     else

@@ -19,6 +19,7 @@ export interface SecretStore {
 /** Raised when a token cannot be saved; the message says what to install or do instead. */
 export class SecretStoreError extends UserFacingError {
   readonly code = 'secret-store'
+  readonly category = 'unavailable' as const
   constructor(message: string, nextStep: string) {
     super(message, nextStep)
     this.name = 'SecretStoreError'

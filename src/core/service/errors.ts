@@ -4,7 +4,7 @@
  * to do next, so every front door (UI, CLI) can show it as is.
  */
 
-import { UserFacingError } from '../errors'
+import { UserFacingError, type ErrorAction, type ErrorCategory } from '../errors'
 
 export type ApiErrorKind =
   /** The service answered with a non-2xx status. */
@@ -50,8 +50,8 @@ export class ApiError extends UserFacingError {
   readonly attempts: number
   readonly maybeHandled: boolean
   constructor(init: ApiErrorInit) {
-    const { message, nextStep } = explain(init)
-    super(message, nextStep, { cause: init.cause })
+    const { message, nextStep, action } = explain(init)
+    super(message, nextStep, { cause: init.cause, action })
     this.name = 'ApiError'
     this.kind = init.kind
     this.request = init.request
@@ -62,6 +62,10 @@ export class ApiError extends UserFacingError {
     this.retryAfterMs = init.retryAfterMs
     this.attempts = init.attempts ?? 1
     this.maybeHandled = init.maybeHandled ?? false
+  }
+
+  get category(): ErrorCategory {
+    return categoryOf(this.kind, this.status)
   }
 
   /** The kind of failure, with the status for a refusal: 'http-404', 'unreachable'... */
@@ -80,7 +84,7 @@ export class ApiError extends UserFacingError {
   }
 }
 
-function explain(init: ApiErrorInit): { message: string; nextStep: string } {
+function explain(init: ApiErrorInit): { message: string; nextStep: string; action?: ErrorAction } {
   const server = init.serverMessage ? ` It said: “${init.serverMessage}”` : ''
   const where = init.origin
   switch (init.kind) {
@@ -113,7 +117,8 @@ function explain(init: ApiErrorInit): { message: string; nextStep: string } {
     return {
       message: `The service at ${where} did not accept the API token.${server}`,
       nextStep:
-        'Set a valid token for this environment (in the app: Set token; on the command line: SKILL_RUNNER_TOKEN or `skill-runner env add NAME --base-url URL --token-stdin`).',
+        'Set a valid token for this environment.',
+      action: 'set-token',
     }
   }
   if (status === 403) {
@@ -158,4 +163,17 @@ function explain(init: ApiErrorInit): { message: string; nextStep: string } {
     message: `The service refused the request (HTTP ${status}).${server}`,
     nextStep: 'Correct what the message names and try again.',
   }
+}
+
+/** The category of a failure talking to the service (see src/shared/errors.ts). */
+export function categoryOf(kind: ApiErrorKind, status: number): ErrorCategory {
+  if (kind === 'aborted') return 'cancelled'
+  if (kind !== 'http') return 'unavailable'
+  if (status === 401) return 'not-signed-in'
+  if (status === 403) return 'not-allowed'
+  if (status === 404) return 'not-found'
+  if (status === 409) return 'conflict'
+  if (status === 413) return 'over-limit'
+  if (status === 429 || status >= 500) return 'unavailable'
+  return 'refused'
 }

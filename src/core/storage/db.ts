@@ -4,6 +4,7 @@
  * file; a busy timeout, so two writers wait for each other instead of failing. The schema moves
  * forward through numbered migrations recorded in `PRAGMA user_version`.
  */
+import { UserFacingError } from '../errors'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'libsql'
@@ -101,10 +102,13 @@ const MIGRATIONS: string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length
 
-export class HistoryVersionError extends Error {
+export class HistoryVersionError extends UserFacingError {
+  readonly category = 'conflict' as const
   constructor(found: number) {
     super(
-      `The history database was written by a newer Skill Runner (schema ${found}, this one knows ${SCHEMA_VERSION}).`,
+      `The history on this computer was written by a newer Skill Runner (schema ${found}, this one knows ${SCHEMA_VERSION}).`,
+      'Use the newer Skill Runner, or choose another data folder for this one.',
+      { action: 'choose-data-folder' },
     )
     this.name = 'HistoryVersionError'
   }

@@ -55,10 +55,10 @@ export class Settings {
   update(patch: SettingsPatch): SettingsView {
     if (patch.outputsFolder !== undefined && !isAbsolute(patch.outputsFolder.trim()))
       throw new EngineError(
-        'invalid-arguments',
+        'bad-input',
         `“${patch.outputsFolder}” is not a full folder path.`,
         'Give the folder’s full path, starting from the drive or from /.',
-        { outputsFolder: 'Give the full path of a folder' },
+        { fields: { outputsFolder: 'Give the full path of a folder' } },
       )
     const concurrency = patch.downloadConcurrency
     if (
@@ -66,10 +66,10 @@ export class Settings {
       (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_DOWNLOAD_CONCURRENCY)
     )
       throw new EngineError(
-        'invalid-arguments',
+        'bad-input',
         `Downloads at once must be a whole number from 1 to ${MAX_DOWNLOAD_CONCURRENCY}.`,
         'Pick a number in that range.',
-        { downloadConcurrency: `Use 1 to ${MAX_DOWNLOAD_CONCURRENCY}` },
+        { fields: { downloadConcurrency: `Use 1 to ${MAX_DOWNLOAD_CONCURRENCY}` } },
       )
     transaction(this.db, () => {
       if (patch.outputsFolder !== undefined)

@@ -4,6 +4,8 @@
  * file error for the user), never a crash: the dispatcher turns it into a file error and the
  * process goes on.
  */
+import { UserFacingError } from '../errors'
+
 
 /** Excel's own sheet size: columns A to XFD, rows 1 to 1,048,576. */
 export const MAX_COLUMNS = 16_384
@@ -27,8 +29,12 @@ export const MAX_FILE_ERRORS = 50
 export const MAX_CSV_RECORD_CHARS = 16 * 1024 * 1024
 
 /** A problem with the file a user gave us; its message is for them and says what to do. */
-export class WorkbookFileError extends Error {
+export class WorkbookFileError extends UserFacingError {
   override name = 'WorkbookFileError'
+  readonly category = 'bad-input' as const
+  constructor(message: string, nextStep = '') {
+    super(message, nextStep)
+  }
 }
 
 /** The end of every message about a damaged or hostile spreadsheet file. */

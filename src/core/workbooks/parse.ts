@@ -213,14 +213,14 @@ function writeFailure(what: string, failure: Failure): never {
   if (failure.kind === 'user') throw new EngineError('refused', failure.message, failure.nextStep)
   if (failure.kind === 'memory')
     throw new EngineError(
-      'refused',
+      'over-limit',
       `Writing the ${what} needed more than ${failure.maxMemoryMb} MB of memory, so it was stopped.`,
       'Split the workbook into smaller ones and try again.',
     )
   // A disk's refusal says what to do (ENOSPC: no space left...); anything else stays inside.
   const disk = /^E[A-Z]+: [^,]*/.exec(failure.detail)?.[0]
   throw new EngineError(
-    'internal',
+    disk ? 'refused' : 'internal',
     `Writing the ${what} stopped unexpectedly${disk ? ` (${disk})` : ''}.`,
     disk
       ? 'Free some space or choose another folder, and try again.'

@@ -16,7 +16,7 @@ export async function checkWritableFolder(path: string): Promise<void> {
   const info = await stat(folder).catch(() => null)
   if (!info || !info.isDirectory()) {
     throw new EngineError(
-      'invalid-arguments',
+      'bad-input',
       `The folder “${folder}” does not exist.`,
       'Create it, or choose another place for the file.',
     )
@@ -25,7 +25,7 @@ export async function checkWritableFolder(path: string): Promise<void> {
     await access(folder, constants.W_OK)
   } catch {
     throw new EngineError(
-      'invalid-arguments',
+      'bad-input',
       `Skill Runner may not write into “${folder}”.`,
       'Choose a folder you may write to.',
     )

@@ -3,6 +3,8 @@
  * Bridge as plain data (Electron IPC would otherwise drop everything but the message), and every
  * error says what happened and what to do next.
  */
+import type { ErrorAction } from '../errors'
+
 
 export type BridgeErrorCode =
   /** The arguments were refused (a form field is wrong). */
@@ -15,8 +17,16 @@ export type BridgeErrorCode =
   | 'conflict'
   /** The service could not be reached. */
   | 'unreachable'
-  /** The service refused the token. */
+  /** The service refused the token, or there is none. */
   | 'unauthorized'
+  /** Signed in, but this account may not do it. */
+  | 'not-allowed'
+  /** Refused, and nothing was done (by the service or by a rule). */
+  | 'refused'
+  /** Over a limit: the spending cap, a size. */
+  | 'over-limit'
+  /** Stopped, or not confirmed. */
+  | 'cancelled'
   /** The service answered with an error. */
   | 'service'
   /** Anything else: a bug or an unexpected condition. */
@@ -30,6 +40,8 @@ export interface BridgeErrorInfo {
   nextStep: string
   /** Form fields at fault, for `invalid-arguments` (field -> message). */
   fields?: Record<string, string>
+  /** What the window can offer to do about it (a button), when anything. */
+  action?: ErrorAction
 }
 
 export type BridgeResult<T> = { ok: true; value: T } | { ok: false; error: BridgeErrorInfo }
@@ -39,6 +51,7 @@ export class BridgeError extends Error {
   readonly code: BridgeErrorCode
   readonly nextStep: string
   readonly fields: Record<string, string> | undefined
+  readonly action: ErrorAction | undefined
 
   constructor(info: BridgeErrorInfo) {
     super(info.message)
@@ -46,6 +59,7 @@ export class BridgeError extends Error {
     this.code = info.code
     this.nextStep = info.nextStep
     this.fields = info.fields
+    this.action = info.action
   }
 
   toInfo(): BridgeErrorInfo {
@@ -55,6 +69,7 @@ export class BridgeError extends Error {
       nextStep: this.nextStep,
     }
     if (this.fields) info.fields = this.fields
+    if (this.action) info.action = this.action
     return info
   }
 }

@@ -1,12 +1,17 @@
+import { UserFacingError } from '../errors'
 import type { z } from 'zod'
 
 /** Thrown when a server answer does not have the shape the contract requires. */
-export class ContractError extends Error {
+export class ContractError extends UserFacingError {
+  readonly category = 'unavailable' as const
   constructor(
     readonly what: string,
     readonly issues: string[],
   ) {
-    super(`The service sent ${what} that this app cannot read: ${issues.join('; ')}.`)
+    super(
+      `The service sent ${what} that this app cannot read: ${issues.join('; ')}.`,
+      'Update Skill Runner, or report it to the service’s operator.',
+    )
     this.name = 'ContractError'
   }
 }

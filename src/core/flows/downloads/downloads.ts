@@ -134,7 +134,7 @@ export async function ensureFolder(folder: string): Promise<void> {
     if (info) {
       if (!info.isDirectory())
         throw new EngineError(
-          'invalid-arguments',
+          'bad-input',
           `“${at}” is a file, not a folder.`,
           'Choose a folder to save into.',
         )
@@ -151,7 +151,7 @@ export async function ensureFolder(folder: string): Promise<void> {
     } catch (error) {
       if ((error as { code?: string }).code === 'EEXIST') continue
       throw new EngineError(
-        'invalid-arguments',
+        'bad-input',
         `The folder “${path}” cannot be created (${(error as { code?: string }).code ?? String(error)}).`,
         'Choose a folder you may write to.',
       )

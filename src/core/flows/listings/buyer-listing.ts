@@ -21,7 +21,7 @@ import type { ListingSource, ListingView } from '../../../shared/bridge'
 import { plainField } from '../../../shared/input-schema'
 import { ApiError, type ApiClient } from '../../service'
 import { SHEETS } from '../../workbooks'
-import { openXlsx } from '../../workbooks/xlsx-stream'
+import { openXlsx } from '../../workbooks'
 
 /** What the engine knows of a listing; `schema` is null when it is not known yet. */
 export interface BuyerListing {

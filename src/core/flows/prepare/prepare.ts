@@ -35,7 +35,7 @@ import {
   SHEETS,
   type ReadResult,
 } from '../../workbooks'
-import { openXlsx } from '../../workbooks/xlsx-stream'
+import { openXlsx } from '../../workbooks'
 
 // ---- Templates ------------------------------------------------------------------------------
 
@@ -358,7 +358,7 @@ export class WorkbookChecks {
       }).catch((error: unknown) => {
         if (controller.signal.aborted) {
           throw new EngineError(
-            'refused',
+            'cancelled',
             'The check was cancelled.',
             'Drop or choose the workbook again to check it.',
           )

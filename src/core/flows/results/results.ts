@@ -17,9 +17,7 @@ import {
 import { runDetailOf, type DownloadOptions, type RunDownload } from '../downloads/downloads'
 import type { Connection } from '../../environments/connection'
 import type { Engine } from '../../engine'
-import { writeResultsWorkbookFile } from '../../workbooks/parse'
-import type { PlanCell, ResultsPlan } from '../../workbooks/results-file'
-import { checkWritableFolder } from '../../workbooks/writer'
+import { checkWritableFolder, writeResultsWorkbookFile, type PlanCell, type ResultsPlan } from '../../workbooks'
 import { rowNumberingOf } from '../spend/submissions'
 
 /** Excel keeps at most 32,767 characters in a cell; longer text is linked instead. */

@@ -56,7 +56,7 @@ export function selectRows(
   if (selection.first !== undefined) picked = picked.slice(0, selection.first)
   if (picked.length === 0) {
     throw new EngineError(
-      'invalid-arguments',
+      'bad-input',
       'No rows are left to send with that selection.',
       'Check the row range or the pilot size.',
     )

@@ -392,16 +392,18 @@ export async function planRetryFailed(
     throw new EngineError(
       'not-found',
       `Run ${runId} was not submitted from this computer, so its rows are not here to send again.`,
-      'Submit the workbook again with only the rows you need (run ... --rows N-M).',
+      'Send the workbook again with only the rows you need.',
+      { action: 'send-fewer-rows' },
     )
   }
   const detail = await connection.client.run(runId, { signal })
   engine.recordRuns(connection.historyKey, [detail.run])
   if (!isTerminalStatus(detail.run.status)) {
     throw new EngineError(
-      'refused',
+      'conflict',
       `Run ${runId} is still ${detail.run.status}.`,
-      'Wait until it has finished (runs watch), then retry its failed rows.',
+      'Wait until it has finished, then retry its failed rows.',
+      { action: 'watch-run' },
     )
   }
   const failed = new Set(
@@ -572,16 +574,18 @@ export function checkSpendingCap(plan: Plan, maxCostT: number | undefined): void
   const unit = plan.connection.unitLabel
   if (plan.estimateT === null) {
     throw new EngineError(
-      'refused',
+      'over-limit',
       `Nothing was sent: the cost of these rows is not known before the run, so the spending cap of ${maxCostT} ${unit} cannot be checked.`,
-      'Send a pilot of one row first without a cap (--pilot 1, or --rows for a template) to learn the cost per row, then send the rest with the cap.',
+      'Send a pilot of one row first without a cap to learn the cost per row, then send the rest with the cap.',
+      { action: 'send-pilot' },
     )
   }
   if (plan.estimateT > maxCostT) {
     throw new EngineError(
-      'refused',
+      'over-limit',
       `Nothing was sent: the estimate of ${plan.estimateT} ${unit} is above your cap of ${maxCostT} ${unit}.`,
-      'Raise the cap, or send fewer rows (--pilot N or --rows N-M).',
+      'Raise the cap, or send fewer rows.',
+      { action: 'send-fewer-rows' },
     )
   }
 }
@@ -604,9 +608,10 @@ export interface Confirmed {
 export class DuplicateSubmissionError extends EngineError {
   constructor(readonly earlier: Submission) {
     super(
-      'refused',
+      'conflict',
       `Nothing was sent: the same rows were already sent to the same target and accepted as run ${earlier.runId}.`,
-      'Open that run, or confirm again to start a new paid run with the same rows (--again).',
+      'Open that run, or confirm again to start a new paid run with the same rows.',
+      { action: 'send-again' },
     )
     this.name = 'DuplicateSubmissionError'
   }
@@ -632,9 +637,10 @@ export async function confirmPlan(
   }
   if (options.confirmed !== true) {
     throw new EngineError(
-      'refused',
+      'cancelled',
       'Nothing was sent: it was not confirmed.',
-      'Confirm it to go ahead (on the command line: --yes, or answer yes at the prompt).',
+      'Confirm it to go ahead.',
+      { action: 'confirm' },
     )
   }
   checkSpendingCap(plan, options.maxCostT)

@@ -249,7 +249,7 @@ export class Submissions {
     if (entry.state === 'accepted' || entry.state === 'refused') return entry
     if (entry.historyKey !== connection.historyKey) {
       throw new EngineError(
-        'internal',
+        'conflict',
         'This submission belongs to another environment.',
         `Send it from “${entry.environment}”.`,
       )
