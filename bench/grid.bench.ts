@@ -10,7 +10,6 @@ import { join } from 'node:path'
 import { chromium } from 'playwright-core'
 import { createEngine } from '../src/core/engine'
 import { MemorySecretStore } from '../src/core/secrets'
-import { createShellEngine } from '../src/core/bridge/shell-engine'
 import { startSandbox } from '../src/sandbox'
 import { startBrowserMode } from '../src/web/app'
 import { BUILTIN_SANDBOX } from '../src/core/environments/environments'
@@ -49,7 +48,8 @@ const engine = createEngine({
 })
 await engine.connect({ env: BUILTIN_SANDBOX })
 const mode = await startBrowserMode({
-  engine: createShellEngine(engine, { name: 'Skill Runner', version: 'bench', platform: 'linux' }),
+  engine,
+  app: { name: 'Skill Runner', version: 'bench', platform: 'linux' },
   rendererDir,
 })
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })

@@ -1,7 +1,7 @@
 /**
  * The runs list with 10,000 runs in headless Chromium, through browser mode (the built renderer,
- * the real web server and Bridge). The engine behind the Bridge serves 10,000 run summaries from
- * memory, a page of 50 at a time as the app asks, so the figures are the window's own: the list
+ * the real web server, Bridge and engine). The service behind the engine serves 10,000 run
+ * summaries from memory, a page of 50 at a time as the app asks, so the figures are the window's own: the list
  * is scrolled to its end (loading every page as a user scrolling down would), then scrolled top
  * to bottom again through all 10,000 rows.
  *
@@ -10,10 +10,11 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
-import type { ShellEngine } from '../src/core/bridge/service'
-import { describeError } from '../src/core/bridge/errors'
-import type { RunDetail, RunSummary } from '../src/shared/contract'
-import { BridgeError } from '../src/shared/bridge'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { createEngine } from '../src/core/engine'
+import { MemorySecretStore } from '../src/core/secrets'
+import type { RunSummary } from '../src/shared/contract'
 import { startBrowserMode } from '../src/web/app'
 import { root } from './support'
 
@@ -61,46 +62,37 @@ const runs: RunSummary[] = Array.from({ length: RUNS }, (_, i) => {
   }
 })
 
-const refuse = async (): Promise<never> => {
-  throw new BridgeError({ code: 'internal', message: 'Not part of this benchmark.', nextStep: '' })
-}
-/** An engine that only lists runs: 10,000 of them, paged as the service would. */
-const engine: ShellEngine = {
-  appInfo: () => ({ name: 'Skill Runner', version: 'bench', platform: process.platform }),
-  secretStore: () => ({ kind: 'memory', description: 'memory', canSaveTokens: false, advice: '' }),
-  listEnvironments: async () => [
-    {
-      name: 'Bench',
-      baseUrl: 'https://bench.invalid',
-      origin: 'https://bench.invalid',
-      builtIn: false,
-      isDefault: true,
-      hasToken: true,
-      unitLabel: 'credits',
-    },
-  ],
-  addEnvironment: refuse,
-  removeEnvironment: refuse,
-  useEnvironment: refuse,
-  setToken: refuse,
-  checkConnection: refuse,
-  async listRuns(_name, query) {
-    const start = Number(query.pageToken ?? 0)
-    const size = query.pageSize ?? 50
+/**
+ * The service behind the engine answers from memory: 10,000 runs, paged as the real one would.
+ * Only the runs list and a run's detail are asked for in this benchmark.
+ */
+const fakeService = async (input: string | URL | Request): Promise<Response> => {
+  const url = new URL(input instanceof Request ? input.url : String(input))
+  const json = (body: unknown) =>
+    new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } })
+  if (url.pathname.endsWith('/users/me/runs')) {
+    const start = Number(url.searchParams.get('pageToken') || 0)
+    const size = Number(url.searchParams.get('pageSize') || 50)
     const items = runs.slice(start, start + size)
     const next = start + size < runs.length ? String(start + size) : ''
-    return { items, nextPageToken: next, totalCount: runs.length }
-  },
-  getRun: async (_name, runId): Promise<RunDetail> => ({
-    run: runs.find((r) => r.runId === runId)!,
-    market: undefined,
-    tasks: [],
-    artifacts: [],
-  }),
-  describeError,
+    return json({ items, nextPageToken: next, totalCount: runs.length })
+  }
+  const runId = decodeURIComponent(url.pathname.split('/').pop() ?? '')
+  const run = runs.find((r) => r.runId === runId)
+  if (run) return json({ run, tasks: [], artifacts: [] })
+  return new Response(JSON.stringify({ error: 'not part of this benchmark' }), { status: 404 })
 }
 
-const mode = await startBrowserMode({ engine, rendererDir })
+const home = mkdtempSync(join(tmpdir(), 'skill-runner-bench-runs-'))
+const engine = createEngine({ home, secretStore: new MemorySecretStore(), fetch: fakeService })
+await engine.addEnvironment({ name: 'Bench', baseUrl: 'https://bench.invalid', token: 'bench' })
+engine.useEnvironment('Bench')
+
+const mode = await startBrowserMode({
+  engine,
+  app: { name: 'Skill Runner', version: 'bench', platform: process.platform },
+  rendererDir,
+})
 const browser = await chromium.launch({
   executablePath: CHROMIUM,
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
@@ -194,6 +186,8 @@ try {
 } finally {
   await browser.close()
   await mode.close()
+  await engine.close()
+  rmSync(home, { recursive: true, force: true })
 }
 
 /** Main-thread time by kind of work, and the makeup of tasks over the target, from a trace. */

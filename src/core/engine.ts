@@ -13,6 +13,8 @@ import { BuiltInSandbox, type StartBuiltInSandbox } from './environments/builtin
 import type { Connection, Target } from './environments/connection'
 import { Connections } from './environments/connector'
 import { Downloads } from './flows/downloads/downloads'
+import type { Plan } from './flows/spend/plan'
+import { PlanStore } from './flows/spend/plan-store'
 import { Environments } from './environments/environments'
 import { History } from './storage/run-history'
 import { openDb, type Db } from './storage/db'
@@ -58,6 +60,8 @@ export class Engine {
   readonly downloads: Downloads
   /** Official template schemas kept for offline use. */
   readonly schemas: Schemas
+  /** Plans waiting for the user's confirmation (emptied when the engine closes). */
+  readonly plans = new PlanStore<Plan>()
   private readonly db: Db
   private readonly connections: Connections
   private readonly closeHooks: (() => void)[] = []
@@ -149,6 +153,7 @@ export class Engine {
   }
 
   async close() {
+    this.plans.clear()
     for (const hook of this.closeHooks.splice(0)) {
       try {
         hook()

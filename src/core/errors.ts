@@ -37,8 +37,8 @@ export class EngineError extends UserFacingError {
     this.fields = options?.fields
   }
 
-  /** The category under its older name, kept for callers that read `code`. */
-  get code(): ErrorCategory {
-    return this.category
+  /** The failure as the engine named it before categories: bad input was 'invalid-arguments'. */
+  get code(): string {
+    return this.category === 'bad-input' ? 'invalid-arguments' : this.category
   }
 }

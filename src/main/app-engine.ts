@@ -8,8 +8,7 @@ import { createEngine, type Engine } from '../core/engine'
 import { BUILTIN_SANDBOX } from '../core/environments/environments'
 import { resolveHome } from '../core/storage/home'
 import { loadKeyringStore } from '../core/secrets'
-import type { ShellEngine } from '../core/bridge/service'
-import { createShellEngine } from '../core/bridge/shell-engine'
+import type { BridgeServiceOptions } from '../core/bridge/service'
 import { startSandbox } from '../sandbox'
 import { createSafeStorageSecretStore, type SafeStorageLike } from './safe-storage-secret-store'
 import { chooseSecretStore } from './secret-store'
@@ -33,7 +32,11 @@ export interface AppEngineOptions {
 
 export async function createAppEngine(
   options: AppEngineOptions,
-): Promise<{ engine: Engine; shell: ShellEngine; close(): Promise<void> }> {
+): Promise<{
+  engine: Engine
+  bridge: Omit<BridgeServiceOptions, 'shell'>
+  close(): Promise<void>
+}> {
   const home = resolveHome()
   const chosen = await chooseSecretStore({
     keychain: () => loadKeyringStore(),
@@ -64,14 +67,9 @@ export async function createAppEngine(
   await engine
     .connect({ env: BUILTIN_SANDBOX })
     .catch((error: unknown) => options.log('the built-in Sandbox did not start:', error))
-  const shell = createShellEngine(
-    engine,
-    {
-      name: 'Skill Runner',
-      version: options.version,
-      platform: process.platform,
-    },
-    {
+  const bridge: Omit<BridgeServiceOptions, 'shell'> = {
+    app: { name: 'Skill Runner', version: options.version, platform: process.platform },
+    dialogs: {
       ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
       ...(options.openPath ? { openPath: options.openPath } : {}),
       ...(options.showItemInFolder ? { showItemInFolder: options.showItemInFolder } : {}),
@@ -80,6 +78,6 @@ export async function createAppEngine(
         ? { defaultOutputsFolder: () => join(options.downloadsFolder!, 'Skill Runner') }
         : {}),
     },
-  )
-  return { engine, shell, close: () => engine.close() }
+  }
+  return { engine, bridge, close: () => engine.close() }
 }

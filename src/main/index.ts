@@ -21,6 +21,7 @@ import { createBridgeService } from '../core/bridge/service'
 import { contentSecurityPolicy, createDispatch } from '../shared/bridge'
 import { appSchemePrivileges, createAppProtocolHandler } from './app-protocol'
 import { createAppEngine } from './app-engine'
+import { isOwnRun } from '../core/flows/history/history-view'
 import { broadcastEvent, electronIpcMain, registerBridge } from './ipc'
 import { menuTemplate } from './menu'
 import {
@@ -144,7 +145,7 @@ if (!app.requestSingleInstanceLock()) {
       void engine.close()
     })
 
-    const service = createBridgeService(engine.shell, { shell: 'electron' })
+    const service = createBridgeService(engine.engine, { shell: 'electron', ...engine.bridge })
     const dispatch = createDispatch(service.handlers, {
       onUnexpectedError: (verb, error) => log(`bridge ${verb} failed:`, error),
     })
@@ -162,11 +163,12 @@ if (!app.requestSingleInstanceLock()) {
     const feedback = createShellFeedback({
       windows: () => windows,
       shouldNotify: (event) => {
-        const after = engine.shell.after
-        if (!after) return true
+        // Only runs sent from this computer, and only when the user wants notices.
         try {
+          const core = engine.engine
           return (
-            after.settings().notifications && after.isOwnRun(event.environment, event.run.runId)
+            core.settings().read().notifications &&
+            isOwnRun(core, event.environment, event.run.runId)
           )
         } catch {
           return false

@@ -6,12 +6,23 @@
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createBridgeService, type BridgeService, type ShellEngine } from '../core/bridge/service'
+import {
+  createBridgeService,
+  type AppIdentity,
+  type BridgeService,
+  type ShellDialogs,
+} from '../core/bridge/service'
+import type { Engine } from '../core/engine'
 import { createDispatch } from '../shared/bridge'
 import { startWebServer, type WebServer } from './server'
 
 export interface BrowserModeOptions {
-  engine: ShellEngine
+  engine: Engine
+  app: AppIdentity
+  /** What the shell offers (a browser: nothing; tests give an outputs folder). */
+  dialogs?: ShellDialogs
+  /** The environment the page opens on, shown as the default until the user picks another. */
+  opensOn?: string | null
   host?: string
   port?: number
   rendererDir?: string
@@ -29,7 +40,12 @@ export interface BrowserMode {
 
 export async function startBrowserMode(options: BrowserModeOptions): Promise<BrowserMode> {
   const rendererDir = options.rendererDir ?? findRendererDir()
-  const service = createBridgeService(options.engine, { shell: 'browser' })
+  const service = createBridgeService(options.engine, {
+    shell: 'browser',
+    app: options.app,
+    ...(options.dialogs ? { dialogs: options.dialogs } : {}),
+    opensOn: options.opensOn ?? null,
+  })
   const dispatch = createDispatch(service.handlers, {
     ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),
   })

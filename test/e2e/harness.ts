@@ -9,7 +9,6 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from 'p
 import { createEngine, type Engine } from '../../src/core/engine'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { MemorySecretStore } from '../../src/core/secrets'
-import { createShellEngine } from '../../src/core/bridge/shell-engine'
 import { startSandbox, type SandboxOptions } from '../../src/sandbox'
 import { startBrowserMode, type BrowserMode } from '../../src/web/app'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
@@ -87,11 +86,9 @@ export async function startE2eApp(options: E2eAppOptions): Promise<E2eApp> {
     const connection = await engine.connect({ env: BUILTIN_SANDBOX })
     if (first) await options.afterConnect?.(engine, connection)
     mode = await startBrowserMode({
-      engine: createShellEngine(
-        engine,
-        { name: 'Skill Runner', version: 'e2e', platform: 'linux' },
-        { defaultOutputsFolder: () => join(home, options.outputsFolder ?? 'Downloads') },
-      ),
+      engine,
+      app: { name: 'Skill Runner', version: 'e2e', platform: 'linux' },
+      dialogs: { defaultOutputsFolder: () => join(home, options.outputsFolder ?? 'Downloads') },
       rendererDir,
     })
   }

@@ -8,10 +8,10 @@ import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
+import { isOwnRun } from '../../src/core/flows/history/history-view'
 import { runFolderName } from '../../src/core/flows/downloads/downloads'
 import { createEngine, type Connection, type Engine } from '../../src/core/engine'
 import { MemorySecretStore } from '../../src/core/secrets'
-import { createShellEngine } from '../../src/core/bridge/shell-engine'
 import { BridgeError } from '../../src/shared/bridge'
 import { isTerminalStatus } from '../../src/shared/contract'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
@@ -37,16 +37,15 @@ function services(e: Engine) {
   const app = { name: 'test', version: '0', platform: 'linux' }
   const defaultOutputsFolder = () => join(home, 'default-outputs')
   return {
-    desktop: createBridgeService(
-      createShellEngine(e, app, {
+    desktop: createBridgeService(e, {
+      shell: 'electron',
+      app,
+      dialogs: {
         defaultOutputsFolder,
         showItemInFolder: (path) => void shown.push(path),
-      }),
-      { shell: 'electron' },
-    ),
-    browser: createBridgeService(createShellEngine(e, app, { defaultOutputsFolder }), {
-      shell: 'browser',
+      },
     }),
+    browser: createBridgeService(e, { shell: 'browser', app, dialogs: { defaultOutputsFolder } }),
   }
 }
 
@@ -146,15 +145,16 @@ describe('settings', () => {
     const app = { name: 'test', version: '0', platform: 'linux' }
     const answers: (string | null)[] = [join(home, 'picked'), null]
     const asked: string[] = []
-    const picker = createBridgeService(
-      createShellEngine(engine, app, {
+    const picker = createBridgeService(engine, {
+      shell: 'electron',
+      app,
+      dialogs: {
         chooseFolder: async (_title, current) => {
           asked.push(current)
           return answers.shift() ?? null
         },
-      }),
-      { shell: 'electron' },
-    )
+      },
+    })
     try {
       expect(await picker.handlers.chooseOutputsFolder({}, ipc)).toMatchObject({
         outputsFolder: join(home, 'picked'),
@@ -389,9 +389,8 @@ describe('creator views', () => {
 
 describe('notifications', () => {
   it('knows which runs were submitted from this device', () => {
-    const after = createShellEngine(engine, { name: 't', version: '0', platform: 'linux' }).after!
-    expect(after.isOwnRun('Local', echoRunId)).toBe(true)
-    expect(after.isOwnRun('Local', 'run_from_elsewhere')).toBe(false)
+    expect(isOwnRun(engine, 'Local', echoRunId)).toBe(true)
+    expect(isOwnRun(engine, 'Local', 'run_from_elsewhere')).toBe(false)
     expect(existsSync(outputs)).toBe(true)
   })
 })

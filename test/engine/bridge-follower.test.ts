@@ -8,7 +8,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createBridgeService } from '../../src/core/bridge/service'
 import { createEngine, type Engine } from '../../src/core/engine'
 import { MemorySecretStore } from '../../src/core/secrets'
-import { createShellEngine } from '../../src/core/bridge/shell-engine'
 import type { RunDetailUpdate, RunEnded, RunsUpdate } from '../../src/shared/bridge'
 import { paths } from '../../src/shared/contract'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
@@ -40,8 +39,8 @@ async function until(test: () => boolean, ms = 20_000) {
 
 it('pushes a new run, its progress and its end, then stops asking', async () => {
   const service = createBridgeService(
-    createShellEngine(engine, { name: 'test', version: '0', platform: 'linux' }),
-    { shell: 'browser', followMinMs: 20, followMaxMs: 100, submissionsCheckMs: 20 },
+    engine,
+    { shell: 'browser', app: { name: 'test', version: '0', platform: 'linux' }, followMinMs: 20, followMaxMs: 100, submissionsCheckMs: 20 },
   )
   const updates: RunsUpdate[] = []
   const ended: RunEnded[] = []
@@ -93,8 +92,8 @@ const detailRequests = (runId: string) =>
 it('keeps an open run detail live when its run is older than the newest page', async () => {
   // The runs list covers the newest run only: the open run falls off it once another is sent.
   const service = createBridgeService(
-    createShellEngine(engine, { name: 'test', version: '0', platform: 'linux' }),
-    { shell: 'browser', followMinMs: 20, followMaxMs: 100, followPageSize: 1 },
+    engine,
+    { shell: 'browser', app: { name: 'test', version: '0', platform: 'linux' }, followMinMs: 20, followMaxMs: 100, followPageSize: 1 },
   )
   const details: RunDetailUpdate[] = []
   const ended: RunEnded[] = []
@@ -128,8 +127,8 @@ it('keeps an open run detail live when its run is older than the newest page', a
 
 it('stops asking for a followed run as soon as its detail closes', async () => {
   const service = createBridgeService(
-    createShellEngine(engine, { name: 'test', version: '0', platform: 'linux' }),
-    { shell: 'browser', followMinMs: 20, followMaxMs: 40, followPageSize: 1 },
+    engine,
+    { shell: 'browser', app: { name: 'test', version: '0', platform: 'linux' }, followMinMs: 20, followMaxMs: 40, followPageSize: 1 },
   )
   const details: RunDetailUpdate[] = []
   service.subscribe((event, payload) => {

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
 import { createEngine, type Engine } from '../../src/core/engine'
 import { MemorySecretStore } from '../../src/core/secrets'
-import { createShellEngine } from '../../src/core/bridge/shell-engine'
 import { createDispatch } from '../../src/shared/bridge/dispatch'
 import { paths, type RunList } from '../../src/shared/contract'
 import { call, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
@@ -31,8 +30,8 @@ beforeAll(async () => {
   })
   await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
   service = createBridgeService(
-    createShellEngine(engine, { name: 'test', version: '0', platform: 'linux' }),
-    { shell: 'browser' },
+    engine,
+    { shell: 'browser', app: { name: 'test', version: '0', platform: 'linux' } },
   )
 })
 afterAll(async () => {

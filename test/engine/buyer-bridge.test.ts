@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
 import { createEngine, type Engine } from '../../src/core/engine'
 import { MemorySecretStore } from '../../src/core/secrets'
-import { createShellEngine } from '../../src/core/bridge/shell-engine'
 import { BridgeError, type SubmissionUpdate } from '../../src/shared/bridge'
 import { paths, type RunList } from '../../src/shared/contract'
 import {
@@ -40,8 +39,8 @@ beforeAll(async () => {
   })
   await engine.addEnvironment({ name: 'Market', baseUrl: sandbox.url, token: BUYER_TOKEN })
   service = createBridgeService(
-    createShellEngine(engine, { name: 'test', version: '0', platform: 'linux' }),
-    { shell: 'browser' },
+    engine,
+    { shell: 'browser', app: { name: 'test', version: '0', platform: 'linux' } },
   )
   service.subscribe((event, payload) => {
     if (event === 'submissionUpdated') updates.push(payload as SubmissionUpdate)

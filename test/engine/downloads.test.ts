@@ -249,17 +249,13 @@ describe('the results workbook', () => {
 describe('downloads through the Bridge', () => {
   it('saves into the outputs folder and pushes progress events', async () => {
     const { createBridgeService } = await import('../../src/core/bridge/service')
-    const { createShellEngine } = await import('../../src/core/bridge/shell-engine')
     const out = mkdtempSync(join(tmpdir(), 'sr-bridge-'))
     await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
-    const service = createBridgeService(
-      createShellEngine(
-        engine,
-        { name: 'test', version: '0', platform: 'linux' },
-        { defaultOutputsFolder: () => out },
-      ),
-      { shell: 'electron' },
-    )
+    const service = createBridgeService(engine, {
+      shell: 'electron',
+      app: { name: 'test', version: '0', platform: 'linux' },
+      dialogs: { defaultOutputsFolder: () => out },
+    })
     const events: unknown[] = []
     service.subscribe((event, payload) => {
       if (event === 'downloadProgress') events.push(payload)
@@ -287,14 +283,11 @@ describe('downloads through the Bridge', () => {
 describe('uploads through the Bridge', () => {
   it('takes contents from a browser, refuses paths over HTTP, and pushes progress', async () => {
     const { createBridgeService } = await import('../../src/core/bridge/service')
-    const { createShellEngine } = await import('../../src/core/bridge/shell-engine')
     await engine.addEnvironment({ name: 'Uploads', baseUrl: sandbox.url }).catch(() => undefined)
-    const service = createBridgeService(
-      createShellEngine(engine, { name: 'test', version: '0', platform: 'linux' }),
-      {
-        shell: 'browser',
-      },
-    )
+    const service = createBridgeService(engine, {
+      shell: 'browser',
+      app: { name: 'test', version: '0', platform: 'linux' },
+    })
     const events: { name: string; state: string }[] = []
     service.subscribe((event, payload) => {
       if (event === 'uploadProgress') events.push(payload as { name: string; state: string })

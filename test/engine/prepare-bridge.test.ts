@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
 import { createEngine, type Engine } from '../../src/core/engine'
 import { MemorySecretStore } from '../../src/core/secrets'
-import { createShellEngine } from '../../src/core/bridge/shell-engine'
-import { checkWorkbook } from '../../src/core/flows/prepare/prepare'
+import { checkWorkbook } from '../../src/core/flows/prepare'
 import { generateInputWorkbook } from '../../src/core/workbooks'
 import { officialTemplateSchemaSchema } from '../../src/shared/contract'
 import { BridgeError, type SavedFileView } from '../../src/shared/bridge'
@@ -41,8 +40,8 @@ beforeAll(async () => {
   await engine.addEnvironment({ name: 'Market', baseUrl: market.url, token: BUYER_TOKEN })
   await engine.addEnvironment({ name: 'Gone', baseUrl: gone.url, token: BUYER_TOKEN })
   service = createBridgeService(
-    createShellEngine(engine, { name: 'test', version: '0', platform: 'linux' }),
-    { shell: 'browser' },
+    engine,
+    { shell: 'browser', app: { name: 'test', version: '0', platform: 'linux' } },
   )
   service.subscribe((event, payload) => {
     if (event === 'checkProgress') progress.push((payload as { rowsRead: number }).rowsRead)

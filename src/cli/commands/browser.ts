@@ -1,8 +1,6 @@
 /** `web`: browser mode, the whole app in any browser on this computer. */
-import type { ShellEngine } from '../../core/bridge/service'
 import type { Engine } from '../../core/engine'
 import { BUILTIN_SANDBOX, normaliseBaseUrl } from '../../core/environments/environments'
-import { createShellEngine } from '../../core/bridge/shell-engine'
 import { startBrowserMode } from '../../web/app'
 import { stringOption, type Command, type CommandContext } from '../command'
 import { EXIT } from '../errors'
@@ -25,13 +23,10 @@ export const web: Command = {
       .catch((error: unknown) =>
         ctx.out.note(`the built-in Sandbox did not start: ${String(error)}`),
       )
-    const shell = createShellEngine(engine, {
-      name: 'Skill Runner',
-      version: '0.1.0',
-      platform: process.platform,
-    })
     const mode = await startBrowserMode({
-      engine: opensOn ? openingOn(shell, opensOn) : shell,
+      engine,
+      app: { name: 'Skill Runner', version: '0.1.0', platform: process.platform },
+      opensOn,
       host,
       port,
       onRefused: (reason) => ctx.out.note(`refused: ${reason}`),
@@ -64,24 +59,4 @@ async function environmentToOpen(ctx: CommandContext, engine: Engine): Promise<s
     `saved ${normalised} as the environment “${name}” (remove it with: skill-runner env remove "${name}")`,
   )
   return name
-}
-
-/**
- * The shell as the page sees it for this session: the chosen environment shows as the default
- * until the user picks another in the app (the saved default is not changed).
- */
-function openingOn(shell: ShellEngine, name: string): ShellEngine {
-  let override: string | null = name
-  return {
-    ...shell,
-    async listEnvironments() {
-      const items = await shell.listEnvironments()
-      if (override === null || !items.some((e) => e.name === override)) return items
-      return items.map((e) => ({ ...e, isDefault: e.name === override }))
-    },
-    async useEnvironment(chosen) {
-      override = null
-      await shell.useEnvironment(chosen)
-    },
-  }
 }

@@ -8,12 +8,11 @@ import {
   describePlan,
   planRetryFailed,
   planSubmission,
-  plansOf,
   rowName,
   type Plan,
-} from '../../core/flows/spend/plans'
+} from '../../core/flows/spend'
 import { followRunToEnd } from '../../core/flows/watch/follow-run'
-import { checkWorkbook } from '../../core/flows/prepare/prepare'
+import { checkWorkbook } from '../../core/flows/prepare'
 import { listHistory } from '../../core/flows/history/history-view'
 import { describeAge } from '../../core/flows/prepare/schema-cache'
 import { annotateWorkbook } from '../../core/workbooks'
@@ -226,7 +225,7 @@ async function spend(
   const guard = await guardSpending(ctx, plan, { ...options, ask })
   if (guard && 'stop' in guard) return guard.stop
   if (guard && 'earlier' in guard) {
-    plansOf(engine).drop(plan.id)
+    engine.plans.drop(plan.id)
     return finishSubmission(ctx, engine, plan, guard.earlier, flag(args, 'watch'))
   }
   const done = await confirmPlan(

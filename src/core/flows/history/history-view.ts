@@ -80,3 +80,16 @@ export function listHistory(
     more: found.length > limit,
   }
 }
+
+/** Whether a run was sent from this computer (the history has it), for run-ended notices. */
+export function isOwnRun(
+  services: {
+    environments: { find(name: string): { name: string } | undefined }
+    history: Pick<History, 'isOwnRun'>
+  },
+  environment: string,
+  runId: string,
+): boolean {
+  const env = services.environments.find(environment)
+  return env !== undefined && services.history.isOwnRun(env.name, runId)
+}

@@ -10,14 +10,13 @@
  * From 3 on the fee is unknown: the confirmation says so and offers a pilot.
  */
 import {
-  isExecutableListing,
   listingInputSchemaSchema,
   type CreatorListing,
   type InputRow,
   type ListingInputSchema,
   type MarketListing,
 } from '../../../shared/contract'
-import type { ListingSource, ListingView } from '../../../shared/bridge'
+import type { ListingSource } from '../../../shared/bridge'
 import { plainField } from '../../../shared/input-schema'
 import { ApiError, type ApiClient } from '../../service'
 import { SHEETS } from '../../workbooks'
@@ -196,31 +195,4 @@ const SOURCE_NOTES: Record<ListingSource, string> = {
 
 export function sourceNote(source: ListingSource): string {
   return SOURCE_NOTES[source]
-}
-
-/** The Bridge's view of a listing. */
-export function listingView(
-  environment: string,
-  unitLabel: string,
-  listing: BuyerListing,
-): ListingView {
-  return {
-    environment,
-    listingId: listing.listingId,
-    displayName: listing.displayName,
-    description: listing.description,
-    listingVersionId: listing.listingVersionId,
-    publishedVersionId: listing.publishedVersionId,
-    taskFixedFeeT: listing.taskFixedFeeT,
-    pricingRuleVersion: listing.pricingRuleVersion,
-    unitLabel,
-    status: listing.status,
-    saleStatus: listing.saleStatus,
-    executionAvailabilityStatus: listing.executionAvailabilityStatus,
-    executable: listing.source === 'none' ? false : isExecutableListing(listing),
-    columns: listing.schema?.columns ?? [],
-    fields: listing.schema?.fields ?? [],
-    source: listing.source,
-    sourceNote: sourceNote(listing.source),
-  }
 }

@@ -14,11 +14,31 @@ import {
   statusLabel,
   statusTone,
 } from '../../../shared/format'
-import { runDetailOf, type DownloadOptions, type RunDownload } from '../downloads/downloads'
+import {
+  runDetailOf,
+  runFolderName,
+  type Downloads,
+  type DownloadOptions,
+  type RunDownload,
+} from '../downloads/downloads'
 import type { Connection } from '../../environments/connection'
-import type { Engine } from '../../engine'
+import type { Schemas } from '../prepare/schema-cache'
+import type { History } from '../../storage/run-history'
 import { checkWritableFolder, writeResultsWorkbookFile, type PlanCell, type ResultsPlan } from '../../workbooks'
-import { rowNumberingOf } from '../spend/submissions'
+import { rowNumberingOf, type Submissions } from '../spend/submissions'
+
+/** What saving a run's outputs needs of the engine (the engine itself has all of it). */
+export interface ResultsServices {
+  history: Pick<History, 'recordRuns'>
+  submissions: Pick<Submissions, 'byRun'>
+  downloads: Pick<Downloads, 'run'>
+  schemas: Pick<Schemas, 'cached'>
+}
+
+/** The results workbook's name in the outputs folder, beside the run's folder. */
+export function resultsWorkbookName(runId: string): string {
+  return `${runFolderName(runId)} results.xlsx`
+}
 
 /** Excel keeps at most 32,767 characters in a cell; longer text is linked instead. */
 const CELL_TEXT_MAX = 32_000
@@ -55,23 +75,23 @@ function fileLink(workbookDir: string, path: string): { text: string; hyperlink:
  * The one download flow of every front door.
  */
 export async function downloadRunOutputs(
-  engine: Engine,
+  services: Omit<ResultsServices, 'schemas'>,
   connection: Connection,
   runOrDetail: string | RunDetail,
   folder: string,
   options: DownloadOptions = {},
 ): Promise<RunDownload> {
   const detail = await runDetailOf(connection, runOrDetail, options.signal)
-  engine.history.recordRuns(connection.historyKey, [detail.run])
-  const submission = engine.submissions.byRun(connection.historyKey, detail.run.runId)
-  return engine.downloads.run(connection, detail, folder, {
+  services.history.recordRuns(connection.historyKey, [detail.run])
+  const submission = services.submissions.byRun(connection.historyKey, detail.run.runId)
+  return services.downloads.run(connection, detail, folder, {
     rowNumbering: rowNumberingOf(submission),
     ...options,
   })
 }
 
 export async function writeResultsWorkbook(
-  engine: Engine,
+  services: ResultsServices,
   connection: Connection,
   runId: string,
   outPath: string,
@@ -82,10 +102,10 @@ export async function writeResultsWorkbook(
   await checkWritableFolder(path)
   const detail: RunDetail = await connection.client.run(runId, { signal: options.signal })
   // Every output goes to disk first, so that links work and long text is never cut.
-  const download = await downloadRunOutputs(engine, connection, detail, workbookDir, options)
+  const download = await downloadRunOutputs(services, connection, detail, workbookDir, options)
   const saved = new Map(download.files.map((f) => [f.artifactId, f.path]))
   const failedDownloads = new Map(download.failed.map((f) => [f.artifactId, f.error]))
-  const submission = engine.submissions.byRun(connection.historyKey, runId)
+  const submission = services.submissions.byRun(connection.historyKey, runId)
   const numbering = rowNumberingOf(submission)
 
   const tasksByRow = new Map(detail.tasks.map((t) => [t.sourceRowIndex, t]))
@@ -102,7 +122,7 @@ export async function writeResultsWorkbook(
   // Column headers as the user knows them: the template's labels when its schema is saved here.
   const schema =
     submission?.targetKind === 'template'
-      ? engine.schemas.cached(connection.historyKey, submission.targetId)?.schema
+      ? services.schemas.cached(connection.historyKey, submission.targetId)?.schema
       : undefined
   const labelOf = (key: string) => {
     const column = schema?.columns.find((c) => c.fieldKey === key)

@@ -1,5 +1,5 @@
 /**
- * Pieces of the flows that spend money (plans.ts puts them together): reading a workbook
+ * Pieces of the flows that spend money (plan-submission.ts and confirm.ts put them together): reading a workbook
  * against a schema, choosing rows, uploading the local files named in file cells, and the
  * service's validateWorkbook.
  */
@@ -8,9 +8,8 @@ import { basename } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import type { InputRow, ListingInputSchema, WorkbookValidation } from '../../../shared/contract'
 import type { Connection } from '../../environments/connection'
-import type { Engine } from '../../engine'
 import { EngineError } from '../../errors'
-import type { UploadProgress } from './uploads'
+import type { UploadProgress, Uploads } from './uploads'
 
 /** What reading a workbook against a schema gives (src/core/workbooks). */
 export interface ParsedWorkbook extends WorkbookValidation {
@@ -66,7 +65,7 @@ export function selectRows(
 
 /** Uploads the local files named in file cells and puts their inputAssetId in their place. */
 export async function uploadFileCells(
-  engine: Engine,
+  services: { uploads: Pick<Uploads, 'files'> },
   connection: Connection,
   rows: InputRow[],
   hooks: ProgressHooks = {},
@@ -83,7 +82,7 @@ export async function uploadFileCells(
   for (const row of rows) for (const value of Object.values(row)) visit(value, (p) => paths.add(p))
   if (paths.size === 0) return rows
   hooks.onStep?.(`uploading ${paths.size} file${paths.size === 1 ? '' : 's'}`)
-  const uploaded = await engine.uploads.files(connection, [...paths], {
+  const uploaded = await services.uploads.files(connection, [...paths], {
     ...(hooks.signal ? { signal: hooks.signal } : {}),
     ...(hooks.onUpload ? { onProgress: hooks.onUpload } : {}),
   })

@@ -5,7 +5,8 @@
  */
 import type { RunDetail, RunSummary } from '../../../shared/contract'
 import type { Connection } from '../../environments/connection'
-import type { Engine } from '../../engine'
+import type { History } from '../../storage/run-history'
+import type { RunWatcher, RunWatcherOptions } from './run-watcher'
 
 export interface FollowRunOptions {
   onProgress?: (run: RunSummary) => void
@@ -18,13 +19,19 @@ export interface FollowRunOptions {
   maxMs?: number
 }
 
+/** What following a run needs: a watcher of the connection's runs, and the history. */
+export interface FollowServices {
+  history: Pick<History, 'recordRuns'>
+  watcher(connection: Connection, options?: RunWatcherOptions): RunWatcher
+}
+
 export async function followRunToEnd(
-  engine: Engine,
+  services: FollowServices,
   connection: Connection,
   runId: string,
   options: FollowRunOptions = {},
 ): Promise<RunDetail> {
-  const watcher = engine.watcher(connection, {
+  const watcher = services.watcher(connection, {
     minMs: options.minMs ?? 500,
     maxMs: options.maxMs ?? 5000,
   })
@@ -44,6 +51,6 @@ export async function followRunToEnd(
     watcher.stop()
   }
   const detail = await connection.client.run(runId, { signal: options.signal })
-  engine.recordRuns(connection.historyKey, [detail.run])
+  services.history.recordRuns(connection.historyKey, [detail.run])
   return detail
 }

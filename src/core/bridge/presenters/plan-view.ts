@@ -1,0 +1,47 @@
+/** A plan as the Bridge shows it (the confirmation's view). */
+import type { DuplicateView, SubmissionPlanView } from '../../../shared/bridge'
+import { describePlan } from '../../flows/spend/describe-plan'
+import type { Plan } from '../../flows/spend/plan'
+import type { Submission } from '../../flows/spend/submissions'
+
+export function duplicateView(s: Submission | null): DuplicateView | null {
+  return s
+    ? { runId: s.runId, clientRequestId: s.clientRequestId, acceptedAtMs: s.updatedAtMs }
+    : null
+}
+
+/** The Bridge's view of a plan. */
+export function planView(plan: Plan): SubmissionPlanView {
+  return {
+    planId: plan.id,
+    environment: plan.connection.name,
+    expiresAtMs: plan.expiresAtMs,
+    target: plan.targetView,
+    fileName: plan.fileName,
+    rowCount: plan.rows.length,
+    totalRows: plan.totalRows,
+    rowNumbers: plan.rowNumbers,
+    rowNumbering: plan.rowNumbering,
+    pilotRows: plan.pilotRows,
+    taskFixedFeeT: plan.taskFixedFeeT,
+    estimateT: plan.estimateT,
+    estimateSource: plan.estimateSource,
+    learnedFrom: plan.learnedFrom,
+    unitLabel: plan.connection.unitLabel,
+    terms: plan.terms,
+    schemaSource: plan.schemaSource,
+    validation: plan.validation,
+    duplicateOf: duplicateView(plan.duplicateOf),
+    unansweredOf: plan.unansweredOf
+      ? {
+          clientRequestId: plan.unansweredOf.clientRequestId,
+          sentAtMs: plan.unansweredOf.updatedAtMs,
+        }
+      : null,
+    confirmRequired: plan.confirmRequired,
+    retryOfRunId: plan.retryOfRunId,
+    summary: plan.validation.valid
+      ? describePlan(plan)
+      : 'The workbook has problems: nothing can be sent.',
+  }
+}

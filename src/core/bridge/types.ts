@@ -1,0 +1,66 @@
+/** The types the Bridge layer's files share (so none of them imports the service that composes them). */
+import type { BridgeEventName, BridgeEvents } from '../../shared/bridge'
+
+export type Emit = <E extends BridgeEventName>(event: E, payload: BridgeEvents[E]) => void
+
+/** Who the app is, for "About" and the window's title. */
+export interface AppIdentity {
+  name: string
+  version: string
+  platform: string
+}
+
+/**
+ * What the shell around the page offers: the desktop app's dialogs and file manager; a browser
+ * offers none of them (files then go to the page as bytes, and folders are typed).
+ */
+export interface ShellDialogs {
+  /** A save dialog for a file the app makes; null when cancelled. */
+  chooseSavePath?: (suggestedName: string, title: string) => Promise<string | null>
+  /** Opens a saved file with the system's app for it. */
+  openPath?: (path: string) => Promise<void>
+  /** Shows a file in the file manager. Without it the path is only given back to be copied. */
+  showItemInFolder?: (path: string) => void
+  /** The system's folder picker, starting at `current`; null when cancelled. */
+  chooseFolder?: (title: string, current: string) => Promise<string | null>
+  /** Where outputs go when the user chose no folder (tests use their own folder). */
+  defaultOutputsFolder?: () => string
+}
+
+export interface RunFollowOptions {
+  /** Run-list follow intervals (ms): the first, and the longest after quiet periods. */
+  followMinMs?: number
+  followMaxMs?: number
+  /** How often the local history is checked for new submissions while runs are watched (ms). */
+  submissionsCheckMs?: number
+  /** How many newest runs one follow request covers (default 50). */
+  followPageSize?: number
+  setTimer?: (fn: () => void, ms: number) => unknown
+  clearTimer?: (handle: unknown) => void
+}
+
+export interface BridgeServiceOptions extends RunFollowOptions {
+  shell: 'electron' | 'browser'
+  app: AppIdentity
+  dialogs?: ShellDialogs
+  /**
+   * The environment this session opens on (`web --env NAME`): shown as the default until the user
+   * picks another in the app; the saved default is not changed.
+   */
+  opensOn?: string | null
+}
+
+/** Calls `send` at most once every `ms`, and always for a final value. */
+export function throttled<T>(
+  ms: number,
+  send: (value: T) => void,
+  isFinal: (value: T) => boolean = () => false,
+): (value: T) => void {
+  let last = 0
+  return (value) => {
+    const now = Date.now()
+    if (!isFinal(value) && now - last < ms) return
+    last = now
+    send(value)
+  }
+}

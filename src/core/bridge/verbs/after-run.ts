@@ -1,0 +1,155 @@
+/**
+ * After a run: saving its outputs and its results workbook into the outputs folder, showing
+ * them in the file manager, the local history, and the settings those saves follow.
+ */
+import { join } from 'node:path'
+import type { DownloadResultView, SettingsView, ShowInFolderView } from '../../../shared/bridge'
+import { EngineError } from '../../errors'
+import { listHistory } from '../../flows/history/history-view'
+import {
+  downloadRunOutputs,
+  resultsWorkbookName,
+  writeResultsWorkbook,
+} from '../../flows/results/results'
+import { throttled } from '../types'
+import type { VerbContext, Verbs } from './context'
+import { exists, savedOutputs } from './runs'
+
+type SaveProgress = { doneFiles: number; totalFiles: number; receivedBytes: number }
+
+export function afterRunVerbs(
+  ctx: VerbContext,
+): Verbs<
+  | 'downloadRun'
+  | 'saveResultsWorkbook'
+  | 'showInFolder'
+  | 'listHistory'
+  | 'getSettings'
+  | 'updateSettings'
+  | 'chooseOutputsFolder'
+> {
+  const { engine, settings } = ctx
+  /** Progress of a save as downloadProgress events, at most five a second (and the last one). */
+  const saveProgress = (environment: string, runId: string) =>
+    throttled(
+      200,
+      (progress: SaveProgress) => ctx.emit('downloadProgress', { environment, runId, ...progress }),
+      (progress) => progress.doneFiles >= progress.totalFiles,
+    )
+  const unitLabelOf = (environment: string) =>
+    engine.environments.find(environment)?.unitLabel ?? 'credits'
+
+  return {
+    // Into the outputs folder of the settings, the same in the desktop app and in a browser.
+    async downloadRun(args): Promise<DownloadResultView> {
+      const { outputsFolder, downloadConcurrency } = settings.read()
+      const connection = await engine.connect({ env: args.environment })
+      const onProgress = saveProgress(args.environment, args.runId)
+      const result = await downloadRunOutputs(engine, connection, args.runId, outputsFolder, {
+        concurrency: downloadConcurrency,
+        onProgress: ({ overall }) => onProgress(overall),
+      })
+      return {
+        environment: args.environment,
+        runId: args.runId,
+        folder: result.folder,
+        savedFiles: result.files.length,
+        skippedFiles: result.files.filter((f) => f.skipped).length,
+        failed: result.failed.map((f) => ({
+          artifactId: f.artifactId,
+          message: f.error,
+          nextStep: f.nextStep,
+        })),
+      }
+    },
+    async saveResultsWorkbook(args) {
+      const { outputsFolder, downloadConcurrency } = settings.read()
+      const connection = await engine.connect({ env: args.environment })
+      const onProgress = saveProgress(args.environment, args.runId)
+      const result = await writeResultsWorkbook(
+        engine,
+        connection,
+        args.runId,
+        join(outputsFolder, resultsWorkbookName(args.runId)),
+        { concurrency: downloadConcurrency, onProgress: ({ overall }) => onProgress(overall) },
+      )
+      return {
+        environment: connection.name,
+        runId: args.runId,
+        path: result.path,
+        folder: result.folder,
+        rows: result.rows,
+        failedDownloads: result.download.failed.length,
+      }
+    },
+    showInFolder: (args) => showInFolder(ctx, args),
+    listHistory: async (args) =>
+      listHistory(engine.history, engine.submissions, unitLabelOf, {
+        search: args.search,
+        limit: args.limit,
+      }),
+    getSettings: async () => settings.read(),
+    async updateSettings(args) {
+      return settings.update({
+        ...(args.outputsFolder !== undefined ? { outputsFolder: args.outputsFolder } : {}),
+        ...(args.notifications !== undefined ? { notifications: args.notifications } : {}),
+        ...(args.downloadConcurrency !== undefined
+          ? { downloadConcurrency: args.downloadConcurrency }
+          : {}),
+        ...(args.theme !== undefined ? { theme: args.theme } : {}),
+      })
+    },
+    /** The desktop's folder picker for the outputs folder (a browser page has none). */
+    async chooseOutputsFolder(): Promise<SettingsView | null> {
+      if (!ctx.dialogs.chooseFolder)
+        throw new EngineError(
+          'bad-input',
+          'A browser cannot show this computer’s folders.',
+          'Type the folder’s full path in the box and choose Save.',
+        )
+      const chosen = await ctx.dialogs.chooseFolder(
+        'Where should Skill Runner save outputs?',
+        settings.read().outputsFolder,
+      )
+      return chosen ? settings.update({ outputsFolder: chosen }) : null
+    },
+  }
+}
+
+async function showInFolder(
+  ctx: VerbContext,
+  args: {
+    environment: string
+    runId: string
+    item: 'outputs' | 'results' | 'artifact'
+    artifactId?: string | undefined
+  },
+): Promise<ShowInFolderView> {
+  const { engine } = ctx
+  const connection = await engine.connect({ env: args.environment })
+  const { item, runId } = args
+  let path: string
+  if (item === 'results') path = join(ctx.settings.read().outputsFolder, resultsWorkbookName(runId))
+  else if (item === 'artifact')
+    path = engine.downloads.savedPaths(connection.historyKey, runId).get(args.artifactId ?? '') ?? ''
+  else path = savedOutputs(engine, connection.historyKey, runId).folder
+  if (!path || !(await exists(path)))
+    throw new EngineError(
+      'not-found',
+      item === 'results'
+        ? 'The results workbook of this run is not saved yet (or was moved).'
+        : item === 'artifact'
+          ? 'This output is not saved on this computer yet (or was moved).'
+          : 'The outputs of this run are not saved on this computer yet (or were moved).',
+      item === 'results'
+        ? 'Choose “Save results workbook” first.'
+        : 'Choose “Save all outputs” first.',
+    )
+  // A saved output is shown in its folder, never opened: a file from a service could be a
+  // program, and only the user should decide to run it.
+  if (ctx.dialogs.showItemInFolder) {
+    ctx.dialogs.showItemInFolder(path)
+    return { path, shown: true }
+  }
+  return { path, shown: false }
+}

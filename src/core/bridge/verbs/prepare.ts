@@ -1,0 +1,109 @@
+/** The New run screen: templates, listings, the input workbook, and checking a filled workbook. */
+import { EngineError } from '../../errors'
+import { buyerListing } from '../../flows/listings/buyer-listing'
+import {
+  inputWorkbookName,
+  knownTemplates,
+  targetSchema,
+  writeInputWorkbook,
+} from '../../flows/prepare'
+import { BridgeError } from '../../../shared/bridge'
+import { describeFile, refusePathsOverHttp } from '../files'
+import { listingView } from '../presenters/listing-view'
+import { templateView } from '../presenters/template-view'
+import type { SavedFiles } from '../saved-files'
+import { throttled } from '../types'
+import type { VerbContext, Verbs } from './context'
+
+export function prepareVerbs(
+  ctx: VerbContext,
+  files: SavedFiles,
+): Verbs<
+  | 'listTemplates'
+  | 'getTemplate'
+  | 'getListing'
+  | 'saveInputWorkbook'
+  | 'describeFile'
+  | 'checkWorkbook'
+  | 'cancelCheck'
+  | 'getCheckedRows'
+  | 'saveMarkedUpCopy'
+  | 'openSavedFile'
+> {
+  const { engine, checks } = ctx
+  const connect = (environment: string) => engine.connect({ env: environment })
+  return {
+    async listTemplates(args) {
+      const connection = await connect(args.environment)
+      return { environment: args.environment, ...(await knownTemplates(engine, connection)) }
+    },
+    async getTemplate(args) {
+      return templateView(engine, await connect(args.environment), args.templateId)
+    },
+    async getListing(args) {
+      const connection = await connect(args.environment)
+      const listing = await buyerListing(connection.client, args.listingId)
+      if (listing.source === 'none') {
+        throw new EngineError(
+          'not-found',
+          `“${args.listingId}” is not a published listing this service shows to buyers.`,
+          'Check the listing ID. If you know its version ID, you can still check a workbook for it: the service validates it.',
+        )
+      }
+      return listingView(connection.name, connection.unitLabel, listing)
+    },
+    async saveInputWorkbook(args) {
+      const found = await targetSchema(engine, await connect(args.environment), args.target)
+      return files.deliver(
+        inputWorkbookName(found.name),
+        `Save the input workbook of ${found.name}`,
+        (path) => writeInputWorkbook(found, path),
+      )
+    },
+    describeFile: (args, context) => describeFile(args.file, context.transport),
+    async checkWorkbook(args, context) {
+      // Over HTTP a page could name any file on this computer: only contents are accepted.
+      refusePathsOverHttp([args.file], context.transport)
+      const connection = await connect(args.environment)
+      const source =
+        args.file.kind === 'path'
+          ? { kind: 'path' as const, path: args.file.path, name: args.file.name }
+          : {
+              kind: 'bytes' as const,
+              name: args.file.name,
+              bytes: Buffer.from(args.file.base64, 'base64'),
+            }
+      return checks.check(connection, {
+        checkId: args.checkId,
+        source,
+        target: args.target,
+        runValues: args.runValues,
+        onProgress: throttled(150, (rowsRead: number) =>
+          ctx.emit('checkProgress', { checkId: args.checkId, rowsRead }),
+        ),
+      })
+    },
+    async cancelCheck(args) {
+      checks.cancel(args.checkId)
+      return null
+    },
+    getCheckedRows: async (args) => checks.rows(args.checkId, args.offset, args.limit),
+    saveMarkedUpCopy: (args) =>
+      files.deliver(
+        checks.markedUpName(args.checkId),
+        'Save a marked-up copy of the workbook',
+        (path) => checks.annotate(args.checkId, path),
+      ),
+    async openSavedFile(args, context) {
+      if (context.transport !== 'ipc') {
+        throw new BridgeError({
+          code: 'forbidden',
+          message: 'A browser cannot open files on this computer for you.',
+          nextStep: 'Open the downloaded file from your browser’s downloads.',
+        })
+      }
+      await files.open(args.path)
+      return null
+    },
+  }
+}

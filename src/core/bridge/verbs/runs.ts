@@ -1,0 +1,146 @@
+/**
+ * The runs list and a run's detail: pages of runs (followed live while any is active), one run
+ * with what this computer knows of it, and an artifact's preview.
+ */
+import { stat } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import type { RunDetail, RunList, RunSummary } from '../../../shared/contract'
+import type { RunOverview } from '../../../shared/bridge'
+import type { Engine } from '../../engine'
+import { EngineError } from '../../errors'
+import { previewArtifact } from '../../flows/downloads/artifact-preview'
+import { resultsWorkbookName } from '../../flows/results/results'
+import { rowNumberingOf } from '../../flows/spend/submissions'
+import type { RunsSource } from '../run-follower'
+import type { VerbContext, Verbs } from './context'
+
+
+export async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  )
+}
+
+/**
+ * Runs whose summary names no input file get the one this computer sent them from (the service
+ * is not told file names); others are returned as they are.
+ */
+function withLocalFileNames(engine: Engine, historyKey: string, runs: RunSummary[]): RunSummary[] {
+  const unnamed = runs.filter((run) => !run.inputFilename).map((run) => run.runId)
+  if (unnamed.length === 0) return runs
+  const names = engine.submissions.inputFilenames(historyKey, unnamed)
+  if (names.size === 0) return runs
+  return runs.map((run) =>
+    names.has(run.runId) ? { ...run, inputFilename: names.get(run.runId)! } : run,
+  )
+}
+
+/** Runs as the page reads them, recorded in the history as they are seen. */
+export function runsSource(engine: Engine): RunsSource {
+  return {
+    async listRuns(environment, query): Promise<RunList> {
+      const connection = await engine.connect({ env: environment })
+      const page = await connection.client.listRuns(query)
+      engine.recordRuns(connection.historyKey, page.items)
+      // The runs list searches by input file: name the files of runs submitted from here.
+      return { ...page, items: withLocalFileNames(engine, connection.historyKey, page.items) }
+    },
+    async getRun(environment, runId): Promise<RunDetail> {
+      const connection = await engine.connect({ env: environment })
+      const detail = await connection.client.run(runId)
+      // The history follows its runs to their end state and cost.
+      engine.recordRuns(connection.historyKey, [detail.run])
+      return detail
+    },
+    unitLabel: (environment) => engine.environments.find(environment)?.unitLabel ?? 'credits',
+    acceptedSubmissionsMark: () => engine.submissions.acceptedMark(),
+  }
+}
+
+/** Where this run's outputs were saved on this computer, and how many files. */
+export function savedOutputs(engine: Engine, historyKey: string, runId: string) {
+  const paths = engine.history.savedFiles(historyKey, runId)
+  // Files sit in <run folder>/<row folder>/<file>.
+  return { folder: paths[0] ? dirname(dirname(paths[0])) : '', files: paths.length }
+}
+
+async function runOverview(ctx: VerbContext, environment: string, runId: string): Promise<RunOverview> {
+  const { engine } = ctx
+  const connection = await engine.connect({ env: environment })
+  const detail = await connection.client.run(runId)
+  engine.recordRuns(connection.historyKey, [detail.run])
+  const submission = engine.submissions.byRun(connection.historyKey, runId)
+  const saved = savedOutputs(engine, connection.historyKey, runId)
+  const workbook = join(ctx.settings.read().outputsFolder, resultsWorkbookName(runId))
+  const numbering = rowNumberingOf(submission)
+  const rowNumbers = numbering?.source === 'spreadsheet' ? numbering.numbers : []
+  return {
+    environment: connection.name,
+    unitLabel: connection.unitLabel,
+    detail,
+    fromThisDevice: submission !== null,
+    inputFilename: submission?.inputFilename || detail.run.inputFilename,
+    rowNumbers: rowNumbers.length > 0 ? [...rowNumbers] : null,
+    retryOfRunId: submission?.retryOfRunId ?? '',
+    retriedBy: engine.history.retriedBy(connection.historyKey, runId),
+    savedFolder: saved.folder,
+    savedFiles: saved.files,
+    resultsWorkbook: (await exists(workbook)) ? workbook : '',
+  }
+}
+
+export function runVerbs(
+  ctx: VerbContext,
+  source: RunsSource,
+): Verbs<
+  | 'listRuns'
+  | 'getRun'
+  | 'watchRuns'
+  | 'unwatchRuns'
+  | 'refreshRuns'
+  | 'followRun'
+  | 'unfollowRun'
+  | 'getRunOverview'
+  | 'previewArtifact'
+> {
+  const { follower } = ctx
+  return {
+    async listRuns(args) {
+      const page = await source.listRuns(args.environment, {
+        status: args.status,
+        pageSize: args.pageSize,
+        pageToken: args.pageToken,
+      })
+      return { environment: args.environment, ...page }
+    },
+    getRun: (args) => source.getRun(args.environment, args.runId),
+    watchRuns: (args) => follower.watch(args.environment),
+    async unwatchRuns(args) {
+      follower.unwatch(args.environment)
+      return null
+    },
+    refreshRuns: (args) => follower.refresh(args.environment),
+    async followRun(args) {
+      follower.followRun(args.environment, args.runId)
+      return null
+    },
+    async unfollowRun(args) {
+      follower.unfollowRun(args.environment, args.runId)
+      return null
+    },
+    getRunOverview: (args) => runOverview(ctx, args.environment, args.runId),
+    async previewArtifact(args) {
+      const connection = await ctx.engine.connect({ env: args.environment })
+      const detail = await connection.client.run(args.runId)
+      const artifact = detail.artifacts.find((a) => a.artifactId === args.artifactId)
+      if (!artifact)
+        throw new EngineError(
+          'not-found',
+          `Run ${args.runId} has no output ${args.artifactId}.`,
+          'Open the run again; its outputs may have changed.',
+        )
+      return previewArtifact(connection.client, artifact)
+    },
+  }
+}

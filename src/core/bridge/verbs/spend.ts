@@ -1,0 +1,192 @@
+/**
+ * The verbs that lead to spending: uploading a workbook's files, planning (spends nothing),
+ * confirming (the only verb that spends), retrying failed rows, and the submissions sent earlier
+ * without an answer, which are sent again with the same request id.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { RequestArgs, UploadProgressUpdate, UploadResultView } from '../../../shared/bridge'
+import type { Connection } from '../../environments/connection'
+import { EngineError } from '../../errors'
+import { safeFileName } from '../../flows/downloads/downloads'
+import { confirmPlan, planRetryFailed, planSubmission, type Plan } from '../../flows/spend'
+import { parseInputWorkbook } from '../../workbooks'
+import { fileAssetsOf, materialise, refusePathsOverHttp } from '../files'
+import { pendingView } from '../presenters/pending-view'
+import { planView } from '../presenters/plan-view'
+import { throttled } from '../types'
+import type { VerbContext, Verbs } from './context'
+
+export function spendVerbs(
+  ctx: VerbContext,
+): Verbs<
+  | 'uploadFiles'
+  | 'planSubmission'
+  | 'confirmSubmission'
+  | 'planRetryFailed'
+  | 'listPendingSubmissions'
+> {
+  const { engine } = ctx
+  /** Environments whose unanswered submissions are being sent again now. */
+  const resending = new Set<string>()
+  const connect = (environment: string) => engine.connect({ env: environment })
+  return {
+    async uploadFiles(args, context) {
+      refusePathsOverHttp(args.files, context.transport)
+      const connection = await connect(args.environment)
+      const progress = throttled(
+        200,
+        (p: UploadProgressArgs) => ctx.emit('uploadProgress', { environment: args.environment, ...p }),
+        (p) => p.state !== 'hashing' && p.state !== 'uploading',
+      )
+      return uploadFiles(ctx, connection, args.files, progress)
+    },
+    async planSubmission(args, context) {
+      refusePathsOverHttp([args.file], context.transport)
+      const connection = await connect(args.environment)
+      return planView(await planFromFile(ctx, connection, args))
+    },
+    async confirmSubmission(args) {
+      const plan = engine.plans.get(args.planId)
+      if (plan.connection.name !== args.environment) {
+        throw new EngineError(
+          'bad-input',
+          `This confirmation belongs to “${plan.connection.name}”, not “${args.environment}”.`,
+          'Check the workbook again in the environment you want to use.',
+        )
+      }
+      const done = await confirmPlan(engine, plan, {
+        confirmed: args.confirmed,
+        maxCostT: args.maxCostT,
+        again: args.again,
+      })
+      const answer = done.submission.answer as {
+        status?: string
+        transactionStatus?: string
+      } | null
+      return {
+        environment: args.environment,
+        clientRequestId: done.submission.clientRequestId,
+        runId: done.submission.runId,
+        status: answer?.status ?? answer?.transactionStatus ?? done.submission.state,
+        againOf: done.againOf?.runId ?? null,
+      }
+    },
+    async planRetryFailed(args) {
+      const connection = await connect(args.environment)
+      return planView(await planRetryFailed(engine, connection, args.runId))
+    },
+    async listPendingSubmissions(args) {
+      const connection = await connect(args.environment)
+      const items = engine.submissions.unanswered(connection.historyKey)
+      // What was sent and never answered (a crash, a lost answer) is sent again with the same
+      // request id, in the background: the service makes at most one run of it, and
+      // submissionUpdated tells the page how it went.
+      if (items.length > 0 && !resending.has(connection.historyKey)) {
+        resending.add(connection.historyKey)
+        void engine.submissions
+          .resendUnanswered(connection)
+          .catch(() => [])
+          .finally(() => resending.delete(connection.historyKey))
+      }
+      return { environment: args.environment, items: items.map(pendingView) }
+    },
+  }
+}
+
+type UploadProgressArgs = Omit<UploadProgressUpdate, 'environment'>
+
+/** Reads, validates and prices a dropped workbook; its temporary copy goes with the plan. */
+async function planFromFile(
+  ctx: VerbContext,
+  connection: Connection,
+  args: RequestArgs<'planSubmission'>,
+): Promise<Plan> {
+  const { path, fileName, scratch } = await materialise(ctx.engine.home, args.file)
+  try {
+    const plan = await planSubmission(
+      ctx.engine,
+      connection,
+      (file, schema) =>
+        parseInputWorkbook(
+          { path: file },
+          schema,
+          // A workbook a page sent names files on the page's computer: only its uploads count.
+          args.file.kind === 'bytes'
+            ? { fileAssets: fileAssetsOf(args.fileAssets) }
+            : { checkFiles: true },
+        ),
+      {
+        file: path,
+        fileName,
+        scratch,
+        target:
+          args.target.kind === 'template'
+            ? { kind: 'template', templateId: args.target.templateId }
+            : args.target,
+        selection: args.pilotRows !== undefined ? { first: args.pilotRows } : {},
+        runValues: args.runValues,
+      },
+    )
+    // A plan that cannot be confirmed keeps nothing on disk.
+    if (!plan.id && scratch) await rm(scratch, { recursive: true, force: true })
+    return plan
+  } catch (error) {
+    if (scratch) await rm(scratch, { recursive: true, force: true })
+    throw error
+  }
+}
+
+/**
+ * Uploads files named by path or sent by a page. Contents from a browser are written to a
+ * private temporary folder first, so that every file goes through the same hashing, dedupe and
+ * streaming upload.
+ */
+async function uploadFiles(
+  ctx: VerbContext,
+  connection: Connection,
+  files: RequestArgs<'uploadFiles'>['files'],
+  onProgress: (progress: UploadProgressArgs) => void,
+): Promise<UploadResultView> {
+  const scratch = await mkdtemp(join(ctx.engine.home, 'tmp-upload-'))
+  try {
+    const paths: string[] = []
+    const names = new Map<string, string>()
+    for (const [i, file] of files.entries()) {
+      let path: string
+      if (file.kind === 'path') path = file.path
+      else {
+        const folder = join(scratch, String(i))
+        await mkdir(folder)
+        path = join(folder, safeFileName(file.name))
+        await writeFile(path, Buffer.from(file.base64, 'base64'))
+      }
+      paths.push(path)
+      names.set(path, file.name)
+    }
+    const results = await ctx.engine.uploads.files(connection, paths, {
+      onProgress: (p) =>
+        onProgress({
+          name: names.get(p.path) ?? p.filename,
+          state: p.state,
+          sentBytes: p.sentBytes,
+          totalBytes: p.totalBytes,
+          overall: p.overall,
+        }),
+    })
+    return {
+      environment: connection.name,
+      assets: paths.map((path) => {
+        const { asset, reused } = results.get(path)!
+        return {
+          name: names.get(path)!,
+          inputAssetId: asset.inputAssetId,
+          sizeBytes: asset.sizeBytes,
+          reused,
+        }
+      }),
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true })
+  }
+}

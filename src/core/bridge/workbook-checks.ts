@@ -1,0 +1,194 @@
+/**
+ * The workbook checks the New run screen keeps: the last few, under an id the window made, so
+ * the grid can ask for rows page by page and "Save a marked-up copy" can annotate the very file
+ * that was checked. Content a page sent is checked from a private copy on disk.
+ */
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import type { CheckedRowsView, PrepareTarget, WorkbookCheckView } from '../../shared/bridge'
+import type { Connection } from '../environments/connection'
+import { EngineError } from '../errors'
+import { safeFileName } from '../flows/downloads/downloads'
+import { checkWorkbook } from '../flows/prepare/check-workbook'
+import type { Schemas } from '../flows/prepare/schema-cache'
+import { annotateWorkbook, type ReadResult } from '../workbooks'
+import { badCells, describeCheck } from './presenters/check-view'
+
+/** A workbook to check: a file on this computer, or the content a page sent. */
+export type CheckSource =
+  { kind: 'path'; path: string; name: string } | { kind: 'bytes'; name: string; bytes: Buffer }
+
+interface KeptCheck {
+  view: WorkbookCheckView
+  /** The file that was checked (a private copy for content a page sent). */
+  path: string
+  result: ReadResult
+  /** Bad columns (1-based) by row position. */
+  badByPosition: Map<number, number[]>
+  scratch: string | null
+}
+
+const KEPT_CHECKS = 3
+
+export class WorkbookChecks {
+  private readonly kept = new Map<string, KeptCheck>()
+  private readonly running = new Map<string, AbortController>()
+
+  constructor(
+    private readonly services: { home: string; schemas: Pick<Schemas, 'template'> },
+    /** Heap ceiling of the reading worker, MB. */
+    private readonly maxMemoryMb = 1024,
+  ) {}
+
+  /** Reads and checks a workbook; keeps the result under `checkId` for rows and the copy. */
+  async check(
+    connection: Connection,
+    request: {
+      checkId: string
+      source: CheckSource
+      target?: PrepareTarget | undefined
+      runValues?: Record<string, string> | undefined
+      onProgress?: (rowsRead: number) => void
+    },
+  ): Promise<WorkbookCheckView> {
+    const { checkId, source } = request
+    if (this.running.has(checkId) || this.kept.has(checkId)) {
+      throw new EngineError(
+        'conflict',
+        'That check is already under way.',
+        'Wait for it to end, or cancel it.',
+      )
+    }
+    const controller = new AbortController()
+    this.running.set(checkId, controller)
+    let scratch: string | null = null
+    try {
+      let path: string
+      let sizeBytes: number
+      if (source.kind === 'path') {
+        path = source.path
+        sizeBytes = await stat(path).then(
+          (s) => s.size,
+          () => {
+            throw new EngineError(
+              'not-found',
+              `Skill Runner cannot read “${source.name}”.`,
+              'Check that the file still exists and that you may open it, then drop it again.',
+            )
+          },
+        )
+      } else {
+        // A private copy: the reader streams from disk, and the marked-up copy is made from it.
+        await mkdir(join(this.services.home, 'tmp'), { recursive: true })
+        scratch = await mkdtemp(join(this.services.home, 'tmp', 'check-'))
+        path = join(scratch, safeFileName(source.name, 'workbook.xlsx'))
+        await writeFile(path, source.bytes)
+        sizeBytes = source.bytes.length
+      }
+      const checked = await checkWorkbook(this.services, connection, path, {
+        target: request.target,
+        keepCells: true,
+        // Content from a page has no folder here: its file cells cannot be looked for.
+        checkFiles: source.kind === 'path',
+        runValues: request.runValues,
+        signal: controller.signal,
+        maxMemoryMb: this.maxMemoryMb,
+        onProgress: request.onProgress,
+      }).catch((error: unknown) => {
+        if (controller.signal.aborted) {
+          throw new EngineError(
+            'cancelled',
+            'The check was cancelled.',
+            'Drop or choose the workbook again to check it.',
+          )
+        }
+        throw error
+      })
+      const { found, result } = checked
+      // The submitted values are not needed here (a plan reads the workbook again).
+      result.rows = []
+      const view = describeCheck({
+        checkId,
+        environment: connection.name,
+        fileName: source.name,
+        sizeBytes,
+        found,
+        targetFromWorkbook: checked.targetFromWorkbook,
+        result,
+        workbookDir: source.kind === 'path' ? dirname(resolve(path)) : null,
+      })
+      this.keep(checkId, { view, path, result, badByPosition: badCells(view), scratch })
+      scratch = null
+      return view
+    } finally {
+      this.running.delete(checkId)
+      if (scratch) await rm(scratch, { recursive: true, force: true })
+    }
+  }
+
+  /** Stops a check under way (its caller gets "cancelled"); true when one was running. */
+  cancel(checkId: string): boolean {
+    const controller = this.running.get(checkId)
+    controller?.abort(new Error('cancelled'))
+    return controller !== undefined
+  }
+
+  rows(checkId: string, offset: number, limit: number): CheckedRowsView {
+    const kept = this.get(checkId)
+    const cells = kept.result.cells ?? []
+    const end = Math.min(cells.length, offset + limit)
+    const rows: CheckedRowsView['rows'] = []
+    for (let i = offset; i < end; i += 1) {
+      rows.push({
+        rowNumber: kept.result.rowNumbers[i] ?? i + 2,
+        cells: cells[i] ?? [],
+        badColumns: kept.badByPosition.get(i) ?? [],
+      })
+    }
+    return { checkId, offset, total: cells.length, rows }
+  }
+
+  /** The marked-up copy of a checked workbook, written to `outPath`. */
+  async annotate(checkId: string, outPath: string): Promise<void> {
+    const kept = this.get(checkId)
+    await annotateWorkbook(kept.path, kept.result, outPath)
+  }
+
+  /** The name a marked-up copy is offered under. */
+  markedUpName(checkId: string): string {
+    const name = this.get(checkId).view.fileName.replace(/\.(xlsx|csv|tsv|txt)$/i, '')
+    return `${safeFileName(name, 'workbook')} (marked up).xlsx`
+  }
+
+  async dispose() {
+    for (const controller of this.running.values()) controller.abort(new Error('closing'))
+    for (const id of [...this.kept.keys()]) await this.drop(id)
+  }
+
+  private get(checkId: string): KeptCheck {
+    const kept = this.kept.get(checkId)
+    if (!kept) {
+      throw new EngineError(
+        'not-found',
+        'That workbook check is no longer kept.',
+        'Check the workbook again.',
+      )
+    }
+    return kept
+  }
+
+  private keep(checkId: string, kept: KeptCheck) {
+    this.kept.set(checkId, kept)
+    while (this.kept.size > KEPT_CHECKS) {
+      const oldest = this.kept.keys().next().value
+      if (oldest === undefined) break
+      void this.drop(oldest)
+    }
+  }
+
+  private async drop(checkId: string) {
+    const kept = this.kept.get(checkId)
+    this.kept.delete(checkId)
+    if (kept?.scratch) await rm(kept.scratch, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Offline validation, the one flow behind the command line's `validate` and the app's New run
+ * check: find the schema, then read and check the workbook in a worker.
+ */
+import type { PrepareTarget } from '../../../shared/bridge'
+import { ApiError } from '../../service'
+import type { Connection } from '../../environments/connection'
+import { parseInputWorkbook, type ReadResult } from '../../workbooks'
+import type { Schemas } from './schema-cache'
+import { listingNamed, targetSchema, workbookTarget, type TargetSchema } from './target-schema'
+
+/** What one offline check found: the schema it used (null: none known) and what the reader saw. */
+export interface OfflineCheck {
+  found: TargetSchema | null
+  /** The target came from the workbook's hidden sheet, not from the caller. */
+  targetFromWorkbook: boolean
+  result: ReadResult
+}
+
+/**
+ * Offline validation, the one flow behind the CLI's `validate` and the app's "New run" check:
+ * finds the schema (fetched, or the saved copy offline; for a workbook without a target, the one
+ * its hidden sheet names), then reads and checks the workbook in a worker. `keepCells` keeps every
+ * cell for a grid; without it a million-row file costs no more memory than a small one. The
+ * result feeds `annotateWorkbook` for the marked-up copy.
+ */
+export async function checkWorkbook(
+  services: { schemas: Pick<Schemas, 'template'> },
+  connection: Connection,
+  path: string,
+  options: {
+    target?: PrepareTarget | undefined
+    keepCells?: boolean
+    checkFiles?: boolean
+    runValues?: Record<string, string> | undefined
+    signal?: AbortSignal
+    maxMemoryMb?: number
+    onProgress?: ((rowsRead: number) => void) | undefined
+  } = {},
+): Promise<OfflineCheck> {
+  const fromWorkbook = options.target ? null : await workbookTarget(path)
+  const target = options.target ?? fromWorkbook
+  const found = target
+    ? await targetSchema(services, connection, target, path).catch(async (error: unknown) => {
+        // A workbook the command line made for a listing names the listing as its template.
+        const asListing =
+          fromWorkbook?.kind === 'template' && error instanceof ApiError && error.status === 404
+            ? await listingNamed(connection, fromWorkbook.templateId)
+            : null
+        if (!asListing) throw error
+        return targetSchema(services, connection, asListing, path)
+      })
+    : null
+  options.signal?.throwIfAborted()
+  const keepCells = options.keepCells ?? false
+  const result = await parseInputWorkbook({ path }, found?.schema ?? null, {
+    // The grid's cells come with the rows; a check for the command line keeps neither.
+    keepRows: keepCells,
+    keepCells,
+    checkFiles: options.checkFiles ?? true,
+    ...(options.runValues ? { runValues: options.runValues } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.maxMemoryMb ? { maxMemoryMb: options.maxMemoryMb } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  })
+  return { found, targetFromWorkbook: fromWorkbook !== null, result }
+}

@@ -1,0 +1,110 @@
+/**
+ * Confirming a plan: the one place money is spent. It refuses (spending nothing) without the
+ * user's explicit yes, with an invalid workbook, above the spending cap, and for an identical
+ * submission already accepted unless the user asked for it again; otherwise it uploads file
+ * cells, journals the submission before sending it, and sends it (submissions.ts).
+ */
+import { EngineError } from '../../errors'
+import { plural } from './describe-plan'
+import { uploadFileCells, type ProgressHooks } from './execution'
+import type { Plan, SpendServices } from './plan'
+import type { Submission } from './submissions'
+
+/** Throws (spending nothing) when the estimate is above the cap, or a cap cannot be checked. */
+export function checkSpendingCap(plan: Plan, maxCostT: number | undefined): void {
+  if (maxCostT === undefined) return
+  const unit = plan.connection.unitLabel
+  if (plan.estimateT === null) {
+    throw new EngineError(
+      'over-limit',
+      `Nothing was sent: the cost of these rows is not known before the run, so the spending cap of ${maxCostT} ${unit} cannot be checked.`,
+      'Send a pilot of one row first without a cap to learn the cost per row, then send the rest with the cap.',
+      { action: 'send-pilot' },
+    )
+  }
+  if (plan.estimateT > maxCostT) {
+    throw new EngineError(
+      'over-limit',
+      `Nothing was sent: the estimate of ${plan.estimateT} ${unit} is above your cap of ${maxCostT} ${unit}.`,
+      'Raise the cap, or send fewer rows.',
+      { action: 'send-fewer-rows' },
+    )
+  }
+}
+
+export interface ConfirmOptions {
+  /** The user's explicit yes. */
+  confirmed: boolean
+  maxCostT?: number | undefined
+  /** Send even though an identical submission was already accepted (a new paid run). */
+  again?: boolean | undefined
+}
+
+export interface Confirmed {
+  submission: Submission
+  /** The earlier identical run, when `again` sent a new one. */
+  againOf: Submission | null
+}
+
+/** Thrown by confirmPlan for an identical submission already accepted, without `again`. */
+export class DuplicateSubmissionError extends EngineError {
+  constructor(readonly earlier: Submission) {
+    super(
+      'conflict',
+      `Nothing was sent: the same rows were already sent to the same target and accepted as run ${earlier.runId}.`,
+      'Open that run, or confirm again to start a new paid run with the same rows.',
+      { action: 'send-again' },
+    )
+    this.name = 'DuplicateSubmissionError'
+  }
+}
+
+/**
+ * Sends a plan: refuses (spending nothing) without confirmation, with an invalid workbook, above
+ * the cap, or for a duplicate without `again`. Journals before sending; a lost answer leaves the
+ * submission unanswered, and confirming again (or an identical plan) resends the same request.
+ */
+export async function confirmPlan(
+  services: Pick<SpendServices, 'submissions' | 'uploads' | 'plans'>,
+  plan: Plan,
+  options: ConfirmOptions,
+  hooks: ProgressHooks = {},
+): Promise<Confirmed> {
+  if (!plan.validation.valid || !plan.id) {
+    throw new EngineError(
+      'refused',
+      'Nothing was sent: the workbook has problems.',
+      'Fix the problems listed, then check the workbook again.',
+    )
+  }
+  if (options.confirmed !== true) {
+    throw new EngineError(
+      'cancelled',
+      'Nothing was sent: it was not confirmed.',
+      'Confirm it to go ahead.',
+      { action: 'confirm' },
+    )
+  }
+  checkSpendingCap(plan, options.maxCostT)
+  const connection = plan.connection
+  // Looked up again: another window or the command line may have sent it meanwhile.
+  const duplicate = services.submissions.acceptedLike(connection.historyKey, plan.fingerprint)
+  if (duplicate && !options.again) throw new DuplicateSubmissionError(duplicate)
+  const rows = await uploadFileCells(services, connection, plan.rows, hooks)
+  const entry = await services.submissions.journal(connection, {
+    target: plan.target,
+    rows,
+    rowNumbers: plan.rowNumbering === 'spreadsheet' ? plan.rowNumbers : undefined,
+    inputPath: plan.file || undefined,
+    inputFilename: plan.fileName,
+    retryOfRunId: plan.retryOfRunId ?? undefined,
+    fingerprint: plan.fingerprint,
+    estimatedCostT: plan.estimateT,
+  })
+  hooks.onStep?.(`sending ${plural(rows.length, 'row')} (request ${entry.clientRequestId})`)
+  const submission = await services.submissions.send(connection, entry, {
+    ...(hooks.signal ? { signal: hooks.signal } : {}),
+  })
+  services.plans.drop(plan.id)
+  return { submission, againOf: duplicate }
+}

@@ -1,0 +1,130 @@
+/**
+ * What sending rows will cost, and what the history knows of the same rows: the fee, or the cost
+ * per row learned from an ended earlier run of the same target (a pilot), and the fingerprint of
+ * the input's content that finds an identical submission.
+ */
+import { isTerminalStatus, type InputRow, type RunSummary } from '../../../shared/contract'
+import type { EstimateSource } from '../../../shared/bridge'
+import type { Connection } from '../../environments/connection'
+import type { LearnedCost, SpendServices } from './plan'
+import { fingerprintOf, type SubmissionTarget } from './submissions'
+import { hashFile } from './uploads'
+
+type CostServices = Pick<SpendServices, 'history' | 'submissions'>
+
+/** The run summary the history last saw, refreshed from the service when it had not ended. */
+async function endedRun(
+  services: CostServices,
+  connection: Connection,
+  runId: string,
+  signal?: AbortSignal,
+): Promise<RunSummary | null> {
+  const seen = services.history.seenRun(connection.historyKey, runId)
+  if (seen && isTerminalStatus(seen.status)) return seen
+  try {
+    const detail = await connection.client.run(runId, { signal })
+    services.history.recordRuns(connection.historyKey, [detail.run])
+    return isTerminalStatus(detail.run.status) ? detail.run : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The actual cost per row of the newest ended run of this target sent from this device (a
+ * pilot, or any earlier run): its actualCostT over the rows that succeeded (failed rows are not
+ * charged). Null when none has ended with a succeeded row.
+ */
+export async function learnCostPerRow(
+  services: CostServices,
+  connection: Connection,
+  kind: 'template' | 'listing',
+  targetId: string,
+  signal?: AbortSignal,
+): Promise<LearnedCost | null> {
+  for (const earlier of services.submissions.acceptedOfTarget(
+    connection.historyKey,
+    kind,
+    targetId,
+    3,
+  )) {
+    const run = await endedRun(services, connection, earlier.runId, signal)
+    if (!run || run.completedTasks <= 0) continue
+    return {
+      runId: run.runId,
+      rows: run.completedTasks,
+      actualCostT: run.actualCostT,
+      costPerRowT: run.actualCostT / run.completedTasks,
+    }
+  }
+  return null
+}
+
+export function estimateOf(
+  rowCount: number,
+  fee: number | null,
+  learned: LearnedCost | null,
+): { estimateT: number | null; estimateSource: EstimateSource } {
+  if (fee !== null) return { estimateT: fee * rowCount, estimateSource: 'fee' }
+  if (learned) {
+    return {
+      estimateT: Math.ceil((learned.actualCostT * rowCount) / learned.rows),
+      estimateSource: 'pilot',
+    }
+  }
+  return { estimateT: null, estimateSource: 'none' }
+}
+
+/**
+ * What identifies the input's content before anything is uploaded: each local file named in a
+ * cell counts by its SHA-256, so the same workbook with the same files is the same submission.
+ */
+async function contentRows(rows: InputRow[], signal?: AbortSignal): Promise<InputRow[]> {
+  const hashes = new Map<string, string>()
+  const visit = async (value: unknown): Promise<unknown> => {
+    if (Array.isArray(value)) return Promise.all(value.map(visit))
+    if (value && typeof value === 'object' && 'localPath' in value) {
+      const path = (value as { localPath: unknown }).localPath
+      if (typeof path === 'string') {
+        let sha256 = hashes.get(path)
+        if (sha256 === undefined) {
+          sha256 = await hashFile(path, signal).catch(() => `unreadable:${path}`)
+          hashes.set(path, sha256)
+        }
+        return { sha256 }
+      }
+    }
+    return value
+  }
+  const out: InputRow[] = []
+  for (const row of rows) {
+    const entries = await Promise.all(
+      Object.entries(row).map(async ([key, value]) => [key, await visit(value)] as const),
+    )
+    out.push(Object.fromEntries(entries))
+  }
+  return out
+}
+
+
+/** The estimate, what it was learned from, and any identical submission already made. */
+export async function costAndHistory(
+  services: CostServices,
+  connection: Connection,
+  target: SubmissionTarget,
+  rows: InputRow[],
+  fee: number | null,
+  signal?: AbortSignal,
+) {
+  const targetId = target.kind === 'template' ? target.templateId : target.listingId
+  const learnedFrom =
+    fee === null ? await learnCostPerRow(services, connection, target.kind, targetId, signal) : null
+  const fingerprint = fingerprintOf(connection.historyKey, target, await contentRows(rows, signal))
+  return {
+    ...estimateOf(rows.length, fee, learnedFrom),
+    learnedFrom,
+    fingerprint,
+    duplicateOf: services.submissions.acceptedLike(connection.historyKey, fingerprint),
+    unansweredOf: services.submissions.unansweredLike(connection.historyKey, fingerprint),
+  }
+}

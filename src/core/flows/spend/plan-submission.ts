@@ -1,0 +1,238 @@
+/**
+ * Planning a submission from a workbook: read and validate it for a template (offline, against
+ * its schema) or a listing (on the service, then against the buyer's view of its schema), pick
+ * the rows, and work out what sending them costs. Spends nothing; an invalid workbook gives a
+ * plan with `validation.valid` false, which cannot be confirmed.
+ */
+import { randomUUID } from 'node:crypto'
+import { basename, resolve } from 'node:path'
+import type {
+  InputRow,
+  ListingInputSchema,
+  WorkbookValidation,
+} from '../../../shared/contract'
+import type { ListingSource, PlanTarget } from '../../../shared/bridge'
+import type { Connection } from '../../environments/connection'
+import {
+  buyerListing,
+  rowsByHeaderKeys,
+  schemaFromWorkbookMapping,
+} from '../listings/buyer-listing'
+import { costAndHistory } from './cost'
+import {
+  selectRows,
+  validateOnServer,
+  type ProgressHooks,
+  type ReadWorkbook,
+} from './execution'
+import type { Plan, PlanRequest, PlanTargetRequest, SpendServices } from './plan'
+import type { SubmissionTarget } from './submissions'
+
+export const noProblems: WorkbookValidation = { valid: true, fileErrors: [], rowErrors: [] }
+
+function withRunValues(rows: InputRow[], runValues: Record<string, unknown> | undefined) {
+  if (!runValues || Object.keys(runValues).length === 0) return rows
+  return rows.map((row) => ({ ...row, ...runValues }))
+}
+
+function onlyValidation(v: WorkbookValidation): WorkbookValidation {
+  return { valid: v.valid, fileErrors: v.fileErrors, rowErrors: v.rowErrors }
+}
+
+/** What the target tells before the workbook is read: its schema, name, fee and terms. */
+interface TargetFacts {
+  schema: ListingInputSchema | null
+  name: string
+  fee: number | null
+  terms: string
+  schemaSource: ListingSource | 'template'
+  /** The service's own check of the workbook (listings only). */
+  serverCheck: WorkbookValidation
+}
+
+async function targetFacts(
+  services: Pick<SpendServices, 'schemas'>,
+  connection: Connection,
+  target: PlanTargetRequest,
+  file: string,
+  fileName: string,
+  hooks: ProgressHooks,
+): Promise<TargetFacts> {
+  if (target.kind === 'template') {
+    const cached = await services.schemas.template(connection, target.templateId, {
+      signal: hooks.signal,
+    })
+    const name = cached.schema.name || target.templateId
+    hooks.onStep?.(`checking ${fileName} against ${name}`)
+    return {
+      schema: cached.schema,
+      name,
+      fee: null,
+      terms: '',
+      schemaSource: 'template',
+      serverCheck: noProblems,
+    }
+  }
+  const serverCheck = await validateOnServer(
+    connection,
+    file,
+    target.listingId,
+    target.listingVersionId,
+    hooks,
+    fileName,
+  )
+  const listing = await buyerListing(connection.client, target.listingId, hooks.signal)
+  let schema = listing.schema
+  let schemaSource: ListingSource | 'template' = listing.source
+  if (!schema) {
+    schema = await schemaFromWorkbookMapping(file, target.listingId)
+    schemaSource = schema ? 'workbook' : 'headers'
+  }
+  return {
+    schema,
+    name: listing.displayName || target.listingId,
+    fee: listing.taskFixedFeeT,
+    terms: listing.pricingRuleVersion,
+    schemaSource,
+    serverCheck,
+  }
+}
+
+function targetsOf(
+  target: PlanTargetRequest,
+  name: string,
+  fee: number | null,
+): { targetView: PlanTarget; submissionTarget: SubmissionTarget } {
+  if (target.kind === 'template') {
+    return {
+      targetView: { kind: 'template', templateId: target.templateId, name },
+      submissionTarget: {
+        kind: 'template',
+        templateId: target.templateId,
+        callbackUrl: target.callbackUrl,
+      },
+    }
+  }
+  return {
+    targetView: {
+      kind: 'listing',
+      listingId: target.listingId,
+      listingVersionId: target.listingVersionId,
+      name,
+    },
+    submissionTarget: {
+      kind: 'listing',
+      listingId: target.listingId,
+      listingVersionId: target.listingVersionId,
+      taskFixedFeeT: fee,
+    },
+  }
+}
+
+/** What every plan of a workbook has, valid or not. */
+type PlanBase = Pick<
+  Plan,
+  | 'connection'
+  | 'target'
+  | 'targetView'
+  | 'file'
+  | 'fileName'
+  | 'terms'
+  | 'schemaSource'
+  | 'confirmRequired'
+  | 'retryOfRunId'
+  | 'scratch'
+  | 'createdAtMs'
+  | 'expiresAtMs'
+>
+
+/** A plan of a workbook with problems: it shows them and cannot be confirmed. */
+function rejectedPlan(
+  base: PlanBase,
+  totalRows: number,
+  fee: number | null,
+  validation: WorkbookValidation,
+): Plan {
+  return {
+    ...base,
+    id: '',
+    rows: [],
+    rowNumbers: [],
+    rowNumbering: 'spreadsheet',
+    totalRows,
+    pilotRows: null,
+    taskFixedFeeT: fee,
+    estimateT: null,
+    estimateSource: 'none',
+    learnedFrom: null,
+    validation,
+    fingerprint: '',
+    duplicateOf: null,
+    unansweredOf: null,
+  }
+}
+
+/**
+ * Reads and validates a workbook and works out what sending the selected rows costs. Spends
+ * nothing. An invalid workbook gives a plan with `validation.valid` false.
+ */
+export async function planSubmission(
+  services: SpendServices,
+  connection: Connection,
+  readWorkbook: ReadWorkbook,
+  request: PlanRequest,
+  hooks: ProgressHooks = {},
+): Promise<Plan> {
+  const file = resolve(request.file)
+  const fileName = request.fileName ?? basename(file)
+  const { target } = request
+  const facts = await targetFacts(services, connection, target, file, fileName, hooks)
+  const parsed = await readWorkbook(file, facts.schema)
+  const validation = !facts.serverCheck.valid
+    ? facts.serverCheck
+    : !parsed.valid
+      ? onlyValidation(parsed)
+      : facts.serverCheck
+  const { targetView, submissionTarget } = targetsOf(target, facts.name, facts.fee)
+  const base = {
+    connection,
+    target: submissionTarget,
+    targetView,
+    file,
+    fileName,
+    terms: facts.terms,
+    schemaSource: facts.schemaSource,
+    confirmRequired: target.kind === 'listing',
+    retryOfRunId: null,
+    scratch: request.scratch,
+    ...services.plans.expiry(),
+  }
+  if (!validation.valid) return rejectedPlan(base, parsed.rows.length, facts.fee, validation)
+  const keyed =
+    target.kind === 'listing' && facts.schemaSource === 'headers'
+      ? { ...parsed, rows: rowsByHeaderKeys(parsed.rows) }
+      : parsed
+  const selected = selectRows(keyed, request.selection ?? {})
+  const rows = withRunValues(selected.rows, request.runValues)
+  const pilot = request.selection?.first
+  const costs = await costAndHistory(
+    services,
+    connection,
+    submissionTarget,
+    rows,
+    facts.fee,
+    hooks.signal,
+  )
+  return services.plans.add({
+    ...base,
+    id: randomUUID(),
+    rows,
+    rowNumbers: selected.rowNumbers,
+    rowNumbering: 'spreadsheet',
+    totalRows: parsed.rows.length,
+    pilotRows: pilot !== undefined && pilot < parsed.rows.length ? rows.length : null,
+    taskFixedFeeT: facts.fee,
+    validation,
+    ...costs,
+  })
+}

@@ -1,0 +1,80 @@
+/**
+ * What a plan is: the rows to send, to which target, at what estimated cost, and what the history
+ * knows of an identical submission. Plans are made by plan-submission.ts and plan-retry.ts,
+ * described by describe-plan.ts, and sent by confirm.ts; planning spends nothing.
+ */
+import type {
+  InputRow,
+  WorkbookValidation,
+} from '../../../shared/contract'
+import type { EstimateSource, ListingSource, PlanTarget } from '../../../shared/bridge'
+import type { Connection } from '../../environments/connection'
+import type { Schemas } from '../prepare/schema-cache'
+import type { History } from '../../storage/run-history'
+import type { PlanStore } from './plan-store'
+import type { Submission, SubmissionTarget, Submissions } from './submissions'
+import type { Uploads } from './uploads'
+import type { RowSelection } from './execution'
+
+export type PlanTargetRequest =
+  | { kind: 'template'; templateId: string; callbackUrl?: string | undefined }
+  | { kind: 'listing'; listingId: string; listingVersionId: string }
+
+export interface PlanRequest {
+  /** The workbook (xlsx or csv) on this computer. */
+  file: string
+  /** The name to show for it, when the path is a temporary copy. */
+  fileName?: string | undefined
+  target: PlanTargetRequest
+  selection?: RowSelection | undefined
+  /** Values of run-scoped fields for every row (field key -> value). */
+  runValues?: Record<string, unknown> | undefined
+  /** A folder to remove once the plan is gone (a browser's bytes written to disk). */
+  scratch?: string | undefined
+}
+
+export interface LearnedCost {
+  runId: string
+  rows: number
+  actualCostT: number
+  costPerRowT: number
+}
+
+/** A plan the engine keeps until it is confirmed, replaced or expires. */
+export interface Plan {
+  id: string
+  connection: Connection
+  target: SubmissionTarget
+  targetView: PlanTarget
+  file: string
+  fileName: string
+  rows: InputRow[]
+  rowNumbers: number[]
+  rowNumbering: 'spreadsheet' | 'submitted'
+  totalRows: number
+  pilotRows: number | null
+  taskFixedFeeT: number | null
+  estimateT: number | null
+  estimateSource: EstimateSource
+  learnedFrom: LearnedCost | null
+  terms: string
+  schemaSource: ListingSource | 'template'
+  validation: WorkbookValidation
+  fingerprint: string
+  duplicateOf: Submission | null
+  unansweredOf: Submission | null
+  confirmRequired: boolean
+  retryOfRunId: string | null
+  createdAtMs: number
+  expiresAtMs: number
+  scratch?: string | undefined
+}
+
+/** What planning and confirming need of the engine (the engine itself has all of it). */
+export interface SpendServices {
+  history: Pick<History, 'seenRun' | 'recordRuns'>
+  submissions: Submissions
+  schemas: Pick<Schemas, 'template'>
+  uploads: Pick<Uploads, 'files'>
+  plans: PlanStore<Plan>
+}
