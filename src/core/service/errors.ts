@@ -116,8 +116,7 @@ function explain(init: ApiErrorInit): { message: string; nextStep: string; actio
   if (status === 401) {
     return {
       message: `The service at ${where} did not accept the API token.${server}`,
-      nextStep:
-        'Set a valid token for this environment.',
+      nextStep: 'Set a valid token for this environment.',
       action: 'set-token',
     }
   }

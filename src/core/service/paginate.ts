@@ -32,3 +32,9 @@ export async function paginate<T>(
   } while (pageToken && items.length < limit)
   return { items, totalCount: Math.max(totalCount, items.length) }
 }
+
+/** A page size the service accepts: a whole number from 1 to the page's maximum. */
+export function clampPageSize(value: number | undefined, max: number): number | undefined {
+  if (value === undefined) return undefined
+  return Math.min(max, Math.max(1, Math.floor(value)))
+}

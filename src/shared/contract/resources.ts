@@ -301,6 +301,12 @@ export type RunRowsAcceptance = z.infer<typeof runRowsAcceptanceSchema>
 export const errorBodySchema = z.object({ error: z.string() })
 export type ErrorBody = z.infer<typeof errorBodySchema>
 
+/**
+ * The answer of /svc/v1/models. The interface does not show its body and the app calls it only to
+ * prove that the token works, so any JSON is accepted as it came.
+ */
+export const modelsAnswerSchema = z.unknown()
+
 // ---- request bodies -------------------------------------------------------------------------
 
 /** A row as sent to the service: field key -> value (strings, numbers, booleans, arrays, assets). */

@@ -1,0 +1,133 @@
+/**
+ * Reading what came back: an answer's JSON through the contract's schema, a refusal's error body,
+ * a Retry-After header, a network failure. Each ends as a value or as one ApiError.
+ */
+import type { z } from 'zod'
+import { ContractError, parseWith } from '../../shared/contract'
+import { ApiError } from './errors'
+
+/** Who asked for what, to name it in an error. */
+export interface Asked {
+  /** E.g. "GET /svc/v1/users/me/runs". */
+  label: string
+  origin: string
+}
+
+/**
+ * The answer's body parsed with `schema`, so its type is what was parsed, never what a caller
+ * hoped for. An empty body reads as `{}`; a body that is not JSON, or that lacks what the schema
+ * requires, is an ApiError of kind 'contract' naming the fields at fault.
+ */
+export async function readAnswer<S extends z.ZodType>(
+  response: Response,
+  schema: S,
+  asked: Asked,
+): Promise<z.infer<S>> {
+  const text = await response.text()
+  const contractError = (detail: string, cause?: unknown) =>
+    new ApiError({
+      kind: 'contract',
+      request: asked.label,
+      origin: asked.origin,
+      status: response.status,
+      detail,
+      ...(cause !== undefined ? { cause } : {}),
+    })
+  let json: unknown
+  try {
+    json = text === '' ? {} : JSON.parse(text)
+  } catch {
+    throw contractError('the answer is not JSON')
+  }
+  try {
+    return parseWith(schema, json, `an answer to ${asked.label}`)
+  } catch (error) {
+    if (error instanceof ContractError) throw contractError(error.issues.join('; '), error)
+    throw error
+  }
+}
+
+/** The `error` of an error body, or a short piece of a non-JSON body. */
+export function errorText(text: string): string {
+  try {
+    const parsed: unknown = JSON.parse(text)
+    if (typeof parsed === 'object' && parsed !== null && 'error' in parsed) {
+      const error = (parsed as { error: unknown }).error
+      if (typeof error === 'string') return error
+    }
+  } catch {
+    // not JSON
+  }
+  const trimmed = text.trim().replace(/\s+/g, ' ')
+  return trimmed.length > 200 ? `${trimmed.slice(0, 197)}...` : trimmed
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
+  const date = Date.parse(trimmed)
+  if (Number.isNaN(date)) return undefined
+  return Math.max(0, date - now)
+}
+
+/** A request that got no answer: timed out, or the network failed (refused, reset, DNS...). */
+export function networkFailure(
+  error: unknown,
+  asked: Asked,
+  attempt: number,
+  maybeHandled: boolean,
+  timedOut = false,
+): ApiError {
+  const timeout = timedOut || (error instanceof Error && error.name === 'TimeoutError')
+  return new ApiError({
+    kind: timeout ? 'timeout' : 'unreachable',
+    request: asked.label,
+    origin: asked.origin,
+    detail: timeout ? '' : networkDetail(error),
+    attempts: attempt,
+    maybeHandled,
+    cause: error,
+  })
+}
+
+function networkDetail(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const cause = (error as { cause?: unknown }).cause
+  if (cause && typeof cause === 'object') {
+    const code = (cause as { code?: unknown }).code
+    if (code === 'ECONNREFUSED') return 'the connection was refused'
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name was not found'
+    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was cut'
+    if (typeof code === 'string') return code
+    if (cause instanceof Error) return cause.message
+  }
+  return error.message
+}
+
+/**
+ * The ApiError for a final non-2xx answer, carrying the server's own message. A redirect is one
+ * too: the client never follows one with the token (fetchArtifact follows them by hand).
+ */
+export async function refusal(
+  response: Response,
+  asked: Asked,
+  attempt: number,
+  retryAfterMs: number | undefined,
+): Promise<ApiError> {
+  const text = await response.text().catch(() => '')
+  let serverMessage = errorText(text)
+  if (response.status >= 300 && response.status < 400) {
+    serverMessage = `it redirected to ${response.headers.get('location') ?? 'another address'}, which this app does not follow with your token`
+  }
+  return new ApiError({
+    kind: 'http',
+    request: asked.label,
+    origin: asked.origin,
+    status: response.status,
+    serverMessage,
+    attempts: attempt,
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+  })
+}

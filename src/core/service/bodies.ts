@@ -1,0 +1,105 @@
+/**
+ * Request bodies too large to build as one string (a workbook's bytes, a file being uploaded),
+ * written piece by piece as JSON so that memory stays near one chunk.
+ */
+
+/** A JSON body written piece by piece, for bodies too large to build as one string. */
+export interface StreamedBody {
+  /** Makes a fresh stream of the body's bytes (called again for a retry). */
+  open(): ReadableStream<Uint8Array>
+}
+
+/** What a request may carry: a value sent as one JSON text, or a streamed JSON body. */
+export type RequestBody = { json: unknown } | StreamedBody
+
+/** `{ ...fields, "key":` followed by the opening of the value, e.g. `[` or `"`. */
+function jsonPrefix(fields: Record<string, unknown>, key: string, opening: string): string {
+  const head = JSON.stringify(fields)
+  return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}${JSON.stringify(key)}:${opening}`
+}
+
+/**
+ * A JSON body `{ ...fields, [key]: [b0,b1,...] }` streamed in chunks, so a large workbook never
+ * becomes one huge array of numbers or one huge string.
+ */
+export function byteArrayJsonBody(
+  fields: Record<string, unknown>,
+  key: string,
+  bytes: Uint8Array,
+): StreamedBody {
+  const prefix = jsonPrefix(fields, key, '[')
+  const CHUNK = 64 * 1024
+  return {
+    open() {
+      const encoder = new TextEncoder()
+      let offset = 0
+      let started = false
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (!started) {
+            started = true
+            controller.enqueue(encoder.encode(prefix))
+            return
+          }
+          if (offset >= bytes.length) {
+            controller.enqueue(encoder.encode(']}'))
+            controller.close()
+            return
+          }
+          const end = Math.min(bytes.length, offset + CHUNK)
+          let text = offset === 0 ? '' : ','
+          text += bytes.subarray(offset, end).join(',')
+          offset = end
+          controller.enqueue(encoder.encode(text))
+        },
+      })
+    },
+  }
+}
+
+/**
+ * A JSON body `{ ...fields, [key]: "<base64>" }` whose base64 text comes from a stream of raw
+ * byte chunks (e.g. a file read stream), encoded as it goes.
+ */
+export function base64JsonBody(
+  fields: Record<string, unknown>,
+  key: string,
+  openBytes: () => AsyncIterable<Uint8Array>,
+): StreamedBody {
+  const prefix = jsonPrefix(fields, key, '"')
+  return {
+    open() {
+      const encoder = new TextEncoder()
+      let iterator: AsyncIterator<Uint8Array> | undefined
+      // Base64 encodes 3 bytes at a time: bytes left over from one chunk wait for the next.
+      let carry: Uint8Array = new Uint8Array(0)
+      return new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encoder.encode(prefix))
+        },
+        async pull(controller) {
+          iterator ??= openBytes()[Symbol.asyncIterator]()
+          const next = await iterator.next()
+          if (next.done) {
+            controller.enqueue(encoder.encode(`${Buffer.from(carry).toString('base64')}"}`))
+            controller.close()
+            return
+          }
+          const joined = carry.length ? Buffer.concat([carry, next.value]) : next.value
+          const usable = joined.length - (joined.length % 3)
+          carry = joined.subarray(usable)
+          if (usable > 0) {
+            controller.enqueue(
+              encoder.encode(
+                Buffer.from(joined.buffer, joined.byteOffset, usable).toString('base64'),
+              ),
+            )
+          }
+        },
+        async cancel() {
+          await iterator?.return?.()
+        },
+      })
+    },
+  }
+}
