@@ -74,7 +74,11 @@ export interface SubmissionChange {
  * Identifies "the same submission": environment, target (what it runs, not what it was thought
  * to cost) and input content.
  */
-export function fingerprintOf(historyKey: string, target: SubmissionTarget, rows: InputRow[]): string {
+export function fingerprintOf(
+  historyKey: string,
+  target: SubmissionTarget,
+  rows: InputRow[],
+): string {
   const identity =
     target.kind === 'template'
       ? ['template', target.templateId, target.callbackUrl ?? '']

@@ -216,7 +216,9 @@ export class SubmissionsTable {
 
   markRefused(id: number, error: string, atMs: number) {
     this.db
-      .prepare(`UPDATE submissions SET state = 'refused', error = ?, updated_at_ms = ? WHERE id = ?`)
+      .prepare(
+        `UPDATE submissions SET state = 'refused', error = ?, updated_at_ms = ? WHERE id = ?`,
+      )
       .run(error, atMs, id)
   }
 
@@ -333,7 +335,10 @@ export class SubmissionsTable {
   }
 
   /** Runs sent from here with the status last seen of each (null: never seen), newest first. */
-  runsWithLastStatus(historyKey: string, limit: number): { runId: string; status: string | null }[] {
+  runsWithLastStatus(
+    historyKey: string,
+    limit: number,
+  ): { runId: string; status: string | null }[] {
     const rows = this.db
       .prepare(
         `SELECT s.run_id AS runId, r.status AS status FROM submissions s
