@@ -16,7 +16,7 @@ import { extensionOf } from '../../files/mime'
 import { safeFileName } from '../../files/safe-names'
 import type { DownloadRecord } from '../../storage/tables/downloads'
 import type { DownloadLedger, LedgerEntry } from './download-ledger'
-import { DownloadCut } from './download-failures'
+import { downloadCut } from './download-failures'
 import type { DownloadedFile } from './download-types'
 import { contentRangeStart, dispositionName, totalSize } from './response-headers'
 
@@ -178,7 +178,7 @@ async function requestArtifact(
   if (response.status === 206 && !resumed) {
     await response.body?.cancel()
     await rm(temp, { force: true })
-    throw new DownloadCut('The server answered with the wrong part of the file.')
+    throw downloadCut('The server answered with the wrong part of the file.')
   }
   return { response, resumed, start: resumed ? have : 0 }
 }
@@ -279,7 +279,7 @@ async function fetchToDisk(
   const transfer = { artifactId: artifact.artifactId, temp, path, start, total, resumed, hash }
   const received = await receiveBody(run, response, transfer)
   if (total !== null && received !== total) {
-    throw new DownloadCut(
+    throw downloadCut(
       `The download of ${artifact.artifactId} stopped at ${received} of ${total} bytes.`,
     )
   }

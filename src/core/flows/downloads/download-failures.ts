@@ -3,9 +3,17 @@ import { ApiError, DEFAULT_RETRY_POLICY, type Failure, type RetryPolicy } from '
 import { EngineError } from '../../errors'
 import { errorCode } from '../../files/error-code'
 
-/** The connection ended before the whole file came. */
-export class DownloadCut extends Error {
+/**
+ * The connection ended before the whole file came. Never shown as is: describeFailure turns it
+ * into words and a next step, so it stays private to this file.
+ */
+class DownloadCut extends Error {
   override name = 'DownloadCut'
+}
+
+/** The error a download stops with when the server sent less (or another part) than it said. */
+export function downloadCut(message: string): Error {
+  return new DownloadCut(message)
 }
 
 export function describeFailure(error: unknown): { error: string; nextStep: string } {
