@@ -5,7 +5,9 @@
  */
 import { checkBaseUrl } from '../../shared/contract'
 import { EngineError } from '../errors'
-import { getSetting, setSetting, type Db } from '../storage/db'
+import type { Db } from '../storage/db'
+import { EnvironmentsTable } from '../storage/tables/environments'
+import { SettingsTable } from '../storage/tables/settings'
 
 export const BUILTIN_SANDBOX = 'Sandbox'
 const DEFAULT_KEY = 'defaultEnvironment'
@@ -36,24 +38,27 @@ export function normaliseBaseUrl(value: string): string {
 }
 
 export class Environments {
-  constructor(private readonly db: Db) {}
+  private readonly table: EnvironmentsTable
+  private readonly settings: SettingsTable
+
+  constructor(db: Db) {
+    this.table = new EnvironmentsTable(db)
+    this.settings = new SettingsTable(db)
+  }
 
   list(): SavedEnvironment[] {
-    const rows = this.db
-      .prepare('SELECT name, base_url, unit_label FROM environments ORDER BY created_at_ms, name')
-      .all() as { name: string; base_url: string; unit_label: string }[]
     return [
       {
         name: BUILTIN_SANDBOX,
         baseUrl: '',
         builtIn: true,
-        unitLabel: getSetting(this.db, BUILTIN_UNIT_KEY) || 'credits',
+        unitLabel: this.settings.get(BUILTIN_UNIT_KEY) || 'credits',
       },
-      ...rows.map((r) => ({
-        name: r.name,
-        baseUrl: r.base_url,
+      ...this.table.list().map((saved) => ({
+        name: saved.name,
+        baseUrl: saved.baseUrl,
         builtIn: false,
-        unitLabel: r.unit_label,
+        unitLabel: saved.unitLabel,
       })),
     ]
   }
@@ -95,11 +100,7 @@ export class Environments {
     }
     const baseUrl = normaliseBaseUrl(input.baseUrl)
     const unitLabel = input.unitLabel?.trim() || 'credits'
-    this.db
-      .prepare(
-        'INSERT INTO environments (name, base_url, unit_label, created_at_ms) VALUES (?, ?, ?, ?)',
-      )
-      .run(name, baseUrl, unitLabel, Date.now())
+    this.table.insert({ name, baseUrl, unitLabel }, Date.now())
     return { name, baseUrl, builtIn: false, unitLabel }
   }
 
@@ -112,18 +113,18 @@ export class Environments {
         'Pick another environment as the default instead.',
       )
     }
-    this.db.prepare('DELETE FROM environments WHERE name = ?').run(env.name)
-    if (this.defaultName() === env.name) setSetting(this.db, DEFAULT_KEY, null)
+    this.table.delete(env.name)
+    if (this.defaultName() === env.name) this.settings.set(DEFAULT_KEY, null)
     return env
   }
 
   defaultName(): string {
-    const saved = getSetting(this.db, DEFAULT_KEY)
+    const saved = this.settings.get(DEFAULT_KEY)
     return saved && this.find(saved) ? this.find(saved)!.name : BUILTIN_SANDBOX
   }
 
   setDefault(name: string) {
-    setSetting(this.db, DEFAULT_KEY, this.get(name).name)
+    this.settings.set(DEFAULT_KEY, this.get(name).name)
   }
 
   /** The label shown after an environment's amounts ("credits"); amounts are never converted. */
@@ -137,8 +138,7 @@ export class Environments {
         'Type a short name for the unit, e.g. credits.',
         { fields: { unitLabel: 'Use 1 to 32 characters' } },
       )
-    if (env.builtIn) setSetting(this.db, BUILTIN_UNIT_KEY, label)
-    else
-      this.db.prepare('UPDATE environments SET unit_label = ? WHERE name = ?').run(label, env.name)
+    if (env.builtIn) this.settings.set(BUILTIN_UNIT_KEY, label)
+    else this.table.setUnitLabel(env.name, label)
   }
 }

@@ -3,11 +3,16 @@
  * the submission journal, runs seen and downloads. WAL mode, so the CLI and the app can share one
  * file; a busy timeout, so two writers wait for each other instead of failing. The schema moves
  * forward through numbered migrations recorded in `PRAGMA user_version`.
+ *
+ * This folder is the only place SQL is written: this file opens and migrates the file, and each
+ * table has one repository in tables/ that takes and returns plain typed records.
  */
 import { UserFacingError } from '../errors'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import Database from 'libsql'
+import { z } from 'zod'
+import { readOptionalRow } from './read-row'
 
 export type Db = Database.Database
 
@@ -144,9 +149,10 @@ function migrate(db: Db) {
   }
 }
 
+const userVersionRow = z.object({ user_version: z.number() })
+
 function userVersion(db: Db): number {
-  const row = db.prepare('PRAGMA user_version').get() as { user_version: number } | undefined
-  return row?.user_version ?? 0
+  return readOptionalRow(userVersionRow, db.prepare('PRAGMA user_version').get())?.user_version ?? 0
 }
 
 /** Runs `work` in one write transaction. */
@@ -160,18 +166,4 @@ export function transaction<T>(db: Db, work: () => T): T {
     db.exec('ROLLBACK')
     throw error
   }
-}
-
-export function getSetting(db: Db, key: string): string | null {
-  const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(key) as
-    { value: string } | undefined
-  return row?.value ?? null
-}
-
-export function setSetting(db: Db, key: string, value: string | null) {
-  if (value === null) db.prepare('DELETE FROM settings WHERE key = ?').run(key)
-  else
-    db.prepare(
-      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-    ).run(key, value)
 }

@@ -8,7 +8,8 @@ import { homedir } from 'node:os'
 import { isAbsolute, join } from 'node:path'
 import type { SettingsView, ThemeChoice } from '../../shared/bridge'
 import { EngineError } from '../errors'
-import { getSetting, setSetting, transaction, type Db } from './db'
+import { transaction, type Db } from './db'
+import { SettingsTable } from './tables/settings'
 
 const KEYS = {
   outputsFolder: 'outputsFolder',
@@ -29,25 +30,29 @@ export function defaultOutputsFolder(): string {
 export type SettingsPatch = Partial<Omit<SettingsView, 'defaultOutputsFolder'>>
 
 export class Settings {
+  private readonly table: SettingsTable
+
   constructor(
     private readonly db: Db,
     private readonly defaultFolder: () => string = defaultOutputsFolder,
-  ) {}
+  ) {
+    this.table = new SettingsTable(db)
+  }
 
   read(): SettingsView {
-    const folder = getSetting(this.db, KEYS.outputsFolder)
-    const concurrency = Number(getSetting(this.db, KEYS.downloadConcurrency))
-    const theme = getSetting(this.db, KEYS.theme) as ThemeChoice | null
+    const folder = this.table.get(KEYS.outputsFolder)
+    const concurrency = Number(this.table.get(KEYS.downloadConcurrency))
+    const savedTheme = this.table.get(KEYS.theme)
     const defaultFolder = this.defaultFolder()
     return {
       outputsFolder: folder && isAbsolute(folder) ? folder : defaultFolder,
       defaultOutputsFolder: defaultFolder,
-      notifications: getSetting(this.db, KEYS.notifications) !== 'off',
+      notifications: this.table.get(KEYS.notifications) !== 'off',
       downloadConcurrency:
         Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= MAX_DOWNLOAD_CONCURRENCY
           ? concurrency
           : DEFAULT_DOWNLOAD_CONCURRENCY,
-      theme: theme && THEMES.includes(theme) ? theme : 'system',
+      theme: THEMES.find((theme) => theme === savedTheme) ?? 'system',
     }
   }
 
@@ -73,12 +78,11 @@ export class Settings {
       )
     transaction(this.db, () => {
       if (patch.outputsFolder !== undefined)
-        setSetting(this.db, KEYS.outputsFolder, patch.outputsFolder.trim())
+        this.table.set(KEYS.outputsFolder, patch.outputsFolder.trim())
       if (patch.notifications !== undefined)
-        setSetting(this.db, KEYS.notifications, patch.notifications ? 'on' : 'off')
-      if (concurrency !== undefined)
-        setSetting(this.db, KEYS.downloadConcurrency, String(concurrency))
-      if (patch.theme !== undefined) setSetting(this.db, KEYS.theme, patch.theme)
+        this.table.set(KEYS.notifications, patch.notifications ? 'on' : 'off')
+      if (concurrency !== undefined) this.table.set(KEYS.downloadConcurrency, String(concurrency))
+      if (patch.theme !== undefined) this.table.set(KEYS.theme, patch.theme)
     })
     return this.read()
   }

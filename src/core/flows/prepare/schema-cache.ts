@@ -3,11 +3,12 @@
  * works without a network. A fetch refreshes the cache; when the service cannot be reached, the
  * cached copy is used and its age is reported.
  */
-import { officialTemplateSchemaSchema, type OfficialTemplateSchema } from '../../../shared/contract'
+import type { OfficialTemplateSchema } from '../../../shared/contract'
 import { ApiError } from '../../service'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import type { Db } from '../../storage/db'
+import { SchemaCacheTable } from '../../storage/tables/schema-cache'
 
 export interface CachedSchema {
   schema: OfficialTemplateSchema
@@ -17,31 +18,15 @@ export interface CachedSchema {
   fromCache: boolean
 }
 
-function readCachedSchema(db: Db, origin: string, templateId: string): CachedSchema | null {
-  const row = db
-    .prepare(
-      'SELECT schema_json, fetched_at_ms FROM schema_cache WHERE origin = ? AND template_id = ?',
-    )
-    .get(origin, templateId) as { schema_json: string; fetched_at_ms: number } | undefined
-  if (!row) return null
-  const parsed = officialTemplateSchemaSchema.safeParse(JSON.parse(row.schema_json))
-  if (!parsed.success) return null
-  return { schema: parsed.data, fetchedAtMs: row.fetched_at_ms, fromCache: true }
-}
-
-/** The ids of the templates whose schema is saved for an environment, newest first. */
-function cachedTemplateIds(db: Db, origin: string): string[] {
-  const rows = db
-    .prepare(
-      'SELECT template_id FROM schema_cache WHERE origin = ? ORDER BY fetched_at_ms DESC LIMIT 200',
-    )
-    .all(origin) as { template_id: string }[]
-  return rows.map((r) => r.template_id)
+/** The copy saved on this computer, or null. */
+function savedCopy(table: SchemaCacheTable, historyKey: string, templateId: string) {
+  const saved = table.get(historyKey, templateId)
+  return saved ? { ...saved, fromCache: true } : null
 }
 
 /** The template's schema: fresh when the service answers, else the cached copy. */
 async function templateSchema(
-  db: Db,
+  table: SchemaCacheTable,
   connection: Connection,
   templateId: string,
   options: { signal?: AbortSignal | undefined; offline?: boolean } = {},
@@ -50,20 +35,17 @@ async function templateSchema(
     try {
       const schema = await connection.client.templateSchema(templateId, { signal: options.signal })
       const now = Date.now()
-      db.prepare(
-        `INSERT INTO schema_cache (origin, template_id, schema_json, fetched_at_ms) VALUES (?, ?, ?, ?)
-         ON CONFLICT(origin, template_id) DO UPDATE SET schema_json = excluded.schema_json, fetched_at_ms = excluded.fetched_at_ms`,
-      ).run(connection.historyKey, templateId, JSON.stringify(schema), now)
+      table.put(connection.historyKey, templateId, { schema, fetchedAtMs: now })
       return { schema, fetchedAtMs: now, fromCache: false }
     } catch (error) {
       // Only a missing network falls back; a 404 or 401 is an answer the user must see.
       if (!(error instanceof ApiError && error.isUnreachable)) throw error
-      const cached = readCachedSchema(db, connection.historyKey, templateId)
+      const cached = savedCopy(table, connection.historyKey, templateId)
       if (cached) return cached
       throw error
     }
   }
-  const cached = readCachedSchema(db, connection.historyKey, templateId)
+  const cached = savedCopy(table, connection.historyKey, templateId)
   if (!cached) {
     throw new EngineError(
       'not-found',
@@ -76,7 +58,11 @@ async function templateSchema(
 
 /** Official template schemas kept per environment for offline use (the `schema_cache` table). */
 export class Schemas {
-  constructor(private readonly db: Db) {}
+  private readonly table: SchemaCacheTable
+
+  constructor(db: Db) {
+    this.table = new SchemaCacheTable(db)
+  }
 
   /** Fresh when the service answers, else the saved copy (said so by `fromCache`). */
   template(
@@ -84,17 +70,17 @@ export class Schemas {
     templateId: string,
     options: { signal?: AbortSignal | undefined; offline?: boolean } = {},
   ): Promise<CachedSchema> {
-    return templateSchema(this.db, connection, templateId, options)
+    return templateSchema(this.table, connection, templateId, options)
   }
 
   /** Templates saved for this environment, most recently fetched first. */
   ids(historyKey: string): string[] {
-    return cachedTemplateIds(this.db, historyKey)
+    return this.table.templateIds(historyKey, 200)
   }
 
   /** The saved copy only, or null. */
   cached(historyKey: string, templateId: string): CachedSchema | null {
-    return readCachedSchema(this.db, historyKey, templateId)
+    return savedCopy(this.table, historyKey, templateId)
   }
 }
 

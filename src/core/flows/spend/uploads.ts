@@ -13,6 +13,7 @@ import { base64JsonBody } from '../../service'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import type { Db } from '../../storage/db'
+import { UploadsTable } from '../../storage/tables/uploads'
 import { mimeTypeOf } from '../../files/mime'
 
 export interface UploadProgress {
@@ -41,7 +42,7 @@ const READ_CHUNK = 256 * 1024
 
 /** Uploads each distinct path once (in parallel, a few at a time); returns path -> result. */
 async function uploadFiles(
-  db: Db,
+  table: UploadsTable,
   connection: Connection,
   paths: string[],
   options: UploadOptions = {},
@@ -73,7 +74,7 @@ async function uploadFiles(
           overall: { ...overall },
         })
       }
-      const result = await uploadOne(db, connection, path, totalBytes, report, options.signal)
+      const result = await uploadOne(table, connection, path, totalBytes, report, options.signal)
       overall.doneFiles += 1
       report(result.reused ? 'reused' : 'done', totalBytes)
       results.set(path, result)
@@ -89,7 +90,11 @@ async function uploadFiles(
 
 /** Input asset uploads, deduplicated per environment by content (the `uploads` table). */
 export class Uploads {
-  constructor(private readonly db: Db) {}
+  private readonly table: UploadsTable
+
+  constructor(db: Db) {
+    this.table = new UploadsTable(db)
+  }
 
   /** Uploads each distinct path once (a few at a time); returns path -> result. */
   files(
@@ -97,7 +102,7 @@ export class Uploads {
     paths: string[],
     options: UploadOptions = {},
   ): Promise<Map<string, UploadResult>> {
-    return uploadFiles(this.db, connection, paths, options)
+    return uploadFiles(this.table, connection, paths, options)
   }
 
   /** Uploads one file (or reuses its earlier upload). */
@@ -106,12 +111,12 @@ export class Uploads {
     path: string,
     options: UploadOptions = {},
   ): Promise<UploadResult> {
-    return (await uploadFiles(this.db, connection, [path], options)).get(path)!
+    return (await uploadFiles(this.table, connection, [path], options)).get(path)!
   }
 }
 
 async function uploadOne(
-  db: Db,
+  table: UploadsTable,
   connection: Connection,
   path: string,
   size: number,
@@ -120,28 +125,16 @@ async function uploadOne(
 ): Promise<UploadResult> {
   report('hashing', 0)
   const sha256 = await hashFile(path, signal)
-  const known = db
-    .prepare(
-      'SELECT input_asset_id, filename, mime_type, size_bytes, uploaded_at_ms FROM uploads WHERE origin = ? AND sha256 = ?',
-    )
-    .get(connection.historyKey, sha256) as
-    | {
-        input_asset_id: string
-        filename: string
-        mime_type: string
-        size_bytes: number
-        uploaded_at_ms: number
-      }
-    | undefined
+  const known = table.find(connection.historyKey, sha256)
   if (known) {
     return {
       reused: true,
       asset: {
-        inputAssetId: known.input_asset_id,
+        inputAssetId: known.inputAssetId,
         filename: known.filename,
-        mimeType: known.mime_type,
-        sizeBytes: known.size_bytes,
-        uploadedAt: Math.floor(known.uploaded_at_ms / 1000),
+        mimeType: known.mimeType,
+        sizeBytes: known.sizeBytes,
+        uploadedAt: Math.floor(known.uploadedAtMs / 1000),
       },
     }
   }
@@ -170,18 +163,13 @@ async function uploadOne(
     report('failed', 0)
     throw error
   }
-  db.prepare(
-    `INSERT INTO uploads (origin, sha256, input_asset_id, filename, mime_type, size_bytes, uploaded_at_ms)
-     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(origin, sha256) DO NOTHING`,
-  ).run(
-    connection.historyKey,
-    sha256,
-    asset.inputAssetId,
-    asset.filename || filename,
-    asset.mimeType || contentType,
-    asset.sizeBytes || size,
-    Date.now(),
-  )
+  table.insertIfAbsent(connection.historyKey, sha256, {
+    inputAssetId: asset.inputAssetId,
+    filename: asset.filename || filename,
+    mimeType: asset.mimeType || contentType,
+    sizeBytes: asset.sizeBytes || size,
+    uploadedAtMs: Date.now(),
+  })
   return { asset, reused: false }
 }
 

@@ -1,0 +1,47 @@
+/** What a run's download reports and returns (shared by the steps in this folder). */
+import type { RowNumbering } from '../../../shared/format'
+
+export interface DownloadedFile {
+  artifactId: string
+  /** Absolute path of the finished file. */
+  path: string
+  bytes: number
+  /** Already on disk from an earlier download; nothing was fetched. */
+  skipped: boolean
+  /** The byte offset a cut download was resumed from (0 when it was fetched in one go). */
+  resumedFrom: number
+}
+
+export interface FailedDownload {
+  artifactId: string
+  error: string
+  nextStep: string
+}
+
+export interface DownloadProgress {
+  artifactId: string
+  path: string
+  receivedBytes: number
+  /** null when the server did not say. */
+  totalBytes: number | null
+  overall: { doneFiles: number; totalFiles: number; receivedBytes: number }
+}
+
+export interface DownloadOptions {
+  signal?: AbortSignal
+  /** Downloads at once (default 4). */
+  concurrency?: number
+  /** Attempts per artifact when the connection breaks (default 3). */
+  attempts?: number
+  onProgress?: (progress: DownloadProgress) => void
+  /** How the run's rows are named (folders `row-006`); by position when not given. */
+  rowNumbering?: RowNumbering | null | undefined
+}
+
+export interface RunDownload {
+  runId: string
+  /** The run's own folder inside the chosen one. */
+  folder: string
+  files: DownloadedFile[]
+  failed: FailedDownload[]
+}

@@ -1,0 +1,48 @@
+/**
+ * SQLite hands rows back untyped. Every repository describes its rows with zod and reads them
+ * through these functions, so a row that is not what the migrations made (a hand-edited or
+ * damaged file) stops with a clear error instead of travelling on as a wrong value.
+ */
+import type { z } from 'zod'
+import { EngineError } from '../errors'
+
+function unreadableEntry(): EngineError {
+  return new EngineError(
+    'internal',
+    'The history on this computer has an entry this Skill Runner cannot read.',
+    'Please report this problem; the rest of the history still works.',
+  )
+}
+
+/** One row, checked against its schema. */
+export function readRow<T extends z.ZodType>(schema: T, row: unknown): z.output<T> {
+  const parsed = schema.safeParse(row)
+  if (!parsed.success) throw unreadableEntry()
+  return parsed.data
+}
+
+/** One row or none (a `get` that found nothing). */
+export function readOptionalRow<T extends z.ZodType>(schema: T, row: unknown): z.output<T> | null {
+  return row === undefined || row === null ? null : readRow(schema, row)
+}
+
+/** Every row of an `all`. */
+export function readRows<T extends z.ZodType>(schema: T, rows: unknown[]): z.output<T>[] {
+  return rows.map((row) => readRow(schema, row))
+}
+
+/** A JSON column's value, or undefined when the text is not JSON. */
+export function parseJsonColumn(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** A JSON column that must hold what `check` accepts. */
+export function readJsonColumn<T>(text: string, check: (value: unknown) => value is T): T {
+  const value = parseJsonColumn(text)
+  if (!check(value)) throw unreadableEntry()
+  return value
+}

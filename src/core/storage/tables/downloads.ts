@@ -1,0 +1,108 @@
+/**
+ * The `downloads` table: the state of every artifact of a run saved on this device (path, size,
+ * hash, and the ETag a partial file was started with), so a later download resumes it.
+ */
+import { z } from 'zod'
+import type { Db } from '../db'
+import { readOptionalRow, readRows } from '../read-row'
+
+export type DownloadState = 'partial' | 'done' | 'failed'
+
+export interface DownloadRecord {
+  path: string
+  bytes: number
+  sha256: string
+  state: DownloadState
+  etag: string
+}
+
+const downloadRow = z.object({
+  path: z.string(),
+  bytes: z.number(),
+  sha256: z.string(),
+  state: z.enum(['partial', 'done', 'failed']),
+  etag: z.string(),
+})
+const pathRow = z.object({ path: z.string() })
+const savedRow = z.object({ artifact_id: z.string(), path: z.string() })
+const countRow = z.object({ n: z.number() })
+
+export class DownloadsTable {
+  constructor(private readonly db: Db) {}
+
+  get(historyKey: string, runId: string, artifactId: string): DownloadRecord | null {
+    const row = this.db
+      .prepare(
+        'SELECT path, bytes, sha256, state, etag FROM downloads WHERE origin = ? AND run_id = ? AND artifact_id = ?',
+      )
+      .get(historyKey, runId, artifactId)
+    return readOptionalRow(downloadRow, row)
+  }
+
+  /** Every path recorded for the run's artifacts, whatever their state. */
+  paths(historyKey: string, runId: string): string[] {
+    const rows = this.db
+      .prepare('SELECT path FROM downloads WHERE origin = ? AND run_id = ?')
+      .all(historyKey, runId)
+    return readRows(pathRow, rows).map((r) => r.path)
+  }
+
+  /** Records an artifact's state (with the error that stopped it, '' when none). */
+  put(
+    historyKey: string,
+    runId: string,
+    artifactId: string,
+    record: DownloadRecord & { error: string },
+    updatedAtMs: number,
+  ) {
+    this.db
+      .prepare(
+        `INSERT INTO downloads (origin, run_id, artifact_id, path, bytes, sha256, state, error, etag, updated_at_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(origin, run_id, artifact_id) DO UPDATE SET path = excluded.path, bytes = excluded.bytes,
+           sha256 = excluded.sha256, state = excluded.state, error = excluded.error, etag = excluded.etag,
+           updated_at_ms = excluded.updated_at_ms`,
+      )
+      .run(
+        historyKey,
+        runId,
+        artifactId,
+        record.path,
+        record.bytes,
+        record.sha256,
+        record.state,
+        record.error,
+        record.etag,
+        updatedAtMs,
+      )
+  }
+
+  /** Finished files of a run: artifact id -> absolute path. */
+  finishedPaths(historyKey: string, runId: string): Map<string, string> {
+    const rows = this.db
+      .prepare(
+        "SELECT artifact_id, path FROM downloads WHERE origin = ? AND run_id = ? AND state = 'done'",
+      )
+      .all(historyKey, runId)
+    return new Map(readRows(savedRow, rows).map((r) => [r.artifact_id, r.path]))
+  }
+
+  /** Finished files of a run, most recently saved first. */
+  finishedPathsNewestFirst(historyKey: string, runId: string): string[] {
+    const rows = this.db
+      .prepare(
+        "SELECT path FROM downloads WHERE origin = ? AND run_id = ? AND state = 'done' ORDER BY updated_at_ms DESC",
+      )
+      .all(historyKey, runId)
+    return readRows(pathRow, rows).map((r) => r.path)
+  }
+
+  finishedCount(historyKey: string, runId: string): number {
+    const row = this.db
+      .prepare(
+        "SELECT COUNT(*) AS n FROM downloads WHERE origin = ? AND run_id = ? AND state = 'done'",
+      )
+      .get(historyKey, runId)
+    return readOptionalRow(countRow, row)?.n ?? 0
+  }
+}

@@ -1,0 +1,34 @@
+/** The `runs_seen` table: the latest summary of each run this device has seen. */
+import { z } from 'zod'
+import { runSummarySchema, type RunSummary } from '../../../shared/contract'
+import type { Db } from '../db'
+import { parseJsonColumn, readOptionalRow } from '../read-row'
+
+const summaryRow = z.object({ summary_json: z.string() })
+
+export class RunsSeenTable {
+  constructor(private readonly db: Db) {}
+
+  /** Saves the summaries, replacing what was seen of the same runs before. */
+  upsert(historyKey: string, runs: readonly RunSummary[], seenAtMs: number) {
+    const upsert = this.db.prepare(
+      `INSERT INTO runs_seen (origin, run_id, status, summary_json, seen_at_ms) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(origin, run_id) DO UPDATE SET status = excluded.status, summary_json = excluded.summary_json, seen_at_ms = excluded.seen_at_ms`,
+    )
+    for (const run of runs)
+      upsert.run(historyKey, run.runId, run.status, JSON.stringify(run), seenAtMs)
+  }
+
+  /** The latest summary seen of a run, or null (also when it no longer reads as a summary). */
+  summary(historyKey: string, runId: string): RunSummary | null {
+    const row = readOptionalRow(
+      summaryRow,
+      this.db
+        .prepare('SELECT summary_json FROM runs_seen WHERE origin = ? AND run_id = ?')
+        .get(historyKey, runId),
+    )
+    if (!row) return null
+    const parsed = runSummarySchema.safeParse(parseJsonColumn(row.summary_json))
+    return parsed.success ? parsed.data : null
+  }
+}

@@ -1,0 +1,53 @@
+/** The `schema_cache` table: official template schemas saved per environment for offline use. */
+import { z } from 'zod'
+import { officialTemplateSchemaSchema, type OfficialTemplateSchema } from '../../../shared/contract'
+import type { Db } from '../db'
+import { parseJsonColumn, readOptionalRow, readRows } from '../read-row'
+
+export interface SavedSchema {
+  schema: OfficialTemplateSchema
+  /** When it was fetched from the service (ms since the epoch). */
+  fetchedAtMs: number
+}
+
+const schemaRow = z.object({ schema_json: z.string(), fetched_at_ms: z.number() })
+const templateIdRow = z.object({ template_id: z.string() })
+
+export class SchemaCacheTable {
+  constructor(private readonly db: Db) {}
+
+  /** The saved schema, or null when none is saved or it no longer reads as a schema. */
+  get(historyKey: string, templateId: string): SavedSchema | null {
+    const row = readOptionalRow(
+      schemaRow,
+      this.db
+        .prepare(
+          'SELECT schema_json, fetched_at_ms FROM schema_cache WHERE origin = ? AND template_id = ?',
+        )
+        .get(historyKey, templateId),
+    )
+    if (!row) return null
+    const parsed = officialTemplateSchemaSchema.safeParse(parseJsonColumn(row.schema_json))
+    return parsed.success ? { schema: parsed.data, fetchedAtMs: row.fetched_at_ms } : null
+  }
+
+  /** The ids of the saved templates, most recently fetched first. */
+  templateIds(historyKey: string, limit: number): string[] {
+    const rows = this.db
+      .prepare(
+        'SELECT template_id FROM schema_cache WHERE origin = ? ORDER BY fetched_at_ms DESC LIMIT ?',
+      )
+      .all(historyKey, limit)
+    return readRows(templateIdRow, rows).map((r) => r.template_id)
+  }
+
+  /** Saves (or replaces) a template's schema. */
+  put(historyKey: string, templateId: string, saved: SavedSchema) {
+    this.db
+      .prepare(
+        `INSERT INTO schema_cache (origin, template_id, schema_json, fetched_at_ms) VALUES (?, ?, ?, ?)
+         ON CONFLICT(origin, template_id) DO UPDATE SET schema_json = excluded.schema_json, fetched_at_ms = excluded.fetched_at_ms`,
+      )
+      .run(historyKey, templateId, JSON.stringify(saved.schema), saved.fetchedAtMs)
+  }
+}
