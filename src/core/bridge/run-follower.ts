@@ -25,38 +25,112 @@ export interface RunsSource {
 
 const FOLLOW_PAGE_SIZE = 50
 
-export type RunFollower = ReturnType<typeof createRunFollower>
+interface Followed {
+  watcher: RunWatcher
+  totalCount: number
+  stop: () => void
+  /** Someone looks at the runs list (watchRuns). */
+  listed: boolean
+  /** Runs whose detail is open (followRun), with how many viewers each. */
+  open: Map<string, number>
+}
 
 /**
- * Follows the newest runs of each environment someone looks at, with one RunWatcher (core's
- * watcher) per environment: one list request per look while a run there is active, soon after
- * a change, then less and less often, never when everything is finished. What changed is pushed
- * as runsUpdated, runs that end as runEnded, and the overall progress as activity.
+ * One RunWatcher (core's watcher) per environment someone looks at: one list request per look
+ * while a run there is active, soon after a change, then less and less often, never when
+ * everything is finished. A run submitted from this computer (this window, or the command line
+ * next to it) shows up at once: the local history is checked now and then (no request to any
+ * service), and each watched environment is looked at again when a new submission was accepted.
  */
-export function createRunFollower(source: RunsSource, emit: Emit, options: RunFollowOptions) {
-  const minMs = options.followMinMs ?? 1000
-  const maxMs = options.followMaxMs ?? 10_000
-  const setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
-  const clearTimer =
-    options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>))
+export class RunFollower {
+  private readonly followed = new Map<string, Followed>()
+  private lastActivity = ''
+  private mark: string
+  private checkTimer: unknown = null
+  private readonly setTimer: (fn: () => void, ms: number) => unknown
+  private readonly clearTimer: (handle: unknown) => void
 
-  interface Followed {
-    watcher: RunWatcher
-    totalCount: number
-    stop: () => void
-    /** Someone looks at the runs list (watchRuns). */
-    listed: boolean
-    /** Runs whose detail is open (followRun), with how many viewers each. */
-    open: Map<string, number>
+  constructor(
+    private readonly source: RunsSource,
+    private readonly emit: Emit,
+    private readonly options: RunFollowOptions,
+  ) {
+    this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
+    this.clearTimer =
+      options.clearTimer ?? ((handle) => clearTimeout(handle as ReturnType<typeof setTimeout>))
+    this.mark = source.acceptedSubmissionsMark()
   }
-  const followed = new Map<string, Followed>()
-  let lastActivity = ''
 
-  function pushActivity() {
+  async watch(environment: string): Promise<RunsUpdate> {
+    const f = this.followedOf(environment)
+    f.listed = true
+    this.scheduleCheck()
+    return this.look(environment, f)
+  }
+
+  async refresh(environment: string): Promise<RunsUpdate> {
+    const f = this.followed.get(environment)
+    if (!f) return this.watch(environment)
+    return this.look(environment, f)
+  }
+
+  unwatch(environment: string) {
+    const f = this.followed.get(environment)
+    if (!f) return
+    f.listed = false
+    // An open run detail keeps following its run.
+    if (f.open.size > 0) return
+    this.forget(environment, f)
+  }
+
+  /** An open run detail: that run is followed wherever it sits in the list, until it ends. */
+  followRun(environment: string, runId: string) {
+    const f = this.followedOf(environment)
+    f.open.set(runId, (f.open.get(runId) ?? 0) + 1)
+    f.watcher.focus(runId)
+  }
+
+  unfollowRun(environment: string, runId: string) {
+    const f = this.followed.get(environment)
+    const viewers = f?.open.get(runId)
+    if (!f || !viewers) return
+    if (viewers > 1) {
+      f.open.set(runId, viewers - 1)
+      return
+    }
+    f.open.delete(runId)
+    f.watcher.unfocus(runId)
+    if (f.listed || f.open.size > 0) return
+    this.forget(environment, f)
+  }
+
+  dispose() {
+    for (const f of this.followed.values()) f.stop()
+    this.followed.clear()
+    this.stopCheck()
+  }
+
+  private followedOf(environment: string): Followed {
+    let f = this.followed.get(environment)
+    if (!f) {
+      f = this.start(environment)
+      this.followed.set(environment, f)
+    }
+    return f
+  }
+
+  private forget(environment: string, f: Followed) {
+    f.stop()
+    this.followed.delete(environment)
+    this.stopCheck()
+    this.pushActivity()
+  }
+
+  private pushActivity() {
     let activeRuns = 0
     let doneTasks = 0
     let totalTasks = 0
-    for (const f of followed.values()) {
+    for (const f of this.followed.values()) {
       for (const run of f.watcher.activeRuns) {
         activeRuns++
         totalTasks += run.totalTasks
@@ -65,23 +139,24 @@ export function createRunFollower(source: RunsSource, emit: Emit, options: RunFo
     }
     const update: ActivityUpdate = { activeRuns, doneTasks, totalTasks }
     const key = JSON.stringify(update)
-    if (key === lastActivity) return
-    lastActivity = key
-    emit('activity', update)
+    if (key === this.lastActivity) return
+    this.lastActivity = key
+    this.emit('activity', update)
   }
 
-  function start(environment: string): Followed {
+  private start(environment: string): Followed {
+    const { source, emit, options } = this
     const watcher = new RunWatcher(
       {
         listRuns: (query) => source.listRuns(environment, query ?? {}),
         run: (runId) => source.getRun(environment, runId),
       },
       {
-        minMs,
-        maxMs,
+        minMs: options.followMinMs ?? 1000,
+        maxMs: options.followMaxMs ?? 10_000,
         pageSize: options.followPageSize ?? FOLLOW_PAGE_SIZE,
-        setTimer,
-        clearTimer,
+        setTimer: this.setTimer,
+        clearTimer: this.clearTimer,
       },
     )
     const f: Followed = { watcher, totalCount: 0, stop: () => {}, listed: false, open: new Map() }
@@ -94,7 +169,7 @@ export function createRunFollower(source: RunsSource, emit: Emit, options: RunFo
           totalCount: f.totalCount,
           activeCount: watcher.activeRunIds.length,
         })
-        pushActivity()
+        this.pushActivity()
       }),
       watcher.on('ended', (run) => {
         emit('runEnded', { environment, unitLabel: source.unitLabel(environment), run })
@@ -108,10 +183,10 @@ export function createRunFollower(source: RunsSource, emit: Emit, options: RunFo
   }
 
   /** Looks at the newest page now; its active runs are followed from then on. */
-  async function look(environment: string, f: Followed): Promise<RunsUpdate> {
+  private async look(environment: string, f: Followed): Promise<RunsUpdate> {
     const page = await f.watcher.followActive()
     f.totalCount = page.totalCount
-    pushActivity()
+    this.pushActivity()
     return {
       environment,
       items: page.items,
@@ -120,96 +195,34 @@ export function createRunFollower(source: RunsSource, emit: Emit, options: RunFo
     }
   }
 
-  // A run submitted from this computer (this window, or the command line next to it) shows up
-  // at once: the local history is checked now and then (no request to any service), and each
-  // watched environment is looked at again when a new submission was accepted.
-  const checkMs = options.submissionsCheckMs ?? 1500
-  let mark = source.acceptedSubmissionsMark()
-  let checkTimer: unknown = null
-  function scheduleCheck() {
-    if (checkTimer !== null || followed.size === 0) return
-    checkTimer = setTimer(() => {
-      checkTimer = null
-      try {
-        const now = source.acceptedSubmissionsMark()
-        if (now !== mark) {
-          mark = now
-          for (const [environment, f] of followed) {
-            void look(environment, f)
-              .then((update) => emit('runsUpdated', update))
-              .catch(() => {})
-          }
-        }
-      } catch {
-        // The history could not be read this time; try again at the next check.
-      }
-      scheduleCheck()
-    }, checkMs)
+  private scheduleCheck() {
+    if (this.checkTimer !== null || this.followed.size === 0) return
+    this.checkTimer = this.setTimer(() => {
+      this.checkTimer = null
+      this.checkSubmissions()
+      this.scheduleCheck()
+    }, this.options.submissionsCheckMs ?? 1500)
   }
-  function stopCheck() {
-    if (checkTimer !== null && followed.size === 0) {
-      clearTimer(checkTimer)
-      checkTimer = null
+
+  private checkSubmissions() {
+    try {
+      const now = this.source.acceptedSubmissionsMark()
+      if (now === this.mark) return
+      this.mark = now
+      for (const [environment, f] of this.followed) {
+        void this.look(environment, f)
+          .then((update) => this.emit('runsUpdated', update))
+          .catch(() => {})
+      }
+    } catch {
+      // The history could not be read this time; try again at the next check.
     }
   }
 
-  return {
-    async watch(environment: string): Promise<RunsUpdate> {
-      let f = followed.get(environment)
-      if (!f) {
-        f = start(environment)
-        followed.set(environment, f)
-      }
-      f.listed = true
-      scheduleCheck()
-      return look(environment, f)
-    },
-    async refresh(environment: string): Promise<RunsUpdate> {
-      const f = followed.get(environment)
-      if (!f) return this.watch(environment)
-      return look(environment, f)
-    },
-    unwatch(environment: string) {
-      const f = followed.get(environment)
-      if (!f) return
-      f.listed = false
-      // An open run detail keeps following its run.
-      if (f.open.size > 0) return
-      f.stop()
-      followed.delete(environment)
-      stopCheck()
-      pushActivity()
-    },
-    /** An open run detail: that run is followed wherever it sits in the list, until it ends. */
-    followRun(environment: string, runId: string) {
-      let f = followed.get(environment)
-      if (!f) {
-        f = start(environment)
-        followed.set(environment, f)
-      }
-      f.open.set(runId, (f.open.get(runId) ?? 0) + 1)
-      f.watcher.focus(runId)
-    },
-    unfollowRun(environment: string, runId: string) {
-      const f = followed.get(environment)
-      const viewers = f?.open.get(runId)
-      if (!f || !viewers) return
-      if (viewers > 1) {
-        f.open.set(runId, viewers - 1)
-        return
-      }
-      f.open.delete(runId)
-      f.watcher.unfocus(runId)
-      if (f.listed || f.open.size > 0) return
-      f.stop()
-      followed.delete(environment)
-      stopCheck()
-      pushActivity()
-    },
-    dispose() {
-      for (const f of followed.values()) f.stop()
-      followed.clear()
-      stopCheck()
-    },
+  private stopCheck() {
+    if (this.checkTimer !== null && this.followed.size === 0) {
+      this.clearTimer(this.checkTimer)
+      this.checkTimer = null
+    }
   }
 }

@@ -9,14 +9,14 @@ import type { BridgeEventName, BridgeHandlers, EnvironmentList } from '../../sha
 import type { Engine } from '../engine'
 import { defaultOutputsFolder } from '../storage/settings'
 import { describeError } from './errors'
-import { createRunFollower } from './run-follower'
+import { RunFollower } from './run-follower'
 import { SavedFiles } from './saved-files'
 import type { BridgeServiceOptions, Emit } from './types'
-import { afterRunVerbs } from './verbs/after-run'
+import { outputVerbs, settingsVerbs } from './verbs/after-run'
 import type { VerbContext } from './verbs/context'
 import { creatorVerbs } from './verbs/creator'
 import { environmentVerbs } from './verbs/environments'
-import { prepareVerbs } from './verbs/prepare'
+import { checkVerbs, targetVerbs } from './verbs/prepare'
 import { runsSource, runVerbs } from './verbs/runs'
 import { spendVerbs } from './verbs/spend'
 import { WorkbookChecks } from './workbook-checks'
@@ -71,7 +71,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     options,
     dialogs,
     emit,
-    follower: createRunFollower(source, emit, options),
+    follower: new RunFollower(source, emit, options),
     settings: engine.settings(dialogs.defaultOutputsFolder ?? defaultOutputsFolder),
     checks: new WorkbookChecks(engine),
     sessionDefault,
@@ -82,12 +82,15 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
       return list
     },
   }
+  const files = new SavedFiles(engine.home, dialogs)
   const handlers = guarded({
     ...environmentVerbs(ctx),
-    ...prepareVerbs(ctx, new SavedFiles(engine.home, dialogs)),
+    ...targetVerbs(ctx, files),
+    ...checkVerbs(ctx, files),
     ...spendVerbs(ctx),
     ...runVerbs(ctx, source),
-    ...afterRunVerbs(ctx),
+    ...outputVerbs(ctx),
+    ...settingsVerbs(ctx),
     ...creatorVerbs(ctx),
   })
   const stopSubmissionUpdates = engine.submissions.onChange((change) =>

@@ -17,17 +17,10 @@ import { exists, savedOutputs } from './runs'
 
 type SaveProgress = { doneFiles: number; totalFiles: number; receivedBytes: number }
 
-export function afterRunVerbs(
+/** Saving a run's outputs and its results workbook, and showing them in the file manager. */
+export function outputVerbs(
   ctx: VerbContext,
-): Verbs<
-  | 'downloadRun'
-  | 'saveResultsWorkbook'
-  | 'showInFolder'
-  | 'listHistory'
-  | 'getSettings'
-  | 'updateSettings'
-  | 'chooseOutputsFolder'
-> {
+): Verbs<'downloadRun' | 'saveResultsWorkbook' | 'showInFolder'> {
   const { engine, settings } = ctx
   /** Progress of a save as downloadProgress events, at most five a second (and the last one). */
   const saveProgress = (environment: string, runId: string) =>
@@ -36,8 +29,6 @@ export function afterRunVerbs(
       (progress: SaveProgress) => ctx.emit('downloadProgress', { environment, runId, ...progress }),
       (progress) => progress.doneFiles >= progress.totalFiles,
     )
-  const unitLabelOf = (environment: string) =>
-    engine.environments.find(environment)?.unitLabel ?? 'credits'
 
   return {
     // Into the outputs folder of the settings, the same in the desktop app and in a browser.
@@ -83,6 +74,17 @@ export function afterRunVerbs(
       }
     },
     showInFolder: (args) => showInFolder(ctx, args),
+  }
+}
+
+/** The local history, and the settings that saves follow. */
+export function settingsVerbs(
+  ctx: VerbContext,
+): Verbs<'listHistory' | 'getSettings' | 'updateSettings' | 'chooseOutputsFolder'> {
+  const { engine, settings } = ctx
+  const unitLabelOf = (environment: string) =>
+    engine.environments.find(environment)?.unitLabel ?? 'credits'
+  return {
     listHistory: async (args) =>
       listHistory(engine.history, engine.submissions, unitLabelOf, {
         search: args.search,

@@ -15,22 +15,12 @@ import type { SavedFiles } from '../saved-files'
 import { throttled } from '../types'
 import type { VerbContext, Verbs } from './context'
 
-export function prepareVerbs(
+/** What to run: the templates and listings, and the input workbook to fill for one. */
+export function targetVerbs(
   ctx: VerbContext,
   files: SavedFiles,
-): Verbs<
-  | 'listTemplates'
-  | 'getTemplate'
-  | 'getListing'
-  | 'saveInputWorkbook'
-  | 'describeFile'
-  | 'checkWorkbook'
-  | 'cancelCheck'
-  | 'getCheckedRows'
-  | 'saveMarkedUpCopy'
-  | 'openSavedFile'
-> {
-  const { engine, checks } = ctx
+): Verbs<'listTemplates' | 'getTemplate' | 'getListing' | 'saveInputWorkbook'> {
+  const { engine } = ctx
   const connect = (environment: string) => engine.connect({ env: environment })
   return {
     async listTemplates(args) {
@@ -60,11 +50,28 @@ export function prepareVerbs(
         (path) => writeInputWorkbook(found, path),
       )
     },
+  }
+}
+
+/** A filled workbook: checked in a worker, its rows paged to the grid, a marked-up copy. */
+export function checkVerbs(
+  ctx: VerbContext,
+  files: SavedFiles,
+): Verbs<
+  | 'describeFile'
+  | 'checkWorkbook'
+  | 'cancelCheck'
+  | 'getCheckedRows'
+  | 'saveMarkedUpCopy'
+  | 'openSavedFile'
+> {
+  const { checks } = ctx
+  return {
     describeFile: (args, context) => describeFile(args.file, context.transport),
     async checkWorkbook(args, context) {
       // Over HTTP a page could name any file on this computer: only contents are accepted.
       refusePathsOverHttp([args.file], context.transport)
-      const connection = await connect(args.environment)
+      const connection = await ctx.engine.connect({ env: args.environment })
       const source =
         args.file.kind === 'path'
           ? { kind: 'path' as const, path: args.file.path, name: args.file.name }
