@@ -72,3 +72,17 @@ export function outputOption(args: ParsedArgs, command: Command, kind: 'xlsx' | 
 export function flag(args: ParsedArgs, name: string): boolean {
   return args.values[name] === true
 }
+
+/** A whole-number option within [min, max], or undefined when it is not given. */
+export function integerOption(
+  value: string | undefined,
+  name: string,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined
+  if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max} (got “${value}”).`)
+  }
+  return Number(value)
+}

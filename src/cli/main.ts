@@ -11,7 +11,7 @@ import { commands } from './commands'
 import { EXIT, UsageError, describeForTerminal, exitCodeOf } from './errors'
 import { commandHelp, generalHelp } from './help'
 import { findCommand } from './meta-commands'
-import { createOutput, type OutputStreams } from './output'
+import { createOutput, type Output, type OutputStreams } from './output'
 import { colorEnabled, createStyle, paintMarks } from './style'
 import { terminalText } from '../shared/format/terminal'
 
@@ -27,13 +27,7 @@ export async function runCli(argv: string[], io?: Partial<CliIo>): Promise<numbe
     stdin: io?.stdin ?? process.stdin,
     env: io?.env ?? process.env,
   }
-  const errStyle = createStyle(colorEnabled(streams.stderr, streams.env))
-  /** An error on stderr: "error:" in red on a terminal, then what to do. */
-  const printError = (error: unknown) => {
-    const text = terminalText(describeForTerminal(error))
-    const marked = text.replace(/^error:/, errStyle.red(errStyle.bold('error:')))
-    streams.stderr.write(`${paintMarks(marked, errStyle.enabled)}\n`)
-  }
+  const printError = errorPrinter(streams)
   let global: GlobalOptions & { help: boolean; version: boolean }
   let rest: string[]
   try {
@@ -63,6 +57,28 @@ export async function runCli(argv: string[], io?: Partial<CliIo>): Promise<numbe
     return EXIT.ok
   }
 
+  // Ctrl-C belongs to the command only when the caller hands in no stdin of its own (tests do).
+  const attachSignals = io === undefined || io.stdin === undefined
+  return runCommand(command, commandArgs, { out, global, streams, printError, attachSignals })
+}
+
+interface CommandRun {
+  out: Output
+  global: GlobalOptions
+  streams: CliIo
+  printError: (error: unknown) => void
+  attachSignals: boolean
+}
+
+/**
+ * Runs one command with its context: Ctrl-C / SIGTERM abort it, the engine is made on first use
+ * and closed at the end, and any error becomes a message on stderr and an exit code.
+ */
+async function runCommand(
+  command: Command,
+  commandArgs: string[],
+  { out, global, streams, printError, attachSignals }: CommandRun,
+): Promise<number> {
   const controller = new AbortController()
   let interruptedResolve: () => void = () => {}
   const interrupted = new Promise<void>((resolve) => (interruptedResolve = resolve))
@@ -70,7 +86,6 @@ export async function runCli(argv: string[], io?: Partial<CliIo>): Promise<numbe
     controller.abort(new Error('interrupted'))
     interruptedResolve()
   }
-  const attachSignals = io === undefined || io.stdin === undefined
   if (attachSignals) {
     process.once('SIGINT', onSignal)
     process.once('SIGTERM', onSignal)
@@ -106,6 +121,16 @@ export async function runCli(argv: string[], io?: Partial<CliIo>): Promise<numbe
       process.off('SIGTERM', onSignal)
     }
     await engine?.close().catch(() => {})
+  }
+}
+
+/** Prints an error on stderr: "error:" in red on a terminal, then what to do. */
+function errorPrinter(streams: CliIo): (error: unknown) => void {
+  const errStyle = createStyle(colorEnabled(streams.stderr, streams.env))
+  return (error) => {
+    const text = terminalText(describeForTerminal(error))
+    const marked = text.replace(/^error:/, errStyle.red(errStyle.bold('error:')))
+    streams.stderr.write(`${paintMarks(marked, errStyle.enabled)}\n`)
   }
 }
 

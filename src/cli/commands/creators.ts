@@ -1,8 +1,7 @@
 /** `listings` and `reviews show`: the creator's views. */
 import type { CreatorListing, ReviewRequest } from '../../shared/contract'
-import { stringOption, type Command } from '../command'
+import { integerOption, stringOption, type Command } from '../command'
 import { table } from '../output'
-import { integerOption } from './system'
 import { localTime } from '../time'
 
 export const listings: Command = {

@@ -11,9 +11,8 @@ import {
 import type { Connection } from '../../core/environments/connection'
 import type { Engine } from '../../core/engine'
 import { rowNumberingOf } from '../../core/flows/spend/submissions'
-import { stringOption, type Command } from '../command'
+import { integerOption, stringOption, type Command } from '../command'
 import { table } from '../output'
-import { integerOption } from './system'
 import { statusColor } from '../style'
 import { localTime } from '../time'
 

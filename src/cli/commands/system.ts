@@ -1,7 +1,10 @@
 /** `doctor` and `sandbox`. */
 import { startSandbox } from '../../sandbox'
-import { stringOption, type Command } from '../command'
-import { EXIT, UsageError } from '../errors'
+import { integerOption, stringOption, type Command } from '../command'
+import { EXIT } from '../errors'
+
+// browser.ts still reads integerOption from here; it lives with the other argument readers now.
+export { integerOption }
 
 export const doctor: Command = {
   name: 'doctor',
@@ -78,17 +81,4 @@ export const sandbox: Command = {
     await server.close()
     return EXIT.ok
   },
-}
-
-export function integerOption(
-  value: string | undefined,
-  name: string,
-  min: number,
-  max: number,
-): number | undefined {
-  if (value === undefined) return undefined
-  if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
-    throw new UsageError(`${name} must be a whole number from ${min} to ${max} (got “${value}”).`)
-  }
-  return Number(value)
 }

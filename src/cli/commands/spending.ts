@@ -1,0 +1,164 @@
+/**
+ * The consent every paid command shares (`run`, `execute`, `runs retry-failed`): show the plan,
+ * answer an accepted duplicate with its earlier run, check the cap, ask (or need --yes), send,
+ * then print the run or, with --watch, follow it to its end.
+ */
+import type { Engine } from '../../core/engine'
+import {
+  checkSpendingCap,
+  confirmPlan,
+  describePlan,
+  type Plan,
+} from '../../core/flows/spend'
+import type { Submission } from '../../core/flows/spend/submissions'
+import type { RunSummary, WorkbookValidation } from '../../shared/contract'
+import { flag, integerOption, stringOption, type CommandContext, type ParsedArgs } from '../command'
+import { EXIT } from '../errors'
+import { askYes } from '../prompt'
+import { flowHooks } from './flow-hooks'
+import { describeRun, numberingOf } from './runs'
+import { describeValidation } from './validate'
+import { exitCodeOfEndedRun, watchToEnd } from './watch'
+
+function rejected(ctx: CommandContext, validation: WorkbookValidation): number {
+  ctx.out.result(validation, () => `${describeValidation(validation)}\nNothing was sent.`)
+  return EXIT.no
+}
+
+function submittedJson(s: Submission) {
+  const answer = s.answer as { status?: string; acceptedAtUnix?: number } | null
+  return {
+    runId: s.runId,
+    status: answer?.status ?? '',
+    acceptedAtUnix: answer?.acceptedAtUnix ?? 0,
+    clientRequestId: s.clientRequestId,
+  }
+}
+
+/** What a spending command prints: the run, or with --watch its final detail (and a pilot's lesson). */
+async function finishSubmission(
+  ctx: CommandContext,
+  engine: Engine,
+  plan: Plan,
+  s: Submission,
+  watch: boolean,
+) {
+  const connection = plan.connection
+  ctx.out.note(`run ${s.runId} accepted`)
+  if (watch) {
+    const detail = await watchToEnd(ctx, engine, connection, s.runId)
+    ctx.out.result(detail, () =>
+      describeRun(detail, connection.unitLabel, numberingOf(engine, connection, detail)),
+    )
+    if (plan.pilotRows) notePilotLesson(ctx, plan, detail.run)
+    return exitCodeOfEndedRun(detail.run)
+  }
+  const result = s.targetKind === 'listing' ? s.answer : submittedJson(s)
+  ctx.out.result(
+    result,
+    () =>
+      `run ${s.runId} (request ${s.clientRequestId}); follow it with: skill-runner runs watch ${s.runId}`,
+  )
+  return EXIT.ok
+}
+
+/** After a pilot ends: what the rest would cost at the pilot's actual cost per row. */
+function notePilotLesson(ctx: CommandContext, plan: Plan, run: RunSummary) {
+  const unit = plan.connection.unitLabel
+  const rest = plan.totalRows - plan.rows.length
+  if (rest <= 0) return
+  const next = (plan.rowNumbers[plan.rowNumbers.length - 1] ?? 1) + 1
+  if (run.completedTasks <= 0) {
+    ctx.out.note(
+      `The pilot had no succeeded row, so the cost per row is still unknown. Fix the failed rows and try the pilot again.`,
+    )
+    return
+  }
+  const restT = Math.ceil((run.actualCostT * rest) / run.completedTasks)
+  ctx.out.note(
+    `The pilot cost ${run.actualCostT} ${unit} for ${run.completedTasks} succeeded row${run.completedTasks === 1 ? '' : 's'}; the other ${rest} row${rest === 1 ? '' : 's'} would cost about ${restT} ${unit} (estimate from the pilot). Send them with --rows ${next}-.`,
+  )
+}
+
+/**
+ * The spending guard every paid command shares: shows the plan, answers an accepted duplicate
+ * with the earlier run unless --again, checks the cap before asking, and asks (or needs --yes).
+ * Returns the exit code to stop with, or null to go on and send.
+ */
+async function guardSpending(
+  ctx: CommandContext,
+  plan: Plan,
+  options: { yes: boolean; again: boolean; maxCostT: number | undefined; ask: boolean },
+): Promise<{ stop: number } | { earlier: Submission } | null> {
+  ctx.out.note(describePlan(plan))
+  if (plan.duplicateOf && !options.again) {
+    ctx.out.note(
+      `Nothing was sent: the same rows were already sent and accepted as run ${plan.duplicateOf.runId}. That run is shown; to start a new paid run with the same rows, add --again.`,
+    )
+    return { earlier: plan.duplicateOf }
+  }
+  if (plan.unansweredOf) {
+    ctx.out.note(
+      `An identical submission (request ${plan.unansweredOf.clientRequestId}) was sent earlier without an answer; it is sent again with the same request ID, so it makes at most one run.`,
+    )
+  }
+  // The cap is checked before asking, so nobody confirms what would be refused.
+  checkSpendingCap(plan, options.maxCostT)
+  if (!options.ask || options.yes) return null
+  const spend =
+    plan.estimateT === null
+      ? 'the cost shown after the run'
+      : `about ${plan.estimateT} ${plan.connection.unitLabel}`
+  const confirmed = await askYes(ctx, `Type "yes" to send it and spend ${spend}:`)
+  if (confirmed) return null
+  ctx.out.note(
+    ctx.stdin.isTTY
+      ? 'Not confirmed; nothing was sent.'
+      : 'Nothing was sent: confirm with --yes (there is no terminal to ask at).',
+  )
+  return { stop: EXIT.no }
+}
+
+export const spendingFlags = {
+  'max-cost': { type: 'string' },
+  again: { type: 'boolean' },
+} as const
+
+export function spendingOptions(args: ParsedArgs) {
+  return {
+    yes: flag(args, 'yes'),
+    again: flag(args, 'again'),
+    maxCostT: integerOption(
+      stringOption(args, 'max-cost'),
+      '--max-cost',
+      0,
+      Number.MAX_SAFE_INTEGER,
+    ),
+  }
+}
+
+/** Plans, guards and sends: the flow of run, execute and runs retry-failed. */
+export async function spend(
+  ctx: CommandContext,
+  engine: Engine,
+  plan: Plan,
+  args: ParsedArgs,
+  ask: boolean,
+): Promise<number> {
+  if (!plan.validation.valid) return rejected(ctx, plan.validation)
+  const options = spendingOptions(args)
+  const guard = await guardSpending(ctx, plan, { ...options, ask })
+  if (guard && 'stop' in guard) return guard.stop
+  if (guard && 'earlier' in guard) {
+    engine.plans.drop(plan.id)
+    return finishSubmission(ctx, engine, plan, guard.earlier, flag(args, 'watch'))
+  }
+  const done = await confirmPlan(
+    engine,
+    plan,
+    { confirmed: true, maxCostT: options.maxCostT, again: options.again },
+    flowHooks(ctx),
+  )
+  if (done.againOf) ctx.out.note(`sent again on purpose (the earlier run is ${done.againOf.runId})`)
+  return finishSubmission(ctx, engine, plan, done.submission, flag(args, 'watch'))
+}

@@ -1,0 +1,122 @@
+/**
+ * The commands that send rows and may spend: `run` (an official template), `execute` (a
+ * marketplace listing) and `runs retry-failed`. Each makes a plan and hands it to spend().
+ */
+import { planRetryFailed, planSubmission, rowName } from '../../core/flows/spend'
+import type { RowSelection } from '../../core/flows/spend/execution'
+import { integerOption, stringOption, type Command } from '../command'
+import { UsageError } from '../errors'
+import { workbookReader } from '../workbook-reader'
+import { flowHooks } from './flow-hooks'
+import { spend, spendingFlags, spendingOptions } from './spending'
+
+export const run: Command = {
+  name: 'run',
+  summary: 'Validate a workbook, upload its files and submit its rows to an official template.',
+  usage:
+    'run FILE --template ID [--callback-url URL] [--rows N-M] [--max-cost N] [--again] [--watch]',
+  options: {
+    template: { type: 'string' },
+    'callback-url': { type: 'string' },
+    rows: { type: 'string' },
+    watch: { type: 'boolean' },
+    ...spendingFlags,
+  },
+  positionals: { min: 1, max: 1, names: 'a workbook FILE' },
+  async run(ctx, args) {
+    const templateId = stringOption(args, 'template')
+    if (!templateId)
+      throw new UsageError('run needs --template ID.', `Usage: skill-runner ${run.usage}`)
+    spendingOptions(args)
+    const engine = await ctx.engine()
+    const connection = await ctx.connect()
+    const plan = await planSubmission(
+      engine,
+      connection,
+      workbookReader(ctx),
+      {
+        file: args.positionals[0]!,
+        target: { kind: 'template', templateId, callbackUrl: stringOption(args, 'callback-url') },
+        selection: parseRows(stringOption(args, 'rows')),
+      },
+      flowHooks(ctx),
+    )
+    return spend(ctx, engine, plan, args, false)
+  },
+}
+
+export const execute: Command = {
+  name: 'execute',
+  summary:
+    'Validate a workbook on the service, show the cost, and execute a marketplace listing only when confirmed.',
+  usage:
+    'execute FILE --listing ID --version VID [--yes] [--max-cost N] [--pilot N | --rows N-M] [--again] [--watch]',
+  options: {
+    listing: { type: 'string' },
+    version: { type: 'string' },
+    yes: { type: 'boolean' },
+    pilot: { type: 'string' },
+    rows: { type: 'string' },
+    watch: { type: 'boolean' },
+    ...spendingFlags,
+  },
+  positionals: { min: 1, max: 1, names: 'a workbook FILE' },
+  async run(ctx, args) {
+    const listingId = stringOption(args, 'listing')
+    const versionId = stringOption(args, 'version')
+    if (!listingId || !versionId)
+      throw new UsageError(
+        'execute needs --listing ID and --version VID.',
+        `Usage: skill-runner ${execute.usage}`,
+      )
+    const pilot = integerOption(stringOption(args, 'pilot'), '--pilot', 1, 1_000_000)
+    if (pilot !== undefined && stringOption(args, 'rows') !== undefined)
+      throw new UsageError('give either --pilot N or --rows N-M, not both.')
+    spendingOptions(args)
+    const engine = await ctx.engine()
+    const connection = await ctx.connect()
+    const plan = await planSubmission(
+      engine,
+      connection,
+      workbookReader(ctx),
+      {
+        file: args.positionals[0]!,
+        target: { kind: 'listing', listingId, listingVersionId: versionId },
+        selection: pilot ? { first: pilot } : parseRows(stringOption(args, 'rows')),
+      },
+      flowHooks(ctx),
+    )
+    return spend(ctx, engine, plan, args, true)
+  },
+}
+
+export const runsRetryFailed: Command = {
+  name: 'runs retry-failed',
+  summary:
+    'Submit a new run with only the failed rows of a finished run made from this computer (asks first, or --yes).',
+  usage: 'runs retry-failed RUN [--yes] [--max-cost N] [--again] [--watch]',
+  options: { yes: { type: 'boolean' }, watch: { type: 'boolean' }, ...spendingFlags },
+  positionals: { min: 1, max: 1, names: 'a RUN id' },
+  async run(ctx, args) {
+    spendingOptions(args)
+    const engine = await ctx.engine()
+    const connection = await ctx.connect()
+    const plan = await planRetryFailed(engine, connection, args.positionals[0]!, ctx.signal)
+    ctx.out.note(
+      `${plan.rows.length} failed row${plan.rows.length === 1 ? '' : 's'}: ${plan.rowNumbers.map((n) => rowName(plan, n)).join(', ')}`,
+    )
+    return spend(ctx, engine, plan, args, true)
+  },
+}
+
+/** --rows: a range of spreadsheet rows (2-11, 5-, -9) or one row. */
+function parseRows(value: string | undefined): RowSelection {
+  if (value === undefined) return {}
+  const match = /^(\d+)?-(\d+)?$|^(\d+)$/.exec(value.trim())
+  if (!match) throw new UsageError(`--rows must look like 2-11 (spreadsheet rows), got “${value}”.`)
+  if (match[3]) return { fromRow: Number(match[3]), toRow: Number(match[3]) }
+  return {
+    ...(match[1] ? { fromRow: Number(match[1]) } : {}),
+    ...(match[2] ? { toRow: Number(match[2]) } : {}),
+  }
+}

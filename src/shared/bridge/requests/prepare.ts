@@ -1,0 +1,66 @@
+/** Preparing a run (the "New run" screen): templates, input workbooks, checks. */
+import { z } from 'zod'
+import type {
+  CheckedRowsView,
+  SavedFileView,
+  TemplateListView,
+  TemplateView,
+  WorkbookCheckView,
+} from '../views/prepare'
+import { environmentNameSchema, fileRefSchema, planTargetSchema, request } from './arguments'
+
+const prepareIdSchema = z.string().trim().min(1, 'Enter an id.').max(256)
+const checkIdSchema = z
+  .string()
+  .min(8)
+  .max(64)
+  .regex(/^[A-Za-z0-9-]+$/)
+/** What the preparation verbs check a workbook against: the same targets a plan takes. */
+export const prepareTargetSchema = planTargetSchema
+
+export const prepareRequests = {
+  /** The official templates the app knows here: the built-in Sandbox's, and those cached. */
+  listTemplates: request<TemplateListView>()(
+    z.strictObject({ environment: environmentNameSchema }),
+  ),
+  /** A template's schema: fresh from the service, or the saved copy (with its age) offline. */
+  getTemplate: request<TemplateView>()(
+    z.strictObject({ environment: environmentNameSchema, templateId: prepareIdSchema }),
+  ),
+  /**
+   * "Get the input workbook": the desktop app asks where to save it (null when cancelled); a
+   * browser gets the bytes to download.
+   */
+  saveInputWorkbook: request<SavedFileView | null>()(
+    z.strictObject({ environment: environmentNameSchema, target: prepareTargetSchema }),
+  ),
+  /**
+   * Reads and checks a workbook in a worker (`checkProgress` events follow; `cancelCheck` stops
+   * it). Without a target, a workbook made by the app names its own. Spends nothing, works
+   * offline with a saved schema.
+   */
+  checkWorkbook: request<WorkbookCheckView>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      /** Made by the page, so it can cancel the check while it runs. */
+      checkId: checkIdSchema,
+      file: fileRefSchema,
+      target: prepareTargetSchema.optional(),
+      /** Values of run-scoped fields from the form, by field key (they win over the sheet). */
+      runValues: z.record(prepareIdSchema, z.string().max(10_000)).optional(),
+    }),
+  ),
+  cancelCheck: request<null>()(z.strictObject({ checkId: checkIdSchema })),
+  /** Rows of a checked workbook for the grid, as the user typed them, bad cells marked. */
+  getCheckedRows: request<CheckedRowsView>()(
+    z.strictObject({
+      checkId: checkIdSchema,
+      offset: z.number().int().min(0).max(10_000_000),
+      limit: z.number().int().min(1).max(2000),
+    }),
+  ),
+  /** "Save a marked-up copy": the workbook with its bad cells marked and an Errors sheet. */
+  saveMarkedUpCopy: request<SavedFileView | null>()(z.strictObject({ checkId: checkIdSchema })),
+  /** Opens a file the app saved in this session with the system's app for it (desktop only). */
+  openSavedFile: request<null>()(z.strictObject({ path: z.string().min(1).max(4096) })),
+}

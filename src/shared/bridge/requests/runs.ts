@@ -1,0 +1,33 @@
+/** The verbs of the runs list and an open run: pages, detail, and following them. */
+import { z } from 'zod'
+import type { RunDetailView, RunPage, RunsUpdate } from '../views/runs'
+import { environmentNameSchema, runRef, request } from './arguments'
+
+const runStatusFilter = z.string().trim().min(1).max(64)
+
+export const runRequests = {
+  listRuns: request<RunPage>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      status: runStatusFilter.optional(),
+      pageSize: z.number().int().min(1).max(200).optional(),
+      pageToken: z.string().max(4096).optional(),
+    }),
+  ),
+  getRun: request<RunDetailView>()(
+    z.strictObject({ environment: environmentNameSchema, runId: z.string().min(1).max(256) }),
+  ),
+  /** Follow an environment's runs: `runsUpdated` events arrive until `unwatchRuns`. */
+  watchRuns: request<RunsUpdate>()(
+    z.strictObject({ environment: environmentNameSchema, status: runStatusFilter.optional() }),
+  ),
+  unwatchRuns: request<null>()(z.strictObject({ environment: environmentNameSchema })),
+  /** Look again now instead of waiting for the next scheduled refresh. */
+  refreshRuns: request<RunsUpdate>()(z.strictObject({ environment: environmentNameSchema })),
+  /**
+   * An open run detail follows its run, wherever it sits in the runs list: `runDetailUpdated`
+   * events arrive while it changes, `runEnded` when it ends, until `unfollowRun`.
+   */
+  followRun: request<null>()(runRef),
+  unfollowRun: request<null>()(runRef),
+}

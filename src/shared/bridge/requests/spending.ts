@@ -1,0 +1,79 @@
+/**
+ * The paid flows: a listing as a buyer sees it, plans, and the one verb that spends
+ * (confirmSubmission).
+ */
+import { z } from 'zod'
+import type {
+  ListingView,
+  PendingSubmissionList,
+  SubmissionPlanView,
+  SubmissionView,
+} from '../views/spending'
+import {
+  environmentNameSchema,
+  fileRefSchema,
+  idSchema,
+  planTargetSchema,
+  request,
+} from './arguments'
+
+/** Most uploads a plan takes for a workbook's file cells (as many as a check lists). */
+export const MAX_FILE_ASSETS = 5000
+
+export const spendingRequests = {
+  /** A marketplace listing as a buyer sees it (schema, fee, terms), whoever created it. */
+  getListing: request<ListingView>()(
+    z.strictObject({ environment: environmentNameSchema, listingId: idSchema }),
+  ),
+  /**
+   * Reads and validates a workbook for a template or a listing and works out what sending it
+   * costs. Spends nothing; the plan is kept by the engine for confirmSubmission.
+   */
+  planSubmission: request<SubmissionPlanView>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      file: fileRefSchema,
+      target: planTargetSchema,
+      /** Send only the first N rows (a pilot). */
+      pilotRows: z.number().int().min(1).max(1_000_000).optional(),
+      /** Values of run-scoped fields, by field key, for every row. */
+      runValues: z.record(z.string().min(1).max(256), z.unknown()).optional(),
+      /**
+       * For a workbook sent as bytes (browser mode): the files already uploaded (uploadFiles)
+       * for its file cells, by the cell's text as written. Such a workbook's file cells are
+       * matched to these only; no path it names is read.
+       */
+      fileAssets: z
+        .array(
+          z.strictObject({
+            path: z.string().trim().min(1).max(4096),
+            inputAssetId: idSchema,
+          }),
+        )
+        .max(MAX_FILE_ASSETS)
+        .optional(),
+    }),
+  ),
+  /**
+   * Sends a plan: the only verb that spends. Refused without `confirmed: true`, above
+   * `maxCostT`, and for an identical submission already accepted unless `again` is true.
+   * A lost answer is resent with the same clientRequestId, so it makes at most one run.
+   */
+  confirmSubmission: request<SubmissionView>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      planId: z.string().min(1).max(128),
+      confirmed: z.literal(true),
+      maxCostT: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+      again: z.boolean().optional(),
+    }),
+  ),
+  /** The failed rows of a finished run made on this device, as a plan (confirm it as above). */
+  planRetryFailed: request<SubmissionPlanView>()(
+    z.strictObject({ environment: environmentNameSchema, runId: idSchema }),
+  ),
+  /** Submissions sent but not answered yet, e.g. after a crash: a "sending" state that lasts. */
+  listPendingSubmissions: request<PendingSubmissionList>()(
+    z.strictObject({ environment: environmentNameSchema }),
+  ),
+}

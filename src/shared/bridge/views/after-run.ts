@@ -1,0 +1,97 @@
+/**
+ * Views of after the run (issue 11): a run's overview, artifact previews, the results workbook,
+ * showing saved files, and the history of submissions from this device.
+ */
+import type { RunDetail } from '../../contract'
+
+/** A run as its detail page shows it: the service's detail plus what this device knows. */
+export interface RunOverview {
+  environment: string
+  unitLabel: string
+  detail: RunDetail
+  /** Submitted from this device (the history knows its input file and row numbers). */
+  fromThisDevice: boolean
+  inputFilename: string
+  /**
+   * The spreadsheet row of each submitted row (index = sourceRowIndex) when the rows came from a
+   * workbook on this device; null otherwise (rows are then named by their submitted position).
+   */
+  rowNumbers: number[] | null
+  /** The run whose failed rows this one retried ('' when none). */
+  retryOfRunId: string
+  /** Runs that retried this one's failed rows, from this device. */
+  retriedBy: string[]
+  /** Where this run's outputs were saved here, and how many files ('' / 0 when not yet). */
+  savedFolder: string
+  savedFiles: number
+  /** The results workbook saved here, '' when not yet. */
+  resultsWorkbook: string
+}
+
+/** A bounded preview of one artifact's content, fetched by the engine (never a URL or token). */
+export interface ArtifactPreviewView {
+  artifactId: string
+  mimeType: string
+  kind: 'text' | 'json' | 'csv' | 'image' | 'none'
+  /** Text, JSON (pretty-printed) or CSV source, cut at the preview limit. */
+  text: string
+  /** CSV as rows of cells (the first rows only). */
+  table: string[][]
+  /** An image as a data: URL (raster images within the size limit). */
+  dataUrl: string
+  /** The content was longer than what is shown. */
+  truncated: boolean
+  /** Why there is no preview, in words ('' when there is one). */
+  note: string
+}
+
+/** What "Save results workbook" made. */
+export interface ResultsWorkbookView {
+  environment: string
+  runId: string
+  /** The workbook's full path. */
+  path: string
+  /** Where the outputs it links to were saved. */
+  folder: string
+  rows: number
+  failedDownloads: number
+}
+
+/** What "Show in folder" did: shown by the desktop, or the path for the user to copy. */
+export interface ShowInFolderView {
+  path: string
+  shown: boolean
+}
+
+/** One submission from this device, as the history lists it. */
+export interface HistoryEntryView {
+  id: number
+  environment: string
+  target: string
+  targetKind: 'template' | 'listing'
+  inputFilename: string
+  rows: number
+  /** pending, sent, accepted or refused (the journal's state). */
+  state: string
+  error: string
+  runId: string
+  /** The run's latest status seen here ('' when never seen). */
+  runStatus: string
+  runName: string
+  /** The cost: actual once the run ended, else the estimate (see costIsEstimate). */
+  costT: number
+  costIsEstimate: boolean
+  unitLabel: string
+  /** Outputs saved on this device. */
+  downloadedFiles: number
+  retryOfRunId: string
+  /** Runs that retried this submission's run. */
+  retries: string[]
+  createdAtMs: number
+}
+
+export interface HistoryPage {
+  items: HistoryEntryView[]
+  /** More entries match than were returned. */
+  more: boolean
+}

@@ -1,0 +1,66 @@
+/**
+ * Views of the environments and connection screens: the app itself, the saved environments
+ * (never their tokens), and the step-by-step connection check.
+ */
+
+/** Where tokens are kept on this device, as the UI and `doctor` describe it. */
+export interface TokenStorageView {
+  kind: 'keychain' | 'encrypted-file' | 'environment' | 'memory'
+  /** One sentence a non-technical user understands, e.g. "Your system keychain". */
+  description: string
+  /** False when tokens cannot be saved at all (nothing secure is available). */
+  canSaveTokens: boolean
+  /** What to install or change to get a proper keychain; empty when nothing is needed. */
+  advice: string
+}
+
+export interface AppInfo {
+  name: string
+  version: string
+  /** 'electron' inside the desktop app, 'browser' in browser mode. */
+  shell: 'electron' | 'browser'
+  platform: string
+  secretStore: TokenStorageView
+}
+
+/** One saved environment. `hasToken` says whether a token is stored; the token never is. */
+export interface EnvironmentView {
+  name: string
+  baseUrl: string
+  origin: string
+  /** The built-in Sandbox that starts with the app. It cannot be removed. */
+  builtIn: boolean
+  /** The environment used when none is named. */
+  isDefault: boolean
+  hasToken: boolean
+  /** The label of the environment's amounts (e.g. "credits"); never converted. */
+  unitLabel: string
+}
+
+export interface EnvironmentList {
+  items: EnvironmentView[]
+}
+
+/** One step of the connection check: /healthz, /version, then an authenticated call. */
+export interface ConnectionStep {
+  step: 'healthz' | 'version' | 'auth'
+  /** Short title of the step, e.g. "Service reachable". */
+  title: string
+  ok: boolean
+  /** HTTP status when there was an answer, 0 when there was none. */
+  status: number
+  /** What happened and, when it failed, what to do next. */
+  message: string
+  /** Steps after a failed one are not attempted. */
+  skipped: boolean
+  /** The answer's body, for the version step (what the service says it runs). */
+  body?: unknown
+}
+
+export interface ConnectionReport {
+  environment: string
+  ok: boolean
+  steps: ConnectionStep[]
+  /** Where the token for this environment is kept. */
+  secretStore: TokenStorageView
+}

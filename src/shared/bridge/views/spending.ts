@@ -1,0 +1,151 @@
+/**
+ * Views of the paid flows: the buyer's view of a listing, plans and confirmations.
+ * Verbs: getListing, planSubmission, confirmSubmission, planRetryFailed, listPendingSubmissions;
+ * event: submissionUpdated. A plan spends nothing; only confirmSubmission sends, and only with
+ * `confirmed: true`, under the cap, and (for an identical submission already accepted) `again`.
+ */
+import type { SchemaColumn, SchemaField, WorkbookValidation } from '../../contract'
+
+/**
+ * Where a listing's schema and fee came from (DESIGN.md, "Buyer's view of a listing"), in the
+ * order they are tried: the service's buyer view, the buyer's own creator listing, the hidden
+ * sheet of a workbook generated for the listing, the workbook's headers taken as field keys.
+ * 'none': nothing known yet (getListing without a workbook when the first two are missing).
+ */
+export type ListingSource = 'market' | 'creator' | 'workbook' | 'headers' | 'none'
+
+/** A marketplace listing as a buyer sees it. */
+export interface ListingView {
+  environment: string
+  listingId: string
+  displayName: string
+  description: string
+  /** The version a buyer executes (the published one). */
+  listingVersionId: string
+  publishedVersionId: string
+  /** Fee per task (per row); null when the service does not show it to this account. */
+  taskFixedFeeT: number | null
+  /** The pricing terms the fee is charged under, e.g. "flat-task-fee-1"; '' when unknown. */
+  pricingRuleVersion: string
+  unitLabel: string
+  status: string
+  saleStatus: string
+  executionAvailabilityStatus: string
+  /** Published, on sale, available, at its published version. */
+  executable: boolean
+  /** The input schema; empty lists when it is not known (source 'none' or 'headers'). */
+  columns: SchemaColumn[]
+  fields: SchemaField[]
+  source: ListingSource
+  /** One sentence on where the schema and fee came from, for the confirmation screen. */
+  sourceNote: string
+}
+
+/** What a submission is for. */
+export type PlanTarget =
+  | { kind: 'template'; templateId: string; name: string }
+  | { kind: 'listing'; listingId: string; listingVersionId: string; name: string }
+
+/** An earlier accepted submission with the same environment, target and input content. */
+export interface DuplicateView {
+  runId: string
+  clientRequestId: string
+  /** When it was accepted (ms since 1970). */
+  acceptedAtMs: number
+}
+
+/** How a plan's cost was worked out. */
+export type EstimateSource =
+  /** rows x the listing's taskFixedFeeT. */
+  | 'fee'
+  /** rows x the actual cost per row of an ended pilot (or earlier run) of the same target. */
+  | 'pilot'
+  /** Not known: the fee is not shown and no earlier run of the target has ended. */
+  | 'none'
+
+/**
+ * A submission ready to confirm: what will be sent, what it will cost, and what to ask.
+ * Kept by the engine under `planId` for a limited time (see `expiresAtMs`).
+ */
+export interface SubmissionPlanView {
+  /** '' when the workbook is not valid: nothing can be confirmed. */
+  planId: string
+  environment: string
+  expiresAtMs: number
+  target: PlanTarget
+  /** The workbook's file name ('' for a retry of rows kept in the history). */
+  fileName: string
+  /** Rows to send. */
+  rowCount: number
+  /** Rows in the whole workbook (more than rowCount for a pilot or a row range). */
+  totalRows: number
+  /**
+   * How each row to send is named (DESIGN.md, "Row numbers"): its spreadsheet row when it came
+   * from a workbook on this device, else its 1-based position in the submitted rows.
+   */
+  rowNumbers: number[]
+  rowNumbering: 'spreadsheet' | 'submitted'
+  /** Rows that are a pilot (the first N of the workbook), or null. */
+  pilotRows: number | null
+  taskFixedFeeT: number | null
+  /** What sending will cost (an estimate: the service charges the actual cost), or null. */
+  estimateT: number | null
+  estimateSource: EstimateSource
+  /** For estimateSource 'pilot': the run it was learned from and its actual cost per row. */
+  learnedFrom: { runId: string; rows: number; actualCostT: number; costPerRowT: number } | null
+  unitLabel: string
+  /** The listing's pricing terms ('' for templates or when unknown). */
+  terms: string
+  /** Where the schema came from (templates: 'market' is never used; 'creator' neither). */
+  schemaSource: ListingSource | 'template'
+  /** The result of validation (offline for templates, on the service for listings). */
+  validation: WorkbookValidation
+  /** An identical submission already accepted: confirming needs `again: true`. */
+  duplicateOf: DuplicateView | null
+  /** An identical submission sent earlier whose answer never came: confirming resends it. */
+  unansweredOf: { clientRequestId: string; sentAtMs: number } | null
+  /** True for listings and retries: the UI must show the cost and ask before confirming. */
+  confirmRequired: boolean
+  /** The run whose failed rows this plan sends again, or null. */
+  retryOfRunId: string | null
+  /** One paragraph that says what confirming will do and spend. */
+  summary: string
+}
+
+/** What confirmSubmission did. */
+export interface SubmissionView {
+  environment: string
+  clientRequestId: string
+  runId: string
+  status: string
+  /** The previous identical run, when `again` sent a new one on purpose. */
+  againOf: string | null
+}
+
+/** A journaled submission still waiting for the service's answer (survives a restart). */
+export interface PendingSubmissionView {
+  environment: string
+  clientRequestId: string
+  state: 'pending' | 'sent'
+  target: PlanTarget
+  fileName: string
+  rowCount: number
+  createdAtMs: number
+  updatedAtMs: number
+  /** The last failure to send, '' when none yet. */
+  error: string
+}
+
+export interface PendingSubmissionList {
+  environment: string
+  items: PendingSubmissionView[]
+}
+
+/** Pushed when a journaled submission changes state (sending, accepted, refused, still unanswered). */
+export interface SubmissionUpdate {
+  environment: string
+  clientRequestId: string
+  state: 'pending' | 'sent' | 'accepted' | 'refused'
+  runId: string
+  error: string
+}
