@@ -5,11 +5,7 @@
  * error's action to the flags that do it. No text matching: the engine's message and next step
  * are printed as they are.
  */
-import {
-  UserFacingError,
-  type ErrorAction,
-  type ErrorCategory,
-} from '../core/errors'
+import { UserFacingError, type ErrorAction, type ErrorCategory } from '../core/errors'
 
 export const EXIT = { ok: 0, no: 1, usage: 2, service: 3, other: 4 } as const
 

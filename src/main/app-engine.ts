@@ -30,9 +30,7 @@ export interface AppEngineOptions {
   downloadsFolder?: string
 }
 
-export async function createAppEngine(
-  options: AppEngineOptions,
-): Promise<{
+export async function createAppEngine(options: AppEngineOptions): Promise<{
   engine: Engine
   bridge: Omit<BridgeServiceOptions, 'shell'>
   close(): Promise<void>

@@ -29,7 +29,9 @@ function errorClassesInSources(dir: string, found: string[] = []): string[] {
     if (statSync(path).isDirectory()) {
       if (!OUTSIDE.includes(relative(root, path))) errorClassesInSources(path, found)
     } else if (/\.tsx?$/.test(name)) {
-      for (const m of readFileSync(path, 'utf8').matchAll(/^export (?:abstract )?class (\w+) extends (\w+)/gm)) {
+      for (const m of readFileSync(path, 'utf8').matchAll(
+        /^export (?:abstract )?class (\w+) extends (\w+)/gm,
+      )) {
         if (/Error|Unsupported|Failure/.test(m[2]!) || /Error$/.test(m[1]!)) found.push(m[1]!)
       }
     }
@@ -39,7 +41,12 @@ function errorClassesInSources(dir: string, found: string[] = []): string[] {
 
 const samples: Record<string, UserFacingError> = {
   EngineError: new EngineError('not-found', 'No environment “x”.', 'Add it first.'),
-  ApiError: new ApiError({ kind: 'http', status: 403, request: 'GET /x', origin: 'https://s.example' }),
+  ApiError: new ApiError({
+    kind: 'http',
+    status: 403,
+    request: 'GET /x',
+    origin: 'https://s.example',
+  }),
   DuplicateSubmissionError: new DuplicateSubmissionError({ runId: 'run-1' } as Submission),
   SecretStoreError: new SecretStoreError('No keychain.', 'Use SKILL_RUNNER_TOKEN.'),
   HistoryVersionError: new HistoryVersionError(99),
@@ -89,18 +96,29 @@ describe('one error model', () => {
   })
 
   it('gives the same answer in both doors for a 403, a refusal and an unavailable service', () => {
-    const forbidden = new ApiError({ kind: 'http', status: 403, request: 'GET /x', origin: 'https://s.example' })
+    const forbidden = new ApiError({
+      kind: 'http',
+      status: 403,
+      request: 'GET /x',
+      origin: 'https://s.example',
+    })
     expect([exitCodeOf(forbidden), describeError(forbidden).code]).toEqual([3, 'not-allowed'])
     const refused = new EngineError('refused', 'Nothing was sent.', 'Fix the rows.')
     expect([exitCodeOf(refused), describeError(refused).code]).toEqual([1, 'refused'])
-    const down = new ApiError({ kind: 'unreachable', request: 'GET /x', origin: 'https://s.example' })
+    const down = new ApiError({
+      kind: 'unreachable',
+      request: 'GET /x',
+      origin: 'https://s.example',
+    })
     const alsoDown = new EngineError('unavailable', 'The Sandbox could not start.', 'Restart.')
     expect([exitCodeOf(down), describeError(down).code]).toEqual([3, 'unreachable'])
     expect([exitCodeOf(alsoDown), describeError(alsoDown).code]).toEqual([3, 'unreachable'])
   })
 
   it('names no command-line flag in a message the engine makes', () => {
-    const spend = new EngineError('over-limit', 'Above the cap.', 'Send fewer rows.', { action: 'send-fewer-rows' })
+    const spend = new EngineError('over-limit', 'Above the cap.', 'Send fewer rows.', {
+      action: 'send-fewer-rows',
+    })
     expect(describeError(spend).nextStep).not.toMatch(/--/)
     expect(describeError(spend).action).toBe('send-fewer-rows')
     expect(describeForTerminal(spend)).toMatch(/--pilot N/)

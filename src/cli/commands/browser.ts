@@ -2,9 +2,8 @@
 import type { Engine } from '../../core/engine'
 import { BUILTIN_SANDBOX, normaliseBaseUrl } from '../../core/environments/environments'
 import { startBrowserMode } from '../../web/app'
-import { stringOption, type Command, type CommandContext } from '../command'
+import { integerOption, stringOption, type Command, type CommandContext } from '../command'
 import { EXIT } from '../errors'
-import { integerOption } from './system'
 
 export const web: Command = {
   name: 'web',

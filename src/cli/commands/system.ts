@@ -3,8 +3,6 @@ import { startSandbox } from '../../sandbox'
 import { integerOption, stringOption, type Command } from '../command'
 import { EXIT } from '../errors'
 
-// browser.ts still reads integerOption from here; it lives with the other argument readers now.
-export { integerOption }
 
 export const doctor: Command = {
   name: 'doctor',

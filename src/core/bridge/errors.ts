@@ -3,11 +3,7 @@
  * window shows (and the buttons it offers). The engine's message and next step cross as they are;
  * nothing is matched by its text. Anything that is not a UserFacingError is a bug.
  */
-import {
-  BridgeError,
-  type BridgeErrorCode,
-  type BridgeErrorInfo,
-} from '../../shared/bridge'
+import { BridgeError, type BridgeErrorCode, type BridgeErrorInfo } from '../../shared/bridge'
 import { UserFacingError, type ErrorCategory } from '../errors'
 import { EngineError } from '../errors'
 

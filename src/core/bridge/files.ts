@@ -78,4 +78,3 @@ export async function materialise(
   await writeFile(path, Buffer.from(file.base64, 'base64'))
   return { path, fileName: file.name, scratch }
 }
-

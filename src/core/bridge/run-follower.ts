@@ -14,7 +14,11 @@ import type { Emit, RunFollowOptions } from './types'
 export interface RunsSource {
   listRuns(
     environment: string,
-    query: { status?: string | undefined; pageSize?: number | undefined; pageToken?: string | undefined },
+    query: {
+      status?: string | undefined
+      pageSize?: number | undefined
+      pageToken?: string | undefined
+    },
   ): Promise<RunList>
   getRun(environment: string, runId: string): Promise<RunDetail>
   /** The unit an environment counts money in, for the "run ended" notice. */

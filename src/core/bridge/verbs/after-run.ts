@@ -133,7 +133,8 @@ async function showInFolder(
   let path: string
   if (item === 'results') path = join(ctx.settings.read().outputsFolder, resultsWorkbookName(runId))
   else if (item === 'artifact')
-    path = engine.downloads.savedPaths(connection.historyKey, runId).get(args.artifactId ?? '') ?? ''
+    path =
+      engine.downloads.savedPaths(connection.historyKey, runId).get(args.artifactId ?? '') ?? ''
   else path = savedOutputs(engine, connection.historyKey, runId).folder
   if (!path || !(await exists(path)))
     throw new EngineError(

@@ -15,7 +15,8 @@ export function creatorVerbs(
       })
       return { environment: connection.name, items: page.items, nextPageToken: page.nextPageToken }
     },
-    getReviewRequest: async (args) => (await connect(args.environment)).client.reviewRequest(args.id),
+    getReviewRequest: async (args) =>
+      (await connect(args.environment)).client.reviewRequest(args.id),
     getPrivateTemplate: async (args) =>
       (await connect(args.environment)).client.privateTemplate(args.templateId),
   }

@@ -14,7 +14,6 @@ import { rowNumberingOf } from '../../flows/spend/submissions'
 import type { RunsSource } from '../run-follower'
 import type { VerbContext, Verbs } from './context'
 
-
 export async function exists(path: string): Promise<boolean> {
   return stat(path).then(
     () => true,
@@ -65,7 +64,11 @@ export function savedOutputs(engine: Engine, historyKey: string, runId: string) 
   return { folder: paths[0] ? dirname(dirname(paths[0])) : '', files: paths.length }
 }
 
-async function runOverview(ctx: VerbContext, environment: string, runId: string): Promise<RunOverview> {
+async function runOverview(
+  ctx: VerbContext,
+  environment: string,
+  runId: string,
+): Promise<RunOverview> {
   const { engine } = ctx
   const connection = await engine.connect({ env: environment })
   const detail = await connection.client.run(runId)

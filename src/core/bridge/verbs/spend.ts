@@ -36,7 +36,8 @@ export function spendVerbs(
       const connection = await connect(args.environment)
       const progress = throttled(
         200,
-        (p: UploadProgressArgs) => ctx.emit('uploadProgress', { environment: args.environment, ...p }),
+        (p: UploadProgressArgs) =>
+          ctx.emit('uploadProgress', { environment: args.environment, ...p }),
         (p) => p.state !== 'hashing' && p.state !== 'uploading',
       )
       return uploadFiles(ctx, connection, args.files, progress)

@@ -24,7 +24,12 @@ import {
 import type { Connection } from '../../environments/connection'
 import type { Schemas } from '../prepare/schema-cache'
 import type { History } from '../../storage/run-history'
-import { checkWritableFolder, writeResultsWorkbookFile, type PlanCell, type ResultsPlan } from '../../workbooks'
+import {
+  checkWritableFolder,
+  writeResultsWorkbookFile,
+  type PlanCell,
+  type ResultsPlan,
+} from '../../workbooks'
 import { rowNumberingOf, type Submissions } from '../spend/submissions'
 
 /** What saving a run's outputs needs of the engine (the engine itself has all of it). */

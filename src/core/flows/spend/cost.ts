@@ -106,7 +106,6 @@ async function contentRows(rows: InputRow[], signal?: AbortSignal): Promise<Inpu
   return out
 }
 
-
 /** The estimate, what it was learned from, and any identical submission already made. */
 export async function costAndHistory(
   services: CostServices,

@@ -6,11 +6,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { basename, resolve } from 'node:path'
-import type {
-  InputRow,
-  ListingInputSchema,
-  WorkbookValidation,
-} from '../../../shared/contract'
+import type { InputRow, ListingInputSchema, WorkbookValidation } from '../../../shared/contract'
 import type { ListingSource, PlanTarget } from '../../../shared/bridge'
 import type { Connection } from '../../environments/connection'
 import {
@@ -19,12 +15,7 @@ import {
   schemaFromWorkbookMapping,
 } from '../listings/buyer-listing'
 import { costAndHistory } from './cost'
-import {
-  selectRows,
-  validateOnServer,
-  type ProgressHooks,
-  type ReadWorkbook,
-} from './execution'
+import { selectRows, validateOnServer, type ProgressHooks, type ReadWorkbook } from './execution'
 import type { Plan, PlanRequest, PlanTargetRequest, SpendServices } from './plan'
 import type { SubmissionTarget } from './submissions'
 

@@ -3,10 +3,7 @@
  * knows of an identical submission. Plans are made by plan-submission.ts and plan-retry.ts,
  * described by describe-plan.ts, and sent by confirm.ts; planning spends nothing.
  */
-import type {
-  InputRow,
-  WorkbookValidation,
-} from '../../../shared/contract'
+import type { InputRow, WorkbookValidation } from '../../../shared/contract'
 import type { EstimateSource, ListingSource, PlanTarget } from '../../../shared/bridge'
 import type { Connection } from '../../environments/connection'
 import type { Schemas } from '../prepare/schema-cache'

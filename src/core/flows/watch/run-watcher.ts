@@ -4,7 +4,12 @@
  * someone looks at it (focus) and only when its summary changed. While nothing changes the
  * interval grows; when no run is active, no request is made at all. refresh() asks at once.
  */
-import { isTerminalStatus, type RunDetail, type RunList, type RunSummary } from '../../../shared/contract'
+import {
+  isTerminalStatus,
+  type RunDetail,
+  type RunList,
+  type RunSummary,
+} from '../../../shared/contract'
 import type { ApiClient } from '../../service'
 
 /** What the watcher asks: an environment's API client, or anything that answers the same. */
