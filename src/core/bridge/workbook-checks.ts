@@ -63,28 +63,9 @@ export class WorkbookChecks {
     this.running.set(checkId, controller)
     let scratch: string | null = null
     try {
-      let path: string
-      let sizeBytes: number
-      if (source.kind === 'path') {
-        path = source.path
-        sizeBytes = await stat(path).then(
-          (s) => s.size,
-          () => {
-            throw new EngineError(
-              'not-found',
-              `Skill Runner cannot read “${source.name}”.`,
-              'Check that the file still exists and that you may open it, then drop it again.',
-            )
-          },
-        )
-      } else {
-        // A private copy: the reader streams from disk, and the marked-up copy is made from it.
-        await mkdir(join(this.services.home, 'tmp'), { recursive: true })
-        scratch = await mkdtemp(join(this.services.home, 'tmp', 'check-'))
-        path = join(scratch, safeFileName(source.name, 'workbook.xlsx'))
-        await writeFile(path, source.bytes)
-        sizeBytes = source.bytes.length
-      }
+      const file = await this.fileOf(source)
+      scratch = file.scratch
+      const { path, sizeBytes } = file
       const checked = await checkWorkbook(this.services, connection, path, {
         target: request.target,
         keepCells: true,
@@ -124,6 +105,34 @@ export class WorkbookChecks {
       this.running.delete(checkId)
       if (scratch) await rm(scratch, { recursive: true, force: true })
     }
+  }
+
+  /** The file to read: the desktop's own, or a private copy of what a page sent. */
+  private async fileOf(
+    source: CheckSource,
+  ): Promise<{ path: string; sizeBytes: number; scratch: string | null }> {
+    if (source.kind === 'path') {
+      const sizeBytes = await stat(source.path).then(
+        (s) => s.size,
+        () => {
+          throw new EngineError(
+            'not-found',
+            `Skill Runner cannot read “${source.name}”.`,
+            'Check that the file still exists and that you may open it, then drop it again.',
+          )
+        },
+      )
+      return { path: source.path, sizeBytes, scratch: null }
+    }
+    // A private copy: the reader streams from disk, and the marked-up copy is made from it.
+    await mkdir(join(this.services.home, 'tmp'), { recursive: true })
+    const scratch = await mkdtemp(join(this.services.home, 'tmp', 'check-'))
+    const path = join(scratch, safeFileName(source.name, 'workbook.xlsx'))
+    await writeFile(path, source.bytes).catch(async (error: unknown) => {
+      await rm(scratch, { recursive: true, force: true })
+      throw error
+    })
+    return { path, sizeBytes: source.bytes.length, scratch }
   }
 
   /** Stops a check under way (its caller gets "cancelled"); true when one was running. */

@@ -1,0 +1,179 @@
+/**
+ * What the results workbook holds, worked out without touching the disk: one line per submitted
+ * row with its input values, the task's status and error, and each output side by side (short
+ * text inline; files, and text too long for a cell, as links to the downloaded copy); a second
+ * sheet describes the run.
+ */
+import { basename, relative, sep } from 'node:path'
+import type { Artifact, InputRow, OfficialTemplateSchema, RunDetail } from '../../../shared/contract'
+import {
+  rowColumnHeader,
+  rowNumberOf,
+  runCostText,
+  statusLabel,
+  statusTone,
+  type RowNumbering,
+} from '../../../shared/format'
+import type { Connection } from '../../environments/connection'
+import type { PlanCell, ResultsPlan } from '../../workbooks'
+import type { RunDownload } from '../downloads/downloads'
+import { rowNumberingOf, type Submission } from '../spend/submissions'
+
+/** Excel keeps at most 32,767 characters in a cell; longer text is linked instead. */
+const CELL_TEXT_MAX = 32_000
+
+export interface ResultsInput {
+  detail: RunDetail
+  submission: Submission | null
+  schema: OfficialTemplateSchema | undefined
+  download: RunDownload
+  workbookDir: string
+  connection: Pick<Connection, 'name' | 'origin' | 'unitLabel'>
+}
+
+function cellValue(value: unknown): PlanCell {
+  if (value === null || value === undefined) return null
+  if (Array.isArray(value)) return value.map((v) => String(cellValue(v) ?? '')).join('; ')
+  if (typeof value === 'object') {
+    const v = value as Record<string, unknown>
+    if (typeof v.inputAssetId === 'string') return `asset ${v.inputAssetId}`
+    if (typeof v.localPath === 'string') return basename(v.localPath)
+    return JSON.stringify(value)
+  }
+  return value as string | number | boolean
+}
+
+/** A link Excel and LibreOffice open relative to the workbook's folder. */
+function fileLink(workbookDir: string, path: string): { text: string; hyperlink: string } {
+  const rel = relative(workbookDir, path).split(sep).join('/')
+  return { text: basename(path), hyperlink: encodeURI(rel) }
+}
+
+/** The run's outputs by row, and the output ports in the order they first appear. */
+function outputsByRow(detail: RunDetail): { ports: string[]; byRow: Map<number, Artifact[]> } {
+  const byRow = new Map<number, Artifact[]>()
+  const ports: string[] = []
+  for (const artifact of detail.artifacts) {
+    const port = artifact.portName || 'output'
+    if (!ports.includes(port)) ports.push(port)
+    const list = byRow.get(artifact.sourceRowIndex) ?? []
+    list.push(artifact)
+    byRow.set(artifact.sourceRowIndex, list)
+  }
+  return { ports, byRow }
+}
+
+/** Every field key of the submitted rows, in the order they first appear. */
+function inputKeysOf(rows: InputRow[]): string[] {
+  const keys: string[] = []
+  for (const row of rows) for (const key of Object.keys(row)) if (!keys.includes(key)) keys.push(key)
+  return keys
+}
+
+function labelOf(schema: OfficialTemplateSchema | undefined, key: string): string {
+  const column = schema?.columns.find((c) => c.fieldKey === key)
+  const field = schema?.fields.find((f) => f.key === key)
+  return column?.headerLabel || field?.label || key
+}
+
+/** Where each output was saved, and why the others were not, by artifact id. */
+interface SavedOutputs {
+  dir: string
+  paths: Map<string, string>
+  failures: Map<string, string>
+}
+
+/** One output cell: the text itself, a link to the saved file, or why it is not there. */
+function outputCell(saved: SavedOutputs, mine: Artifact[]): PlanCell {
+  if (mine.length === 0) return null
+  const artifact = mine[0]!
+  const file = saved.paths.get(artifact.artifactId)
+  const more = mine.length > 1 ? ` (+${mine.length - 1} more in the row's folder)` : ''
+  if (artifact.inlineText && artifact.inlineText.length <= CELL_TEXT_MAX && !more)
+    return artifact.inlineText
+  if (file) {
+    const link = fileLink(saved.dir, file)
+    return { ...link, text: link.text + more }
+  }
+  return `not downloaded: ${saved.failures.get(artifact.artifactId) ?? 'unknown error'}`
+}
+
+function rowCountOf(detail: RunDetail, inputRows: InputRow[]): number {
+  return Math.max(
+    inputRows.length,
+    detail.run.totalTasks,
+    ...detail.tasks.map((t) => t.sourceRowIndex + 1),
+    ...detail.artifacts.map((a) => a.sourceRowIndex + 1),
+  )
+}
+
+function aboutLines(input: ResultsInput): ResultsPlan['about']['lines'] {
+  const { detail, submission, connection } = input
+  const run = detail.run
+  return [
+    ['Name', run.displayName || run.templateName || run.templateKey],
+    ['Status', statusLabel(run.status)],
+    ['Template or listing', submission?.targetId || run.templateKey || run.templateName],
+    ['Input file', submission?.inputFilename || run.inputFilename],
+    [
+      'Tasks',
+      `${run.completedTasks} done, ${run.failedTasks} failed, ${run.cancelledTasks} cancelled of ${run.totalTasks}`,
+    ],
+    ['Cost', runCostText(run, connection.unitLabel)],
+    ['Created', run.createdAtUnix ? new Date(run.createdAtUnix * 1000) : null],
+    ['Completed', run.completedAtUnix ? new Date(run.completedAtUnix * 1000) : null],
+    ['Environment', `${connection.name} (${connection.origin})`],
+    ['Outputs folder', relative(input.workbookDir, input.download.folder) || '.'],
+    ['Retry of run', submission?.retryOfRunId || null],
+    ['First error', run.firstErrorMessage || null],
+  ]
+}
+
+export function resultsPlan(input: ResultsInput): ResultsPlan {
+  const { detail, submission } = input
+  const numbering: RowNumbering | null = rowNumberingOf(submission)
+  const tasksByRow = new Map(detail.tasks.map((t) => [t.sourceRowIndex, t]))
+  const { ports, byRow } = outputsByRow(detail)
+  const inputRows: InputRow[] = submission?.rows ?? []
+  const inputKeys = inputKeysOf(inputRows)
+  const saved: SavedOutputs = {
+    dir: input.workbookDir,
+    paths: new Map(input.download.files.map((f) => [f.artifactId, f.path])),
+    failures: new Map(input.download.failed.map((f) => [f.artifactId, f.error])),
+  }
+  const plan: ResultsPlan = {
+    columns: [
+      { header: rowColumnHeader(numbering), width: 12 },
+      ...inputKeys.map((key) => ({ header: labelOf(input.schema, key), width: 24 })),
+      { header: 'Task status', width: 14 },
+      { header: 'Error', width: 40 },
+      ...ports.map((port) => ({ header: port, width: 50 })),
+    ],
+    rows: [],
+    about: { header: ['Run', detail.run.runId], lines: aboutLines(input) },
+  }
+  for (let index = 0; index < rowCountOf(detail, inputRows); index += 1) {
+    const task = tasksByRow.get(index)
+    const row = inputRows[index] ?? {}
+    const mine = byRow.get(index) ?? []
+    const outputs = ports.map((port) =>
+      outputCell(saved, mine.filter((a) => (a.portName || 'output') === port)),
+    )
+    plan.rows.push({
+      cells: [
+        rowNumberOf(numbering, index),
+        ...inputKeys.map((key) => cellValue(row[key])),
+        task ? statusLabel(task.status) : 'no task',
+        task?.errorMessage || null,
+        ...outputs,
+      ],
+      ...(task && statusTone(task.status) === 'bad' ? { badCell: inputKeys.length + 2 } : {}),
+      linkCells: outputs.flatMap((value, i) =>
+        value && typeof value === 'object' && !(value instanceof Date)
+          ? [inputKeys.length + 4 + i]
+          : [],
+      ),
+    })
+  }
+  return plan
+}
