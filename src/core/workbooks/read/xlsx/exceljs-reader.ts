@@ -5,12 +5,14 @@
  * exceljs itself unpacks without a cap.
  */
 import { Readable } from 'node:stream'
-import type { CellValue } from '../../shared/input-schema'
-import { isStreamedInputSheet, SHEETS, type Collector } from './columns'
-import { MAX_SHEET_BYTES, MAX_ROWS, MAX_COLUMNS, RESAVE, WorkbookFileError } from './limits'
-import { loadExcelJs } from './exceljs-lazy'
-import type { ByteSource } from './source'
-import { builtinKind, formatKind, serialValue } from './xlsx'
+import type { CellValue } from '../../../../shared/input-schema'
+import type { ByteSource } from '../../byte-source'
+import { MAX_SHEET_BYTES, MAX_ROWS, MAX_COLUMNS, RESAVE, WorkbookFileError } from '../../limits'
+import { loadExcelJs } from '../../load-exceljs'
+import { isStreamedInputSheet, SHEETS } from '../../sheets'
+import type { Collector } from '../../validate/collector'
+import { serialValue } from './dates'
+import { builtinKind, formatKind } from './styles'
 import type { Zip } from './zip'
 
 /** Unpacks every entry (discarding the bytes) so that none is a bomb; throws a file error if one is. */
