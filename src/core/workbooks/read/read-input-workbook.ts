@@ -23,8 +23,8 @@ import { describeCsv, readCsvBytes } from './csv/read-csv'
 import { readWithExceljs, readXlsx } from './xlsx/read-xlsx'
 import { isZip, openZip } from './xlsx/zip'
 
-const OLE = [0xd0, 0xcf, 0x11, 0xe0]
-const CSV_EXTENSIONS = new Set(['.csv', '.txt', '.tsv', '.tab'])
+const OLE = [0xd0, 0xcf, 0x11, 0xe0] as const
+const CSV_EXTENSIONS: ReadonlySet<string> = new Set(['.csv', '.txt', '.tsv', '.tab'])
 
 export async function readInputWorkbook(
   source: WorkbookSource,

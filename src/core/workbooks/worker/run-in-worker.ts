@@ -30,7 +30,7 @@ interface WorkerEntry {
  * bundle (out/main, or a chunk below it), then the command line's (out/cli; see
  * scripts/build-cli.mjs and electron.vite.config.ts, which name these files).
  */
-const BUILT_ENTRIES = ['./workbook-worker.js', '../workbook-worker.js', './worker.js']
+const BUILT_ENTRIES = ['./workbook-worker.js', '../workbook-worker.js', './worker.js'] as const
 
 /**
  * The worker file next to this module: built (.js) in the app and CLI, source (.ts) in tests.
@@ -57,7 +57,13 @@ function workerEntry(): WorkerEntry | null {
 }
 
 /** Node flags that load code into every thread: tsx's hooks, when the parent runs TypeScript. */
-const PRELOAD_FLAGS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader'])
+const PRELOAD_FLAGS: ReadonlySet<string> = new Set([
+  '--import',
+  '--require',
+  '-r',
+  '--loader',
+  '--experimental-loader',
+])
 
 /**
  * The node flags for a worker that runs a built JavaScript file: the parent's without its

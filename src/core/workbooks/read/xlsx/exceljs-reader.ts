@@ -58,7 +58,7 @@ const DAY_MS = 86_400_000
  * Two built-in formats whose text in exceljs reads otherwise than Excel shows them (18 shows
  * seconds, 22 a time of day too): taken by their number, as the fast reader takes them.
  */
-const BUILTIN_TEXTS = new Map([
+const BUILTIN_TEXTS: ReadonlyMap<string, number> = new Map([
   ['h:mm AM/PM', 18],
   ['m/d/yy "h":mm', 22],
 ])

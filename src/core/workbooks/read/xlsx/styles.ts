@@ -5,11 +5,11 @@
 import { attribute, startTags } from './xml'
 
 // Built-in number formats (ECMA-376 18.8.30, and the East Asian ones Excel maps to dates).
-const BUILTIN_DATES = new Set([
+const BUILTIN_DATES: ReadonlySet<number> = new Set([
   14, 15, 16, 17, 22, 27, 28, 29, 30, 31, 34, 35, 36, 50, 51, 52, 53, 54, 55, 56, 57, 58,
 ])
-const BUILTIN_TIMES = new Set([18, 19, 20, 21, 32, 33, 45, 47])
-const BUILTIN_DURATIONS = new Set([46])
+const BUILTIN_TIMES: ReadonlySet<number> = new Set([18, 19, 20, 21, 32, 33, 45, 47])
+const BUILTIN_DURATIONS: ReadonlySet<number> = new Set([46])
 
 /** How a number in a cell of this style is shown. */
 export type Shown = 'number' | 'date' | 'datetime' | 'time' | 'time-s' | 'duration'
