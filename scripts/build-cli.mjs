@@ -6,9 +6,12 @@ import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const entryPoints = ['src/cli/main.ts', 'src/core/workbooks/worker.ts'].filter((p) =>
-  existsSync(join(root, p)),
-)
+// The workbook worker's entry is built as out/cli/worker.js, the name its client looks for
+// (src/core/workbooks/worker/run-in-worker.ts).
+const entryPoints = [
+  { in: 'src/cli/main.ts', out: 'main' },
+  { in: 'src/core/workbooks/worker/entry.ts', out: 'worker' },
+].filter((p) => existsSync(join(root, p.in)))
 if (entryPoints.length === 0) process.exit(0)
 
 await build({

@@ -1,6 +1,6 @@
 // The column mapping every format shares, without any file: rows of cells in, answers out.
 import { describe, expect, it } from 'vitest'
-import { Collector } from '../../src/core/workbooks/columns'
+import { Collector } from '../../src/core/workbooks/validate/collector'
 import { officialTemplateSchemaSchema } from '../../src/shared/contract'
 import { coerceCell } from '../../src/shared/input-schema'
 

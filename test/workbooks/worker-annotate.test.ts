@@ -9,7 +9,7 @@ import {
   parseInputWorkbook,
   readInputWorkbook,
 } from '../../src/core/workbooks'
-import { builtWorkerArgv } from '../../src/core/workbooks/parse'
+import { builtWorkerArgv } from '../../src/core/workbooks/worker/run-in-worker'
 import { demoSeed } from '../../src/sandbox'
 import {
   officialTemplateSchemaSchema,

@@ -2,7 +2,7 @@
 // as the reference readers read it, and never as a rejected file.
 import { describe, expect, it } from 'vitest'
 import { readInputWorkbook } from '../../src/core/workbooks'
-import { textChunks } from '../../src/core/workbooks/zip'
+import { textChunks } from '../../src/core/workbooks/read/xlsx/part-text'
 import { makeXlsx, makeZip, sheetXml, xlsxEntries, type Entry } from './support/zip'
 
 const read = (bytes: Buffer, name = 'quirk.xlsx') =>

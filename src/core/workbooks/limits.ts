@@ -6,7 +6,6 @@
  */
 import { UserFacingError } from '../errors'
 
-
 /** Excel's own sheet size: columns A to XFD, rows 1 to 1,048,576. */
 export const MAX_COLUMNS = 16_384
 export const MAX_ROWS = 1_048_576

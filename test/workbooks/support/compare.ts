@@ -3,9 +3,10 @@
 import { readFileSync } from 'node:fs'
 import XLSX from 'xlsx'
 import { chooseInputSheet } from '../../../src/core/workbooks'
-import { openByteSource } from '../../../src/core/workbooks/source'
-import { openXlsx } from '../../../src/core/workbooks/xlsx'
-import { decodeText, openZip } from '../../../src/core/workbooks/zip'
+import { openByteSource } from '../../../src/core/workbooks/byte-source'
+import { decodeText } from '../../../src/core/workbooks/read/xlsx/part-text'
+import { openXlsxZip } from '../../../src/core/workbooks/read/xlsx/workbook'
+import { openZip } from '../../../src/core/workbooks/read/xlsx/zip'
 import type { CellValue } from '../../../src/shared/input-schema'
 
 export interface Difference {
@@ -89,7 +90,7 @@ export async function compareWithSheetJs(path: string): Promise<Comparison> {
       ? (/<(?:\w+:)?Application>([^<]*)</.exec(decodeText(await zip.bytes(app, 1 << 20)))?.[1] ??
         '')
       : ''
-    const book = await openXlsx(zip, path)
+    const book = await openXlsxZip(zip, path)
     const sheet = chooseInputSheet(book.sheets)
     if (!sheet) return { sheet: null, cells: 0, differences: [], application }
     const ours = new Map<string, CellValue>()

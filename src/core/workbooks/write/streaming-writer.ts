@@ -7,8 +7,8 @@ import { createWriteStream } from 'node:fs'
 import { access, constants, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type ExcelJS from 'exceljs'
-import { EngineError } from '../errors'
-import { loadExcelJs } from './exceljs-lazy'
+import { EngineError } from '../../errors'
+import { loadExcelJs } from '../load-exceljs'
 
 /** Throws a clear error when the file's folder is missing or cannot be written to. */
 export async function checkWritableFolder(path: string): Promise<void> {

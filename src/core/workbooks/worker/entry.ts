@@ -1,15 +1,16 @@
 /**
- * Worker-thread entry: reads and checks one input workbook, or writes an annotated copy or a
- * results workbook, off the caller's thread and under the worker's memory ceiling, so that a
- * 1,000,000-row sheet or a hostile file never freezes or sinks the window or the command line.
+ * The worker thread's entry, built as a file of its own (see run-in-worker.ts): reads and checks
+ * one input workbook, or writes an annotated copy or a results workbook, off the caller's thread
+ * and under the worker's memory ceiling, so that a 1,000,000-row sheet or a hostile file never
+ * freezes or sinks the window or the command line.
  * Posts progress now and then, and the result (or the failure) at the end.
  */
 import { parentPort, workerData } from 'node:worker_threads'
-import { EngineError } from '../errors'
-import { annotateHere } from './annotate'
-import type { WorkerJob, WorkerMessage } from './parse'
-import { readInputWorkbook } from './read'
-import { writeResultsFile } from './results-file'
+import { EngineError } from '../../errors'
+import { readInputWorkbook } from '../read/read-input-workbook'
+import { annotateHere } from '../write/annotated-copy'
+import { writeResultsFile } from '../write/results-workbook'
+import type { WorkerJob, WorkerMessage } from './messages'
 
 const port = parentPort
 if (port) {

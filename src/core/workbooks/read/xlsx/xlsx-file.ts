@@ -1,13 +1,11 @@
 /**
- * The fast xlsx reader (xlsx.ts) for callers that hold a path or bytes rather than an open
+ * The fast xlsx reader (workbook.ts) for callers that hold a path or bytes rather than an open
  * file: each call opens the file, reads within the same limits as the check, and closes it
  * again, so nothing stays open between calls.
  */
-import { openByteSource, sourceName, type ByteSource } from './source'
-import { openXlsx as openXlsxZip, type XlsxSheet, type XlsxWorkbook } from './xlsx'
+import { baseName, openByteSource, sourceName } from '../../byte-source'
+import { openXlsxZip, type XlsxSheet, type XlsxWorkbook } from './workbook'
 import { openZip } from './zip'
-
-export { XlsxUnsupported, type XlsxSheet, type XlsxWorkbook } from './xlsx'
 
 export type XlsxSource = { path: string } | { bytes: Uint8Array }
 
@@ -16,10 +14,9 @@ async function withWorkbook<T>(
   use: (book: XlsxWorkbook) => Promise<T>,
 ): Promise<T> {
   const named = 'path' in source ? source : { bytes: source.bytes, filename: 'workbook.xlsx' }
-  const bytes: ByteSource = await openByteSource(named)
+  const bytes = await openByteSource(named)
   try {
-    const name = sourceName(named).split(/[\\/]/).pop() ?? ''
-    return await use(await openXlsxZip(await openZip(bytes), name))
+    return await use(await openXlsxZip(await openZip(bytes), baseName(sourceName(named))))
   } finally {
     await bytes.close()
   }

@@ -5,12 +5,14 @@
  * exceljs itself unpacks without a cap.
  */
 import { Readable } from 'node:stream'
-import type { CellValue } from '../../shared/input-schema'
-import { isStreamedInputSheet, SHEETS, type Collector } from './columns'
-import { MAX_SHEET_BYTES, MAX_ROWS, MAX_COLUMNS, RESAVE, WorkbookFileError } from './limits'
-import { loadExcelJs } from './exceljs-lazy'
-import type { ByteSource } from './source'
-import { builtinKind, formatKind, serialValue } from './xlsx'
+import type { CellValue } from '../../../../shared/input-schema'
+import type { ByteSource } from '../../byte-source'
+import { MAX_SHEET_BYTES, MAX_ROWS, MAX_COLUMNS, RESAVE, WorkbookFileError } from '../../limits'
+import { loadExcelJs } from '../../load-exceljs'
+import { isStreamedInputSheet, SHEETS } from '../../sheets'
+import type { Collector } from '../../validate/collector'
+import { serialValue } from './dates'
+import { builtinKind, formatKind } from './styles'
 import type { Zip } from './zip'
 
 /** Unpacks every entry (discarding the bytes) so that none is a bomb; throws a file error if one is. */
@@ -56,7 +58,7 @@ const DAY_MS = 86_400_000
  * Two built-in formats whose text in exceljs reads otherwise than Excel shows them (18 shows
  * seconds, 22 a time of day too): taken by their number, as the fast reader takes them.
  */
-const BUILTIN_TEXTS = new Map([
+const BUILTIN_TEXTS: ReadonlyMap<string, number> = new Map([
   ['h:mm AM/PM', 18],
   ['m/d/yy "h":mm', 22],
 ])

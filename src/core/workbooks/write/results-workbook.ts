@@ -1,12 +1,12 @@
 /**
- * Writes a results workbook from a plain plan (results.ts builds it from the run): in a worker,
+ * Writes a results workbook from a plain plan (flows/results builds it from the run): in a worker,
  * with exceljs's streaming writer, to a temporary name renamed when complete. Text that came
  * from the service is made safe for a cell first: characters XML cannot hold are dropped and
  * text longer than a cell holds is cut, so no answer can break the file.
  */
 import { rename, rm } from 'node:fs/promises'
 import type ExcelJS from 'exceljs'
-import { streamingWorkbook } from './writer'
+import { streamingWorkbook } from './streaming-writer'
 
 export type PlanCell = string | number | boolean | Date | null | { text: string; hyperlink: string }
 

@@ -6,24 +6,25 @@
  * (formats, widths, dropdowns, other sheets), but only after every part of it was unpacked and
  * every sheet scanned within the readers' limits (exceljs itself has none). A large one (or a
  * csv, or one exceljs cannot load) is copied row by row by our own readers into the streaming
- * writer, keeping values, so memory stays flat whatever the size. Runs in the worker (parse.ts);
+ * writer, keeping values, so memory stays flat whatever the size. Runs in the worker (worker/);
  * a file that could not be read is refused with a message. Written to a temporary name and
  * renamed, like every file the app writes.
  */
 import { rename, rm } from 'node:fs/promises'
 import { extname } from 'node:path'
 import type ExcelJS from 'exceljs'
-import type { CellValue } from '../../shared/input-schema'
-import { EngineError } from '../errors'
-import { loadExcelJs } from './exceljs-lazy'
-import { chooseInputSheet, columnLetter, SHEETS, type ReadResult } from './columns'
-import { readCsvBytes } from './csv'
-import { MAX_SMALL_PART_BYTES, RESAVE } from './limits'
-import { baseName, openByteSource, type ByteSource } from './source'
-import { openXlsx } from './xlsx'
-import { verifyZip } from './xlsx-exceljs'
-import { isZip, openZip } from './zip'
-import { checkWritableFolder, streamingWorkbook } from './writer'
+import type { CellValue } from '../../../shared/input-schema'
+import { EngineError } from '../../errors'
+import { baseName, openByteSource, type ByteSource } from '../byte-source'
+import { MAX_SMALL_PART_BYTES, RESAVE } from '../limits'
+import { loadExcelJs } from '../load-exceljs'
+import { readCsvBytes } from '../read/csv/read-csv'
+import { verifyZip } from '../read/xlsx/exceljs-reader'
+import { openXlsxZip } from '../read/xlsx/workbook'
+import { isZip, openZip } from '../read/xlsx/zip'
+import { chooseInputSheet, columnLetter, SHEETS } from '../sheets'
+import type { ReadResult } from '../validate/read-result'
+import { checkWritableFolder, streamingWorkbook } from './streaming-writer'
 
 /** Above this size a workbook is copied by streaming instead of loaded whole. */
 const LOAD_WHOLE_MAX_BYTES = 4 * 1024 * 1024
@@ -94,7 +95,7 @@ function errorsSheetName(existing: string[]) {
   return name
 }
 
-/** Writes the annotated copy on this thread (the worker calls this; see parse.ts). */
+/** Writes the annotated copy on this thread (the worker calls this; see worker/client.ts). */
 export async function annotateHere(
   sourcePath: string,
   checked: CheckedWorkbook,
@@ -142,7 +143,7 @@ async function safeToLoadWhole(bytes: ByteSource, sourcePath: string): Promise<b
   try {
     const zip = await openZip(bytes)
     await verifyZip(zip, 4 * MAX_SMALL_PART_BYTES)
-    const book = await openXlsx(zip, baseName(sourcePath))
+    const book = await openXlsxZip(zip, baseName(sourcePath))
     for (const sheet of book.sheets)
       if (sheet.kind === 'worksheet') await book.rows(sheet, () => {})
     return true
@@ -168,19 +169,77 @@ async function annotateWhole(sourcePath: string, checked: CheckedWorkbook, temp:
   const errors = workbook.addWorksheet(errorsSheetName(workbook.worksheets.map((s) => s.name)))
   writeErrorsSheet(errors, checked, input?.name ?? SHEETS.input, (values) => errors.addRow(values))
   const index = workbook.worksheets.indexOf(errors)
-  workbook.views = [
-    {
-      x: 0,
-      y: 0,
-      width: 20000,
-      height: 12000,
-      firstSheet: 0,
-      activeTab: index,
-      visibility: 'visible',
-    },
-  ]
+  workbook.views = opensOn(index)
   await workbook.xlsx.writeFile(temp)
   return marked
+}
+
+/** The views of a workbook that opens on the sheet at `activeTab` (the Errors sheet). */
+function opensOn(activeTab: number): ExcelJS.WorkbookView[] {
+  return [
+    { x: 0, y: 0, width: 20000, height: 12000, firstSheet: 0, activeTab, visibility: 'visible' },
+  ]
+}
+
+/** Copies rows into a streaming writer, marking the bad cells of the input sheet's rows. */
+class RowCopier {
+  marked = 0
+  constructor(private readonly problems: Map<number, Map<number, string[]>>) {}
+
+  // Each row is written and committed as it is read: nothing accumulates.
+  copy(target: ExcelJS.Worksheet, number: number, cells: CellValue[], bad: boolean) {
+    const row = target.getRow(number)
+    cells.forEach((value, i) => {
+      if (value !== null && value !== undefined) row.getCell(i + 1).value = value
+    })
+    if (number === 1) row.font = { bold: true }
+    if (bad) {
+      for (const [column, list] of this.problems.get(number) ?? []) {
+        mark(row.getCell(column), list)
+        this.marked += 1
+      }
+    }
+    row.commit()
+  }
+}
+
+/**
+ * Copies the source's sheets (a csv: its one sheet) row by row; answers the names of the sheets
+ * written and which of them is the input sheet.
+ */
+async function copySheets(
+  writer: ExcelJS.stream.xlsx.WorkbookWriter,
+  bytes: ByteSource,
+  sourcePath: string,
+  isCsv: boolean,
+  copier: RowCopier,
+): Promise<{ names: string[]; inputName: string }> {
+  const names: string[] = []
+  let inputName: string = SHEETS.input
+  if (isCsv) {
+    const input = writer.addWorksheet(SHEETS.input)
+    names.push(SHEETS.input)
+    await readCsvBytes(bytes, sourcePath, {
+      row: (cells, number) => copier.copy(input, number, cells, true),
+    })
+    input.commit()
+    return { names, inputName }
+  }
+  // The same input sheet the check read.
+  const xlsx = await openXlsxZip(await openZip(bytes), baseName(sourcePath))
+  const input = chooseInputSheet(xlsx.sheets)
+  for (const sheet of xlsx.sheets) {
+    if (sheet.kind !== 'worksheet') continue
+    const isInput = sheet === input
+    if (isInput) inputName = sheet.name
+    const target = writer.addWorksheet(sheet.name.slice(0, 31) || `Sheet${names.length + 1}`, {
+      state: sheet.state,
+    })
+    names.push(sheet.name)
+    await xlsx.rows(sheet, (cells, number) => copier.copy(target, number, cells, isInput))
+    target.commit()
+  }
+  return { names, inputName }
 }
 
 async function annotateStreaming(
@@ -190,76 +249,27 @@ async function annotateStreaming(
   checked: CheckedWorkbook,
   temp: string,
 ) {
-  const problems = groupProblems(checked)
+  const copier = new RowCopier(groupProblems(checked))
   const book = await streamingWorkbook(temp, { useSharedStrings: false, useStyles: true })
   const writer = book.writer
-  const names: string[] = []
-  let inputName: string = SHEETS.input
-  let marked = 0
-  // Each row is written and committed as it is read: nothing accumulates.
-  const copyRow = (target: ExcelJS.Worksheet, number: number, cells: CellValue[], bad: boolean) => {
-    const row = target.getRow(number)
-    cells.forEach((value, i) => {
-      if (value !== null && value !== undefined) row.getCell(i + 1).value = value
-    })
-    if (number === 1) row.font = { bold: true }
-    if (bad) {
-      for (const [column, list] of problems.get(number) ?? []) {
-        mark(row.getCell(column), list)
-        marked += 1
-      }
-    }
-    row.commit()
-  }
+  let copied: { names: string[]; inputName: string }
   try {
-    if (isCsv) {
-      const input = writer.addWorksheet(SHEETS.input)
-      names.push(SHEETS.input)
-      await readCsvBytes(bytes, sourcePath, {
-        row: (cells, number) => copyRow(input, number, cells, true),
-      })
-      input.commit()
-    } else {
-      // The same input sheet the check read.
-      const xlsx = await openXlsx(await openZip(bytes), baseName(sourcePath))
-      const input = chooseInputSheet(xlsx.sheets)
-      for (const sheet of xlsx.sheets) {
-        if (sheet.kind !== 'worksheet') continue
-        const isInput = sheet === input
-        if (isInput) inputName = sheet.name
-        const target = writer.addWorksheet(sheet.name.slice(0, 31) || `Sheet${names.length + 1}`, {
-          state: sheet.state,
-        })
-        names.push(sheet.name)
-        await xlsx.rows(sheet, (cells, number) => copyRow(target, number, cells, isInput))
-        target.commit()
-      }
-    }
+    copied = await copySheets(writer, bytes, sourcePath, isCsv, copier)
   } catch (error) {
     // The writer must finish (and close its file) before the temporary copy is removed.
     await book.commit().catch(() => {})
     throw error
   }
   // Last in the file (a sheet's data streams out in the order sheets are added), opened first.
-  const errors = writer.addWorksheet(errorsSheetName(names))
+  const errors = writer.addWorksheet(errorsSheetName(copied.names))
   let next = 1
-  writeErrorsSheet(errors, checked, inputName, (values) => {
+  writeErrorsSheet(errors, checked, copied.inputName, (values) => {
     next += 1
     errors.getRow(next).values = values
     errors.getRow(next).commit()
   })
   errors.commit()
-  ;(writer as unknown as { views: ExcelJS.WorkbookView[] }).views = [
-    {
-      x: 0,
-      y: 0,
-      width: 20000,
-      height: 12000,
-      firstSheet: 0,
-      activeTab: names.length,
-      visibility: 'visible',
-    },
-  ]
+  ;(writer as unknown as { views: ExcelJS.WorkbookView[] }).views = opensOn(copied.names.length)
   await book.commit()
-  return marked
+  return copier.marked
 }

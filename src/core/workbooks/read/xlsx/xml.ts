@@ -3,11 +3,10 @@
  * tag with a cap on the size of one element, attributes in either quote, entities, CDATA, and
  * documents that put a prefix on every element (`<x:row>`), which are read as if they did not.
  */
-import { formatBytes, MAX_ELEMENT_CHARS, RESAVE, WorkbookFileError } from './limits'
+import { formatBytes, MAX_ELEMENT_CHARS, RESAVE, WorkbookFileError } from '../../limits'
 
 const ENTITY = /&(#x[0-9a-fA-F]+|#\d+|[a-zA-Z]+);/g
 const EXCEL_ESCAPE = /_x([0-9A-Fa-f]{4})_/g
-const CDATA = /<!\[CDATA\[([\s\S]*?)\]\]>/g
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
 
 function entities(text: string): string {
@@ -29,8 +28,7 @@ export function decodeXmlText(text: string): string {
   if (text.includes('<![CDATA[')) {
     out = ''
     let last = 0
-    CDATA.lastIndex = 0
-    for (let m = CDATA.exec(text); m; m = CDATA.exec(text)) {
+    for (const m of text.matchAll(/<!\[CDATA\[([\s\S]*?)\]\]>/g)) {
       out += entities(text.slice(last, m.index)) + m[1]!
       last = m.index + m[0].length
     }
@@ -42,19 +40,35 @@ export function decodeXmlText(text: string): string {
   return out
 }
 
-const attributePatterns = new Map<string, RegExp>()
+function attributePattern(name: string): RegExp {
+  const local = name.startsWith('*:') ? `[\\w.-]+:${name.slice(2)}` : name.replace(/[.:-]/g, '\\$&')
+  return new RegExp(`\\s${local}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`)
+}
+
+/**
+ * The patterns of the attributes the readers ask for, made once; built when asked for any other.
+ * Never changed after it is made.
+ */
+const ATTRIBUTE_PATTERNS: ReadonlyMap<string, RegExp> = new Map(
+  [
+    'Id',
+    'Target',
+    'TargetMode',
+    'Type',
+    '*:id',
+    'id',
+    'name',
+    'state',
+    'date1904',
+    'numFmtId',
+    'formatCode',
+    'ref',
+  ].map((name) => [name, attributePattern(name)]),
+)
 
 /** An attribute's value (either quote, any prefix when `name` is `*:local`), decoded. */
 export function attribute(tag: string, name: string): string | undefined {
-  let pattern = attributePatterns.get(name)
-  if (!pattern) {
-    const local = name.startsWith('*:')
-      ? `[\\w.-]+:${name.slice(2)}`
-      : name.replace(/[.:-]/g, '\\$&')
-    pattern = new RegExp(`\\s${local}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`)
-    attributePatterns.set(name, pattern)
-  }
-  const match = pattern.exec(tag)
+  const match = (ATTRIBUTE_PATTERNS.get(name) ?? attributePattern(name)).exec(tag)
   if (!match) return undefined
   return entities(match[1] ?? match[2] ?? '')
 }
@@ -125,7 +139,7 @@ export interface ElementReader {
    * name after `headEnd` ends), or answer -1, having changed nothing, to have it given to
    * `whole` instead (a shape it does not read, or an element not all in `xml` yet).
    */
-  inPlace(xml: string, start: number, headEnd: number): number
+  inPlace?(xml: string, start: number, headEnd: number): number
   /** An element `inPlace` left (or an empty `<tag/>`), as one string. */
   whole(element: string): void
 }
@@ -144,46 +158,99 @@ export async function eachElement(
   where: string,
   maxChars = MAX_ELEMENT_CHARS,
 ): Promise<void> {
-  const each = typeof reader === 'function' ? reader : reader.whole
-  const inPlace = typeof reader === 'function' ? null : reader.inPlace
-  const open = `<${tag}`
-  const close = `</${tag}>`
-  let buffer = ''
+  const scanner = new ElementScanner(
+    tag,
+    typeof reader === 'function' ? { whole: reader } : reader,
+    where,
+    maxChars,
+  )
+  for await (const chunk of chunks) scanner.push(chunk)
+}
+
+/** The state of one eachElement: where it is in the text, and the element it is inside. */
+class ElementScanner {
+  private readonly open: string
+  private readonly close: string
+  private buffer = ''
   /** Where the current element starts, or -1 while looking for one. */
-  let start = -1
+  private start = -1
   /** End of the current element's start tag, or -1 while not found yet. */
-  let headEnd = -1
+  private headEnd = -1
   /** Where to go on searching (nothing before it needs looking at again). */
-  let at = 0
+  private at = 0
   /** The current element so far, while it spans chunks (from its start). */
-  let pieces: string[] = []
-  let piecesLength = 0
-  const tooLong = () =>
-    new WorkbookFileError(
-      `${where} has a <${tag}> element longer than ${formatBytes(maxChars)} (or one that never ends). ${RESAVE}`,
+  private pieces: string[] = []
+  private piecesLength = 0
+
+  constructor(
+    private readonly tag: string,
+    private readonly reader: ElementReader,
+    private readonly where: string,
+    private readonly maxChars: number,
+  ) {
+    this.open = `<${tag}`
+    this.close = `</${tag}>`
+  }
+
+  private tooLong() {
+    return new WorkbookFileError(
+      `${this.where} has a <${this.tag}> element longer than ${formatBytes(this.maxChars)} (or one that never ends). ${RESAVE}`,
     )
-  for await (const chunk of chunks) {
-    if (pieces.length > 0) {
-      // Inside an element: look in the new chunk only (plus the few characters before it
-      // that could start the end tag).
-      const wanted = headEnd < 0 ? '>' : close
-      const overlap = headEnd < 0 ? '' : pieces[pieces.length - 1]!.slice(-(close.length - 1))
-      // The chunk itself, then only its start after the overlap (no copy of the whole chunk).
-      if (
-        chunk.indexOf(wanted) < 0 &&
-        (overlap === '' || (overlap + chunk.slice(0, wanted.length - 1)).indexOf(wanted) < 0)
-      ) {
-        pieces.push(chunk)
-        piecesLength += chunk.length
-        if (piecesLength > maxChars) throw tooLong()
-        continue
-      }
-      buffer = pieces.join('') + chunk
-      at = piecesLength - overlap.length
-      start = 0
-      pieces = []
-      piecesLength = 0
-    } else buffer = buffer.length > 0 ? buffer + chunk : chunk
+  }
+
+  push(chunk: string): void {
+    if (this.pieces.length > 0) {
+      if (!this.endsIn(chunk)) return
+    } else this.buffer = this.buffer.length > 0 ? this.buffer + chunk : chunk
+    this.scan()
+    if (this.start >= 0) {
+      // The element goes on in the next chunks: keep it as pieces from its start.
+      const rest = this.buffer.slice(this.start)
+      if (this.headEnd >= 0) this.headEnd -= this.start
+      this.pieces = [rest]
+      this.piecesLength = rest.length
+      if (this.piecesLength > this.maxChars) throw this.tooLong()
+      this.buffer = ''
+      this.start = -1
+      this.at = 0
+    } else {
+      this.buffer = this.buffer.slice(this.at)
+      this.at = 0
+    }
+  }
+
+  /**
+   * Inside an element that spans chunks: whether this chunk holds what it waits for (the end of
+   * its start tag, or its end tag). If not, the chunk is kept as one more piece; if so, the
+   * pieces and the chunk become the buffer to scan.
+   */
+  private endsIn(chunk: string): boolean {
+    // Only the new chunk is searched (plus the few characters before it that could start the
+    // end tag), and its start after the overlap: no copy of the whole chunk.
+    const wanted = this.headEnd < 0 ? '>' : this.close
+    const last = this.pieces[this.pieces.length - 1]!
+    const overlap = this.headEnd < 0 ? '' : last.slice(-(this.close.length - 1))
+    if (
+      chunk.indexOf(wanted) < 0 &&
+      (overlap === '' || (overlap + chunk.slice(0, wanted.length - 1)).indexOf(wanted) < 0)
+    ) {
+      this.pieces.push(chunk)
+      this.piecesLength += chunk.length
+      if (this.piecesLength > this.maxChars) throw this.tooLong()
+      return false
+    }
+    this.buffer = this.pieces.join('') + chunk
+    this.at = this.piecesLength - overlap.length
+    this.start = 0
+    this.pieces = []
+    this.piecesLength = 0
+    return true
+  }
+
+  /** Every element that ends in the buffer, read; leaves `start` at one that goes on, if any. */
+  private scan(): void {
+    const { buffer, open, close, reader } = this
+    let { start, headEnd, at } = this
     for (;;) {
       if (start < 0) {
         const found = buffer.indexOf(open, at)
@@ -209,7 +276,7 @@ export async function eachElement(
           break
         }
         if (buffer.charCodeAt(gt - 1) === 47) {
-          each(buffer.slice(start, gt + 1))
+          reader.whole(buffer.slice(start, gt + 1))
           start = -1
           at = gt + 1
           continue
@@ -217,38 +284,21 @@ export async function eachElement(
         headEnd = gt
         at = gt + 1
       }
-      if (inPlace) {
-        const after = inPlace(buffer, start, headEnd)
-        if (after >= 0) {
-          start = -1
-          headEnd = -1
-          at = after
-          continue
+      const after = reader.inPlace ? reader.inPlace(buffer, start, headEnd) : -1
+      if (after < 0) {
+        const end = buffer.indexOf(close, at)
+        if (end < 0) {
+          at = Math.max(at, buffer.length - close.length)
+          break
         }
-      }
-      const end = buffer.indexOf(close, at)
-      if (end < 0) {
-        at = Math.max(at, buffer.length - close.length)
-        break
-      }
-      each(buffer.slice(start, end + close.length))
+        reader.whole(buffer.slice(start, end + close.length))
+        at = end + close.length
+      } else at = after
       start = -1
       headEnd = -1
-      at = end + close.length
     }
-    if (start >= 0) {
-      // The element goes on in the next chunks: keep it as pieces from its start.
-      const rest = buffer.slice(start)
-      if (headEnd >= 0) headEnd -= start
-      pieces = [rest]
-      piecesLength = rest.length
-      if (piecesLength > maxChars) throw tooLong()
-      buffer = ''
-      start = -1
-      at = 0
-    } else {
-      buffer = buffer.slice(at)
-      at = 0
-    }
+    this.start = start
+    this.headEnd = headEnd
+    this.at = at
   }
 }

@@ -1,0 +1,86 @@
+/**
+ * Reads an input workbook (xlsx or csv) row by row and checks every cell against the template's
+ * schema, without holding the workbook in memory. This file only decides which reader a file
+ * goes to; each format's quirks live in its own folder (csv/, xlsx/, with exceljs's reader as
+ * the xlsx fallback), and all of them feed the same rows to the Collector (validate/).
+ *
+ * A file is hostile until read: every limit (limits.ts) ends in one clear file error, never in
+ * a crash, a hang or unbounded memory, and no internal message reaches the user.
+ */
+import { extname } from 'node:path'
+import type { ListingInputSchema } from '../../../shared/contract'
+import {
+  baseName,
+  openByteSource,
+  sourceName,
+  type ByteSource,
+  type WorkbookSource,
+} from '../byte-source'
+import { RESAVE, WorkbookFileError } from '../limits'
+import { Collector } from '../validate/collector'
+import type { ReadOptions, ReadResult } from '../validate/read-result'
+import { describeCsv, readCsvBytes } from './csv/read-csv'
+import { readWithExceljs, readXlsx } from './xlsx/read-xlsx'
+import { isZip, openZip } from './xlsx/zip'
+
+const OLE = [0xd0, 0xcf, 0x11, 0xe0] as const
+const CSV_EXTENSIONS: ReadonlySet<string> = new Set(['.csv', '.txt', '.tsv', '.tab'])
+
+export async function readInputWorkbook(
+  source: WorkbookSource,
+  schema: ListingInputSchema | null,
+  options: ReadOptions = {},
+): Promise<ReadResult> {
+  const collector = new Collector(schema, source, options)
+  const name = sourceName(source)
+  let bytes: ByteSource
+  try {
+    bytes = await openByteSource(source)
+  } catch (error) {
+    return collector.fail(messageOf(error))
+  }
+  try {
+    if (bytes.size === 0)
+      return collector.fail('The file is empty. Fill in the workbook and save it again.')
+    const head = await bytes.readAt(0, 8)
+    const ext = extname(name).toLowerCase()
+    if (OLE.every((b, i) => head[i] === b)) {
+      // An OLE compound file: Excel's encrypted workbooks and the old .xls format both are.
+      return collector.fail(
+        (await isEncryptedPackage(bytes))
+          ? `“${baseName(name)}” is protected with a password to open. Open it in Excel, remove the password (File > Info > Protect Workbook), save, and try again.`
+          : `“${baseName(name)}” is in the old Excel 97-2003 (.xls) format. Open it in Excel or LibreOffice, save it as .xlsx, and try again.`,
+      )
+    }
+    if (isZip(head)) {
+      const zip = await openZip(bytes)
+      if (options.xlsxReader === 'exceljs') await readWithExceljs(zip, bytes, collector)
+      else await readXlsx(zip, bytes, baseName(name), collector)
+    } else if (CSV_EXTENSIONS.has(ext)) {
+      const info = await readCsvBytes(bytes, name, collector)
+      collector.notices.push(describeCsv(info))
+    } else {
+      return collector.fail(
+        `“${baseName(name)}” is not a spreadsheet this app can read. Save it as .xlsx (Excel workbook) or .csv and try again.`,
+      )
+    }
+  } catch (error) {
+    return collector.fail(messageOf(error))
+  } finally {
+    await bytes.close()
+  }
+  return collector.finish()
+}
+
+/** The user's message for a failure: a file error as it is; anything else never raw. */
+function messageOf(error: unknown): string {
+  if (error instanceof WorkbookFileError) return error.message
+  return `The workbook could not be read: its contents are not laid out the way spreadsheet programs write them. ${RESAVE}`
+}
+
+/** Whether an OLE compound file holds an encrypted workbook (its "EncryptionInfo" stream). */
+async function isEncryptedPackage(bytes: ByteSource): Promise<boolean> {
+  const marker = Buffer.from('EncryptionInfo', 'utf16le')
+  // The directory of a small compound file sits near its start; 1 MB covers it.
+  return (await bytes.readAt(0, 1024 * 1024)).includes(marker)
+}

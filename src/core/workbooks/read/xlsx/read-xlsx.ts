@@ -1,0 +1,74 @@
+/**
+ * An xlsx workbook's rows to the Collector: the hidden mapping sheet first, then the input
+ * sheet (a linked cell in a url or file column means its link), then the Run settings sheet.
+ * A zip the fast reader cannot place goes to exceljs's reader instead.
+ */
+import { baseName, openByteSource, type ByteSource } from '../../byte-source'
+import { RESAVE, WorkbookFileError } from '../../limits'
+import { chooseInputSheet, sameSheetName, SHEETS } from '../../sheets'
+import type { Collector } from '../../validate/collector'
+import { readXlsxWithExceljs, verifyZip } from './exceljs-reader'
+import { openXlsxZip, XlsxUnsupported, type XlsxWorkbook } from './workbook'
+import { openZip, type Zip } from './zip'
+
+export async function readWithExceljs(zip: Zip, bytes: ByteSource, collector: Collector) {
+  await verifyZip(zip)
+  await readXlsxWithExceljs(bytes, collector)
+}
+
+const web = (link: string | undefined) => (link && /^https?:/i.test(link) ? link : undefined)
+
+export async function readXlsx(
+  zip: Zip,
+  bytes: ByteSource,
+  fileName: string,
+  collector: Collector,
+) {
+  let book: XlsxWorkbook
+  try {
+    book = await openXlsxZip(zip, fileName)
+  } catch (error) {
+    if (error instanceof XlsxUnsupported) return readWithExceljs(zip, bytes, collector)
+    throw error
+  }
+  const named = (name: string) => book.sheets.find((s) => sameSheetName(s.name, name))
+  const mapping = named(SHEETS.mapping)
+  if (mapping) await book.rows(mapping, (cells) => collector.mappingRow(cells.slice(0, 3)))
+  const input = chooseInputSheet(book.sheets)
+  if (!input) {
+    throw new WorkbookFileError(
+      book.sheets.length === 0
+        ? `“${fileName}” has no sheets this app can read. ${RESAVE}`
+        : `“${fileName}” has no visible sheet with rows (only charts or hidden sheets). Put the rows on a visible sheet, save, and try again.`,
+    )
+  }
+  await book.rows(input, (cells, rowNumber, links) => {
+    // In url and file columns, a linked cell means its link, not the words shown.
+    if (links && collector.headerDone)
+      for (const [column, link] of links)
+        if (collector.preferLink(column) && web(link)) cells[column] = link
+    collector.row(cells, rowNumber)
+  })
+  const run = named(SHEETS.run)
+  if (run) {
+    await book.rows(run, (cells, rowNumber, links) => {
+      if (rowNumber === 1) return
+      const [label, value, key] = cells
+      collector.runValue(String(key ?? label ?? ''), web(links?.get(1)) ?? value ?? null)
+    })
+  }
+}
+
+/** The input sheet's name, read from the workbook's directory; null when that cannot be read. */
+export async function inputSheetName(path: string): Promise<string | null> {
+  let bytes: ByteSource | undefined
+  try {
+    bytes = await openByteSource({ path })
+    const book = await openXlsxZip(await openZip(bytes), baseName(path))
+    return chooseInputSheet(book.sheets)?.name ?? null
+  } catch {
+    return null
+  } finally {
+    await bytes?.close()
+  }
+}

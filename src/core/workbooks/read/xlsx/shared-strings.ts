@@ -1,0 +1,141 @@
+/**
+ * The shared strings of a workbook (most text cells hold only an index into them), read from
+ * their part as it streams, and the text of a string's runs (rich text, phonetic guides).
+ */
+import { MAX_SHARED_STRINGS_BYTES } from '../../limits'
+import { textChunks } from './part-text'
+import { decodeXmlText, eachElement, unprefixed } from './xml'
+import type { Zip, ZipEntry } from './zip'
+
+const TEXT_RUN = /<t(?:\s[^>]*)?>([\s\S]*?)<\/t>|<t(?:\s[^>]*)?\/>/g
+const PHONETIC = /<rPh\b[\s\S]*?<\/rPh>/g
+
+/** The text of a shared string or inline string: its <t> runs, without phonetic guides. */
+export function runsText(xml: string): string {
+  // The usual shape, <si><t>text</t></si> (or <t xml:space="preserve">, or <t> alone in an
+  // inline string): one run and nothing else, read without a pattern.
+  const t = xml.indexOf('<t')
+  if (t >= 0) {
+    const name = xml.charCodeAt(t + 2)
+    const gt = name === 62 || name === 32 ? xml.indexOf('>', t) : -1
+    const lt = gt > 0 && xml.charCodeAt(gt - 1) !== 47 ? xml.indexOf('<', gt) : -1
+    if (lt > 0 && xml.startsWith('</t>', lt)) {
+      const after = xml.indexOf('<', lt + 4)
+      const before = t === 0 ? -1 : xml.lastIndexOf('<', t - 1)
+      if (
+        (after < 0 || (xml.charCodeAt(after + 1) === 47 && xml.indexOf('<', after + 1) < 0)) &&
+        (before < 0 || (before === 0 && xml.indexOf('<', 1) === t))
+      )
+        return decodeXmlText(xml.slice(gt + 1, lt))
+    }
+  }
+  const body = xml.includes('<rPh') ? xml.replace(PHONETIC, '') : xml
+  let out = ''
+  for (const m of body.matchAll(TEXT_RUN)) if (m[1] !== undefined) out += m[1]
+  return decodeXmlText(out)
+}
+
+/**
+ * The shared strings of a workbook, by index. A plain string (no entity or escape to decode) is
+ * kept as where it lies in the part's text, which is kept whole, and is cut out when a cell asks
+ * for it: hundreds of thousands of strings kept as objects of their own would be copied and
+ * marked by every garbage collection while the part is read, and cut out of that same text
+ * anyway. Other strings are kept as they are.
+ */
+export class SharedStrings {
+  /** The texts the strings lie in (each chunk of the part that holds one). */
+  private readonly texts: string[] = []
+  /**
+   * Three numbers a string: its text (-1: kept in `kept`), and where it starts and ends. A
+   * typed array, doubled when full: no object for the collector to visit, and at most three
+   * numbers for every 16 characters of the part, whose size is capped before it is read.
+   */
+  private spans = new Int32Array(3 * 1024)
+  private count = 0
+  private readonly kept: string[] = []
+
+  private push(text: number, from: number, to: number): void {
+    let i = this.count * 3
+    if (i === this.spans.length) {
+      const larger = new Int32Array(this.spans.length * 2)
+      larger.set(this.spans)
+      this.spans = larger
+    }
+    this.spans[i++] = text
+    this.spans[i++] = from
+    this.spans[i] = to
+    this.count += 1
+  }
+
+  /** A string of its own. */
+  add(text: string): void {
+    this.push(-1, this.kept.length, 0)
+    this.kept.push(text)
+  }
+
+  /** The text last searched, and the next "&" and "_x" in it (-1: none; -2: not searched). */
+  private searched = ''
+  private amp = -2
+  private escape = -2
+
+  /** The string between `from` and `to` in `xml`, decoded (entities, `_xHHHH_`). */
+  addSpan(xml: string, from: number, to: number): void {
+    // Strings come in order, so each text is searched for "&" and "_x" once, not once a string.
+    if (xml !== this.searched) {
+      this.searched = xml
+      this.amp = this.escape = -2
+    }
+    if (this.amp !== -1 && this.amp < from) this.amp = xml.indexOf('&', from)
+    if (this.escape !== -1 && this.escape < from) this.escape = xml.indexOf('_x', from)
+    if ((this.amp >= 0 && this.amp < to) || (this.escape >= 0 && this.escape + 1 < to)) {
+      this.add(decodeXmlText(xml.slice(from, to)))
+      return
+    }
+    // The same text as the previous string's (the same chunk) is most often the same object.
+    let text = this.texts.length - 1
+    if (text < 0 || this.texts[text] !== xml) text = this.texts.push(xml) - 1
+    this.push(text, from, to)
+  }
+
+  /** The string at an index; '' for none (a cell pointing past the list). */
+  at(index: number): string {
+    if (!(index >= 0 && index < this.count) || !Number.isInteger(index)) return ''
+    const i = index * 3
+    const text = this.spans[i]!
+    if (text < 0) return this.kept[this.spans[i + 1]!]!
+    return this.texts[text]!.slice(this.spans[i + 1], this.spans[i + 2])
+  }
+}
+
+/** Reads a workbook's shared strings part (none: an empty list). */
+export async function readSharedStrings(
+  zip: Zip,
+  entry: ZipEntry | undefined,
+): Promise<SharedStrings> {
+  const list = new SharedStrings()
+  if (!entry) return list
+  await eachElement(
+    unprefixed(textChunks(zip.inflate(entry, MAX_SHARED_STRINGS_BYTES))),
+    'si',
+    {
+      // The usual string, <si><t>text</t></si> (or <t xml:space="preserve">), read where it
+      // lies; any other shape goes to runsText on the element's copy.
+      inPlace(xml, start, headEnd) {
+        if (headEnd !== start + 3 || !xml.startsWith('<t', headEnd + 1)) return -1
+        const t = headEnd + 1
+        const name = xml.charCodeAt(t + 2)
+        if (name !== 62 && name !== 32) return -1
+        const gt = name === 62 ? t + 2 : xml.indexOf('>', t)
+        // A <t/>, or the string's end tag inside a broken <t ...>: left to runsText.
+        if (gt < 0 || xml.charCodeAt(gt - 1) === 47 || xml.startsWith('</si>', gt - 4)) return -1
+        const lt = xml.indexOf('<', gt)
+        if (lt < 0 || !xml.startsWith('</t></si>', lt)) return -1
+        list.addSpan(xml, gt + 1, lt)
+        return lt + 9
+      },
+      whole: (si) => list.add(runsText(si)),
+    },
+    'The shared strings of the workbook',
+  )
+  return list
+}

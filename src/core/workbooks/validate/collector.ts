@@ -1,0 +1,303 @@
+/**
+ * Checking rows against the template's schema, whatever the file format: every reader hands
+ * rows of cells to a Collector, which finds the header row, maps columns to the template's
+ * fields (header.ts), coerces and checks every cell (file cells: file-cells.ts), and keeps the
+ * errors (bounded) and the rows (optional). Blank rows are skipped but keep their spreadsheet
+ * row numbers. Tested without any file.
+ */
+import { dirname, resolve } from 'node:path'
+import type { InputRow, ListingInputSchema, RowError, SchemaField } from '../../../shared/contract'
+import {
+  cellMessage,
+  CellProblem,
+  checkCell,
+  coerceCell,
+  headerKey,
+  isBlank,
+  type CellValue,
+} from '../../../shared/input-schema'
+import type { WorkbookSource } from '../byte-source'
+import { MAX_FILE_ERRORS } from '../limits'
+import { cellText, columnLetter, SHEETS } from '../sheets'
+import { FileCells } from './file-cells'
+import { headerColumns, type MappingSheet } from './header'
+import type { ErrorCell, ReadOptions, ReadResult, RowSink } from './read-result'
+
+const REPLACEMENT = '\uFFFD'
+
+/** Maps columns, coerces cells, keeps errors (bounded) and rows (optional). */
+export class Collector implements RowSink {
+  readonly fileErrors: string[] = []
+  readonly notices: string[] = []
+  private extraFileErrors = 0
+  private replacement: { row: number; column: number; count: number } | null = null
+  readonly rowErrors: RowError[] = []
+  readonly errorCells: ErrorCell[] = []
+  private extraErrors = 0
+  private readonly onProgress?: (rowsRead: number) => void
+  /** What the hidden mapping sheet says about the columns. */
+  private readonly mapping: MappingSheet = { letters: new Map(), headers: new Map() }
+  readonly rows: InputRow[] = []
+  readonly rowNumbers: number[] = []
+  rowCount = 0
+  /** column index -> field (or null for an unknown column) */
+  private columns: (SchemaField | null)[] = []
+  private headerSeen = false
+  private readonly runValues = new Map<string, CellValue>()
+  private readonly fields: Map<string, SchemaField>
+  private readonly keepRows: boolean
+  private readonly maxRowErrors: number
+  private readonly files: FileCells
+  private readonly keepCells: boolean
+  private headers: string[] = []
+  readonly cells: string[][] = []
+
+  constructor(
+    private readonly schema: ListingInputSchema | null,
+    source: WorkbookSource,
+    options: ReadOptions,
+  ) {
+    this.fields = new Map((schema?.fields ?? []).map((f) => [f.key, f]))
+    this.keepRows = options.keepRows ?? true
+    this.files = new FileCells(
+      options.checkFiles ?? 'path' in source,
+      'path' in source ? dirname(resolve(source.path)) : '',
+      options.fileAssets,
+      (rowIndex, rowNumber, field, error) => this.problem(rowIndex, rowNumber, field, error),
+    )
+    this.maxRowErrors = options.maxRowErrors ?? 1000
+    this.onProgress = options.onProgress
+    this.keepCells = options.keepCells ?? false
+    for (const [key, value] of Object.entries(options.runValues ?? {})) {
+      const field = this.fields.get(key)
+      if (field?.scope === 'run' && !isBlank(value)) this.runValues.set(key, value)
+    }
+  }
+
+  fail(message: string): ReadResult {
+    this.fileError(message)
+    this.unreadable = true
+    return this.finish()
+  }
+
+  private unreadable = false
+
+  /** A problem with the whole file; past MAX_FILE_ERRORS they are counted, not listed. */
+  fileError(message: string) {
+    if (this.fileErrors.length >= MAX_FILE_ERRORS) this.extraFileErrors += 1
+    else this.fileErrors.push(message)
+  }
+
+  /** One row of the hidden mapping sheet: `templateId`/`version` rows, then column rows. */
+  mappingRow(cells: CellValue[]) {
+    const [a, b, c] = cells.map((v) => (isBlank(v) ? '' : String(v).trim()))
+    if (!a || !b) return
+    if (a === 'templateId') {
+      const expected = (this.schema as { templateId?: string } | null)?.templateId ?? null
+      if (expected && b !== expected)
+        this.fileError(
+          `This workbook was made for the template “${b}”, not “${expected}”. Use a workbook made for “${expected}” (skill-runner templates workbook ${expected}).`,
+        )
+      return
+    }
+    if (a === 'version' || a === 'column') return
+    if (!/^[A-Z]{1,3}$/.test(a)) return
+    this.mapping.letters.set(a, b)
+    if (c) this.mapping.headers.set(headerKey(c), b)
+  }
+
+  /** The header row: which column is which field. */
+  header(cells: CellValue[]) {
+    this.absentRequired = null
+    this.headerSeen = true
+    const texts = cells.map((cell) => (isBlank(cell) ? null : cellText(cell).trim()))
+    if (this.keepCells) this.headers = texts.map((t) => t ?? '')
+    const { columns, problems } = headerColumns(texts, this.schema, this.fields, this.mapping)
+    this.columns = columns
+    for (const problem of problems) this.fileError(problem)
+  }
+
+  /** One run-scoped value (from the run settings sheet). */
+  runValue(labelOrKey: string, value: CellValue) {
+    const wanted = headerKey(labelOrKey)
+    const field = [...this.fields.values()].find(
+      (f) => f.scope === 'run' && (headerKey(f.key) === wanted || headerKey(f.label) === wanted),
+    )
+    // A value given in the app's form wins over the Run settings sheet.
+    if (field && !isBlank(value) && !this.runValues.has(field.key))
+      this.runValues.set(field.key, value)
+  }
+
+  /** Required row fields with no column in the sheet (found once, after the header). */
+  private absentRequired: SchemaField[] | null = null
+
+  /** One data row; `rowNumber` is the spreadsheet's row number. */
+  row(cells: CellValue[], rowNumber: number) {
+    // Blank rows (and rows with nothing but formatting) above the header are not the header.
+    let blank = true
+    for (let i = 0; i < cells.length; i += 1)
+      if (!isBlank(cells[i])) {
+        blank = false
+        break
+      }
+    if (blank) return
+    this.noticeReplacement(cells, rowNumber)
+    if (!this.headerSeen) {
+      this.header(cells)
+      return
+    }
+    this.rowCount += 1
+    if (this.onProgress && this.rowCount % 2000 === 0) this.onProgress(this.rowCount)
+    const rowIndex = this.rowCount - 1
+    // Without keepRows only the checks matter: the values go nowhere.
+    const out: InputRow | null = this.keepRows ? {} : null
+    const columns = this.columns
+    for (let i = 0; i < columns.length; i += 1) {
+      const field = columns[i]
+      if (!field) continue
+      const cell = cells[i] ?? null
+      if (field.type === 'generic') {
+        if (out && !isBlank(cell)) out[field.key] = cell instanceof Date ? cellText(cell) : cell
+        continue
+      }
+      this.put(out, field, cell, rowNumber, rowIndex)
+    }
+    if (!this.absentRequired) {
+      const present = new Set(columns.map((field) => field?.key))
+      this.absentRequired = [...this.fields.values()].filter(
+        (field) => !present.has(field.key) && field.scope !== 'run' && field.required,
+      )
+    }
+    for (const field of this.absentRequired)
+      this.problem(
+        rowIndex,
+        rowNumber,
+        field,
+        cellMessage(rowNumber, field, 'is required but empty'),
+      )
+    if (out) {
+      this.rows.push(out)
+      this.rowNumbers.push(rowNumber)
+      if (this.keepCells)
+        this.cells.push(
+          this.columns.map((_, i) => {
+            const cell = cells[i] ?? null
+            return isBlank(cell) ? '' : cellText(cell)
+          }),
+        )
+    }
+  }
+
+  private put(
+    out: InputRow | null,
+    field: SchemaField,
+    cell: CellValue,
+    rowNumber: number,
+    rowIndex: number,
+  ) {
+    const checked = checkCell(field, cell)
+    if (checked instanceof CellProblem) {
+      this.problem(rowIndex, rowNumber, field, cellMessage(rowNumber, field, checked.problem))
+      return
+    }
+    if (checked === undefined) return
+    const value =
+      field.type === 'file' ? this.files.check(field, checked, rowNumber, rowIndex) : checked
+    if (out && value !== undefined) out[field.key] = value
+  }
+
+  private problem(rowIndex: number, rowNumber: number, field: SchemaField, error: string) {
+    if (this.rowErrors.length >= this.maxRowErrors) {
+      this.extraErrors += 1
+      return
+    }
+    this.rowErrors.push({ error, fieldKey: field.key, rowIndex })
+    const column = this.columns.indexOf(field)
+    this.errorCells.push({ row: rowNumber, column: column < 0 ? null : column + 1 })
+  }
+
+  /** Text with U+FFFD lost its letters in a conversion: never sent on silently. */
+  private noticeReplacement(cells: CellValue[], rowNumber: number) {
+    for (let i = 0; i < cells.length; i += 1) {
+      const cell = cells[i]
+      if (typeof cell !== 'string' || !cell.includes(REPLACEMENT)) continue
+      if (this.replacement) this.replacement.count += 1
+      else this.replacement = { row: rowNumber, column: i, count: 1 }
+    }
+  }
+
+  finish(): ReadResult {
+    if (this.replacement) {
+      const { row, column, count } = this.replacement
+      this.fileErrors.unshift(
+        `Row ${row}, column ${columnLetter(column)} holds “\uFFFD”, the sign of letters lost when the file was converted between text encodings${count > 1 ? ` (${count} cells have it)` : ''}. Correct the text (or export the file again as UTF-8 csv or .xlsx) and try again.`,
+      )
+    }
+    if (this.fileErrors.length === 0 && !this.headerSeen) {
+      this.fileError(
+        'The workbook has no header row. Use the template workbook (skill-runner templates workbook) and fill in its Input sheet.',
+      )
+    } else if (this.fileErrors.length === 0 && this.rowCount === 0) {
+      this.fileError(
+        'The workbook has no rows to send. Fill in at least one row under the headers.',
+      )
+    }
+    this.applyRunValues()
+    if (this.extraFileErrors > 0)
+      this.fileErrors.push(
+        `${this.extraFileErrors} more problems with the file are not listed; fix the ones shown first.`,
+      )
+    if (this.extraErrors > 0)
+      this.fileErrors.push(
+        `${this.extraErrors} more problems in the rows are not listed; fix the ones shown first.`,
+      )
+    return {
+      valid: this.fileErrors.length === 0 && this.rowErrors.length === 0,
+      fileErrors: this.fileErrors,
+      rowErrors: this.rowErrors,
+      errorCells: this.errorCells,
+      rows: this.rows,
+      rowNumbers: this.rowNumbers,
+      rowCount: this.rowCount,
+      ...(this.notices.length ? { notices: this.notices } : {}),
+      ...(this.unreadable ? { unreadable: true } : {}),
+      ...(this.keepCells
+        ? {
+            headers: this.headers,
+            columnFields: this.columns.map((f) => (f && f.type !== 'generic' ? f.key : null)),
+            cells: this.cells,
+          }
+        : {}),
+    }
+  }
+
+  /** Run-scoped values: checked once, then repeated in every row. */
+  private applyRunValues() {
+    for (const field of this.fields.values()) {
+      if (field.scope !== 'run' || this.unreadable) continue
+      const columnValue = this.rows.find((r) => r[field.key] !== undefined)?.[field.key]
+      if (columnValue !== undefined) {
+        for (const row of this.rows) row[field.key] ??= columnValue
+        continue
+      }
+      const raw = this.runValues.get(field.key) ?? null
+      const coerced = coerceCell(field, raw)
+      if (!coerced.ok) {
+        this.fileError(
+          `${SHEETS.run}, ${field.label || field.key}: ${coerced.problem} (it applies to the whole run).`,
+        )
+        continue
+      }
+      if (coerced.value !== undefined) for (const row of this.rows) row[field.key] = coerced.value
+    }
+  }
+
+  preferLink(columnIndex: number): boolean {
+    const type = this.columns[columnIndex]?.type
+    return type === 'url' || type === 'file'
+  }
+
+  get headerDone() {
+    return this.headerSeen
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * What reading an input workbook is asked to do (ReadOptions) and what it answers (ReadResult),
+ * whatever the file's format, and the sink every format's reader feeds its rows to.
+ */
+import type { InputRow, RowError } from '../../../shared/contract'
+import type { CellValue } from '../../../shared/input-schema'
+
+export interface ReadOptions {
+  /** Keep the rows (for submitting); false for validation only (1,000,000 rows stay cheap). */
+  keepRows?: boolean
+  /** Check that local files named in file cells exist (false on the server). */
+  checkFiles?: boolean
+  /**
+   * Files already uploaded for a workbook a page sent (browser mode), by the text of the file
+   * cell that names them. When given, no path is looked at: a file cell names one of these, or
+   * it is a row error.
+   */
+  fileAssets?: Record<string, string>
+  /** Most row errors listed; the rest are counted. */
+  maxRowErrors?: number
+  /** Called now and then with the number of data rows read so far. */
+  onProgress?: (rowsRead: number) => void
+  /** Which xlsx reader: the fast one (default) or exceljs's (tests, and files the fast one cannot place). */
+  xlsxReader?: 'fast' | 'exceljs'
+  /**
+   * Also keep each row's cells as the text the user typed (for showing the rows on screen, bad
+   * cells included), with the header row and which field each column is.
+   */
+  keepCells?: boolean
+  /** Values of run-scoped fields given outside the workbook (a form), by field key. */
+  runValues?: Record<string, CellValue>
+}
+
+/** Where a row error sits in the spreadsheet (for the annotated copy). */
+export interface ErrorCell {
+  /** Spreadsheet row number (1 = header). */
+  row: number
+  /** 1-based column number, or null when the field has no column. */
+  column: number | null
+}
+
+export interface ReadResult {
+  valid: boolean
+  fileErrors: string[]
+  rowErrors: RowError[]
+  /** The cell of each row error, index for index. */
+  errorCells: ErrorCell[]
+  rows: InputRow[]
+  rowNumbers: number[]
+  /** Data rows read (blank rows not counted). */
+  rowCount: number
+  /** Things the user should know that are no errors (e.g. which text encoding a csv was read in). */
+  notices?: string[]
+  /** True when the file itself could not be read (nothing to annotate). */
+  unreadable?: boolean
+  /** With `keepCells`: the header row's texts, and the field key of each column (null: none). */
+  headers?: string[]
+  columnFields?: (string | null)[]
+  /** With `keepCells`: each kept row's cells as text, column for column. */
+  cells?: string[][]
+}
+
+/** The sink every format's reader feeds. */
+export interface RowSink {
+  row(cells: CellValue[], rowNumber: number): void
+}
