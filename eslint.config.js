@@ -36,7 +36,14 @@ function layerRule(layer) {
     paths.push({ name: 'electron', message: `src/${layer} never imports electron.` })
   }
   if (layer === 'renderer' || layer === 'shared') {
-    for (const name of ['node:fs', 'fs', 'node:path', 'path', 'node:child_process', 'child_process']) {
+    for (const name of [
+      'node:fs',
+      'fs',
+      'node:path',
+      'path',
+      'node:child_process',
+      'child_process',
+    ]) {
       paths.push({ name, message: `src/${layer} runs without Node.` })
     }
   }
@@ -55,6 +62,54 @@ function layerRule(layer) {
   }
 }
 
+/**
+ * Inside the engine (src/core), layers import downward only (ARCHITECTURE.md): the base folders
+ * (files, service, secrets, storage, workbooks) know no environment, flow, Bridge or engine;
+ * environments know no flow; flows never import the Bridge layer or the composition root; only
+ * the Bridge layer presents flows as views. Keys: folders under src/core; values: what they may
+ * not import, as path patterns (shared/bridge, the contract's types, stays allowed).
+ */
+const coreFolderPatterns = {
+  bridge: [
+    '**/core/bridge',
+    '**/core/bridge/**',
+    '../bridge/**',
+    '../../bridge/**',
+    '../../bridge',
+  ],
+  engine: ['**/engine', '../engine', '../../engine'],
+  flows: ['**/flows/**'],
+  environments: ['**/environments/**'],
+  storage: ['**/storage/**'],
+}
+const coreForbidden = {
+  flows: ['bridge', 'engine'],
+  environments: ['bridge', 'engine', 'flows'],
+  storage: ['bridge', 'engine', 'flows', 'environments'],
+  service: ['bridge', 'engine', 'flows', 'environments', 'storage'],
+  secrets: ['bridge', 'engine', 'flows', 'environments', 'storage'],
+  files: ['bridge', 'engine', 'flows', 'environments', 'storage'],
+  workbooks: ['bridge', 'engine', 'flows', 'environments', 'storage'],
+}
+
+function coreLayerRule(folder) {
+  const patterns = coreForbidden[folder].map((other) => ({
+    group: coreFolderPatterns[other],
+    message: `src/core/${folder} may not import src/core/${other} (ARCHITECTURE.md: layers import downward).`,
+  }))
+  // A later rule replaces an earlier one for the same files: keep core's own rule in it too.
+  const core = layerRule('core').rules['no-restricted-imports'][1]
+  return {
+    files: [`src/core/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [...core.patterns, ...patterns], paths: core.paths },
+      ],
+    },
+  }
+}
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', 'build/**', '.tmp/**'] },
   js.configs.recommended,
@@ -63,9 +118,13 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
   ...Object.keys(forbidden).map(layerRule),
+  ...Object.keys(coreForbidden).map(coreLayerRule),
 )

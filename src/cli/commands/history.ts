@@ -1,4 +1,5 @@
 /** `history`: the submissions made from this computer, with their runs' latest status and cost. */
+import { followUnfinished } from '../../core/flows/history/follow-unfinished'
 import { listHistory } from '../../core/flows/history/history-view'
 import type { Submission } from '../../core/flows/spend/submissions'
 import type { HistoryEntryView } from '../../shared/bridge'
@@ -18,7 +19,7 @@ export const history: Command = {
     const limit = integerOption(stringOption(args, 'limit'), '--limit', 1, 100_000) ?? 200
     // Runs still under way are looked at again first (when the service answers).
     const connection = await ctx.connect().catch(() => null)
-    if (connection) await engine.history.followUnfinished(connection, 20, ctx.signal)
+    if (connection) await followUnfinished(engine.history, connection, 20, ctx.signal)
     const page = listHistory(
       engine.history,
       engine.submissions,

@@ -1,7 +1,7 @@
 /** Files the app writes for a moment (a workbook whose bytes go to a page), then removes. */
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { safeFileName } from '../flows/downloads/downloads'
+import { safeFileName } from './safe-names'
 
 /** Reads a file the app wrote into a temporary folder, then removes it. */
 export async function bytesOfTemporary(

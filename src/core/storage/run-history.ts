@@ -4,7 +4,6 @@
  * Submissions journal's (flows/spend/submissions.ts).
  */
 import { isTerminalStatus, type RunSummary } from '../../shared/contract'
-import type { Connection } from '../environments/connection'
 import type { Db } from './db'
 import { DownloadsTable } from './tables/downloads'
 import { RunsSeenTable } from './tables/runs-seen'
@@ -40,29 +39,6 @@ export class History {
       .filter((r) => r.status === null || !isTerminalStatus(r.status))
       .slice(0, limit)
       .map((r) => r.runId)
-  }
-
-  /**
-   * Brings the history's unfinished runs of one environment up to date (status, counters, cost):
-   * one request for the newest runs, then the detail of the few it did not cover. Returns how
-   * many runs were looked at. Failures leave the history as it was.
-   */
-  async followUnfinished(connection: Connection, limit = 20, signal?: AbortSignal) {
-    const wanted = new Set(this.unfinishedRuns(connection.historyKey, limit))
-    if (wanted.size === 0) return 0
-    try {
-      const page = await connection.client.listRuns({ pageSize: 200 }, { signal })
-      const found = page.items.filter((run) => wanted.has(run.runId))
-      this.recordRuns(connection.historyKey, found)
-      for (const run of found) wanted.delete(run.runId)
-      for (const runId of [...wanted].slice(0, 5)) {
-        const detail = await connection.client.run(runId, { signal })
-        this.recordRuns(connection.historyKey, [detail.run])
-      }
-    } catch {
-      // Offline or refused: the history shows what it last saw.
-    }
-    return wanted.size
   }
 
   /** Whether a run was submitted from this device under this environment's name. */

@@ -1,0 +1,30 @@
+/**
+ * Brings the history's unfinished runs of one environment up to date (status, counters, cost):
+ * one request for the newest runs, then the detail of the few it did not cover. Returns how many
+ * runs were not found. Failures leave the history as it was.
+ */
+import type { Connection } from '../../environments/connection'
+import type { History } from '../../storage/run-history'
+
+export async function followUnfinished(
+  history: Pick<History, 'unfinishedRuns' | 'recordRuns'>,
+  connection: Connection,
+  limit = 20,
+  signal?: AbortSignal,
+): Promise<number> {
+  const wanted = new Set(history.unfinishedRuns(connection.historyKey, limit))
+  if (wanted.size === 0) return 0
+  try {
+    const page = await connection.client.listRuns({ pageSize: 200 }, { signal })
+    const found = page.items.filter((run) => wanted.has(run.runId))
+    history.recordRuns(connection.historyKey, found)
+    for (const run of found) wanted.delete(run.runId)
+    for (const runId of [...wanted].slice(0, 5)) {
+      const detail = await connection.client.run(runId, { signal })
+      history.recordRuns(connection.historyKey, [detail.run])
+    }
+  } catch {
+    // Offline or refused: the history shows what it last saw.
+  }
+  return wanted.size
+}
