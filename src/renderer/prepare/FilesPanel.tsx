@@ -2,7 +2,8 @@ import { ErrorNotice } from '../components/ErrorNotice'
 import { ProgressBar } from '../components/ProgressBar'
 import { FileDrop } from '../components/FileDrop'
 import { usePrepare, useStores } from '../stores/context'
-import { countFileCells, formatBytes, resolveFileCells } from '../stores/prepare-selectors'
+import { formatBytes } from '../stores/prepare/field-words'
+import { countFileCells, resolveFileCells } from '../stores/prepare/files-slice'
 
 const STATE_WORDS = {
   found: 'Found',

@@ -2,7 +2,7 @@ import type { SavedFileView } from '../../shared/bridge'
 import type { SchemaColumn, SchemaField } from '../../shared/contract'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { usePrepare, useStores } from '../stores/context'
-import { describeAge, describeFileKinds, describeType } from '../stores/prepare-selectors'
+import { describeAge, describeFileKinds, describeType } from '../stores/prepare/field-words'
 
 /** Fields in the order of the workbook's columns (run-wide fields last). */
 export function orderedFields(columns: SchemaColumn[], fields: SchemaField[]): SchemaField[] {

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { Field } from '../components/Field'
 import { usePrepare, useStores } from '../stores/context'
-import { describeAge } from '../stores/prepare-selectors'
+import { describeAge } from '../stores/prepare/field-words'
 
 /** Step 1: an official template (the app's list, or one typed by id) or a marketplace listing. */
 export function TargetPicker() {
