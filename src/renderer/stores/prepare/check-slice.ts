@@ -86,69 +86,70 @@ function unreadableFile(file: File): BridgeErrorInfo {
   }
 }
 
+/** Checks `file` against `target`; a later check (a new checkId) makes this one's answer moot. */
+async function runCheck(ctx: SliceContext, file: File, target: PrepareTarget | null) {
+  const { set, get, api } = ctx
+  const { environment, checkId: previous, checkState } = get()
+  if (!environment) return
+  if (checkState === 'reading' && previous) api.cancelCheck({ checkId: previous }).catch(() => {})
+  const checkId = ctx.newId()
+  set({
+    file,
+    checkId,
+    checkState: 'reading',
+    rowsRead: 0,
+    checkError: null,
+    markedUpSaved: null,
+    markedUpError: null,
+    focus: null,
+  })
+  let ref: FileRef
+  try {
+    ref = await ctx.toFileRef(file)
+  } catch {
+    if (get().checkId === checkId) set({ checkState: 'error', checkError: unreadableFile(file) })
+    return
+  }
+  const runValues = filledRunValues(get())
+  try {
+    const check = await api.checkWorkbook({
+      environment,
+      checkId,
+      file: ref,
+      ...(target ? { target } : {}),
+      ...(Object.keys(runValues).length ? { runValues } : {}),
+    })
+    if (get().checkId !== checkId) return
+    set({
+      check,
+      checkState: 'done',
+      rowsRead: check.rowCount,
+      runValues: { ...get().runValues },
+    })
+    // A workbook made by the app named its template: show that template's form too.
+    if (!get().target && check.target && check.targetFromWorkbook) {
+      const { name: _name, ...picked } = check.target
+      void _name
+      get().adoptWorkbookTarget(picked)
+    }
+  } catch (error) {
+    if (get().checkId !== checkId) return
+    set({ checkState: 'error', checkError: errorInfo(error) })
+  }
+}
+
 export function checkActions(ctx: SliceContext): CheckActions {
   const { set, get, api } = ctx
-
-  /** Checks `file` against `target`; a later check (a new checkId) makes this one's answer moot. */
-  async function runCheck(file: File, target: PrepareTarget | null) {
-    const { environment, checkId: previous, checkState } = get()
-    if (!environment) return
-    if (checkState === 'reading' && previous) api.cancelCheck({ checkId: previous }).catch(() => {})
-    const checkId = ctx.newId()
-    set({
-      file,
-      checkId,
-      checkState: 'reading',
-      rowsRead: 0,
-      checkError: null,
-      markedUpSaved: null,
-      markedUpError: null,
-      focus: null,
-    })
-    let ref: FileRef
-    try {
-      ref = await ctx.toFileRef(file)
-    } catch {
-      if (get().checkId === checkId) set({ checkState: 'error', checkError: unreadableFile(file) })
-      return
-    }
-    const runValues = filledRunValues(get())
-    try {
-      const check = await api.checkWorkbook({
-        environment,
-        checkId,
-        file: ref,
-        ...(target ? { target } : {}),
-        ...(Object.keys(runValues).length ? { runValues } : {}),
-      })
-      if (get().checkId !== checkId) return
-      set({
-        check,
-        checkState: 'done',
-        rowsRead: check.rowCount,
-        runValues: { ...get().runValues },
-      })
-      // A workbook made by the app named its template: show that template's form too.
-      if (!get().target && check.target && check.targetFromWorkbook) {
-        const { name: _name, ...picked } = check.target
-        void _name
-        get().adoptWorkbookTarget(picked)
-      }
-    } catch (error) {
-      if (get().checkId !== checkId) return
-      set({ checkState: 'error', checkError: errorInfo(error) })
-    }
-  }
 
   return {
     async takeFile(file) {
       // Another workbook: the uploads made for the previous one's file cells no longer apply.
       set({ uploads: [], overall: null, uploadError: null })
-      await runCheck(file, get().target)
+      await runCheck(ctx, file, get().target)
     },
     async checkAgain() {
       const { file, target } = get()
-      if (file) await runCheck(file, target)
+      if (file) await runCheck(ctx, file, target)
     },
     async cancelCheck() {
       const { checkId, checkState } = get()

@@ -74,46 +74,50 @@ export function initialTarget(): TargetData {
   }
 }
 
+/** Whether `target` is still the one chosen (an answer for an earlier choice is dropped). */
+function stillChosen(ctx: SliceContext, target: PrepareTarget) {
+  return ctx.get().target === target
+}
+
+async function loadTemplate(ctx: SliceContext, target: TemplateTarget) {
+  const { set, get, api } = ctx
+  const { environment } = get()
+  if (!environment) return
+  set({ templateLoading: true, templateError: null, template: null })
+  try {
+    const template = await api.getTemplate({ environment, templateId: target.templateId })
+    if (stillChosen(ctx, target)) set({ template, templateLoading: false })
+  } catch (error) {
+    if (stillChosen(ctx, target)) set({ templateLoading: false, templateError: errorInfo(error) })
+  }
+}
+
+async function loadListing(ctx: SliceContext, target: ListingTarget) {
+  const { set, get, api } = ctx
+  const { environment } = get()
+  if (!environment) return
+  set({ listing: null, listingLoading: true, listingError: null })
+  try {
+    const listing = await api.getListing({ environment, listingId: target.listingId })
+    if (stillChosen(ctx, target)) set({ listing, listingLoading: false })
+  } catch (error) {
+    if (stillChosen(ctx, target)) set({ listingLoading: false, listingError: errorInfo(error) })
+  }
+}
+
+function loadForm(ctx: SliceContext, target: PrepareTarget) {
+  return target.kind === 'template' ? loadTemplate(ctx, target) : loadListing(ctx, target)
+}
+
+/** A new choice: what was made or planned for the previous one no longer applies. */
+function retarget({ set }: SliceContext, target: PrepareTarget) {
+  set({ target, workbookSaved: null, workbookSaveError: null, plan: null, sent: null })
+  if (target.kind === 'template') set({ listing: null, listingLoading: false, listingError: null })
+  else set({ template: null, templateLoading: false, templateError: null })
+}
+
 export function targetActions(ctx: SliceContext): TargetActions {
   const { set, get, api } = ctx
-  const stillChosen = (target: PrepareTarget) => get().target === target
-
-  async function loadTemplate(target: TemplateTarget) {
-    const { environment } = get()
-    if (!environment) return
-    set({ templateLoading: true, templateError: null, template: null })
-    try {
-      const template = await api.getTemplate({ environment, templateId: target.templateId })
-      if (stillChosen(target)) set({ template, templateLoading: false })
-    } catch (error) {
-      if (stillChosen(target)) set({ templateLoading: false, templateError: errorInfo(error) })
-    }
-  }
-
-  async function loadListing(target: ListingTarget) {
-    const { environment } = get()
-    if (!environment) return
-    set({ listing: null, listingLoading: true, listingError: null })
-    try {
-      const listing = await api.getListing({ environment, listingId: target.listingId })
-      if (stillChosen(target)) set({ listing, listingLoading: false })
-    } catch (error) {
-      if (stillChosen(target)) set({ listingLoading: false, listingError: errorInfo(error) })
-    }
-  }
-
-  function loadForm(target: PrepareTarget) {
-    return target.kind === 'template' ? loadTemplate(target) : loadListing(target)
-  }
-
-  /** A new choice: what was made or planned for the previous one no longer applies. */
-  function retarget(target: PrepareTarget) {
-    set({ target, workbookSaved: null, workbookSaveError: null, plan: null, sent: null })
-    if (target.kind === 'template')
-      set({ listing: null, listingLoading: false, listingError: null })
-    else set({ template: null, templateLoading: false, templateError: null })
-  }
-
   return {
     async loadTemplates() {
       const { environment } = get()
@@ -132,8 +136,8 @@ export function targetActions(ctx: SliceContext): TargetActions {
       const id = templateId.trim()
       if (!id) return
       const target: TemplateTarget = { kind: 'template', templateId: id }
-      retarget(target)
-      await Promise.all([loadTemplate(target), get().checkAgain()])
+      retarget(ctx, target)
+      await Promise.all([loadTemplate(ctx, target), get().checkAgain()])
     },
     async chooseListing(listingId, listingVersionId) {
       const target: ListingTarget = {
@@ -141,12 +145,12 @@ export function targetActions(ctx: SliceContext): TargetActions {
         listingId: listingId.trim(),
         listingVersionId: listingVersionId.trim(),
       }
-      retarget(target)
-      await Promise.all([loadListing(target), get().checkAgain()])
+      retarget(ctx, target)
+      await Promise.all([loadListing(ctx, target), get().checkAgain()])
     },
     adoptWorkbookTarget(target) {
       set({ target })
-      void loadForm(target)
+      void loadForm(ctx, target)
     },
     async getInputWorkbook() {
       const { environment, target } = get()
