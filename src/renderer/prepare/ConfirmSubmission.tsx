@@ -54,6 +54,13 @@ function rowsWords(plan: SubmissionPlanView): string {
   return `${plural(plan.rowCount, 'row')}${where}`
 }
 
+/** The send button's words: the estimate when known. */
+function sendWords(plan: SubmissionPlanView): string {
+  return plan.estimateT !== null
+    ? `Send for about ${amount(plan.estimateT, plan.unitLabel)}`
+    : `Send ${plural(plan.rowCount, 'row')}`
+}
+
 /** The spending cap as typed, and what it says about this plan. */
 function capCheck(capText: string, estimateT: number | null) {
   const cap = capText.trim() === '' ? undefined : Number(capText)
@@ -101,11 +108,7 @@ export function ConfirmSubmission(props: {
   const title = plan.retryOfRunId
     ? `Retry ${plural(plan.rowCount, 'failed row')}?`
     : `Send ${plural(plan.rowCount, 'row')} to ${plan.target.name}?`
-  const sendLabel = sending
-    ? 'Sending…'
-    : plan.estimateT !== null
-      ? `Send for about ${amount(plan.estimateT, plan.unitLabel)}`
-      : `Send ${plural(plan.rowCount, 'row')}`
+  const sendLabel = sending ? 'Sending…' : sendWords(plan)
 
   return (
     <Dialog
@@ -127,13 +130,7 @@ export function ConfirmSubmission(props: {
             {...(props.onOpenRun ? { onOpenRun: props.onOpenRun } : {})}
           />
         )}
-        {plan.unansweredOf && (
-          <p className="prep-note" role="note">
-            The same rows were sent on {new Date(plan.unansweredOf.sentAtMs).toLocaleString()} and
-            the service never answered. Confirming sends that same request again, so it is charged
-            once at most.
-          </p>
-        )}
+        {plan.unansweredOf && <UnansweredNote sentAtMs={plan.unansweredOf.sentAtMs} />}
         {valid && (
           <SpendingCap
             plan={plan}
@@ -146,36 +143,20 @@ export function ConfirmSubmission(props: {
         {valid && plan.confirmRequired && (
           <AgreeToPay plan={plan} agreed={agreed} setAgreed={setAgreed} sending={sending} />
         )}
-        {sending && (
-          <p className="confirm-sending" role="status">
-            Sending… waiting for the service to answer. If Skill Runner closes now, it sends the
-            same request again when it starts, so you are charged once.
-          </p>
-        )}
+        {sending && <SendingNote />}
         {props.error && !sending && <ErrorNotice error={props.error} />}
-        <div className="dialog-actions">
-          <button
-            type="button"
-            className="btn btn-quiet"
-            onClick={props.onCancel}
-            disabled={sending}
-          >
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={!canSend}
-            onClick={() =>
-              props.onConfirm({
-                ...(cap !== undefined ? { maxCostT: cap } : {}),
-                ...(again ? { again: true } : {}),
-              })
-            }
-          >
-            {sendLabel}
-          </button>
-        </div>
+        <ConfirmButtons
+          label={sendLabel}
+          canSend={canSend}
+          sending={sending}
+          onCancel={props.onCancel}
+          onSend={() =>
+            props.onConfirm({
+              ...(cap !== undefined ? { maxCostT: cap } : {}),
+              ...(again ? { again: true } : {}),
+            })
+          }
+        />
       </div>
     </Dialog>
   )
@@ -345,5 +326,54 @@ function AgreeToPay(props: {
         ? `I agree to pay about ${amount(plan.estimateT, plan.unitLabel)} for this run${plan.target.kind === 'listing' ? ', under the listing’s terms' : ''}.`
         : 'I agree to pay what this run costs; it is known only once it ends.'}
     </label>
+  )
+}
+
+/** The same rows were sent before and never answered: confirming resends that same request. */
+function UnansweredNote(props: { sentAtMs: number }) {
+  return (
+    <p className="prep-note" role="note">
+      The same rows were sent on {new Date(props.sentAtMs).toLocaleString()} and the service never
+      answered. Confirming sends that same request again, so it is charged once at most.
+    </p>
+  )
+}
+
+function SendingNote() {
+  return (
+    <p className="confirm-sending" role="status">
+      Sending… waiting for the service to answer. If Skill Runner closes now, it sends the same
+      request again when it starts, so you are charged once.
+    </p>
+  )
+}
+
+/** Cancel and send; neither while the send waits for the service. */
+function ConfirmButtons(props: {
+  label: string
+  canSend: boolean
+  sending: boolean
+  onCancel: () => void
+  onSend: () => void
+}) {
+  return (
+    <div className="dialog-actions">
+      <button
+        type="button"
+        className="btn btn-quiet"
+        onClick={props.onCancel}
+        disabled={props.sending}
+      >
+        Cancel
+      </button>
+      <button
+        type="button"
+        className="btn btn-primary"
+        disabled={!props.canSend}
+        onClick={props.onSend}
+      >
+        {props.label}
+      </button>
+    </div>
   )
 }

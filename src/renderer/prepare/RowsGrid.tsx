@@ -105,6 +105,11 @@ function useJumpToCell(
   }, [focus?.seq])
 }
 
+// The grid's rows sit in the normal flow below a padding as tall as the rows above them and
+// carry no inline style: with a translateY of its own on every row, Chromium worked out each new
+// row's style from scratch, 8 ms of a fast scroll's frame and now and then 50. Rows without
+// inline styles share the styles already computed for their like.
+
 /**
  * The workbook's rows as the user typed them, read only, bad cells marked: a virtualized table
  * (TanStack Virtual) whose rows are fetched from the engine a page at a time as they scroll into
@@ -163,10 +168,6 @@ export function RowsGrid(props: {
         }
       >
         <GridHeader columns={columns} />
-        {/* The rows sit in the normal flow below a padding as tall as the rows above them and
-         * carry no inline style: with a translateY of its own on every row, Chromium worked out
-         * each new row's style from scratch, 8 ms of a fast scroll's frame and now and then 50.
-         * Rows without inline styles share the styles already computed for their like. */}
         <tbody
           style={{
             height: `${virtualizer.getTotalSize()}px`,

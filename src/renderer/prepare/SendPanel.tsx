@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import type { EnvironmentView } from '../../shared/bridge'
+import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { usePrepare, useStores } from '../stores/context'
 import { ConfirmSubmission } from './ConfirmSubmission'
@@ -63,20 +63,7 @@ export function SendPanel(props: { env: EnvironmentView }) {
         </button>
       </div>
 
-      {planError &&
-        (planError.code === 'unreachable' ? (
-          <ErrorNotice
-            error={{
-              ...planError,
-              message: `Sending needs the service, and ${props.env.name} cannot be reached right now.`,
-              nextStep:
-                'Your workbook stays checked and ready: try again when you are back online.',
-            }}
-            onRetry={() => void prepare.getState().planSend()}
-          />
-        ) : (
-          <ErrorNotice error={planError} onRetry={() => void prepare.getState().planSend()} />
-        ))}
+      {planError && <PlanError error={planError} environment={props.env.name} />}
 
       {plan && (
         <ConfirmSubmission
@@ -156,5 +143,23 @@ function PilotChoice(props: { ready: boolean }) {
         rows, to see the results and the real cost first
       </label>
     </fieldset>
+  )
+}
+
+/** Why the cost could not be worked out; out of reach, it says the workbook stays ready. */
+function PlanError(props: { error: BridgeErrorInfo; environment: string }) {
+  const { prepare } = useStores()
+  const retry = () => void prepare.getState().planSend()
+  const { error } = props
+  if (error.code !== 'unreachable') return <ErrorNotice error={error} onRetry={retry} />
+  return (
+    <ErrorNotice
+      error={{
+        ...error,
+        message: `Sending needs the service, and ${props.environment} cannot be reached right now.`,
+        nextStep: 'Your workbook stays checked and ready: try again when you are back online.',
+      }}
+      onRetry={retry}
+    />
   )
 }
