@@ -1,3 +1,4 @@
+// Typed with the window's types (tsconfig.web.json): it builds the stores the window has.
 // Choosing one listing and then another: the form on screen is always the listing chosen last,
 // whatever order the service answers in (a slow answer for the first must not replace it).
 import { describe, expect, it } from 'vitest'
