@@ -9,7 +9,14 @@ import { themeAttribute } from './stores/settings-store'
 import { createStores } from './stores/create-stores'
 import { StoresContext } from './stores/context'
 import { App } from './components/App'
-import './styles.css'
+// The styles, one file per part of the window, in cascade order (later files win ties).
+import './styles/theme-and-layout.css'
+import './styles/chrome.css'
+import './styles/runs.css'
+import './styles/run-detail.css'
+import './styles/settings.css'
+import './styles/new-run.css'
+import './styles/new-run-send.css'
 
 const bridge = connectBridge(window)
 const stores = createStores(bridge, {

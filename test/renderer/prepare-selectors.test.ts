@@ -1,12 +1,9 @@
 // The New run screen's plain functions: file cells matched to a dropped folder, the check's
 // headline, and the words the connection card and the token note use instead of raw errors.
 import { describe, expect, it } from 'vitest'
-import {
-  checkHeadline,
-  countFileCells,
-  describeAge,
-  resolveFileCells,
-} from '../../src/renderer/stores/prepare-selectors'
+import { checkHeadline } from '../../src/renderer/stores/prepare/check-slice'
+import { describeAge } from '../../src/renderer/stores/prepare/field-words'
+import { countFileCells, resolveFileCells } from '../../src/renderer/stores/prepare/files-slice'
 import {
   errorWords,
   stepWords,

@@ -52,6 +52,20 @@ export interface WebTransport extends BridgeTransport {
   close(): void
 }
 
+/** One pushed event from the socket; anything else (not JSON, no event name) is ignored. */
+function parseEvent(data: unknown): { event: string; payload: unknown } | null {
+  if (typeof data !== 'string') return null
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(data)
+  } catch {
+    return null
+  }
+  if (typeof parsed !== 'object' || parsed === null) return null
+  const { event, payload } = parsed as { event?: unknown; payload?: unknown }
+  return typeof event === 'string' ? { event, payload } : null
+}
+
 export function createWebTransport(win: Window, secret: string): WebTransport {
   const listeners = new Map<string, Set<(payload: unknown) => void>>()
   const connectionListeners = new Set<(state: ConnectionState) => void>()
@@ -77,17 +91,8 @@ export function createWebTransport(win: Window, secret: string): WebTransport {
       setState('open')
     }
     ws.onmessage = (message) => {
-      if (typeof message.data !== 'string') return
-      let parsed: unknown
-      try {
-        parsed = JSON.parse(message.data)
-      } catch {
-        return
-      }
-      if (typeof parsed !== 'object' || parsed === null) return
-      const { event, payload } = parsed as { event?: unknown; payload?: unknown }
-      if (typeof event !== 'string') return
-      for (const listener of listeners.get(event) ?? []) listener(payload)
+      const pushed = parseEvent(message.data)
+      if (pushed) for (const listener of listeners.get(pushed.event) ?? []) listener(pushed.payload)
     }
     ws.onclose = () => {
       socket = null

@@ -18,7 +18,6 @@ export function RunsPanel(props: { env: EnvironmentView }) {
   const loadingMore = useRuns((s) => s.loadingMore)
   const nextPageToken = useRuns((s) => s.nextPageToken)
   const error = useRuns((s) => s.error)
-  const filterId = useId()
   const setSearch = useCallback((text: string) => runs.getState().setSearch(text), [runs])
   const shown = useMemo(() => visibleRuns({ items, status, search }), [items, status, search])
   const loadMore = useCallback(() => void runs.getState().loadMore(), [runs])
@@ -42,21 +41,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
             onSearch={setSearch}
             delayMs={0}
           />
-          <label htmlFor={filterId} className="toolbar-label">
-            Show
-          </label>
-          <select
-            id={filterId}
-            value={status}
-            onChange={(e) => void runs.getState().setStatus(e.target.value)}
-          >
-            <option value="">All runs</option>
-            {RUN_FILTER_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {statusLabel(s)}
-              </option>
-            ))}
-          </select>
+          <StatusFilter />
           <button
             type="button"
             className="btn btn-secondary"
@@ -69,20 +54,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
       {error && <ErrorNotice error={error} onRetry={() => void runs.getState().refresh()} />}
       <LastSaved />
       {!loading && shown.length === 0 && !error ? (
-        <div className="empty-runs">
-          <p className="empty-title">
-            {search.trim()
-              ? `No loaded run matches “${search.trim()}”.`
-              : status
-                ? `No ${statusLabel(status).toLowerCase()} runs.`
-                : 'No runs yet.'}
-          </p>
-          <p>
-            {search.trim() && nextPageToken
-              ? 'Older runs are not loaded yet: look in them too, or change the search.'
-              : 'Runs started in this environment appear here and update on their own.'}
-          </p>
-        </div>
+        <NoRunsShown />
       ) : (
         <RunsTable
           runs={shown}
@@ -107,6 +79,55 @@ export function RunsPanel(props: { env: EnvironmentView }) {
         </p>
       )}
     </section>
+  )
+}
+
+/** Why the list is empty: no runs, none of this status, or none matching the search. */
+function NoRunsShown() {
+  const status = useRuns((s) => s.status)
+  const search = useRuns((s) => s.search)
+  const nextPageToken = useRuns((s) => s.nextPageToken)
+  return (
+    <div className="empty-runs">
+      <p className="empty-title">
+        {search.trim()
+          ? `No loaded run matches “${search.trim()}”.`
+          : status
+            ? `No ${statusLabel(status).toLowerCase()} runs.`
+            : 'No runs yet.'}
+      </p>
+      <p>
+        {search.trim() && nextPageToken
+          ? 'Older runs are not loaded yet: look in them too, or change the search.'
+          : 'Runs started in this environment appear here and update on their own.'}
+      </p>
+    </div>
+  )
+}
+
+/** Which runs to show, by status. */
+function StatusFilter() {
+  const { runs } = useStores()
+  const status = useRuns((s) => s.status)
+  const filterId = useId()
+  return (
+    <>
+      <label htmlFor={filterId} className="toolbar-label">
+        Show
+      </label>
+      <select
+        id={filterId}
+        value={status}
+        onChange={(e) => void runs.getState().setStatus(e.target.value)}
+      >
+        <option value="">All runs</option>
+        {RUN_FILTER_STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {statusLabel(s)}
+          </option>
+        ))}
+      </select>
+    </>
   )
 }
 

@@ -67,33 +67,7 @@ export function HistoryList(props: {
                 {entry.retryOfRunId ? ` · retry of ${entry.retryOfRunId}` : ''}
               </span>
             </td>
-            <td>
-              {entry.runId ? (
-                <>
-                  <span className="history-run">
-                    {entry.runStatus ? (
-                      <StatusBadge status={entry.runStatus} />
-                    ) : (
-                      <span className="run-sub">{submissionStateText(entry)}</span>
-                    )}
-                    <button
-                      type="button"
-                      className="link-button"
-                      aria-label={`Open run ${entry.runId}`}
-                      onClick={() => props.onOpen(entry)}
-                    >
-                      Open run
-                    </button>
-                  </span>
-                  <span className="run-sub" title={entry.runId}>
-                    {entry.runId}
-                    {entry.retries.length ? ` · retried in ${entry.retries.join(', ')}` : ''}
-                  </span>
-                </>
-              ) : (
-                <span className="run-sub">{submissionStateText(entry)}</span>
-              )}
-            </td>
+            <RunCell entry={entry} onOpen={props.onOpen} />
             <td className="num">
               {entry.costIsEstimate && entry.costT > 0 ? 'about ' : ''}
               {formatAmount(entry.costT, entry.unitLabel)}
@@ -111,3 +85,36 @@ export function HistoryList(props: {
 }
 
 const entryKey = (entry: HistoryEntryView) => String(entry.id)
+
+/** The run a submission became (its status and a link), or how far the submission got. */
+function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryView) => void }) {
+  return (
+    <td>
+      {props.entry.runId ? (
+        <>
+          <span className="history-run">
+            {props.entry.runStatus ? (
+              <StatusBadge status={props.entry.runStatus} />
+            ) : (
+              <span className="run-sub">{submissionStateText(props.entry)}</span>
+            )}
+            <button
+              type="button"
+              className="link-button"
+              aria-label={`Open run ${props.entry.runId}`}
+              onClick={() => props.onOpen(props.entry)}
+            >
+              Open run
+            </button>
+          </span>
+          <span className="run-sub" title={props.entry.runId}>
+            {props.entry.runId}
+            {props.entry.retries.length ? ` · retried in ${props.entry.retries.join(', ')}` : ''}
+          </span>
+        </>
+      ) : (
+        <span className="run-sub">{submissionStateText(props.entry)}</span>
+      )}
+    </td>
+  )
+}

@@ -54,6 +54,26 @@ function rowsWords(plan: SubmissionPlanView): string {
   return `${plural(plan.rowCount, 'row')}${where}`
 }
 
+/** The send button's words: the estimate when known. */
+function sendWords(plan: SubmissionPlanView): string {
+  return plan.estimateT !== null
+    ? `Send for about ${amount(plan.estimateT, plan.unitLabel)}`
+    : `Send ${plural(plan.rowCount, 'row')}`
+}
+
+/** The spending cap as typed, and what it says about this plan. */
+function capCheck(capText: string, estimateT: number | null) {
+  const cap = capText.trim() === '' ? undefined : Number(capText)
+  const invalid = cap !== undefined && (!Number.isInteger(cap) || cap < 0)
+  const set = cap !== undefined && !invalid
+  return {
+    cap,
+    invalid,
+    over: set && estimateT !== null && estimateT > cap,
+    unknown: set && estimateT === null,
+  }
+}
+
 /**
  * The confirmation before anything is sent: what, which rows, the cost and how it was worked
  * out, the listing's terms, a spending cap, and the question when the same rows were already
@@ -71,33 +91,24 @@ export function ConfirmSubmission(props: {
   onOpenRun?: (runId: string) => void
 }) {
   const { plan, sending } = props
-  const id = useId()
   const [capText, setCapText] = useState('')
   const [agreed, setAgreed] = useState(false)
   const [again, setAgain] = useState(false)
-  const cap = capText.trim() === '' ? undefined : Number(capText)
-  const capInvalid = cap !== undefined && (!Number.isInteger(cap) || cap < 0)
-  const overCap =
-    cap !== undefined && !capInvalid && plan.estimateT !== null && plan.estimateT > cap
-  const capUnknown = cap !== undefined && !capInvalid && plan.estimateT === null
+  const capState = capCheck(capText, plan.estimateT)
+  const { cap } = capState
   const valid = plan.validation.valid && plan.planId !== ''
-  const needsAgain = plan.duplicateOf !== null
   const canSend =
     valid &&
     !sending &&
-    !capInvalid &&
-    !overCap &&
-    !capUnknown &&
+    !capState.invalid &&
+    !capState.over &&
+    !capState.unknown &&
     (!plan.confirmRequired || agreed) &&
-    (!needsAgain || again)
+    (plan.duplicateOf === null || again)
   const title = plan.retryOfRunId
     ? `Retry ${plural(plan.rowCount, 'failed row')}?`
     : `Send ${plural(plan.rowCount, 'row')} to ${plan.target.name}?`
-  const sendLabel = sending
-    ? 'Sending…'
-    : plan.estimateT !== null
-      ? `Send for about ${amount(plan.estimateT, plan.unitLabel)}`
-      : `Send ${plural(plan.rowCount, 'row')}`
+  const sendLabel = sending ? 'Sending…' : sendWords(plan)
 
   return (
     <Dialog
@@ -108,178 +119,261 @@ export function ConfirmSubmission(props: {
       }}
     >
       <div className="confirm-body" data-testid="confirm-submission">
-        <dl className="confirm-facts">
-          <div>
-            <dt>What</dt>
-            <dd>
-              {plan.target.name}
-              <span className="prep-muted">
-                {plan.target.kind === 'listing'
-                  ? `Marketplace listing ${plan.target.listingId}, version ${plan.target.listingVersionId}`
-                  : `Official template ${plan.target.templateId}`}
-              </span>
-            </dd>
-          </div>
-          {plan.fileName && (
-            <div>
-              <dt>Workbook</dt>
-              <dd>{plan.fileName}</dd>
-            </div>
-          )}
-          <div>
-            <dt>Rows</dt>
-            <dd>{rowsWords(plan)}</dd>
-          </div>
-          <div>
-            <dt>Cost</dt>
-            <dd>
-              {costWords(plan)}
-              {plan.estimateT !== null && (
-                <span className="prep-muted confirm-small">
-                  An estimate: the service charges what the run actually costs, in {plan.unitLabel}.
-                </span>
-              )}
-            </dd>
-          </div>
-          {plan.target.kind === 'listing' && (
-            <div>
-              <dt>Terms</dt>
-              <dd>
-                {plan.terms
-                  ? `Charged per row under the listing’s pricing terms “${plan.terms}”.`
-                  : 'The listing’s pricing terms are not shown to your account.'}
-              </dd>
-            </div>
-          )}
-        </dl>
-
-        {!valid && (
-          <div className="notice notice-error" role="alert">
-            <div className="notice-text">
-              <p className="notice-title">The workbook has problems, so it cannot be sent.</p>
-              <ul className="confirm-problems">
-                {[...plan.validation.fileErrors, ...plan.validation.rowErrors.map((e) => e.error)]
-                  .slice(0, 8)
-                  .map((message, i) => (
-                    <li key={i}>{message}</li>
-                  ))}
-              </ul>
-              <p className="notice-next">Fix them in the workbook, then check it again.</p>
-            </div>
-          </div>
-        )}
-
+        <PlanFacts plan={plan} />
+        {!valid && <PlanProblems plan={plan} />}
         {plan.duplicateOf && (
-          <div className="prep-note confirm-duplicate" role="note">
-            <p>
-              You already sent these same rows here on{' '}
-              {new Date(plan.duplicateOf.acceptedAtMs).toLocaleString()}: run{' '}
-              {plan.duplicateOf.runId}.
-            </p>
-            <div className="prep-actions">
-              {props.onOpenRun && (
-                <button
-                  type="button"
-                  className="btn btn-small btn-secondary"
-                  onClick={() => props.onOpenRun?.(plan.duplicateOf!.runId)}
-                >
-                  Open that run
-                </button>
-              )}
-              <label className="check-label">
-                <input
-                  type="checkbox"
-                  checked={again}
-                  onChange={(e) => setAgain(e.target.checked)}
-                  disabled={sending}
-                />
-                Send them again as a new paid run
-              </label>
-            </div>
-          </div>
+          <DuplicateNote
+            plan={plan}
+            again={again}
+            setAgain={setAgain}
+            sending={sending}
+            {...(props.onOpenRun ? { onOpenRun: props.onOpenRun } : {})}
+          />
         )}
-
-        {plan.unansweredOf && (
-          <p className="prep-note" role="note">
-            The same rows were sent on {new Date(plan.unansweredOf.sentAtMs).toLocaleString()} and
-            the service never answered. Confirming sends that same request again, so it is charged
-            once at most.
-          </p>
-        )}
-
+        {plan.unansweredOf && <UnansweredNote sentAtMs={plan.unansweredOf.sentAtMs} />}
         {valid && (
-          <div className="field confirm-cap">
-            <label htmlFor={`${id}-cap`}>Spending cap ({plan.unitLabel}, optional)</label>
-            <input
-              id={`${id}-cap`}
-              inputMode="numeric"
-              value={capText}
-              onChange={(e) => setCapText(e.target.value)}
-              disabled={sending}
-              aria-describedby={`${id}-cap-hint`}
-              aria-invalid={capInvalid || overCap || capUnknown || undefined}
-            />
-            <p
-              id={`${id}-cap-hint`}
-              className={capInvalid || overCap || capUnknown ? 'field-error' : 'field-hint'}
-            >
-              {capInvalid
-                ? 'Enter a whole number, or leave it empty.'
-                : overCap
-                  ? `The estimate (${amount(plan.estimateT!, plan.unitLabel)}) is above your cap: send fewer rows (a pilot) or raise the cap.`
-                  : capUnknown
-                    ? 'The cost is not known before the run, so a cap cannot be checked: send a pilot first, or leave the cap empty.'
-                    : 'Nothing is sent if the estimate is above this amount.'}
-            </p>
-          </div>
+          <SpendingCap
+            plan={plan}
+            capText={capText}
+            setCapText={setCapText}
+            check={capState}
+            sending={sending}
+          />
         )}
-
         {valid && plan.confirmRequired && (
-          <label className="check-label confirm-agree">
-            <input
-              type="checkbox"
-              checked={agreed}
-              onChange={(e) => setAgreed(e.target.checked)}
-              disabled={sending}
-            />
-            {plan.estimateT !== null
-              ? `I agree to pay about ${amount(plan.estimateT, plan.unitLabel)} for this run${plan.target.kind === 'listing' ? ', under the listing’s terms' : ''}.`
-              : 'I agree to pay what this run costs; it is known only once it ends.'}
-          </label>
+          <AgreeToPay plan={plan} agreed={agreed} setAgreed={setAgreed} sending={sending} />
         )}
-
-        {sending && (
-          <p className="confirm-sending" role="status">
-            Sending… waiting for the service to answer. If Skill Runner closes now, it sends the
-            same request again when it starts, so you are charged once.
-          </p>
-        )}
+        {sending && <SendingNote />}
         {props.error && !sending && <ErrorNotice error={props.error} />}
-
-        <div className="dialog-actions">
-          <button
-            type="button"
-            className="btn btn-quiet"
-            onClick={props.onCancel}
-            disabled={sending}
-          >
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={!canSend}
-            onClick={() =>
-              props.onConfirm({
-                ...(cap !== undefined ? { maxCostT: cap } : {}),
-                ...(again ? { again: true } : {}),
-              })
-            }
-          >
-            {sendLabel}
-          </button>
-        </div>
+        <ConfirmButtons
+          label={sendLabel}
+          canSend={canSend}
+          sending={sending}
+          onCancel={props.onCancel}
+          onSend={() =>
+            props.onConfirm({
+              ...(cap !== undefined ? { maxCostT: cap } : {}),
+              ...(again ? { again: true } : {}),
+            })
+          }
+        />
       </div>
     </Dialog>
+  )
+}
+
+/** What is sent, from which workbook, which rows, the cost and the listing's terms. */
+function PlanFacts({ plan }: { plan: SubmissionPlanView }) {
+  return (
+    <dl className="confirm-facts">
+      <div>
+        <dt>What</dt>
+        <dd>
+          {plan.target.name}
+          <span className="prep-muted">
+            {plan.target.kind === 'listing'
+              ? `Marketplace listing ${plan.target.listingId}, version ${plan.target.listingVersionId}`
+              : `Official template ${plan.target.templateId}`}
+          </span>
+        </dd>
+      </div>
+      {plan.fileName && (
+        <div>
+          <dt>Workbook</dt>
+          <dd>{plan.fileName}</dd>
+        </div>
+      )}
+      <div>
+        <dt>Rows</dt>
+        <dd>{rowsWords(plan)}</dd>
+      </div>
+      <div>
+        <dt>Cost</dt>
+        <dd>
+          {costWords(plan)}
+          {plan.estimateT !== null && (
+            <span className="prep-muted confirm-small">
+              An estimate: the service charges what the run actually costs, in {plan.unitLabel}.
+            </span>
+          )}
+        </dd>
+      </div>
+      {plan.target.kind === 'listing' && (
+        <div>
+          <dt>Terms</dt>
+          <dd>
+            {plan.terms
+              ? `Charged per row under the listing’s pricing terms “${plan.terms}”.`
+              : 'The listing’s pricing terms are not shown to your account.'}
+          </dd>
+        </div>
+      )}
+    </dl>
+  )
+}
+
+/** Why the plan cannot be sent: the workbook's first problems. */
+function PlanProblems({ plan }: { plan: SubmissionPlanView }) {
+  return (
+    <div className="notice notice-error" role="alert">
+      <div className="notice-text">
+        <p className="notice-title">The workbook has problems, so it cannot be sent.</p>
+        <ul className="confirm-problems">
+          {[...plan.validation.fileErrors, ...plan.validation.rowErrors.map((e) => e.error)]
+            .slice(0, 8)
+            .map((message, i) => (
+              <li key={i}>{message}</li>
+            ))}
+        </ul>
+        <p className="notice-next">Fix them in the workbook, then check it again.</p>
+      </div>
+    </div>
+  )
+}
+
+/** The same rows were already sent and accepted: a second yes to send them again. */
+function DuplicateNote(props: {
+  plan: SubmissionPlanView
+  again: boolean
+  setAgain: (again: boolean) => void
+  sending: boolean
+  onOpenRun?: (runId: string) => void
+}) {
+  const duplicate = props.plan.duplicateOf!
+  return (
+    <div className="prep-note confirm-duplicate" role="note">
+      <p>
+        You already sent these same rows here on {new Date(duplicate.acceptedAtMs).toLocaleString()}
+        : run {duplicate.runId}.
+      </p>
+      <div className="prep-actions">
+        {props.onOpenRun && (
+          <button
+            type="button"
+            className="btn btn-small btn-secondary"
+            onClick={() => props.onOpenRun?.(duplicate.runId)}
+          >
+            Open that run
+          </button>
+        )}
+        <label className="check-label">
+          <input
+            type="checkbox"
+            checked={props.again}
+            onChange={(e) => props.setAgain(e.target.checked)}
+            disabled={props.sending}
+          />
+          Send them again as a new paid run
+        </label>
+      </div>
+    </div>
+  )
+}
+
+/** The optional spending cap, and what it says about this plan's estimate. */
+function SpendingCap(props: {
+  plan: SubmissionPlanView
+  capText: string
+  setCapText: (text: string) => void
+  check: ReturnType<typeof capCheck>
+  sending: boolean
+}) {
+  const id = useId()
+  const { plan, check } = props
+  const wrong = check.invalid || check.over || check.unknown
+  return (
+    <div className="field confirm-cap">
+      <label htmlFor={`${id}-cap`}>Spending cap ({plan.unitLabel}, optional)</label>
+      <input
+        id={`${id}-cap`}
+        inputMode="numeric"
+        value={props.capText}
+        onChange={(e) => props.setCapText(e.target.value)}
+        disabled={props.sending}
+        aria-describedby={`${id}-cap-hint`}
+        aria-invalid={wrong || undefined}
+      />
+      <p id={`${id}-cap-hint`} className={wrong ? 'field-error' : 'field-hint'}>
+        {check.invalid
+          ? 'Enter a whole number, or leave it empty.'
+          : check.over
+            ? `The estimate (${amount(plan.estimateT!, plan.unitLabel)}) is above your cap: send fewer rows (a pilot) or raise the cap.`
+            : check.unknown
+              ? 'The cost is not known before the run, so a cap cannot be checked: send a pilot first, or leave the cap empty.'
+              : 'Nothing is sent if the estimate is above this amount.'}
+      </p>
+    </div>
+  )
+}
+
+/** The explicit agreement to pay, where money is at stake. */
+function AgreeToPay(props: {
+  plan: SubmissionPlanView
+  agreed: boolean
+  setAgreed: (agreed: boolean) => void
+  sending: boolean
+}) {
+  const { plan } = props
+  return (
+    <label className="check-label confirm-agree">
+      <input
+        type="checkbox"
+        checked={props.agreed}
+        onChange={(e) => props.setAgreed(e.target.checked)}
+        disabled={props.sending}
+      />
+      {plan.estimateT !== null
+        ? `I agree to pay about ${amount(plan.estimateT, plan.unitLabel)} for this run${plan.target.kind === 'listing' ? ', under the listing’s terms' : ''}.`
+        : 'I agree to pay what this run costs; it is known only once it ends.'}
+    </label>
+  )
+}
+
+/** The same rows were sent before and never answered: confirming resends that same request. */
+function UnansweredNote(props: { sentAtMs: number }) {
+  return (
+    <p className="prep-note" role="note">
+      The same rows were sent on {new Date(props.sentAtMs).toLocaleString()} and the service never
+      answered. Confirming sends that same request again, so it is charged once at most.
+    </p>
+  )
+}
+
+function SendingNote() {
+  return (
+    <p className="confirm-sending" role="status">
+      Sending… waiting for the service to answer. If Skill Runner closes now, it sends the same
+      request again when it starts, so you are charged once.
+    </p>
+  )
+}
+
+/** Cancel and send; neither while the send waits for the service. */
+function ConfirmButtons(props: {
+  label: string
+  canSend: boolean
+  sending: boolean
+  onCancel: () => void
+  onSend: () => void
+}) {
+  return (
+    <div className="dialog-actions">
+      <button
+        type="button"
+        className="btn btn-quiet"
+        onClick={props.onCancel}
+        disabled={props.sending}
+      >
+        Cancel
+      </button>
+      <button
+        type="button"
+        className="btn btn-primary"
+        disabled={!props.canSend}
+        onClick={props.onSend}
+      >
+        {props.label}
+      </button>
+    </div>
   )
 }

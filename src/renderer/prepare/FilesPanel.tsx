@@ -2,7 +2,8 @@ import { ErrorNotice } from '../components/ErrorNotice'
 import { ProgressBar } from '../components/ProgressBar'
 import { FileDrop } from '../components/FileDrop'
 import { usePrepare, useStores } from '../stores/context'
-import { countFileCells, formatBytes, resolveFileCells } from '../stores/prepare-selectors'
+import { formatBytes } from '../stores/prepare/field-words'
+import { countFileCells, resolveFileCells } from '../stores/prepare/files-slice'
 
 const STATE_WORDS = {
   found: 'Found',
@@ -31,24 +32,16 @@ export function FilesPanel() {
   const check = usePrepare((s) => s.check)
   const folder = usePrepare((s) => s.folder)
   const uploads = usePrepare((s) => s.uploads)
-  const uploading = usePrepare((s) => s.uploading)
-  const overall = usePrepare((s) => s.overall)
-  const error = usePrepare((s) => s.uploadError)
   if (!check || check.fileCells.length === 0) return null
   const cells = resolveFileCells(check.fileCells, folder)
   const counts = countFileCells(cells)
   const browser = bridge.shell === 'browser'
   const uploadable = cells.filter((c) => c.file !== null).length
-  const failed = uploads.some((u) => u.state === 'failed')
   const uploadedNames = new Set(uploads.filter((u) => u.inputAssetId).map((u) => u.name))
   const allUploaded =
     counts.missing + counts.unchecked === 0 &&
     uploadable > 0 &&
     cells.every((c) => c.file === null || uploadedNames.has(c.key))
-  const totalBytes = overall?.totalBytes ?? uploads.reduce((n, u) => n + u.totalBytes, 0)
-  const sentBytes =
-    overall?.sentBytes ?? uploads.reduce((n, u) => n + (u.inputAssetId ? u.totalBytes : 0), 0)
-  const fraction = totalBytes > 0 ? sentBytes / totalBytes : 0
 
   return (
     <div className="files-panel" aria-labelledby="files-title">
@@ -90,41 +83,56 @@ export function FilesPanel() {
             : 'Upload the files before you send: each row is sent with the files it names. A file already on the service (same content) is not sent again.'}
         </p>
       )}
-      {browser && uploadable > 0 && (
-        <div className="uploads">
-          <button
-            type="button"
-            className="btn btn-secondary"
-            disabled={uploading || allUploaded}
-            onClick={() => void prepare.getState().uploadFiles()}
-          >
-            {uploading ? 'Uploading…' : failed ? 'Retry the failed uploads' : 'Upload the files'}
-          </button>
-          {uploads.length > 0 && (
-            <>
-              <ProgressBar label="All files" fraction={fraction} />
-              <p className="prep-muted">
-                {formatBytes(sentBytes)} of {formatBytes(totalBytes)}
-              </p>
-              <ul className="upload-list">
-                {uploads.map((u) => (
-                  <li key={u.name}>
-                    <span className="mono upload-name" title={u.name}>
-                      {u.name}
-                    </span>
-                    <span>{UPLOAD_WORDS[u.state] ?? u.state}</span>
-                    <ProgressBar
-                      label={`Upload of ${u.name}`}
-                      fraction={u.totalBytes ? u.sentBytes / u.totalBytes : 0}
-                    />
-                  </li>
-                ))}
-              </ul>
-            </>
-          )}
-          {error && <ErrorNotice error={error} />}
-        </div>
+      {browser && uploadable > 0 && <Uploads allUploaded={allUploaded} />}
+    </div>
+  )
+}
+
+/** "Upload the files", with progress in total and per file. */
+function Uploads(props: { allUploaded: boolean }) {
+  const { prepare } = useStores()
+  const uploads = usePrepare((s) => s.uploads)
+  const uploading = usePrepare((s) => s.uploading)
+  const overall = usePrepare((s) => s.overall)
+  const error = usePrepare((s) => s.uploadError)
+  const failed = uploads.some((u) => u.state === 'failed')
+  const totalBytes = overall?.totalBytes ?? uploads.reduce((n, u) => n + u.totalBytes, 0)
+  const sentBytes =
+    overall?.sentBytes ?? uploads.reduce((n, u) => n + (u.inputAssetId ? u.totalBytes : 0), 0)
+  const fraction = totalBytes > 0 ? sentBytes / totalBytes : 0
+  return (
+    <div className="uploads">
+      <button
+        type="button"
+        className="btn btn-secondary"
+        disabled={uploading || props.allUploaded}
+        onClick={() => void prepare.getState().uploadFiles()}
+      >
+        {uploading ? 'Uploading…' : failed ? 'Retry the failed uploads' : 'Upload the files'}
+      </button>
+      {uploads.length > 0 && (
+        <>
+          <ProgressBar label="All files" fraction={fraction} />
+          <p className="prep-muted">
+            {formatBytes(sentBytes)} of {formatBytes(totalBytes)}
+          </p>
+          <ul className="upload-list">
+            {uploads.map((u) => (
+              <li key={u.name}>
+                <span className="mono upload-name" title={u.name}>
+                  {u.name}
+                </span>
+                <span>{UPLOAD_WORDS[u.state] ?? u.state}</span>
+                <ProgressBar
+                  label={`Upload of ${u.name}`}
+                  fraction={u.totalBytes ? u.sentBytes / u.totalBytes : 0}
+                />
+              </li>
+            ))}
+          </ul>
+        </>
       )}
+      {error && <ErrorNotice error={error} />}
     </div>
   )
 }

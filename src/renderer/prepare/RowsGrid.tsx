@@ -6,6 +6,7 @@ import {
   useRef,
   useState,
   type CSSProperties,
+  type RefObject,
 } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import type { BridgeApi, CheckedColumn, CheckedRowsView } from '../../shared/bridge'
@@ -20,22 +21,16 @@ const KEEP_PAGES = 10
 type Row = CheckedRowsView['rows'][number]
 
 /**
- * The workbook's rows as the user typed them, read only, bad cells marked: a virtualized table
- * (TanStack Virtual) whose rows are fetched from the engine a page at a time as they scroll into
- * view, so 100,000 rows cost no more than a screenful.
+ * The rows of a check, fetched from the engine a page at a time for the rows in view
+ * (`first`..`last`); pages far from them are dropped. Rows not fetched yet are undefined.
  */
-export function RowsGrid(props: {
-  api: Pick<BridgeApi, 'getCheckedRows'>
-  checkId: string
-  total: number
-  columns: CheckedColumn[]
-  /** The cell to show (from the error list): scrolled to, highlighted, focused. */
-  focus: { rowPosition: number; column: number | null; seq: number } | null
-  /** Height of the scroll area before the page lays it out (tests without layout). */
-  initialHeight?: number
-}) {
-  const { api, checkId, total, columns, focus } = props
-  const scroller = useRef<HTMLDivElement>(null)
+function useRowPages(
+  api: Pick<BridgeApi, 'getCheckedRows'>,
+  checkId: string,
+  total: number,
+  first: number,
+  last: number,
+) {
   const pages = useRef(new Map<number, Row[]>())
   const asked = useRef(new Set<number>())
   const [, setVersion] = useState(0)
@@ -47,17 +42,6 @@ export function RowsGrid(props: {
     setFailed(false)
     setVersion((v) => v + 1)
   }, [checkId])
-
-  const virtualizer = useVirtualizer({
-    count: total,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 4,
-    // Scrolling renders in React's own time, not synchronously inside each scroll event.
-    useFlushSync: false,
-    initialRect: { width: 900, height: props.initialHeight ?? 420 },
-  })
-  const items = virtualizer.getVirtualItems()
 
   const ensure = useCallback(
     (page: number) => {
@@ -80,8 +64,6 @@ export function RowsGrid(props: {
     [api, checkId],
   )
 
-  const first = items[0]?.index ?? 0
-  const last = items[items.length - 1]?.index ?? 0
   useEffect(() => {
     if (total === 0) return
     const firstPage = Math.floor(first / PAGE)
@@ -95,7 +77,19 @@ export function RowsGrid(props: {
     }
   }, [first, last, total, ensure])
 
-  // Jump to a cell from the error list: scroll it into view, then give it focus.
+  const rowAt = (index: number): Row | undefined =>
+    pages.current.get(Math.floor(index / PAGE))?.[index % PAGE]
+  return { rowAt, failed }
+}
+
+type Focus = { rowPosition: number; column: number | null; seq: number } | null
+
+/** Jump to a cell from the error list: scroll it into view, then give it focus. */
+function useJumpToCell(
+  virtualizer: { scrollToIndex(index: number, options: { align: 'center' }): void },
+  scroller: RefObject<HTMLDivElement | null>,
+  focus: Focus,
+) {
   useEffect(() => {
     if (!focus) return
     virtualizer.scrollToIndex(focus.rowPosition, { align: 'center' })
@@ -109,12 +103,47 @@ export function RowsGrid(props: {
     return () => window.clearTimeout(id)
     // The virtualizer object is stable; only a new jump matters.
   }, [focus?.seq])
+}
+
+// The grid's rows sit in the normal flow below a padding as tall as the rows above them and
+// carry no inline style: with a translateY of its own on every row, Chromium worked out each new
+// row's style from scratch, 8 ms of a fast scroll's frame and now and then 50. Rows without
+// inline styles share the styles already computed for their like.
+
+/**
+ * The workbook's rows as the user typed them, read only, bad cells marked: a virtualized table
+ * (TanStack Virtual) whose rows are fetched from the engine a page at a time as they scroll into
+ * view, so 100,000 rows cost no more than a screenful.
+ */
+export function RowsGrid(props: {
+  api: Pick<BridgeApi, 'getCheckedRows'>
+  checkId: string
+  total: number
+  columns: CheckedColumn[]
+  /** The cell to show (from the error list): scrolled to, highlighted, focused. */
+  focus: Focus
+  /** Height of the scroll area before the page lays it out (tests without layout). */
+  initialHeight?: number
+}) {
+  const { api, checkId, total, columns, focus } = props
+  const scroller = useRef<HTMLDivElement>(null)
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 4,
+    // Scrolling renders in React's own time, not synchronously inside each scroll event.
+    useFlushSync: false,
+    initialRect: { width: 900, height: props.initialHeight ?? 420 },
+  })
+  const items = virtualizer.getVirtualItems()
+  const first = items[0]?.index ?? 0
+  const last = items[items.length - 1]?.index ?? 0
+  const { rowAt, failed } = useRowPages(api, checkId, total, first, last)
+  useJumpToCell(virtualizer, scroller, focus)
 
   const template = `64px repeat(${Math.max(1, columns.length)}, minmax(140px, 1fr))`
   const minWidth = 64 + 160 * Math.max(1, columns.length)
-  const rowAt = (index: number): Row | undefined =>
-    pages.current.get(Math.floor(index / PAGE))?.[index % PAGE]
-
   // A short workbook gets a short grid (header, rows, and room for a horizontal scroll bar).
   const fitted = ROW_HEIGHT * total + 52
   return (
@@ -138,20 +167,7 @@ export function RowsGrid(props: {
           } as CSSProperties
         }
       >
-        <thead>
-          <tr aria-rowindex={1}>
-            <th scope="col">Row</th>
-            {columns.map((c) => (
-              <th key={c.letter} scope="col" title={c.header}>
-                <span className="col-letter">{c.letter}</span> {c.label || c.header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        {/* The rows sit in the normal flow below a padding as tall as the rows above them and
-         * carry no inline style: with a translateY of its own on every row, Chromium worked out
-         * each new row's style from scratch, 8 ms of a fast scroll's frame and now and then 50.
-         * Rows without inline styles share the styles already computed for their like. */}
+        <GridHeader columns={columns} />
         <tbody
           style={{
             height: `${virtualizer.getTotalSize()}px`,
@@ -175,6 +191,21 @@ export function RowsGrid(props: {
         </p>
       )}
     </div>
+  )
+}
+
+function GridHeader(props: { columns: CheckedColumn[] }) {
+  return (
+    <thead>
+      <tr aria-rowindex={1}>
+        <th scope="col">Row</th>
+        {props.columns.map((c) => (
+          <th key={c.letter} scope="col" title={c.header}>
+            <span className="col-letter">{c.letter}</span> {c.label || c.header}
+          </th>
+        ))}
+      </tr>
+    </thead>
   )
 }
 

@@ -2,7 +2,7 @@ import type { FormEvent } from 'react'
 import type { SchemaField } from '../../shared/contract'
 import { Field } from '../components/Field'
 import { usePrepare, useStores } from '../stores/context'
-import { describeType } from '../stores/prepare-selectors'
+import { describeType } from '../stores/prepare/field-words'
 
 /**
  * Fields that hold one value for the whole run, asked once here (they win over the workbook's

@@ -1,8 +1,8 @@
-import type { SavedFileView } from '../../shared/bridge'
+import type { PrepareTarget, SavedFileView } from '../../shared/bridge'
 import type { SchemaColumn, SchemaField } from '../../shared/contract'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { usePrepare, useStores } from '../stores/context'
-import { describeAge, describeFileKinds, describeType } from '../stores/prepare-selectors'
+import { describeAge, describeFileKinds, describeType } from '../stores/prepare/field-words'
 
 /** Fields in the order of the workbook's columns (run-wide fields last). */
 export function orderedFields(columns: SchemaColumn[], fields: SchemaField[]): SchemaField[] {
@@ -18,11 +18,7 @@ export function SchemaForm() {
   const target = usePrepare((s) => s.target)
   const template = usePrepare((s) => s.template)
   const loading = usePrepare((s) => s.templateLoading)
-  const error = usePrepare((s) => s.templateError)
   const listing = usePrepare((s) => s.listing)
-  const listingLoading = usePrepare((s) => s.listingLoading)
-  const listingError = usePrepare((s) => s.listingError)
-  const { prepare } = useStores()
 
   if (!target) {
     return (
@@ -56,6 +52,21 @@ export function SchemaForm() {
         </div>
         <GetWorkbook />
       </div>
+      <TemplateDetails />
+      {target.kind === 'listing' && <ListingDetails target={target} />}
+    </section>
+  )
+}
+
+/** The chosen template's form: loading, offline copy, error, or its fields. */
+function TemplateDetails() {
+  const { prepare } = useStores()
+  const target = usePrepare((s) => s.target)
+  const template = usePrepare((s) => s.template)
+  const loading = usePrepare((s) => s.templateLoading)
+  const error = usePrepare((s) => s.templateError)
+  return (
+    <>
       {template?.fromCache && (
         <p className="prep-note" role="status">
           Offline: this is the copy saved on this computer {describeAge(template.fetchedAtMs)}. It
@@ -71,7 +82,7 @@ export function SchemaForm() {
         <ErrorNotice
           error={error}
           onRetry={
-            target.kind === 'template'
+            target?.kind === 'template'
               ? () => void prepare.getState().chooseTemplate(target.templateId)
               : undefined
           }
@@ -90,12 +101,25 @@ export function SchemaForm() {
           <FieldList columns={template.columns} fields={template.fields} />
         </>
       )}
-      {target.kind === 'listing' && listingLoading && (
+    </>
+  )
+}
+
+/** The chosen listing: loading, error, or its price, terms, version and form. */
+function ListingDetails(props: { target: Extract<PrepareTarget, { kind: 'listing' }> }) {
+  const { prepare } = useStores()
+  const { target } = props
+  const listing = usePrepare((s) => s.listing)
+  const listingLoading = usePrepare((s) => s.listingLoading)
+  const listingError = usePrepare((s) => s.listingError)
+  return (
+    <>
+      {listingLoading && (
         <p className="prep-muted" role="status">
           Looking up the listing…
         </p>
       )}
-      {target.kind === 'listing' && listingError && (
+      {listingError && (
         <ErrorNotice
           error={listingError}
           onRetry={() =>
@@ -103,7 +127,7 @@ export function SchemaForm() {
           }
         />
       )}
-      {target.kind === 'listing' && listing && (
+      {listing && (
         <>
           {listing.description && <p className="schema-desc">{listing.description}</p>}
           <dl className="listing-facts">
@@ -145,7 +169,7 @@ export function SchemaForm() {
           )}
         </>
       )}
-    </section>
+    </>
   )
 }
 

@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import type { EnvironmentView } from '../../shared/bridge'
+import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { usePrepare, useStores } from '../stores/context'
 import { ConfirmSubmission } from './ConfirmSubmission'
@@ -11,18 +11,14 @@ import { ConfirmSubmission } from './ConfirmSubmission'
  */
 export function SendPanel(props: { env: EnvironmentView }) {
   const { prepare, nav, runs } = useStores()
-  const id = useId()
   const check = usePrepare((s) => s.check)
   const checking = usePrepare((s) => s.checkState === 'reading')
-  const pilot = usePrepare((s) => s.pilot)
   const planning = usePrepare((s) => s.planning)
   const plan = usePrepare((s) => s.plan)
   const planError = usePrepare((s) => s.planError)
   const sending = usePrepare((s) => s.sending)
   const sendError = usePrepare((s) => s.sendError)
-  const pending = usePrepare((s) => s.pending)
   const ready = Boolean(check?.valid) && !checking
-  const rowCount = check?.rowCount ?? 0
 
   async function confirm(choice: { maxCostT?: number; again?: boolean }) {
     const sent = await prepare.getState().confirmSend(choice)
@@ -45,18 +41,7 @@ export function SendPanel(props: { env: EnvironmentView }) {
         </div>
       </div>
 
-      {pending.length > 0 && (
-        <ul className="pending-list" aria-label="Sends waiting for an answer">
-          {pending.map((p) => (
-            <li key={p.clientRequestId} className="prep-note" role="status">
-              Sending “{p.fileName || p.target.name}” ({p.rowCount} rows) to {p.target.name}…
-              waiting for the service to answer
-              {p.error ? `. Last try: ${p.error}` : ''}. It is sent again with the same request
-              until it is answered, so it is charged once.
-            </li>
-          ))}
-        </ul>
-      )}
+      <PendingSends />
 
       {check?.schemaFromCache && (
         <p className="prep-note" role="status">
@@ -65,39 +50,7 @@ export function SendPanel(props: { env: EnvironmentView }) {
         </p>
       )}
 
-      <fieldset className="pilot" disabled={!ready || planning}>
-        <legend className="prep-subtitle">Rows to send</legend>
-        <label className="check-label">
-          <input
-            type="radio"
-            name={`${id}-pilot`}
-            checked={!pilot.on}
-            onChange={() => prepare.getState().setPilot({ ...pilot, on: false })}
-          />
-          All {rowCount.toLocaleString('en-US')} rows
-        </label>
-        <label className="check-label">
-          <input
-            type="radio"
-            name={`${id}-pilot`}
-            checked={pilot.on}
-            onChange={() => prepare.getState().setPilot({ ...pilot, on: true })}
-          />
-          A pilot of the first
-          <input
-            className="pilot-rows"
-            type="number"
-            min={1}
-            max={Math.max(1, rowCount)}
-            value={pilot.rows}
-            aria-label="Rows in the pilot"
-            onChange={(e) =>
-              prepare.getState().setPilot({ on: true, rows: Number(e.target.value) })
-            }
-          />
-          rows, to see the results and the real cost first
-        </label>
-      </fieldset>
+      <PilotChoice ready={ready} />
 
       <div className="prep-actions">
         <button
@@ -110,20 +63,7 @@ export function SendPanel(props: { env: EnvironmentView }) {
         </button>
       </div>
 
-      {planError &&
-        (planError.code === 'unreachable' ? (
-          <ErrorNotice
-            error={{
-              ...planError,
-              message: `Sending needs the service, and ${props.env.name} cannot be reached right now.`,
-              nextStep:
-                'Your workbook stays checked and ready: try again when you are back online.',
-            }}
-            onRetry={() => void prepare.getState().planSend()}
-          />
-        ) : (
-          <ErrorNotice error={planError} onRetry={() => void prepare.getState().planSend()} />
-        ))}
+      {planError && <PlanError error={planError} environment={props.env.name} />}
 
       {plan && (
         <ConfirmSubmission
@@ -139,5 +79,87 @@ export function SendPanel(props: { env: EnvironmentView }) {
         />
       )}
     </section>
+  )
+}
+
+/** Sends journaled but not answered yet: they are sent again until the service answers. */
+function PendingSends() {
+  const pending = usePrepare((s) => s.pending)
+  return (
+    <>
+      {pending.length > 0 && (
+        <ul className="pending-list" aria-label="Sends waiting for an answer">
+          {pending.map((p) => (
+            <li key={p.clientRequestId} className="prep-note" role="status">
+              Sending “{p.fileName || p.target.name}” ({p.rowCount} rows) to {p.target.name}…
+              waiting for the service to answer
+              {p.error ? `. Last try: ${p.error}` : ''}. It is sent again with the same request
+              until it is answered, so it is charged once.
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  )
+}
+
+/** All rows, or a pilot of the first N. */
+function PilotChoice(props: { ready: boolean }) {
+  const { prepare } = useStores()
+  const id = useId()
+  const pilot = usePrepare((s) => s.pilot)
+  const planning = usePrepare((s) => s.planning)
+  const rowCount = usePrepare((s) => s.check?.rowCount ?? 0)
+  const ready = props.ready
+  return (
+    <fieldset className="pilot" disabled={!ready || planning}>
+      <legend className="prep-subtitle">Rows to send</legend>
+      <label className="check-label">
+        <input
+          type="radio"
+          name={`${id}-pilot`}
+          checked={!pilot.on}
+          onChange={() => prepare.getState().setPilot({ ...pilot, on: false })}
+        />
+        All {rowCount.toLocaleString('en-US')} rows
+      </label>
+      <label className="check-label">
+        <input
+          type="radio"
+          name={`${id}-pilot`}
+          checked={pilot.on}
+          onChange={() => prepare.getState().setPilot({ ...pilot, on: true })}
+        />
+        A pilot of the first
+        <input
+          className="pilot-rows"
+          type="number"
+          min={1}
+          max={Math.max(1, rowCount)}
+          value={pilot.rows}
+          aria-label="Rows in the pilot"
+          onChange={(e) => prepare.getState().setPilot({ on: true, rows: Number(e.target.value) })}
+        />
+        rows, to see the results and the real cost first
+      </label>
+    </fieldset>
+  )
+}
+
+/** Why the cost could not be worked out; out of reach, it says the workbook stays ready. */
+function PlanError(props: { error: BridgeErrorInfo; environment: string }) {
+  const { prepare } = useStores()
+  const retry = () => void prepare.getState().planSend()
+  const { error } = props
+  if (error.code !== 'unreachable') return <ErrorNotice error={error} onRetry={retry} />
+  return (
+    <ErrorNotice
+      error={{
+        ...error,
+        message: `Sending needs the service, and ${props.environment} cannot be reached right now.`,
+        nextStep: 'Your workbook stays checked and ready: try again when you are back online.',
+      }}
+      onRetry={retry}
+    />
   )
 }

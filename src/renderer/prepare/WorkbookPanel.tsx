@@ -1,7 +1,9 @@
+import type { WorkbookCheckView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { FileDrop } from '../components/FileDrop'
 import { usePrepare, useStores } from '../stores/context'
-import { checkHeadline, formatBytes } from '../stores/prepare-selectors'
+import { checkHeadline } from '../stores/prepare/check-slice'
+import { formatBytes } from '../stores/prepare/field-words'
 import { ErrorList } from './ErrorList'
 import { FilesPanel } from './FilesPanel'
 import { RowsGrid } from './RowsGrid'
@@ -17,16 +19,11 @@ const ACCEPT =
  * "Check again" after fixing it in Excel, and "Save a marked-up copy".
  */
 export function WorkbookPanel() {
-  const { prepare, bridge } = useStores()
+  const { prepare } = useStores()
   const file = usePrepare((s) => s.file)
   const state = usePrepare((s) => s.checkState)
-  const rowsRead = usePrepare((s) => s.rowsRead)
   const check = usePrepare((s) => s.check)
   const error = usePrepare((s) => s.checkError)
-  const focus = usePrepare((s) => s.focus)
-  const markedUpSaving = usePrepare((s) => s.markedUpSaving)
-  const markedUpSaved = usePrepare((s) => s.markedUpSaved)
-  const markedUpError = usePrepare((s) => s.markedUpError)
   const reading = state === 'reading'
   const shown = check && !reading ? check : null
 
@@ -39,27 +36,7 @@ export function WorkbookPanel() {
             Excel (.xlsx) or .csv. Nothing is sent: it is checked on this computer.
           </p>
         </div>
-        {file && !reading && (
-          <div className="prep-actions">
-            <button
-              type="button"
-              className="btn btn-secondary"
-              onClick={() => void prepare.getState().checkAgain()}
-            >
-              Check again
-            </button>
-            {shown && shown.target && !shown.valid && (
-              <button
-                type="button"
-                className="btn btn-secondary"
-                disabled={markedUpSaving}
-                onClick={() => void prepare.getState().saveMarkedUp()}
-              >
-                {markedUpSaving ? 'Saving…' : 'Save a marked-up copy'}
-              </button>
-            )}
-          </div>
-        )}
+        {file && !reading && <CheckActions shown={shown} />}
       </div>
 
       <FileDrop
@@ -73,77 +50,123 @@ export function WorkbookPanel() {
         onFiles={(files) => void prepare.getState().takeFile(files[0]!)}
       />
 
-      {reading && (
-        <div className="reading" role="status" aria-live="polite">
-          <p>
-            Checking “{file?.name}”… {rowsRead.toLocaleString('en-US')} rows read
-          </p>
-          <span
-            className="progress progress-indeterminate"
-            role="progressbar"
-            aria-label="Checking the workbook"
-            aria-valuetext={`${rowsRead} rows read`}
-          >
-            <span className="progress-fill" />
-          </span>
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => void prepare.getState().cancelCheck()}
-          >
-            Cancel
-          </button>
-        </div>
-      )}
+      {reading && <CheckProgress />}
 
       {error && !reading && <ErrorNotice error={error} />}
 
-      {shown && (
-        <>
-          <p
-            className={`verdict ${shown.valid ? 'verdict-ok' : shown.target ? 'verdict-bad' : ''}`}
-            role="status"
-          >
-            {checkHeadline(shown)}
-          </p>
-          <p className="prep-muted check-meta">
-            {shown.fileName} · {formatBytes(shown.sizeBytes)}
-            {shown.target
-              ? ` · checked against ${shown.target.name}${shown.targetFromWorkbook ? ' (named by the workbook)' : ''}`
-              : ''}
-            {shown.schemaFromCache ? ' · offline, with the saved form' : ''}
-          </p>
-          <SavedLine
-            saved={markedUpSaved}
-            browser={bridge.shell === 'browser'}
-            onOpen={(path) => void prepare.getState().openSaved(path)}
-          />
-          {markedUpError && (
-            <ErrorNotice
-              error={markedUpError}
-              onDismiss={() => prepare.setState({ markedUpError: null })}
-            />
-          )}
-          <ErrorList
-            fileErrors={shown.fileErrors}
-            problems={shown.problems}
-            onJump={(p) =>
-              p.rowPosition !== null && prepare.getState().focusProblem(p.rowPosition, p.column)
-            }
-          />
-          <RunFieldsForm fields={shown.runFields} />
-          {shown.rowCount > 0 && shown.columns.length > 0 && (
-            <RowsGrid
-              api={bridge.api}
-              checkId={shown.checkId}
-              total={shown.rowCount}
-              columns={shown.columns}
-              focus={focus}
-            />
-          )}
-          <FilesPanel />
-        </>
-      )}
+      {shown && <CheckResult shown={shown} />}
     </section>
+  )
+}
+
+/** "Check again" and, when it has problems, "Save a marked-up copy". */
+function CheckActions(props: { shown: WorkbookCheckView | null }) {
+  const { prepare } = useStores()
+  const markedUpSaving = usePrepare((s) => s.markedUpSaving)
+  const { shown } = props
+  return (
+    <div className="prep-actions">
+      <button
+        type="button"
+        className="btn btn-secondary"
+        onClick={() => void prepare.getState().checkAgain()}
+      >
+        Check again
+      </button>
+      {shown && shown.target && !shown.valid && (
+        <button
+          type="button"
+          className="btn btn-secondary"
+          disabled={markedUpSaving}
+          onClick={() => void prepare.getState().saveMarkedUp()}
+        >
+          {markedUpSaving ? 'Saving…' : 'Save a marked-up copy'}
+        </button>
+      )}
+    </div>
+  )
+}
+
+/** The check under way: rows read so far, and Cancel. */
+function CheckProgress() {
+  const { prepare } = useStores()
+  const file = usePrepare((s) => s.file)
+  const rowsRead = usePrepare((s) => s.rowsRead)
+  return (
+    <div className="reading" role="status" aria-live="polite">
+      <p>
+        Checking “{file?.name}”… {rowsRead.toLocaleString('en-US')} rows read
+      </p>
+      <span
+        className="progress progress-indeterminate"
+        role="progressbar"
+        aria-label="Checking the workbook"
+        aria-valuetext={`${rowsRead} rows read`}
+      >
+        <span className="progress-fill" />
+      </span>
+      <button
+        type="button"
+        className="btn btn-small"
+        onClick={() => void prepare.getState().cancelCheck()}
+      >
+        Cancel
+      </button>
+    </div>
+  )
+}
+
+/** The finished check: its verdict, problems, run values, rows and the files it names. */
+function CheckResult(props: { shown: WorkbookCheckView }) {
+  const { prepare, bridge } = useStores()
+  const focus = usePrepare((s) => s.focus)
+  const markedUpSaved = usePrepare((s) => s.markedUpSaved)
+  const markedUpError = usePrepare((s) => s.markedUpError)
+  const { shown } = props
+  return (
+    <>
+      <p
+        className={`verdict ${shown.valid ? 'verdict-ok' : shown.target ? 'verdict-bad' : ''}`}
+        role="status"
+      >
+        {checkHeadline(shown)}
+      </p>
+      <p className="prep-muted check-meta">
+        {shown.fileName} · {formatBytes(shown.sizeBytes)}
+        {shown.target
+          ? ` · checked against ${shown.target.name}${shown.targetFromWorkbook ? ' (named by the workbook)' : ''}`
+          : ''}
+        {shown.schemaFromCache ? ' · offline, with the saved form' : ''}
+      </p>
+      <SavedLine
+        saved={markedUpSaved}
+        browser={bridge.shell === 'browser'}
+        onOpen={(path) => void prepare.getState().openSaved(path)}
+      />
+      {markedUpError && (
+        <ErrorNotice
+          error={markedUpError}
+          onDismiss={() => prepare.setState({ markedUpError: null })}
+        />
+      )}
+      <ErrorList
+        fileErrors={shown.fileErrors}
+        problems={shown.problems}
+        onJump={(p) =>
+          p.rowPosition !== null && prepare.getState().focusProblem(p.rowPosition, p.column)
+        }
+      />
+      <RunFieldsForm fields={shown.runFields} />
+      {shown.rowCount > 0 && shown.columns.length > 0 && (
+        <RowsGrid
+          api={bridge.api}
+          checkId={shown.checkId}
+          total={shown.rowCount}
+          columns={shown.columns}
+          focus={focus}
+        />
+      )}
+      <FilesPanel />
+    </>
   )
 }

@@ -1,7 +1,7 @@
 import type { ArtifactPreviewView } from '../../shared/bridge'
 import type { Artifact } from '../../shared/contract'
 import { ErrorNotice } from '../components/ErrorNotice'
-import type { PreviewState } from '../stores/run-detail-store'
+import type { PreviewState } from '../stores/run-detail/run-detail-store'
 import { useRunDetail } from '../stores/context'
 import { CopyablePath } from './CopyablePath'
 

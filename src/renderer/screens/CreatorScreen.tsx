@@ -14,10 +14,8 @@ export function CreatorScreen(props: { env: EnvironmentView }) {
   const search = useCreator((s) => s.search)
   const loading = useCreator((s) => s.loading)
   const loaded = useCreator((s) => s.loaded)
-  const loadingMore = useCreator((s) => s.loadingMore)
   const nextPageToken = useCreator((s) => s.nextPageToken)
   const error = useCreator((s) => s.error)
-  const review = useCreator((s) => s.review)
 
   useEffect(() => {
     void creator.getState().open(props.env.name)
@@ -71,43 +69,66 @@ export function CreatorScreen(props: { env: EnvironmentView }) {
             />
           )
         )}
-        {nextPageToken && !loadingMore && (
-          <div className="load-more">
-            <button
-              type="button"
-              className="btn btn-secondary"
-              onClick={() => void creator.getState().loadMore()}
-            >
-              Show more listings
-            </button>
-          </div>
-        )}
-        {loadingMore && (
-          <p className="card-sub" role="status">
-            Loading more listings…
-          </p>
-        )}
-        {review.state === 'loading' && (
-          <p className="card-sub" role="status">
-            Loading review request {review.id}…
-          </p>
-        )}
-        {review.state === 'failed' && (
-          <ErrorNotice
-            error={review.error}
-            onRetry={() => void creator.getState().showReview(review.id)}
-            onDismiss={() => creator.getState().closeReview()}
-          />
-        )}
-        {review.state === 'done' && (
-          <ReviewRequestCard
-            request={review.value}
-            onClose={() => creator.getState().closeReview()}
-          />
-        )}
+        <MoreListings />
+        <OpenedReview />
       </section>
       <PrivateTemplateLookup />
     </div>
+  )
+}
+
+/** "Show more listings", or that more are loading. */
+function MoreListings() {
+  const { creator } = useStores()
+  const nextPageToken = useCreator((s) => s.nextPageToken)
+  const loadingMore = useCreator((s) => s.loadingMore)
+  return (
+    <>
+      {nextPageToken && !loadingMore && (
+        <div className="load-more">
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => void creator.getState().loadMore()}
+          >
+            Show more listings
+          </button>
+        </div>
+      )}
+      {loadingMore && (
+        <p className="card-sub" role="status">
+          Loading more listings…
+        </p>
+      )}
+    </>
+  )
+}
+
+/** The review request opened from the listings: loading, failed, or shown. */
+function OpenedReview() {
+  const { creator } = useStores()
+  const review = useCreator((s) => s.review)
+  return (
+    <>
+      {review.state === 'loading' && (
+        <p className="card-sub" role="status">
+          Loading review request {review.id}…
+        </p>
+      )}
+      {review.state === 'failed' && (
+        <ErrorNotice
+          error={review.error}
+          onRetry={() => void creator.getState().showReview(review.id)}
+          onDismiss={() => creator.getState().closeReview()}
+        />
+      )}
+      {review.state === 'done' && (
+        <ReviewRequestCard
+          request={review.value}
+          onClose={() => creator.getState().closeReview()}
+        />
+      )}
+    </>
   )
 }
 

@@ -5,10 +5,11 @@ import type { UiBridge } from '../bridge'
 import type { AppStore } from './app-store'
 import type { EnvironmentsStore } from './environments-store'
 import type { RunsStore } from './runs-store'
+import type { RunSummariesStore } from './run-summaries-store'
 import type { SavesStore } from './saves-store'
 import type { NavStore } from './nav-store'
-import type { PrepareStore } from './prepare-store'
-import type { RunDetailStore } from './run-detail-store'
+import type { PrepareStore } from './prepare/prepare-store'
+import type { RunDetailStore } from './run-detail/run-detail-store'
 import type { SettingsStore } from './settings-store'
 import type { HistoryStore } from './history-store'
 import type { CreatorStore } from './creator-store'
@@ -17,6 +18,7 @@ export interface Stores {
   bridge: UiBridge
   app: AppStore
   environments: EnvironmentsStore
+  runSummaries: RunSummariesStore
   runs: RunsStore
   saves: SavesStore
   nav: NavStore
@@ -45,6 +47,9 @@ export function useEnvironments<T>(selector: (state: StateOf<EnvironmentsStore>)
 }
 export function useRuns<T>(selector: (state: StateOf<RunsStore>) => T): T {
   return useStore(useStores().runs, selector)
+}
+export function useRunSummaries<T>(selector: (state: StateOf<RunSummariesStore>) => T): T {
+  return useStore(useStores().runSummaries, selector)
 }
 export function useSaves<T>(selector: (state: StateOf<SavesStore>) => T): T {
   return useStore(useStores().saves, selector)

@@ -7,23 +7,27 @@ import { createCreatorStore } from './creator-store'
 import { createEnvironmentsStore } from './environments-store'
 import { createHistoryStore } from './history-store'
 import { createNavStore } from './nav-store'
-import { createPrepareStore, type PrepareDeps } from './prepare-store'
-import { createRunDetailStore } from './run-detail-store'
+import { createPrepareStore, type PrepareDeps } from './prepare/prepare-store'
+import { createRunDetailStore } from './run-detail/run-detail-store'
+import { createRunSummariesStore } from './run-summaries-store'
 import { createRunsStore } from './runs-store'
 import { createSavesStore } from './saves-store'
 import { createSettingsStore } from './settings-store'
 
 export function createStores(bridge: UiBridge, prepare: Omit<PrepareDeps, 'api'>): Stores {
   const { api } = bridge
+  // The runs list and the open run share one cache of run summaries.
+  const runSummaries = createRunSummariesStore()
   return {
     bridge,
     app: createAppStore(api),
     environments: createEnvironmentsStore(api),
-    runs: createRunsStore(api),
+    runSummaries,
+    runs: createRunsStore(api, runSummaries),
     saves: createSavesStore(api),
     nav: createNavStore(),
     prepare: createPrepareStore({ api, ...prepare }),
-    runDetail: createRunDetailStore(api),
+    runDetail: createRunDetailStore(api, runSummaries),
     settings: createSettingsStore(api),
     history: createHistoryStore(api),
     creator: createCreatorStore(api),

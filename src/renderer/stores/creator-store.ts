@@ -2,7 +2,7 @@
  * The creator domain: my marketplace listings (search, pages), one review request, and one of
  * my private templates with its versions, all read from the environment on screen.
  */
-import { createStore } from 'zustand/vanilla'
+import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { BridgeApi, BridgeErrorInfo } from '../../shared/bridge'
 import type { CreatorListing, PrivateTemplate, ReviewRequest } from '../../shared/contract'
 import { errorInfo } from './errors'
@@ -37,18 +37,58 @@ export interface CreatorActions {
   showTemplate(templateId: string): Promise<void>
 }
 
+type CreatorState = CreatorData & CreatorActions
+
+function listPage(api: BridgeApi, environment: string, search: string, pageToken?: string) {
+  return api.listMyListings({
+    environment,
+    pageSize: LISTINGS_PAGE,
+    ...(pageToken ? { pageToken } : {}),
+    ...(search.trim() ? { search: search.trim() } : {}),
+  })
+}
+
+/** A listing's review request and the private template, each opened on its own. */
+function openedItemActions(
+  api: BridgeApi,
+  set: StoreApi<CreatorState>['setState'],
+  get: StoreApi<CreatorState>['getState'],
+): Pick<CreatorActions, 'showReview' | 'closeReview' | 'showTemplate'> {
+  return {
+    async showReview(id) {
+      const { environment } = get()
+      if (!environment) return
+      set({ review: { state: 'loading', id } })
+      try {
+        const value = await api.getReviewRequest({ environment, id })
+        set({ review: { state: 'done', id, value } })
+      } catch (error) {
+        set({ review: { state: 'failed', id, error: errorInfo(error) } })
+      }
+    },
+    closeReview: () => set({ review: { state: 'idle' } }),
+    async showTemplate(templateId) {
+      const { environment } = get()
+      if (!environment) return
+      set({ template: { state: 'loading', id: templateId } })
+      try {
+        const value = await api.getPrivateTemplate({ environment, templateId })
+        set({ template: { state: 'done', id: templateId, value } })
+      } catch (error) {
+        set({ template: { state: 'failed', id: templateId, error: errorInfo(error) } })
+      }
+    },
+  }
+}
+
 export function createCreatorStore(api: BridgeApi) {
-  return createStore<CreatorData & CreatorActions>()((set, get) => {
+  return createStore<CreatorState>()((set, get) => {
     let generation = 0
     async function firstPage(environment: string, search: string) {
       const mine = ++generation
       set({ environment, search, loading: true, error: null, listings: [], nextPageToken: '' })
       try {
-        const page = await api.listMyListings({
-          environment,
-          pageSize: LISTINGS_PAGE,
-          ...(search.trim() ? { search: search.trim() } : {}),
-        })
+        const page = await listPage(api, environment, search)
         if (mine !== generation) return
         set({
           listings: page.items,
@@ -91,12 +131,7 @@ export function createCreatorStore(api: BridgeApi) {
         const mine = generation
         set({ loadingMore: true })
         try {
-          const page = await api.listMyListings({
-            environment,
-            pageSize: LISTINGS_PAGE,
-            pageToken: nextPageToken,
-            ...(search.trim() ? { search: search.trim() } : {}),
-          })
+          const page = await listPage(api, environment, search, nextPageToken)
           if (mine !== generation) return
           set((s) => ({
             listings: [...s.listings, ...page.items],
@@ -108,29 +143,7 @@ export function createCreatorStore(api: BridgeApi) {
           set({ loadingMore: false, error: errorInfo(error) })
         }
       },
-      async showReview(id) {
-        const { environment } = get()
-        if (!environment) return
-        set({ review: { state: 'loading', id } })
-        try {
-          const value = await api.getReviewRequest({ environment, id })
-          set({ review: { state: 'done', id, value } })
-        } catch (error) {
-          set({ review: { state: 'failed', id, error: errorInfo(error) } })
-        }
-      },
-      closeReview: () => set({ review: { state: 'idle' } }),
-      async showTemplate(templateId) {
-        const { environment } = get()
-        if (!environment) return
-        set({ template: { state: 'loading', id: templateId } })
-        try {
-          const value = await api.getPrivateTemplate({ environment, templateId })
-          set({ template: { state: 'done', id: templateId, value } })
-        } catch (error) {
-          set({ template: { state: 'failed', id: templateId, error: errorInfo(error) } })
-        }
-      },
+      ...openedItemActions(api, set, get),
     }
   })
 }

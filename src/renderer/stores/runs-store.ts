@@ -1,11 +1,15 @@
 /**
  * The runs domain: the runs of the environment on screen, with the status filter. The first
  * page is asked for once; after that the engine pushes changes (runsUpdated), never polled.
+ * The list holds the summaries of the shared cache (run-summaries-store), so a run's news that
+ * reaches the open run's detail shows in the list too.
  */
-import { createStore } from 'zustand/vanilla'
+import { createStore, type StoreApi } from 'zustand/vanilla'
 import type { BridgeApi, RunsUpdate } from '../../shared/bridge'
+import type { RunSummary } from '../../shared/contract'
 import { errorInfo } from './errors'
-import { mergeRuns, type RunsData } from './runs-selectors'
+import { newestOf, type RunSummariesStore } from './run-summaries-store'
+import { compareRuns, mergeRuns, type RunsData } from './runs-selectors'
 
 export interface RunsActions {
   /** Shows the runs of `environment` and follows them. */
@@ -23,40 +27,154 @@ export type RunsState = RunsData & RunsActions
 
 const PAGE_SIZE = 50
 
-export function createRunsStore(api: BridgeApi) {
-  return createStore<RunsState>()((set, get) => {
-    let generation = 0
+interface RunsContext {
+  set: StoreApi<RunsState>['setState']
+  get: StoreApi<RunsState>['getState']
+  api: BridgeApi
+  summaries: RunSummariesStore
+  /** Counts first-page loads: a page asked for before the latest one is dropped. */
+  generation: number
+}
 
-    async function loadFirstPage(environment: string, status: string) {
-      const mine = ++generation
-      set({
-        environment,
-        status,
-        items: [],
-        totalCount: 0,
-        nextPageToken: '',
-        loading: true,
-        error: null,
-      })
+/** Puts `runs` in the shared cache and gives them back as the cache has them. */
+function cached(ctx: RunsContext, environment: string, runs: RunSummary[]): RunSummary[] {
+  ctx.summaries.getState().put(environment, runs)
+  return newestOf(ctx.summaries.getState(), environment, runs)
+}
+
+function listPage(ctx: RunsContext, environment: string, status: string, pageToken?: string) {
+  return ctx.api.listRuns({
+    environment,
+    pageSize: PAGE_SIZE,
+    ...(pageToken ? { pageToken } : {}),
+    ...(status ? { status } : {}),
+  })
+}
+
+async function loadFirstPage(ctx: RunsContext, environment: string, status: string) {
+  const { set } = ctx
+  const mine = ++ctx.generation
+  set({
+    environment,
+    status,
+    items: [],
+    totalCount: 0,
+    nextPageToken: '',
+    loading: true,
+    error: null,
+  })
+  try {
+    const page = await listPage(ctx, environment, status)
+    if (mine !== ctx.generation) return
+    const items = cached(ctx, environment, page.items)
+    set((s) => ({
+      items: mergeRuns(s.items, items),
+      totalCount: page.totalCount,
+      nextPageToken: page.nextPageToken,
+      loading: false,
+    }))
+  } catch (error) {
+    if (mine !== ctx.generation) return
+    set({ loading: false, error: errorInfo(error) })
+  }
+}
+
+/** Opening, filtering and paging: the verbs that ask the engine for runs. */
+function pagingActions(ctx: RunsContext) {
+  const { set, get, api } = ctx
+  return {
+    async open(environment: string) {
+      const previous = get().environment
+      if (previous && previous !== environment)
+        api.unwatchRuns({ environment: previous }).catch(() => {})
+      await loadFirstPage(ctx, environment, get().status)
       try {
-        const page = await api.listRuns({
-          environment,
-          pageSize: PAGE_SIZE,
-          ...(status ? { status } : {}),
-        })
-        if (mine !== generation) return
+        get().applyUpdate(await api.watchRuns({ environment }))
+      } catch (error) {
+        if (get().environment === environment) set({ error: errorInfo(error) })
+      }
+    },
+    async setStatus(status: string) {
+      const { environment } = get()
+      if (!environment) set({ status })
+      else await loadFirstPage(ctx, environment, status)
+    },
+    async loadMore() {
+      const { environment, status, nextPageToken, loadingMore } = get()
+      if (!environment || !nextPageToken || loadingMore) return
+      const mine = ctx.generation
+      set({ loadingMore: true })
+      try {
+        const page = await listPage(ctx, environment, status, nextPageToken)
+        if (mine !== ctx.generation) return
+        const items = cached(ctx, environment, page.items)
         set((s) => ({
-          items: mergeRuns(s.items, page.items),
-          totalCount: page.totalCount,
+          items: mergeRuns(s.items, items),
           nextPageToken: page.nextPageToken,
-          loading: false,
+          loadingMore: false,
         }))
       } catch (error) {
-        if (mine !== generation) return
-        set({ loading: false, error: errorInfo(error) })
+        if (mine !== ctx.generation) return
+        set({ loadingMore: false, error: errorInfo(error) })
       }
-    }
+    },
+    async refresh() {
+      const { environment, status } = get()
+      if (!environment) return
+      await loadFirstPage(ctx, environment, status)
+      try {
+        get().applyUpdate(await api.refreshRuns({ environment }))
+      } catch (error) {
+        set({ error: errorInfo(error) })
+      }
+    },
+    async close() {
+      const { environment } = get()
+      ctx.generation++
+      if (environment) await api.unwatchRuns({ environment }).catch(() => {})
+      set({ environment: null, items: [] })
+    },
+  }
+}
 
+function applyUpdate(ctx: RunsContext, update: RunsUpdate) {
+  const { set, get } = ctx
+  // Every summary goes to the cache (an open run may be one the filter hides here).
+  const items = cached(ctx, update.environment, update.items)
+  const { environment, status } = get()
+  if (update.environment !== environment) return
+  // With a filter on, only runs of that status join the list (others update in place).
+  const known = new Set(get().items.map((r) => r.runId))
+  const incoming = status
+    ? items.filter((run) => known.has(run.runId) || run.status === status)
+    : items
+  set((s) => ({
+    items: mergeRuns(s.items, incoming),
+    totalCount: status ? s.totalCount : Math.max(update.totalCount, s.totalCount),
+  }))
+}
+
+/** Keeps the listed runs the cache's: a summary the run detail received replaces the listed one. */
+function followCache(store: StoreApi<RunsState>, summaries: RunSummariesStore) {
+  summaries.subscribe((now, before) => {
+    const { environment, items } = store.getState()
+    if (!environment) return
+    const known = now.byEnvironment[environment]
+    if (!known || known === before.byEnvironment[environment]) return
+    let changed = false
+    const next = items.map((run) => {
+      const newest = known[run.runId]
+      if (!newest || newest === run) return run
+      changed = true
+      return newest
+    })
+    if (changed) store.setState({ items: next.sort(compareRuns) })
+  })
+}
+
+export function createRunsStore(api: BridgeApi, summaries: RunSummariesStore) {
+  const store = createStore<RunsState>()((set, get) => {
+    const ctx: RunsContext = { set, get, api, summaries, generation: 0 }
     return {
       environment: null,
       status: '',
@@ -67,83 +185,15 @@ export function createRunsStore(api: BridgeApi) {
       loading: false,
       loadingMore: false,
       error: null,
-      async open(environment) {
-        const previous = get().environment
-        if (previous && previous !== environment)
-          api.unwatchRuns({ environment: previous }).catch(() => {})
-        await loadFirstPage(environment, get().status)
-        try {
-          const update = await api.watchRuns({ environment })
-          get().applyUpdate(update)
-        } catch (error) {
-          if (get().environment === environment) set({ error: errorInfo(error) })
-        }
-      },
-      async setStatus(status) {
-        const { environment } = get()
-        if (!environment) {
-          set({ status })
-          return
-        }
-        await loadFirstPage(environment, status)
-      },
-      setSearch(search) {
+      ...pagingActions(ctx),
+      setSearch(search: string) {
         set({ search })
       },
-      async loadMore() {
-        const { environment, status, nextPageToken, loadingMore } = get()
-        if (!environment || !nextPageToken || loadingMore) return
-        const mine = generation
-        set({ loadingMore: true })
-        try {
-          const page = await api.listRuns({
-            environment,
-            pageSize: PAGE_SIZE,
-            pageToken: nextPageToken,
-            ...(status ? { status } : {}),
-          })
-          if (mine !== generation) return
-          set((s) => ({
-            items: mergeRuns(s.items, page.items),
-            nextPageToken: page.nextPageToken,
-            loadingMore: false,
-          }))
-        } catch (error) {
-          if (mine !== generation) return
-          set({ loadingMore: false, error: errorInfo(error) })
-        }
-      },
-      async refresh() {
-        const { environment, status } = get()
-        if (!environment) return
-        await loadFirstPage(environment, status)
-        try {
-          get().applyUpdate(await api.refreshRuns({ environment }))
-        } catch (error) {
-          set({ error: errorInfo(error) })
-        }
-      },
-      applyUpdate(update) {
-        const { environment, status } = get()
-        if (update.environment !== environment) return
-        // With a filter on, only runs of that status join the list (others update in place).
-        const known = new Set(get().items.map((r) => r.runId))
-        const incoming = status
-          ? update.items.filter((run) => known.has(run.runId) || run.status === status)
-          : update.items
-        set((s) => ({
-          items: mergeRuns(s.items, incoming),
-          totalCount: status ? s.totalCount : Math.max(update.totalCount, s.totalCount),
-        }))
-      },
-      async close() {
-        const { environment } = get()
-        generation++
-        if (environment) await api.unwatchRuns({ environment }).catch(() => {})
-        set({ environment: null, items: [] })
-      },
+      applyUpdate: (update: RunsUpdate) => applyUpdate(ctx, update),
     }
   })
+  followCache(store, summaries)
+  return store
 }
 
 export type RunsStore = ReturnType<typeof createRunsStore>

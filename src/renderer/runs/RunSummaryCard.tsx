@@ -1,0 +1,115 @@
+import type { ReactNode } from 'react'
+import type { RunOverview } from '../../shared/bridge'
+import { isTerminalStatus, type RunSummary } from '../../shared/contract'
+import { formatUnixTime, runDoneFraction, runProgressText } from '../../shared/format'
+import { ProgressBar } from '../components/ProgressBar'
+import { useNow } from '../components/RunsTable'
+import { StatusBadge } from '../components/StatusBadge'
+import { useStores } from '../stores/context'
+import { costLines, runDuration } from './run-view'
+
+/** The head of a run's page: name, status, progress, timing and cost, and related runs. */
+export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }) {
+  const { overview } = props
+  const { run } = overview.detail
+  const name = run.displayName || run.runId
+  return (
+    <section className="card run-detail" aria-labelledby="run-title">
+      {props.back}
+      <div className="run-title-row">
+        <h2 id="run-title">{name}</h2>
+        <StatusBadge status={run.status} />
+        {!isTerminalStatus(run.status) && <span className="live-dot">Live</span>}
+      </div>
+      <p className="card-sub">
+        {[
+          run.templateName || overview.detail.market?.skillName || run.templateKey,
+          overview.inputFilename,
+          run.runId,
+        ]
+          .filter(Boolean)
+          .join(' · ')}
+      </p>
+      <div className="run-progress">
+        <span className="progress-text" aria-live="polite">
+          {runProgressText(run)}
+        </span>
+        <ProgressBar label={`Progress of ${name}`} fraction={runDoneFraction(run)} large />
+      </div>
+      <RunFacts overview={overview} run={run} />
+      <RelatedRuns overview={overview} />
+      {!overview.fromThisDevice && (
+        <p className="card-sub">
+          This run was not submitted from this computer: its rows are named by their position in the
+          submitted rows.
+        </p>
+      )}
+    </section>
+  )
+}
+
+/** Rows, timing and cost, as a list of facts. */
+function RunFacts(props: { overview: RunOverview; run: RunSummary }) {
+  const now = useNow(1000)
+  const { run } = props
+  const live = !isTerminalStatus(run.status)
+  return (
+    <dl className="facts">
+      <Fact label="Rows" value={String(run.totalTasks)} />
+      <Fact label="Succeeded" value={String(run.completedTasks)} />
+      <Fact label="Failed" value={String(run.failedTasks)} tone={run.failedTasks ? 'bad' : ''} />
+      {run.cancelledTasks > 0 && <Fact label="Cancelled" value={String(run.cancelledTasks)} />}
+      <Fact label="Submitted" value={formatUnixTime(run.createdAtUnix, now)} />
+      <Fact
+        label="Finished"
+        value={run.completedAtUnix ? formatUnixTime(run.completedAtUnix, now) : '—'}
+      />
+      <Fact label={live ? 'Running for' : 'Took'} value={runDuration(run, now)} />
+      {costLines(props.overview).map((line) => (
+        <Fact key={line.label} label={line.label} value={line.value} />
+      ))}
+    </dl>
+  )
+}
+
+function Fact(props: { label: string; value: string; tone?: string }) {
+  return (
+    <div className="fact">
+      <dt>{props.label}</dt>
+      <dd className={props.tone ? `tone-${props.tone}` : undefined}>{props.value}</dd>
+    </div>
+  )
+}
+
+/** The run this one retried, and the runs that retried this one, as links. */
+function RelatedRuns(props: { overview: RunOverview }) {
+  const { nav } = useStores()
+  const { retryOfRunId, retriedBy } = props.overview
+  if (!retryOfRunId && retriedBy.length === 0) return null
+  return (
+    <p className="run-links">
+      {retryOfRunId && (
+        <>
+          Retries the failed rows of{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => nav.getState().openRun(retryOfRunId)}
+          >
+            {retryOfRunId}
+          </button>
+          .{' '}
+        </>
+      )}
+      {retriedBy.map((id) => (
+        <span key={id}>
+          Failed rows retried in{' '}
+          <button type="button" className="link-button" onClick={() => nav.getState().openRun(id)}>
+            {id}
+          </button>
+          .{' '}
+        </span>
+      ))}
+    </p>
+  )
+}

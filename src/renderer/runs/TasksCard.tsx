@@ -1,0 +1,77 @@
+import { useMemo, useState } from 'react'
+import type { RunOverview } from '../../shared/bridge'
+import type { RunTask } from '../../shared/contract'
+import { StatusBadge } from '../components/StatusBadge'
+import { VirtualRow, VirtualTable } from '../components/VirtualTable'
+import { orderTasks, rowLabel } from './run-view'
+
+const TASK_ROW = 52
+const taskKey = (task: RunTask) => task.taskId
+
+/** The run's rows: status and error of each, failed ones first. */
+export function TasksCard(props: { overview: RunOverview }) {
+  const tasks = props.overview.detail.tasks
+  const failed = tasks.filter((t) => t.status === 'failed').length
+  const [onlyFailed, setOnlyFailed] = useState(false)
+  const shown = useMemo(() => orderTasks(tasks, onlyFailed), [tasks, onlyFailed])
+  const rowNumbers = props.overview.rowNumbers
+  return (
+    <section className="card" aria-labelledby="tasks-title">
+      <div className="card-head">
+        <div>
+          <h3 id="tasks-title">Rows</h3>
+          <p className="card-sub">
+            {tasks.length} rows
+            {failed ? `, ${failed} failed (shown first)` : ''}
+          </p>
+        </div>
+        {failed > 0 && (
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={onlyFailed}
+              onChange={(e) => setOnlyFailed(e.target.checked)}
+            />
+            Only failed rows
+          </label>
+        )}
+      </div>
+      {tasks.length === 0 ? (
+        <p className="card-sub">No rows have started yet.</p>
+      ) : (
+        <VirtualTable
+          items={shown}
+          itemKey={taskKey}
+          rowHeight={TASK_ROW}
+          short
+          overscan={10}
+          label="Rows of the run, scrollable"
+          tableClassName="tasks-table"
+          columns={
+            <>
+              <th scope="col">Row</th>
+              <th scope="col">Status</th>
+              <th scope="col">Error</th>
+              <th scope="col">Outputs</th>
+            </>
+          }
+          renderRow={(task, place) => (
+            <VirtualRow data-task-id={task.taskId} place={place}>
+              <td>{rowLabel(task.sourceRowIndex, rowNumbers)}</td>
+              <td>
+                <StatusBadge status={task.status} />
+              </td>
+              <td
+                className={task.errorMessage ? 'task-error' : 'muted'}
+                title={task.errorMessage || undefined}
+              >
+                {task.errorMessage || '—'}
+              </td>
+              <td className="num">{task.artifactCount}</td>
+            </VirtualRow>
+          )}
+        />
+      )}
+    </section>
+  )
+}

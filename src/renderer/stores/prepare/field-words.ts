@@ -1,0 +1,54 @@
+/** The words the New run screen uses for a form's fields, a schema's age and a file's size. */
+import type { SchemaField } from '../../../shared/contract'
+
+/** "3 hours ago"-style age of a saved schema. */
+export function describeAge(fetchedAtMs: number, now = Date.now()): string {
+  const minutes = Math.max(0, Math.floor((now - fetchedAtMs) / 60_000))
+  if (minutes < 1) return 'just now'
+  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'} ago`
+  const hours = Math.round(minutes / 60)
+  if (hours < 48) return `${hours} hour${hours === 1 ? '' : 's'} ago`
+  return `${Math.round(hours / 24)} days ago`
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'Short text',
+  text: 'Text',
+  integer: 'Whole number',
+  number: 'Number',
+  boolean: 'Yes or no',
+  date: 'Date (e.g. 2026-03-05)',
+  enum: 'One of a list',
+  url: 'Web address',
+  email: 'Email address',
+  file: 'File',
+}
+
+/** A field's kind of value in words. */
+export function describeType(field: Pick<SchemaField, 'type' | 'multiValue'>): string {
+  const base = TYPE_WORDS[field.type] ?? field.type
+  return field.multiValue ? `${base}, several allowed (separate with ;)` : base
+}
+
+const KIND_WORDS: Record<string, string> = {
+  asset: 'a file from this computer',
+  url: 'a web address',
+  text: 'text typed in the cell',
+}
+
+/** What a file field accepts, in words. */
+export function describeFileKinds(
+  field: Pick<SchemaField, 'acceptedInputKinds' | 'acceptedMimeTypes'>,
+): string {
+  const kinds = field.acceptedInputKinds.map((k) => KIND_WORDS[k] ?? k)
+  const parts: string[] = []
+  if (kinds.length) parts.push(`Takes ${kinds.join(', or ')}`)
+  if (field.acceptedMimeTypes.length) parts.push(`of type ${field.acceptedMimeTypes.join(', ')}`)
+  return parts.join(' ')
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}

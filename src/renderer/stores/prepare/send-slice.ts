@@ -1,0 +1,139 @@
+/**
+ * Step 4 of the New run screen: sending. All rows or a pilot of the first N; a plan that works
+ * out the cost and opens the confirmation; the explicit yes that sends it; and the submissions
+ * journaled but not answered yet (they survive a restart).
+ */
+import type {
+  BridgeErrorInfo,
+  PendingSubmissionView,
+  SubmissionPlanView,
+  SubmissionUpdate,
+  SubmissionView,
+  WorkbookCheckView,
+} from '../../../shared/bridge'
+import { errorInfo } from '../errors'
+import { filledRunValues } from './check-slice'
+import { uploadedFileCells } from './files-slice'
+import type { SliceContext } from './prepare-state'
+
+export interface SendData {
+  /** Sending: all rows, or a pilot of the first N. */
+  pilot: { on: boolean; rows: number }
+  planning: boolean
+  plan: SubmissionPlanView | null
+  planError: BridgeErrorInfo | null
+  sending: boolean
+  sendError: BridgeErrorInfo | null
+  sent: SubmissionView | null
+  /** Submissions journaled but not answered yet (they survive a restart). */
+  pending: PendingSubmissionView[]
+}
+
+export interface SendActions {
+  setPilot(pilot: { on: boolean; rows: number }): void
+  /** Reads the workbook for sending and works out the cost: opens the confirmation. */
+  planSend(): Promise<void>
+  closePlan(): void
+  /** The explicit yes: sends the plan. Resolves with the submission, null when refused. */
+  confirmSend(options: { maxCostT?: number; again?: boolean }): Promise<SubmissionView | null>
+  loadPending(): Promise<void>
+  applySubmissionUpdate(update: SubmissionUpdate): void
+}
+
+export function initialSend(): SendData {
+  return {
+    pilot: { on: false, rows: 5 },
+    planning: false,
+    plan: null,
+    planError: null,
+    sending: false,
+    sendError: null,
+    sent: null,
+    pending: [],
+  }
+}
+
+/** The checked target as a plan asks for it (without the name the check added). */
+function planTarget(target: NonNullable<WorkbookCheckView['target']>) {
+  return target.kind === 'template'
+    ? { kind: 'template' as const, templateId: target.templateId }
+    : {
+        kind: 'listing' as const,
+        listingId: target.listingId,
+        listingVersionId: target.listingVersionId,
+      }
+}
+
+export function sendActions(ctx: SliceContext): SendActions {
+  const { set, get, api } = ctx
+
+  return {
+    setPilot(pilot) {
+      set({ pilot: { on: pilot.on, rows: Math.max(1, Math.floor(pilot.rows) || 1) } })
+    },
+    async planSend() {
+      const { environment, file, check, pilot } = get()
+      const target = check?.target
+      if (!environment || !file || !target) return
+      set({ planning: true, planError: null, plan: null, sendError: null, sent: null })
+      try {
+        const ref = await ctx.toFileRef(file)
+        const runValues = filledRunValues(get())
+        const plan = await api.planSubmission({
+          environment,
+          file: ref,
+          target: planTarget(target),
+          ...(pilot.on ? { pilotRows: pilot.rows } : {}),
+          ...(Object.keys(runValues).length ? { runValues } : {}),
+          ...(ref.kind === 'bytes' ? { fileAssets: uploadedFileCells(get()) } : {}),
+        })
+        set({ planning: false, plan })
+      } catch (error) {
+        set({ planning: false, planError: errorInfo(error) })
+      }
+    },
+    closePlan() {
+      if (get().sending) return
+      set({ plan: null, sendError: null })
+    },
+    async confirmSend(options) {
+      const { environment, plan } = get()
+      if (!environment || !plan?.planId || get().sending) return null
+      set({ sending: true, sendError: null })
+      try {
+        const sent = await api.confirmSubmission({
+          environment,
+          planId: plan.planId,
+          confirmed: true,
+          ...(options.maxCostT !== undefined ? { maxCostT: options.maxCostT } : {}),
+          ...(options.again ? { again: true } : {}),
+        })
+        set({ sending: false, sent, plan: null })
+        void get().loadPending()
+        return sent
+      } catch (error) {
+        set({ sending: false, sendError: errorInfo(error) })
+        void get().loadPending()
+        return null
+      }
+    },
+    async loadPending() {
+      const { environment } = get()
+      if (!environment) return
+      try {
+        const list = await api.listPendingSubmissions({ environment })
+        if (get().environment === environment) set({ pending: list.items })
+      } catch {
+        // The list is a courtesy: the journal resends by itself; try again next time.
+      }
+    },
+    applySubmissionUpdate(update) {
+      if (update.environment !== get().environment) return
+      if (update.state === 'accepted' || update.state === 'refused') {
+        set({
+          pending: get().pending.filter((p) => p.clientRequestId !== update.clientRequestId),
+        })
+      } else void get().loadPending()
+    },
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * Step 1 of the New run screen: what to run. The templates known here, the one chosen (or a
+ * marketplace listing), its input form, and "Get the input workbook" for it.
+ *
+ * A form's answer is shown only while its target is still the chosen one: each choice makes a
+ * new target object, so a slow answer for an earlier choice (or one made before the screen was
+ * reset) is recognised by identity and dropped, whether it brings the form or an error.
+ */
+import type {
+  BridgeErrorInfo,
+  ListingView,
+  PrepareTarget,
+  SavedFileView,
+  TemplateChoice,
+  TemplateView,
+} from '../../../shared/bridge'
+import { errorInfo } from '../errors'
+import type { SliceContext } from './prepare-state'
+
+type TemplateTarget = Extract<PrepareTarget, { kind: 'template' }>
+type ListingTarget = Extract<PrepareTarget, { kind: 'listing' }>
+
+export interface TargetData {
+  templates: TemplateChoice[]
+  templatesOffline: boolean
+  templatesLoading: boolean
+  templatesError: BridgeErrorInfo | null
+
+  target: PrepareTarget | null
+  template: TemplateView | null
+  templateLoading: boolean
+  templateError: BridgeErrorInfo | null
+
+  /** The buyer's view of the chosen listing (name, fee, terms, form). */
+  listing: ListingView | null
+  listingLoading: boolean
+  listingError: BridgeErrorInfo | null
+
+  /** "Get the input workbook". */
+  workbookSaving: boolean
+  workbookSaved: SavedFileView | null
+  workbookSaveError: BridgeErrorInfo | null
+}
+
+export interface TargetActions {
+  loadTemplates(): Promise<void>
+  chooseTemplate(templateId: string): Promise<void>
+  chooseListing(listingId: string, listingVersionId: string): Promise<void>
+  /**
+   * A workbook the app made names what it is for: show that target's form. The workbook was
+   * just checked against it, so it is not checked again.
+   */
+  adoptWorkbookTarget(target: PrepareTarget): void
+  getInputWorkbook(): Promise<void>
+  openSaved(path: string): Promise<void>
+}
+
+export function initialTarget(): TargetData {
+  return {
+    templates: [],
+    templatesOffline: false,
+    templatesLoading: false,
+    templatesError: null,
+    target: null,
+    template: null,
+    templateLoading: false,
+    templateError: null,
+    listing: null,
+    listingLoading: false,
+    listingError: null,
+    workbookSaving: false,
+    workbookSaved: null,
+    workbookSaveError: null,
+  }
+}
+
+/** Whether `target` is still the one chosen (an answer for an earlier choice is dropped). */
+function stillChosen(ctx: SliceContext, target: PrepareTarget) {
+  return ctx.get().target === target
+}
+
+async function loadTemplate(ctx: SliceContext, target: TemplateTarget) {
+  const { set, get, api } = ctx
+  const { environment } = get()
+  if (!environment) return
+  set({ templateLoading: true, templateError: null, template: null })
+  try {
+    const template = await api.getTemplate({ environment, templateId: target.templateId })
+    if (stillChosen(ctx, target)) set({ template, templateLoading: false })
+  } catch (error) {
+    if (stillChosen(ctx, target)) set({ templateLoading: false, templateError: errorInfo(error) })
+  }
+}
+
+async function loadListing(ctx: SliceContext, target: ListingTarget) {
+  const { set, get, api } = ctx
+  const { environment } = get()
+  if (!environment) return
+  set({ listing: null, listingLoading: true, listingError: null })
+  try {
+    const listing = await api.getListing({ environment, listingId: target.listingId })
+    if (stillChosen(ctx, target)) set({ listing, listingLoading: false })
+  } catch (error) {
+    if (stillChosen(ctx, target)) set({ listingLoading: false, listingError: errorInfo(error) })
+  }
+}
+
+function loadForm(ctx: SliceContext, target: PrepareTarget) {
+  return target.kind === 'template' ? loadTemplate(ctx, target) : loadListing(ctx, target)
+}
+
+/** A new choice: what was made or planned for the previous one no longer applies. */
+function retarget({ set }: SliceContext, target: PrepareTarget) {
+  set({ target, workbookSaved: null, workbookSaveError: null, plan: null, sent: null })
+  if (target.kind === 'template') set({ listing: null, listingLoading: false, listingError: null })
+  else set({ template: null, templateLoading: false, templateError: null })
+}
+
+export function targetActions(ctx: SliceContext): TargetActions {
+  const { set, get, api } = ctx
+  return {
+    async loadTemplates() {
+      const { environment } = get()
+      if (!environment) return
+      set({ templatesLoading: true, templatesError: null })
+      try {
+        const list = await api.listTemplates({ environment })
+        if (get().environment !== environment) return
+        set({ templates: list.items, templatesOffline: list.offline, templatesLoading: false })
+      } catch (error) {
+        if (get().environment !== environment) return
+        set({ templatesLoading: false, templatesError: errorInfo(error) })
+      }
+    },
+    async chooseTemplate(templateId) {
+      const id = templateId.trim()
+      if (!id) return
+      const target: TemplateTarget = { kind: 'template', templateId: id }
+      retarget(ctx, target)
+      await Promise.all([loadTemplate(ctx, target), get().checkAgain()])
+    },
+    async chooseListing(listingId, listingVersionId) {
+      const target: ListingTarget = {
+        kind: 'listing',
+        listingId: listingId.trim(),
+        listingVersionId: listingVersionId.trim(),
+      }
+      retarget(ctx, target)
+      await Promise.all([loadListing(ctx, target), get().checkAgain()])
+    },
+    adoptWorkbookTarget(target) {
+      set({ target })
+      void loadForm(ctx, target)
+    },
+    async getInputWorkbook() {
+      const { environment, target } = get()
+      if (!environment || !target) return
+      set({ workbookSaving: true, workbookSaveError: null, workbookSaved: null })
+      try {
+        const saved = await api.saveInputWorkbook({ environment, target })
+        if (saved?.kind === 'bytes') ctx.download(saved)
+        set({ workbookSaving: false, workbookSaved: saved })
+      } catch (error) {
+        set({ workbookSaving: false, workbookSaveError: errorInfo(error) })
+      }
+    },
+    async openSaved(path) {
+      try {
+        await api.openSavedFile({ path })
+      } catch (error) {
+        set({ workbookSaveError: errorInfo(error) })
+      }
+    },
+  }
+}
