@@ -73,46 +73,53 @@ export function adviceFor(platform: NodeJS.Platform): string {
   return 'Unlock your login keychain (Keychain Access), then restart Skill Runner.'
 }
 
-export function createSafeStorageSecretStore(options: SafeStorageSecretStoreOptions) {
-  const { safeStorage, file, platform } = options
-  const problem = safeStorageProblem(safeStorage, platform)
+/** Runs one read-modify-write at a time, so two saves never lose each other's token. */
+function createSerialQueue() {
   let queue: Promise<unknown> = Promise.resolve()
-
-  /** Runs one read-modify-write at a time, so two saves never lose each other's token. */
-  function serial<T>(task: () => Promise<T>): Promise<T> {
+  return function serial<T>(task: () => Promise<T>): Promise<T> {
     const next = queue.then(task, task)
     queue = next.catch(() => {})
     return next
   }
+}
 
-  async function load(): Promise<TokenFile> {
-    let text: string
-    try {
-      text = await readFile(file, 'utf8')
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, tokens: {} }
-      throw error
-    }
-    const parsed = fileSchema.safeParse(JSON.parse(text))
-    if (!parsed.success) {
-      throw new SecretStoreUnavailableError(
-        `The saved-token file ${file} is damaged. Delete it and enter your tokens again.`,
-      )
-    }
-    return parsed.data
+/** The token file's contents; an empty one when it does not exist yet. */
+async function loadTokenFile(file: string): Promise<TokenFile> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, tokens: {} }
+    throw error
   }
+  const parsed = fileSchema.safeParse(JSON.parse(text))
+  if (!parsed.success) {
+    throw new SecretStoreUnavailableError(
+      `The saved-token file ${file} is damaged. Delete it and enter your tokens again.`,
+    )
+  }
+  return parsed.data
+}
 
-  async function save(data: TokenFile): Promise<void> {
-    await mkdir(dirname(file), { recursive: true })
-    const temporary = `${file}.${process.pid}.${Date.now()}.tmp`
-    try {
-      await writeFile(temporary, JSON.stringify(data, null, 2), { mode: 0o600 })
-      await rename(temporary, file)
-    } catch (error) {
-      await rm(temporary, { force: true })
-      throw error
-    }
+/** Writes the token file atomically (temporary file + rename), readable by this user only. */
+async function saveTokenFile(file: string, data: TokenFile): Promise<void> {
+  await mkdir(dirname(file), { recursive: true })
+  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`
+  try {
+    await writeFile(temporary, JSON.stringify(data, null, 2), { mode: 0o600 })
+    await rename(temporary, file)
+  } catch (error) {
+    await rm(temporary, { force: true })
+    throw error
   }
+}
+
+export function createSafeStorageSecretStore(options: SafeStorageSecretStoreOptions) {
+  const { safeStorage, file, platform } = options
+  const problem = safeStorageProblem(safeStorage, platform)
+  const serial = createSerialQueue()
+  const load = () => loadTokenFile(file)
+  const save = (data: TokenFile) => saveTokenFile(file, data)
 
   function refuse(): never {
     throw new SecretStoreUnavailableError(
