@@ -1,5 +1,5 @@
 /** How the CLI reads a workbook: in a worker thread, every row kept, local files checked. */
-import type { ReadWorkbook } from '../core/flows/spend/execution'
+import type { ReadWorkbook } from '../core/flows/spend'
 import { parseInputWorkbook, type ReadResult } from '../core/workbooks'
 import type { ListingInputSchema } from '../shared/contract'
 import type { CommandContext } from './command'

@@ -1,5 +1,5 @@
 /** How an engine flow reports on the command line: its steps as notes, its uploads as one bar. */
-import type { ProgressHooks } from '../../core/flows/spend/execution'
+import type { ProgressHooks } from '../../core/flows/spend'
 import type { CommandContext } from '../command'
 
 export function flowHooks(ctx: CommandContext): ProgressHooks {

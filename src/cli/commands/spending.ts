@@ -4,12 +4,7 @@
  * then print the run or, with --watch, follow it to its end.
  */
 import type { Engine } from '../../core/engine'
-import {
-  checkSpendingCap,
-  confirmPlan,
-  describePlan,
-  type Plan,
-} from '../../core/flows/spend'
+import { checkSpendingCap, confirmPlan, describePlan, type Plan } from '../../core/flows/spend'
 import type { Submission } from '../../core/flows/spend/submissions'
 import type { RunSummary, WorkbookValidation } from '../../shared/contract'
 import { flag, integerOption, stringOption, type CommandContext, type ParsedArgs } from '../command'

@@ -3,7 +3,7 @@
  * marketplace listing) and `runs retry-failed`. Each makes a plan and hands it to spend().
  */
 import { planRetryFailed, planSubmission, rowName } from '../../core/flows/spend'
-import type { RowSelection } from '../../core/flows/spend/execution'
+import type { RowSelection } from '../../core/flows/spend'
 import { integerOption, stringOption, type Command } from '../command'
 import { UsageError } from '../errors'
 import { workbookReader } from '../workbook-reader'

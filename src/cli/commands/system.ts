@@ -3,7 +3,6 @@ import { startSandbox } from '../../sandbox'
 import { integerOption, stringOption, type Command } from '../command'
 import { EXIT } from '../errors'
 
-
 export const doctor: Command = {
   name: 'doctor',
   summary: 'Check the connection: /healthz, /version, then an authenticated call (/svc/v1/models).',

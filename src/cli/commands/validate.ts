@@ -5,7 +5,7 @@
 import { resolve } from 'node:path'
 import type { Connection } from '../../core/engine'
 import { EngineError } from '../../core/errors'
-import { validateOnServer } from '../../core/flows/spend/execution'
+import { validateOnServer } from '../../core/flows/spend'
 import { checkWorkbook } from '../../core/flows/prepare'
 import { describeAge } from '../../core/flows/prepare/schema-cache'
 import { annotateWorkbook } from '../../core/workbooks'

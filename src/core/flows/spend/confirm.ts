@@ -6,7 +6,7 @@
  */
 import { EngineError } from '../../errors'
 import { plural } from './describe-plan'
-import { uploadFileCells, type ProgressHooks } from './execution'
+import { uploadFileCells, type ProgressHooks } from './submission-inputs'
 import type { Plan, SpendServices } from './plan'
 import type { Submission } from './submissions'
 

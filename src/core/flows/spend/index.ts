@@ -19,5 +19,5 @@ export {
   type ProgressHooks,
   type ReadWorkbook,
   type RowSelection,
-} from './execution'
+} from './submission-inputs'
 export { PlanStore } from './plan-store'

@@ -15,7 +15,12 @@ import {
   schemaFromWorkbookMapping,
 } from '../listings/buyer-listing'
 import { costAndHistory } from './cost'
-import { selectRows, validateOnServer, type ProgressHooks, type ReadWorkbook } from './execution'
+import {
+  selectRows,
+  validateOnServer,
+  type ProgressHooks,
+  type ReadWorkbook,
+} from './submission-inputs'
 import type { Plan, PlanRequest, PlanTargetRequest, SpendServices } from './plan'
 import type { SubmissionTarget } from './submissions'
 

@@ -11,7 +11,7 @@ import type { History } from '../../storage/run-history'
 import type { PlanStore } from './plan-store'
 import type { Submission, SubmissionTarget, Submissions } from './submissions'
 import type { Uploads } from './uploads'
-import type { RowSelection } from './execution'
+import type { RowSelection } from './submission-inputs'
 
 export type PlanTargetRequest =
   | { kind: 'template'; templateId: string; callbackUrl?: string | undefined }

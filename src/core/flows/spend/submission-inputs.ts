@@ -1,7 +1,7 @@
 /**
- * Pieces of the flows that spend money (plan-submission.ts and confirm.ts put them together): reading a workbook
- * against a schema, choosing rows, uploading the local files named in file cells, and the
- * service's validateWorkbook.
+ * What goes into a submission, step by step (plan-submission.ts and confirm.ts put them
+ * together): the rows a workbook gives for a schema, the rows chosen, the local files named in
+ * file cells uploaded in their place, and the service's own check of a listing's workbook.
  */
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
