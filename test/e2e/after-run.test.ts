@@ -14,7 +14,7 @@ import { runFolderName } from '../../src/core/flows/downloads/downloads'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { isTerminalStatus } from '../../src/shared/contract'
 import { startE2eApp, type E2eApp } from './harness'
-import { screenshotBothThemes, seriousA11yViolations } from './screens'
+import { SCREENS_DIR, screenshotBothThemes, seriousA11yViolations } from './screens'
 import { chromiumMissing } from './support'
 
 const missing = chromiumMissing()
@@ -110,7 +110,9 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
         .getByText('2 of 3 rows succeeded, 1 failed')
         .waitFor({ timeout: 30_000 })
         .catch(async (e: unknown) => {
-          await page.screenshot({ path: '/tmp/wt11-debug.png', fullPage: true })
+          // What the Runs screen showed instead, kept beside the other screenshots.
+          const shot = join(SCREENS_DIR, 'after-run-runs-unfinished.png')
+          await page.screenshot({ path: shot, fullPage: true })
           throw e
         })
       // Search by the input file finds it; a word in no run finds nothing.

@@ -19,7 +19,7 @@ it('keeps plans for a while and a few at a time, then says they expired', async 
   // A third plan pushes the oldest out (and its scratch folder is removed).
   store.add(plan('c', now + 60_000))
   expect(() => store.get('a')).toThrow(/expired or was already used/)
-  await new Promise((r) => setTimeout(r, 50))
+  await store.scratchRemoved()
   expect(existsSync(scratch)).toBe(false)
   expect(store.get('b').id).toBe('b')
   now += 60_001

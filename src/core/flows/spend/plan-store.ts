@@ -19,6 +19,8 @@ export const MAX_PLANS = 32
 /** Plans kept by id for a bounded time and count (oldest dropped first). */
 export class PlanStore<P extends StoredPlan> {
   private readonly plans = new Map<string, P>()
+  /** Scratch folders being removed: dropping a plan does not wait for the disk. */
+  private readonly removals = new Set<Promise<void>>()
 
   constructor(
     private readonly ttlMs = PLAN_TTL_MS,
@@ -54,11 +56,22 @@ export class PlanStore<P extends StoredPlan> {
     const plan = this.plans.get(id)
     if (!plan) return
     this.plans.delete(id)
-    if (plan.scratch) void rm(plan.scratch, { recursive: true, force: true }).catch(() => {})
+    if (plan.scratch) this.removeScratch(plan.scratch)
+  }
+
+  /** Resolves once every scratch folder of a plan dropped so far is gone from disk. */
+  async scratchRemoved(): Promise<void> {
+    await Promise.all(this.removals)
   }
 
   clear() {
     for (const id of [...this.plans.keys()]) this.drop(id)
+  }
+
+  private removeScratch(folder: string) {
+    const removal = rm(folder, { recursive: true, force: true }).catch(() => {})
+    this.removals.add(removal)
+    void removal.then(() => this.removals.delete(removal))
   }
 
   private sweep() {
