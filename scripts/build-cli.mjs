@@ -6,7 +6,11 @@ import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const entryPoints = ['src/cli/main.ts', 'src/core/workbooks/worker.ts'].filter((p) =>
+const entryPoints = [
+  'src/cli/main.ts',
+  'src/core/workbooks/worker.ts',
+  'src/sandbox/workbooks/sandbox-workbook-worker.ts',
+].filter((p) =>
   existsSync(join(root, p)),
 )
 if (entryPoints.length === 0) process.exit(0)

@@ -209,7 +209,11 @@ export class RowChecker implements RowSink {
       this.rowErrorsLeftOut += 1
       return
     }
-    this.rowErrors.push({ error: cellMessage(rowNumber, field, problem), fieldKey: field.key, rowIndex })
+    this.rowErrors.push({
+      error: cellMessage(rowNumber, field, problem),
+      fieldKey: field.key,
+      rowIndex,
+    })
   }
 
   /** U+FFFD in a cell means letters were lost in a conversion: never passed on silently. */
@@ -245,7 +249,9 @@ export class RowChecker implements RowSink {
         'The workbook has no header row. Start from the template workbook and fill in its Input sheet.',
       )
     else if (this.fileErrors.length === 0 && this.rowsRead === 0)
-      this.fileError('The workbook has no rows to send. Fill in at least one row under the headers.')
+      this.fileError(
+        'The workbook has no rows to send. Fill in at least one row under the headers.',
+      )
     if (readable) this.checkRunSettings()
     if (this.fileErrorsLeftOut > 0)
       this.fileErrors.push(

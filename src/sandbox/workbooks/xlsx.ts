@@ -123,13 +123,16 @@ export async function readXlsx(
   const notXlsx = notAnXlsx(await checkZipParts(bytes), fileName)
   if (notXlsx) throw notXlsx
   const { default: ExcelJS } = await import('exceljs')
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'cache',
-    styles: 'cache',
-    entries: 'ignore',
-  }) as unknown as AsyncIterable<StreamedSheet>
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(
+    Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]),
+    {
+      worksheets: 'emit',
+      sharedStrings: 'cache',
+      hyperlinks: 'cache',
+      styles: 'cache',
+      entries: 'ignore',
+    },
+  ) as unknown as AsyncIterable<StreamedSheet>
   let inputRead = false
   let current: string | undefined
   try {

@@ -15,7 +15,9 @@ interface ZipPart {
 }
 
 const damaged = (what: string) =>
-  new WorkbookProblem(`The workbook could not be read because the file is damaged: ${what}. ${RESAVE}`)
+  new WorkbookProblem(
+    `The workbook could not be read because the file is damaged: ${what}. ${RESAVE}`,
+  )
 
 function view(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
@@ -31,7 +33,8 @@ function directoryOf(bytes: Uint8Array): { at: number; parts: number } {
     let start = data.getUint32(at + 16, true)
     const locator = at - 20
     if ((parts === 0xffff || start === 0xffffffff) && locator >= 0) {
-      if (data.getUint32(locator, true) !== 0x07064b50) throw damaged('its zip64 records are missing')
+      if (data.getUint32(locator, true) !== 0x07064b50)
+        throw damaged('its zip64 records are missing')
       const record = Number(data.getBigUint64(locator + 8, true))
       if (record + 56 > bytes.length || data.getUint32(record, true) !== 0x06064b50)
         throw damaged('its zip64 end record is missing')
@@ -46,7 +49,7 @@ function directoryOf(bytes: Uint8Array): { at: number; parts: number } {
 /** The zip64 sizes and offset of a directory entry whose 32-bit fields are full. */
 function zip64Values(data: DataView, extraAt: number, extraEnd: number, wanted: boolean[]) {
   const values: number[] = []
-  for (let at = extraAt; at + 4 <= extraEnd; ) {
+  for (let at = extraAt; at + 4 <= extraEnd;) {
     const id = data.getUint16(at, true)
     const size = data.getUint16(at + 2, true)
     if (id === 0x0001) {
@@ -84,7 +87,12 @@ function partsOf(bytes: Uint8Array): ZipPart[] {
     let localHeaderAt = data.getUint32(at + 42, true)
     const wanted = [unpackedSize, packedSize, localHeaderAt].map((v) => v === 0xffffffff)
     if (wanted.some(Boolean)) {
-      const values = zip64Values(data, at + 46 + nameLength, at + 46 + nameLength + extraLength, wanted)
+      const values = zip64Values(
+        data,
+        at + 46 + nameLength,
+        at + 46 + nameLength + extraLength,
+        wanted,
+      )
       if (wanted[0]) values.shift()
       if (wanted[1]) packedSize = values.shift()!
       if (wanted[2]) localHeaderAt = values.shift()!
@@ -148,7 +156,8 @@ export async function checkZipParts(bytes: Uint8Array): Promise<string[]> {
       )
     const packed = packedBytesOf(bytes, part)
     if (part.method === 0) total += packed.length
-    else if (part.method === 8) total += await unpackedSize(packed, MAX_UNPACKED_BYTES - total, part.name)
+    else if (part.method === 8)
+      total += await unpackedSize(packed, MAX_UNPACKED_BYTES - total, part.name)
     else
       throw new WorkbookProblem(
         `The part “${part.name}” is packed with a compression method this app cannot read (method ${part.method}). ${RESAVE}`,
