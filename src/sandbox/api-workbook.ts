@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto'
 import { validateWorkbookBodySchema } from '../shared/contract'
 import type { Answer, Call, SandboxContext } from './context'
-import { findVisibleListing, requireExecutable } from './api-runs'
+import { findVisibleListing, requireExecutable } from './run-targets'
 import { badRequest, readJsonBody, validateBody } from './http'
 import { previousAnswer, rememberAnswer, requestHash, type IdempotencyKey } from './idempotency'
 import { checkWorkbookOffThread } from './workbooks/check-off-thread'
