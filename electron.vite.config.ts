@@ -10,7 +10,10 @@ const root = import.meta.dirname
 
 // Extra main-process entries that must exist as files of their own (worker threads).
 const workerEntries: Record<string, string> = {}
-for (const [name, file] of [['workbook-worker', 'src/core/workbooks/worker/entry.ts']] as const) {
+for (const [name, file] of [
+  ['workbook-worker', 'src/core/workbooks/worker/entry.ts'],
+  ['sandbox-workbook-worker', 'src/sandbox/workbooks/sandbox-workbook-worker.ts'],
+] as const) {
   if (existsSync(resolve(root, file))) workerEntries[name] = resolve(root, file)
 }
 

@@ -7,10 +7,11 @@ import { dirname, join } from 'node:path'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 // The workbook worker's entry is built as out/cli/worker.js, the name its client looks for
-// (src/core/workbooks/worker/run-in-worker.ts).
+// (src/core/workbooks/worker/run-in-worker.ts); the sandbox's worker keeps its own name.
 const entryPoints = [
   { in: 'src/cli/main.ts', out: 'main' },
   { in: 'src/core/workbooks/worker/entry.ts', out: 'worker' },
+  { in: 'src/sandbox/workbooks/sandbox-workbook-worker.ts', out: 'sandbox-workbook-worker' },
 ].filter((p) => existsSync(join(root, p.in)))
 if (entryPoints.length === 0) process.exit(0)
 

@@ -15,7 +15,7 @@ import {
   type MarketListing,
 } from '../shared/contract'
 import type { Answer, Call, SandboxContext } from './context'
-import { findOfficialTemplate } from './api-runs'
+import { findOfficialTemplate } from './run-targets'
 import { type ListingRow, allRows, getRow, run } from './db'
 import { badRequest, notFound, readJsonBody, validateBody } from './http'
 import { newId, unixNow } from './ids'

@@ -1,18 +1,16 @@
 /**
  * validateWorkbook: reads the workbook bytes a buyer sends and checks every row against the
- * listing's input schema, answering the spec's validation result.
+ * listing's input schema, answering the spec's validation result. The sandbox reads the file
+ * with its own readers (workbooks/), not the app's: the tests then check two independent readers
+ * against each other rather than one parser against itself.
  */
 import { createHash } from 'node:crypto'
-import {
-  validateWorkbookBodySchema,
-  type ListingInputSchema,
-  type WorkbookValidation,
-} from '../shared/contract'
+import { validateWorkbookBodySchema } from '../shared/contract'
 import type { Answer, Call, SandboxContext } from './context'
-import { findVisibleListing, requireExecutable } from './api-runs'
+import { findVisibleListing, requireExecutable } from './run-targets'
 import { badRequest, readJsonBody, validateBody } from './http'
-import { parseInputWorkbook } from '../core/workbooks'
 import { previousAnswer, rememberAnswer, requestHash, type IdempotencyKey } from './idempotency'
+import { checkWorkbookOffThread } from './workbooks/check-off-thread'
 
 /** The file bytes of `content`; zod would be slow on millions of numbers, so a plain loop. */
 function contentBytes(value: unknown): Uint8Array {
@@ -30,24 +28,6 @@ function contentBytes(value: unknown): Uint8Array {
     bytes[i] = byte
   }
   return bytes
-}
-
-/**
- * Reads the workbook with the same parser and checks as the app (src/core/workbooks), in a
- * worker thread so that a large workbook does not hold up the other requests (the built-in
- * Sandbox shares the app's main process); file cells are references here, since the server
- * cannot see the buyer's disk.
- */
-async function validateWorkbookBytes(
-  bytes: Uint8Array,
-  filename: string,
-  schema: ListingInputSchema,
-): Promise<WorkbookValidation> {
-  const result = await parseInputWorkbook({ bytes, filename }, schema, {
-    keepRows: false,
-    checkFiles: false,
-  })
-  return { valid: result.valid, fileErrors: result.fileErrors, rowErrors: result.rowErrors }
 }
 
 export async function validateWorkbookHandler(ctx: SandboxContext, call: Call): Promise<Answer> {
@@ -77,7 +57,7 @@ export async function validateWorkbookHandler(ctx: SandboxContext, call: Call): 
   const previous = previousAnswer(ctx.db, key)
   if (previous) return previous
   requireExecutable(listing, body.listingVersionId)
-  const result = await validateWorkbookBytes(bytes, body.filename, schema)
+  const result = await checkWorkbookOffThread(bytes, body.filename, schema)
   // Another request with the same id may have finished while this one was reading the file.
   const raced = previousAnswer(ctx.db, key)
   if (raced) return raced

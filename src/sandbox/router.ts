@@ -15,7 +15,8 @@ import {
   uploadHandler,
   versionHandler,
 } from './api-catalog'
-import { executeHandler, listRunsHandler, runDetailHandler, runRowsHandler } from './api-runs'
+import { listRunsHandler, runDetailHandler } from './api-run-reads'
+import { executeHandler, runRowsHandler } from './api-runs'
 import { validateWorkbookHandler } from './api-workbook'
 import { artifactContentHandler } from './artifact-content'
 import { badRequest } from './http'

@@ -224,27 +224,7 @@ export class Scheduler {
     const { db } = this.options
     const now = unixNow()
     const succeeded = error === ''
-    for (const a of artifacts) {
-      run(
-        db,
-        `INSERT INTO artifacts (artifact_id, run_id, task_id, user_id, step_id, port_name, row_index,
-           mime_type, filename, inline_text, blob_key, size_bytes, created_at_unix)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        a.artifactId,
-        runRow.run_id,
-        task.task_id,
-        runRow.user_id,
-        a.output.stepId,
-        a.output.portName,
-        task.row_index,
-        a.output.mimeType,
-        a.output.filename,
-        a.inlineText,
-        a.blobKey,
-        a.sizeBytes,
-        now,
-      )
-    }
+    this.storeArtifacts(runRow, task, artifacts, now)
     run(
       db,
       'UPDATE tasks SET status = ?, error_message = ?, artifact_count = ? WHERE task_id = ?',
@@ -300,5 +280,35 @@ export class Scheduler {
       runRow.run_id,
     )
     return true
+  }
+
+  private storeArtifacts(
+    runRow: RunRow,
+    task: TaskRow,
+    artifacts: PreparedArtifact[],
+    now: number,
+  ) {
+    const { db } = this.options
+    for (const a of artifacts) {
+      run(
+        db,
+        `INSERT INTO artifacts (artifact_id, run_id, task_id, user_id, step_id, port_name, row_index,
+           mime_type, filename, inline_text, blob_key, size_bytes, created_at_unix)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        a.artifactId,
+        runRow.run_id,
+        task.task_id,
+        runRow.user_id,
+        a.output.stepId,
+        a.output.portName,
+        task.row_index,
+        a.output.mimeType,
+        a.output.filename,
+        a.inlineText,
+        a.blobKey,
+        a.sizeBytes,
+        now,
+      )
+    }
   }
 }

@@ -261,71 +261,10 @@ export function applySeedUsers(db: Db, seed: Seed): void {
  * be one of `userIds`.
  */
 export function applySeedContent(db: Db, seed: Seed, userIds: ReadonlySet<number>): void {
-  const owners: [string, number][] = [
-    ...seed.marketListings.map((l, i): [string, number] => [`marketListings[${i}]`, l.ownerUserId]),
-    ...seed.privateTemplates.map((t, i): [string, number] => [
-      `privateTemplates[${i}]`,
-      t.ownerUserId,
-    ]),
-    ...seed.reviewRequests.map((r, i): [string, number] => [`reviewRequests[${i}]`, r.ownerUserId]),
-  ]
-  const unknown = owners.filter(([, owner]) => !userIds.has(owner))
-  if (unknown.length > 0) {
-    const list = unknown
-      .slice(0, 5)
-      .map(([where, owner]) => `${where}.ownerUserId ${owner}`)
-      .join(', ')
-    throw new SeedError(
-      `The seed names owners that are not users: ${list}. Add them to "users" or use an existing userId.`,
-    )
-  }
-  const now = Date.now()
+  checkOwners(seed, userIds)
   db.transaction(() => {
-    for (const entry of seed.officialTemplates) {
-      const schemaJson = JSON.stringify(entry.schema)
-      run(
-        db,
-        `INSERT OR REPLACE INTO official_templates
-           (template_id, skill, task_cost_t, artifact_mode, schema_json, definition_hash)
-         VALUES (?, ?, ?, ?, ?, ?)`,
-        entry.schema.templateId,
-        entry.skill,
-        entry.taskCostT ?? DEFAULT_TASK_COST_T,
-        entry.artifactMode ?? 'inline',
-        schemaJson,
-        `sha256:${sha256Hex(schemaJson)}`,
-      )
-    }
-    seed.marketListings.forEach((entry, index) => {
-      const schemaJson = JSON.stringify(entry.schema)
-      const listing = {
-        ...entry.listing,
-        ownerUserId: entry.ownerUserId,
-        inputSchemaSnapshot: schemaJson,
-      }
-      const createdAtMs =
-        entry.createdAtUnix !== undefined ? entry.createdAtUnix * 1000 : now + index
-      run(
-        db,
-        `INSERT INTO market_listings
-           (listing_id, owner_user_id, skill, artifact_mode, listing_json, schema_json, created_at_ms, position)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT(listing_id) DO UPDATE SET
-           owner_user_id = excluded.owner_user_id, skill = excluded.skill,
-           artifact_mode = excluded.artifact_mode, listing_json = excluded.listing_json,
-           schema_json = excluded.schema_json, position = excluded.position,
-           created_at_ms = CASE WHEN ? THEN excluded.created_at_ms ELSE market_listings.created_at_ms END`,
-        entry.listing.id,
-        entry.ownerUserId,
-        entry.skill,
-        entry.artifactMode ?? 'inline',
-        JSON.stringify(listing),
-        schemaJson,
-        createdAtMs,
-        index,
-        entry.createdAtUnix !== undefined ? 1 : 0,
-      )
-    })
+    storeOfficialTemplates(db, seed)
+    storeMarketListings(db, seed)
     for (const entry of seed.privateTemplates) {
       run(
         db,
@@ -345,4 +284,77 @@ export function applySeedContent(db: Db, seed: Seed, userIds: ReadonlySet<number
       )
     }
   })()
+}
+
+/** Every owner the seed names must be one of `userIds`. */
+function checkOwners(seed: Seed, userIds: ReadonlySet<number>): void {
+  const owners: [string, number][] = [
+    ...seed.marketListings.map((l, i): [string, number] => [`marketListings[${i}]`, l.ownerUserId]),
+    ...seed.privateTemplates.map((t, i): [string, number] => [
+      `privateTemplates[${i}]`,
+      t.ownerUserId,
+    ]),
+    ...seed.reviewRequests.map((r, i): [string, number] => [`reviewRequests[${i}]`, r.ownerUserId]),
+  ]
+  const unknown = owners.filter(([, owner]) => !userIds.has(owner))
+  if (unknown.length > 0) {
+    const list = unknown
+      .slice(0, 5)
+      .map(([where, owner]) => `${where}.ownerUserId ${owner}`)
+      .join(', ')
+    throw new SeedError(
+      `The seed names owners that are not users: ${list}. Add them to "users" or use an existing userId.`,
+    )
+  }
+}
+
+function storeOfficialTemplates(db: Db, seed: Seed): void {
+  for (const entry of seed.officialTemplates) {
+    const schemaJson = JSON.stringify(entry.schema)
+    run(
+      db,
+      `INSERT OR REPLACE INTO official_templates
+           (template_id, skill, task_cost_t, artifact_mode, schema_json, definition_hash)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      entry.schema.templateId,
+      entry.skill,
+      entry.taskCostT ?? DEFAULT_TASK_COST_T,
+      entry.artifactMode ?? 'inline',
+      schemaJson,
+      `sha256:${sha256Hex(schemaJson)}`,
+    )
+  }
+}
+
+function storeMarketListings(db: Db, seed: Seed): void {
+  const now = Date.now()
+  seed.marketListings.forEach((entry, index) => {
+    const schemaJson = JSON.stringify(entry.schema)
+    const listing = {
+      ...entry.listing,
+      ownerUserId: entry.ownerUserId,
+      inputSchemaSnapshot: schemaJson,
+    }
+    const createdAtMs = entry.createdAtUnix !== undefined ? entry.createdAtUnix * 1000 : now + index
+    run(
+      db,
+      `INSERT INTO market_listings
+           (listing_id, owner_user_id, skill, artifact_mode, listing_json, schema_json, created_at_ms, position)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(listing_id) DO UPDATE SET
+           owner_user_id = excluded.owner_user_id, skill = excluded.skill,
+           artifact_mode = excluded.artifact_mode, listing_json = excluded.listing_json,
+           schema_json = excluded.schema_json, position = excluded.position,
+           created_at_ms = CASE WHEN ? THEN excluded.created_at_ms ELSE market_listings.created_at_ms END`,
+      entry.listing.id,
+      entry.ownerUserId,
+      entry.skill,
+      entry.artifactMode ?? 'inline',
+      JSON.stringify(listing),
+      schemaJson,
+      createdAtMs,
+      index,
+      entry.createdAtUnix !== undefined ? 1 : 0,
+    )
+  })
 }
