@@ -1,15 +1,10 @@
 // The New run screen's plain functions: file cells matched to a dropped folder, the check's
-// headline, and the words the connection card and the token note use instead of raw errors.
+// headline, and the words the connection card and the token note use.
 import { describe, expect, it } from 'vitest'
 import { checkHeadline } from '../../src/renderer/stores/prepare/check-slice'
 import { describeAge } from '../../src/renderer/stores/prepare/field-words'
 import { countFileCells, resolveFileCells } from '../../src/renderer/stores/prepare/files-slice'
-import {
-  errorWords,
-  stepWords,
-  tokenStoreWords,
-  withoutInternals,
-} from '../../src/renderer/stores/plain-words'
+import { stepWords, tokenStoreWords } from '../../src/renderer/stores/plain-words'
 import type { FileCellView, WorkbookCheckView } from '../../src/shared/bridge'
 
 const cell = (value: string, state: FileCellView['state'] = 'unchecked'): FileCellView => ({
@@ -86,36 +81,9 @@ describe('words on the screen', () => {
     expect(words).not.toContain('{')
   })
 
-  it('no request paths, JSON or D-Bus text in messages', () => {
-    expect(
-      withoutInternals('The service does not know what was asked for (GET /svc/v1/models).'),
-    ).toBe('The service does not know what was asked for.')
-    const keychain = errorWords({
-      message:
-        'Something went wrong inside Skill Runner: Cannot autolaunch D-Bus without X11 $DISPLAY',
-      nextStep: 'Try again.',
-    })
-    expect(keychain.message).toBe(
-      'The system keychain did not let Skill Runner save or read the token.',
-    )
-    // The keyring binding's errors read the same way.
-    for (const message of [
-      "Couldn't access platform storage: AccessDenied",
-      'zbus error: Failed to connect to address `unix:path=/run/user/0/bus`',
-    ]) {
-      expect(errorWords({ message, nextStep: 'Try again.' }).message).toBe(
-        'The system keychain did not let Skill Runner save or read the token.',
-      )
-    }
-    expect(
-      tokenStoreWords({
-        kind: 'memory',
-        description:
-          'no keychain (org.freedesktop.DBus.Error.ServiceUnknown: The name is not activatable)',
-        canSaveTokens: false,
-        advice: 'Install gnome-keyring.',
-      }).line,
-    ).not.toMatch(/DBus|freedesktop/)
+  // Request paths, JSON and keychain (D-Bus) text are kept out at the source: see
+  // test/engine/plain-errors.test.ts.
+  it('the token note names where a token comes from', () => {
     // A token from the environment: the engine names the variable, nothing is saved.
     expect(
       tokenStoreWords({

@@ -6,6 +6,7 @@
 import type { ConnectionReport, ConnectionStep, TokenStorageView } from '../../shared/bridge'
 import { ApiError, type ApiClient } from '../service'
 import { describeUserError } from '../errors'
+import { versionWords } from '../../shared/format'
 
 /** Which environment to talk to: a saved one by name, or any address (`--base-url`). */
 export interface Target {
@@ -37,27 +38,28 @@ export const BUILTIN_HISTORY_KEY = 'builtin:sandbox'
 interface CheckStep {
   step: ConnectionStep['step']
   title: string
-  run(
-    client: ApiClient,
-    origin: string,
-  ): Promise<Omit<ConnectionStep, 'step' | 'title' | 'skipped'>>
+  run(client: ApiClient): Promise<Omit<ConnectionStep, 'step' | 'title' | 'skipped'>>
 }
 
 const CHECK_TIMEOUT_MS = 10_000
 
-/** The steps, in order (DESIGN.md, Flows 1; the interface's Authentication 7). */
+/**
+ * The steps, in order (DESIGN.md, Flows 1; the interface's Authentication 7). Each says its
+ * outcome in the user's words, which the window and `doctor` show as they are: no status lines,
+ * request paths or JSON (the version's body is passed along for `doctor --json`).
+ */
 const CHECK_STEPS: readonly CheckStep[] = [
   {
     step: 'healthz',
     title: 'Service reachable',
-    async run(client, origin) {
+    async run(client) {
       const health = await client.healthz({ timeoutMs: CHECK_TIMEOUT_MS })
       return {
         ok: health.ok,
         status: health.status,
         message: health.ok
-          ? `${origin} answered.`
-          : `${origin} answered HTTP ${health.status} to the health check. Check the address.`,
+          ? 'The service answered.'
+          : `Something answered at this address, but not as the service should (error ${health.status}). Check the address.`,
       }
     },
   },
@@ -66,13 +68,12 @@ const CHECK_STEPS: readonly CheckStep[] = [
     title: 'Interface version',
     async run(client) {
       const version = await client.version({ timeoutMs: CHECK_TIMEOUT_MS })
-      const shown = typeof version.body === 'string' ? version.body : JSON.stringify(version.body)
       return {
         ok: version.ok,
         status: version.status,
         message: version.ok
-          ? `Version: ${shown.slice(0, 200)}`
-          : `The version check answered HTTP ${version.status}.`,
+          ? versionWords(version.body)
+          : `It did not say which version it runs (error ${version.status}). It may not be a Skill Execution Service.`,
         body: version.body,
       }
     },
@@ -81,11 +82,26 @@ const CHECK_STEPS: readonly CheckStep[] = [
     step: 'auth',
     title: 'Token accepted',
     async run(client) {
-      await client.models({ timeoutMs: CHECK_TIMEOUT_MS })
+      try {
+        await client.models({ timeoutMs: CHECK_TIMEOUT_MS })
+      } catch (error) {
+        // A refused token is an answer of this step, not a failure to check.
+        const refused = error instanceof ApiError ? TOKEN_REFUSALS[error.status] : undefined
+        if (error instanceof ApiError && refused) {
+          return { ok: false, status: error.status, message: refused }
+        }
+        throw error
+      }
       return { ok: true, status: 200, message: 'The service accepted the token.' }
     },
   },
 ]
+
+/** What a refused token means at the check, by status. */
+const TOKEN_REFUSALS: Partial<Record<number, string>> = {
+  401: 'The service did not accept the token. Set a valid token for this environment.',
+  403: 'The token works, but this account may not use the service.',
+}
 
 /**
  * The connection check: /healthz, /version, then the authenticated /models, walked in one
@@ -104,13 +120,13 @@ export async function checkConnection(
         ...named,
         ok: false,
         status: 0,
-        message: 'Not tried: an earlier step failed.',
+        message: 'Not tried: an earlier check did not pass.',
         skipped: true,
       })
       continue
     }
     try {
-      const outcome = await check.run(connection.client, connection.origin)
+      const outcome = await check.run(connection.client)
       steps.push({ ...named, ...outcome, skipped: false })
       failed = !outcome.ok
     } catch (error) {

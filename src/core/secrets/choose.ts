@@ -3,10 +3,11 @@
  * app: the OS keychain when its binding loads and the keychain answers a read; otherwise the
  * front door's fallback (the desktop's encrypted file; for the command line, a store that saves
  * nothing and says what to install). Never plain text. The choice is described for the UI and
- * `doctor`, including a token given by SKILL_RUNNER_TOKEN.
+ * `doctor`, including a token given by SKILL_RUNNER_TOKEN. Why the keychain was passed over is
+ * logged in the binding's words; the view says only what the user can act on.
  */
 import type { TokenStorageView } from '../../shared/bridge'
-import { keychainAdvice, probeSecretStore } from './keyring'
+import { failureDetail, keychainAdvice, probeSecretStore } from './keyring'
 import { UnavailableSecretStore, type SecretStore } from './store'
 
 /** A fallback store that also says whether it can save at all, and what to install. */
@@ -18,7 +19,10 @@ export interface FallbackSecretStore extends SecretStore {
 export interface ChooseSecretStoreOptions {
   /** Loads the keychain store; throws or resolves null when the binding cannot load. */
   keychain: () => Promise<SecretStore | null>
-  /** The store to use without a keychain; by default one that saves nothing. */
+  /**
+   * The store to use without a keychain; by default one that saves nothing. It gets why the
+   * keychain was passed over, in the binding's words, to keep for a log, never to show.
+   */
   fallback?: (problem: string) => FallbackSecretStore
   /** True when SKILL_RUNNER_TOKEN gives the token (it is then described as the source). */
   tokenFromEnvironment?: boolean
@@ -59,7 +63,7 @@ export async function chooseSecretStore(
       }
     }
   } catch (error) {
-    problem = error instanceof Error ? error.message : String(error)
+    problem = failureDetail(error)
   }
   const fallback = (options.fallback ?? unavailableFallback)(problem)
   log(`system keychain not available (${problem}); using: ${fallback.describe()}`)

@@ -3,9 +3,16 @@
  * @napi-rs/keyring, a maintained N-API binding of the Rust keyring crate with prebuilt modules
  * for every platform we ship (README, "Why @napi-rs/keyring"). It is an optional dependency:
  * loadKeyringStore answers null when it is not installed or its native part does not load, and
- * probeSecretStore tells whether the keychain service actually answers.
+ * probeSecretStore tells whether the keychain service actually answers. Whatever the binding
+ * throws ("zbus error: ...", "Couldn't access platform storage: ...") leaves this file as one
+ * SecretStoreError in the user's words; the binding's text travels only as its cause, for a log.
  */
-import { KEYCHAIN_SERVICE, UnavailableSecretStore, type SecretStore } from './store'
+import {
+  KEYCHAIN_SERVICE,
+  SecretStoreError,
+  UnavailableSecretStore,
+  type SecretStore,
+} from './store'
 
 interface KeyringEntry {
   getPassword(): Promise<string | null | undefined>
@@ -16,6 +23,35 @@ interface KeyringEntry {
 interface KeyringBinding {
   AsyncEntry: new (service: string, account: string) => KeyringEntry
   findCredentialsAsync(service: string): Promise<Array<{ account: string; password: string }>>
+}
+
+/**
+ * A failure of the OS keychain as the user reads it. The binding's errors name D-Bus addresses,
+ * platform error names or X11; none of that helps a user, and all of it means the same thing:
+ * the keychain is locked or not running.
+ */
+export function keychainFailure(error: unknown): SecretStoreError {
+  if (error instanceof SecretStoreError) return error
+  return new SecretStoreError(
+    'The system keychain did not let Skill Runner save or read the token.',
+    'Unlock the keychain (log in to the desktop session), then try again. If it stays unavailable, restart Skill Runner: it then keeps tokens encrypted in its own file.',
+    { cause: error },
+  )
+}
+
+/** The low-level text behind a keychain failure, for a log line. */
+export function failureDetail(error: unknown): string {
+  const inner = error instanceof SecretStoreError && error.cause !== undefined ? error.cause : error
+  return inner instanceof Error ? inner.message : String(inner)
+}
+
+/** Runs one call to the binding; whatever it throws becomes a keychainFailure. */
+async function guarded<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    throw keychainFailure(error)
+  }
 }
 
 export class KeyringSecretStore implements SecretStore {
@@ -45,15 +81,19 @@ export class KeyringSecretStore implements SecretStore {
     )
     return this.access
   }
-  async get(origin: string) {
-    await this.checkAccess()
-    return (await new this.keyring.AsyncEntry(this.service, origin).getPassword()) ?? null
+  get(origin: string) {
+    return guarded(async () => {
+      await this.checkAccess()
+      return (await new this.keyring.AsyncEntry(this.service, origin).getPassword()) ?? null
+    })
   }
   set(origin: string, token: string) {
-    return new this.keyring.AsyncEntry(this.service, origin).setPassword(token)
+    return guarded(() => new this.keyring.AsyncEntry(this.service, origin).setPassword(token))
   }
-  async delete(origin: string) {
-    await new this.keyring.AsyncEntry(this.service, origin).deletePassword()
+  delete(origin: string) {
+    return guarded(async () => {
+      await new this.keyring.AsyncEntry(this.service, origin).deletePassword()
+    })
   }
 }
 
@@ -77,7 +117,10 @@ export async function loadKeyringStore(
 /** An origin no one uses, read once to see that the keychain answers at all. */
 export const PROBE_ORIGIN = 'https://keychain-probe.skill-runner.invalid'
 
-/** Whether the store answers a read; the binding loads even where no keychain service runs. */
+/**
+ * Whether the store answers a read; the binding loads even where no keychain service runs. The
+ * answer is null, or why not in the binding's own words: for a log, never for the user.
+ */
 export async function probeSecretStore(
   store: SecretStore,
   timeoutMs = 5000,
@@ -91,7 +134,7 @@ export async function probeSecretStore(
     ])
     return null
   } catch (error) {
-    return error instanceof Error ? error.message : String(error)
+    return failureDetail(error)
   }
 }
 
@@ -105,8 +148,9 @@ export function keychainAdvice(platform: NodeJS.Platform = process.platform): st
 
 export interface SystemSecretStore {
   store: SecretStore
-  /** Why no keychain is used, and what to install; empty when the keychain works. */
+  /** Why no keychain is used, in the binding's words (for a log); empty when the keychain works. */
   problem: string
+  /** What to install, in the user's words; empty when the keychain works. */
   advice: string
 }
 

@@ -16,12 +16,15 @@ export interface SecretStore {
   delete(origin: string): Promise<void>
 }
 
-/** Raised when a token cannot be saved; the message says what to install or do instead. */
+/**
+ * Raised when a token cannot be saved or read; the message says what to install or do instead.
+ * A low-level failure behind it (the keychain binding's own text) is its `cause`, for a log only.
+ */
 export class SecretStoreError extends UserFacingError {
   readonly code = 'secret-store'
   readonly category = 'unavailable' as const
-  constructor(message: string, nextStep: string) {
-    super(message, nextStep)
+  constructor(message: string, nextStep: string, options?: { cause?: unknown }) {
+    super(message, nextStep, options)
     this.name = 'SecretStoreError'
   }
 }
@@ -51,11 +54,12 @@ export class MemorySecretStore implements SecretStore {
 export class UnavailableSecretStore implements SecretStore {
   readonly kind = 'memory' as const
   constructor(
-    private readonly reason: string,
+    /** Why no keychain answered, in the binding's words: for a log, never for the user. */
+    readonly problem: string,
     private readonly advice: string,
   ) {}
   describe() {
-    return `no keychain (${this.reason})`
+    return 'no keychain (none answered on this computer)'
   }
   async get() {
     return null

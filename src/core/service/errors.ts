@@ -1,7 +1,9 @@
 /**
  * One error type for everything that can go wrong talking to the service. It keeps the HTTP
  * status and the server's own `{ error }` message, and says in plain words what happened and what
- * to do next, so every front door (UI, CLI) can show it as is.
+ * to do next, so every front door (UI, CLI) can show it as is. What only an engineer reads (the
+ * request's method and path, a system error code) stays in its fields, for a log, and out of the
+ * message.
  */
 
 import { UserFacingError, type ErrorAction, type ErrorCategory } from '../errors'
@@ -20,7 +22,7 @@ export type ApiErrorKind =
 
 export interface ApiErrorInit {
   kind: ApiErrorKind
-  /** What was asked, e.g. "GET /svc/v1/users/me/runs". */
+  /** What was asked, e.g. "GET /svc/v1/users/me/runs": for a log, never in the message. */
   request: string
   /** The service's origin, e.g. https://skills.example.com. */
   origin: string
@@ -84,13 +86,31 @@ export class ApiError extends UserFacingError {
   }
 }
 
+/**
+ * The server's words, when it gave some. A body that is itself JSON without an `error` text is
+ * data, not words, and is left to the log.
+ */
+function serverWords(serverMessage: string | undefined): string {
+  if (!serverMessage || /^[[{]/.test(serverMessage.trim())) return ''
+  return ` It said: “${serverMessage}”`
+}
+
+/**
+ * Why the network failed, when it is said in words ("the connection was refused"). A bare system
+ * code (ETIMEDOUT, EHOSTUNREACH) says nothing to a user and is left to the log.
+ */
+function networkReason(detail: string | undefined): string {
+  if (!detail || /^[A-Z][A-Z0-9_]*$/.test(detail)) return ''
+  return ` (${detail})`
+}
+
 function explain(init: ApiErrorInit): { message: string; nextStep: string; action?: ErrorAction } {
-  const server = init.serverMessage ? ` It said: “${init.serverMessage}”` : ''
+  const server = serverWords(init.serverMessage)
   const where = init.origin
   switch (init.kind) {
     case 'unreachable':
       return {
-        message: `Could not reach the service at ${where}${init.detail ? ` (${init.detail})` : ''}.`,
+        message: `Could not reach the service at ${where}${networkReason(init.detail)}.`,
         nextStep: 'Check your internet connection and the environment’s address, then try again.',
       }
     case 'timeout':
@@ -128,7 +148,7 @@ function explain(init: ApiErrorInit): { message: string; nextStep: string; actio
   }
   if (status === 404) {
     return {
-      message: `The service does not know what was asked for (${init.request}).${server}`,
+      message: `The service does not know what was asked for.${server}`,
       nextStep: 'Check the id: it may be mistyped or belong to another environment.',
     }
   }

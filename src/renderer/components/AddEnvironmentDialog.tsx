@@ -4,7 +4,6 @@ import { useEnvironments, useStores } from '../stores/context'
 import { suggestedEnvironmentName } from '../stores/environments-selectors'
 import { Dialog } from './Dialog'
 import { Field } from './Field'
-import { errorWords } from '../stores/plain-words'
 
 /** Name + service address + token. The token goes straight to the engine's secret store. */
 export function AddEnvironmentDialog(props: { onClose: () => void }) {
@@ -70,7 +69,7 @@ export function AddEnvironmentDialog(props: { onClose: () => void }) {
         />
         {error && !error.fields && (
           <p className="form-error" role="alert">
-            {errorWords(error).message} {errorWords(error).nextStep}
+            {error.message} {error.nextStep}
           </p>
         )}
         <div className="dialog-actions">

@@ -1,5 +1,4 @@
 import type { BridgeErrorInfo } from '../../shared/bridge'
-import { errorWords } from '../stores/plain-words'
 
 /** An error as the user needs it: what happened, then what to do next. */
 export function ErrorNotice(props: {
@@ -7,8 +6,8 @@ export function ErrorNotice(props: {
   onRetry?: () => void
   onDismiss?: () => void
 }) {
-  const { onRetry, onDismiss } = props
-  const error = errorWords(props.error)
+  // The engine's words are shown as they are: it never puts internals in them.
+  const { error, onRetry, onDismiss } = props
   return (
     <div className="notice notice-error" role="alert">
       <Icon />

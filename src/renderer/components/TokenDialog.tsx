@@ -4,7 +4,6 @@ import { useStores } from '../stores/context'
 import { errorInfo } from '../stores/errors'
 import { Dialog } from './Dialog'
 import { Field } from './Field'
-import { errorWords } from '../stores/plain-words'
 
 /** Replaces the token of an environment. The field is cleared as soon as it is sent. */
 export function TokenDialog(props: { env: EnvironmentView; onClose: () => void }) {
@@ -53,7 +52,7 @@ export function TokenDialog(props: { env: EnvironmentView; onClose: () => void }
         />
         {error && !error.fields && (
           <p className="form-error" role="alert">
-            {errorWords(error).message} {errorWords(error).nextStep}
+            {error.message} {error.nextStep}
           </p>
         )}
         <div className="dialog-actions">

@@ -1,3 +1,4 @@
 export * from './runs'
 export * from './time'
 export * from './rows'
+export * from './service-version'
