@@ -10,7 +10,7 @@ import type { BuiltInSandbox } from './builtin-sandbox'
 import { BUILTIN_HISTORY_KEY, checkConnection, type Connection, type Target } from './connection'
 import { normaliseBaseUrl, type Environments, type SavedEnvironment } from './environments'
 import { EngineError } from '../errors'
-import type { SecretStore } from '../secrets'
+import { failureDetail, type SecretStore } from '../secrets'
 
 export interface ConnectionsOptions {
   environments: Environments
@@ -197,7 +197,7 @@ export class Connections {
       return await this.secrets.get(origin)
     } catch (error) {
       this.log(
-        `could not read the token store: ${error instanceof Error ? error.message : String(error)}`,
+        `could not read the token store: ${failureDetail(error)}`,
       )
       return null
     }
