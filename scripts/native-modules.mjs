@@ -101,8 +101,6 @@ export async function beforePack(context) {
   )
 }
 
-export default beforePack
-
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   stageNativePackages(process.argv[2] ?? process.platform, process.argv[3] ?? process.arch)
 }

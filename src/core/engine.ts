@@ -26,7 +26,6 @@ import { Uploads } from './flows/spend/uploads'
 import { RunWatcher, type RunWatcherOptions } from './flows/watch/run-watcher'
 
 export type { Connection, Target } from './environments/connection'
-export { BUILTIN_HISTORY_KEY } from './environments/connection'
 
 export interface EngineOptions {
   /** The data folder (see resolveHome). */

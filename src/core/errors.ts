@@ -14,7 +14,6 @@ import { UserFacingError, type ErrorAction, type ErrorCategory } from '../shared
 export {
   UserFacingError,
   describeUserError,
-  isUserFacingError,
   ERROR_CATEGORIES,
   type ErrorAction,
   type ErrorCategory,

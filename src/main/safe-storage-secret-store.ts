@@ -171,5 +171,3 @@ export function createSafeStorageSecretStore(options: SafeStorageSecretStoreOpti
     },
   }
 }
-
-export type SafeStorageSecretStore = ReturnType<typeof createSafeStorageSecretStore>

@@ -2,11 +2,5 @@
  * Which SecretStore the desktop app uses: the same chooser as the command line (core/secrets),
  * with Electron's safeStorage (an encrypted file) as the fallback when no keychain answers.
  */
-export {
-  chooseSecretStore,
-  type ChooseSecretStoreOptions,
-  type ChosenSecretStore,
-  type FallbackSecretStore as FallbackTokenStore,
-} from '../core/secrets'
+export { chooseSecretStore, type FallbackSecretStore as FallbackTokenStore } from '../core/secrets'
 export type { SecretStore as TokenStore } from '../core/secrets'
-export { PROBE_ORIGIN } from '../core/secrets'

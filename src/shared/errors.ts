@@ -73,10 +73,6 @@ export abstract class UserFacingError extends Error {
   }
 }
 
-export function isUserFacingError(error: unknown): error is UserFacingError {
-  return error instanceof UserFacingError
-}
-
 /** "What happened. What to do." for any error. */
 export function describeUserError(error: unknown): string {
   if (error instanceof UserFacingError) return `${error.message} ${error.nextStep}`.trim()

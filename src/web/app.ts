@@ -83,7 +83,3 @@ export function findRendererDir(from: string = dirname(fileURLToPath(import.meta
     dir = parent
   }
 }
-
-export function isRendererBuilt(rendererDir: string): boolean {
-  return existsSync(join(rendererDir, 'index.html'))
-}

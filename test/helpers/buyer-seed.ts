@@ -3,7 +3,6 @@
  * (published, 4 credits a row), Bea only buys. Workbooks for Bea are written with the listing's
  * own labels as headers ("Product", "Tone", "Words"), as a person would type them.
  */
-import { writeFile } from 'node:fs/promises'
 import ExcelJS from 'exceljs'
 import type { SeedFile } from '../../src/sandbox'
 
@@ -93,10 +92,4 @@ export async function writeBuyerWorkbook(
   sheet.addRow(['Product', 'Tone', 'Words'])
   for (const row of rows) sheet.addRow(row)
   await book.xlsx.writeFile(path)
-}
-
-/** The same as csv bytes. */
-export async function writeBuyerCsv(path: string, rows: [string, string, number | null][]) {
-  const lines = ['Product,Tone,Words', ...rows.map((r) => r.map((v) => v ?? '').join(','))]
-  await writeFile(path, lines.join('\n') + '\n')
 }

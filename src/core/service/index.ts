@@ -1,15 +1,8 @@
-// The service client's public face: the ApiClient, its option and query types, the body
-// builders for large uploads, and the error, retry and paging pieces other flows reuse.
+// The service client's public face: the ApiClient, its options, the body builder for large
+// uploads, and the error, retry and paging pieces other flows reuse.
 export { ApiClient } from './client'
-export type { ApiClientOptions, CallOptions, FetchLike, RetryInfo, TokenSource } from './transport'
-export { base64JsonBody, byteArrayJsonBody, type StreamedBody } from './bodies'
-export { parseRetryAfter } from './answers'
-export type { ArtifactFetchInit } from './artifacts'
-export type { HealthAnswer } from './endpoints/system'
-export type { ValidateWorkbookRequest } from './endpoints/market-listings'
-export type { UploadRequest } from './endpoints/input-assets'
-export type { AllRunsQuery, RunsQuery } from './endpoints/runs'
-export type { AllListingsQuery, ListingsQuery } from './endpoints/creators'
+export type { ApiClientOptions, FetchLike } from './transport'
+export { base64JsonBody } from './bodies'
 export * from './errors'
 export * from './retry'
 export * from './paginate'

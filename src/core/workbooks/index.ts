@@ -8,27 +8,12 @@
  *   write/     input workbook, annotated copy, results workbook, the streaming writer
  *   worker/    the worker thread's entry and the client that runs jobs in it
  */
-export type { WorkbookSource } from './byte-source'
-export { WorkbookFileError } from './limits'
-export { cellText, chooseInputSheet, columnLetter, isStreamedInputSheet, SHEETS } from './sheets'
-export type { ErrorCell, ReadOptions, ReadResult, RowSink } from './validate/read-result'
+export { chooseInputSheet, columnLetter, SHEETS } from './sheets'
+export type { ReadResult } from './validate/read-result'
 export { readInputWorkbook } from './read/read-input-workbook'
 export { readCsv } from './read/csv/read-csv'
-export { inputSheetName } from './read/xlsx/read-xlsx'
-export { openXlsx, type XlsxSource } from './read/xlsx/xlsx-file'
-export { generateInputWorkbook, SCHEMA_PART_CHARS, schemaParts } from './write/input-workbook'
-export { annotateHere, type AnnotateResult, type CheckedWorkbook } from './write/annotated-copy'
+export { openXlsx } from './read/xlsx/xlsx-file'
+export { generateInputWorkbook } from './write/input-workbook'
 export type { PlanCell, ResultsPlan } from './write/results-workbook'
-export {
-  checkWritableFolder,
-  streamingWorkbook,
-  type StreamingWorkbook,
-} from './write/streaming-writer'
-export type { WorkerJob, WorkerMessage } from './worker/messages'
-export { builtWorkerArgv, type WorkerOptions } from './worker/run-in-worker'
-export {
-  annotateWorkbook,
-  parseInputWorkbook,
-  writeResultsWorkbookFile,
-  type ParseOptions,
-} from './worker/client'
+export { checkWritableFolder, streamingWorkbook } from './write/streaming-writer'
+export { annotateWorkbook, parseInputWorkbook, writeResultsWorkbookFile } from './worker/client'

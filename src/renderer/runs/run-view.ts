@@ -1,7 +1,7 @@
 /** Plain functions behind the run detail: row names, timing and cost, tested like any function. */
 import type { RunOverview } from '../../shared/bridge'
 import type { RunSummary, RunTask } from '../../shared/contract'
-import { formatAmount, statusLabel } from '../../shared/format'
+import { formatAmount } from '../../shared/format'
 
 /**
  * How a submitted row is named: its spreadsheet row ("Row 6") when the rows came from a
@@ -88,10 +88,6 @@ export function orderTasks(tasks: RunTask[], onlyFailed: boolean): RunTask[] {
       Number(b.status === 'failed') - Number(a.status === 'failed') ||
       a.sourceRowIndex - b.sourceRowIndex,
   )
-}
-
-export function taskStatusText(task: RunTask): string {
-  return statusLabel(task.status)
 }
 
 const KINDS: Record<string, string> = {

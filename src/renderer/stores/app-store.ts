@@ -33,10 +33,4 @@ export function createAppStore(api: BridgeApi) {
   }))
 }
 
-/** A line for the footer: where tokens are kept, or what is missing. */
-export function secretStoreLine(info: AppInfo | null): string {
-  if (!info) return ''
-  return info.secretStore.description
-}
-
 export type AppStore = ReturnType<typeof createAppStore>

@@ -22,7 +22,7 @@ import type {
   SubmissionUpdate,
   UploadProgressUpdate,
 } from './views'
-import { EVENT_NAMES, REQUEST_NAMES, type EventNameList, type RequestNameList } from './names'
+import { REQUEST_NAMES, type EventNameList, type RequestNameList } from './names'
 import type { RequestSpec } from './requests/arguments'
 import { afterRunRequests } from './requests/after-run'
 import { creatorRequests } from './requests/creator'
@@ -33,19 +33,7 @@ import { runRequests } from './requests/runs'
 import { settingsRequests } from './requests/settings'
 import { spendingRequests } from './requests/spending'
 
-export {
-  environmentNameSchema,
-  fileRefSchema,
-  planTargetSchema,
-  request,
-  type FileRef,
-  type PlanTargetArgs,
-  type RequestSpec,
-} from './requests/arguments'
-export { baseUrlSchema, tokenSchema } from './requests/environments'
-export { MAX_FILE_ASSETS } from './requests/spending'
-export { prepareTargetSchema } from './requests/prepare'
-export { settingsPatchSchema } from './requests/settings'
+export type { FileRef, RequestSpec } from './requests/arguments'
 
 export const bridgeRequests = {
   ...environmentRequests,
@@ -83,7 +71,6 @@ void requestNamesMatch
 void eventNamesMatch
 
 export const requestNames: readonly RequestName[] = REQUEST_NAMES
-export const bridgeEventNames: readonly BridgeEventName[] = EVENT_NAMES
 
 /** The arguments a verb accepts (after parsing). */
 export type RequestArgs<K extends RequestName> = z.output<BridgeRequests[K]['args']>
@@ -94,10 +81,6 @@ export type RequestResult<K extends RequestName> =
 
 export function isRequestName(name: string): name is RequestName {
   return Object.prototype.hasOwnProperty.call(bridgeRequests, name)
-}
-
-export function isEventName(name: string): name is BridgeEventName {
-  return (bridgeEventNames as readonly string[]).includes(name)
 }
 
 /** Statuses offered in the runs filter; the service may send others, shown verbatim. */

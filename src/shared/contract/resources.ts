@@ -261,7 +261,6 @@ export const versionSummarySchema = z.object({
   definitionHash: text(),
   createdAtUnix: int(),
 })
-export type VersionSummary = z.infer<typeof versionSummarySchema>
 
 export const privateTemplateSchema = z.object({
   templateId: id(),
@@ -298,9 +297,6 @@ export const runRowsAcceptanceSchema = z.object({
 })
 export type RunRowsAcceptance = z.infer<typeof runRowsAcceptanceSchema>
 
-export const errorBodySchema = z.object({ error: z.string() })
-export type ErrorBody = z.infer<typeof errorBodySchema>
-
 /**
  * The answer of /svc/v1/models. The interface does not show its body and the app calls it only to
  * prove that the token works, so any JSON is accepted as it came.
@@ -328,7 +324,6 @@ export const validateWorkbookBodySchema = z.object({
   filename: z.string().min(1),
   listingVersionId: z.string().min(1),
 })
-export type ValidateWorkbookBody = z.infer<typeof validateWorkbookBodySchema>
 
 export const runRowsBodySchema = z.object({
   callbackUrl: z.string().optional(),
@@ -342,4 +337,3 @@ export const uploadBodySchema = z.object({
   contentType: z.string().min(1),
   filename: z.string().min(1),
 })
-export type UploadBody = z.infer<typeof uploadBodySchema>

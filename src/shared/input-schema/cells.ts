@@ -291,11 +291,6 @@ function coerced(result: WireValue | undefined | CellProblem): Coerced {
     : { ok: true, value: result }
 }
 
-/** One single value of a field (not a list). `problem` is the end of "Row 14, Quantity: ...". */
-export function coerceOne(field: SchemaField, value: CellValue): Coerced {
-  return coerced(checkOne(field, value))
-}
-
 /** A whole cell: required check, multiValue splitting and coercion. undefined = blank. */
 export function coerceCell(field: SchemaField, value: CellValue): Coerced {
   return coerced(checkCell(field, value))
@@ -313,9 +308,4 @@ export function headerKey(text: string): string {
     .replace(/\s*\(required\)\s*$/i, '')
     .toLowerCase()
     .replace(/[\s_-]+/g, '')
-}
-
-/** Task fee x rows, the estimate shown before confirming. */
-export function estimateCost(rowCount: number, taskFeeT: number): number {
-  return rowCount * taskFeeT
 }

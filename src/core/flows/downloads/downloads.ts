@@ -14,7 +14,6 @@
  *
  * The steps for one artifact are in artifact-download.ts; this file runs them for a whole run.
  */
-import { join, resolve } from 'node:path'
 import type { Artifact, RunDetail } from '../../../shared/contract'
 import { retryDelay } from '../../service'
 import type { Connection } from '../../environments/connection'
@@ -27,24 +26,13 @@ import { DownloadLedger } from './download-ledger'
 import { describeFailure, DOWNLOAD_RETRY_POLICY, failureOf } from './download-failures'
 import type { DownloadedFile, DownloadOptions, FailedDownload, RunDownload } from './download-types'
 
-export type {
-  DownloadedFile,
-  DownloadOptions,
-  DownloadProgress,
-  FailedDownload,
-  RunDownload,
-} from './download-types'
+export type { DownloadOptions, RunDownload } from './download-types'
 // Callers outside this folder name files with it from here.
 export { safeFileName }
 
 /** The run's folder: its id, marked as a run when the id does not say so already. */
 export function runFolderName(runId: string): string {
   return safeFileName(/^run[_-]/i.test(runId) ? runId : `run-${runId}`, 'run')
-}
-
-/** Where `runs download` puts a run: DIR/<run id>. */
-export function runFolderIn(outDir: string, runId: string): string {
-  return join(resolve(outDir), runFolderName(runId))
 }
 
 /** The run's detail as given, or read from the service when only its id is. */

@@ -38,12 +38,6 @@ export interface ProgressHooks {
   onStep?: (line: string) => void
 }
 
-/** A workbook that did not pass validation: nothing was sent. */
-export interface Rejected {
-  ok: false
-  validation: WorkbookValidation
-}
-
 /** Keeps the selected rows (and their spreadsheet row numbers). */
 export function selectRows(
   parsed: ParsedWorkbook,

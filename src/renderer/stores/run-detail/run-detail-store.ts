@@ -21,8 +21,7 @@ import {
 } from './run-detail-state'
 
 export type { RunDetailState } from './run-detail-state'
-export type { PreviewState, ResultsState, ShowItem } from './outputs-slice'
-export type { RetryChoice, RetryState } from './retry-slice'
+export type { PreviewState } from './outputs-slice'
 
 export interface RunDetailTimers {
   now: () => number

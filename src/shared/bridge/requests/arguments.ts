@@ -49,4 +49,3 @@ export const planTargetSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('template'), templateId: idSchema }),
   z.strictObject({ kind: z.literal('listing'), listingId: idSchema, listingVersionId: idSchema }),
 ])
-export type PlanTargetArgs = z.infer<typeof planTargetSchema>

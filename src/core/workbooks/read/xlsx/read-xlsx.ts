@@ -3,13 +3,13 @@
  * sheet (a linked cell in a url or file column means its link), then the Run settings sheet.
  * A zip the fast reader cannot place goes to exceljs's reader instead.
  */
-import { baseName, openByteSource, type ByteSource } from '../../byte-source'
+import type { ByteSource } from '../../byte-source'
 import { RESAVE, WorkbookFileError } from '../../limits'
 import { chooseInputSheet, sameSheetName, SHEETS } from '../../sheets'
 import type { Collector } from '../../validate/collector'
 import { readXlsxWithExceljs, verifyZip } from './exceljs-reader'
 import { openXlsxZip, XlsxUnsupported, type XlsxWorkbook } from './workbook'
-import { openZip, type Zip } from './zip'
+import type { Zip } from './zip'
 
 export async function readWithExceljs(zip: Zip, bytes: ByteSource, collector: Collector) {
   await verifyZip(zip)
@@ -56,19 +56,5 @@ export async function readXlsx(
       const [label, value, key] = cells
       collector.runValue(String(key ?? label ?? ''), web(links?.get(1)) ?? value ?? null)
     })
-  }
-}
-
-/** The input sheet's name, read from the workbook's directory; null when that cannot be read. */
-export async function inputSheetName(path: string): Promise<string | null> {
-  let bytes: ByteSource | undefined
-  try {
-    bytes = await openByteSource({ path })
-    const book = await openXlsxZip(await openZip(bytes), baseName(path))
-    return chooseInputSheet(book.sheets)?.name ?? null
-  } catch {
-    return null
-  } finally {
-    await bytes?.close()
   }
 }
