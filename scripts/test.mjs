@@ -1,4 +1,4 @@
-// `npm test`: type checks, lint (with the layers of ARCHITECTURE.md), code sizes, the build the browser tests need, the vitest suite, and the
+// `npm test`: type checks, lint (with the layers of ARCHITECTURE.md), code sizes, knip, the build the browser tests need, the vitest suite, and the
 // keychain tests inside a private D-Bus session with an unlocked gnome-keyring when the machine
 // has one. Prints one closing line "tests: N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process'
@@ -36,6 +36,7 @@ ok = run('typecheck (node side)', npx, ['tsc', '-p', 'tsconfig.node.json', '--no
 ok = run('typecheck (web side)', npx, ['tsc', '-p', 'tsconfig.web.json', '--noEmit']) && ok
 ok = run('lint', npx, ['eslint', '.']) && ok
 ok = run('code sizes (files <= 400 lines, functions <= 80)', 'node', ['scripts/code-sizes.mjs']) && ok
+ok = run('knip (no unused files, exports or dependencies)', npx, ['knip', '--no-progress']) && ok
 ok = run('build (renderer for browser-mode tests, CLI bundle)', 'npm', ['run', 'build']) && ok
 
 const mainReport = join(tmp, 'vitest.json')

@@ -25,7 +25,7 @@ import { pageTokenSecret, setUpUsers, type AcceptedUsers } from './users'
 
 export { SeedError, parseSeed, type SeedFile } from './seed'
 export { demoSeed } from './demo-content'
-export { SANDBOX_DEMO_TOKEN, type FaultRule, type Sandbox, type SandboxOptions } from './options'
+export { SANDBOX_DEMO_TOKEN, type Sandbox, type SandboxOptions } from './options'
 
 /** The line the `sandbox` command prints on stdout once it is ready. */
 export function formatSandboxBanner(sandbox: Pick<Sandbox, 'url'>): string {

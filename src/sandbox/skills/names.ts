@@ -8,4 +8,3 @@ export type SkillName = (typeof SKILL_NAMES)[number]
  * clients exercise downloads.
  */
 export const ARTIFACT_MODES = ['inline', 'file'] as const
-export type ArtifactMode = (typeof ARTIFACT_MODES)[number]

@@ -6,46 +6,14 @@
  */
 import type {
   BridgeErrorInfo,
-  CheckProgressUpdate,
   FileRef,
   PrepareTarget,
-  SavedFileView,
   WorkbookCheckView,
 } from '../../../shared/bridge'
 import { errorInfo } from '../errors'
 import type { SliceContext } from './prepare-state'
-
-export type CheckState = 'idle' | 'reading' | 'done' | 'error'
-
-export interface CheckData {
-  /** The workbook the user dropped or chose, and its check. */
-  file: File | null
-  checkState: CheckState
-  checkId: string
-  rowsRead: number
-  check: WorkbookCheckView | null
-  checkError: BridgeErrorInfo | null
-  /** The cell the grid shows and highlights (from the error list). */
-  focus: { rowPosition: number; column: number | null; seq: number } | null
-
-  /** Run-scoped values typed in the small form, by field key. */
-  runValues: Record<string, string>
-
-  markedUpSaving: boolean
-  markedUpSaved: SavedFileView | null
-  markedUpError: BridgeErrorInfo | null
-}
-
-export interface CheckActions {
-  takeFile(file: File): Promise<void>
-  checkAgain(): Promise<void>
-  cancelCheck(): Promise<void>
-  applyProgress(update: CheckProgressUpdate): void
-  focusProblem(rowPosition: number, column: number | null): void
-  setRunValue(key: string, value: string): void
-  applyRunValues(): Promise<void>
-  saveMarkedUp(): Promise<void>
-}
+import type { CheckData, CheckActions } from './check-types'
+export type { CheckData, CheckActions } from './check-types'
 
 export function initialCheck(): CheckData {
   return {

@@ -4,52 +4,20 @@
  * them; the files found are uploaded once each, and the plan puts their inputAssetIds in the
  * cells. Selectors for matching cells to that folder live here too.
  */
-import type {
-  BridgeErrorInfo,
-  FileCellView,
-  FileRef,
-  UploadProgressUpdate,
-  WorkbookCheckView,
-} from '../../../shared/bridge'
+import type { FileCellView, FileRef, WorkbookCheckView } from '../../../shared/bridge'
 import { errorInfo } from '../errors'
 import type { SliceContext } from './prepare-state'
-
-/** Files of a dropped folder, by their path relative to it ("photos/a.png"). */
-export type FolderFiles = Map<string, File>
-
-/** One file being uploaded, by its path relative to the dropped folder. */
-export interface UploadItem {
-  name: string
-  state: UploadProgressUpdate['state'] | 'waiting'
-  sentBytes: number
-  totalBytes: number
-  inputAssetId: string
-}
-
-export interface FilesData {
-  /** Browser mode: files of the folder the user dropped, by path relative to it. */
-  folder: FolderFiles
-  uploads: UploadItem[]
-  uploading: boolean
-  uploadError: BridgeErrorInfo | null
-  overall: UploadProgressUpdate['overall'] | null
-}
-
-export interface FilesActions {
-  addFolder(files: FolderFiles): void
-  uploadFiles(): Promise<void>
-  applyUploadProgress(update: UploadProgressUpdate): void
-}
+import type {
+  FolderFiles,
+  UploadItem,
+  FilesData,
+  FilesActions,
+  ResolvedFileCell,
+} from './files-types'
+export type { FolderFiles, FilesData, FilesActions, ResolvedFileCell } from './files-types'
 
 export function initialFiles(): FilesData {
   return { folder: new Map(), uploads: [], uploading: false, uploadError: null, overall: null }
-}
-
-export interface ResolvedFileCell extends FileCellView {
-  /** The file to upload (browser mode: from the dropped folder), or null. */
-  file: File | null
-  /** The name the file is uploaded under (its path in the folder, or the cell's value). */
-  key: string
 }
 
 function normalise(path: string): string {

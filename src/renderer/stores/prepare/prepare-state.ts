@@ -5,10 +5,10 @@
  */
 import type { StoreApi } from 'zustand/vanilla'
 import type { BridgeApi, FileRef, SavedFileView } from '../../../shared/bridge'
-import type { CheckActions, CheckData } from './check-slice'
-import type { FilesActions, FilesData } from './files-slice'
-import type { SendActions, SendData } from './send-slice'
-import type { TargetActions, TargetData } from './target-slice'
+import type { CheckActions, CheckData } from './check-types'
+import type { FilesActions, FilesData } from './files-types'
+import type { SendActions, SendData } from './send-types'
+import type { TargetActions, TargetData } from './target-types'
 
 export interface PrepareDeps {
   api: BridgeApi

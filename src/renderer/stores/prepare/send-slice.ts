@@ -3,42 +3,13 @@
  * out the cost and opens the confirmation; the explicit yes that sends it; and the submissions
  * journaled but not answered yet (they survive a restart).
  */
-import type {
-  BridgeErrorInfo,
-  PendingSubmissionView,
-  SubmissionPlanView,
-  SubmissionUpdate,
-  SubmissionView,
-  WorkbookCheckView,
-} from '../../../shared/bridge'
+import type { WorkbookCheckView } from '../../../shared/bridge'
 import { errorInfo } from '../errors'
 import { filledRunValues } from './check-slice'
 import { uploadedFileCells } from './files-slice'
 import type { SliceContext } from './prepare-state'
-
-export interface SendData {
-  /** Sending: all rows, or a pilot of the first N. */
-  pilot: { on: boolean; rows: number }
-  planning: boolean
-  plan: SubmissionPlanView | null
-  planError: BridgeErrorInfo | null
-  sending: boolean
-  sendError: BridgeErrorInfo | null
-  sent: SubmissionView | null
-  /** Submissions journaled but not answered yet (they survive a restart). */
-  pending: PendingSubmissionView[]
-}
-
-export interface SendActions {
-  setPilot(pilot: { on: boolean; rows: number }): void
-  /** Reads the workbook for sending and works out the cost: opens the confirmation. */
-  planSend(): Promise<void>
-  closePlan(): void
-  /** The explicit yes: sends the plan. Resolves with the submission, null when refused. */
-  confirmSend(options: { maxCostT?: number; again?: boolean }): Promise<SubmissionView | null>
-  loadPending(): Promise<void>
-  applySubmissionUpdate(update: SubmissionUpdate): void
-}
+import type { SendData, SendActions } from './send-types'
+export type { SendData, SendActions } from './send-types'
 
 export function initialSend(): SendData {
   return {

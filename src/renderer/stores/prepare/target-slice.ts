@@ -6,54 +6,14 @@
  * new target object, so a slow answer for an earlier choice (or one made before the screen was
  * reset) is recognised by identity and dropped, whether it brings the form or an error.
  */
-import type {
-  BridgeErrorInfo,
-  ListingView,
-  PrepareTarget,
-  SavedFileView,
-  TemplateChoice,
-  TemplateView,
-} from '../../../shared/bridge'
+import type { PrepareTarget } from '../../../shared/bridge'
 import { errorInfo } from '../errors'
 import type { SliceContext } from './prepare-state'
+import type { TargetData, TargetActions } from './target-types'
+export type { TargetData, TargetActions } from './target-types'
 
 type TemplateTarget = Extract<PrepareTarget, { kind: 'template' }>
 type ListingTarget = Extract<PrepareTarget, { kind: 'listing' }>
-
-export interface TargetData {
-  templates: TemplateChoice[]
-  templatesOffline: boolean
-  templatesLoading: boolean
-  templatesError: BridgeErrorInfo | null
-
-  target: PrepareTarget | null
-  template: TemplateView | null
-  templateLoading: boolean
-  templateError: BridgeErrorInfo | null
-
-  /** The buyer's view of the chosen listing (name, fee, terms, form). */
-  listing: ListingView | null
-  listingLoading: boolean
-  listingError: BridgeErrorInfo | null
-
-  /** "Get the input workbook". */
-  workbookSaving: boolean
-  workbookSaved: SavedFileView | null
-  workbookSaveError: BridgeErrorInfo | null
-}
-
-export interface TargetActions {
-  loadTemplates(): Promise<void>
-  chooseTemplate(templateId: string): Promise<void>
-  chooseListing(listingId: string, listingVersionId: string): Promise<void>
-  /**
-   * A workbook the app made names what it is for: show that target's form. The workbook was
-   * just checked against it, so it is not checked again.
-   */
-  adoptWorkbookTarget(target: PrepareTarget): void
-  getInputWorkbook(): Promise<void>
-  openSaved(path: string): Promise<void>
-}
 
 export function initialTarget(): TargetData {
   return {

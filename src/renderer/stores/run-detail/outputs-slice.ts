@@ -2,35 +2,10 @@
  * The open run's outputs: previews of its artifacts, the results workbook (with its progress)
  * and "Show in folder".
  */
-import type {
-  ArtifactPreviewView,
-  BridgeErrorInfo,
-  DownloadProgressUpdate,
-  ResultsWorkbookView,
-} from '../../../shared/bridge'
 import { errorInfo } from '../errors'
 import type { RunDetailContext } from './run-detail-state'
-
-export type PreviewState =
-  | { state: 'loading' }
-  | { state: 'done'; value: ArtifactPreviewView }
-  | { state: 'failed'; error: BridgeErrorInfo }
-
-export type ResultsState =
-  | { state: 'idle' }
-  | { state: 'saving'; doneFiles: number; totalFiles: number }
-  | { state: 'saved'; value: ResultsWorkbookView }
-  | { state: 'failed'; error: BridgeErrorInfo }
-
-export type ShowItem = 'outputs' | 'results' | 'artifact'
-
-export interface OutputsActions {
-  preview(artifactId: string): Promise<void>
-  closePreview(): void
-  saveResults(): Promise<void>
-  showInFolder(item: ShowItem, artifactId?: string): Promise<void>
-  applyProgress(update: DownloadProgressUpdate): void
-}
+import type { PreviewState, OutputsActions } from './outputs-types'
+export type { PreviewState, OutputsActions } from './outputs-types'
 
 export function outputsActions(ctx: RunDetailContext): OutputsActions {
   const { set, get, api } = ctx

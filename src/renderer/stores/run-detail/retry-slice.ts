@@ -2,33 +2,10 @@
  * "Retry failed rows" of the open run: a plan of the failed rows, confirmed by the user, then
  * sent as a new run. Nothing is sent until confirmRetry.
  */
-import type { BridgeErrorInfo, SubmissionPlanView } from '../../../shared/bridge'
 import { errorInfo } from '../errors'
 import type { RunDetailContext } from './run-detail-state'
-
-export type RetryState =
-  | { state: 'idle' }
-  | { state: 'planning' }
-  | {
-      state: 'confirming'
-      plan: SubmissionPlanView
-      sending: boolean
-      error: BridgeErrorInfo | null
-    }
-  | { state: 'sent'; runId: string }
-  | { state: 'failed'; error: BridgeErrorInfo }
-
-export interface RetryChoice {
-  maxCostT?: number
-  again?: boolean
-}
-
-export interface RetryActions {
-  /** Plans a new run of the failed rows; nothing is sent until confirmRetry. */
-  planRetry(): Promise<void>
-  confirmRetry(choice: RetryChoice): Promise<void>
-  cancelRetry(): void
-}
+import type { RetryActions } from './retry-types'
+export type { RetryActions } from './retry-types'
 
 export function retryActions(ctx: RunDetailContext): RetryActions {
   const { set, get, api } = ctx

@@ -13,8 +13,8 @@ import type {
   RunsUpdate,
   ShowInFolderView,
 } from '../../../shared/bridge'
-import type { OutputsActions, PreviewState, ResultsState, ShowItem } from './outputs-slice'
-import type { RetryActions, RetryState } from './retry-slice'
+import type { OutputsActions, PreviewState, ResultsState, ShowItem } from './outputs-types'
+import type { RetryActions, RetryState } from './retry-types'
 
 export interface RunDetailData {
   environment: string | null

@@ -1,0 +1,35 @@
+/**
+ * The state and actions of send-slice.ts, kept apart from its code so the store's state type can
+ * name them without importing the slice (no import circle).
+ */
+import type {
+  BridgeErrorInfo,
+  PendingSubmissionView,
+  SubmissionPlanView,
+  SubmissionUpdate,
+  SubmissionView,
+} from '../../../shared/bridge'
+
+export interface SendData {
+  /** Sending: all rows, or a pilot of the first N. */
+  pilot: { on: boolean; rows: number }
+  planning: boolean
+  plan: SubmissionPlanView | null
+  planError: BridgeErrorInfo | null
+  sending: boolean
+  sendError: BridgeErrorInfo | null
+  sent: SubmissionView | null
+  /** Submissions journaled but not answered yet (they survive a restart). */
+  pending: PendingSubmissionView[]
+}
+
+export interface SendActions {
+  setPilot(pilot: { on: boolean; rows: number }): void
+  /** Reads the workbook for sending and works out the cost: opens the confirmation. */
+  planSend(): Promise<void>
+  closePlan(): void
+  /** The explicit yes: sends the plan. Resolves with the submission, null when refused. */
+  confirmSend(options: { maxCostT?: number; again?: boolean }): Promise<SubmissionView | null>
+  loadPending(): Promise<void>
+  applySubmissionUpdate(update: SubmissionUpdate): void
+}
