@@ -1,6 +1,6 @@
 // `npm test`: type checks, lint (with the layers of ARCHITECTURE.md), code sizes, knip, the build
-// the browser tests need, the vitest suite, and the keychain tests inside a private D-Bus session with an unlocked gnome-keyring when the machine
-// has one. Prints one closing line "tests: N passed, N failed, N skipped".
+// the browser tests need, the vitest suite, and the keychain tests inside a private D-Bus session
+// with an unlocked gnome-keyring when the machine has one. Prints one closing line "tests: N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
