@@ -5,18 +5,20 @@
  */
 import { join } from 'node:path'
 import { createEngine, type Engine } from '../core/engine'
-import { resolveHome } from '../core/storage/home'
+import { openDataFolder, resolveHome } from '../core/storage/home'
 import { chooseSecretStore, loadKeyringStore } from '../core/secrets'
 import { startSandbox } from '../sandbox'
 
 export async function makeEngine(env: NodeJS.ProcessEnv): Promise<Engine> {
+  const home = resolveHome(env)
+  await openDataFolder(home)
   const tokenOverride = env.SKILL_RUNNER_TOKEN?.trim() || undefined
   const chosen = await chooseSecretStore({
     keychain: () => loadKeyringStore(),
     tokenFromEnvironment: Boolean(tokenOverride),
   })
   return createEngine({
-    home: resolveHome(env),
+    home,
     secretStore: chosen.store,
     secretStoreView: chosen.view,
     tokenOverride,

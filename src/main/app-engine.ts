@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import { createEngine, type Engine } from '../core/engine'
 import { BUILTIN_SANDBOX } from '../core/environments/environments'
-import { resolveHome } from '../core/storage/home'
+import { openDataFolder, resolveHome } from '../core/storage/home'
 import { loadKeyringStore } from '../core/secrets'
 import type { BridgeServiceOptions } from '../core/bridge/service'
 import { startSandbox } from '../sandbox'
@@ -36,6 +36,7 @@ export async function createAppEngine(options: AppEngineOptions): Promise<{
   close(): Promise<void>
 }> {
   const home = resolveHome()
+  await openDataFolder(home)
   const chosen = await chooseSecretStore({
     keychain: () => loadKeyringStore(),
     fallback: () =>

@@ -2,7 +2,8 @@
  * The Bridge over HTTP: `POST /bridge/<verb>` with a JSON body of the verb's arguments, answered
  * with the Bridge's `{ ok, value | error }`. A call must come from this server's own origin and
  * carry the secret in its header (the page's cookie is not enough: any page can make a browser
- * send cookies), and its body has a size limit.
+ * send cookies), and its body has a size limit: large for the verbs that carry a dropped file as
+ * base64, small for every other.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import {
@@ -10,6 +11,7 @@ import {
   forbiddenError,
   invalidArguments,
   type Dispatch,
+  type RequestName,
 } from '../shared/bridge'
 import { sendJson } from './http-answers'
 import type { RequestGate } from './request-gate'
@@ -17,27 +19,66 @@ import type { RequestGate } from './request-gate'
 export interface BridgeEndpoint {
   gate: RequestGate
   dispatch: Dispatch
-  /** Largest accepted request body, in bytes. */
-  maxBodyBytes: number
   refused: (reason: string) => void
 }
 
-const tooLarge = {
-  code: 'invalid-arguments',
-  message: 'That file is too large to send from a browser.',
-  nextStep: 'Use the desktop app for files this large, or split the workbook.',
+/**
+ * The verbs whose arguments take a FileRef (src/shared/bridge/requests): a browser sends the
+ * dropped file's bytes inside the call. test/web/server.test.ts checks this list against the
+ * contract's schemas, so a new verb that takes a file cannot be forgotten here.
+ */
+const VERBS_WITH_FILES: ReadonlySet<string> = new Set<RequestName>([
+  'describeFile',
+  'uploadFiles',
+  'checkWorkbook',
+  'planSubmission',
+])
+const FILE_CALL_MAX_BYTES = 64 * 1024 * 1024
+const OTHER_CALL_MAX_BYTES = 1024 * 1024
+
+/** Largest body a call of `verb` may have, in bytes. */
+export function bodyLimitFor(verb: string): number {
+  return VERBS_WITH_FILES.has(verb) ? FILE_CALL_MAX_BYTES : OTHER_CALL_MAX_BYTES
 }
 
-/** The request's body, or null as soon as it grows past the limit. */
-async function readBody(req: IncomingMessage, maxBodyBytes: number): Promise<Buffer | null> {
+function tooLarge(verb: string) {
+  return VERBS_WITH_FILES.has(verb)
+    ? {
+        code: 'invalid-arguments',
+        message: 'That file is too large to send from a browser.',
+        nextStep: 'Use the desktop app for files this large, or split the workbook.',
+      }
+    : {
+        code: 'over-limit',
+        message: 'That request is larger than Skill Runner takes from a browser.',
+        nextStep: 'Reload the page and try again; if it happens again, use the desktop app.',
+      }
+}
+
+/**
+ * The request's body, or null when it is larger than the limit: told by its Content-Length
+ * before anything is read, or found while reading. The rest of a refused body is left unread
+ * (Node discards it, within the server's request timeout).
+ */
+async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | null> {
+  if (Number(req.headers['content-length'] ?? 0) > maxBytes) return null
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of req) {
     size += (chunk as Buffer).length
-    if (size > maxBodyBytes) return null
+    if (size > maxBytes) return null
     chunks.push(chunk as Buffer)
   }
   return Buffer.concat(chunks)
+}
+
+/** The verb named in the path, or null when its percent-encoding is broken. */
+function verbOf(encoded: string): string | null {
+  try {
+    return decodeURIComponent(encoded)
+  } catch {
+    return null
+  }
 }
 
 /** True when the call may go on; otherwise it has been refused with 405 or 403. */
@@ -64,9 +105,16 @@ export async function handleBridgeCall(
   endpoint: BridgeEndpoint,
   req: IncomingMessage,
   res: ServerResponse,
-  verb: string,
+  encodedVerb: string,
 ): Promise<void> {
   if (!callAllowed(endpoint, req, res)) return
+  const verb = verbOf(encodedVerb)
+  if (verb === null) {
+    return sendJson(res, 400, {
+      ok: false,
+      error: invalidArguments({ _: 'The address of the request is not valid.' }),
+    })
+  }
   const type = req.headers['content-type'] ?? ''
   if (!type.toLowerCase().startsWith('application/json')) {
     return sendJson(res, 415, {
@@ -74,8 +122,8 @@ export async function handleBridgeCall(
       error: invalidArguments({ _: 'Requests must be JSON.' }),
     })
   }
-  const body = await readBody(req, endpoint.maxBodyBytes)
-  if (body === null) return sendJson(res, 413, { ok: false, error: tooLarge })
+  const body = await readBody(req, bodyLimitFor(verb))
+  if (body === null) return sendJson(res, 413, { ok: false, error: tooLarge(verb) })
   let args: unknown
   try {
     args = body.length ? JSON.parse(body.toString('utf8')) : {}
@@ -85,6 +133,6 @@ export async function handleBridgeCall(
       error: invalidArguments({ _: 'The request was not valid JSON.' }),
     })
   }
-  const result = await endpoint.dispatch(decodeURIComponent(verb), args, { transport: 'http' })
+  const result = await endpoint.dispatch(verb, args, { transport: 'http' })
   sendJson(res, 200, result)
 }

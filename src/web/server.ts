@@ -13,6 +13,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http'
 import { randomBytes } from 'node:crypto'
 import { resolve } from 'node:path'
+import { EngineError } from '../core/errors'
 import { WEB_BRIDGE_PATH, type BridgeEventName, type Dispatch } from '../shared/bridge'
 import { handleBridgeCall, type BridgeEndpoint } from './bridge-endpoint'
 import { EventSockets } from './event-socket'
@@ -32,9 +33,30 @@ export interface WebServerOptions {
   subscribe: (listener: (event: BridgeEventName, payload: unknown) => void) => () => void
   /** Fixed secret for tests; a fresh random one otherwise. */
   secret?: string
-  /** Largest accepted Bridge request body (default 64 MB: dropped files travel as base64). */
-  maxBodyBytes?: number
+  /** How long a slow client may take; WEB_SERVER_TIMEOUTS unless a test wants shorter. */
+  timeouts?: WebServerTimeouts
   onRefused?: (reason: string) => void
+}
+
+export interface WebServerTimeouts {
+  /** From the connection to the end of the request's headers. */
+  headersMs: number
+  /** From the connection to the end of the request's body (not the time taken to answer). */
+  requestMs: number
+  /** How often Node looks for connections over those limits. */
+  checkEveryMs: number
+}
+
+/**
+ * Set here rather than left to Node, whose defaults differ between versions: a client whose
+ * headers never end holds a connection for at most headersMs + checkEveryMs (25 s); a body
+ * that trickles, for at most requestMs + checkEveryMs. A 64 MB upload over loopback takes a
+ * second.
+ */
+export const WEB_SERVER_TIMEOUTS: WebServerTimeouts = {
+  headersMs: 20_000,
+  requestMs: 60_000,
+  checkEveryMs: 5_000,
 }
 
 export interface WebServer {
@@ -95,26 +117,40 @@ function originFor(host: string, port: number): string {
     : `http://${host === 'localhost' ? 'localhost' : '127.0.0.1'}:${port}`
 }
 
+/**
+ * Refuses an address to listen on that other computers could reach. Browser mode trusts every
+ * caller that shows the secret, and the secret travels in plain HTTP: on a network, anyone on
+ * the way could read it. An SSH tunnel carries it encrypted to a loopback port instead. The
+ * tunnel keeps the port number, since the server answers only to its own Host.
+ */
+export function requireLoopbackHost(host: string): void {
+  if (isLoopbackHost(host)) return
+  throw new EngineError(
+    'bad-input',
+    `Browser mode listens on this computer only (127.0.0.1, localhost or ::1), not on ${host}: it is not protected for use over a network.`,
+    'To use it from another computer, start it here on a fixed port (for example 8080) and reach it through an SSH tunnel: on the other computer run “ssh -L 8080:127.0.0.1:8080 you@this-computer”, then open the address it printed there. Use the same port number on both sides.',
+  )
+}
+
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
   const host = options.host ?? '127.0.0.1'
-  if (!isLoopbackHost(host)) {
-    throw new Error(
-      `Browser mode listens on this computer only (127.0.0.1, localhost or ::1), not on ${host}.`,
-    )
-  }
+  requireLoopbackHost(host)
   const gate = new RequestGate(host, options.secret ?? randomBytes(32).toString('base64url'))
   const refused = (reason: string) => options.onRefused?.(reason)
+  const timeouts = options.timeouts ?? WEB_SERVER_TIMEOUTS
   const server = createServer(
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: timeouts.checkEveryMs,
+    },
     routeRequest({
       gate,
       refused,
       dispatch: options.dispatch,
-      maxBodyBytes: options.maxBodyBytes ?? 64 * 1024 * 1024,
       rendererRoot: resolve(options.rendererDir),
     }),
   )
-  server.headersTimeout = 20_000
-  server.requestTimeout = 120_000
 
   const events = new EventSockets(gate, refused)
   server.on('upgrade', (req, socket, head) => events.upgrade(req, socket, head))

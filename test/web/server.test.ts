@@ -2,14 +2,19 @@
 // per-start secret, from a foreign Origin, or for a foreign Host, nothing is answered.
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { startWebServer, type WebServer } from '../../src/web/server'
+import { WEB_SERVER_TIMEOUTS, startWebServer, type WebServer } from '../../src/web/server'
+import { bodyLimitFor } from '../../src/web/bridge-endpoint'
 import {
   WEB_SUBPROTOCOL,
+  bridgeRequests,
   createDispatch,
+  fileRefSchema,
+  type RequestName,
   type BridgeEventName,
   type BridgeHandlers,
 } from '../../src/shared/bridge'
@@ -282,3 +287,156 @@ describe('browser mode: WebSocket events', () => {
     ).toBe(403)
   })
 })
+
+describe('browser mode: malformed requests, body limits and slow clients', () => {
+  const withSecret = () => ({
+    origin: own(),
+    'x-skill-runner-secret': server.secret,
+    'content-type': 'application/json',
+  })
+
+  it('answers 400, not 500, to a Bridge path with broken percent-encoding', async () => {
+    const before = calls.length
+    for (const path of ['/bridge/%E0%A4%A', '/bridge/%', '/bridge/list%ZZ']) {
+      const answer = await send({ method: 'POST', path, headers: withSecret(), body: '{}' })
+      expect(answer.status, path).toBe(400)
+      expect(JSON.parse(answer.body)).toMatchObject({ ok: false })
+    }
+    expect(calls.length).toBe(before)
+  })
+
+  it('answers 413 above 1 MB for a verb that takes no file, by length or as it streams', async () => {
+    const before = calls.length
+    const over = JSON.stringify({ pad: 'x'.repeat(1024 * 1024) })
+    const byLength = await send({
+      method: 'POST',
+      path: '/bridge/listEnvironments',
+      headers: withSecret(),
+      body: over,
+    })
+    expect(byLength.status).toBe(413)
+    expect(JSON.parse(byLength.body)).toMatchObject({ ok: false })
+    const streamed = await sendChunked('/bridge/listEnvironments', over)
+    expect(streamed.status).toBe(413)
+    expect(calls.length).toBe(before)
+  })
+
+  it('takes up to 64 MB for the verbs that carry files, and answers 413 above that', async () => {
+    const file = { kind: 'bytes', name: 'photo.png', base64: 'A'.repeat(2 * 1024 * 1024) }
+    for (const [verb, args] of [
+      ['uploadFiles', { environment: 'Sandbox', files: [file] }],
+      ['describeFile', { file }],
+    ] as const) {
+      const answer = await send({
+        method: 'POST',
+        path: `/bridge/${verb}`,
+        headers: withSecret(),
+        body: JSON.stringify(args),
+      })
+      expect(answer.status, verb).toBe(200)
+      expect(JSON.parse(answer.body), verb).toEqual({ ok: true, value: { items: [] } })
+    }
+    const huge = { ...file, base64: 'A'.repeat(64 * 1024 * 1024) }
+    const tooBig = await send({
+      method: 'POST',
+      path: '/bridge/uploadFiles',
+      headers: withSecret(),
+      body: JSON.stringify({ environment: 'Sandbox', files: [huge] }),
+    })
+    expect(tooBig.status).toBe(413)
+  })
+
+  it('gives the larger limit to exactly the verbs whose arguments take a file', () => {
+    const takesFile = (Object.keys(bridgeRequests) as RequestName[]).filter((verb) =>
+      schemaContains(bridgeRequests[verb].args, fileRefSchema),
+    )
+    expect(takesFile.length).toBeGreaterThan(0)
+    for (const verb of Object.keys(bridgeRequests) as RequestName[]) {
+      expect(bodyLimitFor(verb), verb).toBe(
+        takesFile.includes(verb) ? 64 * 1024 * 1024 : 1024 * 1024,
+      )
+    }
+  })
+
+  it(
+    'drops a client whose headers never finish, on its own timeout',
+    { timeout: 10_000 },
+    async () => {
+      const slow = await startWebServer({
+        rendererDir: dir,
+        dispatch: createDispatch(handlers),
+        subscribe: () => () => {},
+        timeouts: { headersMs: 300, requestMs: 1000, checkEveryMs: 50 },
+      })
+      try {
+        const started = Date.now()
+        const socket = connect(slow.port, '127.0.0.1')
+        let received = ''
+        socket.on('data', (chunk) => (received += String(chunk)))
+        socket.on('error', () => {})
+        // A header line every 100 ms: the connection is never idle, the headers never end.
+        socket.write(`GET /?s=${slow.secret} HTTP/1.1\r\nHost: 127.0.0.1:${slow.port}\r\n`)
+        const trickle = setInterval(() => socket.write('X-Slow: 1\r\n'), 100)
+        await new Promise((closed) => socket.on('close', closed))
+        clearInterval(trickle)
+        expect(Date.now() - started).toBeLessThan(3000)
+        expect(received).toMatch(/^HTTP\/1\.1 408/)
+      } finally {
+        await slow.close()
+      }
+    },
+  )
+
+  it('by default drops a client whose headers never finish within a minute', () => {
+    const { headersMs, requestMs, checkEveryMs } = WEB_SERVER_TIMEOUTS
+    expect(headersMs + checkEveryMs).toBeLessThanOrEqual(60_000)
+    expect(requestMs + checkEveryMs).toBeLessThanOrEqual(120_000)
+    expect(requestMs).toBeGreaterThanOrEqual(headersMs)
+  })
+})
+
+/** A POST whose body goes out in chunks without a Content-Length, as a stream would. */
+function sendChunked(path: string, body: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        method: 'POST',
+        path,
+        headers: {
+          host: `127.0.0.1:${server.port}`,
+          origin: own(),
+          'x-skill-runner-secret': server.secret,
+          'content-type': 'application/json',
+        },
+      },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (c) => (text += c))
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }),
+        )
+      },
+    )
+    req.on('error', reject)
+    for (let at = 0; at < body.length; at += 64 * 1024) req.write(body.slice(at, at + 64 * 1024))
+    req.end()
+  })
+}
+
+/** True when `schema` is `target` or holds it anywhere inside (objects, arrays, unions...). */
+function schemaContains(schema: unknown, target: unknown, seen = new Set<unknown>()): boolean {
+  if (schema === target) return true
+  if (!schema || typeof schema !== 'object' || seen.has(schema)) return false
+  seen.add(schema)
+  const def = (schema as { _zod?: { def?: Record<string, unknown> } })._zod?.def
+  if (!def) return false
+  const inner = [def.innerType, def.element, def.valueType, def.in, def.out]
+  const shape = def.shape as Record<string, unknown> | undefined
+  const options = def.options as unknown[] | undefined
+  return [...inner, ...Object.values(shape ?? {}), ...(options ?? [])].some((part) =>
+    schemaContains(part, target, seen),
+  )
+}

@@ -2,6 +2,7 @@
 import type { Engine } from '../../core/engine'
 import { BUILTIN_SANDBOX, normaliseBaseUrl } from '../../core/environments/environments'
 import { startBrowserMode } from '../../web/app'
+import { requireLoopbackHost } from '../../web/server'
 import { integerOption, stringOption, type Command, type CommandContext } from '../command'
 import { EXIT } from '../errors'
 
@@ -14,6 +15,8 @@ export const web: Command = {
   async run(ctx, args) {
     const host = stringOption(args, 'host') ?? '127.0.0.1'
     const port = integerOption(stringOption(args, 'port'), '--port', 0, 65535) ?? 0
+    // Before the engine opens anything: an address the server will refuse starts nothing.
+    requireLoopbackHost(host)
     const engine = await ctx.engine()
     const opensOn = await environmentToOpen(ctx, engine)
     // Start the built-in Sandbox now, so the first screen shows it running.
