@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { WEB_SERVER_TIMEOUTS, startWebServer, type WebServer } from '../../src/web/server'
 import { bodyLimitFor } from '../../src/web/bridge-endpoint'
+import { fileRefSchema } from '../../src/shared/bridge/requests/arguments'
 import {
   WEB_SUBPROTOCOL,
   bridgeRequests,
   createDispatch,
-  fileRefSchema,
   type RequestName,
   type BridgeEventName,
   type BridgeHandlers,
