@@ -7,23 +7,24 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { runCliCaptured } from '../helpers/cli'
-import { paths, type RunList } from '../../src/shared/contract'
+import { paths } from '../../src/shared/contract'
+import { runCliOn } from '../helpers/cli'
 import {
   BUYER_TOKEN,
+  LISTING_ARGS as listing,
   LISTING_FEE,
   LISTING_ID,
-  LISTING_VERSION,
-  buyerSeed,
+  buyerRunCount,
+  startBuyerSandbox,
   writeBuyerWorkbook,
 } from '../helpers/buyer-seed'
-import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import type { TestSandbox } from '../helpers/sandbox'
 
 let sandbox: TestSandbox
 let home: string
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: buyerSeed, tokens: [BUYER_TOKEN] })
+  sandbox = await startBuyerSandbox()
   home = mkdtempSync(join(tmpdir(), 'sr-cli-fallback-'))
   // A workbook made while the service still showed the listing (e.g. shared by its creator).
   const fresh = await cli(['templates', 'workbook', '--listing', LISTING_ID, '-o', made()])
@@ -33,15 +34,8 @@ beforeAll(async () => {
 const made = () => join(home, 'made.xlsx')
 afterAll(() => sandbox.close())
 
-const cli = (args: string[]) =>
-  runCliCaptured([...args, '--base-url', sandbox.url], {
-    SKILL_RUNNER_HOME: home,
-    SKILL_RUNNER_TOKEN: BUYER_TOKEN,
-  })
-
-const listing = ['--listing', LISTING_ID, '--version', LISTING_VERSION]
-const runCount = async () =>
-  (await call<RunList>(sandbox, paths.runs(), { token: BUYER_TOKEN })).body.totalCount
+const cli = (args: string[]) => runCliOn({ baseUrl: sandbox.url, token: BUYER_TOKEN, home }, args)
+const runCount = () => buyerRunCount(sandbox)
 const hideBuyerView = () =>
   sandbox.injectFault({
     method: 'GET',

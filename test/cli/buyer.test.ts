@@ -7,38 +7,31 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCliCaptured, spawnCliSource } from '../helpers/cli'
-import { paths, type RunList } from '../../src/shared/contract'
+import { paths } from '../../src/shared/contract'
+import { runCliOn, spawnCliSource } from '../helpers/cli'
 import {
   BUYER_TOKEN,
+  LISTING_ARGS as listing,
   LISTING_FEE,
   LISTING_ID,
   LISTING_VERSION,
-  buyerSeed,
+  buyerRunCount,
+  startBuyerSandbox,
   writeBuyerWorkbook,
 } from '../helpers/buyer-seed'
-import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import type { TestSandbox } from '../helpers/sandbox'
 
 let sandbox: TestSandbox
 let home: string
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: buyerSeed, tokens: [BUYER_TOKEN] })
+  sandbox = await startBuyerSandbox()
   home = mkdtempSync(join(tmpdir(), 'sr-cli-buyer-'))
 })
 afterAll(() => sandbox.close())
 
-const cli = (args: string[]) =>
-  runCliCaptured([...args, '--base-url', sandbox.url], {
-    SKILL_RUNNER_HOME: home,
-    SKILL_RUNNER_TOKEN: BUYER_TOKEN,
-  })
-
-async function runCount(): Promise<number> {
-  return (await call<RunList>(sandbox, paths.runs(), { token: BUYER_TOKEN })).body.totalCount
-}
-
-const listing = ['--listing', LISTING_ID, '--version', LISTING_VERSION]
+const cli = (args: string[]) => runCliOn({ baseUrl: sandbox.url, token: BUYER_TOKEN, home }, args)
+const runCount = () => buyerRunCount(sandbox)
 
 describe('a buyer on the command line', () => {
   it('writes an input workbook for a listing it does not own, with the listing’s labels', async () => {

@@ -5,10 +5,10 @@
 // points at a real screenshot of the app's size.
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { isTerminalStatus } from '../../src/shared/contract'
-import { startE2eApp, type E2eApp } from './harness'
+import { useE2eApp, type E2eApp } from './harness'
 import { SCREENS_DIR } from './screens'
 import { chromiumMissing, root } from './support'
 
@@ -28,8 +28,8 @@ describe.skipIf(missing !== null)('the screenshot in README.md', () => {
   let app: E2eApp
   let page: Page
 
-  beforeAll(async () => {
-    app = await startE2eApp({
+  useE2eApp(
+    {
       homePrefix: 'skill-runner-shot-',
       taskMs: 50,
       // A finished run with one failed row, as after the README walk-through.
@@ -48,13 +48,13 @@ describe.skipIf(missing !== null)('the screenshot in README.md', () => {
         }
       },
       context: { viewport: SIZE },
-    })
-    page = app.page
-  }, 120_000)
-
-  afterAll(async () => {
-    await app?.close()
-  })
+    },
+    (started) => {
+      app = started
+      page = started.page
+    },
+    120_000,
+  )
 
   it('shows every screen, and README points at the Runs screen', { timeout: 60_000 }, async () => {
     await page.goto(app.mode.url)

@@ -6,12 +6,23 @@
 import { writeFile } from 'node:fs/promises'
 import ExcelJS from 'exceljs'
 import type { SeedFile } from '../../src/sandbox'
+import { paths, type RunList } from '../../src/shared/contract'
+import { call, startTestSandbox, type TestSandbox } from './sandbox'
 
 export const CREATOR_TOKEN = 'tok-ada'
 export const BUYER_TOKEN = 'tok-bea'
 export const LISTING_ID = 'ad-copy'
 export const LISTING_VERSION = 'ad-copy-v3'
 export const LISTING_FEE = 4
+
+/** The listing Bea buys, as the Bridge names a target. */
+export const LISTING_TARGET = {
+  kind: 'listing',
+  listingId: LISTING_ID,
+  listingVersionId: LISTING_VERSION,
+} as const
+/** The same on the command line. */
+export const LISTING_ARGS = ['--listing', LISTING_ID, '--version', LISTING_VERSION]
 
 export const buyerSeed: SeedFile = {
   users: [
@@ -99,4 +110,15 @@ export async function writeBuyerWorkbook(
 export async function writeBuyerCsv(path: string, rows: [string, string, number | null][]) {
   const lines = ['Product,Tone,Words', ...rows.map((r) => r.map((v) => v ?? '').join(','))]
   await writeFile(path, lines.join('\n') + '\n')
+}
+
+/** A test sandbox with this seed, where Bea (the buyer) is the one signed in. */
+export function startBuyerSandbox(): Promise<TestSandbox> {
+  return startTestSandbox({ seed: buyerSeed, tokens: [BUYER_TOKEN] })
+}
+
+/** How many runs Bea has on the sandbox: what a test checks to see whether anything was sent. */
+export async function buyerRunCount(sandbox: TestSandbox): Promise<number> {
+  const list = await call<RunList>(sandbox, paths.runs(), { token: BUYER_TOKEN })
+  return list.body.totalCount
 }

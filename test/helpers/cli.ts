@@ -32,6 +32,20 @@ export async function runCliCaptured(
 }
 
 /**
+ * The command line signed in to one service: its home folder and token in the environment, and
+ * `--base-url` after the arguments, as a user who works with one service types it.
+ */
+export function runCliOn(
+  service: { baseUrl: string; token: string; home: string },
+  args: string[],
+): Promise<CliResult> {
+  return runCliCaptured([...args, '--base-url', service.baseUrl], {
+    SKILL_RUNNER_HOME: service.home,
+    SKILL_RUNNER_TOKEN: service.token,
+  })
+}
+
+/**
  * The command line from its TypeScript source in a child process (tsx), for what needs its own
  * process: a server that keeps running, or a process killed mid-way. `env` adds to this one's.
  */
