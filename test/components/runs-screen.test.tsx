@@ -315,16 +315,15 @@ describe('an open run that is still going', () => {
   }
   const bar = () =>
     h!.container.querySelector('[role="progressbar"]')!.getAttribute('aria-valuenow')
+  /** Opens the run's detail with the engine's follow verbs answering; `read` answers each read. */
+  const openFollowed = (read: () => Promise<RunOverview>) =>
+    openDetail({ getRunOverview: read, followRun: async () => null, unfollowRun: async () => null })
 
   it('asks the engine to follow it, shows what it pushes, and stops following when closed', async () => {
     let reads = 0
-    await openDetail({
-      getRunOverview: async () => {
-        reads++
-        return reads === 1 ? active(0, 10) : overview()
-      },
-      followRun: async () => null,
-      unfollowRun: async () => null,
+    await openFollowed(async () => {
+      reads++
+      return reads === 1 ? active(0, 10) : overview()
     })
     const calls = () => h!.calls.filter((c) => c.verb.endsWith('ollowRun'))
     expect(calls()).toEqual([
@@ -372,13 +371,9 @@ describe('an open run that is still going', () => {
 
   it('after the engine comes back, reads the run again and follows it anew, once', async () => {
     let reads = 0
-    await openDetail({
-      getRunOverview: async () => {
-        reads++
-        return active(reads, 10 * reads)
-      },
-      followRun: async () => null,
-      unfollowRun: async () => null,
+    await openFollowed(async () => {
+      reads++
+      return active(reads, 10 * reads)
     })
     await act(async () => h!.stores.runDetail.getState().reconnected())
     await h!.settle()
@@ -391,13 +386,9 @@ describe('an open run that is still going', () => {
 
   it('shows the end when runEnded comes, then reads the finished run once more', async () => {
     let reads = 0
-    await openDetail({
-      getRunOverview: async () => {
-        reads++
-        return reads === 1 ? active(1, 10) : overview()
-      },
-      followRun: async () => null,
-      unfollowRun: async () => null,
+    await openFollowed(async () => {
+      reads++
+      return reads === 1 ? active(1, 10) : overview()
     })
     expect(h!.text()).not.toContain('Retry failed rows')
     const ended = runSummary({
