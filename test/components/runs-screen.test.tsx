@@ -315,6 +315,11 @@ describe('an open run that is still going', () => {
   }
   const bar = () =>
     h!.container.querySelector('[role="progressbar"]')!.getAttribute('aria-valuenow')
+  /** What the engine pushes for a followed run, as it reaches the open detail. */
+  const pushDetail = (detail: RunOverview['detail']) =>
+    act(async () =>
+      h!.stores.runDetail.getState().applyDetailUpdate({ environment: 'Sandbox', detail }),
+    )
   /** Opens the run's detail with the engine's follow verbs answering; `read` answers each read. */
   const openFollowed = (read: () => Promise<RunOverview>) =>
     openDetail({ getRunOverview: read, followRun: async () => null, unfollowRun: async () => null })
@@ -332,32 +337,17 @@ describe('an open run that is still going', () => {
     expect(bar()).toBe('0')
 
     const pushed = active(2, 20)
-    await act(async () =>
-      h!.stores.runDetail.getState().applyDetailUpdate({
-        environment: 'Sandbox',
-        detail: pushed.detail,
-      }),
-    )
+    await pushDetail(pushed.detail)
     await h!.settle()
     expect(bar()).toBe('67')
     expect(reads).toBe(1)
 
     // An older update arriving late changes nothing.
-    await act(async () =>
-      h!.stores.runDetail.getState().applyDetailUpdate({
-        environment: 'Sandbox',
-        detail: active(1, 15).detail,
-      }),
-    )
+    await pushDetail(active(1, 15).detail)
     // Another run's update is not this one's.
     const other = active(3, 30)
     other.detail.run = { ...other.detail.run, runId: 'run-9' }
-    await act(async () =>
-      h!.stores.runDetail.getState().applyDetailUpdate({
-        environment: 'Sandbox',
-        detail: other.detail,
-      }),
-    )
+    await pushDetail(other.detail)
     await h!.settle()
     expect(bar()).toBe('67')
 

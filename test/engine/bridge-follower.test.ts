@@ -6,9 +6,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Engine } from '../../src/core/engine'
-import type { RunDetailUpdate, RunEnded, RunsUpdate } from '../../src/shared/bridge'
 import { paths } from '../../src/shared/contract'
-import { browserBridgeService, testEngine } from '../helpers/engine'
+import { browserBridgeService, pushedEvents, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
 let sandbox: TestSandbox
@@ -49,12 +48,8 @@ it('pushes a new run, its progress and its end, then stops asking', async () => 
     followMaxMs: 100,
     submissionsCheckMs: 20,
   })
-  const updates: RunsUpdate[] = []
-  const ended: RunEnded[] = []
-  service.subscribe((event, payload) => {
-    if (event === 'runsUpdated') updates.push(payload as RunsUpdate)
-    if (event === 'runEnded') ended.push(payload as RunEnded)
-  })
+  const updates = pushedEvents(service, 'runsUpdated')
+  const ended = pushedEvents(service, 'runEnded')
   const first = await service.handlers.watchRuns({ environment: 'Local' }, { transport: 'http' })
   expect(first).toMatchObject({ environment: 'Local', items: [], activeCount: 0 })
 
@@ -89,12 +84,8 @@ it('keeps an open run detail live when its run is older than the newest page', a
     followMaxMs: 100,
     followPageSize: 1,
   })
-  const details: RunDetailUpdate[] = []
-  const ended: RunEnded[] = []
-  service.subscribe((event, payload) => {
-    if (event === 'runDetailUpdated') details.push(payload as RunDetailUpdate)
-    if (event === 'runEnded') ended.push(payload as RunEnded)
-  })
+  const details = pushedEvents(service, 'runDetailUpdated')
+  const ended = pushedEvents(service, 'runEnded')
   const older = await submit(20)
   const newer = await submit(1)
   const list = await service.handlers.watchRuns({ environment: 'Local' }, { transport: 'http' })
@@ -125,10 +116,7 @@ it('stops asking for a followed run as soon as its detail closes', async () => {
     followMaxMs: 40,
     followPageSize: 1,
   })
-  const details: RunDetailUpdate[] = []
-  service.subscribe((event, payload) => {
-    if (event === 'runDetailUpdated') details.push(payload as RunDetailUpdate)
-  })
+  const details = pushedEvents(service, 'runDetailUpdated')
   const older = await submit(40)
   await submit(1)
   const ref = { environment: 'Local', runId: older }

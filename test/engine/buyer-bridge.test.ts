@@ -8,8 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BridgeService } from '../../src/core/bridge/service'
 import type { Engine } from '../../src/core/engine'
-import { BridgeError, type SubmissionUpdate } from '../../src/shared/bridge'
-import type { CallContext } from '../../src/shared/bridge/dispatch'
+import { BridgeError, type CallContext, type SubmissionUpdate } from '../../src/shared/bridge'
 import { paths } from '../../src/shared/contract'
 import {
   BUYER_TOKEN,
@@ -21,14 +20,14 @@ import {
   startBuyerSandbox,
   writeBuyerWorkbook,
 } from '../helpers/buyer-seed'
-import { browserBridgeService, http, ipc, testEngine } from '../helpers/engine'
+import { browserBridgeService, http, ipc, pushedEvents, testEngine } from '../helpers/engine'
 import { waitForRun, type TestSandbox } from '../helpers/sandbox'
 
 let sandbox: TestSandbox
 let engine: Engine
 let service: BridgeService
 let home: string
-const updates: SubmissionUpdate[] = []
+let updates: SubmissionUpdate[]
 
 beforeAll(async () => {
   sandbox = await startBuyerSandbox()
@@ -36,9 +35,7 @@ beforeAll(async () => {
   engine = testEngine(home, { api: { maxAttempts: 2, backoffMs: 5, maxBackoffMs: 10 } })
   await engine.addEnvironment({ name: 'Market', baseUrl: sandbox.url, token: BUYER_TOKEN })
   service = browserBridgeService(engine)
-  service.subscribe((event, payload) => {
-    if (event === 'submissionUpdated') updates.push(payload as SubmissionUpdate)
-  })
+  updates = pushedEvents(service, 'submissionUpdated')
 })
 afterAll(async () => {
   service.dispose()

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path'
 import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
+import type { BridgeEventName, BridgeEvents } from '../../src/shared/bridge'
 import type { BridgeServiceOptions } from '../../src/core/bridge/service'
 import {
   createEngine,
@@ -38,6 +39,18 @@ export function browserBridgeService(
   options: Omit<BridgeServiceOptions, 'shell' | 'app'> = {},
 ): BridgeService {
   return createBridgeService(engine, { shell: 'browser', app: TEST_APP, ...options })
+}
+
+/** Every `event` the service pushes from now on, in order, in an array that keeps growing. */
+export function pushedEvents<E extends BridgeEventName>(
+  service: BridgeService,
+  event: E,
+): BridgeEvents[E][] {
+  const seen: BridgeEvents[E][] = []
+  service.subscribe((name, payload) => {
+    if (name === event) seen.push(payload as BridgeEvents[E])
+  })
+  return seen
 }
 
 /** Starts the built-in Sandbox in this process, as the desktop app does, with its own database. */
