@@ -2,40 +2,27 @@
 // the interface alone would): the engine falls back as DESIGN.md orders (the buyer's own creator
 // listing, then the hidden sheet of a workbook made for the listing, then the headers), says the
 // fee is unknown, refuses a cap it cannot check, and learns the cost per row from a pilot.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import { paths } from '../../src/shared/contract'
-import { runCliOn } from '../helpers/cli'
+import { useBuyerOnCli } from '../helpers/cli'
 import {
-  BUYER_TOKEN,
   LISTING_ARGS as listing,
   LISTING_FEE,
   LISTING_ID,
-  buyerRunCount,
-  startBuyerSandbox,
   writeBuyerWorkbook,
 } from '../helpers/buyer-seed'
-import type { TestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
-let home: string
+const { sandbox, home, cli, runCount } = useBuyerOnCli('sr-cli-fallback-')
 
 beforeAll(async () => {
-  sandbox = await startBuyerSandbox()
-  home = mkdtempSync(join(tmpdir(), 'sr-cli-fallback-'))
   // A workbook made while the service still showed the listing (e.g. shared by its creator).
   const fresh = await cli(['templates', 'workbook', '--listing', LISTING_ID, '-o', made()])
   expect(fresh.code, fresh.stderr).toBe(0)
 })
 
 const made = () => join(home, 'made.xlsx')
-afterAll(() => sandbox.close())
-
-const cli = (args: string[]) => runCliOn({ baseUrl: sandbox.url, token: BUYER_TOKEN, home }, args)
-const runCount = () => buyerRunCount(sandbox)
 const hideBuyerView = () =>
   sandbox.injectFault({
     method: 'GET',

@@ -2,36 +2,21 @@
 // a workbook for the listing, a workbook with the listing's labels as headers validated and
 // executed at rows x fee, the cap, a rerun that sends nothing without --again, and `web` opening
 // on a given environment.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { paths } from '../../src/shared/contract'
-import { runCliOn, spawnCliSource } from '../helpers/cli'
+import { spawnCliSource, useBuyerOnCli } from '../helpers/cli'
 import {
   BUYER_TOKEN,
   LISTING_ARGS as listing,
   LISTING_FEE,
   LISTING_ID,
   LISTING_VERSION,
-  buyerRunCount,
-  startBuyerSandbox,
   writeBuyerWorkbook,
 } from '../helpers/buyer-seed'
-import type { TestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
-let home: string
-
-beforeAll(async () => {
-  sandbox = await startBuyerSandbox()
-  home = mkdtempSync(join(tmpdir(), 'sr-cli-buyer-'))
-})
-afterAll(() => sandbox.close())
-
-const cli = (args: string[]) => runCliOn({ baseUrl: sandbox.url, token: BUYER_TOKEN, home }, args)
-const runCount = () => buyerRunCount(sandbox)
+const { sandbox, home, cli, runCount } = useBuyerOnCli('sr-cli-buyer-')
 
 describe('a buyer on the command line', () => {
   it('writes an input workbook for a listing it does not own, with the listing’s labels', async () => {

@@ -11,17 +11,17 @@ import type { Engine } from '../../src/core/engine'
 import { BridgeError, type CallContext, type SubmissionUpdate } from '../../src/shared/bridge'
 import { paths } from '../../src/shared/contract'
 import {
+  BUYER_SANDBOX,
   BUYER_TOKEN,
   LISTING_FEE,
   LISTING_ID,
   LISTING_TARGET,
   LISTING_VERSION,
   buyerRunCount,
-  startBuyerSandbox,
   writeBuyerWorkbook,
 } from '../helpers/buyer-seed'
 import { browserBridgeService, http, ipc, pushedEvents, testEngine } from '../helpers/engine'
-import { waitForRun, type TestSandbox } from '../helpers/sandbox'
+import { startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
 
 let sandbox: TestSandbox
 let engine: Engine
@@ -30,7 +30,7 @@ let home: string
 let updates: SubmissionUpdate[]
 
 beforeAll(async () => {
-  sandbox = await startBuyerSandbox()
+  sandbox = await startTestSandbox(BUYER_SANDBOX)
   home = mkdtempSync(join(tmpdir(), 'sr-buyer-bridge-'))
   engine = testEngine(home, { api: { maxAttempts: 2, backoffMs: 5, maxBackoffMs: 10 } })
   await engine.addEnvironment({ name: 'Market', baseUrl: sandbox.url, token: BUYER_TOKEN })

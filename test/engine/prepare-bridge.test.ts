@@ -14,15 +14,15 @@ import { generateInputWorkbook } from '../../src/core/workbooks'
 import { officialTemplateSchemaSchema } from '../../src/shared/contract'
 import { BridgeError, type SavedFileView } from '../../src/shared/bridge'
 import {
+  BUYER_SANDBOX,
   BUYER_TOKEN,
   LISTING_ID,
   LISTING_TARGET,
   LISTING_VERSION,
   buyerSeed,
-  startBuyerSandbox,
 } from '../helpers/buyer-seed'
 import { browserBridgeService, http, ipc, testEngine } from '../helpers/engine'
-import type { TestSandbox } from '../helpers/sandbox'
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 import { BUILTIN_SANDBOX_TEMPLATE_IDS } from '../../src/core/environments/builtin-sandbox'
 import { demoSeed } from '../../src/sandbox/demo-content'
 
@@ -34,8 +34,8 @@ let home: string
 const progress: number[] = []
 
 beforeAll(async () => {
-  market = await startBuyerSandbox()
-  gone = await startBuyerSandbox()
+  market = await startTestSandbox(BUYER_SANDBOX)
+  gone = await startTestSandbox(BUYER_SANDBOX)
   home = mkdtempSync(join(tmpdir(), 'sr-prepare-'))
   engine = testEngine(home, {
     api: { maxAttempts: 1, backoffMs: 5, maxBackoffMs: 10, timeoutMs: 3000 },

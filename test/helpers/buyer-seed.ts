@@ -5,9 +5,9 @@
  */
 import { writeFile } from 'node:fs/promises'
 import ExcelJS from 'exceljs'
-import type { SeedFile } from '../../src/sandbox'
+import type { SandboxOptions, SeedFile } from '../../src/sandbox'
 import { paths, type RunList } from '../../src/shared/contract'
-import { call, startTestSandbox, type TestSandbox } from './sandbox'
+import { call, type TestSandbox } from './sandbox'
 
 export const CREATOR_TOKEN = 'tok-ada'
 export const BUYER_TOKEN = 'tok-bea'
@@ -113,9 +113,7 @@ export async function writeBuyerCsv(path: string, rows: [string, string, number 
 }
 
 /** A test sandbox with this seed, where Bea (the buyer) is the one signed in. */
-export function startBuyerSandbox(): Promise<TestSandbox> {
-  return startTestSandbox({ seed: buyerSeed, tokens: [BUYER_TOKEN] })
-}
+export const BUYER_SANDBOX: SandboxOptions = { seed: buyerSeed, tokens: [BUYER_TOKEN] }
 
 /** How many runs Bea has on the sandbox: what a test checks to see whether anything was sent. */
 export async function buyerRunCount(sandbox: TestSandbox): Promise<number> {

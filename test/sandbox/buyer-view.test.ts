@@ -7,16 +7,16 @@ import {
   runDetailSchema,
 } from '../../src/shared/contract'
 import {
+  BUYER_SANDBOX,
   BUYER_TOKEN,
   CREATOR_TOKEN,
   LISTING_FEE,
   LISTING_ID,
   LISTING_VERSION,
-  buyerSeed,
 } from '../helpers/buyer-seed'
 import { call, useTestSandbox } from '../helpers/sandbox'
 
-const sandbox = useTestSandbox({ seed: buyerSeed, tokens: [BUYER_TOKEN] })
+const sandbox = useTestSandbox(BUYER_SANDBOX)
 
 it('shows a published listing to a buyer who does not own it, with schema and fee', async () => {
   const answer = await call(sandbox, paths.marketListing(LISTING_ID), { token: BUYER_TOKEN })
