@@ -7,29 +7,21 @@
  *
  * Target (issue 11): the engine saves the outputs at least 3x faster than the sequential loop.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DEFAULT_DOWNLOAD_CONCURRENCY } from '../src/core/storage/settings'
-import { createEngine } from '../src/core/engine'
-import { MemorySecretStore } from '../src/core/secrets'
 import { isTerminalStatus } from '../src/shared/contract'
-import { peakRssMb, startChildSandbox } from './support'
+import { peakRssMb, startBenchEngine } from './support'
 
 const ROWS = 1000
 const LATENCY_MS = 30
 const TARGET = 3
 const CONCURRENCY = DEFAULT_DOWNLOAD_CONCURRENCY
-const dir = mkdtempSync(join(tmpdir(), 'sr-bench-downloads-'))
-const sandbox = await startChildSandbox(['--task-ms', '0', '--latency-ms', String(LATENCY_MS)])
-const engine = createEngine({
-  home: join(dir, 'home'),
-  secretStore: new MemorySecretStore(),
-  tokenOverride: sandbox.token,
-})
+const slowService = ['--task-ms', '0', '--latency-ms', String(LATENCY_MS)]
+const bench = await startBenchEngine('sr-bench-downloads-', slowService)
+const { dir, sandbox, engine, connection } = bench
 try {
-  const connection = await engine.connect({ baseUrl: sandbox.url })
   const rows = Array.from({ length: ROWS }, (_, i) => ({
     message: `row ${i}`,
     details: `details of row ${i} `.repeat(40),
@@ -96,7 +88,5 @@ try {
     `${speedup >= TARGET ? 'MET ' : 'MISS'} engine vs sequential fetch loop at ${LATENCY_MS} ms per request: ${speedup.toFixed(2)}x faster (target: at least ${TARGET}x, issue 11); peak RSS ${peakRssMb().toFixed(0)} MB`,
   )
 } finally {
-  await engine.close()
-  await sandbox.stop()
-  rmSync(dir, { recursive: true, force: true })
+  await bench.close()
 }

@@ -8,9 +8,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium } from 'playwright-core'
-import { createEngine } from '../src/core/engine'
-import { MemorySecretStore } from '../src/core/secrets'
-import { startSandbox } from '../src/sandbox'
 import { startBrowserMode } from '../src/web/app'
 import { BUILTIN_SANDBOX } from '../src/core/environments/environments'
 import {
@@ -20,6 +17,7 @@ import {
   ensureAppBuilt,
   rendererDir,
 } from '../test/e2e/support'
+import { inProcessBuiltInSandbox, testEngine } from '../test/helpers/engine'
 
 const ROWS = 100_000
 const TARGET_MS = 50
@@ -34,18 +32,7 @@ if (missing) {
 
 ensureAppBuilt()
 const home = mkdtempSync(join(tmpdir(), 'skill-runner-bench-grid-'))
-const engine = createEngine({
-  home,
-  secretStore: new MemorySecretStore(),
-  startBuiltInSandbox: async ({ dataDir }) => {
-    const sandbox = await startSandbox({
-      host: '127.0.0.1',
-      port: 0,
-      dbPath: join(dataDir, 'sandbox.db'),
-    })
-    return { url: sandbox.url, token: sandbox.demoToken ?? '', close: () => sandbox.close() }
-  },
-})
+const engine = testEngine(home, { startBuiltInSandbox: inProcessBuiltInSandbox() })
 await engine.connect({ env: BUILTIN_SANDBOX })
 const mode = await startBrowserMode({
   engine,

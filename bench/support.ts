@@ -1,8 +1,15 @@
-/** Shared pieces of the benchmarks: a sandbox in a child process, and figures. */
+/**
+ * Shared pieces of the benchmarks: a sandbox in a child process, the engine connected to it in
+ * a temporary folder, and figures.
+ */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Connection, Engine } from '../src/core/engine'
+import { testEngine } from '../test/helpers/engine'
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -35,6 +42,41 @@ export async function startChildSandbox(args: string[] = []): Promise<ChildSandb
       child.kill('SIGTERM')
       if (child.exitCode === null) await once(child, 'exit')
     },
+  }
+}
+
+export interface BenchEngine {
+  /** A temporary folder for the benchmark's files; the engine's home is inside it. */
+  dir: string
+  sandbox: ChildSandbox
+  engine: Engine
+  connection: Connection
+  /** Closes the engine, stops the sandbox and deletes the folder. */
+  close(): Promise<void>
+}
+
+/**
+ * A child-process sandbox (started with `sandboxArgs`) and an engine connected to it, in a fresh
+ * folder named from `prefix`, so a benchmark only writes what it measures.
+ */
+export async function startBenchEngine(
+  prefix: string,
+  sandboxArgs: string[] = [],
+): Promise<BenchEngine> {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  const sandbox = await startChildSandbox(sandboxArgs)
+  const engine = testEngine(join(dir, 'home'), { tokenOverride: sandbox.token })
+  const close = async () => {
+    await engine.close()
+    await sandbox.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  try {
+    const connection = await engine.connect({ baseUrl: sandbox.url })
+    return { dir, sandbox, engine, connection, close }
+  } catch (error) {
+    await close()
+    throw error
   }
 }
 

@@ -4,23 +4,13 @@
  * this process is printed beside the file size: streaming keeps it far below the file size.
  */
 import { randomBytes } from 'node:crypto'
-import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { createWriteStream, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createEngine } from '../src/core/engine'
-import { MemorySecretStore } from '../src/core/secrets'
-import { mb, peakRssMb, startChildSandbox } from './support'
+import { mb, peakRssMb, startBenchEngine } from './support'
 
-const dir = mkdtempSync(join(tmpdir(), 'sr-bench-uploads-'))
-const sandbox = await startChildSandbox()
-const engine = createEngine({
-  home: join(dir, 'home'),
-  secretStore: new MemorySecretStore(),
-  tokenOverride: sandbox.token,
-})
+const bench = await startBenchEngine('sr-bench-uploads-')
+const { dir, engine, connection } = bench
 try {
-  const connection = await engine.connect({ baseUrl: sandbox.url })
-
   const small = Array.from({ length: 200 }, (_, i) => {
     const path = join(dir, `file-${i}.bin`)
     writeFileSync(path, randomBytes(1024 * 1024))
@@ -57,7 +47,5 @@ try {
     `target: peak RSS well below the file size -> ${peak < 200 && growth < 50 ? 'met' : 'NOT met'}`,
   )
 } finally {
-  await engine.close()
-  await sandbox.stop()
-  rmSync(dir, { recursive: true, force: true })
+  await bench.close()
 }

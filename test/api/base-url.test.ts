@@ -4,10 +4,9 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { createEngine } from '../../src/core/engine'
-import { MemorySecretStore } from '../../src/core/secrets'
 import { bridgeRequests } from '../../src/shared/bridge'
 import { checkBaseUrl } from '../../src/shared/contract'
+import { testEngine } from '../helpers/engine'
 
 it('accepts https anywhere and http only on loopback', () => {
   for (const ok of [
@@ -34,10 +33,7 @@ it('accepts https anywhere and http only on loopback', () => {
 })
 
 it('refuses a plain-http service elsewhere in the engine and at the Bridge, saying why', async () => {
-  const engine = createEngine({
-    home: mkdtempSync(join(tmpdir(), 'sr-base-url-')),
-    secretStore: new MemorySecretStore(),
-  })
+  const engine = testEngine(mkdtempSync(join(tmpdir(), 'sr-base-url-')))
   try {
     await expect(
       engine.addEnvironment({ name: 'Plain', baseUrl: 'http://skills.example.com' }),

@@ -2,46 +2,27 @@
 // the interface alone would): the engine falls back as DESIGN.md orders (the buyer's own creator
 // listing, then the hidden sheet of a workbook made for the listing, then the headers), says the
 // fee is unknown, refuses a cap it cannot check, and learns the cost per row from a pilot.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { runCliCaptured } from '../helpers/cli'
-import { paths, type RunList } from '../../src/shared/contract'
+import { beforeAll, expect, it } from 'vitest'
+import { paths } from '../../src/shared/contract'
+import { useBuyerOnCli } from '../helpers/cli'
 import {
-  BUYER_TOKEN,
+  LISTING_ARGS as listing,
   LISTING_FEE,
   LISTING_ID,
-  LISTING_VERSION,
-  buyerSeed,
   writeBuyerWorkbook,
 } from '../helpers/buyer-seed'
-import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
-let home: string
+const { sandbox, home, cli, runCount } = useBuyerOnCli('sr-cli-fallback-')
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: buyerSeed, tokens: [BUYER_TOKEN] })
-  home = mkdtempSync(join(tmpdir(), 'sr-cli-fallback-'))
   // A workbook made while the service still showed the listing (e.g. shared by its creator).
   const fresh = await cli(['templates', 'workbook', '--listing', LISTING_ID, '-o', made()])
   expect(fresh.code, fresh.stderr).toBe(0)
 })
 
 const made = () => join(home, 'made.xlsx')
-afterAll(() => sandbox.close())
-
-const cli = (args: string[]) =>
-  runCliCaptured([...args, '--base-url', sandbox.url], {
-    SKILL_RUNNER_HOME: home,
-    SKILL_RUNNER_TOKEN: BUYER_TOKEN,
-  })
-
-const listing = ['--listing', LISTING_ID, '--version', LISTING_VERSION]
-const runCount = async () =>
-  (await call<RunList>(sandbox, paths.runs(), { token: BUYER_TOKEN })).body.totalCount
 const hideBuyerView = () =>
   sandbox.injectFault({
     method: 'GET',

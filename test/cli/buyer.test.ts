@@ -2,43 +2,21 @@
 // a workbook for the listing, a workbook with the listing's labels as headers validated and
 // executed at rows x fee, the cap, a rerun that sends nothing without --again, and `web` opening
 // on a given environment.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCliCaptured, spawnCliSource } from '../helpers/cli'
-import { paths, type RunList } from '../../src/shared/contract'
+import { describe, expect, it } from 'vitest'
+import { paths } from '../../src/shared/contract'
+import { spawnCliSource, useBuyerOnCli } from '../helpers/cli'
 import {
   BUYER_TOKEN,
+  LISTING_ARGS as listing,
   LISTING_FEE,
   LISTING_ID,
   LISTING_VERSION,
-  buyerSeed,
   writeBuyerWorkbook,
 } from '../helpers/buyer-seed'
-import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
-let home: string
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: buyerSeed, tokens: [BUYER_TOKEN] })
-  home = mkdtempSync(join(tmpdir(), 'sr-cli-buyer-'))
-})
-afterAll(() => sandbox.close())
-
-const cli = (args: string[]) =>
-  runCliCaptured([...args, '--base-url', sandbox.url], {
-    SKILL_RUNNER_HOME: home,
-    SKILL_RUNNER_TOKEN: BUYER_TOKEN,
-  })
-
-async function runCount(): Promise<number> {
-  return (await call<RunList>(sandbox, paths.runs(), { token: BUYER_TOKEN })).body.totalCount
-}
-
-const listing = ['--listing', LISTING_ID, '--version', LISTING_VERSION]
+const { sandbox, home, cli, runCount } = useBuyerOnCli('sr-cli-buyer-')
 
 describe('a buyer on the command line', () => {
   it('writes an input workbook for a listing it does not own, with the listing’s labels', async () => {

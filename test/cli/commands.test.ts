@@ -20,6 +20,13 @@ afterAll(async () => {
 
 const cli = (args: string[], env: Record<string, string> = {}) =>
   runCliCaptured(args, { SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: sandbox.token, ...env })
+const onSandbox = () => ['--base-url', sandbox.url]
+/** `validate` of a csv for row-echo as JSON; `extra` options go before the service's address. */
+const validateEcho = (csv: string, ...extra: string[]) =>
+  cli(['validate', csv, '--template', 'row-echo', ...extra, ...onSandbox(), '--json'])
+/** `run` of a csv with row-echo, watched to its end, as JSON. */
+const runEcho = (csv: string) =>
+  cli(['run', csv, '--template', 'row-echo', ...onSandbox(), '--json', '--watch'])
 
 describe('skill-runner against the sandbox', () => {
   it('doctor --json has the documented shape; a wrong token exits 3', async () => {
@@ -50,61 +57,24 @@ describe('skill-runner against the sandbox', () => {
     ).toBe(0)
     const csv = join(home, 'echo.csv')
     writeFileSync(csv, 'Message,Sequence number\nhello,1\nagain,two\n')
-    const invalid = await cli([
-      'validate',
-      csv,
-      '--template',
-      'row-echo',
-      '--base-url',
-      sandbox.url,
-      '--json',
-    ])
+    const invalid = await validateEcho(csv)
     expect(invalid.code).toBe(1)
     expect(JSON.parse(invalid.stdout).rowErrors[0].error).toBe(
       "Row 3, Sequence number: 'two' is not a whole number",
     )
     const annotated = join(home, 'echo.checked.xlsx')
-    const marked = await cli([
-      'validate',
-      csv,
-      '--template',
-      'row-echo',
-      '--annotate',
-      annotated,
-      '--base-url',
-      sandbox.url,
-      '--json',
-    ])
+    const marked = await validateEcho(csv, '--annotate', annotated)
     expect(marked.code).toBe(1)
     expect(JSON.parse(marked.stdout)).toEqual(JSON.parse(invalid.stdout))
     expect(marked.stderr).toContain(`annotated copy: ${annotated} (1 cell marked`)
     // A copy that cannot be written still leaves the validation result on stdout.
     const nowhere = join(home, 'no-such-folder', 'out.xlsx')
-    const unwritten = await cli([
-      'validate',
-      csv,
-      '--template',
-      'row-echo',
-      '--annotate',
-      nowhere,
-      '--base-url',
-      sandbox.url,
-      '--json',
-    ])
+    const unwritten = await validateEcho(csv, '--annotate', nowhere)
     expect(unwritten.code).toBe(1)
     expect(JSON.parse(unwritten.stdout)).toEqual(JSON.parse(invalid.stdout))
     expect(unwritten.stderr).toContain(`no annotated copy: it could not be written to ${nowhere}`)
     writeFileSync(csv, 'Message,Sequence number\nhello,1\nagain,2\n')
-    const run = await cli([
-      'run',
-      csv,
-      '--template',
-      'row-echo',
-      '--base-url',
-      sandbox.url,
-      '--json',
-      '--watch',
-    ])
+    const run = await runEcho(csv)
     expect(run.code).toBe(0)
     const detail = JSON.parse(run.stdout)
     expect(detail.run.status).toBe('succeeded')
@@ -113,16 +83,7 @@ describe('skill-runner against the sandbox', () => {
 
     const runId = detail.run.runId
     const out = join(home, 'outputs')
-    const fetched = await cli([
-      'runs',
-      'download',
-      runId,
-      '-o',
-      out,
-      '--base-url',
-      sandbox.url,
-      '--json',
-    ])
+    const fetched = await cli(['runs', 'download', runId, '-o', out, ...onSandbox(), '--json'])
     expect(fetched.code).toBe(0)
     const files = JSON.parse(fetched.stdout)
     expect(Object.keys(files)).toEqual(['files', 'failed'])
@@ -138,8 +99,7 @@ describe('skill-runner against the sandbox', () => {
       runId,
       '-o',
       resultsBook,
-      '--base-url',
-      sandbox.url,
+      ...onSandbox(),
       '--json',
     ])
     expect(results.code).toBe(0)
@@ -208,16 +168,7 @@ describe('skill-runner against the sandbox', () => {
   it('retries only the failed rows of a finished run', async () => {
     const csv = join(home, 'mixed.csv')
     writeFileSync(csv, 'Message\nfine\nbad [[fail]]\nalso fine\n')
-    const run = await cli([
-      'run',
-      csv,
-      '--template',
-      'row-echo',
-      '--base-url',
-      sandbox.url,
-      '--json',
-      '--watch',
-    ])
+    const run = await runEcho(csv)
     expect(run.code).toBe(1)
     const runId = JSON.parse(run.stdout).run.runId
     // Without a terminal to ask at, a retry (which costs money) needs --yes.
@@ -229,8 +180,7 @@ describe('skill-runner against the sandbox', () => {
       'retry-failed',
       runId,
       '--yes',
-      '--base-url',
-      sandbox.url,
+      ...onSandbox(),
       '--json',
       '--watch',
     ])

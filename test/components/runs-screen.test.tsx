@@ -315,16 +315,20 @@ describe('an open run that is still going', () => {
   }
   const bar = () =>
     h!.container.querySelector('[role="progressbar"]')!.getAttribute('aria-valuenow')
+  /** What the engine pushes for a followed run, as it reaches the open detail. */
+  const pushDetail = (detail: RunOverview['detail']) =>
+    act(async () =>
+      h!.stores.runDetail.getState().applyDetailUpdate({ environment: 'Sandbox', detail }),
+    )
+  /** Opens the run's detail with the engine's follow verbs answering; `read` answers each read. */
+  const openFollowed = (read: () => Promise<RunOverview>) =>
+    openDetail({ getRunOverview: read, followRun: async () => null, unfollowRun: async () => null })
 
   it('asks the engine to follow it, shows what it pushes, and stops following when closed', async () => {
     let reads = 0
-    await openDetail({
-      getRunOverview: async () => {
-        reads++
-        return reads === 1 ? active(0, 10) : overview()
-      },
-      followRun: async () => null,
-      unfollowRun: async () => null,
+    await openFollowed(async () => {
+      reads++
+      return reads === 1 ? active(0, 10) : overview()
     })
     const calls = () => h!.calls.filter((c) => c.verb.endsWith('ollowRun'))
     expect(calls()).toEqual([
@@ -333,32 +337,17 @@ describe('an open run that is still going', () => {
     expect(bar()).toBe('0')
 
     const pushed = active(2, 20)
-    await act(async () =>
-      h!.stores.runDetail.getState().applyDetailUpdate({
-        environment: 'Sandbox',
-        detail: pushed.detail,
-      }),
-    )
+    await pushDetail(pushed.detail)
     await h!.settle()
     expect(bar()).toBe('67')
     expect(reads).toBe(1)
 
     // An older update arriving late changes nothing.
-    await act(async () =>
-      h!.stores.runDetail.getState().applyDetailUpdate({
-        environment: 'Sandbox',
-        detail: active(1, 15).detail,
-      }),
-    )
+    await pushDetail(active(1, 15).detail)
     // Another run's update is not this one's.
     const other = active(3, 30)
     other.detail.run = { ...other.detail.run, runId: 'run-9' }
-    await act(async () =>
-      h!.stores.runDetail.getState().applyDetailUpdate({
-        environment: 'Sandbox',
-        detail: other.detail,
-      }),
-    )
+    await pushDetail(other.detail)
     await h!.settle()
     expect(bar()).toBe('67')
 
@@ -372,13 +361,9 @@ describe('an open run that is still going', () => {
 
   it('after the engine comes back, reads the run again and follows it anew, once', async () => {
     let reads = 0
-    await openDetail({
-      getRunOverview: async () => {
-        reads++
-        return active(reads, 10 * reads)
-      },
-      followRun: async () => null,
-      unfollowRun: async () => null,
+    await openFollowed(async () => {
+      reads++
+      return active(reads, 10 * reads)
     })
     await act(async () => h!.stores.runDetail.getState().reconnected())
     await h!.settle()
@@ -391,13 +376,9 @@ describe('an open run that is still going', () => {
 
   it('shows the end when runEnded comes, then reads the finished run once more', async () => {
     let reads = 0
-    await openDetail({
-      getRunOverview: async () => {
-        reads++
-        return reads === 1 ? active(1, 10) : overview()
-      },
-      followRun: async () => null,
-      unfollowRun: async () => null,
+    await openFollowed(async () => {
+      reads++
+      return reads === 1 ? active(1, 10) : overview()
     })
     expect(h!.text()).not.toContain('Retry failed rows')
     const ended = runSummary({

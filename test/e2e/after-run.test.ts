@@ -8,12 +8,12 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { runFolderName } from '../../src/core/flows/downloads/downloads'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { isTerminalStatus } from '../../src/shared/contract'
-import { startE2eApp, type E2eApp } from './harness'
+import { useE2eApp, type E2eApp } from './harness'
 import { SCREENS_DIR, screenshotBothThemes, seriousA11yViolations } from './screens'
 import { chromiumMissing } from './support'
 
@@ -55,21 +55,20 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
     }
   }
 
-  beforeAll(async () => {
-    app = await startE2eApp({
+  useE2eApp(
+    {
       homePrefix: 'skill-runner-after-run-',
       taskMs: 100,
       // Never the machine's Downloads folder, even before the test sets its own.
       outputsFolder: 'default-outputs',
       context: { viewport: { width: 1280, height: 860 } },
-    })
-    page = app.page
-    outputs = join(app.home, 'outputs of the test')
-  }, 180_000)
-
-  afterAll(async () => {
-    await app?.close()
-  })
+    },
+    (started) => {
+      app = started
+      page = started.page
+      outputs = join(started.home, 'outputs of the test')
+    },
+  )
 
   it('saves outputs into the folder chosen in Settings', { timeout: 60_000 }, async () => {
     await page.goto(app.mode.url)

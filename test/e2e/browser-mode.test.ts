@@ -4,11 +4,11 @@
 // WebSocket frame the page receives is kept, and none of them may contain a token.
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { BUILTIN_SANDBOX_TOKEN } from '../../src/core/environments/builtin-sandbox'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
-import { startE2eApp, type E2eApp } from './harness'
+import { useE2eApp, type E2eApp } from './harness'
 import { chromiumMissing } from './support'
 
 const missing = chromiumMissing()
@@ -22,13 +22,21 @@ describe.skipIf(missing !== null)('browser mode in headless Chromium', () => {
   let page: Page
   const received: { where: string; text: string }[] = []
 
-  beforeAll(async () => {
-    app = await startE2eApp({
+  useE2eApp(
+    {
       homePrefix: 'skill-runner-e2e-',
       taskMs: 400,
       environments: [{ name: 'Staging', token: STAGING_TOKEN }],
-    })
-    page = app.page
+    },
+    (started) => {
+      app = started
+      page = started.page
+      keepWhatThePageReceives()
+    },
+  )
+
+  /** Every HTTP response and WebSocket frame the page receives, kept in `received`. */
+  function keepWhatThePageReceives() {
     page.on('response', (response) => {
       void response
         .text()
@@ -40,11 +48,7 @@ describe.skipIf(missing !== null)('browser mode in headless Chromium', () => {
         received.push({ where: `ws ${socket.url()}`, text: String(frame.payload) }),
       )
     })
-  }, 180_000)
-
-  afterAll(async () => {
-    await app?.close()
-  })
+  }
 
   it(
     'opens on the built-in Sandbox and its runs list updates live',

@@ -6,11 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
-import { createEngine, type Engine } from '../../src/core/engine'
+import { afterAll, beforeAll } from 'vitest'
+import type { Engine } from '../../src/core/engine'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
-import { MemorySecretStore } from '../../src/core/secrets'
-import { startSandbox, type SandboxOptions } from '../../src/sandbox'
+import type { SandboxOptions } from '../../src/sandbox'
 import { startBrowserMode, type BrowserMode } from '../../src/web/app'
+import { inProcessBuiltInSandbox, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureAppBuilt, rendererDir } from './support'
 
@@ -64,18 +65,8 @@ export async function startE2eApp(options: E2eAppOptions): Promise<E2eApp> {
 
   /** The first start also adds the extra environments and runs `afterConnect`. */
   async function startApp(first: boolean) {
-    engine = createEngine({
-      home,
-      secretStore: new MemorySecretStore(),
-      startBuiltInSandbox: async ({ dataDir }) => {
-        const sandbox = await startSandbox({
-          host: '127.0.0.1',
-          port: 0,
-          dbPath: join(dataDir, 'sandbox.db'),
-          taskMs: options.taskMs,
-        })
-        return { url: sandbox.url, token: sandbox.demoToken ?? '', close: () => sandbox.close() }
-      },
+    engine = testEngine(home, {
+      startBuiltInSandbox: inProcessBuiltInSandbox({ taskMs: options.taskMs }),
     })
     if (first) {
       for (const env of options.environments ?? []) {
@@ -138,4 +129,24 @@ export async function startE2eApp(options: E2eAppOptions): Promise<E2eApp> {
     },
     close,
   }
+}
+
+/**
+ * Starts the app before the tests of the enclosing describe block and closes it after them; the
+ * tests keep what `started` is given in their own variables. Starting may build the app first,
+ * hence the long default time allowed.
+ */
+export function useE2eApp(
+  options: E2eAppOptions,
+  started: (app: E2eApp) => void,
+  startTimeoutMs = 180_000,
+): void {
+  let app: E2eApp | undefined
+  beforeAll(async () => {
+    app = await startE2eApp(options)
+    started(app)
+  }, startTimeoutMs)
+  afterAll(async () => {
+    await app?.close()
+  })
 }

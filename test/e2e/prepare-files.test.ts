@@ -5,9 +5,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { startE2eApp, type E2eApp } from './harness'
+import { useE2eApp, type E2eApp } from './harness'
 import { chromiumMissing } from './support'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
@@ -18,18 +18,17 @@ describe.skipIf(missing !== null)('file cells sent from a browser', () => {
   let app: E2eApp
   let page: Page
 
-  beforeAll(async () => {
-    app = await startE2eApp({
+  useE2eApp(
+    {
       homePrefix: 'skill-runner-e2e-files-',
       taskMs: 100,
       context: { acceptDownloads: true, viewport: { width: 1280, height: 900 } },
-    })
-    page = app.page
-  }, 180_000)
-
-  afterAll(async () => {
-    await app?.close()
-  })
+    },
+    (started) => {
+      app = started
+      page = started.page
+    },
+  )
 
   it(
     'document-digest: workbook and its folder dropped, files uploaded, confirmed, run ends',

@@ -6,7 +6,7 @@
 // do not own. Every step is photographed in light and dark and checked with axe-core.
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import {
   BUYER_TOKEN,
@@ -15,7 +15,7 @@ import {
   LISTING_VERSION,
   buyerSeed,
 } from '../helpers/buyer-seed'
-import { startE2eApp, type E2eApp } from './harness'
+import { useE2eApp, type E2eApp } from './harness'
 import { chromiumMissing } from './support'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
@@ -26,21 +26,20 @@ describe.skipIf(missing !== null)('the New run screen in headless Chromium', () 
   let app: E2eApp
   let page: Page
 
-  beforeAll(async () => {
-    app = await startE2eApp({
+  useE2eApp(
+    {
       homePrefix: 'skill-runner-e2e-prepare-',
       taskMs: 200,
       environments: [
         { name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed, taskMs: 200 } },
       ],
       context: { acceptDownloads: true, viewport: { width: 1280, height: 900 } },
-    })
-    page = app.page
-  }, 180_000)
-
-  afterAll(async () => {
-    await app?.close()
-  })
+    },
+    (started) => {
+      app = started
+      page = started.page
+    },
+  )
 
   /** Photographs the screen; axe-core checks this screen's own page (the Runs screen is issue 11's). */
   async function look(name: string, options: { axe?: boolean; show?: string } = {}) {

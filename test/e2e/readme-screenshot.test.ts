@@ -7,10 +7,10 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { inflateSync } from 'node:zlib'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { isTerminalStatus } from '../../src/shared/contract'
-import { startE2eApp, type E2eApp } from './harness'
+import { useE2eApp, type E2eApp } from './harness'
 import { SCREENS_DIR } from './screens'
 import { chromiumMissing, root } from './support'
 
@@ -146,8 +146,8 @@ describe.skipIf(missing !== null)('the screenshot in README.md', () => {
   let app: E2eApp
   let page: Page
 
-  beforeAll(async () => {
-    app = await startE2eApp({
+  useE2eApp(
+    {
       homePrefix: 'skill-runner-shot-',
       taskMs: 50,
       // A finished run with one failed row, as after the README walk-through.
@@ -166,13 +166,13 @@ describe.skipIf(missing !== null)('the screenshot in README.md', () => {
         }
       },
       context: { viewport: SIZE },
-    })
-    page = app.page
-  }, 120_000)
-
-  afterAll(async () => {
-    await app?.close()
-  })
+    },
+    (started) => {
+      app = started
+      page = started.page
+    },
+    120_000,
+  )
 
   it(
     'shows every screen, and README shows the Runs screen as it is now',

@@ -10,10 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
 import { isOwnRun } from '../../src/core/flows/history/history-view'
 import { runFolderName } from '../../src/core/flows/downloads/downloads'
-import { createEngine, type Connection, type Engine } from '../../src/core/engine'
-import { MemorySecretStore } from '../../src/core/secrets'
+import type { Connection, Engine } from '../../src/core/engine'
 import { BridgeError } from '../../src/shared/bridge'
-import { isTerminalStatus } from '../../src/shared/contract'
+import { browserBridgeService, http, ipc, runEnded, TEST_APP, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
 let sandbox: TestSandbox
@@ -26,36 +25,25 @@ let desktop: BridgeService
 let browser: BridgeService
 let echoRunId: string
 let digestRunId: string
-const ipc = { transport: 'ipc' as const }
-const http = { transport: 'http' as const }
 
-function makeEngine() {
-  return createEngine({ home, secretStore: new MemorySecretStore(), tokenOverride: sandbox.token })
-}
+const makeEngine = () => testEngine(home, { tokenOverride: sandbox.token })
 
 function services(e: Engine) {
-  const app = { name: 'test', version: '0', platform: 'linux' }
   const defaultOutputsFolder = () => join(home, 'default-outputs')
   return {
     desktop: createBridgeService(e, {
       shell: 'electron',
-      app,
+      app: TEST_APP,
       dialogs: {
         defaultOutputsFolder,
         showItemInFolder: (path) => void shown.push(path),
       },
     }),
-    browser: createBridgeService(e, { shell: 'browser', app, dialogs: { defaultOutputsFolder } }),
+    browser: browserBridgeService(e, { dialogs: { defaultOutputsFolder } }),
   }
 }
 
-async function ended(runId: string) {
-  for (;;) {
-    const detail = await connection.client.run(runId)
-    if (isTerminalStatus(detail.run.status)) return detail
-    await new Promise((r) => setTimeout(r, 30))
-  }
-}
+const ended = (runId: string) => runEnded(connection, runId)
 
 beforeAll(async () => {
   sandbox = await startTestSandbox()

@@ -5,11 +5,9 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createBridgeService } from '../../src/core/bridge/service'
-import { createEngine, type Engine } from '../../src/core/engine'
-import { MemorySecretStore } from '../../src/core/secrets'
-import type { RunDetailUpdate, RunEnded, RunsUpdate } from '../../src/shared/bridge'
+import type { Engine } from '../../src/core/engine'
 import { paths } from '../../src/shared/contract'
+import { browserBridgeService, pushedEvents, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
 let sandbox: TestSandbox
@@ -18,10 +16,7 @@ const log: string[] = []
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ taskMs: 60, log: (line) => log.push(line) })
-  engine = createEngine({
-    home: mkdtempSync(join(tmpdir(), 'sr-follower-')),
-    secretStore: new MemorySecretStore(),
-  })
+  engine = testEngine(mkdtempSync(join(tmpdir(), 'sr-follower-')))
   await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url, token: sandbox.token })
 })
 afterAll(async () => {
@@ -37,26 +32,28 @@ async function until(test: () => boolean, ms = 20_000) {
   }
 }
 
-it('pushes a new run, its progress and its end, then stops asking', async () => {
-  const service = createBridgeService(
-    engine,
-    { shell: 'browser', app: { name: 'test', version: '0', platform: 'linux' }, followMinMs: 20, followMaxMs: 100, submissionsCheckMs: 20 },
-  )
-  const updates: RunsUpdate[] = []
-  const ended: RunEnded[] = []
-  service.subscribe((event, payload) => {
-    if (event === 'runsUpdated') updates.push(payload as RunsUpdate)
-    if (event === 'runEnded') ended.push(payload as RunEnded)
-  })
-  const first = await service.handlers.watchRuns({ environment: 'Local' }, { transport: 'http' })
-  expect(first).toMatchObject({ environment: 'Local', items: [], activeCount: 0 })
-
+/** Sends `rowCount` rows of row-echo from this computer and returns the new run's id. */
+async function submit(rowCount: number): Promise<string> {
   const connection = await engine.connect({ env: 'Local' })
   const entry = await engine.submissions.journal(connection, {
     target: { kind: 'template', templateId: 'row-echo' },
-    rows: Array.from({ length: 6 }, (_, i) => ({ message: `row ${i}` })),
+    rows: Array.from({ length: rowCount }, (_, i) => ({ message: `row ${i}` })),
   })
-  const { runId } = await engine.submissions.send(connection, entry)
+  return (await engine.submissions.send(connection, entry)).runId
+}
+
+it('pushes a new run, its progress and its end, then stops asking', async () => {
+  const service = browserBridgeService(engine, {
+    followMinMs: 20,
+    followMaxMs: 100,
+    submissionsCheckMs: 20,
+  })
+  const updates = pushedEvents(service, 'runsUpdated')
+  const ended = pushedEvents(service, 'runEnded')
+  const first = await service.handlers.watchRuns({ environment: 'Local' }, { transport: 'http' })
+  expect(first).toMatchObject({ environment: 'Local', items: [], activeCount: 0 })
+
+  const runId = await submit(6)
 
   await until(() => ended.some((e) => e.run.runId === runId))
   const seen = updates.flatMap((u) => u.items).filter((run) => run.runId === runId)
@@ -77,30 +74,18 @@ it('pushes a new run, its progress and its end, then stops asking', async () => 
   service.dispose()
 })
 
-async function submit(rowCount: number): Promise<string> {
-  const connection = await engine.connect({ env: 'Local' })
-  const entry = await engine.submissions.journal(connection, {
-    target: { kind: 'template', templateId: 'row-echo' },
-    rows: Array.from({ length: rowCount }, (_, i) => ({ message: `row ${i}` })),
-  })
-  return (await engine.submissions.send(connection, entry)).runId
-}
-
 const detailRequests = (runId: string) =>
   log.filter((line) => line.startsWith(`GET ${paths.run(runId)} `)).length
 
 it('keeps an open run detail live when its run is older than the newest page', async () => {
   // The runs list covers the newest run only: the open run falls off it once another is sent.
-  const service = createBridgeService(
-    engine,
-    { shell: 'browser', app: { name: 'test', version: '0', platform: 'linux' }, followMinMs: 20, followMaxMs: 100, followPageSize: 1 },
-  )
-  const details: RunDetailUpdate[] = []
-  const ended: RunEnded[] = []
-  service.subscribe((event, payload) => {
-    if (event === 'runDetailUpdated') details.push(payload as RunDetailUpdate)
-    if (event === 'runEnded') ended.push(payload as RunEnded)
+  const service = browserBridgeService(engine, {
+    followMinMs: 20,
+    followMaxMs: 100,
+    followPageSize: 1,
   })
+  const details = pushedEvents(service, 'runDetailUpdated')
+  const ended = pushedEvents(service, 'runEnded')
   const older = await submit(20)
   const newer = await submit(1)
   const list = await service.handlers.watchRuns({ environment: 'Local' }, { transport: 'http' })
@@ -126,14 +111,12 @@ it('keeps an open run detail live when its run is older than the newest page', a
 })
 
 it('stops asking for a followed run as soon as its detail closes', async () => {
-  const service = createBridgeService(
-    engine,
-    { shell: 'browser', app: { name: 'test', version: '0', platform: 'linux' }, followMinMs: 20, followMaxMs: 40, followPageSize: 1 },
-  )
-  const details: RunDetailUpdate[] = []
-  service.subscribe((event, payload) => {
-    if (event === 'runDetailUpdated') details.push(payload as RunDetailUpdate)
+  const service = browserBridgeService(engine, {
+    followMinMs: 20,
+    followMaxMs: 40,
+    followPageSize: 1,
   })
+  const details = pushedEvents(service, 'runDetailUpdated')
   const older = await submit(40)
   await submit(1)
   const ref = { environment: 'Local', runId: older }

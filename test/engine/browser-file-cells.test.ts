@@ -6,33 +6,27 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
-import { createEngine, type Engine } from '../../src/core/engine'
-import { MemorySecretStore } from '../../src/core/secrets'
+import type { BridgeService } from '../../src/core/bridge/service'
+import type { Engine } from '../../src/core/engine'
 import { createDispatch } from '../../src/shared/bridge/dispatch'
 import { paths, type RunList } from '../../src/shared/contract'
+import { browserBridgeService, http, testEngine } from '../helpers/engine'
 import { call, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
 
 let sandbox: TestSandbox
 let engine: Engine
 let service: BridgeService
-const http = { transport: 'http' as const }
 const target = { kind: 'template' as const, templateId: 'document-digest' }
 
 beforeAll(async () => {
   sandbox = await startTestSandbox()
   const home = mkdtempSync(join(tmpdir(), 'sr-browser-files-'))
-  engine = createEngine({
-    home,
-    secretStore: new MemorySecretStore(),
+  engine = testEngine(home, {
     tokenOverride: sandbox.token,
     api: { maxAttempts: 2, backoffMs: 5, maxBackoffMs: 10 },
   })
   await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
-  service = createBridgeService(
-    engine,
-    { shell: 'browser', app: { name: 'test', version: '0', platform: 'linux' } },
-  )
+  service = browserBridgeService(engine)
 })
 afterAll(async () => {
   service.dispose()

@@ -6,45 +6,36 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
-import { createEngine, type Engine } from '../../src/core/engine'
-import { MemorySecretStore } from '../../src/core/secrets'
-import { BridgeError, type SubmissionUpdate } from '../../src/shared/bridge'
-import { paths, type RunList } from '../../src/shared/contract'
+import type { BridgeService } from '../../src/core/bridge/service'
+import type { Engine } from '../../src/core/engine'
+import { BridgeError, type CallContext, type SubmissionUpdate } from '../../src/shared/bridge'
+import { paths } from '../../src/shared/contract'
 import {
+  BUYER_SANDBOX,
   BUYER_TOKEN,
   LISTING_FEE,
   LISTING_ID,
+  LISTING_TARGET,
   LISTING_VERSION,
-  buyerSeed,
+  buyerRunCount,
   writeBuyerWorkbook,
 } from '../helpers/buyer-seed'
-import { call, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
+import { browserBridgeService, http, ipc, pushedEvents, testEngine } from '../helpers/engine'
+import { startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
 
 let sandbox: TestSandbox
 let engine: Engine
 let service: BridgeService
 let home: string
-const updates: SubmissionUpdate[] = []
-const ipc = { transport: 'ipc' as const }
-const http = { transport: 'http' as const }
+let updates: SubmissionUpdate[]
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: buyerSeed, tokens: [BUYER_TOKEN] })
+  sandbox = await startTestSandbox(BUYER_SANDBOX)
   home = mkdtempSync(join(tmpdir(), 'sr-buyer-bridge-'))
-  engine = createEngine({
-    home,
-    secretStore: new MemorySecretStore(),
-    api: { maxAttempts: 2, backoffMs: 5, maxBackoffMs: 10 },
-  })
+  engine = testEngine(home, { api: { maxAttempts: 2, backoffMs: 5, maxBackoffMs: 10 } })
   await engine.addEnvironment({ name: 'Market', baseUrl: sandbox.url, token: BUYER_TOKEN })
-  service = createBridgeService(
-    engine,
-    { shell: 'browser', app: { name: 'test', version: '0', platform: 'linux' } },
-  )
-  service.subscribe((event, payload) => {
-    if (event === 'submissionUpdated') updates.push(payload as SubmissionUpdate)
-  })
+  service = browserBridgeService(engine)
+  updates = pushedEvents(service, 'submissionUpdated')
 })
 afterAll(async () => {
   service.dispose()
@@ -52,10 +43,14 @@ afterAll(async () => {
   await sandbox.close()
 })
 
-async function runCount(): Promise<number> {
-  const list = await call<RunList>(sandbox, paths.runs(), { token: BUYER_TOKEN })
-  return list.body.totalCount
-}
+const runCount = () => buyerRunCount(sandbox)
+
+/** Plans a workbook on disk for the listing, asked as the desktop window asks unless told. */
+const planFromPath = (path: string, name: string, via: CallContext = ipc) =>
+  service.handlers.planSubmission(
+    { environment: 'Market', file: { kind: 'path', path, name }, target: LISTING_TARGET },
+    via,
+  )
 
 describe('a buyer through the Bridge', () => {
   it('sees a listing it does not own: schema, fee and terms from the buyer view', async () => {
@@ -86,14 +81,7 @@ describe('a buyer through the Bridge', () => {
       ['Lamp', 'formal', null],
       ['Desk', 'Friendly', 35],
     ])
-    const plan = await service.handlers.planSubmission(
-      {
-        environment: 'Market',
-        file: { kind: 'path', path: book, name: 'ads.xlsx' },
-        target: { kind: 'listing', listingId: LISTING_ID, listingVersionId: LISTING_VERSION },
-      },
-      ipc,
-    )
+    const plan = await planFromPath(book, 'ads.xlsx')
     expect(plan).toMatchObject({
       rowCount: 3,
       rowNumbers: [2, 3, 4],
@@ -157,7 +145,7 @@ describe('a buyer through the Bridge', () => {
           name: 'ads.xlsx',
           base64: readFileSync(book).toString('base64'),
         },
-        target: { kind: 'listing', listingId: LISTING_ID, listingVersionId: LISTING_VERSION },
+        target: LISTING_TARGET,
       },
       http,
     )
@@ -179,29 +167,13 @@ describe('a buyer through the Bridge', () => {
   })
 
   it('refuses paths over HTTP', async () => {
-    await expect(
-      service.handlers.planSubmission(
-        {
-          environment: 'Market',
-          file: { kind: 'path', path: '/etc/passwd', name: 'passwd' },
-          target: { kind: 'listing', listingId: LISTING_ID, listingVersionId: LISTING_VERSION },
-        },
-        http,
-      ),
-    ).rejects.toBeInstanceOf(BridgeError)
+    await expect(planFromPath('/etc/passwd', 'passwd', http)).rejects.toBeInstanceOf(BridgeError)
   })
 
   it('a lost answer: shown as unanswered, sent again with the same id, one run in all', async () => {
     const book = join(home, 'lost.xlsx')
     await writeBuyerWorkbook(book, [['Chair', 'formal', 12]])
-    const plan = await service.handlers.planSubmission(
-      {
-        environment: 'Market',
-        file: { kind: 'path', path: book, name: 'lost.xlsx' },
-        target: { kind: 'listing', listingId: LISTING_ID, listingVersionId: LISTING_VERSION },
-      },
-      ipc,
-    )
+    const plan = await planFromPath(book, 'lost.xlsx')
     const before = await runCount()
     // The service makes the run, then the connection is cut before the answer, both times the
     // client tries within this confirm.
@@ -233,14 +205,7 @@ describe('a buyer through the Bridge', () => {
       (await service.handlers.listPendingSubmissions({ environment: 'Market' }, ipc)).items,
     ).toEqual([])
     // The same workbook again is now an accepted duplicate: nothing is sent without `again`.
-    const replan = await service.handlers.planSubmission(
-      {
-        environment: 'Market',
-        file: { kind: 'path', path: book, name: 'lost.xlsx' },
-        target: { kind: 'listing', listingId: LISTING_ID, listingVersionId: LISTING_VERSION },
-      },
-      ipc,
-    )
+    const replan = await planFromPath(book, 'lost.xlsx')
     expect(replan.duplicateOf?.clientRequestId).toBe(id)
   })
 
@@ -251,14 +216,7 @@ describe('a buyer through the Bridge', () => {
       ['Broken [[fail]]', 'friendly', 11],
       ['Rug', 'formal', 12],
     ])
-    const plan = await service.handlers.planSubmission(
-      {
-        environment: 'Market',
-        file: { kind: 'path', path: book, name: 'mixed.xlsx' },
-        target: { kind: 'listing', listingId: LISTING_ID, listingVersionId: LISTING_VERSION },
-      },
-      ipc,
-    )
+    const plan = await planFromPath(book, 'mixed.xlsx')
     const sent = await service.handlers.confirmSubmission(
       { environment: 'Market', planId: plan.planId, confirmed: true },
       ipc,

@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { runCliCaptured, spawnCliSource } from '../helpers/cli'
-import { createEngine } from '../../src/core/engine'
-import { MemorySecretStore } from '../../src/core/secrets'
 import { paths } from '../../src/shared/contract'
+import { testEngine } from '../helpers/engine'
 import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
 let sandbox: TestSandbox
@@ -41,11 +40,7 @@ it('a process killed between journal and answer: the same command again finishes
   child.kill('SIGKILL')
   await once(child, 'exit')
 
-  const engine = createEngine({
-    home,
-    secretStore: new MemorySecretStore(),
-    tokenOverride: sandbox.token,
-  })
+  const engine = testEngine(home, { tokenOverride: sandbox.token })
   const connection = await engine.connect({ baseUrl: sandbox.url })
   const journaled = engine.submissions.unanswered(connection.historyKey)
   await engine.close()

@@ -6,10 +6,9 @@ import { join, relative } from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { safeFileName } from '../../src/core/files/safe-names'
-import { createEngine, type Connection, type Engine } from '../../src/core/engine'
+import type { Connection, Engine } from '../../src/core/engine'
 import { writeResultsWorkbook } from '../../src/core/flows/results/results'
-import { MemorySecretStore } from '../../src/core/secrets'
-import { isTerminalStatus, type RunDetail } from '../../src/shared/contract'
+import { runEnded, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
 let sandbox: TestSandbox
@@ -26,22 +25,12 @@ const rows = [
   { message: 'third', sequence: 3 },
 ]
 
-async function finished(id: string): Promise<RunDetail> {
-  for (;;) {
-    const detail = await connection.client.run(id)
-    if (isTerminalStatus(detail.run.status)) return detail
-    await new Promise((r) => setTimeout(r, 30))
-  }
-}
+const finished = (id: string) => runEnded(connection, id)
 
 beforeAll(async () => {
   sandbox = await startTestSandbox()
   home = mkdtempSync(join(tmpdir(), 'sr-downloads-'))
-  engine = createEngine({
-    home,
-    secretStore: new MemorySecretStore(),
-    tokenOverride: sandbox.token,
-  })
+  engine = testEngine(home, { tokenOverride: sandbox.token })
   connection = await engine.connect({ baseUrl: sandbox.url })
   const entry = await engine.submissions.journal(connection, {
     target: { kind: 'template', templateId: 'row-echo' },

@@ -7,14 +7,21 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
-import { createEngine, type Engine } from '../../src/core/engine'
-import { MemorySecretStore } from '../../src/core/secrets'
+import type { BridgeService } from '../../src/core/bridge/service'
+import type { Engine } from '../../src/core/engine'
 import { checkWorkbook } from '../../src/core/flows/prepare'
 import { generateInputWorkbook } from '../../src/core/workbooks'
 import { officialTemplateSchemaSchema } from '../../src/shared/contract'
 import { BridgeError, type SavedFileView } from '../../src/shared/bridge'
-import { BUYER_TOKEN, LISTING_ID, LISTING_VERSION, buyerSeed } from '../helpers/buyer-seed'
+import {
+  BUYER_SANDBOX,
+  BUYER_TOKEN,
+  LISTING_ID,
+  LISTING_TARGET,
+  LISTING_VERSION,
+  buyerSeed,
+} from '../helpers/buyer-seed'
+import { browserBridgeService, http, ipc, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 import { BUILTIN_SANDBOX_TEMPLATE_IDS } from '../../src/core/environments/builtin-sandbox'
 import { demoSeed } from '../../src/sandbox/demo-content'
@@ -25,24 +32,17 @@ let engine: Engine
 let service: BridgeService
 let home: string
 const progress: number[] = []
-const ipc = { transport: 'ipc' as const }
-const http = { transport: 'http' as const }
 
 beforeAll(async () => {
-  market = await startTestSandbox({ seed: buyerSeed, tokens: [BUYER_TOKEN] })
-  gone = await startTestSandbox({ seed: buyerSeed, tokens: [BUYER_TOKEN] })
+  market = await startTestSandbox(BUYER_SANDBOX)
+  gone = await startTestSandbox(BUYER_SANDBOX)
   home = mkdtempSync(join(tmpdir(), 'sr-prepare-'))
-  engine = createEngine({
-    home,
-    secretStore: new MemorySecretStore(),
+  engine = testEngine(home, {
     api: { maxAttempts: 1, backoffMs: 5, maxBackoffMs: 10, timeoutMs: 3000 },
   })
   await engine.addEnvironment({ name: 'Market', baseUrl: market.url, token: BUYER_TOKEN })
   await engine.addEnvironment({ name: 'Gone', baseUrl: gone.url, token: BUYER_TOKEN })
-  service = createBridgeService(
-    engine,
-    { shell: 'browser', app: { name: 'test', version: '0', platform: 'linux' } },
-  )
+  service = browserBridgeService(engine)
   service.subscribe((event, payload) => {
     if (event === 'checkProgress') progress.push((payload as { rowsRead: number }).rowsRead)
   })
@@ -59,6 +59,13 @@ const h = () => service.handlers
 function bytesOf(saved: SavedFileView | null): Buffer {
   if (!saved || saved.kind !== 'bytes') throw new Error('expected bytes for the page')
   return Buffer.from(saved.base64, 'base64')
+}
+
+/** The listing's blank input workbook, as a page gets it. */
+async function blankListingWorkbook(): Promise<Buffer> {
+  return bytesOf(
+    await h().saveInputWorkbook({ environment: 'Market', target: LISTING_TARGET }, http),
+  )
 }
 
 async function fillListingWorkbook(
@@ -111,16 +118,7 @@ describe('preparing a run through the Bridge', () => {
   })
 
   it('checks a listing workbook the buyer filled: the workbook names its listing, two bad cells are placed', async () => {
-    const blank = bytesOf(
-      await h().saveInputWorkbook(
-        {
-          environment: 'Market',
-          target: { kind: 'listing', listingId: LISTING_ID, listingVersionId: LISTING_VERSION },
-        },
-        http,
-      ),
-    )
-    const filled = await fillListingWorkbook(blank, [
+    const filled = await fillListingWorkbook(await blankListingWorkbook(), [
       ['Blue kettle', 'friendly', 40],
       ['Red lamp', 'angry', 30],
       ['Green mug', 'formal', 'many'],
@@ -187,16 +185,7 @@ describe('preparing a run through the Bridge', () => {
   })
 
   it('the command line’s check is the same flow: same problems on the same cells, no cells kept', async () => {
-    const blank = bytesOf(
-      await h().saveInputWorkbook(
-        {
-          environment: 'Market',
-          target: { kind: 'listing', listingId: LISTING_ID, listingVersionId: LISTING_VERSION },
-        },
-        http,
-      ),
-    )
-    const filled = await fillListingWorkbook(blank, [
+    const filled = await fillListingWorkbook(await blankListingWorkbook(), [
       ['Blue kettle', 'friendly', 40],
       ['Red lamp', 'angry', 30],
     ])

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../../src/core/service'
-import { createEngine, type Engine } from '../../src/core/engine'
-import { MemorySecretStore } from '../../src/core/secrets'
+import type { Connection, Engine } from '../../src/core/engine'
 import { paths } from '../../src/shared/contract'
+import { testEngine } from '../helpers/engine'
 import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
 let sandbox: TestSandbox
@@ -13,9 +13,7 @@ let home: string
 const engines: Engine[] = []
 
 function engine(): Engine {
-  const e = createEngine({
-    home,
-    secretStore: new MemorySecretStore(),
+  const e = testEngine(home, {
     tokenOverride: sandbox.token,
     api: { backoffMs: 5, maxBackoffMs: 20, timeoutMs: 5000 },
   })
@@ -138,13 +136,16 @@ describe('submission journal', () => {
 })
 
 describe('run watcher', () => {
+  /** Journals rows of row-echo and sends them straight away, as `run` does. */
+  async function send(e: Engine, connection: Connection, rowsToSend = rows) {
+    const entry = await e.submissions.journal(connection, { target: template, rows: rowsToSend })
+    return e.submissions.send(connection, entry)
+  }
+
   it('follows a run to its end with list requests, and stops asking when nothing is active', async () => {
     const e = engine()
     const connection = await e.connect({ baseUrl: sandbox.url })
-    const entry = await e.submissions.send(
-      connection,
-      await e.submissions.journal(connection, { target: template, rows }),
-    )
+    const entry = await send(e, connection)
     const watcher = e.watcher(connection, { minMs: 10, maxMs: 40 })
     const progress: string[] = []
     watcher.on('progress', (run) => progress.push(run.status))
@@ -161,14 +162,8 @@ describe('run watcher', () => {
   it('fetches details only for a focused run', async () => {
     const e = engine()
     const connection = await e.connect({ baseUrl: sandbox.url })
-    const a = await e.submissions.send(
-      connection,
-      await e.submissions.journal(connection, { target: template, rows }),
-    )
-    const b = await e.submissions.send(
-      connection,
-      await e.submissions.journal(connection, { target: template, rows: [{ message: 'other' }] }),
-    )
+    const a = await send(e, connection)
+    const b = await send(e, connection, [{ message: 'other' }])
     const watcher = e.watcher(connection, { minMs: 10, maxMs: 40 })
     const details: string[] = []
     watcher.on('detail', (d) => details.push(d.run.runId))

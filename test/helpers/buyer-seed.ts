@@ -4,13 +4,24 @@
  * own labels as headers ("Product", "Tone", "Words"), as a person would type them.
  */
 import ExcelJS from 'exceljs'
-import type { SeedFile } from '../../src/sandbox'
+import type { SandboxOptions, SeedFile } from '../../src/sandbox'
+import { paths, type RunList } from '../../src/shared/contract'
+import { call, type TestSandbox } from './sandbox'
 
 export const CREATOR_TOKEN = 'tok-ada'
 export const BUYER_TOKEN = 'tok-bea'
 export const LISTING_ID = 'ad-copy'
 export const LISTING_VERSION = 'ad-copy-v3'
 export const LISTING_FEE = 4
+
+/** The listing Bea buys, as the Bridge names a target. */
+export const LISTING_TARGET = {
+  kind: 'listing',
+  listingId: LISTING_ID,
+  listingVersionId: LISTING_VERSION,
+} as const
+/** The same on the command line. */
+export const LISTING_ARGS = ['--listing', LISTING_ID, '--version', LISTING_VERSION]
 
 export const buyerSeed: SeedFile = {
   users: [
@@ -92,4 +103,14 @@ export async function writeBuyerWorkbook(
   sheet.addRow(['Product', 'Tone', 'Words'])
   for (const row of rows) sheet.addRow(row)
   await book.xlsx.writeFile(path)
+}
+
+
+/** A test sandbox with this seed, where Bea (the buyer) is the one signed in. */
+export const BUYER_SANDBOX: SandboxOptions = { seed: buyerSeed, tokens: [BUYER_TOKEN] }
+
+/** How many runs Bea has on the sandbox: what a test checks to see whether anything was sent. */
+export async function buyerRunCount(sandbox: TestSandbox): Promise<number> {
+  const list = await call<RunList>(sandbox, paths.runs(), { token: BUYER_TOKEN })
+  return list.body.totalCount
 }

@@ -1,10 +1,14 @@
 // The command line run in-process, as a user's shell would run it: its output captured, no
 // input (stdin is not a terminal), and the environment variables given.
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { runCli } from '../../src/cli/main'
+import { BUYER_SANDBOX, BUYER_TOKEN, buyerRunCount } from './buyer-seed'
+import { useTestSandbox, type TestSandbox } from './sandbox'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -29,6 +33,42 @@ export async function runCliCaptured(
     env,
   })
   return { code, stdout, stderr }
+}
+
+/**
+ * The command line signed in to one service: its home folder and token in the environment, and
+ * `--base-url` after the arguments, as a user who works with one service types it.
+ */
+export function runCliOn(
+  service: { baseUrl: string; token: string; home: string },
+  args: string[],
+): Promise<CliResult> {
+  return runCliCaptured([...args, '--base-url', service.baseUrl], {
+    SKILL_RUNNER_HOME: service.home,
+    SKILL_RUNNER_TOKEN: service.token,
+  })
+}
+
+/** Bea, the buyer, on the command line: her sandbox, her home folder, and what she types. */
+export interface BuyerOnCli {
+  /** The buyer seed's sandbox of the tests around the call (see useTestSandbox). */
+  sandbox: TestSandbox
+  home: string
+  /** The command line as Bea, on her sandbox. */
+  cli(args: string[]): Promise<CliResult>
+  /** How many runs Bea has: what tells whether anything was sent. */
+  runCount(): Promise<number>
+}
+
+export function useBuyerOnCli(homePrefix: string): BuyerOnCli {
+  const sandbox = useTestSandbox(BUYER_SANDBOX)
+  const home = mkdtempSync(join(tmpdir(), homePrefix))
+  return {
+    sandbox,
+    home,
+    cli: (args) => runCliOn({ baseUrl: sandbox.url, token: BUYER_TOKEN, home }, args),
+    runCount: () => buyerRunCount(sandbox),
+  }
 }
 
 /**

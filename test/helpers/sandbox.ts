@@ -2,6 +2,7 @@
  * Test helper: starts the real sandbox on 127.0.0.1 (free port) with fast tasks, and small
  * helpers to call it over real HTTP. Close it in afterAll/afterEach.
  */
+import { afterAll, beforeAll } from 'vitest'
 import { isTerminalStatus, paths, type RunDetail } from '../../src/shared/contract'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox'
 
@@ -15,6 +16,26 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
   const sandbox = await startSandbox({ host: '127.0.0.1', port: 0, taskMs: 20, ...options })
   const token = options.tokens?.[0] ?? sandbox.demoToken ?? sandbox.tokens[0] ?? ''
   return Object.assign(sandbox, { token })
+}
+
+/**
+ * The sandbox of the tests around the call (a describe block, or the file): started before them,
+ * closed after them. What is returned stands for it and may be used inside the tests and hooks
+ * that run after the start; reading it earlier is a mistake in the test and says so.
+ */
+export function useTestSandbox(options: SandboxOptions = {}): TestSandbox {
+  let started: TestSandbox | undefined
+  beforeAll(async () => {
+    started = await startTestSandbox(options)
+  })
+  afterAll(() => started?.close())
+  return new Proxy({} as TestSandbox, {
+    get(_target, key) {
+      if (!started) throw new Error('the test sandbox is used before it started (beforeAll)')
+      const value: unknown = Reflect.get(started, key)
+      return typeof value === 'function' ? value.bind(started) : value
+    },
+  })
 }
 
 export interface CallResult<T = unknown> {

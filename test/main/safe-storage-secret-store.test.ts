@@ -23,14 +23,20 @@ function standIn(backend: string, available = true): SafeStorageLike {
   }
 }
 
+/** A Linux store on the given safeStorage backend, with its file in its own folder under `dir`. */
+function linuxStore(folder: string, backend: string) {
+  const file = join(dir, folder, 'tokens.json')
+  const store = createSafeStorageSecretStore({
+    safeStorage: standIn(backend),
+    file,
+    platform: 'linux',
+  })
+  return { file, store }
+}
+
 describe('safeStorage secret store', () => {
   it('keeps tokens encrypted on disk and reads them back', async () => {
-    const file = join(dir, 'ok', 'tokens.json')
-    const store = createSafeStorageSecretStore({
-      safeStorage: standIn('gnome_libsecret'),
-      file,
-      platform: 'linux',
-    })
+    const { file, store } = linuxStore('ok', 'gnome_libsecret')
     expect(store.usable).toBe(true)
     await store.set('https://a.example', 'tok-alpha-123')
     await store.set('https://b.example', 'tok-bravo-456')
@@ -46,12 +52,7 @@ describe('safeStorage secret store', () => {
   })
 
   it('loses no token when several are saved at once', async () => {
-    const file = join(dir, 'many', 'tokens.json')
-    const store = createSafeStorageSecretStore({
-      safeStorage: standIn('kwallet5'),
-      file,
-      platform: 'linux',
-    })
+    const { store } = linuxStore('many', 'kwallet5')
     await Promise.all(
       Array.from({ length: 10 }, (_, i) => store.set(`https://s${i}.example`, `tok-${i}`)),
     )
@@ -59,12 +60,7 @@ describe('safeStorage secret store', () => {
   })
 
   it('refuses to save when Linux would only obscure the token (basic_text)', async () => {
-    const file = join(dir, 'plain', 'tokens.json')
-    const store = createSafeStorageSecretStore({
-      safeStorage: standIn('basic_text'),
-      file,
-      platform: 'linux',
-    })
+    const { store } = linuxStore('plain', 'basic_text')
     expect(store.usable).toBe(false)
     expect(store.describe()).toMatch(/cannot be saved/)
     expect(store.advice()).toMatch(/gnome-keyring/)

@@ -75,12 +75,18 @@ const notFound = () =>
     nextStep: 'Check the listing id.',
   })
 
+/** Opens Market and chooses listing a, then b, before either has answered. */
+async function chooseAThenB() {
+  const { prepare, answerFor } = storesWithListings()
+  await prepare.getState().open('Market')
+  const first = prepare.getState().chooseListing('a', 'v1')
+  const second = prepare.getState().chooseListing('b', 'v1')
+  return { prepare, answerFor, first, second }
+}
+
 describe('choosing a listing, then another', () => {
   it('shows the second even when the first answers last', async () => {
-    const { prepare, answerFor } = storesWithListings()
-    await prepare.getState().open('Market')
-    const first = prepare.getState().chooseListing('a', 'v1')
-    const second = prepare.getState().chooseListing('b', 'v1')
+    const { prepare, answerFor, first, second } = await chooseAThenB()
     answerFor('b').resolve(listing('b'))
     await second
     answerFor('a').resolve(listing('a'))
@@ -91,10 +97,7 @@ describe('choosing a listing, then another', () => {
   })
 
   it('keeps the second when the first fails late', async () => {
-    const { prepare, answerFor } = storesWithListings()
-    await prepare.getState().open('Market')
-    const first = prepare.getState().chooseListing('a', 'v1')
-    const second = prepare.getState().chooseListing('b', 'v1')
+    const { prepare, answerFor, first, second } = await chooseAThenB()
     answerFor('b').resolve(listing('b'))
     await second
     answerFor('a').reject(notFound())
@@ -104,10 +107,7 @@ describe('choosing a listing, then another', () => {
   })
 
   it('still says it is loading the second while only the first has answered', async () => {
-    const { prepare, answerFor } = storesWithListings()
-    await prepare.getState().open('Market')
-    const first = prepare.getState().chooseListing('a', 'v1')
-    void prepare.getState().chooseListing('b', 'v1')
+    const { prepare, answerFor, first } = await chooseAThenB()
     answerFor('a').reject(notFound())
     await first
     expect(prepare.getState().listing).toBeNull()

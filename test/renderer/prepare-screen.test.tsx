@@ -12,6 +12,7 @@ import {
   type TemplateView,
   type WorkbookCheckView,
 } from '../../src/shared/bridge'
+import { plainField } from '../../src/shared/input-schema'
 import { PrepareScreen } from '../../src/renderer/screens/PrepareScreen'
 import { ConfirmSubmission } from '../../src/renderer/prepare/ConfirmSubmission'
 import { StoresContext, type Stores } from '../../src/renderer/stores/context'
@@ -80,34 +81,8 @@ const echo: TemplateView = {
     { fieldKey: 'sequence', headerLabel: 'Sequence number', order: 1 },
   ],
   fields: [
-    {
-      key: 'message',
-      label: 'Message',
-      type: 'string',
-      scope: 'row',
-      required: true,
-      multiValue: false,
-      acceptedInputKinds: [],
-      acceptedMimeTypes: [],
-      enumValues: [],
-      examples: ['Hello'],
-      inputHint: '',
-      businessHint: '',
-    },
-    {
-      key: 'sequence',
-      label: 'Sequence number',
-      type: 'integer',
-      scope: 'row',
-      required: false,
-      multiValue: false,
-      acceptedInputKinds: [],
-      acceptedMimeTypes: [],
-      enumValues: [],
-      examples: [],
-      inputHint: 'Any whole number.',
-      businessHint: '',
-    },
+    plainField('message', 'Message', 'string', { required: true, examples: ['Hello'] }),
+    plainField('sequence', 'Sequence number', 'integer', { inputHint: 'Any whole number.' }),
   ],
   fetchedAtMs: Date.now(),
   fromCache: false,

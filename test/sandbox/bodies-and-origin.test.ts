@@ -1,9 +1,9 @@
 // The sandbox holds a bounded total of request bodies across requests, and writes artifact
 // URLs with its own address whatever Host header a caller sends.
 import { request } from 'node:http'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { inputAssetSchema, paths, type RunDetail } from '../../src/shared/contract'
-import { call, requestId, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
+import { call, requestId, useTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
 
 /** A POST whose body is sent in two parts, the second only when `release` is called. */
 function slowUpload(sb: TestSandbox, firstBytes: number) {
@@ -31,11 +31,7 @@ function slowUpload(sb: TestSandbox, firstBytes: number) {
 }
 
 describe('sandbox: request bodies in total', () => {
-  let sb: TestSandbox
-  beforeAll(async () => {
-    sb = await startTestSandbox({ maxBodyBytes: 64 * 1024, maxBodiesBytes: 48 * 1024 })
-  })
-  afterAll(() => sb.close())
+  const sb = useTestSandbox({ maxBodyBytes: 64 * 1024, maxBodiesBytes: 48 * 1024 })
 
   it('answers 503 with Retry-After when bodies held by other requests would pass the total, and recovers', async () => {
     const first = slowUpload(sb, 40 * 1024)
@@ -64,11 +60,7 @@ describe('sandbox: request bodies in total', () => {
 })
 
 describe('sandbox: artifact URLs', () => {
-  let sb: TestSandbox
-  beforeAll(async () => {
-    sb = await startTestSandbox()
-  })
-  afterAll(() => sb.close())
+  const sb = useTestSandbox()
 
   it('builds accessUrl from its own address, never from the Host header', async () => {
     const upload = await call(sb, paths.upload(), {
@@ -106,11 +98,7 @@ describe('sandbox: artifact URLs', () => {
 })
 
 describe('sandbox: validateWorkbook with hostile workbooks', () => {
-  let sb: TestSandbox
-  beforeAll(async () => {
-    sb = await startTestSandbox({ tokens: ['tok-creator', 'tok-buyer'] })
-  })
-  afterAll(() => sb.close())
+  const sb = useTestSandbox({ tokens: ['tok-creator', 'tok-buyer'] })
 
   it('answers each with a file error and stays up', async () => {
     const { makeXlsx } = await import('../workbooks/support/zip')

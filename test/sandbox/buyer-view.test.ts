@@ -1,5 +1,5 @@
 // The buyer's read of a listing (DESIGN.md, "Buyer's view of a listing"), over real HTTP.
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import {
   listingInputSchemaSchema,
   marketListingSchema,
@@ -7,20 +7,16 @@ import {
   runDetailSchema,
 } from '../../src/shared/contract'
 import {
+  BUYER_SANDBOX,
   BUYER_TOKEN,
   CREATOR_TOKEN,
   LISTING_FEE,
   LISTING_ID,
   LISTING_VERSION,
-  buyerSeed,
 } from '../helpers/buyer-seed'
-import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { call, useTestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ seed: buyerSeed, tokens: [BUYER_TOKEN] })
-})
-afterAll(() => sandbox.close())
+const sandbox = useTestSandbox(BUYER_SANDBOX)
 
 it('shows a published listing to a buyer who does not own it, with schema and fee', async () => {
   const answer = await call(sandbox, paths.marketListing(LISTING_ID), { token: BUYER_TOKEN })

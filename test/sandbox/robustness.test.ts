@@ -1,14 +1,10 @@
 import { connect } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { paths, runListSchema } from '../../src/shared/contract'
-import { call, requestId, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { call, requestId, useTestSandbox } from '../helpers/sandbox'
 
 describe('sandbox: bad input never breaks it', () => {
-  let sb: TestSandbox
-  beforeAll(async () => {
-    sb = await startTestSandbox()
-  })
-  afterAll(() => sb.close())
+  const sb = useTestSandbox()
 
   const posts = [
     paths.runRows('row-echo'),
@@ -72,11 +68,7 @@ describe('sandbox: bad input never breaks it', () => {
 })
 
 describe('sandbox: simulated failures for client tests', () => {
-  let sb: TestSandbox
-  beforeAll(async () => {
-    sb = await startTestSandbox()
-  })
-  afterAll(() => sb.close())
+  const sb = useTestSandbox()
 
   it('answers an injected 429 with Retry-After once, then normally', async () => {
     sb.injectFault({ path: paths.runs(), status: 429, retryAfterSeconds: 2 })

@@ -9,7 +9,7 @@ import {
   runRowsAcceptanceSchema,
   type RunSummary,
 } from '../../src/shared/contract'
-import { call, requestId, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
+import { call, requestId, startTestSandbox, useTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
 
 const productRow = {
   productName: 'Bamboo cutting board',
@@ -24,11 +24,7 @@ const productRow = {
 }
 
 describe('sandbox: official templates and runRows', () => {
-  let sb: TestSandbox
-  beforeAll(async () => {
-    sb = await startTestSandbox()
-  })
-  afterAll(() => sb.close())
+  const sb = useTestSandbox()
 
   it('serves the schema of every demo template, covering every field type', async () => {
     const types = new Set<string>()

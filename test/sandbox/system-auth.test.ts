@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { INTERFACE_VERSION, paths } from '../../src/shared/contract'
 import { formatSandboxBanner, SANDBOX_DEMO_TOKEN } from '../../src/sandbox'
-import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { call, useTestSandbox } from '../helpers/sandbox'
 
 describe('sandbox: system checks and authentication', () => {
-  let sb: TestSandbox
-  beforeAll(async () => {
-    sb = await startTestSandbox()
-  })
-  afterAll(() => sb.close())
+  const sb = useTestSandbox()
 
   it('listens on 127.0.0.1 with a free port and makes the demo user', () => {
     expect(sb.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inputAssetSchema, paths, type Artifact } from '../../src/shared/contract'
-import { call, requestId, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
+import { call, requestId, startTestSandbox, useTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
 
 const fileBytes = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7) % 256))
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
@@ -140,11 +140,7 @@ describe('sandbox: uploads and artifacts', () => {
 })
 
 describe('sandbox: request body limit', () => {
-  let sb: TestSandbox
-  beforeAll(async () => {
-    sb = await startTestSandbox({ maxBodyBytes: 1024 })
-  })
-  afterAll(() => sb.close())
+  const sb = useTestSandbox({ maxBodyBytes: 1024 })
 
   it('answers 413 with a clear message for a body above the limit', async () => {
     const result = await call<{ error: string }>(sb, paths.upload(), {

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { paths } from '../../src/shared/contract'
-import { call, requestId, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { call, requestId, useTestSandbox } from '../helpers/sandbox'
 
 const csv = (text: string) => [...Buffer.from(text, 'utf8')]
 
 describe('sandbox: validateWorkbook checks before reading the file', () => {
-  let sb: TestSandbox
-  beforeAll(async () => {
-    sb = await startTestSandbox({ tokens: ['tok-creator', 'tok-buyer'] })
-  })
-  afterAll(() => sb.close())
+  const sb = useTestSandbox({ tokens: ['tok-creator', 'tok-buyer'] })
 
   const validate = (listingId: string, body: Record<string, unknown>) =>
     call<{ error: string }>(sb, paths.validateWorkbook(listingId), { body })

@@ -1,0 +1,76 @@
+/**
+ * Test helper: the real engine as the tests build it (tokens kept in memory), the Bridge service
+ * of a browser page on top of it, and the built-in Sandbox started in this process. Every engine
+ * test and benchmark sets these up the same way; only what differs is written at the call.
+ */
+import { join } from 'node:path'
+import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
+import type { BridgeEventName, BridgeEvents } from '../../src/shared/bridge'
+import type { BridgeServiceOptions } from '../../src/core/bridge/service'
+import {
+  createEngine,
+  type Connection,
+  type Engine,
+  type EngineOptions,
+} from '../../src/core/engine'
+import type { StartBuiltInSandbox } from '../../src/core/environments/builtin-sandbox'
+import { MemorySecretStore } from '../../src/core/secrets'
+import { startSandbox, type SandboxOptions } from '../../src/sandbox'
+import { isTerminalStatus, type RunDetail } from '../../src/shared/contract'
+
+/** A Bridge call as the desktop window makes it (over IPC), and as a browser page makes it. */
+export const ipc = { transport: 'ipc' as const }
+export const http = { transport: 'http' as const }
+
+/** Who the app says it is in tests. */
+export const TEST_APP = { name: 'test', version: '0', platform: 'linux' }
+
+/** An engine on `home` whose tokens live in memory only. */
+export function testEngine(
+  home: string,
+  options: Omit<EngineOptions, 'home' | 'secretStore'> = {},
+): Engine {
+  return createEngine({ home, secretStore: new MemorySecretStore(), ...options })
+}
+
+/** The Bridge service as a browser page reaches it (no desktop dialogs unless given). */
+export function browserBridgeService(
+  engine: Engine,
+  options: Omit<BridgeServiceOptions, 'shell' | 'app'> = {},
+): BridgeService {
+  return createBridgeService(engine, { shell: 'browser', app: TEST_APP, ...options })
+}
+
+/** Every `event` the service pushes from now on, in order, in an array that keeps growing. */
+export function pushedEvents<E extends BridgeEventName>(
+  service: BridgeService,
+  event: E,
+): BridgeEvents[E][] {
+  const seen: BridgeEvents[E][] = []
+  service.subscribe((name, payload) => {
+    if (name === event) seen.push(payload as BridgeEvents[E])
+  })
+  return seen
+}
+
+/** Starts the built-in Sandbox in this process, as the desktop app does, with its own database. */
+export function inProcessBuiltInSandbox(options: SandboxOptions = {}): StartBuiltInSandbox {
+  return async ({ dataDir }) => {
+    const sandbox = await startSandbox({
+      host: '127.0.0.1',
+      port: 0,
+      dbPath: join(dataDir, 'sandbox.db'),
+      ...options,
+    })
+    return { url: sandbox.url, token: sandbox.demoToken ?? '', close: () => sandbox.close() }
+  }
+}
+
+/** Reads a run through the engine's connection until it has ended, and returns its detail. */
+export async function runEnded(connection: Connection, runId: string): Promise<RunDetail> {
+  for (;;) {
+    const detail = await connection.client.run(runId)
+    if (isTerminalStatus(detail.run.status)) return detail
+    await new Promise((r) => setTimeout(r, 30))
+  }
+}
