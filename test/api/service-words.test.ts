@@ -75,7 +75,11 @@ describe('the command line', () => {
     })
 
   it('prints the refusal without the token, in plain text and with --json', async () => {
-    for (const args of [['runs', 'list'], ['--json', 'runs', 'list'], ['runs', 'show', 'r-1']]) {
+    for (const args of [
+      ['runs', 'list'],
+      ['--json', 'runs', 'list'],
+      ['runs', 'show', 'r-1'],
+    ]) {
       const result = await cli(args)
       expect(result.code, args.join(' ')).toBe(3)
       expect(result.stderr).toContain('you sent')

@@ -5,6 +5,7 @@ export type { ApiClientOptions, CallOptions, FetchLike, RetryInfo, TokenSource }
 export { base64JsonBody, byteArrayJsonBody, type StreamedBody } from './bodies'
 export { parseRetryAfter } from './answers'
 export type { ArtifactFetchInit } from './artifacts'
+export { readAtMost } from './limits'
 export type { HealthAnswer } from './endpoints/system'
 export type { ValidateWorkbookRequest } from './endpoints/market-listings'
 export type { UploadRequest } from './endpoints/input-assets'
