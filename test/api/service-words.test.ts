@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiClient, ApiError } from '../../src/core/service'
+import { redactorFor } from '../../src/core/service/redaction'
 import { runCliCaptured } from '../helpers/cli'
 import { startHostileService, type HostileService } from './hostile-service'
 
@@ -63,6 +64,19 @@ describe('the ApiError', () => {
     })
     expect(echo.message).not.toContain('abc.def-ghi')
     expect(echo.message).toContain('Bearer [hidden]')
+  })
+
+  it('hides it in the detail of an answer the schema refused, which may quote its values', () => {
+    const error = new ApiError({
+      kind: 'contract',
+      request: 'GET /x',
+      origin: 'https://s.example',
+      detail: `run.status: Invalid enum value, received '${LOOKALIKE}'`,
+      redact: redactorFor(TOKEN),
+    })
+    expect(error.message).toContain('run.status: Invalid enum value')
+    expectNoSecret(error.message)
+    expectNoSecret(error.detail)
   })
 })
 

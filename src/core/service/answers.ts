@@ -76,8 +76,11 @@ export async function parseAnswer<S extends z.ZodType>(
   try {
     return parseWith(schema, json, `an answer to ${asked.label}`)
   } catch (error) {
-    if (error instanceof ContractError) throw await contractError(error.issues.join('; '), error)
-    throw error
+    if (!(error instanceof ContractError)) throw error
+    // The issues may quote the service's values: the cause kept for a log is redacted too.
+    const redact = await asked.redactor()
+    const issues = error.issues.map(redact)
+    throw await contractError(issues.join('; '), new ContractError(error.what, issues))
   }
 }
 
