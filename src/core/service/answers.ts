@@ -5,12 +5,46 @@
 import type { z } from 'zod'
 import { ContractError, parseWith } from '../../shared/contract'
 import { ApiError } from './errors'
+import { MAX_ERROR_BODY_BYTES, readAtMost } from './limits'
+import type { Redact } from './redaction'
 
 /** Who asked for what, to name it in an error. */
 export interface Asked {
   /** E.g. "GET /svc/v1/users/me/runs". */
   label: string
   origin: string
+  /** The redactor for the service's words in an error (it reads the stored token). */
+  redactor: () => Promise<Redact>
+}
+
+/** An answer whose body was read whole: within the limit, before the deadline. */
+export interface ReceivedAnswer {
+  status: number
+  ok: boolean
+  text: string
+}
+
+/**
+ * The answer's body, read up to `limit` bytes and no longer than `signal` allows. Past the limit
+ * it is an ApiError of kind 'too-large'; a body cut or cancelled rejects as the network did.
+ */
+export async function receiveAnswer(
+  response: Response,
+  asked: Asked,
+  signal: AbortSignal,
+  limit: number,
+): Promise<ReceivedAnswer> {
+  const { bytes, complete } = await readAtMost(response.body, limit, signal)
+  if (!complete) {
+    throw new ApiError({
+      kind: 'too-large',
+      request: asked.label,
+      origin: asked.origin,
+      status: response.status,
+      limitBytes: limit,
+    })
+  }
+  return { status: response.status, ok: response.ok, text: bytes.toString('utf8') }
 }
 
 /**
@@ -18,32 +52,51 @@ export interface Asked {
  * hoped for. An empty body reads as `{}`; a body that is not JSON, or that lacks what the schema
  * requires, is an ApiError of kind 'contract' naming the fields at fault.
  */
-export async function readAnswer<S extends z.ZodType>(
-  response: Response,
+export async function parseAnswer<S extends z.ZodType>(
+  answer: ReceivedAnswer,
   schema: S,
   asked: Asked,
 ): Promise<z.infer<S>> {
-  const text = await response.text()
-  const contractError = (detail: string, cause?: unknown) =>
+  const contractError = async (detail: string, cause?: unknown) =>
     new ApiError({
       kind: 'contract',
       request: asked.label,
       origin: asked.origin,
-      status: response.status,
+      status: answer.status,
       detail,
+      redact: await asked.redactor(),
       ...(cause !== undefined ? { cause } : {}),
     })
   let json: unknown
   try {
-    json = text === '' ? {} : JSON.parse(text)
+    json = answer.text === '' ? {} : JSON.parse(answer.text)
   } catch {
-    throw contractError('the answer is not JSON')
+    throw await contractError('the answer is not JSON')
   }
   try {
     return parseWith(schema, json, `an answer to ${asked.label}`)
   } catch (error) {
-    if (error instanceof ContractError) throw contractError(error.issues.join('; '), error)
-    throw error
+    if (!(error instanceof ContractError)) throw error
+    // The issues may quote the service's values: the cause kept for a log is redacted too.
+    const redact = await asked.redactor()
+    const issues = error.issues.map(redact)
+    throw await contractError(issues.join('; '), new ContractError(error.what, issues))
+  }
+}
+
+/**
+ * An error body's text: at most MAX_ERROR_BODY_BYTES of it, and whatever came before the deadline
+ * or a cut (a refusal is a refusal, whatever its body). `cut` says the body went on past the limit.
+ */
+export async function errorBody(
+  response: Response,
+  signal?: AbortSignal,
+): Promise<{ text: string; cut: boolean }> {
+  try {
+    const { bytes, complete } = await readAtMost(response.body, MAX_ERROR_BODY_BYTES, signal)
+    return { text: bytes.toString('utf8'), cut: !complete }
+  } catch {
+    return { text: '', cut: false }
   }
 }
 
@@ -75,7 +128,7 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
 /** A request that got no answer: timed out, or the network failed (refused, reset, DNS...). */
 export function networkFailure(
   error: unknown,
-  asked: Asked,
+  asked: Pick<Asked, 'label' | 'origin'>,
   attempt: number,
   maybeHandled: boolean,
   timedOut = false,
@@ -115,9 +168,10 @@ export async function refusal(
   asked: Asked,
   attempt: number,
   retryAfterMs: number | undefined,
+  signal: AbortSignal,
 ): Promise<ApiError> {
-  const text = await response.text().catch(() => '')
-  let serverMessage = errorText(text)
+  const body = await errorBody(response, signal)
+  let serverMessage = errorText(body.text)
   if (response.status >= 300 && response.status < 400) {
     serverMessage = `it redirected to ${response.headers.get('location') ?? 'another address'}, which this app does not follow with your token`
   }
@@ -128,6 +182,8 @@ export async function refusal(
     status: response.status,
     serverMessage,
     attempts: attempt,
+    redact: await asked.redactor(),
+    ...(body.cut ? { limitBytes: MAX_ERROR_BODY_BYTES } : {}),
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
   })
 }

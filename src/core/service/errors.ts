@@ -7,6 +7,8 @@
  */
 
 import { UserFacingError, type ErrorAction, type ErrorCategory } from '../errors'
+import { sizeInWords } from './limits'
+import { redactBearer, type Redact } from './redaction'
 
 export type ApiErrorKind =
   /** The service answered with a non-2xx status. */
@@ -19,6 +21,8 @@ export type ApiErrorKind =
   | 'aborted'
   /** The answer did not have the shape the interface promises. */
   | 'contract'
+  /** The answer went on past the client's limit (limits.ts); it was not read further. */
+  | 'too-large'
 
 export interface ApiErrorInit {
   kind: ApiErrorKind
@@ -37,6 +41,13 @@ export interface ApiErrorInit {
   attempts?: number
   /** Whether the request may have reached the service (a POST whose answer was lost). */
   maybeHandled?: boolean
+  /** The limit an answer (or an error body) went past, in bytes; reading stopped there. */
+  limitBytes?: number
+  /**
+   * Hides secrets in the service's words (serverMessage, detail) before they reach the message:
+   * the transport's redactor knows the stored token. Bearer values are hidden without it.
+   */
+  redact?: Redact
   cause?: unknown
 }
 
@@ -51,7 +62,8 @@ export class ApiError extends UserFacingError {
   readonly retryAfterMs: number | undefined
   readonly attempts: number
   readonly maybeHandled: boolean
-  constructor(init: ApiErrorInit) {
+  constructor(given: ApiErrorInit) {
+    const init = withoutSecrets(given)
     const { message, nextStep, action } = explain(init)
     super(message, nextStep, { cause: init.cause, action })
     this.name = 'ApiError'
@@ -86,6 +98,22 @@ export class ApiError extends UserFacingError {
   }
 }
 
+/** The init with the service's words passed through the redactor. */
+function withoutSecrets(init: ApiErrorInit): ApiErrorInit {
+  const redact = init.redact ?? redactBearer
+  const { redact: _, ...rest } = init
+  return {
+    ...rest,
+    ...(init.serverMessage !== undefined ? { serverMessage: redact(init.serverMessage) } : {}),
+    ...(init.detail !== undefined ? { detail: redact(init.detail) } : {}),
+  }
+}
+
+/** Said when reading stopped at a limit: the service's answer went on past it. */
+function tooLargeWords(limitBytes: number): string {
+  return `The service sent an answer larger than ${sizeInWords(limitBytes)}; Skill Runner stopped reading it.`
+}
+
 /**
  * The server's words, when it gave some. A body that is itself JSON without an `error` text is
  * data, not words, and is left to the log.
@@ -104,8 +132,21 @@ function networkReason(detail: string | undefined): string {
   return ` (${detail})`
 }
 
-function explain(init: ApiErrorInit): { message: string; nextStep: string; action?: ErrorAction } {
-  const server = serverWords(init.serverMessage)
+interface Explained {
+  message: string
+  nextStep: string
+  action?: ErrorAction
+}
+
+function explain(init: ApiErrorInit): Explained {
+  const explained = init.kind === 'http' ? explainStatus(init) : explainNoAnswer(init)
+  // A refusal whose body went past the limit: its status still says what happened.
+  if (init.kind !== 'http' || init.limitBytes === undefined) return explained
+  return { ...explained, message: `${explained.message} ${tooLargeWords(init.limitBytes)}` }
+}
+
+/** Every kind but a refusal: no answer, a cancel, or an answer that could not be read. */
+function explainNoAnswer(init: ApiErrorInit): Explained {
   const where = init.origin
   switch (init.kind) {
     case 'unreachable':
@@ -129,9 +170,21 @@ function explain(init: ApiErrorInit): { message: string; nextStep: string; actio
         nextStep:
           'The service may run a newer interface version. Update Skill Runner, or report it to the service’s operator.',
       }
+    case 'too-large':
+      return {
+        message: tooLargeWords(init.limitBytes ?? 0),
+        nextStep:
+          'Try again in a few minutes. If it keeps happening, report it to the service’s operator.',
+      }
     case 'http':
-      break
+      return explainStatus(init)
   }
+}
+
+/** A refusal: what its status means, with the service's own words. */
+function explainStatus(init: ApiErrorInit): Explained {
+  const server = serverWords(init.serverMessage)
+  const where = init.origin
   const status = init.status ?? 0
   if (status === 401) {
     return {

@@ -3,6 +3,7 @@
 export { ApiClient } from './client'
 export type { ApiClientOptions, FetchLike } from './transport'
 export { base64JsonBody } from './bodies'
+export { readAtMost } from './limits'
 export * from './errors'
 export * from './retry'
 export * from './paginate'

@@ -3,7 +3,8 @@
  * that holds the API token, and it sends the token only to the environment's own origin.
  *
  * - fetch is injected: Node's fetch in the CLI and tests, Electron's net.fetch in the app.
- * - Every attempt has a time limit; callers may cancel with an AbortSignal.
+ * - Every attempt has one deadline, its answer's body included, and every answer is read up to a
+ *   limit (limits.ts); callers may cancel with an AbortSignal.
  * - Only idempotent requests are retried (GETs, and POSTs that carry a clientRequestId); when and
  *   how long to wait is retry.ts's one decision.
  * - Every answer is parsed with the contract's schema that the caller names; a failure of any
@@ -16,10 +17,21 @@ import {
   type EndpointInfo,
   type EndpointName,
 } from '../../shared/contract'
-import { networkFailure, parseRetryAfter, readAnswer, refusal, type Asked } from './answers'
+import {
+  errorBody,
+  networkFailure,
+  parseAnswer,
+  parseRetryAfter,
+  receiveAnswer,
+  refusal,
+  type Asked,
+  type ReceivedAnswer,
+} from './answers'
 import type { RequestBody } from './bodies'
 import { ApiError } from './errors'
+import { MAX_ANSWER_BYTES } from './limits'
 import { nodeHttpFetch } from './node-http'
+import { redactorFor, type Redact } from './redaction'
 import { RETRYABLE_STATUS, retryDelay, type RetryPolicy } from './retry'
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
@@ -39,7 +51,7 @@ export interface ApiClientOptions {
   baseUrl: string
   token?: TokenSource
   fetch?: FetchLike
-  /** Time limit of one attempt, in ms (default 30 s). */
+  /** Time limit of one attempt, its answer's body included, in ms (default 30 s). */
   timeoutMs?: number
   /** Attempts of an idempotent request, including the first (default 4). */
   maxAttempts?: number
@@ -56,6 +68,7 @@ export interface ApiClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal | undefined
+  /** Time limit of one attempt, its answer's body included. */
   timeoutMs?: number | undefined
 }
 
@@ -95,7 +108,8 @@ export class Transport {
   /** For streamed request bodies: node:http unless a fetch was given (see node-http.ts). */
   private readonly streamFetch: FetchLike
   private readonly token: TokenSource
-  private readonly timeoutMs: number
+  /** Time limit of one attempt; fetchArtifact uses it for the wait before the bytes. */
+  readonly timeoutMs: number
   private readonly retryPolicy: RetryPolicy
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>
   private readonly random: () => number
@@ -131,14 +145,29 @@ export class Transport {
     const info = endpoints[call.name]
     const url = this.baseUrl + call.path + queryString(call.query)
     const label = `${info.method} ${call.path.split('?')[0]}`
-    const response = await this.send(
+    const answer = await this.send(
       label,
       call.idempotent ?? info.idempotent,
       options,
       () => this.build(url, info, call.body),
       false,
     )
-    return readAnswer(response, call.answer, { label, origin: this.origin })
+    return parseAnswer(answer, call.answer, this.asked(label))
+  }
+
+  /** Who asks, for errors: the redactor reads the stored token only when an error needs it. */
+  asked(label: string): Asked {
+    return { label, origin: this.origin, redactor: () => this.redactor() }
+  }
+
+  /** Hides the stored token (and its likes) in a service's words; see redaction.ts. */
+  async redactor(): Promise<Redact> {
+    try {
+      return redactorFor(await this.token())
+    } catch {
+      // No token to be had: bearer values are still hidden.
+      return redactorFor(null)
+    }
   }
 
   /** Adds the bearer token, when there is one. Only for a request to the environment's origin. */
@@ -164,7 +193,9 @@ export class Transport {
 
   /**
    * Sends a request, retrying what may be retried, and returns the first 2xx answer (or, with
-   * acceptAnyStatus, the first answer that should not be retried).
+   * acceptAnyStatus, the first answer that should not be retried) with its body read. One deadline
+   * covers each attempt, body included: its expiry is a timeout, retried like an unreachable
+   * service. A body past its limit is an ApiError at once (a service that sent it will again).
    */
   async send(
     label: string,
@@ -172,23 +203,28 @@ export class Transport {
     options: CallOptions,
     build: () => Promise<Built> | Built,
     acceptAnyStatus: boolean,
-  ): Promise<Response> {
-    const asked = { label, origin: this.origin }
+  ): Promise<ReceivedAnswer> {
+    const asked = this.asked(label)
     for (let number = 1; ; number += 1) {
       const attempt: Attempt = { asked, number, idempotent, signal: options.signal }
       const { url, init, fetch: sendOnce = this.fetch } = await build()
-      const timeout = AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs)
-      const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
-      let response: Response
+      const deadline = AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs)
+      const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline
+      const maybeHandled = init.method !== 'GET'
       try {
-        response = await sendOnce(url, { ...init, redirect: 'manual', signal })
+        const response = await sendOnce(url, { ...init, redirect: 'manual', signal })
+        if (!response.ok) {
+          const final = await this.judgeRefusal(response, attempt, acceptAnyStatus, signal)
+          if (!final) continue
+          // A status is the answer here (a health check): its body is read as an error body.
+          const { text } = await errorBody(final, signal)
+          return { status: final.status, ok: false, text }
+        }
+        return await receiveAnswer(response, asked, signal, MAX_ANSWER_BYTES)
       } catch (error) {
-        await this.waitAfterNoAnswer(error, attempt, init.method !== 'GET', timeout.aborted)
-        continue
+        if (error instanceof ApiError) throw error
+        await this.waitAfterNoAnswer(error, attempt, maybeHandled, deadline.aborted)
       }
-      if (response.ok) return response
-      const final = await this.judgeRefusal(response, attempt, acceptAnyStatus)
-      if (final) return final
     }
   }
 
@@ -222,6 +258,7 @@ export class Transport {
     response: Response,
     attempt: Attempt,
     acceptAnyStatus: boolean,
+    signal: AbortSignal,
   ): Promise<Response | null> {
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'))
     const retryable = attempt.idempotent && RETRYABLE_STATUS.has(response.status)
@@ -240,7 +277,7 @@ export class Transport {
       return null
     }
     if (acceptAnyStatus) return response
-    throw await refusal(response, attempt.asked, attempt.number, retryAfterMs)
+    throw await refusal(response, attempt.asked, attempt.number, retryAfterMs, signal)
   }
 
   private async pause(attempt: Attempt, delayMs: number, reason: string): Promise<void> {

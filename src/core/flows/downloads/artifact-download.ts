@@ -8,7 +8,7 @@ import { createReadStream, createWriteStream, type WriteStream } from 'node:fs'
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import type { Artifact } from '../../../shared/contract'
 import { rowFolderName, type RowNumbering } from '../../../shared/format'
-import { ApiError } from '../../service'
+import { ApiError, readAtMost } from '../../service'
 import type { Connection } from '../../environments/connection'
 import { writeFileAtomically } from '../../files/atomic-write'
 import { insideFolder, isInside } from '../../files/folders'
@@ -209,7 +209,11 @@ interface Transfer {
   hash: Hash
 }
 
-/** Writes the answer's bytes to the partial file; returns how many bytes the file now has. */
+/**
+ * Writes the answer's bytes to the partial file; returns how many bytes the file now has. Only
+ * what the answer announced is taken: a body that goes on past its length is a lie, not a bigger
+ * file, and it is dropped (the next attempt starts over).
+ */
 async function receiveBody(
   run: RunDownloadState,
   response: Response,
@@ -217,9 +221,11 @@ async function receiveBody(
 ): Promise<number> {
   const { artifactId, temp, path, start, total, resumed, hash } = transfer
   let received = start
+  let overran = false
   if (!resumed && total !== null && total <= SMALL_FILE_BYTES) {
     // A small file is taken whole: fewer steps per file when a run has thousands.
-    const bytes = Buffer.from(await response.arrayBuffer())
+    const { bytes, complete } = await readAtMost(response.body, total, run.signal)
+    if (!complete) throw longerThanAnnounced(artifactId, total)
     hash.update(bytes)
     await writeFile(temp, bytes)
     received = bytes.length
@@ -230,6 +236,8 @@ async function receiveBody(
   try {
     if (out && response.body) {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        overran = total !== null && received + chunk.length > total
+        if (overran) break
         hash.update(chunk)
         if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()))
         received += chunk.length
@@ -240,7 +248,15 @@ async function receiveBody(
   } finally {
     if (out) await closeStream(out)
   }
+  if (overran && total !== null) {
+    await rm(temp, { force: true })
+    throw longerThanAnnounced(artifactId, total)
+  }
   return received
+}
+
+function longerThanAnnounced(artifactId: string, total: number): Error {
+  return downloadCut(`The server sent more of ${artifactId} than the ${total} bytes it announced.`)
 }
 
 /**

@@ -36,7 +36,7 @@ async function probe(
   path: string,
   options?: CallOptions,
 ): Promise<HealthAnswer> {
-  const response = await transport.send(
+  const answer = await transport.send(
     `GET ${path}`,
     endpoints[name].idempotent,
     options ?? {},
@@ -46,12 +46,11 @@ async function probe(
     }),
     /* acceptAnyStatus */ true,
   )
-  const text = await response.text()
-  let body: unknown = text
+  let body: unknown = answer.text
   try {
-    body = JSON.parse(text)
+    body = JSON.parse(answer.text)
   } catch {
     // plain text is a fine answer for a health check
   }
-  return { status: response.status, ok: response.ok, body }
+  return { status: answer.status, ok: answer.ok, body }
 }

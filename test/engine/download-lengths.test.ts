@@ -1,0 +1,96 @@
+// Artifact downloads stream to disk with no size limit, but a body that is shorter or longer than
+// its Content-Length is an error: never a finished file, and never read on past what it announced.
+import { mkdtempSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createEngine, type Engine } from '../../src/core/engine'
+import { MemorySecretStore } from '../../src/core/secrets'
+import type { RunDetail } from '../../src/shared/contract'
+import { startHostileService, type HostileService } from '../api/hostile-service'
+
+let service: HostileService | undefined
+let engine: Engine | undefined
+afterEach(async () => {
+  await engine?.close()
+  await service?.close()
+  engine = service = undefined
+})
+
+/** A finished run with one artifact at `accessUrl`. */
+function runWith(accessUrl: string): RunDetail {
+  const detail = {
+    run: { runId: 'run-1', status: 'succeeded', totalTasks: 1, completedTasks: 1 },
+    tasks: [{ taskId: 't-1', status: 'succeeded', sourceRowIndex: 0, artifactCount: 1 }],
+    artifacts: [
+      { artifactId: 'a-1', taskId: 't-1', portName: 'report', sourceRowIndex: 0, accessUrl },
+    ],
+  }
+  return detail as unknown as RunDetail
+}
+
+/** Every file the download left in `folder`, finished or not, at any depth. */
+function filesIn(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name)
+}
+
+async function download(fetchImpl?: typeof fetch) {
+  engine = createEngine({
+    home: mkdtempSync(join(tmpdir(), 'sr-lengths-home-')),
+    secretStore: new MemorySecretStore(),
+    tokenOverride: 'token-ada',
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    api: { timeoutMs: 2000 },
+  })
+  const connection = await engine.connect({ baseUrl: service!.url })
+  const out = mkdtempSync(join(tmpdir(), 'sr-lengths-out-'))
+  const result = await engine.downloads.run(connection, runWith(`${service!.url}/files/a-1`), out, {
+    attempts: 1,
+  })
+  return { result, out }
+}
+
+describe('an artifact whose body does not match its Content-Length', () => {
+  it('shorter: the connection ends early, and no finished file is left', async () => {
+    service = await startHostileService((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': '1000' })
+      res.write('x'.repeat(500))
+      setTimeout(() => res.destroy(), 50)
+    })
+    const { result, out } = await download()
+    expect(result.files).toEqual([])
+    expect(result.failed).toHaveLength(1)
+    expect(filesIn(out).filter((name) => !name.endsWith('.partial'))).toEqual([])
+  })
+
+  it('longer (a fetch that does not hold the server to it): stopped at once, no file', async () => {
+    service = await startHostileService((_req, res) => res.end())
+    const started = Date.now()
+    // 20 MB that announced 10 bytes: the download must stop at the first piece past 10.
+    let piecesRead = 0
+    const lying: typeof fetch = async (input, init) => {
+      if (!String(input).includes('/files/')) return fetch(input, init)
+      const chunk = new Uint8Array(64 * 1024).fill(120)
+      const body = new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            piecesRead += 1
+            if (piecesRead > 320) controller.close()
+            else controller.enqueue(chunk)
+          },
+        },
+        { highWaterMark: 0 },
+      )
+      return new Response(body, { status: 200, headers: { 'Content-Length': '10' } })
+    }
+    const { result, out } = await download(lying)
+    expect(piecesRead).toBeLessThan(5)
+    expect(result.files).toEqual([])
+    expect(result.failed).toHaveLength(1)
+    expect(result.failed[0]!.error).toMatch(/sent more of a-1 than the 10 bytes it announced/)
+    expect(filesIn(out).filter((name) => !name.endsWith('.partial'))).toEqual([])
+    expect(Date.now() - started).toBeLessThan(5000)
+  }, 15_000)
+})
