@@ -1,4 +1,5 @@
 import type { ReviewRequest } from '../../shared/contract'
+import { Fact } from '../components/Fact'
 import { listingWord } from './ListingsTable'
 
 function when(unix: number): string {
@@ -24,24 +25,10 @@ export function ReviewRequestCard(props: { request: ReviewRequest; onClose: () =
         </button>
       </div>
       <dl className="facts">
-        <div className="fact">
-          <dt>Status</dt>
-          <dd>{listingWord(r.status)}</dd>
-        </div>
-        <div className="fact">
-          <dt>Listing</dt>
-          <dd>
-            {r.listingId} · {r.listingVersionId}
-          </dd>
-        </div>
-        <div className="fact">
-          <dt>Submitted</dt>
-          <dd>{when(r.submittedAtUnix)}</dd>
-        </div>
-        <div className="fact">
-          <dt>Reviewed</dt>
-          <dd>{r.reviewedAtUnix ? when(r.reviewedAtUnix) : 'Not yet'}</dd>
-        </div>
+        <Fact label="Status" value={listingWord(r.status)} />
+        <Fact label="Listing" value={`${r.listingId} · ${r.listingVersionId}`} />
+        <Fact label="Submitted" value={when(r.submittedAtUnix)} />
+        <Fact label="Reviewed" value={r.reviewedAtUnix ? when(r.reviewedAtUnix) : 'Not yet'} />
       </dl>
       {r.reviewReason && (
         <p className="review-reason-box">

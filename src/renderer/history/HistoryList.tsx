@@ -33,15 +33,7 @@ export function HistoryList(props: {
       label="History, scrollable"
       tableClassName="history-table"
       onEndReached={props.onEndReached}
-      columns={
-        <>
-          <th scope="col">Submitted</th>
-          <th scope="col">Input and template</th>
-          <th scope="col">Run</th>
-          <th scope="col">Cost</th>
-          <th scope="col">Saved here</th>
-        </>
-      }
+      columns={['Submitted', 'Input and template', 'Run', 'Cost', 'Saved here']}
       renderRow={(entry, place) => {
         const when = new Date(entry.createdAtMs)
         return (

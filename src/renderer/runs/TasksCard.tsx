@@ -47,14 +47,7 @@ export function TasksCard(props: { overview: RunOverview }) {
           overscan={10}
           label="Rows of the run, scrollable"
           tableClassName="tasks-table"
-          columns={
-            <>
-              <th scope="col">Row</th>
-              <th scope="col">Status</th>
-              <th scope="col">Error</th>
-              <th scope="col">Outputs</th>
-            </>
-          }
+          columns={['Row', 'Status', 'Error', 'Outputs']}
           renderRow={(task, place) => (
             <VirtualRow data-task-id={task.taskId} place={place}>
               <td>{rowLabel(task.sourceRowIndex, rowNumbers)}</td>
