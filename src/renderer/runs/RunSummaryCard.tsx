@@ -73,7 +73,6 @@ function RunFacts(props: { overview: RunOverview; run: RunSummary }) {
   )
 }
 
-
 /** The run this one retried, and the runs that retried this one, as links. */
 function RelatedRuns(props: { overview: RunOverview }) {
   const { nav } = useStores()
