@@ -1,15 +1,9 @@
 import type { PrivateTemplate } from '../../shared/contract'
+import { formatUnixMoment } from '../../shared/format'
 import { Fact } from '../components/Fact'
 import { ColumnHeadings } from '../components/ColumnHeadings'
 
-function date(unix: number): string {
-  if (!unix) return '—'
-  return new Date(unix * 1000).toLocaleDateString(undefined, {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-  })
-}
+const date = (unix: number) => formatUnixMoment(unix, 'date')
 
 /** One of my private templates with its versions (newest first). */
 export function PrivateTemplateCard(props: { template: PrivateTemplate }) {

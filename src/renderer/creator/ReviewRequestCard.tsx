@@ -1,17 +1,9 @@
 import type { ReviewRequest } from '../../shared/contract'
+import { formatUnixMoment } from '../../shared/format'
 import { Fact } from '../components/Fact'
 import { listingWord } from './ListingsTable'
 
-function when(unix: number): string {
-  if (!unix) return '—'
-  return new Date(unix * 1000).toLocaleString(undefined, {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  })
-}
+const when = (unix: number) => formatUnixMoment(unix, 'date-time')
 
 /** One review request of my listings: where it stands and why. */
 export function ReviewRequestCard(props: { request: ReviewRequest; onClose: () => void }) {
