@@ -17,12 +17,20 @@ export interface CommandContext {
   engine(): Promise<Engine>
   /** A connection to the environment the global options name (or the default). */
   connect(): Promise<Connection>
+  /** Both: what most commands that talk to the service start with. */
+  session(): Promise<Session>
   stdin: NodeJS.ReadableStream & { isTTY?: boolean }
   env: NodeJS.ProcessEnv
   /** Aborted on Ctrl-C / SIGTERM. */
   signal: AbortSignal
   /** Resolves when the user interrupts (for foreground servers). */
   interrupted: Promise<void>
+}
+
+/** The engine and a connection made with it. */
+export interface Session {
+  engine: Engine
+  connection: Connection
 }
 
 export type OptionsConfig = NonNullable<ParseArgsConfig['options']>

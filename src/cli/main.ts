@@ -106,6 +106,9 @@ async function runCommand(
     async connect() {
       return (await ctx.engine()).connect({ env: global.env, baseUrl: global.baseUrl })
     },
+    async session() {
+      return { engine: await ctx.engine(), connection: await ctx.connect() }
+    },
   }
   try {
     const parsed = parseCommandArgs(command, commandArgs)

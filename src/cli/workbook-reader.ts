@@ -10,19 +10,27 @@ export function readWorkbookWith(
   { keepRows = true }: { keepRows?: boolean } = {},
 ): (path: string, schema: ListingInputSchema | null) => Promise<ReadResult> {
   return async (path, schema) => {
-    let last = Date.now()
     const result = await parseInputWorkbook({ path }, schema, {
       keepRows,
       checkFiles: true,
       signal: ctx.signal,
-      onProgress: (rows) => {
-        if (Date.now() - last < 1000) return
-        last = Date.now()
-        ctx.out.progress(`checking the workbook: ${rows.toLocaleString('en-US')} rows read`)
-      },
+      onProgress: rowsReadProgress(ctx),
     })
     ctx.out.endProgress()
     return result
+  }
+}
+
+/**
+ * How many rows a workbook check has read so far, as a progress line: at most one a second, so
+ * a huge sheet does not flood a log with lines.
+ */
+export function rowsReadProgress(ctx: CommandContext): (rows: number) => void {
+  let last = Date.now()
+  return (rows) => {
+    if (Date.now() - last < 1000) return
+    last = Date.now()
+    ctx.out.progress(`checking the workbook: ${rows.toLocaleString('en-US')} rows read`)
   }
 }
 

@@ -28,8 +28,7 @@ export const runsDownload: Command = {
   positionals: { min: 1, max: 1, names: 'a RUN id' },
   async run(ctx, args) {
     const output = outputOption(args, runsDownload, 'folder')
-    const engine = await ctx.engine()
-    const connection = await ctx.connect()
+    const { engine, connection } = await ctx.session()
     const detail = await connection.client.run(args.positionals[0]!, { signal: ctx.signal })
     if (!isTerminalStatus(detail.run.status))
       ctx.out.note(
@@ -72,8 +71,7 @@ export const runsResults: Command = {
   positionals: { min: 1, max: 1, names: 'a RUN id' },
   async run(ctx, args) {
     const output = outputOption(args, runsResults, 'xlsx')
-    const engine = await ctx.engine()
-    const connection = await ctx.connect()
+    const { engine, connection } = await ctx.session()
     const result = await writeResultsWorkbook(
       engine,
       connection,

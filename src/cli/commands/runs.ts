@@ -23,8 +23,7 @@ export const runsList: Command = {
   options: { status: { type: 'string' }, limit: { type: 'string' } },
   async run(ctx, args) {
     const limit = integerOption(stringOption(args, 'limit'), '--limit', 1, 1_000_000) ?? 50
-    const engine = await ctx.engine()
-    const connection = await ctx.connect()
+    const { engine, connection } = await ctx.session()
     const result = await connection.client.listAllRuns(
       { status: stringOption(args, 'status'), limit },
       { signal: ctx.signal },
@@ -58,8 +57,7 @@ export const runsShow: Command = {
   usage: 'runs show RUN',
   positionals: { min: 1, max: 1, names: 'a RUN id' },
   async run(ctx, args) {
-    const engine = await ctx.engine()
-    const connection = await ctx.connect()
+    const { engine, connection } = await ctx.session()
     const detail = await connection.client.run(args.positionals[0]!, { signal: ctx.signal })
     engine.recordRuns(connection.historyKey, [detail.run])
     ctx.out.result(detail, () =>

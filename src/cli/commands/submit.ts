@@ -4,7 +4,14 @@
  */
 import { planRetryFailed, planSubmission, rowName } from '../../core/flows/spend'
 import type { RowSelection } from '../../core/flows/spend'
-import { integerOption, stringOption, type Command } from '../command'
+import type { PlanRequest } from '../../core/flows/spend/plan'
+import {
+  integerOption,
+  stringOption,
+  type Command,
+  type CommandContext,
+  type ParsedArgs,
+} from '../command'
 import { UsageError } from '../errors'
 import { workbookReader } from '../workbook-reader'
 import { flowHooks } from './flow-hooks'
@@ -27,21 +34,14 @@ export const run: Command = {
     const templateId = stringOption(args, 'template')
     if (!templateId)
       throw new UsageError('run needs --template ID.', `Usage: skill-runner ${run.usage}`)
-    spendingOptions(args)
-    const engine = await ctx.engine()
-    const connection = await ctx.connect()
-    const plan = await planSubmission(
-      engine,
-      connection,
-      workbookReader(ctx),
-      {
-        file: args.positionals[0]!,
-        target: { kind: 'template', templateId, callbackUrl: stringOption(args, 'callback-url') },
-        selection: parseRows(stringOption(args, 'rows')),
-      },
-      flowHooks(ctx),
+    const callbackUrl = stringOption(args, 'callback-url')
+    return submitWorkbook(
+      ctx,
+      args,
+      { kind: 'template', templateId, callbackUrl },
+      undefined,
+      false,
     )
-    return spend(ctx, engine, plan, args, false)
   },
 }
 
@@ -72,21 +72,8 @@ export const execute: Command = {
     const pilot = integerOption(stringOption(args, 'pilot'), '--pilot', 1, 1_000_000)
     if (pilot !== undefined && stringOption(args, 'rows') !== undefined)
       throw new UsageError('give either --pilot N or --rows N-M, not both.')
-    spendingOptions(args)
-    const engine = await ctx.engine()
-    const connection = await ctx.connect()
-    const plan = await planSubmission(
-      engine,
-      connection,
-      workbookReader(ctx),
-      {
-        file: args.positionals[0]!,
-        target: { kind: 'listing', listingId, listingVersionId: versionId },
-        selection: pilot ? { first: pilot } : parseRows(stringOption(args, 'rows')),
-      },
-      flowHooks(ctx),
-    )
-    return spend(ctx, engine, plan, args, true)
+    const target = { kind: 'listing', listingId, listingVersionId: versionId } as const
+    return submitWorkbook(ctx, args, target, pilot, true)
   },
 }
 
@@ -99,14 +86,41 @@ export const runsRetryFailed: Command = {
   positionals: { min: 1, max: 1, names: 'a RUN id' },
   async run(ctx, args) {
     spendingOptions(args)
-    const engine = await ctx.engine()
-    const connection = await ctx.connect()
+    const { engine, connection } = await ctx.session()
     const plan = await planRetryFailed(engine, connection, args.positionals[0]!, ctx.signal)
     ctx.out.note(
       `${plan.rows.length} failed row${plan.rows.length === 1 ? '' : 's'}: ${plan.rowNumbers.map((n) => rowName(plan, n)).join(', ')}`,
     )
     return spend(ctx, engine, plan, args, true)
   },
+}
+
+/**
+ * Sends the workbook FILE's rows to a target the way `run` and `execute` both do: the spending
+ * options checked first, then the plan (the first `pilot` rows, or those --rows names) handed
+ * to spend(), which asks before paying when `ask` is set.
+ */
+async function submitWorkbook(
+  ctx: CommandContext,
+  args: ParsedArgs,
+  target: PlanRequest['target'],
+  pilot: number | undefined,
+  ask: boolean,
+): Promise<number> {
+  spendingOptions(args)
+  const { engine, connection } = await ctx.session()
+  const plan = await planSubmission(
+    engine,
+    connection,
+    workbookReader(ctx),
+    {
+      file: args.positionals[0]!,
+      target,
+      selection: pilot ? { first: pilot } : parseRows(stringOption(args, 'rows')),
+    },
+    flowHooks(ctx),
+  )
+  return spend(ctx, engine, plan, args, ask)
 }
 
 /** --rows: a range of spreadsheet rows (2-11, 5-, -9) or one row. */

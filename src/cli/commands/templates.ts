@@ -18,8 +18,7 @@ export const templatesSchema: Command = {
   options: { offline: { type: 'boolean' } },
   positionals: { min: 1, max: 1, names: 'a template ID' },
   async run(ctx, args) {
-    const engine = await ctx.engine()
-    const connection = await ctx.connect()
+    const { engine, connection } = await ctx.session()
     const cached = await engine.schemas.template(connection, args.positionals[0]!, {
       signal: ctx.signal,
       offline: args.values.offline === true,
@@ -109,8 +108,7 @@ export const templatesWorkbook: Command = {
     if (stringOption(args, 'version') && !listingId)
       throw new UsageError('--version goes with --listing.')
     const output = outputOption(args, templatesWorkbook, 'xlsx')
-    const engine = await ctx.engine()
-    const connection = await ctx.connect()
+    const { engine, connection } = await ctx.session()
     let schema: OfficialTemplateSchema
     if (listingId) {
       schema = await listingAsTemplate(

@@ -8,8 +8,7 @@ export const upload: Command = {
   usage: 'upload FILE',
   positionals: { min: 1, max: 1, names: 'a FILE' },
   async run(ctx, args) {
-    const engine = await ctx.engine()
-    const connection = await ctx.connect()
+    const { engine, connection } = await ctx.session()
     const path = resolve(args.positionals[0]!)
     const bar = ctx.out.bar('uploading', 'bytes')
     const { asset, reused } = await engine.uploads.file(connection, path, {

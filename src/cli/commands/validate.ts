@@ -13,6 +13,7 @@ import type { WorkbookValidation } from '../../shared/contract'
 import { stringOption, type Command, type CommandContext, type ParsedArgs } from '../command'
 import { EXIT, UsageError } from '../errors'
 import { flowHooks } from './flow-hooks'
+import { rowsReadProgress } from '../workbook-reader'
 
 /** A validation result in words: valid, or its problems (the first 50 of them). */
 export function describeValidation(v: WorkbookValidation): string {
@@ -71,17 +72,12 @@ async function validateAgainstTemplate(
   args: ParsedArgs,
 ): Promise<ValidateOutcome> {
   const engine = await ctx.engine()
-  let last = Date.now()
   const { found, result: parsed } = await checkWorkbook(engine, connection, file, {
     target: { kind: 'template', templateId },
     keepCells: false,
     checkFiles: true,
     signal: ctx.signal,
-    onProgress: (rows) => {
-      if (Date.now() - last < 1000) return
-      last = Date.now()
-      ctx.out.progress(`checking the workbook: ${rows.toLocaleString('en-US')} rows read`)
-    },
+    onProgress: rowsReadProgress(ctx),
   })
   ctx.out.endProgress()
   if (found?.fromCache && found.fetchedAtMs !== null)

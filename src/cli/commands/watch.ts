@@ -52,8 +52,7 @@ export const runsWatch: Command = {
   usage: 'runs watch RUN',
   positionals: { min: 1, max: 1, names: 'a RUN id' },
   async run(ctx, args) {
-    const engine = await ctx.engine()
-    const connection = await ctx.connect()
+    const { engine, connection } = await ctx.session()
     const runId = args.positionals[0]!
     const first = await connection.client.run(runId, { signal: ctx.signal })
     const detail = isTerminalStatus(first.run.status)

@@ -49,35 +49,17 @@ const CHECK_TIMEOUT_MS = 10_000
  * request paths or JSON (the version's body is passed along for `doctor --json`).
  */
 const CHECK_STEPS: readonly CheckStep[] = [
-  {
-    step: 'healthz',
-    title: 'Service reachable',
-    async run(client) {
-      const health = await client.healthz({ timeoutMs: CHECK_TIMEOUT_MS })
-      return {
-        ok: health.ok,
-        status: health.status,
-        message: health.ok
-          ? 'The service answered.'
-          : `Something answered at this address, but not as the service should (error ${health.status}). Check the address.`,
-      }
-    },
-  },
-  {
-    step: 'version',
-    title: 'Interface version',
-    async run(client) {
-      const version = await client.version({ timeoutMs: CHECK_TIMEOUT_MS })
-      return {
-        ok: version.ok,
-        status: version.status,
-        message: version.ok
-          ? versionWords(version.body)
-          : `It did not say which version it runs (error ${version.status}). It may not be a Skill Execution Service.`,
-        body: version.body,
-      }
-    },
-  },
+  probeStep('healthz', 'Service reachable', {
+    ok: () => 'The service answered.',
+    failed: (status) =>
+      `Something answered at this address, but not as the service should (error ${status}). Check the address.`,
+  }),
+  probeStep('version', 'Interface version', {
+    ok: (body) => versionWords(body),
+    failed: (status) =>
+      `It did not say which version it runs (error ${status}). It may not be a Skill Execution Service.`,
+    keepBody: true,
+  }),
   {
     step: 'auth',
     title: 'Token accepted',
@@ -96,6 +78,31 @@ const CHECK_STEPS: readonly CheckStep[] = [
     },
   },
 ]
+
+/**
+ * A step that asks one of the plain GETs, /healthz or /version, which answer any HTTP status
+ * rather than throw it: its words say what a good answer holds or what a bad status means.
+ * `keepBody` passes the answer along (the version's body, for `doctor --json`).
+ */
+function probeStep(
+  step: 'healthz' | 'version',
+  title: string,
+  words: { ok: (body: unknown) => string; failed: (status: number) => string; keepBody?: boolean },
+): CheckStep {
+  return {
+    step,
+    title,
+    async run(client) {
+      const answer = await client[step]({ timeoutMs: CHECK_TIMEOUT_MS })
+      return {
+        ok: answer.ok,
+        status: answer.status,
+        message: answer.ok ? words.ok(answer.body) : words.failed(answer.status),
+        ...(words.keepBody ? { body: answer.body } : {}),
+      }
+    },
+  }
+}
 
 /** What a refused token means at the check, by status. */
 const TOKEN_REFUSALS: Partial<Record<number, string>> = {

@@ -1,9 +1,10 @@
-import { useCallback, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import type { BridgeErrorInfo } from '../../shared/bridge'
 import { useEnvironments, useStores } from '../stores/context'
 import { suggestedEnvironmentName } from '../stores/environments-selectors'
 import { Dialog } from './Dialog'
 import { Field } from './Field'
+import { DialogFormFoot, TokenField, useTokenDraft } from './TokenFormParts'
 
 /** Name + service address + token. The token goes straight to the engine's secret store. */
 export function AddEnvironmentDialog(props: { onClose: () => void }) {
@@ -11,14 +12,9 @@ export function AddEnvironmentDialog(props: { onClose: () => void }) {
   const items = useEnvironments((s) => s.items)
   const [name, setName] = useState(() => suggestedEnvironmentName({ items }))
   const [baseUrl, setBaseUrl] = useState('https://')
-  const [token, setToken] = useState('')
+  const { token, setToken, close } = useTokenDraft(props.onClose)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<BridgeErrorInfo | null>(null)
-  const { onClose } = props
-  const close = useCallback(() => {
-    setToken('')
-    onClose()
-  }, [onClose])
 
   async function submit(event: FormEvent) {
     event.preventDefault()
@@ -57,29 +53,19 @@ export function AddEnvironmentDialog(props: { onClose: () => void }) {
           inputMode="url"
           required
         />
-        <Field
-          label="API token"
+        <TokenField
           hint="Optional now; you can add it later."
-          type="password"
-          autoComplete="off"
-          spellCheck={false}
           value={token}
-          onChange={(e) => setToken(e.target.value)}
+          onChange={setToken}
           error={fields.token}
         />
-        {error && !error.fields && (
-          <p className="form-error" role="alert">
-            {error.message} {error.nextStep}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="btn btn-quiet" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? 'Adding…' : 'Add environment'}
-          </button>
-        </div>
+        <DialogFormFoot
+          error={error}
+          busy={busy}
+          submitLabel="Add environment"
+          busyLabel="Adding…"
+          onCancel={close}
+        />
       </form>
     </Dialog>
   )

@@ -3,6 +3,7 @@ import { useEnvironments, useStores } from '../stores/context'
 import { checkFor } from '../stores/environments-selectors'
 import { ErrorNotice } from './ErrorNotice'
 import { stepWords } from '../stores/plain-words'
+import { CardHead } from './CardParts'
 
 const PLANNED: Array<Pick<ConnectionStep, 'step' | 'title'>> = [
   { step: 'healthz', title: 'Service reachable' },
@@ -25,13 +26,11 @@ export function ConnectionCheck(props: { env: EnvironmentView }) {
 
   return (
     <section className="card" aria-labelledby="check-title">
-      <div className="card-head">
-        <div>
-          <h2 id="check-title">Connection</h2>
-          <p className="card-sub">
-            Is the service there, which version it runs, and is your token accepted.
-          </p>
-        </div>
+      <CardHead
+        titleId="check-title"
+        title="Connection"
+        sub="Is the service there, which version it runs, and is your token accepted."
+      >
         <button
           type="button"
           className="btn btn-primary"
@@ -40,7 +39,7 @@ export function ConnectionCheck(props: { env: EnvironmentView }) {
         >
           {check.running ? 'Checking…' : check.report ? 'Check again' : 'Check connection'}
         </button>
-      </div>
+      </CardHead>
       <p
         className={`verdict ${check.report ? (check.report.ok ? 'verdict-ok' : 'verdict-bad') : ''}`}
         aria-live="polite"

@@ -7,6 +7,7 @@ import { ErrorNotice } from './ErrorNotice'
 import { RunsTable } from './RunsTable'
 import { SearchField } from './SearchField'
 import { CopyablePath } from '../runs/CopyablePath'
+import { CardHead, EmptyList } from './CardParts'
 
 export function RunsPanel(props: { env: EnvironmentView }) {
   const { runs, nav } = useStores()
@@ -26,13 +27,12 @@ export function RunsPanel(props: { env: EnvironmentView }) {
 
   return (
     <section className="card runs" aria-labelledby="runs-title">
-      <div className="card-head">
-        <div>
-          <h2 id="runs-title">Runs</h2>
-          <p className="card-sub" aria-live="polite">
-            {loading ? 'Loading runs…' : runsCaption({ items, status, search, totalCount })}
-          </p>
-        </div>
+      <CardHead
+        titleId="runs-title"
+        title="Runs"
+        sub={loading ? 'Loading runs…' : runsCaption({ items, status, search, totalCount })}
+        live
+      >
         <div className="toolbar">
           <SearchField
             label="Search runs by name, template or input file"
@@ -50,7 +50,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
             Refresh
           </button>
         </div>
-      </div>
+      </CardHead>
       {error && <ErrorNotice error={error} onRetry={() => void runs.getState().refresh()} />}
       <LastSaved />
       {!loading && shown.length === 0 && !error ? (
@@ -88,20 +88,19 @@ function NoRunsShown() {
   const search = useRuns((s) => s.search)
   const nextPageToken = useRuns((s) => s.nextPageToken)
   return (
-    <div className="empty-runs">
-      <p className="empty-title">
-        {search.trim()
+    <EmptyList
+      title={
+        search.trim()
           ? `No loaded run matches “${search.trim()}”.`
           : status
             ? `No ${statusLabel(status).toLowerCase()} runs.`
-            : 'No runs yet.'}
-      </p>
-      <p>
-        {search.trim() && nextPageToken
-          ? 'Older runs are not loaded yet: look in them too, or change the search.'
-          : 'Runs started in this environment appear here and update on their own.'}
-      </p>
-    </div>
+            : 'No runs yet.'
+      }
+    >
+      {search.trim() && nextPageToken
+        ? 'Older runs are not loaded yet: look in them too, or change the search.'
+        : 'Runs started in this environment appear here and update on their own.'}
+    </EmptyList>
   )
 }
 

@@ -30,15 +30,7 @@ export function RunsTable(props: {
       tableClassName="runs-table"
       endMargin={END_MARGIN}
       onEndReached={props.onEndReached}
-      columns={
-        <>
-          <th scope="col">Run</th>
-          <th scope="col">Status</th>
-          <th scope="col">Progress</th>
-          <th scope="col">Cost</th>
-          <th scope="col">Outputs</th>
-        </>
-      }
+      columns={['Run', 'Status', 'Progress', 'Cost', 'Outputs']}
       renderRow={(run, place) => (
         <RunRow
           run={run}

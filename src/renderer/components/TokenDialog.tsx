@@ -1,21 +1,16 @@
-import { useCallback, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
 import { useStores } from '../stores/context'
 import { errorInfo } from '../stores/errors'
 import { Dialog } from './Dialog'
-import { Field } from './Field'
+import { DialogFormFoot, TokenField, useTokenDraft } from './TokenFormParts'
 
 /** Replaces the token of an environment. The field is cleared as soon as it is sent. */
 export function TokenDialog(props: { env: EnvironmentView; onClose: () => void }) {
   const { bridge, environments } = useStores()
-  const [token, setToken] = useState('')
+  const { token, setToken, close } = useTokenDraft(props.onClose)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<BridgeErrorInfo | null>(null)
-  const { onClose } = props
-  const close = useCallback(() => {
-    setToken('')
-    onClose()
-  }, [onClose])
 
   async function submit(event: FormEvent) {
     event.preventDefault()
@@ -39,30 +34,20 @@ export function TokenDialog(props: { env: EnvironmentView; onClose: () => void }
       onClose={close}
     >
       <form onSubmit={submit} noValidate>
-        <Field
-          label="API token"
-          type="password"
-          autoComplete="off"
-          spellCheck={false}
+        <TokenField
           value={token}
-          onChange={(e) => setToken(e.target.value)}
+          onChange={setToken}
           error={error?.fields?.token}
           autoFocus
           required
         />
-        {error && !error.fields && (
-          <p className="form-error" role="alert">
-            {error.message} {error.nextStep}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="btn btn-quiet" onClick={close}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={busy}>
-            {busy ? 'Saving…' : 'Save token'}
-          </button>
-        </div>
+        <DialogFormFoot
+          error={error}
+          busy={busy}
+          submitLabel="Save token"
+          busyLabel="Saving…"
+          onCancel={close}
+        />
       </form>
     </Dialog>
   )

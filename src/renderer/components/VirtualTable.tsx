@@ -1,5 +1,6 @@
 import { Fragment, useCallback, useEffect, useRef, type ReactNode } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
+import { ColumnHeadings, type ColumnHeading } from './ColumnHeadings'
 
 /** Where one visible row sits: its position in the list and its place in the scroll area. */
 export interface RowPlace {
@@ -23,8 +24,8 @@ export function VirtualTable<T>(props: {
   tableClassName: string
   /** A shorter scroll area, for tables inside a card. */
   short?: boolean
-  /** The header cells (th elements). */
-  columns: ReactNode
+  /** The columns' headings, in order. */
+  columns: readonly ColumnHeading[]
   renderRow: (item: T, place: RowPlace) => ReactNode
   onEndReached?: () => void
   endMargin?: number
@@ -64,9 +65,14 @@ export function VirtualTable<T>(props: {
       role="region"
       aria-label={props.label}
     >
-      <table className={props.tableClassName} aria-rowcount={count + 1}>
+      <table
+        className={`grid-table virtual-table ${props.tableClassName}`}
+        aria-rowcount={count + 1}
+      >
         <thead>
-          <tr aria-rowindex={1}>{props.columns}</tr>
+          <tr aria-rowindex={1}>
+            <ColumnHeadings headings={props.columns} />
+          </tr>
         </thead>
         <tbody style={{ height: `${virtualizer.getTotalSize()}px` }}>
           {visible.map((v) => {

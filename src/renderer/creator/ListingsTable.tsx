@@ -1,5 +1,6 @@
 import type { CreatorListing } from '../../shared/contract'
 import { formatAmount } from '../../shared/format'
+import { ColumnHeadings } from '../components/ColumnHeadings'
 
 const WORDS: Record<string, string> = {
   pending_review: 'Pending review',
@@ -46,12 +47,14 @@ export function ListingsTable(props: {
       <table className="plain-table listings-table">
         <thead>
           <tr>
-            <th scope="col">Listing</th>
-            <th scope="col">Status, sale and availability</th>
-            <th scope="col">Review</th>
-            <th scope="col" className="num">
-              Fee per row
-            </th>
+            <ColumnHeadings
+              headings={[
+                'Listing',
+                'Status, sale and availability',
+                'Review',
+                { label: 'Fee per row', numeric: true },
+              ]}
+            />
           </tr>
         </thead>
         <tbody>

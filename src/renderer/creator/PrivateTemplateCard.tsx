@@ -1,13 +1,9 @@
 import type { PrivateTemplate } from '../../shared/contract'
+import { formatUnixMoment } from '../../shared/format'
+import { Fact } from '../components/Fact'
+import { ColumnHeadings } from '../components/ColumnHeadings'
 
-function date(unix: number): string {
-  if (!unix) return '—'
-  return new Date(unix * 1000).toLocaleDateString(undefined, {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-  })
-}
+const date = (unix: number) => formatUnixMoment(unix, 'date')
 
 /** One of my private templates with its versions (newest first). */
 export function PrivateTemplateCard(props: { template: PrivateTemplate }) {
@@ -18,27 +14,15 @@ export function PrivateTemplateCard(props: { template: PrivateTemplate }) {
       <h4>{t.name || t.templateId}</h4>
       {t.description && <p className="card-sub">{t.description}</p>}
       <dl className="facts">
-        <div className="fact">
-          <dt>Status</dt>
-          <dd>{t.status || '—'}</dd>
-        </div>
-        <div className="fact">
-          <dt>Output</dt>
-          <dd>{t.primaryOutputType || '—'}</dd>
-        </div>
-        <div className="fact">
-          <dt>Updated</dt>
-          <dd>{date(t.updatedAtUnix)}</dd>
-        </div>
+        <Fact label="Status" value={t.status || '—'} />
+        <Fact label="Output" value={t.primaryOutputType || '—'} />
+        <Fact label="Updated" value={date(t.updatedAtUnix)} />
       </dl>
       <table className="plain-table">
         <caption className="visually-hidden">Versions of {t.name || t.templateId}</caption>
         <thead>
           <tr>
-            <th scope="col">Version</th>
-            <th scope="col">Spec</th>
-            <th scope="col">Created</th>
-            <th scope="col">State</th>
+            <ColumnHeadings headings={['Version', 'Spec', 'Created', 'State']} />
           </tr>
         </thead>
         <tbody>

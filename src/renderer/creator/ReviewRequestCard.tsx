@@ -1,16 +1,9 @@
 import type { ReviewRequest } from '../../shared/contract'
+import { formatUnixMoment } from '../../shared/format'
+import { Fact } from '../components/Fact'
 import { listingWord } from './ListingsTable'
 
-function when(unix: number): string {
-  if (!unix) return '—'
-  return new Date(unix * 1000).toLocaleString(undefined, {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  })
-}
+const when = (unix: number) => formatUnixMoment(unix, 'date-time')
 
 /** One review request of my listings: where it stands and why. */
 export function ReviewRequestCard(props: { request: ReviewRequest; onClose: () => void }) {
@@ -24,24 +17,10 @@ export function ReviewRequestCard(props: { request: ReviewRequest; onClose: () =
         </button>
       </div>
       <dl className="facts">
-        <div className="fact">
-          <dt>Status</dt>
-          <dd>{listingWord(r.status)}</dd>
-        </div>
-        <div className="fact">
-          <dt>Listing</dt>
-          <dd>
-            {r.listingId} · {r.listingVersionId}
-          </dd>
-        </div>
-        <div className="fact">
-          <dt>Submitted</dt>
-          <dd>{when(r.submittedAtUnix)}</dd>
-        </div>
-        <div className="fact">
-          <dt>Reviewed</dt>
-          <dd>{r.reviewedAtUnix ? when(r.reviewedAtUnix) : 'Not yet'}</dd>
-        </div>
+        <Fact label="Status" value={listingWord(r.status)} />
+        <Fact label="Listing" value={`${r.listingId} · ${r.listingVersionId}`} />
+        <Fact label="Submitted" value={when(r.submittedAtUnix)} />
+        <Fact label="Reviewed" value={r.reviewedAtUnix ? when(r.reviewedAtUnix) : 'Not yet'} />
       </dl>
       {r.reviewReason && (
         <p className="review-reason-box">

@@ -1,5 +1,5 @@
 import type { HistoryEntryView } from '../../shared/bridge'
-import { formatAmount, statusLabel } from '../../shared/format'
+import { formatAmount, formatMoment, statusLabel } from '../../shared/format'
 import { StatusBadge } from '../components/StatusBadge'
 import { VirtualRow, VirtualTable } from '../components/VirtualTable'
 
@@ -33,30 +33,15 @@ export function HistoryList(props: {
       label="History, scrollable"
       tableClassName="history-table"
       onEndReached={props.onEndReached}
-      columns={
-        <>
-          <th scope="col">Submitted</th>
-          <th scope="col">Input and template</th>
-          <th scope="col">Run</th>
-          <th scope="col">Cost</th>
-          <th scope="col">Saved here</th>
-        </>
-      }
+      columns={['Submitted', 'Input and template', 'Run', 'Cost', 'Saved here']}
       renderRow={(entry, place) => {
         const when = new Date(entry.createdAtMs)
         return (
           <VirtualRow data-history-id={String(entry.id)} place={place}>
             <td>
-              <time dateTime={when.toISOString()}>
-                {when.toLocaleDateString(undefined, {
-                  day: 'numeric',
-                  month: 'short',
-                  year: 'numeric',
-                })}
-              </time>
+              <time dateTime={when.toISOString()}>{formatMoment(when, 'date')}</time>
               <span className="run-sub">
-                {when.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })} ·{' '}
-                {entry.environment}
+                {formatMoment(when, 'time')} · {entry.environment}
               </span>
             </td>
             <td>

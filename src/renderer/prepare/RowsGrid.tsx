@@ -157,7 +157,7 @@ export function RowsGrid(props: {
       data-testid="rows-grid"
     >
       <table
-        className="rows-table"
+        className="grid-table rows-table"
         aria-rowcount={total + 1}
         style={
           {

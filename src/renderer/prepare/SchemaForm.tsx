@@ -3,6 +3,7 @@ import type { SchemaColumn, SchemaField } from '../../shared/contract'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { usePrepare, useStores } from '../stores/context'
 import { describeAge, describeFileKinds, describeType } from '../stores/prepare/field-words'
+import { CardHead } from '../components/CardParts'
 
 /** Fields in the order of the workbook's columns (run-wide fields last). */
 export function orderedFields(columns: SchemaColumn[], fields: SchemaField[]): SchemaField[] {
@@ -34,24 +35,26 @@ export function SchemaForm() {
 
   return (
     <section className="card prep-card" aria-labelledby="schema-title" aria-busy={loading}>
-      <div className="card-head">
-        <div>
-          <h2 id="schema-title">
+      <CardHead
+        titleId="schema-title"
+        title={
+          <>
             2.{' '}
             {template
               ? template.name
               : target.kind === 'listing'
                 ? listing?.displayName || 'Listing'
                 : 'Template'}
-          </h2>
-          <p className="card-sub">
-            {target.kind === 'template'
-              ? `Template ${target.templateId}${template?.version ? `, version ${template.version}` : ''}`
-              : `Listing ${target.listingId}, version ${target.listingVersionId}`}
-          </p>
-        </div>
+          </>
+        }
+        sub={
+          target.kind === 'template'
+            ? `Template ${target.templateId}${template?.version ? `, version ${template.version}` : ''}`
+            : `Listing ${target.listingId}, version ${target.listingVersionId}`
+        }
+      >
         <GetWorkbook />
-      </div>
+      </CardHead>
       <TemplateDetails />
       {target.kind === 'listing' && <ListingDetails target={target} />}
     </section>

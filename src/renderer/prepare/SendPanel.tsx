@@ -3,6 +3,7 @@ import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { usePrepare, useStores } from '../stores/context'
 import { ConfirmSubmission } from './ConfirmSubmission'
+import { CardHead } from '../components/CardParts'
 
 /**
  * Step 4: all rows or a pilot of the first N, then the confirmation with the cost. Sending needs
@@ -30,16 +31,15 @@ export function SendPanel(props: { env: EnvironmentView }) {
 
   return (
     <section className="card prep-card" aria-labelledby="send-title">
-      <div className="card-head">
-        <div>
-          <h2 id="send-title">4. Send</h2>
-          <p className="card-sub">
-            {ready
-              ? `Review the cost and send to ${props.env.name}. Nothing is charged before you confirm.`
-              : 'Once the workbook has no problems, you review the cost here and send it.'}
-          </p>
-        </div>
-      </div>
+      <CardHead
+        titleId="send-title"
+        title="4. Send"
+        sub={
+          ready
+            ? `Review the cost and send to ${props.env.name}. Nothing is charged before you confirm.`
+            : 'Once the workbook has no problems, you review the cost here and send it.'
+        }
+      />
 
       <PendingSends />
 

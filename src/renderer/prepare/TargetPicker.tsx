@@ -3,6 +3,7 @@ import { ErrorNotice } from '../components/ErrorNotice'
 import { Field } from '../components/Field'
 import { usePrepare, useStores } from '../stores/context'
 import { describeAge } from '../stores/prepare/field-words'
+import { CardHead } from '../components/CardParts'
 
 /** Step 1: an official template (the app's list, or one typed by id) or a marketplace listing. */
 export function TargetPicker() {
@@ -16,12 +17,11 @@ export function TargetPicker() {
 
   return (
     <section className="card prep-card" aria-labelledby="target-title">
-      <div className="card-head">
-        <div>
-          <h2 id="target-title">1. What to run</h2>
-          <p className="card-sub">An official template, or a listing from the marketplace.</p>
-        </div>
-      </div>
+      <CardHead
+        titleId="target-title"
+        title="1. What to run"
+        sub="An official template, or a listing from the marketplace."
+      />
       <fieldset className="segmented">
         <legend className="visually-hidden">Kind of work</legend>
         {(['template', 'listing'] as const).map((k) => (

@@ -9,6 +9,7 @@ import { FilesPanel } from './FilesPanel'
 import { RowsGrid } from './RowsGrid'
 import { RunFieldsForm } from './RunFieldsForm'
 import { SavedLine } from './SchemaForm'
+import { CardHead } from '../components/CardParts'
 
 const ACCEPT =
   '.xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv'
@@ -29,15 +30,13 @@ export function WorkbookPanel() {
 
   return (
     <section className="card prep-card" aria-labelledby="workbook-title" aria-busy={reading}>
-      <div className="card-head">
-        <div>
-          <h2 id="workbook-title">3. Your filled workbook</h2>
-          <p className="card-sub">
-            Excel (.xlsx) or .csv. Nothing is sent: it is checked on this computer.
-          </p>
-        </div>
+      <CardHead
+        titleId="workbook-title"
+        title="3. Your filled workbook"
+        sub="Excel (.xlsx) or .csv. Nothing is sent: it is checked on this computer."
+      >
         {file && !reading && <CheckActions shown={shown} />}
-      </div>
+      </CardHead>
 
       <FileDrop
         prompt={

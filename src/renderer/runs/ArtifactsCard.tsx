@@ -33,16 +33,7 @@ export function ArtifactsCard(props: { overview: RunOverview }) {
           overscan={10}
           label="Outputs of the run, scrollable"
           tableClassName="artifacts-table"
-          columns={
-            <>
-              <th scope="col">Row</th>
-              <th scope="col">Output</th>
-              <th scope="col">Type</th>
-              <th scope="col">
-                <span className="visually-hidden">Preview</span>
-              </th>
-            </>
-          }
+          columns={['Row', 'Output', 'Type', { label: 'Preview', hidden: true }]}
           renderRow={(artifact, place) => {
             const label = rowLabel(artifact.sourceRowIndex, rowNumbers)
             return (

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import type { RunOverview } from '../../shared/bridge'
 import { isTerminalStatus, type RunSummary } from '../../shared/contract'
 import { formatUnixTime, runDoneFraction, runProgressText } from '../../shared/format'
+import { Fact } from '../components/Fact'
 import { ProgressBar } from '../components/ProgressBar'
 import { useNow } from '../components/RunsTable'
 import { StatusBadge } from '../components/StatusBadge'
@@ -69,15 +70,6 @@ function RunFacts(props: { overview: RunOverview; run: RunSummary }) {
         <Fact key={line.label} label={line.label} value={line.value} />
       ))}
     </dl>
-  )
-}
-
-function Fact(props: { label: string; value: string; tone?: string }) {
-  return (
-    <div className="fact">
-      <dt>{props.label}</dt>
-      <dd className={props.tone ? `tone-${props.tone}` : undefined}>{props.value}</dd>
-    </div>
   )
 }
 

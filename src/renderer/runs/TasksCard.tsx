@@ -4,6 +4,7 @@ import type { RunTask } from '../../shared/contract'
 import { StatusBadge } from '../components/StatusBadge'
 import { VirtualRow, VirtualTable } from '../components/VirtualTable'
 import { orderTasks, rowLabel } from './run-view'
+import { CardHead } from '../components/CardParts'
 
 const TASK_ROW = 52
 const taskKey = (task: RunTask) => task.taskId
@@ -17,14 +18,17 @@ export function TasksCard(props: { overview: RunOverview }) {
   const rowNumbers = props.overview.rowNumbers
   return (
     <section className="card" aria-labelledby="tasks-title">
-      <div className="card-head">
-        <div>
-          <h3 id="tasks-title">Rows</h3>
-          <p className="card-sub">
+      <CardHead
+        titleId="tasks-title"
+        title="Rows"
+        sub={
+          <>
             {tasks.length} rows
             {failed ? `, ${failed} failed (shown first)` : ''}
-          </p>
-        </div>
+          </>
+        }
+        level={3}
+      >
         {failed > 0 && (
           <label className="check">
             <input
@@ -35,7 +39,7 @@ export function TasksCard(props: { overview: RunOverview }) {
             Only failed rows
           </label>
         )}
-      </div>
+      </CardHead>
       {tasks.length === 0 ? (
         <p className="card-sub">No rows have started yet.</p>
       ) : (
@@ -47,14 +51,7 @@ export function TasksCard(props: { overview: RunOverview }) {
           overscan={10}
           label="Rows of the run, scrollable"
           tableClassName="tasks-table"
-          columns={
-            <>
-              <th scope="col">Row</th>
-              <th scope="col">Status</th>
-              <th scope="col">Error</th>
-              <th scope="col">Outputs</th>
-            </>
-          }
+          columns={['Row', 'Status', 'Error', 'Outputs']}
           renderRow={(task, place) => (
             <VirtualRow data-task-id={task.taskId} place={place}>
               <td>{rowLabel(task.sourceRowIndex, rowNumbers)}</td>

@@ -6,6 +6,7 @@ import { ListingsTable } from '../creator/ListingsTable'
 import { PrivateTemplateCard } from '../creator/PrivateTemplateCard'
 import { ReviewRequestCard } from '../creator/ReviewRequestCard'
 import { useCreator, useStores } from '../stores/context'
+import { CardHead, EmptyList } from '../components/CardParts'
 
 /** My marketplace listings with their review, one review request, and a private template. */
 export function CreatorScreen(props: { env: EnvironmentView }) {
@@ -28,17 +29,18 @@ export function CreatorScreen(props: { env: EnvironmentView }) {
   return (
     <div className="run-detail-stack">
       <section className="card" aria-labelledby="listings-title">
-        <div className="card-head">
-          <div>
-            <h2 id="listings-title">My listings</h2>
-            <p className="card-sub" aria-live="polite">
-              {loading
-                ? 'Loading your listings…'
-                : `Listings you sell on the ${props.env.name} marketplace, in every state${
-                    loaded ? ` · ${listings.length}${nextPageToken ? '+' : ''} shown` : ''
-                  }.`}
-            </p>
-          </div>
+        <CardHead
+          titleId="listings-title"
+          title="My listings"
+          sub={
+            loading
+              ? 'Loading your listings…'
+              : `Listings you sell on the ${props.env.name} marketplace, in every state${
+                  loaded ? ` · ${listings.length}${nextPageToken ? '+' : ''} shown` : ''
+                }.`
+          }
+          live
+        >
           <div className="toolbar">
             <SearchField
               label="Search my listings"
@@ -47,19 +49,20 @@ export function CreatorScreen(props: { env: EnvironmentView }) {
               onSearch={setSearch}
             />
           </div>
-        </div>
+        </CardHead>
         {error && (
           <ErrorNotice error={error} onRetry={() => void creator.getState().open(props.env.name)} />
         )}
         {loaded && !loading && !error && listings.length === 0 ? (
-          <div className="empty-runs">
-            <p className="empty-title">
-              {search.trim()
+          <EmptyList
+            title={
+              search.trim()
                 ? `No listing matches “${search.trim()}”.`
-                : 'You have no listings here.'}
-            </p>
-            <p>Listings you create on the marketplace appear here with their review status.</p>
-          </div>
+                : 'You have no listings here.'
+            }
+          >
+            Listings you create on the marketplace appear here with their review status.
+          </EmptyList>
         ) : (
           listings.length > 0 && (
             <ListingsTable

@@ -4,6 +4,7 @@ import { ErrorNotice } from '../components/ErrorNotice'
 import { SearchField } from '../components/SearchField'
 import { HistoryList } from '../history/HistoryList'
 import { useApp, useHistory, useStores } from '../stores/context'
+import { CardHead, EmptyList } from '../components/CardParts'
 
 /** Every submission from this computer, searchable offline; opening one opens its run. */
 export function HistoryScreen(props: { env: EnvironmentView }) {
@@ -35,17 +36,18 @@ export function HistoryScreen(props: { env: EnvironmentView }) {
 
   return (
     <section className="card runs" aria-labelledby="history-title">
-      <div className="card-head">
-        <div>
-          <h2 id="history-title">History</h2>
-          <p className="card-sub" aria-live="polite">
-            {loading && !loaded
-              ? 'Loading the history…'
-              : `Everything submitted from this computer, in every environment${
-                  loaded ? ` · ${items.length}${more ? '+' : ''} shown` : ''
-                }. Kept on this computer: it works offline.`}
-          </p>
-        </div>
+      <CardHead
+        titleId="history-title"
+        title="History"
+        sub={
+          loading && !loaded
+            ? 'Loading the history…'
+            : `Everything submitted from this computer, in every environment${
+                loaded ? ` · ${items.length}${more ? '+' : ''} shown` : ''
+              }. Kept on this computer: it works offline.`
+        }
+        live
+      >
         <div className="toolbar">
           <SearchField
             label="Search the history"
@@ -54,7 +56,7 @@ export function HistoryScreen(props: { env: EnvironmentView }) {
             onSearch={setSearch}
           />
         </div>
-      </div>
+      </CardHead>
       {connection === 'closed' && (
         <p className="card-sub" role="status">
           The engine is not answering; the history shows what was loaded before.
@@ -62,18 +64,17 @@ export function HistoryScreen(props: { env: EnvironmentView }) {
       )}
       {error && <ErrorNotice error={error} onRetry={() => void history.getState().load()} />}
       {loaded && items.length === 0 && !error ? (
-        <div className="empty-runs">
-          <p className="empty-title">
-            {search.trim()
+        <EmptyList
+          title={
+            search.trim()
               ? `Nothing in the history matches “${search.trim()}”.`
-              : 'Nothing submitted yet.'}
-          </p>
-          <p>
-            {search.trim()
-              ? 'Search by file name, template or listing, run ID, status or date (YYYY-MM-DD).'
-              : 'Runs you start from this computer are listed here, with their files, costs and saved outputs.'}
-          </p>
-        </div>
+              : 'Nothing submitted yet.'
+          }
+        >
+          {search.trim()
+            ? 'Search by file name, template or listing, run ID, status or date (YYYY-MM-DD).'
+            : 'Runs you start from this computer are listed here, with their files, costs and saved outputs.'}
+        </EmptyList>
       ) : (
         items.length > 0 && (
           <HistoryList items={items} onOpen={open} {...(more ? { onEndReached: loadMore } : {})} />

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useState, type ReactNode } from 'react'
 import type {
   BridgeErrorInfo,
   EnvironmentView,
@@ -95,62 +95,57 @@ function FolderSetting(props: {
   /** The desktop's folder picker: null when the user cancelled. */
   choose: () => Promise<SaveState | null>
 }) {
-  const id = useId()
   const { value, edit, state, setState } = useDraft(props.settings.outputsFolder)
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
-    setState(await props.save({ outputsFolder: value }))
-  }
-  const invalid = typeof state === 'object'
   return (
-    <form className="setting" onSubmit={(e) => void submit(e)}>
-      <label htmlFor={id} className="setting-title">
-        Outputs folder
-      </label>
-      <p className="setting-hint" id={`${id}-hint`}>
-        Saved outputs and results workbooks go here, one folder per run. Default:{' '}
-        <code>{props.settings.defaultOutputsFolder}</code>
-      </p>
-      <div className="setting-row">
+    <TypedSetting
+      title="Outputs folder"
+      hint={
+        <>
+          Saved outputs and results workbooks go here, one folder per run. Default:{' '}
+          <code>{props.settings.defaultOutputsFolder}</code>
+        </>
+      }
+      state={state}
+      unchanged={value.trim() === props.settings.outputsFolder}
+      onSubmit={async () => setState(await props.save({ outputsFolder: value }))}
+      field={(ids) => (
         <input
-          id={id}
+          id={ids.id}
           className="setting-wide"
           value={value}
           spellCheck={false}
-          aria-invalid={invalid || undefined}
-          aria-describedby={`${id}-hint ${id}-status`}
+          aria-invalid={typeof state === 'object' || undefined}
+          aria-describedby={`${ids.hintId} ${ids.statusId}`}
           onChange={(e) => edit(e.target.value)}
         />
-        <button
-          type="submit"
-          className="btn btn-primary"
-          disabled={value.trim() === props.settings.outputsFolder}
-        >
-          Save
-        </button>
-        {props.desktop && (
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => void props.choose().then((result) => result && setState(result))}
-          >
-            Choose…
-          </button>
-        )}
-        {props.settings.outputsFolder !== props.settings.defaultOutputsFolder && (
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() =>
-              void props.save({ outputsFolder: props.settings.defaultOutputsFolder }).then(setState)
-            }
-          >
-            Use the default
-          </button>
-        )}
-      </div>
-      <Status state={state} id={`${id}-status`} />
-    </form>
+      )}
+      more={
+        <>
+          {props.desktop && (
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={() => void props.choose().then((result) => result && setState(result))}
+            >
+              Choose…
+            </button>
+          )}
+          {props.settings.outputsFolder !== props.settings.defaultOutputsFolder && (
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={() =>
+                void props
+                  .save({ outputsFolder: props.settings.defaultOutputsFolder })
+                  .then(setState)
+              }
+            >
+              Use the default
+            </button>
+          )}
+        </>
+      }
+    />
   )
 }
 
@@ -212,50 +207,35 @@ function NotificationsSetting(props: { value: boolean; desktop: boolean; save: S
 }
 
 function ConcurrencySetting(props: { value: number; save: Save }) {
-  const id = useId()
   const { value, edit, state, setState } = useDraft(String(props.value))
   return (
-    <form
-      className="setting"
-      onSubmit={(e) => {
-        e.preventDefault()
-        void props.save({ downloadConcurrency: Number(value) }).then(setState)
-      }}
-    >
-      <label htmlFor={id} className="setting-title">
-        Downloads at once
-      </label>
-      <p className="setting-hint" id={`${id}-hint`}>
-        How many files are fetched at the same time when outputs are saved (1 to 32). More is faster
-        on a distant service; fewer is gentler on a slow connection.
-      </p>
-      <div className="setting-row">
+    <TypedSetting
+      title="Downloads at once"
+      hint="How many files are fetched at the same time when outputs are saved (1 to 32). More is faster on a distant service; fewer is gentler on a slow connection."
+      state={state}
+      unchanged={value === String(props.value)}
+      onSubmit={() => props.save({ downloadConcurrency: Number(value) }).then(setState)}
+      field={(ids) => (
         <input
-          id={id}
+          id={ids.id}
           type="number"
           min={1}
           max={32}
           step={1}
           className="setting-narrow"
           value={value}
-          aria-describedby={`${id}-hint`}
+          aria-describedby={ids.hintId}
           onChange={(e) => edit(e.target.value)}
         />
-        <button type="submit" className="btn btn-primary" disabled={value === String(props.value)}>
-          Save
-        </button>
-      </div>
-      <Status state={state} />
-    </form>
+      )}
+    />
   )
 }
 
 function UnitLabelSetting(props: { env: EnvironmentView }) {
   const { bridge } = useStores()
-  const id = useId()
   const { value, edit, state, setState } = useDraft(props.env.unitLabel)
-  const submit = async (event: FormEvent) => {
-    event.preventDefault()
+  const submit = async () => {
     try {
       await bridge.api.setUnitLabel({ environment: props.env.name, unitLabel: value })
       setState('saved')
@@ -264,32 +244,64 @@ function UnitLabelSetting(props: { env: EnvironmentView }) {
     }
   }
   return (
-    <form className="setting" onSubmit={(e) => void submit(e)}>
-      <label htmlFor={id} className="setting-title">
-        Unit of amounts in {props.env.name}
-      </label>
-      <p className="setting-hint" id={`${id}-hint`}>
-        The word shown after costs, as your service counts them (e.g. credits). Amounts are never
-        converted.
-      </p>
-      <div className="setting-row">
+    <TypedSetting
+      title={`Unit of amounts in ${props.env.name}`}
+      hint="The word shown after costs, as your service counts them (e.g. credits). Amounts are never converted."
+      state={state}
+      unchanged={value.trim() === props.env.unitLabel}
+      onSubmit={submit}
+      field={(ids) => (
         <input
-          id={id}
+          id={ids.id}
           className="setting-narrow-text"
           value={value}
           maxLength={32}
-          aria-describedby={`${id}-hint`}
+          aria-describedby={ids.hintId}
           onChange={(e) => edit(e.target.value)}
         />
-        <button
-          type="submit"
-          className="btn btn-primary"
-          disabled={value.trim() === props.env.unitLabel}
-        >
+      )}
+    />
+  )
+}
+
+/**
+ * A setting typed into a field and saved with its own Save button (off while the field holds
+ * what is saved): its title, a hint, the field, any `more` buttons, and how saving went.
+ */
+function TypedSetting(props: {
+  title: string
+  hint: ReactNode
+  state: SaveState
+  unchanged: boolean
+  onSubmit: () => Promise<void>
+  /** The input, given the ids its label, hint and status line use. */
+  field: (ids: { id: string; hintId: string; statusId: string }) => ReactNode
+  more?: ReactNode
+}) {
+  const id = useId()
+  const ids = { id, hintId: `${id}-hint`, statusId: `${id}-status` }
+  return (
+    <form
+      className="setting"
+      onSubmit={(e) => {
+        e.preventDefault()
+        void props.onSubmit()
+      }}
+    >
+      <label htmlFor={id} className="setting-title">
+        {props.title}
+      </label>
+      <p className="setting-hint" id={ids.hintId}>
+        {props.hint}
+      </p>
+      <div className="setting-row">
+        {props.field(ids)}
+        <button type="submit" className="btn btn-primary" disabled={props.unchanged}>
           Save
         </button>
+        {props.more}
       </div>
-      <Status state={state} />
+      <Status state={props.state} id={ids.statusId} />
     </form>
   )
 }

@@ -1,6 +1,6 @@
 /** The stores of the window, created once in main.tsx and handed down by context. */
 import { createContext, useContext } from 'react'
-import { useStore } from 'zustand'
+import { useStore, type StoreApi } from 'zustand'
 import type { UiBridge } from '../bridge'
 import type { AppStore } from './app-store'
 import type { EnvironmentsStore } from './environments-store'
@@ -38,37 +38,29 @@ export function useStores(): Stores {
 }
 
 type StateOf<S> = S extends { getState(): infer T } ? T : never
+type StoreName = Exclude<keyof Stores, 'bridge'>
+type StateNamed<N extends StoreName> = StateOf<Stores[N]>
 
-export function useApp<T>(selector: (state: StateOf<AppStore>) => T): T {
-  return useStore(useStores().app, selector)
+/** The store of that name, typed by its state (TypeScript cannot narrow Stores[N] itself). */
+function storeNamed<N extends StoreName>(stores: Stores, name: N): StoreApi<StateNamed<N>> {
+  return stores[name] as unknown as StoreApi<StateNamed<N>>
 }
-export function useEnvironments<T>(selector: (state: StateOf<EnvironmentsStore>) => T): T {
-  return useStore(useStores().environments, selector)
+
+/** The hook that reads the named store through a selector, e.g. useRuns((s) => s.items). */
+function selectorHook<N extends StoreName>(name: N) {
+  return function useSelected<T>(selector: (state: StateNamed<N>) => T): T {
+    return useStore<StoreApi<StateNamed<N>>, T>(storeNamed(useStores(), name), selector)
+  }
 }
-export function useRuns<T>(selector: (state: StateOf<RunsStore>) => T): T {
-  return useStore(useStores().runs, selector)
-}
-export function useRunSummaries<T>(selector: (state: StateOf<RunSummariesStore>) => T): T {
-  return useStore(useStores().runSummaries, selector)
-}
-export function useSaves<T>(selector: (state: StateOf<SavesStore>) => T): T {
-  return useStore(useStores().saves, selector)
-}
-export function useNav<T>(selector: (state: StateOf<NavStore>) => T): T {
-  return useStore(useStores().nav, selector)
-}
-export function usePrepare<T>(selector: (state: StateOf<PrepareStore>) => T): T {
-  return useStore(useStores().prepare, selector)
-}
-export function useRunDetail<T>(selector: (state: StateOf<RunDetailStore>) => T): T {
-  return useStore(useStores().runDetail, selector)
-}
-export function useSettings<T>(selector: (state: StateOf<SettingsStore>) => T): T {
-  return useStore(useStores().settings, selector)
-}
-export function useHistory<T>(selector: (state: StateOf<HistoryStore>) => T): T {
-  return useStore(useStores().history, selector)
-}
-export function useCreator<T>(selector: (state: StateOf<CreatorStore>) => T): T {
-  return useStore(useStores().creator, selector)
-}
+
+export const useApp = selectorHook('app')
+export const useEnvironments = selectorHook('environments')
+export const useRuns = selectorHook('runs')
+export const useRunSummaries = selectorHook('runSummaries')
+export const useSaves = selectorHook('saves')
+export const useNav = selectorHook('nav')
+export const usePrepare = selectorHook('prepare')
+export const useRunDetail = selectorHook('runDetail')
+export const useSettings = selectorHook('settings')
+export const useHistory = selectorHook('history')
+export const useCreator = selectorHook('creator')

@@ -2,19 +2,31 @@
 
 // Intl formatters are slow to make and cheap to reuse: one per locale and kind.
 const formatters = new Map<string, Intl.DateTimeFormat>()
-function dateFormat(locale: string | undefined, kind: 'time' | 'date'): Intl.DateTimeFormat {
+const TIME = { hour: '2-digit', minute: '2-digit' } as const
+const DATE = { day: 'numeric', month: 'short', year: 'numeric' } as const
+const KINDS = { time: TIME, date: DATE, 'date-time': { ...DATE, ...TIME } }
+
+/** What part of a moment is shown: "14:05", "12 Mar 2025" or "12 Mar 2025, 14:05". */
+export type MomentKind = keyof typeof KINDS
+
+function dateFormat(locale: string | undefined, kind: MomentKind): Intl.DateTimeFormat {
   const key = `${locale ?? ''}|${kind}`
   let format = formatters.get(key)
   if (!format) {
-    format = new Intl.DateTimeFormat(
-      locale,
-      kind === 'time'
-        ? { hour: '2-digit', minute: '2-digit' }
-        : { day: 'numeric', month: 'short', year: 'numeric' },
-    )
+    format = new Intl.DateTimeFormat(locale, KINDS[kind])
     formatters.set(key, format)
   }
   return format
+}
+
+/** A moment as the kind says, in the user's locale. */
+export function formatMoment(date: Date, kind: MomentKind, locale?: string): string {
+  return dateFormat(locale, kind).format(date)
+}
+
+/** A service's Unix time (seconds) as the kind says; '—' when it has none (0). */
+export function formatUnixMoment(unix: number, kind: MomentKind, locale?: string): string {
+  return unix ? formatMoment(new Date(unix * 1000), kind, locale) : '—'
 }
 
 export function formatUnixTime(unix: number, nowMs: number, locale?: string): string {

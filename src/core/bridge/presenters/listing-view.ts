@@ -9,23 +9,15 @@ export function listingView(
   unitLabel: string,
   listing: BuyerListing,
 ): ListingView {
+  // The listing's terms pass through as they are; the schema is split into the view's lists.
+  const { schema, ...terms } = listing
   return {
     environment,
-    listingId: listing.listingId,
-    displayName: listing.displayName,
-    description: listing.description,
-    listingVersionId: listing.listingVersionId,
-    publishedVersionId: listing.publishedVersionId,
-    taskFixedFeeT: listing.taskFixedFeeT,
-    pricingRuleVersion: listing.pricingRuleVersion,
+    ...terms,
     unitLabel,
-    status: listing.status,
-    saleStatus: listing.saleStatus,
-    executionAvailabilityStatus: listing.executionAvailabilityStatus,
     executable: listing.source === 'none' ? false : isExecutableListing(listing),
-    columns: listing.schema?.columns ?? [],
-    fields: listing.schema?.fields ?? [],
-    source: listing.source,
+    columns: schema?.columns ?? [],
+    fields: schema?.fields ?? [],
     sourceNote: sourceNote(listing.source),
   }
 }

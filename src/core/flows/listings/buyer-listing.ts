@@ -16,27 +16,31 @@ import {
   type ListingInputSchema,
   type MarketListing,
 } from '../../../shared/contract'
-import type { ListingSource } from '../../../shared/bridge'
+import type { ListingSource, ListingView } from '../../../shared/bridge'
 import { plainField } from '../../../shared/input-schema'
 import { ApiError, type ApiClient } from '../../service'
 import { SHEETS } from '../../workbooks'
 import { openXlsx } from '../../workbooks'
 
-/** What the engine knows of a listing; `schema` is null when it is not known yet. */
-export interface BuyerListing {
-  listingId: string
-  displayName: string
-  description: string
-  listingVersionId: string
-  publishedVersionId: string
-  taskFixedFeeT: number | null
-  pricingRuleVersion: string
-  status: string
-  saleStatus: string
-  executionAvailabilityStatus: string
-  schema: ListingInputSchema | null
-  source: ListingSource
-}
+/**
+ * What the engine knows of a listing: its terms and where they came from, as the Bridge's view
+ * names them, with the input schema whole (null when it is not known yet) instead of the view's
+ * columns and fields.
+ */
+export type BuyerListing = Pick<
+  ListingView,
+  | 'listingId'
+  | 'displayName'
+  | 'description'
+  | 'listingVersionId'
+  | 'publishedVersionId'
+  | 'taskFixedFeeT'
+  | 'pricingRuleVersion'
+  | 'status'
+  | 'saleStatus'
+  | 'executionAvailabilityStatus'
+  | 'source'
+> & { schema: ListingInputSchema | null }
 
 /** Statuses that mean "this service has no buyer's read of listings". */
 const NO_BUYER_VIEW = new Set([404, 405, 501])

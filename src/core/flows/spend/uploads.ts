@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
+import type { UploadProgressUpdate } from '../../../shared/bridge'
 import type { InputAsset } from '../../../shared/contract'
 import { base64JsonBody } from '../../service'
 import type { Connection } from '../../environments/connection'
@@ -16,15 +17,14 @@ import type { Db } from '../../storage/db'
 import { UploadsTable } from '../../storage/tables/uploads'
 import { mimeTypeOf } from '../../files/mime'
 
-export interface UploadProgress {
-  path: string
-  filename: string
-  state: 'hashing' | 'uploading' | 'done' | 'reused' | 'failed'
-  sentBytes: number
-  totalBytes: number
-  /** Every file of this batch together. */
-  overall: { sentBytes: number; totalBytes: number; doneFiles: number; totalFiles: number }
-}
+/**
+ * One file's progress: the state and counts the Bridge's update carries (`overall` is every
+ * file of this batch together), for a path on this computer.
+ */
+export type UploadProgress = Pick<
+  UploadProgressUpdate,
+  'state' | 'sentBytes' | 'totalBytes' | 'overall'
+> & { path: string; filename: string }
 
 export interface UploadOptions {
   concurrency?: number

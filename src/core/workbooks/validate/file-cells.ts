@@ -79,7 +79,7 @@ export class FileCells {
     }
     const missing = this.seen.get(path)
     if (missing) {
-      this.problem(rowIndex, rowNumber, field, cellMessage(rowNumber, field, missing))
+      this.cellProblem(field, rowNumber, rowIndex, missing)
       return undefined
     }
     if (!this.kindAccepted(field, path, value.localPath, rowNumber, rowIndex)) return undefined
@@ -95,15 +95,11 @@ export class FileCells {
   ): WireValue | undefined {
     const inputAssetId = this.uploads?.get(cellPathKey(text))
     if (!inputAssetId) {
-      this.problem(
-        rowIndex,
-        rowNumber,
+      this.cellProblem(
         field,
-        cellMessage(
-          rowNumber,
-          field,
-          `the file '${text}' was not uploaded: drop the folder that holds it and upload the files, then send again`,
-        ),
+        rowNumber,
+        rowIndex,
+        `the file '${text}' was not uploaded: drop the folder that holds it and upload the files, then send again`,
       )
       return undefined
     }
@@ -125,16 +121,17 @@ export class FileCells {
       field.acceptedMimeTypes.some((m) => mimeMatches(m, mime))
     )
       return true
-    this.problem(
-      rowIndex,
-      rowNumber,
+    this.cellProblem(
       field,
-      cellMessage(
-        rowNumber,
-        field,
-        `'${shown}' is ${mime}, but this field takes ${field.acceptedMimeTypes.join(', ')}`,
-      ),
+      rowNumber,
+      rowIndex,
+      `'${shown}' is ${mime}, but this field takes ${field.acceptedMimeTypes.join(', ')}`,
     )
     return false
+  }
+
+  /** Reports what is wrong with a cell, said as the row's message about that field. */
+  private cellProblem(field: SchemaField, rowNumber: number, rowIndex: number, words: string) {
+    this.problem(rowIndex, rowNumber, field, cellMessage(rowNumber, field, words))
   }
 }

@@ -1,0 +1,39 @@
+import type { ReactNode } from 'react'
+
+/**
+ * The head of a card: its title (the card is labelled by `titleId`), one line under it, and on
+ * the right whatever acts on the card (`children`). `live` has screen readers say the line again
+ * when it changes, for lines that count what a list holds.
+ */
+export function CardHead(props: {
+  titleId: string
+  title: ReactNode
+  sub: ReactNode
+  /** Heading level 3 for a card inside a page whose h2 is elsewhere. */
+  level?: 2 | 3
+  live?: boolean
+  children?: ReactNode
+}) {
+  const Heading = props.level === 3 ? 'h3' : 'h2'
+  return (
+    <div className="card-head">
+      <div>
+        <Heading id={props.titleId}>{props.title}</Heading>
+        <p className="card-sub" aria-live={props.live ? 'polite' : undefined}>
+          {props.sub}
+        </p>
+      </div>
+      {props.children}
+    </div>
+  )
+}
+
+/** What a list says when it has nothing to show: why, and what would put something there. */
+export function EmptyList(props: { title: ReactNode; children: ReactNode }) {
+  return (
+    <div className="empty-runs">
+      <p className="empty-title">{props.title}</p>
+      <p>{props.children}</p>
+    </div>
+  )
+}
