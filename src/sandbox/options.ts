@@ -57,6 +57,11 @@ export interface FaultRule {
   drop?: 'before' | 'after'
   /** Wait this long before handling the request (a slow service; a client may give up or die). */
   holdMs?: number
+  /**
+   * Handle the request (a run is made), then wait this long before answering: a client killed
+   * meanwhile never learns the answer the service already stored.
+   */
+  holdAnswerMs?: number
   /** Handle the request, send the headers and this many body bytes, then cut the connection. */
   cutBodyAfterBytes?: number
   /** How many matching requests it applies to; default 1. */

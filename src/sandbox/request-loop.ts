@@ -92,6 +92,12 @@ async function answerOf(
   }
   if (fault?.cutBodyAfterBytes !== undefined) cutBodyAfter(res, fault.cutBodyAfterBytes)
   const answer = await handler(loop.ctx, call)
+  if (fault?.holdAnswerMs) {
+    loop.ctx.log(
+      `holding the answer of ${method} ${rawPath} for ${fault.holdAnswerMs}ms (injected fault)`,
+    )
+    await wait(fault.holdAnswerMs)
+  }
   if (fault?.drop === 'after') {
     req.socket.destroy()
     return undefined

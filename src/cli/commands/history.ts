@@ -19,6 +19,8 @@ export const history: Command = {
     const limit = integerOption(stringOption(args, 'limit'), '--limit', 1, 100_000) ?? 200
     // Runs still under way are looked at again first (when the service answers).
     const connection = await ctx.connect().catch(() => null)
+    // A run whose answer never arrived (the process was killed) is found again on the service.
+    if (connection) await engine.submissions.findLostRuns(connection, ctx.signal)
     if (connection) await followUnfinished(engine.history, connection, 20, ctx.signal)
     const page = listHistory(
       engine.history,

@@ -11,7 +11,12 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import type { ExecutionResult, InputRow, RunRowsAcceptance } from '../../../shared/contract'
+import type {
+  ExecutionResult,
+  InputRow,
+  RunRowsAcceptance,
+  RunSummary,
+} from '../../../shared/contract'
 import { SUBMITTED_ROWS, spreadsheetRows, type RowNumbering } from '../../../shared/format'
 import { ApiError } from '../../service'
 import type { Connection } from '../../environments/connection'
@@ -24,6 +29,7 @@ import {
   type Submission,
   type SubmissionState,
 } from '../../storage/tables/submissions'
+import { findLostAnswers } from './found-runs'
 
 export type { Submission, SubmissionState }
 
@@ -215,6 +221,32 @@ export class Submissions {
   /** Every submission of this environment still waiting for an answer, oldest first. */
   unanswered(historyKey: string): Submission[] {
     return this.table.unanswered(historyKey)
+  }
+
+  /**
+   * After a crash or a lost answer: the runs the service made for submissions sent without an
+   * answer, found in its run list (found-runs.ts) and recorded as their answers. It sends
+   * nothing, so it never starts a paid run; what it cannot tell for sure stays unanswered, and
+   * an unreachable service leaves the journal as it was.
+   */
+  async findLostRuns(connection: Connection, signal?: AbortSignal): Promise<Submission[]> {
+    const sent = this.unanswered(connection.historyKey).filter((e) => e.state === 'sent')
+    if (sent.length === 0) return []
+    let runs: RunSummary[]
+    try {
+      runs = (await connection.client.listRuns({ pageSize: 200 }, { signal })).items
+    } catch {
+      return []
+    }
+    const inJournal = (runId: string) => this.byRun(connection.historyKey, runId) !== null
+    const found: Submission[] = []
+    for (const [id, answer] of findLostAnswers(sent, runs, inJournal)) {
+      if (!this.table.markAccepted(id, answer, Date.now(), true)) continue
+      const entry = this.get(id)
+      this.notify(entry)
+      found.push(entry)
+    }
+    return found
   }
 
   /** Resends every unanswered submission of the environment (after a crash or a lost answer). */

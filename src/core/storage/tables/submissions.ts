@@ -95,7 +95,6 @@ const submissionRow = z.object({
 })
 type SubmissionRow = z.output<typeof submissionRow>
 
-const idRow = z.object({ id: z.number() })
 const runIdRow = z.object({ run_id: z.string() })
 const inputFilenameRow = z.object({ run_id: z.string(), input_filename: z.string() })
 const runStatusRow = z.object({ runId: z.string(), status: z.string().nullable() })
@@ -206,12 +205,23 @@ export class SubmissionsTable {
       .run(atMs, id)
   }
 
-  markAccepted(id: number, answer: RunRowsAcceptance | ExecutionResult, atMs: number) {
-    this.db
+  /**
+   * Accepted with this answer. `onlyIfUnanswered`: an answer found afterwards, which must not
+   * replace the real one if it came meanwhile. Whether it was recorded.
+   */
+  markAccepted(
+    id: number,
+    answer: RunRowsAcceptance | ExecutionResult,
+    atMs: number,
+    onlyIfUnanswered = false,
+  ): boolean {
+    const unanswered = onlyIfUnanswered ? ` AND state IN ('pending', 'sent')` : ''
+    const result = this.db
       .prepare(
-        `UPDATE submissions SET state = 'accepted', run_id = ?, answer_json = ?, error = '', updated_at_ms = ? WHERE id = ?`,
+        `UPDATE submissions SET state = 'accepted', run_id = ?, answer_json = ?, error = '', updated_at_ms = ? WHERE id = ?${unanswered}`,
       )
       .run(answer.runId, JSON.stringify(answer), atMs, id)
+    return result.changes > 0
   }
 
   markRefused(id: number, error: string, atMs: number) {
@@ -237,13 +247,7 @@ export class SubmissionsTable {
 
   /** The id of the oldest submission with this fingerprint still waiting for an answer. */
   firstUnansweredId(historyKey: string, fingerprint: string): number | null {
-    const row = this.db
-      .prepare(
-        `SELECT id FROM submissions WHERE origin = ? AND fingerprint = ? AND state IN ('pending', 'sent')
-         ORDER BY id LIMIT 1`,
-      )
-      .get(historyKey, fingerprint)
-    return readOptionalRow(idRow, row)?.id ?? null
+    return this.firstUnanswered(historyKey, fingerprint)?.id ?? null
   }
 
   /** The oldest submission with this fingerprint still waiting for an answer. */
