@@ -19,6 +19,7 @@ import type { DownloadLedger, LedgerEntry } from './download-ledger'
 import { downloadCut } from './download-failures'
 import type { DownloadedFile } from './download-types'
 import { contentRangeStart, dispositionName, totalSize } from './response-headers'
+import { stallGuarded } from './stall'
 
 /** Above this size a download is recorded before its bytes come (see recordStart). */
 const LARGE_FILE_BYTES = 1024 * 1024
@@ -29,6 +30,8 @@ const SMALL_FILE_BYTES = 256 * 1024
 export interface RunDownloadState {
   connection: Connection
   signal: AbortSignal | undefined
+  /** How long a transfer may go without a byte (see DownloadOptions.stallMs). */
+  stallMs: number
   rowNumbering: RowNumbering | null | undefined
   ledger: DownloadLedger
   /** The run's own folder. */
@@ -222,9 +225,16 @@ async function receiveBody(
   const { artifactId, temp, path, start, total, resumed, hash } = transfer
   let received = start
   let overran = false
+  const body = response.body
+    ? stallGuarded(response.body, run.stallMs, () =>
+        downloadCut(
+          `The service stopped sending ${artifactId}: nothing came for ${Math.round(run.stallMs / 1000)} s.`,
+        ),
+      )
+    : null
   if (!resumed && total !== null && total <= SMALL_FILE_BYTES) {
     // A small file is taken whole: fewer steps per file when a run has thousands.
-    const { bytes, complete } = await readAtMost(response.body, total, run.signal)
+    const { bytes, complete } = await readAtMost(body, total, run.signal)
     if (!complete) throw longerThanAnnounced(artifactId, total)
     hash.update(bytes)
     await writeFile(temp, bytes)
@@ -234,8 +244,8 @@ async function receiveBody(
   }
   const out = received === start ? createWriteStream(temp, { flags: resumed ? 'a' : 'w' }) : null
   try {
-    if (out && response.body) {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    if (out && body) {
+      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
         overran = total !== null && received + chunk.length > total
         if (overran) break
         hash.update(chunk)

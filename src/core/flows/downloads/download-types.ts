@@ -33,6 +33,11 @@ export interface DownloadOptions {
   concurrency?: number
   /** Attempts per artifact when the connection breaks (default 3). */
   attempts?: number
+  /**
+   * How long a transfer may go without a byte before it is cut and tried again (ms, default
+   * 60 s). A file may take as long as it needs while its bytes keep coming.
+   */
+  stallMs?: number
   onProgress?: (progress: DownloadProgress) => void
   /** How the run's rows are named (folders `row-006`); by position when not given. */
   rowNumbering?: RowNumbering | null | undefined

@@ -26,6 +26,9 @@ import { DownloadLedger } from './download-ledger'
 import { describeFailure, DOWNLOAD_RETRY_POLICY, failureOf } from './download-failures'
 import type { DownloadedFile, DownloadOptions, FailedDownload, RunDownload } from './download-types'
 
+/** A transfer that sends nothing for this long is cut and tried again (resuming). */
+const DEFAULT_STALL_MS = 60_000
+
 export type { DownloadOptions, RunDownload } from './download-types'
 // Callers outside this folder name files with it from here.
 export { safeFileName }
@@ -60,6 +63,7 @@ async function startRunDownload(
   return {
     connection,
     signal: options.signal,
+    stallMs: options.stallMs ?? DEFAULT_STALL_MS,
     rowNumbering: options.rowNumbering,
     ledger,
     folder,
