@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Connection, Engine } from '../src/core/engine'
-import { testEngine } from '../test/helpers/engine'
+import { createEngine, type Connection, type Engine } from '../src/core/engine'
+import { MemorySecretStore } from '../src/core/secrets'
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -65,7 +65,12 @@ export async function startBenchEngine(
 ): Promise<BenchEngine> {
   const dir = mkdtempSync(join(tmpdir(), prefix))
   const sandbox = await startChildSandbox(sandboxArgs)
-  const engine = testEngine(join(dir, 'home'), { tokenOverride: sandbox.token })
+  // The engine alone, as the app makes it: no test helper (and what it imports) in the figures.
+  const engine = createEngine({
+    home: join(dir, 'home'),
+    secretStore: new MemorySecretStore(),
+    tokenOverride: sandbox.token,
+  })
   const close = async () => {
     await engine.close()
     await sandbox.stop()
