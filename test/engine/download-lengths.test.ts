@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createEngine, type Engine } from '../../src/core/engine'
 import { MemorySecretStore } from '../../src/core/secrets'
-import type { RunDetail } from '../../src/shared/contract'
 import { startHostileService, type HostileService } from '../api/hostile-service'
+import { runWithArtifact } from '../helpers/artifact-run'
 
 let service: HostileService | undefined
 let engine: Engine | undefined
@@ -16,18 +16,6 @@ afterEach(async () => {
   await service?.close()
   engine = service = undefined
 })
-
-/** A finished run with one artifact at `accessUrl`. */
-function runWith(accessUrl: string): RunDetail {
-  const detail = {
-    run: { runId: 'run-1', status: 'succeeded', totalTasks: 1, completedTasks: 1 },
-    tasks: [{ taskId: 't-1', status: 'succeeded', sourceRowIndex: 0, artifactCount: 1 }],
-    artifacts: [
-      { artifactId: 'a-1', taskId: 't-1', portName: 'report', sourceRowIndex: 0, accessUrl },
-    ],
-  }
-  return detail as unknown as RunDetail
-}
 
 /** Every file the download left in `folder`, finished or not, at any depth. */
 function filesIn(folder: string): string[] {
@@ -46,9 +34,14 @@ async function download(fetchImpl?: typeof fetch) {
   })
   const connection = await engine.connect({ baseUrl: service!.url })
   const out = mkdtempSync(join(tmpdir(), 'sr-lengths-out-'))
-  const result = await engine.downloads.run(connection, runWith(`${service!.url}/files/a-1`), out, {
-    attempts: 1,
-  })
+  const result = await engine.downloads.run(
+    connection,
+    runWithArtifact(`${service!.url}/files/a-1`),
+    out,
+    {
+      attempts: 1,
+    },
+  )
   return { result, out }
 }
 

@@ -7,8 +7,8 @@ import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { createEngine, type Engine } from '../../src/core/engine'
 import { MemorySecretStore } from '../../src/core/secrets'
-import type { RunDetail } from '../../src/shared/contract'
 import { startHostileService, type HostileService } from '../api/hostile-service'
+import { runWithArtifact } from '../helpers/artifact-run'
 
 let service: HostileService | undefined
 let engine: Engine | undefined
@@ -17,17 +17,6 @@ afterEach(async () => {
   await service?.close()
   engine = service = undefined
 })
-
-function runWith(accessUrl: string): RunDetail {
-  const detail = {
-    run: { runId: 'run-1', status: 'succeeded', totalTasks: 1, completedTasks: 1 },
-    tasks: [{ taskId: 't-1', status: 'succeeded', sourceRowIndex: 0, artifactCount: 1 }],
-    artifacts: [
-      { artifactId: 'a-1', taskId: 't-1', portName: 'report', sourceRowIndex: 0, accessUrl },
-    ],
-  }
-  return detail as unknown as RunDetail
-}
 
 it('a body that stops coming half-way is cut after the stall limit, never finished, and said', async () => {
   let requests = 0
@@ -46,10 +35,15 @@ it('a body that stops coming half-way is cut after the stall limit, never finish
   const connection = await engine.connect({ baseUrl: service.url })
   const out = mkdtempSync(join(tmpdir(), 'sr-stall-out-'))
   const started = Date.now()
-  const result = await engine.downloads.run(connection, runWith(`${service.url}/files/a-1`), out, {
-    attempts: 2,
-    stallMs: 300,
-  })
+  const result = await engine.downloads.run(
+    connection,
+    runWithArtifact(`${service.url}/files/a-1`),
+    out,
+    {
+      attempts: 2,
+      stallMs: 300,
+    },
+  )
   expect(Date.now() - started).toBeLessThan(10_000)
   expect(result.files).toEqual([])
   expect(result.failed).toHaveLength(1)
