@@ -3,7 +3,16 @@
  * helpers to read rows. Everything the sandbox knows lives here, so a restart with the same
  * file resumes unfinished runs.
  */
-import Database from 'libsql'
+import { createRequire } from 'node:module'
+import type Database from 'libsql'
+
+/**
+ * libsql's native module, loaded when a database is first opened rather than when the process
+ * starts: most command-line answers (help, version, completion) never open one.
+ */
+function libsql(): typeof Database {
+  return createRequire(import.meta.url)('libsql') as typeof Database
+}
 
 export type Db = Database.Database
 
@@ -136,7 +145,7 @@ CREATE TABLE IF NOT EXISTS idempotency (
 `
 
 export function openDatabase(path: string): Db {
-  const db = new Database(path)
+  const db = new (libsql())(path)
   if (path !== ':memory:') {
     db.exec('PRAGMA journal_mode = WAL')
     db.exec('PRAGMA busy_timeout = 5000')

@@ -6,22 +6,32 @@
  */
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { WebSocketServer, type WebSocket } from 'ws'
+import type { WebSocket, WebSocketServer } from 'ws'
 import { WEB_EVENTS_PATH, WEB_SECRET_SUBPROTOCOL_PREFIX, WEB_SUBPROTOCOL } from '../shared/bridge'
 import type { RequestGate } from './request-gate'
 
 export class EventSockets {
-  private readonly sockets = new WebSocketServer({
-    noServer: true,
-    maxPayload: 64 * 1024,
-    handleProtocols: (protocols) => (protocols.has(WEB_SUBPROTOCOL) ? WEB_SUBPROTOCOL : false),
-  })
   private readonly clients = new Set<WebSocket>()
 
-  constructor(
+  private constructor(
     private readonly gate: RequestGate,
     private readonly refused: (reason: string) => void,
+    private readonly sockets: WebSocketServer,
   ) {}
+
+  /** ws is loaded when browser mode starts, not whenever the command line does. */
+  static async create(
+    gate: RequestGate,
+    refused: (reason: string) => void,
+  ): Promise<EventSockets> {
+    const { WebSocketServer } = await import('ws')
+    const sockets = new WebSocketServer({
+      noServer: true,
+      maxPayload: 64 * 1024,
+      handleProtocols: (protocols) => (protocols.has(WEB_SUBPROTOCOL) ? WEB_SUBPROTOCOL : false),
+    })
+    return new EventSockets(gate, refused, sockets)
+  }
 
   /** The HTTP server's 'upgrade' handler. */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {

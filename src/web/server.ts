@@ -152,7 +152,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }),
   )
 
-  const events = new EventSockets(gate, refused)
+  const events = await EventSockets.create(gate, refused)
   server.on('upgrade', (req, socket, head) => events.upgrade(req, socket, head))
   const unsubscribe = options.subscribe((event, payload) => events.broadcast(event, payload))
 

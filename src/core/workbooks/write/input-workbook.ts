@@ -7,7 +7,8 @@
  * Written to a temporary file and renamed, so a half-written workbook never appears.
  */
 import { rename, rm } from 'node:fs/promises'
-import ExcelJS from 'exceljs'
+import type ExcelJS from 'exceljs'
+import { loadExcelJs } from '../load-exceljs'
 import type { OfficialTemplateSchema, SchemaColumn, SchemaField } from '../../../shared/contract'
 import { columnLetter, SHEETS } from '../sheets'
 import { checkWritableFolder } from './streaming-writer'
@@ -211,7 +212,9 @@ export async function generateInputWorkbook(
   /** A workbook for a marketplace listing names it (and its version) in the hidden sheet too. */
   options: { listing?: ListingNames } = {},
 ): Promise<void> {
-  const workbook = new ExcelJS.Workbook()
+  // Loaded when a workbook is made, not when the command line starts.
+  const { Workbook } = await loadExcelJs()
+  const workbook = new Workbook()
   workbook.creator = 'Skill Runner'
   const ordered = orderedFields(schema)
   const rowFields = ordered.filter((f) => f.scope !== 'run')
