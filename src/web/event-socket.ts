@@ -20,10 +20,7 @@ export class EventSockets {
   ) {}
 
   /** ws is loaded when browser mode starts, not whenever the command line does. */
-  static async create(
-    gate: RequestGate,
-    refused: (reason: string) => void,
-  ): Promise<EventSockets> {
+  static async create(gate: RequestGate, refused: (reason: string) => void): Promise<EventSockets> {
     const { WebSocketServer } = await import('ws')
     const sockets = new WebSocketServer({
       noServer: true,
