@@ -1,6 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCliCaptured } from '../helpers/cli'
@@ -111,6 +111,38 @@ describe('skill-runner against the sandbox', () => {
     const missing = await cli(['runs', 'download', runId, '--base-url', sandbox.url])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toMatch(/-o DIR/)
+  })
+
+  it('runs results makes a missing folder, and says which outputs it reused', async () => {
+    const csv = join(home, 'reuse.csv')
+    writeFileSync(csv, 'Message,Sequence number\nhello,1\nagain,2\n')
+    const detail = JSON.parse((await runEcho(csv)).stdout)
+    const runId = detail.run.runId
+    const outputs = detail.artifacts.length
+    expect(outputs).toBeGreaterThan(1)
+    const book = join(home, 'not yet', 'made', 'results.xlsx')
+    const results = (extra: string[] = []) =>
+      cli(['runs', 'results', runId, '-o', book, ...onSandbox(), ...extra])
+    const first = await results(['--json'])
+    expect(first.code).toBe(0)
+    expect(JSON.parse(first.stdout)).toEqual({ path: book })
+    expect(first.stderr).toContain(`downloaded ${outputs} of ${outputs} files`)
+    expect(first.stderr).not.toMatch(/reused/)
+    // Everything is on disk now: nothing is fetched, and the command says so.
+    const again = await results()
+    expect(again.code).toBe(0)
+    expect(again.stderr).toContain(`${outputs} outputs already saved, reused`)
+    expect(again.stderr).not.toMatch(/download/)
+    expect(again.stdout).toContain(`wrote ${book}`)
+    // One output lost from disk: only that one is fetched again.
+    const saved = readdirSync(dirname(book), { recursive: true, withFileTypes: true })
+    const lost = saved.find((entry) => entry.isFile() && entry.name !== 'results.xlsx')!
+    rmSync(join(lost.parentPath, lost.name))
+    const partly = await results()
+    expect(partly.code).toBe(0)
+    expect(partly.stderr).toContain(
+      `downloaded 1 of ${outputs} files, ${outputs - 1} already saved, reused`,
+    )
   })
 
   it('validates offline with the saved copy of a template, and says how old it is', async () => {

@@ -1,22 +1,41 @@
 /** `runs download` and `runs results`. */
 import { resolve } from 'node:path'
-import type { DownloadOptions } from '../../core/flows/downloads/downloads'
+import type { DownloadOptions, RunDownload } from '../../core/flows/downloads/downloads'
 import { downloadRunOutputs, writeResultsWorkbook } from '../../core/flows/results/results'
 import { isTerminalStatus } from '../../shared/contract'
 import { outputOption, type Command, type CommandContext } from '../command'
 import { EXIT } from '../errors'
 
+/**
+ * The bar counts only the files fetched now: outputs already on disk from an earlier save are
+ * reused, and a save that fetches nothing draws no bar at all (it said "downloading 3/3 files"
+ * while it downloaded none).
+ */
 function progress(ctx: CommandContext): DownloadOptions {
   const bar = ctx.out.bar('downloading', 'files')
   return {
     signal: ctx.signal,
-    onProgress: ({ overall }) =>
+    onProgress: ({ overall }) => {
+      const { doneFiles, totalFiles, receivedBytes, reusedFiles } = overall
+      if (doneFiles === reusedFiles && receivedBytes === 0) return
+      const mb = `${(receivedBytes / 1024 / 1024).toFixed(1)} MB`
       bar.update(
-        overall.doneFiles,
-        overall.totalFiles,
-        `${(overall.receivedBytes / 1024 / 1024).toFixed(1)} MB`,
-      ),
+        doneFiles - reusedFiles,
+        totalFiles - reusedFiles,
+        reusedFiles ? `${mb}, ${reusedFiles} already saved` : mb,
+      )
+    },
   }
+}
+
+/** What a save fetched and what it reused: "downloaded 1 of 3 files, 2 already saved, reused". */
+function fetchedAndReused(download: RunDownload): string {
+  const reused = download.files.filter((f) => f.skipped).length
+  const total = download.files.length + download.failed.length
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+  if (reused === total) return `${plural(reused, 'output')} already saved, reused`
+  const downloaded = `downloaded ${download.files.length - reused} of ${plural(total, 'file')}`
+  return reused ? `${downloaded}, ${reused} already saved, reused` : downloaded
 }
 
 export const runsDownload: Command = {
@@ -80,6 +99,8 @@ export const runsResults: Command = {
       progress(ctx),
     )
     ctx.out.endProgress()
+    if (result.download.files.length + result.download.failed.length > 0)
+      ctx.out.note(fetchedAndReused(result.download))
     for (const f of result.download.failed)
       ctx.out.note(`not downloaded: ${f.artifactId}: ${f.error} ${f.nextStep}`)
     ctx.out.result(

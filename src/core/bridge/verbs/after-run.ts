@@ -16,6 +16,12 @@ import type { VerbContext, Verbs } from './context'
 import { exists, savedOutputs } from './runs'
 
 type SaveProgress = { doneFiles: number; totalFiles: number; receivedBytes: number }
+/** The counts the Bridge's downloadProgress event carries (its contract has no more). */
+const saveCounts = ({ doneFiles, totalFiles, receivedBytes }: SaveProgress): SaveProgress => ({
+  doneFiles,
+  totalFiles,
+  receivedBytes,
+})
 
 /** Saving a run's outputs and its results workbook, and showing them in the file manager. */
 export function outputVerbs(
@@ -38,7 +44,7 @@ export function outputVerbs(
       const onProgress = saveProgress(args.environment, args.runId)
       const result = await downloadRunOutputs(engine, connection, args.runId, outputsFolder, {
         concurrency: downloadConcurrency,
-        onProgress: ({ overall }) => onProgress(overall),
+        onProgress: ({ overall }) => onProgress(saveCounts(overall)),
       })
       return {
         environment: args.environment,
@@ -62,7 +68,10 @@ export function outputVerbs(
         connection,
         args.runId,
         join(outputsFolder, resultsWorkbookName(args.runId)),
-        { concurrency: downloadConcurrency, onProgress: ({ overall }) => onProgress(overall) },
+        {
+          concurrency: downloadConcurrency,
+          onProgress: ({ overall }) => onProgress(saveCounts(overall)),
+        },
       )
       return {
         environment: connection.name,

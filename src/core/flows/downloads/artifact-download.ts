@@ -17,7 +17,7 @@ import { safeFileName } from '../../files/safe-names'
 import type { DownloadRecord } from '../../storage/tables/downloads'
 import type { DownloadLedger, LedgerEntry } from './download-ledger'
 import { downloadCut } from './download-failures'
-import type { DownloadedFile } from './download-types'
+import type { DownloadedFile, DownloadProgress } from './download-types'
 import { contentRangeStart, dispositionName, totalSize } from './response-headers'
 import { stallGuarded } from './stall'
 
@@ -43,7 +43,7 @@ export interface RunDownloadState {
   madeFolders: Set<string>
   /** Downloads under way: what to record if one is cut. */
   inFlight: Map<string, LedgerEntry>
-  overall: { doneFiles: number; totalFiles: number; receivedBytes: number }
+  overall: DownloadProgress['overall']
   report(artifactId: string, path: string, received: number, total: number | null): void
 }
 
@@ -99,6 +99,7 @@ function alreadySaved(
   known: DownloadRecord,
 ): DownloadedFile {
   run.overall.doneFiles += 1
+  run.overall.reusedFiles += 1
   run.report(artifact.artifactId, known.path, known.bytes, known.bytes)
   return {
     artifactId: artifact.artifactId,

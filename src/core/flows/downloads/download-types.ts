@@ -24,7 +24,8 @@ export interface DownloadProgress {
   receivedBytes: number
   /** null when the server did not say. */
   totalBytes: number | null
-  overall: { doneFiles: number; totalFiles: number; receivedBytes: number }
+  /** `reusedFiles` of the `doneFiles` were already on disk: nothing was fetched for them. */
+  overall: { doneFiles: number; totalFiles: number; receivedBytes: number; reusedFiles: number }
 }
 
 export interface DownloadOptions {

@@ -59,7 +59,12 @@ async function startRunDownload(
 ): Promise<RunDownloadState> {
   const folder = insideFolder(outDir, runFolderName(detail.run.runId))
   await ensureFolder(folder)
-  const overall = { doneFiles: 0, totalFiles: detail.artifacts.length, receivedBytes: 0 }
+  const overall = {
+    doneFiles: 0,
+    totalFiles: detail.artifacts.length,
+    receivedBytes: 0,
+    reusedFiles: 0,
+  }
   return {
     connection,
     signal: options.signal,

@@ -17,6 +17,7 @@ import {
 import type { Connection } from '../../environments/connection'
 import type { Schemas } from '../prepare/schema-cache'
 import type { History } from '../../storage/run-history'
+import { ensureFolder } from '../../files/folders'
 import { checkWritableFolder, writeResultsWorkbookFile } from '../../workbooks'
 import { resultsPlan } from './results-plan'
 import { rowNumberingOf, type Submissions } from '../spend/submissions'
@@ -72,6 +73,10 @@ export async function writeResultsWorkbook(
 ): Promise<ResultsWorkbook> {
   const path = resolve(outPath)
   const workbookDir = dirname(path)
+  // The outputs folder is made when first needed, as a run's download makes its own: on a new
+  // computer even the app's default (Downloads/Skill Runner) is not there yet. Made before
+  // anything is fetched, so that a folder that cannot be made is said at once.
+  await ensureFolder(workbookDir)
   await checkWritableFolder(path)
   const detail: RunDetail = await connection.client.run(runId, { signal: options.signal })
   // Every output goes to disk first, so that links work and long text is never cut.

@@ -1,0 +1,73 @@
+// On a new computer the outputs folder (the app's own default, Downloads/Skill Runner) does not
+// exist yet, and often neither does Downloads: the first save of either kind makes it. A folder
+// that cannot be made is named in the message.
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
+import { runFolderName } from '../../src/core/flows/downloads/downloads'
+import type { Engine } from '../../src/core/engine'
+import { ipc, runEnded, TEST_APP, testEngine } from '../helpers/engine'
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+
+let sandbox: TestSandbox
+let home: string
+let engine: Engine
+let bridge: BridgeService
+let runId: string
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+  home = mkdtempSync(join(tmpdir(), 'sr-outputs-folder-'))
+  engine = testEngine(home, { tokenOverride: sandbox.token })
+  await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
+  const connection = await engine.connect({ env: 'Local' })
+  bridge = createBridgeService(engine, {
+    shell: 'electron',
+    app: TEST_APP,
+    dialogs: { defaultOutputsFolder: () => join(home, 'Downloads', 'Skill Runner') },
+  })
+  const submission = await engine.submissions.journal(connection, {
+    target: { kind: 'template', templateId: 'row-echo' },
+    rows: [{ message: 'first' }, { message: 'second' }],
+    rowNumbers: [2, 3],
+  })
+  runId = (await engine.submissions.send(connection, submission)).runId
+  await runEnded(connection, runId)
+})
+
+afterAll(async () => {
+  bridge?.dispose()
+  await engine?.close()
+  await sandbox?.close()
+})
+
+describe('the outputs folder', () => {
+  it('is made by the first "Save results workbook", Downloads included', async () => {
+    const folder = join(home, 'Downloads', 'Skill Runner')
+    expect(existsSync(join(home, 'Downloads'))).toBe(false)
+    const saved = await bridge.handlers.saveResultsWorkbook({ environment: 'Local', runId }, ipc)
+    expect(saved.path).toBe(join(folder, `${runFolderName(runId)} results.xlsx`))
+    expect(existsSync(saved.path)).toBe(true)
+  })
+
+  it('is made by the first "Save all outputs" too', async () => {
+    const chosen = join(home, 'new place', 'outputs')
+    await bridge.handlers.updateSettings({ outputsFolder: chosen }, ipc)
+    const saved = await bridge.handlers.downloadRun({ environment: 'Local', runId }, ipc)
+    expect(saved).toMatchObject({ folder: join(chosen, runFolderName(runId)), failed: [] })
+    expect(saved?.savedFiles).toBeGreaterThan(0)
+  })
+
+  it('names a folder that cannot be made', async () => {
+    const notAFolder = join(home, 'a file')
+    writeFileSync(notAFolder, 'not a folder')
+    await bridge.handlers.updateSettings({ outputsFolder: join(notAFolder, 'outputs') }, ipc)
+    for (const save of ['saveResultsWorkbook', 'downloadRun'] as const) {
+      const failure = bridge.handlers[save]({ environment: 'Local', runId }, ipc)
+      await expect(failure).rejects.toMatchObject({ code: 'invalid-arguments' })
+      await expect(failure).rejects.toThrow(notAFolder)
+    }
+  })
+})
