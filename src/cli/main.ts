@@ -10,7 +10,8 @@ import type { Command, CommandContext, GlobalOptions, ParsedArgs } from './comma
 import { commands } from './commands'
 import { EXIT, UsageError, describeForTerminal, exitCodeOf } from './errors'
 import { commandHelp, generalHelp } from './help'
-import { findCommand } from './meta-commands'
+import { GLOBAL_FLAGS, findCommand, unknownCommandError } from './meta-commands'
+import { closestWords, didYouMean } from './suggest'
 import { createOutput, type Output, type OutputStreams } from './output'
 import { colorEnabled, createStyle, paintMarks } from './style'
 import { terminalText } from '../shared/format/terminal'
@@ -48,7 +49,7 @@ export async function runCli(argv: string[], io?: Partial<CliIo>): Promise<numbe
       streams.stdout.write(`${generalHelp(commands)}\n`)
       return global.help ? EXIT.ok : EXIT.usage
     }
-    printError(new UsageError(`unknown command “${rest.join(' ')}”.`))
+    printError(unknownCommandError(commands, rest))
     return EXIT.usage
   }
   const { command, args: commandArgs } = found
@@ -178,6 +179,18 @@ function splitOnce(text: string, separator: string): [string, string | undefined
   return at < 0 ? [text, undefined] : [text.slice(0, at), text.slice(at + 1)]
 }
 
+/** A usage error for arguments parseArgs refused; a mistyped option gets the nearest real one. */
+function optionError(command: Command, error: unknown): UsageError {
+  const usage = `Usage: skill-runner ${command.usage}`
+  const message = error instanceof Error ? error.message.split('\n')[0]! : String(error)
+  const unknown = (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+  const option = unknown ? /'([^']+)'/.exec(message)?.[1] : undefined
+  if (!option) return new UsageError(message.replace(/^Unknown option/, 'unknown option'), usage)
+  const known = [...Object.keys(command.options ?? {}).map((name) => `--${name}`), ...GLOBAL_FLAGS]
+  const near = didYouMean(closestWords(option.split('=')[0]!, known), false)
+  return new UsageError(`unknown option “${option}”.`, near ? `${near}\n${usage}` : usage)
+}
+
 function parseCommandArgs(command: Command, args: string[]): ParsedArgs {
   let parsed
   try {
@@ -188,11 +201,7 @@ function parseCommandArgs(command: Command, args: string[]): ParsedArgs {
       strict: true,
     })
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0]! : String(error)
-    throw new UsageError(
-      `${message.replace(/^Unknown option/, 'unknown option')}`,
-      `Usage: skill-runner ${command.usage}`,
-    )
+    throw optionError(command, error)
   }
   const count = parsed.positionals.length
   const allowed = command.positionals ?? { min: 0, max: 0, names: '' }

@@ -104,7 +104,7 @@ async function guardSpending(
     plan.estimateT === null
       ? 'the cost shown after the run'
       : `about ${plan.estimateT} ${plan.connection.unitLabel}`
-  const confirmed = await askYes(ctx, `Type "yes" to send it and spend ${spend}:`)
+  const confirmed = await askYes(ctx, `Send it and spend ${spend}?`)
   if (confirmed) return null
   ctx.out.note(
     ctx.stdin.isTTY

@@ -1,4 +1,5 @@
 /** `doctor` and `sandbox`. */
+import type { TokenStorageView } from '../../shared/bridge'
 import { startSandbox } from '../../sandbox'
 import { integerOption, stringOption, type Command } from '../command'
 import { EXIT } from '../errors'
@@ -31,12 +32,29 @@ export const doctor: Command = {
           (s) =>
             `${s.ok ? ctx.out.style.green('✓') : s.skipped ? '-' : ctx.out.style.red('✗')} ${s.title}: ${s.message}`,
         ),
-        `Tokens are kept in ${report.secretStore.description}.`,
-        ...(report.secretStore.advice ? [report.secretStore.advice] : []),
+        ...tokenStorageLines(report.secretStore),
       ].join('\n'),
     )
     return report.ok ? EXIT.ok : EXIT.service
   },
+}
+
+/**
+ * Where tokens live, in the words of the engine's view (never the keychain binding's own text):
+ * without a keychain, that none is there and the two ways on.
+ */
+export function tokenStorageLines(view: TokenStorageView): string[] {
+  if (view.kind === 'keychain' || view.canSaveTokens) {
+    return [`Tokens are kept in ${view.description}.`, ...(view.advice ? [view.advice] : [])]
+  }
+  return [
+    ...(view.kind === 'environment'
+      ? ['The token comes from the SKILL_RUNNER_TOKEN environment variable.']
+      : []),
+    'No keychain on this computer, so a token cannot be saved here.',
+    'Give the token in the SKILL_RUNNER_TOKEN environment variable, or install or unlock a keychain.',
+    ...(view.advice ? [view.advice] : []),
+  ]
 }
 
 export const sandbox: Command = {
