@@ -56,7 +56,8 @@ export class UnavailableSecretStore implements SecretStore {
   constructor(
     /** Why no keychain answered, in the binding's words: for a log, never for the user. */
     readonly problem: string,
-    private readonly advice: string,
+    /** What to install or do; a field of its own name, so a fallback's advice() cannot hide it. */
+    private readonly installAdvice: string,
   ) {}
   describe() {
     return 'no keychain (none answered on this computer)'
@@ -67,7 +68,7 @@ export class UnavailableSecretStore implements SecretStore {
   async set(): Promise<void> {
     throw new SecretStoreError(
       'There is no secure place on this computer to save the token.',
-      this.advice,
+      this.installAdvice,
     )
   }
   async delete() {}
