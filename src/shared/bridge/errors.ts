@@ -3,8 +3,7 @@
  * Bridge as plain data (Electron IPC would otherwise drop everything but the message), and every
  * error says what happened and what to do next.
  */
-import type { ErrorAction } from '../errors'
-
+import { UserFacingError, type ErrorAction, type ErrorCategory } from '../errors'
 
 export type BridgeErrorCode =
   /** The arguments were refused (a form field is wrong). */
@@ -46,20 +45,39 @@ export interface BridgeErrorInfo {
 
 export type BridgeResult<T> = { ok: true; value: T } | { ok: false; error: BridgeErrorInfo }
 
-/** An error with a code and a next step; thrown by handlers and by the UI's Bridge client. */
-export class BridgeError extends Error {
+/** The category each kind of Bridge error stands for (the inverse of core's table). */
+const CATEGORY_OF_CODE: Record<BridgeErrorCode, ErrorCategory> = {
+  'invalid-arguments': 'bad-input',
+  forbidden: 'not-allowed',
+  'not-found': 'not-found',
+  conflict: 'conflict',
+  unreachable: 'unavailable',
+  unauthorized: 'not-signed-in',
+  'not-allowed': 'not-allowed',
+  refused: 'refused',
+  'over-limit': 'over-limit',
+  cancelled: 'cancelled',
+  service: 'refused',
+  internal: 'internal',
+}
+
+/**
+ * A user error as it crosses the Bridge: its kind for the window, message, next step, the form
+ * fields at fault and the action on offer. Thrown by handlers and by the UI's Bridge client.
+ */
+export class BridgeError extends UserFacingError {
   readonly code: BridgeErrorCode
-  readonly nextStep: string
   readonly fields: Record<string, string> | undefined
-  readonly action: ErrorAction | undefined
 
   constructor(info: BridgeErrorInfo) {
-    super(info.message)
+    super(info.message, info.nextStep, { action: info.action })
     this.name = 'BridgeError'
     this.code = info.code
-    this.nextStep = info.nextStep
     this.fields = info.fields
-    this.action = info.action
+  }
+
+  get category(): ErrorCategory {
+    return CATEGORY_OF_CODE[this.code]
   }
 
   toInfo(): BridgeErrorInfo {

@@ -1,14 +1,19 @@
 /** How a failed artifact download is retried, and how it is told to the user when it is not. */
 import { ApiError, DEFAULT_RETRY_POLICY, type Failure, type RetryPolicy } from '../../service'
-import { EngineError } from '../../errors'
+import { UserFacingError } from '../../errors'
 import { errorCode } from '../../files/error-code'
 
 /**
- * The connection ended before the whole file came. Never shown as is: describeFailure turns it
- * into words and a next step, so it stays private to this file.
+ * The transfer ended before the whole file came (cut, stalled, or longer than announced). It is
+ * retried, resuming; when every attempt is spent it is reported with its next step, like any
+ * other user error. Private to this file: callers make one with downloadCut().
  */
-class DownloadCut extends Error {
+class DownloadCut extends UserFacingError {
   override name = 'DownloadCut'
+  readonly category = 'unavailable' as const
+  constructor(message: string) {
+    super(message, 'Run the download again; it resumes where it stopped.')
+  }
 }
 
 /** The error a download stops with when the server sent less (or another part) than it said. */
@@ -17,13 +22,7 @@ export function downloadCut(message: string): Error {
 }
 
 export function describeFailure(error: unknown): { error: string; nextStep: string } {
-  if (error instanceof DownloadCut)
-    return {
-      error: error.message,
-      nextStep: 'Run the download again; it resumes where it stopped.',
-    }
-  if (error instanceof ApiError) return { error: error.message, nextStep: error.nextStep }
-  if (error instanceof EngineError) return { error: error.message, nextStep: error.nextStep }
+  if (error instanceof UserFacingError) return { error: error.message, nextStep: error.nextStep }
   const code = errorCode(error)
   if (code === 'ENOSPC')
     return {
