@@ -16,6 +16,7 @@ import {
   writeBuyerWorkbook,
 } from '../helpers/buyer-seed'
 import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { until } from '../helpers/wait'
 
 let sandbox: TestSandbox
 const log: string[] = []
@@ -26,14 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await sandbox.close()
 })
-
-async function until(test: () => boolean, ms: number) {
-  const end = Date.now() + ms
-  while (!test()) {
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 it('execute killed after the service made the run: history shows that run, the same command answers with it, one paid run', async () => {
   const home = mkdtempSync(join(tmpdir(), 'sr-crash-execute-'))

@@ -10,6 +10,7 @@ import { hashFile } from '../../src/core/flows/spend/uploads'
 import { UploadsTable } from '../../src/core/storage/tables/uploads'
 import { openDb } from '../../src/core/storage/db'
 import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { until } from '../helpers/wait'
 
 let sandbox: TestSandbox
 const log: string[] = []
@@ -20,14 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await sandbox.close()
 })
-
-async function until(test: () => boolean, ms: number) {
-  const end = Date.now() + ms
-  while (!test()) {
-    if (Date.now() > end) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 it('a process killed between journal and answer: the same command again finishes it with the same id, one run', async () => {
   const home = mkdtempSync(join(tmpdir(), 'sr-crash-'))
