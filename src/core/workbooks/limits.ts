@@ -39,6 +39,13 @@ export class WorkbookFileError extends UserFacingError {
 /** The end of every message about a damaged or hostile spreadsheet file. */
 export const RESAVE = 'Open it in Excel or LibreOffice, save it again as .xlsx, and try again.'
 
+/** A zip with no worksheet in it: whatever else it holds, it is no spreadsheet to read rows from. */
+export function noSheetError(fileName: string): WorkbookFileError {
+  return new WorkbookFileError(
+    `“${fileName}” is not a spreadsheet with a sheet in it (it holds no worksheet). Check that it is the file you meant; if it is, open it in Excel or LibreOffice, save it again as .xlsx, and try again.`,
+  )
+}
+
 export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024 * 1024) return `${(bytes / 1024 ** 3).toFixed(1)} GB`
   if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`

@@ -54,7 +54,8 @@ export async function readInputWorkbook(
     }
     if (isZip(head)) {
       const zip = await openZip(bytes)
-      if (options.xlsxReader === 'exceljs') await readWithExceljs(zip, bytes, collector)
+      if (options.xlsxReader === 'exceljs')
+        await readWithExceljs(zip, bytes, baseName(name), collector)
       else await readXlsx(zip, bytes, baseName(name), collector)
     } else if (CSV_EXTENSIONS.has(ext)) {
       const info = await readCsvBytes(bytes, name, collector)

@@ -73,7 +73,10 @@ function styleAt(xml: string, from: number, to: number): number {
   return k === to && to > from ? n : -1
 }
 
-/** The index of a shared string, from its digits (spaces around allowed). */
+/**
+ * The index of a shared string, from its digits (spaces around allowed); -1 when the value is
+ * empty (`<v/>`, `<v></v>`), which is a blank cell, not the first string.
+ */
 function sharedIndex(xml: string, from: number, to: number): number {
   let n = 0
   let digits = 0
@@ -87,6 +90,7 @@ function sharedIndex(xml: string, from: number, to: number): number {
       break
     }
   }
+  if (digits === 0) return -1
   return digits > 0 && digits < 16 ? n : Number(xml.slice(from, to))
 }
 
@@ -197,9 +201,14 @@ export class CellScanner {
     return this.typeTo - this.typeFrom === 9 && xml.startsWith('inlineStr', this.typeFrom)
   }
 
+  /** How the cell's style shows a number (undefined: no style, or one unknown). */
+  private kind(): Shown | undefined {
+    return this.style < 0 ? undefined : this.kinds[this.style]
+  }
+
   /** A number as the cell's style shows it (a date, a time...). */
   private shown(n: number): CellValue {
-    const kind = this.style < 0 ? undefined : this.kinds[this.style]
+    const kind = this.kind()
     return kind === undefined || kind === 'number' ? n : serialValue(n, kind, this.date1904)
   }
 
@@ -210,15 +219,17 @@ export class CellScanner {
   valueOf(xml: string, from: number, to: number): CellValue {
     // The type, without making a string for the usual ones (none: a number; s: shared).
     const typeLength = this.typeFrom < 0 ? 0 : this.typeTo - this.typeFrom
-    if (typeLength === 1 && xml.charCodeAt(this.typeFrom) === 115)
-      return this.strings.at(sharedIndex(xml, from, to))
+    if (typeLength === 1 && xml.charCodeAt(this.typeFrom) === 115) {
+      const index = sharedIndex(xml, from, to)
+      return index < 0 ? null : this.strings.at(index)
+    }
     // A number cell holding a whole number: read from its digits, no string made.
     if (typeLength === 0 && this.wholeNumber(xml, from, to)) return this.shown(this.number)
     const type = typeLength === 0 ? 'n' : xml.slice(this.typeFrom, this.typeTo)
     const raw = xml.slice(from, to)
     if (type === 'b') return raw.trim() === '1' || raw.trim() === 'true'
     if (type === 'str' || type === 'e') return decodeXmlText(raw)
-    if (type === 'd') return isoCellValue(decodeXmlText(raw))
+    if (type === 'd') return isoCellValue(decodeXmlText(raw), this.kind())
     const n = Number(raw)
     if (raw.trim() === '' || Number.isNaN(n)) return decodeXmlText(raw)
     return this.shown(n)

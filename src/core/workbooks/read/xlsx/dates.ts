@@ -58,8 +58,22 @@ const ISO_VALUE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/
 const TIME_VALUE = /^T?(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?$/
 
-/** A `t="d"` cell (ISO 8601): a date, a date and time, or a time of day. */
-export function isoCellValue(text: string): CellValue {
+/**
+ * A `t="d"` cell (ISO 8601, as Strict workbooks hold dates): a date, a date and time, or a time
+ * of day, shown as the cell's style shows it, so that a file saved as Strict reads as the same
+ * file saved as transitional (a date-only style shows the day, whatever time the cell holds).
+ */
+export function isoCellValue(text: string, kind?: Shown): CellValue {
+  const value = isoValue(text)
+  if (!(value instanceof Date)) return value
+  const ms = value.getTime()
+  if (kind === 'date') return new Date(Math.floor(ms / DAY_MS) * DAY_MS)
+  if (kind === 'time' || kind === 'time-s')
+    return timeOfDay((ms - Math.floor(ms / DAY_MS) * DAY_MS) / DAY_MS, kind === 'time-s')
+  return value
+}
+
+function isoValue(text: string): CellValue {
   const value = text.trim()
   const time = TIME_VALUE.exec(value)
   if (time) return `${time[1]}:${time[2]}:${time[3] ?? '00'}`

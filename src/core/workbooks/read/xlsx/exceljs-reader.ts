@@ -104,8 +104,13 @@ function checkRow(number: number, width: number) {
     )
 }
 
-export async function readXlsxWithExceljs(bytes: ByteSource, collector: Collector) {
+/** Feeds the workbook's sheets to the collector; answers how many worksheets it held. */
+export async function readXlsxWithExceljs(
+  bytes: ByteSource,
+  collector: Collector,
+): Promise<{ worksheets: number }> {
   let inputTaken = false
+  let worksheets = 0
   const reader = await exceljsSheets(streamOfBytes(bytes), 'cache')
   /** A cell as the fast reader reads it (see shownAsFormatted). */
   const cell = (row: ExceljsRow, column: number, preferLink: boolean) => {
@@ -115,6 +120,7 @@ export async function readXlsxWithExceljs(bytes: ByteSource, collector: Collecto
     return shownAsFormatted(value, row.getCell(column).numFmt, date1904)
   }
   for await (const ws of reader) {
+    worksheets += 1
     const name = (ws.name ?? '').trim().toLowerCase()
     const isInput = isStreamedInputSheet(name, ws.state, inputTaken)
     if (isInput) {
@@ -143,4 +149,5 @@ export async function readXlsxWithExceljs(bytes: ByteSource, collector: Collecto
       for await (const _row of ws) void _row
     }
   }
+  return { worksheets }
 }

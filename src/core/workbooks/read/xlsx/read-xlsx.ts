@@ -4,16 +4,22 @@
  * A zip the fast reader cannot place goes to exceljs's reader instead.
  */
 import type { ByteSource } from '../../byte-source'
-import { RESAVE, WorkbookFileError } from '../../limits'
+import { noSheetError, WorkbookFileError } from '../../limits'
 import { chooseInputSheet, sameSheetName, SHEETS } from '../../sheets'
 import type { Collector } from '../../validate/collector'
 import { readXlsxWithExceljs, verifyZip } from './exceljs-reader'
 import { openXlsxZip, XlsxUnsupported, type XlsxWorkbook } from './workbook'
 import type { Zip } from './zip'
 
-export async function readWithExceljs(zip: Zip, bytes: ByteSource, collector: Collector) {
+export async function readWithExceljs(
+  zip: Zip,
+  bytes: ByteSource,
+  fileName: string,
+  collector: Collector,
+) {
   await verifyZip(zip)
-  await readXlsxWithExceljs(bytes, collector)
+  const { worksheets } = await readXlsxWithExceljs(bytes, collector)
+  if (worksheets === 0) throw noSheetError(fileName)
 }
 
 const web = (link: string | undefined) => (link && /^https?:/i.test(link) ? link : undefined)
@@ -28,7 +34,7 @@ export async function readXlsx(
   try {
     book = await openXlsxZip(zip, fileName)
   } catch (error) {
-    if (error instanceof XlsxUnsupported) return readWithExceljs(zip, bytes, collector)
+    if (error instanceof XlsxUnsupported) return readWithExceljs(zip, bytes, fileName, collector)
     throw error
   }
   const named = (name: string) => book.sheets.find((s) => sameSheetName(s.name, name))
@@ -36,10 +42,9 @@ export async function readXlsx(
   if (mapping) await book.rows(mapping, (cells) => collector.mappingRow(cells.slice(0, 3)))
   const input = chooseInputSheet(book.sheets)
   if (!input) {
+    if (!book.sheets.some((s) => s.kind === 'worksheet')) throw noSheetError(fileName)
     throw new WorkbookFileError(
-      book.sheets.length === 0
-        ? `“${fileName}” has no sheets this app can read. ${RESAVE}`
-        : `“${fileName}” has no visible sheet with rows (only charts or hidden sheets). Put the rows on a visible sheet, save, and try again.`,
+      `“${fileName}” has no visible sheet with rows (only charts or hidden sheets). Put the rows on a visible sheet, save, and try again.`,
     )
   }
   await book.rows(input, (cells, rowNumber, links) => {
