@@ -89,3 +89,11 @@ describe('a Strict workbook reads as the same file saved as transitional', () =>
     }
   })
 })
+
+describe('exceljs (the fallback) and ISO date cells', () => {
+  it('refuses a Strict workbook with ISO dates rather than reading 2009-01-01 as 1905', async () => {
+    const result = await read('strict_date_header.xlsx', 'exceljs')
+    expect(result.unreadable).toBe(true)
+    expect(result.fileErrors).toEqual([expect.stringMatching(/dates as ISO text.*not Strict/)])
+  })
+})

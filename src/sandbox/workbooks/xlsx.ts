@@ -9,12 +9,14 @@ import { Readable } from 'node:stream'
 import type { CellValue } from '../../shared/input-schema'
 import { MAX_COLUMNS, MAX_ROWS, RESAVE, WorkbookProblem } from './file-problem'
 import { SHEET_NAMES, type RowChecker } from './row-checker'
+import { withIsoDatesAsSerials } from './iso-dates'
 import { checkZipParts } from './zip-check'
 
 interface StreamedRow {
   number: number
   /** exceljs's cell values, 1-based (index 0 is unused). */
   values: unknown[]
+  getCell(column: number): { numFmt?: unknown }
 }
 
 interface StreamedSheet extends AsyncIterable<StreamedRow> {
@@ -51,6 +53,23 @@ function dateOrTime(date: Date): CellValue {
   return date.toISOString().slice(11, 19)
 }
 
+/**
+ * Whether a number format shows a day and no time of it (quoted text, [colour] and escaped
+ * characters aside, it has no hour or second): a date cell holding a time shows only its day.
+ */
+function showsDayOnly(numFmt: unknown): boolean {
+  if (typeof numFmt !== 'string') return false
+  const code = numFmt.replace(/"[^"]*"|\[[^\]]*\]|\\./g, '')
+  return /[dy]/i.test(code) && !/[hs]/i.test(code)
+}
+
+/** A cell as the user sees it: its value, a date in a date-only format as that day. */
+function shownCell(row: StreamedRow, column: number, wantsLink: boolean): CellValue {
+  const value = cellOf(row.values[column], wantsLink)
+  if (!(value instanceof Date) || !showsDayOnly(row.getCell(column).numFmt)) return value
+  return new Date(Math.floor(value.getTime() / 86_400_000) * 86_400_000)
+}
+
 function sameName(a: string | undefined, b: string): boolean {
   return (a ?? '').trim().toLowerCase() === b.toLowerCase()
 }
@@ -70,7 +89,7 @@ async function readInputSheet(sheet: StreamedSheet, checker: RowChecker): Promis
       )
     const cells: CellValue[] = []
     for (let column = 1; column < row.values.length; column += 1)
-      cells.push(cellOf(row.values[column], checker.headerRead && checker.wantsLink(column - 1)))
+      cells.push(shownCell(row, column, checker.headerRead && checker.wantsLink(column - 1)))
     checker.row(cells, row.number)
   }
 }
@@ -79,7 +98,7 @@ async function readRunSettings(sheet: StreamedSheet, checker: RowChecker): Promi
   for await (const row of sheet) {
     if (row.number === 1) continue
     const [label, key] = [cellOf(row.values[1], false), cellOf(row.values[3], false)]
-    checker.runSetting(String(key ?? label ?? ''), cellOf(row.values[2], true))
+    checker.runSetting(String(key ?? label ?? ''), shownCell(row, 2, true))
   }
 }
 
@@ -122,9 +141,10 @@ export async function readXlsx(
 ): Promise<void> {
   const notXlsx = notAnXlsx(await checkZipParts(bytes), fileName)
   if (notXlsx) throw notXlsx
+  const readable = withIsoDatesAsSerials(bytes)
   const { default: ExcelJS } = await import('exceljs')
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(
-    Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]),
+    Readable.from([Buffer.from(readable.buffer, readable.byteOffset, readable.byteLength)]),
     {
       worksheets: 'emit',
       sharedStrings: 'cache',
@@ -135,8 +155,10 @@ export async function readXlsx(
   ) as unknown as AsyncIterable<StreamedSheet>
   let inputRead = false
   let current: string | undefined
+  let sheets = 0
   try {
     for await (const sheet of reader) {
+      sheets += 1
       current = sheet.name
       if (!inputRead && holdsRows(sheet)) {
         inputRead = true
@@ -154,4 +176,8 @@ export async function readXlsx(
   } catch (error) {
     throw problemOf(error, current)
   }
+  if (sheets === 0)
+    throw new WorkbookProblem(
+      `“${fileName}” is not a spreadsheet with a sheet in it (it holds no worksheet). Check that it is the file you meant; if it is, open it in Excel or LibreOffice, save it again as .xlsx, and try again.`,
+    )
 }

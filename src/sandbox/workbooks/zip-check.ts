@@ -6,7 +6,7 @@
 import { createInflateRaw } from 'node:zlib'
 import { MAX_UNPACKED_BYTES, MAX_ZIP_ENTRIES, RESAVE, WorkbookProblem } from './file-problem'
 
-interface ZipPart {
+export interface ZipPart {
   name: string
   method: number
   encrypted: boolean
@@ -67,7 +67,7 @@ function zip64Values(data: DataView, extraAt: number, extraEnd: number, wanted: 
   throw damaged('a zip64 field is missing')
 }
 
-function partsOf(bytes: Uint8Array): ZipPart[] {
+export function partsOf(bytes: Uint8Array): ZipPart[] {
   const data = view(bytes)
   const directory = directoryOf(bytes)
   if (directory.parts > MAX_ZIP_ENTRIES)
@@ -110,7 +110,7 @@ function partsOf(bytes: Uint8Array): ZipPart[] {
 }
 
 /** The packed bytes of a part, found through its local header. */
-function packedBytesOf(bytes: Uint8Array, part: ZipPart): Uint8Array {
+export function packedBytesOf(bytes: Uint8Array, part: ZipPart): Uint8Array {
   const data = view(bytes)
   const at = part.localHeaderAt
   if (at + 30 > bytes.length || data.getUint32(at, true) !== 0x04034b50)

@@ -15,12 +15,30 @@ import { serialValue } from './dates'
 import { builtinKind, formatKind } from './styles'
 import type { Zip } from './zip'
 
-/** Unpacks every entry (discarding the bytes) so that none is a bomb; throws a file error if one is. */
+const ISO_DATE_CELL = [Buffer.from('t="d"'), Buffer.from("t='d'")]
+
+/**
+ * Unpacks every entry (discarding the bytes) so that none is a bomb; throws a file error if one
+ * is. A sheet with ISO date cells (t="d", as Strict workbooks hold dates) is refused too:
+ * exceljs reads their text as a number (2009-01-01 as 2009, a day in 1905), silently wrong.
+ */
 export async function verifyZip(zip: Zip, maxTotalBytes = MAX_SHEET_BYTES): Promise<void> {
   let total = 0
   for (const entry of zip.entries) {
     if (entry.name.endsWith('/')) continue
-    for await (const chunk of zip.inflate(entry, maxTotalBytes - total)) total += chunk.length
+    const sheet = /worksheets\//i.test(entry.name)
+    let tail = Buffer.alloc(0)
+    for await (const chunk of zip.inflate(entry, maxTotalBytes - total)) {
+      total += chunk.length
+      if (!sheet) continue
+      // The last bytes of the chunk before and the first of this one: a mark cut in two.
+      const seam = Buffer.concat([tail, chunk.subarray(0, 4)])
+      if (ISO_DATE_CELL.some((mark) => chunk.includes(mark) || seam.includes(mark)))
+        throw new WorkbookFileError(
+          `The workbook holds dates as ISO text (as “Strict Open XML” files do), which this reader cannot read. Save it in Excel as “Excel Workbook (.xlsx)”, not Strict, and try again.`,
+        )
+      tail = chunk.subarray(Math.max(0, chunk.length - 4))
+    }
   }
 }
 
