@@ -24,7 +24,9 @@ function serialOf(text: string): number | null {
   const date = DATE.exec(value)
   if (!date) return null
   // Without an offset the text is the day as written, not a moment in this computer's zone.
-  const ms = Date.parse(date[1] ? value : `${value.replace(' ', 'T')}${value.length > 10 ? 'Z' : ''}`)
+  const ms = Date.parse(
+    date[1] ? value : `${value.replace(' ', 'T')}${value.length > 10 ? 'Z' : ''}`,
+  )
   return Number.isNaN(ms) ? null : ms / DAY_MS + EPOCH_SERIAL
 }
 
