@@ -51,14 +51,28 @@ function mayBeInput(name: string, state: string | undefined, kind?: string): boo
   return state !== 'hidden' && state !== 'veryHidden' && kind !== 'other' && !isOurSheet(name)
 }
 
-/** The sheet with the rows: the one named Input, else the first visible sheet not of ours. */
+/**
+ * The sheet with the rows: the one the check read (`named`, when it chose among several), else
+ * the one named Input, else the first visible sheet not of ours.
+ */
 export function chooseInputSheet<T extends { name: string; state?: string; kind?: string }>(
   sheets: T[],
+  named?: string,
 ): T | undefined {
   return (
+    (named === undefined
+      ? undefined
+      : sheets.find((s) => sameName(s.name, named) && s.kind !== 'other')) ??
     sheets.find((s) => sameName(s.name, SHEETS.input) && s.kind !== 'other') ??
     sheets.find((s) => mayBeInput(s.name, s.state, s.kind))
   )
+}
+
+/** The sheets that may hold the rows (visible worksheets not of ours), in the workbook's order. */
+export function inputCandidates<T extends { name: string; state?: string; kind?: string }>(
+  sheets: T[],
+): T[] {
+  return sheets.filter((s) => mayBeInput(s.name, s.state, s.kind))
 }
 
 /**

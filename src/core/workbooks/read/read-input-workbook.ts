@@ -55,8 +55,8 @@ export async function readInputWorkbook(
     if (isZip(head)) {
       const zip = await openZip(bytes)
       if (options.xlsxReader === 'exceljs')
-        await readWithExceljs(zip, bytes, baseName(name), collector)
-      else await readXlsx(zip, bytes, baseName(name), collector)
+        await readWithExceljs(zip, bytes, baseName(name), collector, options.sheet)
+      else await readXlsx(zip, bytes, baseName(name), collector, options.sheet)
     } else if (CSV_EXTENSIONS.has(ext)) {
       const info = await readCsvBytes(bytes, name, collector)
       collector.notices.push(describeCsv(info))

@@ -21,7 +21,8 @@ import { MAX_FILE_ERRORS } from '../limits'
 import { cellText, columnLetter, SHEETS } from '../sheets'
 import { FileCells } from './file-cells'
 import { headerColumns, type MappingSheet } from './header'
-import type { ErrorCell, ReadOptions, ReadResult, RowSink } from './read-result'
+import type { ErrorCell, ReadOptions, ReadResult, RowSink, SheetHeader } from './read-result'
+import { isTotalRow, RowTally } from './row-shape'
 
 const REPLACEMENT = '\uFFFD'
 
@@ -51,6 +52,12 @@ export class Collector implements RowSink {
   private readonly keepCells: boolean
   private headers: string[] = []
   readonly cells: string[][] = []
+  /** Hidden, total and empty rows read past below the header. */
+  private readonly tally = new RowTally()
+  /** A row that looks like a total: sent only if a row follows it. */
+  private heldTotal: { cells: CellValue[]; rowNumber: number } | null = null
+  /** Which sheet was read, and the others that could have been (set by the xlsx reader). */
+  sheetRead: { sheet?: string; sheets?: SheetHeader[]; choices?: string[] } | null = null
 
   constructor(
     private readonly schema: ListingInputSchema | null,
@@ -131,8 +138,19 @@ export class Collector implements RowSink {
   /** Required row fields with no column in the sheet (found once, after the header). */
   private absentRequired: SchemaField[] | null = null
 
-  /** One data row; `rowNumber` is the spreadsheet's row number. */
-  row(cells: CellValue[], rowNumber: number) {
+  /** How many of a row's cells name one of the template's fields (0 without a template). */
+  headerFit(cells: CellValue[]): number {
+    if (!this.schema) return 0
+    const texts = cells.map((cell) => (isBlank(cell) ? null : cellText(cell).trim()))
+    return headerColumns(texts, this.schema, this.fields, this.mapping).columns.filter(Boolean)
+      .length
+  }
+
+  /**
+   * One row of the sheet; `rowNumber` is the spreadsheet's row number. Below the header, a
+   * hidden row is read past, and a total row is held until a row follows it.
+   */
+  row(cells: CellValue[], rowNumber: number, hidden = false) {
     // Blank rows (and rows with nothing but formatting) above the header are not the header.
     let blank = true
     for (let i = 0; i < cells.length; i += 1)
@@ -144,8 +162,21 @@ export class Collector implements RowSink {
     this.noticeReplacement(cells, rowNumber)
     if (!this.headerSeen) {
       this.header(cells)
+      this.tally.header(rowNumber)
       return
     }
+    this.tally.seen(rowNumber)
+    if (hidden) {
+      this.tally.hiddenRows.push(rowNumber)
+      return
+    }
+    if (this.heldTotal) this.dataRow(this.heldTotal.cells, this.heldTotal.rowNumber)
+    this.heldTotal = null
+    if (this.rowCount > 0 && isTotalRow(cells)) this.heldTotal = { cells, rowNumber }
+    else this.dataRow(cells, rowNumber)
+  }
+
+  private dataRow(cells: CellValue[], rowNumber: number) {
     this.rowCount += 1
     if (this.onProgress && this.rowCount % 2000 === 0) this.onProgress(this.rowCount)
     const rowIndex = this.rowCount - 1
@@ -226,7 +257,18 @@ export class Collector implements RowSink {
     }
   }
 
+  /** The total row held to the end is a total: said, not sent. */
+  private settleTotal() {
+    const held = this.heldTotal
+    this.heldTotal = null
+    if (!held || this.unreadable) return
+    const label = held.cells.find((cell) => !isBlank(cell))
+    this.tally.totalRow = { rowNumber: held.rowNumber, label: String(label).trim() }
+  }
+
   finish(): ReadResult {
+    this.settleTotal()
+    if (!this.unreadable) this.notices.push(...this.tally.notices())
     if (this.replacement) {
       const { row, column, count } = this.replacement
       this.fileErrors.unshift(
@@ -260,6 +302,7 @@ export class Collector implements RowSink {
       rowNumbers: this.rowNumbers,
       rowCount: this.rowCount,
       ...(this.notices.length ? { notices: this.notices } : {}),
+      ...this.shape(),
       ...(this.unreadable ? { unreadable: true } : {}),
       ...(this.keepCells
         ? {
@@ -268,6 +311,20 @@ export class Collector implements RowSink {
             cells: this.cells,
           }
         : {}),
+    }
+  }
+
+  /** What the reader read past and which sheet it read, for the result (only what there is). */
+  private shape(): Partial<ReadResult> {
+    const { hiddenRows, totalRow, emptyRows } = this.tally
+    const read = this.sheetRead
+    return {
+      ...(read?.sheet !== undefined ? { sheet: read.sheet } : {}),
+      ...(read?.sheets ? { sheets: read.sheets } : {}),
+      ...(read?.choices ? { sheetChoices: read.choices } : {}),
+      ...(hiddenRows.length ? { hiddenRows } : {}),
+      ...(totalRow ? { totalRow: totalRow.rowNumber } : {}),
+      ...(emptyRows ? { emptyRowsSkipped: emptyRows } : {}),
     }
   }
 

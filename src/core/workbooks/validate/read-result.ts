@@ -29,6 +29,19 @@ export interface ReadOptions {
   keepCells?: boolean
   /** Values of run-scoped fields given outside the workbook (a form), by field key. */
   runValues?: Record<string, CellValue>
+  /** The sheet to read, by name (the user chose it); without it the reader chooses. */
+  sheet?: string
+}
+
+/** A sheet that could hold the rows, with the row that looks most like its header. */
+export interface SheetHeader {
+  name: string
+  /** The sheet's row number of that row (0: the sheet has no rows). */
+  headerRow: number
+  /** Its cells as text. */
+  header: string[]
+  /** How many of its cells name one of the template's fields. */
+  fit: number
 }
 
 /** Where a row error sits in the spreadsheet (for the annotated copy). */
@@ -58,9 +71,21 @@ export interface ReadResult {
   columnFields?: (string | null)[]
   /** With `keepCells`: each kept row's cells as text, column for column. */
   cells?: string[][]
+  /** The sheet the rows were read from (xlsx). */
+  sheet?: string
+  /** With more than one sheet that could hold the rows: each, with its header (xlsx). */
+  sheets?: SheetHeader[]
+  /** Set when sheets fit the template equally well: their names; the user must choose one. */
+  sheetChoices?: string[]
+  /** Sheet row numbers of rows hidden in the sheet: read past, not sent. */
+  hiddenRows?: number[]
+  /** The sheet row number of a total row at the end of the rows: read past, not sent. */
+  totalRow?: number
+  /** Empty rows among the rows (between the header and the last row), skipped. */
+  emptyRowsSkipped?: number
 }
 
 /** The sink every format's reader feeds. */
 export interface RowSink {
-  row(cells: CellValue[], rowNumber: number): void
+  row(cells: CellValue[], rowNumber: number, hidden?: boolean): void
 }

@@ -71,8 +71,14 @@ export async function annotateWorkbook(
 ): Promise<AnnotateResult> {
   const { loadWholeMaxBytes, ...workerOptions } = options
   // Only what the copy needs crosses to the worker (a whole ReadResult can hold every row).
-  const { fileErrors, rowErrors, errorCells, unreadable } = checked
-  checked = { fileErrors, rowErrors, errorCells, ...(unreadable ? { unreadable } : {}) }
+  const { fileErrors, rowErrors, errorCells, unreadable, sheet } = checked
+  checked = {
+    fileErrors,
+    rowErrors,
+    errorCells,
+    ...(unreadable ? { unreadable } : {}),
+    ...(sheet !== undefined ? { sheet } : {}),
+  }
   return inWorker<AnnotateResult>(
     {
       kind: 'annotate',

@@ -34,7 +34,7 @@ const BAD_FONT: Partial<ExcelJS.Font> = { color: { argb: 'FF9C0006' } }
 
 export type CheckedWorkbook = Pick<
   ReadResult,
-  'fileErrors' | 'rowErrors' | 'errorCells' | 'unreadable'
+  'fileErrors' | 'rowErrors' | 'errorCells' | 'unreadable' | 'sheet'
 >
 
 export interface AnnotateResult {
@@ -156,7 +156,7 @@ async function annotateWhole(sourcePath: string, checked: CheckedWorkbook, temp:
   const excel = await loadExcelJs()
   const workbook = new excel.Workbook()
   await workbook.xlsx.readFile(sourcePath)
-  const input = chooseInputSheet(workbook.worksheets)
+  const input = chooseInputSheet(workbook.worksheets, checked.sheet)
   let marked = 0
   if (input) {
     for (const [row, columns] of groupProblems(checked)) {
@@ -213,6 +213,7 @@ async function copySheets(
   sourcePath: string,
   isCsv: boolean,
   copier: RowCopier,
+  sheetRead: string | undefined,
 ): Promise<{ names: string[]; inputName: string }> {
   const names: string[] = []
   let inputName: string = SHEETS.input
@@ -227,7 +228,7 @@ async function copySheets(
   }
   // The same input sheet the check read.
   const xlsx = await openXlsxZip(await openZip(bytes), baseName(sourcePath))
-  const input = chooseInputSheet(xlsx.sheets)
+  const input = chooseInputSheet(xlsx.sheets, sheetRead)
   for (const sheet of xlsx.sheets) {
     if (sheet.kind !== 'worksheet') continue
     const isInput = sheet === input
@@ -254,7 +255,7 @@ async function annotateStreaming(
   const writer = book.writer
   let copied: { names: string[]; inputName: string }
   try {
-    copied = await copySheets(writer, bytes, sourcePath, isCsv, copier)
+    copied = await copySheets(writer, bytes, sourcePath, isCsv, copier, checked.sheet)
   } catch (error) {
     // The writer must finish (and close its file) before the temporary copy is removed.
     await book.commit().catch(() => {})

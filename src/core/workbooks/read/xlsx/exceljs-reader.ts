@@ -9,7 +9,7 @@ import type { CellValue } from '../../../../shared/input-schema'
 import type { ByteSource } from '../../byte-source'
 import { MAX_SHEET_BYTES, MAX_ROWS, MAX_COLUMNS, RESAVE, WorkbookFileError } from '../../limits'
 import { loadExcelJs } from '../../load-exceljs'
-import { isStreamedInputSheet, SHEETS } from '../../sheets'
+import { isStreamedInputSheet, sameSheetName, SHEETS } from '../../sheets'
 import type { Collector } from '../../validate/collector'
 import { serialValue } from './dates'
 import { builtinKind, formatKind } from './styles'
@@ -27,7 +27,7 @@ export async function verifyZip(zip: Zip, maxTotalBytes = MAX_SHEET_BYTES): Prom
   for (const entry of zip.entries) {
     if (entry.name.endsWith('/')) continue
     const sheet = /worksheets\//i.test(entry.name)
-    let tail = Buffer.alloc(0)
+    let tail: Buffer = Buffer.alloc(0)
     for await (const chunk of zip.inflate(entry, maxTotalBytes - total)) {
       total += chunk.length
       if (!sheet) continue
@@ -122,13 +122,18 @@ function checkRow(number: number, width: number) {
     )
 }
 
-/** Feeds the workbook's sheets to the collector; answers how many worksheets it held. */
+/**
+ * Feeds the workbook's sheets to the collector (the input sheet: the one `wanted` names, else
+ * the first that may hold rows); answers the names of the worksheets it held. exceljs's stream
+ * keeps no row's hidden mark, so hidden rows are read as any other here.
+ */
 export async function readXlsxWithExceljs(
   bytes: ByteSource,
   collector: Collector,
-): Promise<{ worksheets: number }> {
+  wanted?: string,
+): Promise<{ worksheets: string[] }> {
   let inputTaken = false
-  let worksheets = 0
+  const worksheets: string[] = []
   const reader = await exceljsSheets(streamOfBytes(bytes), 'cache')
   /** A cell as the fast reader reads it (see shownAsFormatted). */
   const cell = (row: ExceljsRow, column: number, preferLink: boolean) => {
@@ -138,11 +143,15 @@ export async function readXlsxWithExceljs(
     return shownAsFormatted(value, row.getCell(column).numFmt, date1904)
   }
   for await (const ws of reader) {
-    worksheets += 1
+    worksheets.push(ws.name ?? '')
     const name = (ws.name ?? '').trim().toLowerCase()
-    const isInput = isStreamedInputSheet(name, ws.state, inputTaken)
+    const isInput =
+      wanted === undefined
+        ? isStreamedInputSheet(name, ws.state, inputTaken)
+        : !inputTaken && sameSheetName(name, wanted)
     if (isInput) {
       inputTaken = true
+      collector.sheetRead = { sheet: ws.name ?? '' }
       for await (const row of ws) {
         const values = row.values
         checkRow(row.number, values.length)

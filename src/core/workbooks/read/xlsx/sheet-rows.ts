@@ -17,9 +17,23 @@ export type EachRow = (
   cells: CellValue[],
   rowNumber: number,
   links: Map<number, string> | undefined,
+  /** The row is hidden in the sheet (hidden="1"). */
+  hidden: boolean,
 ) => void
 
 const INLINE = /<is>([\s\S]*?)<\/is>/
+
+const HIDDEN = /\shidden\s*=\s*["'](1|true)["']/
+
+/** Whether a row's start tag (between `from` and `to`) says the row is hidden. */
+function isHidden(xml: string, from: number, to: number): boolean {
+  // Only the start tag is looked at (a search past it would cost a scan of the chunk per row),
+  // and a closer look only when "hidden" is there.
+  for (let k = from; k < to; k += 1)
+    if (xml.charCodeAt(k) === 104 && xml.startsWith('hidden', k))
+      return HIDDEN.test(xml.slice(from, to))
+  return false
+}
 
 function tooLong(where: string): never {
   throw new WorkbookFileError(
@@ -111,7 +125,8 @@ class RowReader implements ElementReader {
     }
     this.rowsSeen += 1
     this.lastRow = rowNumber
-    this.each(cells, rowNumber, this.linksOf?.(rowNumber, cells.length))
+    const hidden = isHidden(xml, start, headEnd)
+    this.each(cells, rowNumber, this.linksOf?.(rowNumber, cells.length), hidden)
     return at
   }
 
@@ -157,6 +172,7 @@ class RowReader implements ElementReader {
       while (cells.length < column) cells.push(null)
       cells[column] = value
     }
-    this.each(cells, rowNumber, this.linksOf?.(rowNumber, cells.length))
+    const hidden = isHidden(rowXml, 0, headEnd)
+    this.each(cells, rowNumber, this.linksOf?.(rowNumber, cells.length), hidden)
   }
 }
