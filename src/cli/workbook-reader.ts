@@ -4,10 +4,14 @@ import { parseInputWorkbook, type ReadResult } from '../core/workbooks'
 import type { ListingInputSchema } from '../shared/contract'
 import type { CommandContext } from './command'
 
-/** `keepRows: false` for checking only: a 1,000,000-row sheet then costs no more than a small one. */
+/**
+ * `keepRows: false` for checking only: a 1,000,000-row sheet then costs no more than a small one.
+ * `sheet`: the sheet --sheet names. What the reader read past (hidden, total, empty rows, the
+ * sheet it chose) is said on stderr.
+ */
 export function readWorkbookWith(
   ctx: CommandContext,
-  { keepRows = true }: { keepRows?: boolean } = {},
+  { keepRows = true, sheet }: { keepRows?: boolean; sheet?: string | undefined } = {},
 ): (path: string, schema: ListingInputSchema | null) => Promise<ReadResult> {
   return async (path, schema) => {
     const result = await parseInputWorkbook({ path }, schema, {
@@ -15,10 +19,21 @@ export function readWorkbookWith(
       checkFiles: true,
       signal: ctx.signal,
       onProgress: rowsReadProgress(ctx),
+      ...(sheet !== undefined ? { sheet } : {}),
     })
     ctx.out.endProgress()
+    noteWhatWasRead(ctx, result)
     return result
   }
+}
+
+/** The reader's notices on stderr, and how to choose between sheets that fit equally. */
+export function noteWhatWasRead(ctx: CommandContext, result: ReadResult): void {
+  for (const notice of result.notices ?? []) ctx.out.note(notice)
+  if (result.sheetChoices)
+    ctx.out.note(
+      `choose the sheet with --sheet: ${result.sheetChoices.map((name) => `--sheet ${JSON.stringify(name)}`).join(' or ')}`,
+    )
 }
 
 /**
@@ -34,7 +49,7 @@ export function rowsReadProgress(ctx: CommandContext): (rows: number) => void {
   }
 }
 
-/** The reader `run`, `execute` and `retry-failed` hand to the engine. */
-export function workbookReader(ctx: CommandContext): ReadWorkbook {
-  return readWorkbookWith(ctx)
+/** The reader `run`, `execute` and `retry-failed` hand to the engine (`sheet`: --sheet). */
+export function workbookReader(ctx: CommandContext, sheet?: string): ReadWorkbook {
+  return readWorkbookWith(ctx, { sheet })
 }

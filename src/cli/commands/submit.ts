@@ -21,9 +21,10 @@ export const run: Command = {
   name: 'run',
   summary: 'Validate a workbook, upload its files and submit its rows to an official template.',
   usage:
-    'run FILE --template ID [--callback-url URL] [--rows N-M] [--max-cost N] [--again] [--watch]',
+    'run FILE --template ID [--callback-url URL] [--rows N-M] [--sheet NAME] [--max-cost N] [--again] [--watch]',
   options: {
     template: { type: 'string' },
+    sheet: { type: 'string' },
     'callback-url': { type: 'string' },
     rows: { type: 'string' },
     watch: { type: 'boolean' },
@@ -50,9 +51,10 @@ export const execute: Command = {
   summary:
     'Validate a workbook on the service, show the cost, and execute a marketplace listing only when confirmed.',
   usage:
-    'execute FILE --listing ID --version VID [--yes] [--max-cost N] [--pilot N | --rows N-M] [--again] [--watch]',
+    'execute FILE --listing ID --version VID [--yes] [--max-cost N] [--pilot N | --rows N-M] [--sheet NAME] [--again] [--watch]',
   options: {
     listing: { type: 'string' },
+    sheet: { type: 'string' },
     version: { type: 'string' },
     yes: { type: 'boolean' },
     pilot: { type: 'string' },
@@ -112,7 +114,7 @@ async function submitWorkbook(
   const plan = await planSubmission(
     engine,
     connection,
-    workbookReader(ctx),
+    workbookReader(ctx, stringOption(args, 'sheet')),
     {
       file: args.positionals[0]!,
       target,

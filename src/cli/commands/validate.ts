@@ -13,7 +13,7 @@ import type { WorkbookValidation } from '../../shared/contract'
 import { stringOption, type Command, type CommandContext, type ParsedArgs } from '../command'
 import { EXIT, UsageError } from '../errors'
 import { flowHooks } from './flow-hooks'
-import { rowsReadProgress } from '../workbook-reader'
+import { noteWhatWasRead, rowsReadProgress } from '../workbook-reader'
 
 /** A validation result in words: valid, or its problems (the first 50 of them). */
 export function describeValidation(v: WorkbookValidation): string {
@@ -29,9 +29,11 @@ export const validate: Command = {
   name: 'validate',
   summary:
     'Check a workbook: offline against a template (--template), or on the service for a listing (--listing --version).',
-  usage: 'validate FILE (--template ID | --listing ID --version VID) [--annotate OUT.xlsx]',
+  usage:
+    'validate FILE (--template ID | --listing ID --version VID) [--sheet NAME] [--annotate OUT.xlsx]',
   options: {
     annotate: { type: 'string' },
+    sheet: { type: 'string' },
     template: { type: 'string' },
     listing: { type: 'string' },
     version: { type: 'string' },
@@ -76,6 +78,7 @@ async function validateAgainstTemplate(
     target: { kind: 'template', templateId },
     keepCells: false,
     checkFiles: true,
+    sheet: stringOption(args, 'sheet'),
     signal: ctx.signal,
     onProgress: rowsReadProgress(ctx),
   })
@@ -89,7 +92,7 @@ async function validateAgainstTemplate(
     fileErrors: parsed.fileErrors,
     rowErrors: parsed.rowErrors,
   }
-  for (const notice of parsed.notices ?? []) ctx.out.note(notice)
+  noteWhatWasRead(ctx, parsed)
   const annotatePath = stringOption(args, 'annotate')
   if (annotatePath && parsed.unreadable) {
     ctx.out.note(

@@ -33,6 +33,8 @@ export async function checkWorkbook(
     keepCells?: boolean
     checkFiles?: boolean
     runValues?: Record<string, string> | undefined
+    /** The sheet to read, by name (the user chose it); without it the reader chooses. */
+    sheet?: string | undefined
     signal?: AbortSignal
     maxMemoryMb?: number
     onProgress?: ((rowsRead: number) => void) | undefined
@@ -59,6 +61,7 @@ export async function checkWorkbook(
     keepCells,
     checkFiles: options.checkFiles ?? true,
     ...(options.runValues ? { runValues: options.runValues } : {}),
+    ...(options.sheet !== undefined ? { sheet: options.sheet } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.maxMemoryMb ? { maxMemoryMb: options.maxMemoryMb } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
