@@ -48,6 +48,7 @@ export class WorkbookChecks {
       source: CheckSource
       target?: PrepareTarget | undefined
       runValues?: Record<string, string> | undefined
+      sheet?: string | undefined
       onProgress?: (rowsRead: number) => void
     },
   ): Promise<WorkbookCheckView> {
@@ -72,6 +73,7 @@ export class WorkbookChecks {
         // Content from a page has no folder here: its file cells cannot be looked for.
         checkFiles: source.kind === 'path',
         runValues: request.runValues,
+        sheet: request.sheet,
         signal: controller.signal,
         maxMemoryMb: this.maxMemoryMb,
         onProgress: request.onProgress,

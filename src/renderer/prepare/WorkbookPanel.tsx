@@ -5,6 +5,7 @@ import { usePrepare, useStores } from '../stores/context'
 import { checkHeadline } from '../stores/prepare/check-slice'
 import { formatBytes } from '../stores/prepare/field-words'
 import { ErrorList } from './ErrorList'
+import { ReadNotices } from './ReadNotices'
 import { FilesPanel } from './FilesPanel'
 import { RowsGrid } from './RowsGrid'
 import { RunFieldsForm } from './RunFieldsForm'
@@ -136,7 +137,9 @@ function CheckResult(props: { shown: WorkbookCheckView }) {
           ? ` · checked against ${shown.target.name}${shown.targetFromWorkbook ? ' (named by the workbook)' : ''}`
           : ''}
         {shown.schemaFromCache ? ' · offline, with the saved form' : ''}
+        {shown.sheet ? ` · sheet “${shown.sheet}”` : ''}
       </p>
+      <ReadNotices shown={shown} />
       <SavedLine
         saved={markedUpSaved}
         browser={bridge.shell === 'browser'}

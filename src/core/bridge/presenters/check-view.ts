@@ -79,6 +79,9 @@ export function describeCheck(input: {
     fileCells: fileCellsOf(result, columns, fields, input.workbookDir),
     schemaFromCache: found?.fromCache ?? false,
     checkedAtMs: input.now ?? Date.now(),
+    ...(result.notices?.length ? { notices: result.notices } : {}),
+    ...(result.sheet ? { sheet: result.sheet } : {}),
+    ...(result.sheetChoices ? { sheetChoices: result.sheetChoices } : {}),
   }
 }
 

@@ -113,9 +113,12 @@ async function planFromFile(
           { path: file },
           schema,
           // A workbook a page sent names files on the page's computer: only its uploads count.
-          args.file.kind === 'bytes'
-            ? { fileAssets: fileAssetsOf(args.fileAssets) }
-            : { checkFiles: true },
+          {
+            ...(args.file.kind === 'bytes'
+              ? { fileAssets: fileAssetsOf(args.fileAssets) }
+              : { checkFiles: true }),
+            ...(args.sheet !== undefined ? { sheet: args.sheet } : {}),
+          },
         ),
       {
         file: path,

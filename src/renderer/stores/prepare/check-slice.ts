@@ -25,6 +25,7 @@ export function initialCheck(): CheckData {
     checkError: null,
     focus: null,
     runValues: {},
+    sheet: null,
     markedUpSaving: false,
     markedUpSaved: null,
     markedUpError: null,
@@ -79,6 +80,7 @@ async function runCheck(ctx: SliceContext, file: File, target: PrepareTarget | n
     return
   }
   const runValues = filledRunValues(get())
+  const sheet = get().sheet
   try {
     const check = await api.checkWorkbook({
       environment,
@@ -86,6 +88,7 @@ async function runCheck(ctx: SliceContext, file: File, target: PrepareTarget | n
       file: ref,
       ...(target ? { target } : {}),
       ...(Object.keys(runValues).length ? { runValues } : {}),
+      ...(sheet ? { sheet } : {}),
     })
     if (get().checkId !== checkId) return
     set({
@@ -112,7 +115,7 @@ export function checkActions(ctx: SliceContext): CheckActions {
   return {
     async takeFile(file) {
       // Another workbook: the uploads made for the previous one's file cells no longer apply.
-      set({ uploads: [], overall: null, uploadError: null })
+      set({ uploads: [], overall: null, uploadError: null, sheet: null })
       await runCheck(ctx, file, get().target)
     },
     async checkAgain() {
@@ -133,6 +136,11 @@ export function checkActions(ctx: SliceContext): CheckActions {
       // A new seq tells two jumps to the same cell apart, so the grid scrolls there again.
       const seq = (get().focus?.seq ?? 0) + 1
       set({ focus: { rowPosition, column, seq } })
+    },
+    async chooseSheet(sheet) {
+      const { file, target } = get()
+      set({ sheet })
+      if (file) await runCheck(ctx, file, target)
     },
     setRunValue(key, value) {
       set({ runValues: { ...get().runValues, [key]: value } })

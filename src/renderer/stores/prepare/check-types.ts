@@ -24,6 +24,8 @@ export interface CheckData {
 
   /** Run-scoped values typed in the small form, by field key. */
   runValues: Record<string, string>
+  /** The sheet the user chose among several that fit equally (null: the reader chooses). */
+  sheet: string | null
 
   markedUpSaving: boolean
   markedUpSaved: SavedFileView | null
@@ -37,6 +39,8 @@ export interface CheckActions {
   applyProgress(update: CheckProgressUpdate): void
   focusProblem(rowPosition: number, column: number | null): void
   setRunValue(key: string, value: string): void
+  /** Reads the workbook again from the sheet the user chose. */
+  chooseSheet(sheet: string): Promise<void>
   applyRunValues(): Promise<void>
   saveMarkedUp(): Promise<void>
 }

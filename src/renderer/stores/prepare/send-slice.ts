@@ -57,6 +57,8 @@ export function sendActions(ctx: SliceContext): SendActions {
           ...(pilot.on ? { pilotRows: pilot.rows } : {}),
           ...(Object.keys(runValues).length ? { runValues } : {}),
           ...(ref.kind === 'bytes' ? { fileAssets: uploadedFileCells(get()) } : {}),
+          // The plan reads the sheet the check read (the reader's choice, or the user's).
+          ...(check?.sheet ? { sheet: check.sheet } : {}),
         })
         set({ planning: false, plan })
       } catch (error) {

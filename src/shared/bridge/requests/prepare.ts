@@ -48,6 +48,8 @@ export const prepareRequests = {
       target: prepareTargetSchema.optional(),
       /** Values of run-scoped fields from the form, by field key (they win over the sheet). */
       runValues: z.record(prepareIdSchema, z.string().max(10_000)).optional(),
+      /** The sheet to read, by name, when the user chose one (without it the reader chooses). */
+      sheet: z.string().min(1).max(256).optional(),
     }),
   ),
   cancelCheck: request<null>()(z.strictObject({ checkId: checkIdSchema })),

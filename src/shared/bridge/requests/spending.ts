@@ -38,6 +38,8 @@ export const spendingRequests = {
       pilotRows: z.number().int().min(1).max(1_000_000).optional(),
       /** Values of run-scoped fields, by field key, for every row. */
       runValues: z.record(z.string().min(1).max(256), z.unknown()).optional(),
+      /** The sheet the check read (a workbook of several sheets), so the plan reads the same. */
+      sheet: z.string().min(1).max(256).optional(),
       /**
        * For a workbook sent as bytes (browser mode): the files already uploaded (uploadFiles)
        * for its file cells, by the cell's text as written. Such a workbook's file cells are

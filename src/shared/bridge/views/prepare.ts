@@ -116,6 +116,15 @@ export interface WorkbookCheckView {
   /** True when the schema was the copy saved on this computer (the service was not reached). */
   schemaFromCache: boolean
   checkedAtMs: number
+  /**
+   * What the reader says that is no problem: the sheet it chose, rows hidden in the sheet or a
+   * total row (read past, not sent), empty rows skipped, a csv's encoding.
+   */
+  notices?: string[]
+  /** The sheet the rows were read from (an xlsx). */
+  sheet?: string
+  /** Sheets that fit the template equally well: the user picks one, and it is checked again. */
+  sheetChoices?: string[]
 }
 
 /** A page of a checked workbook's rows, for the grid. */
