@@ -8,6 +8,7 @@ import { createReadStream, createWriteStream, type WriteStream } from 'node:fs'
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import type { Artifact } from '../../../shared/contract'
 import { rowFolderName, type RowNumbering } from '../../../shared/format'
+import { nameInSheetRows } from './row-names'
 import { ApiError, readAtMost } from '../../service'
 import type { Connection } from '../../environments/connection'
 import { writeFileAtomically } from '../../files/atomic-write'
@@ -137,7 +138,11 @@ async function saveInlineText(
 ): Promise<DownloadedFile> {
   const path =
     known?.path ||
-    freeName(rowFolder, baseName + extensionOf(artifact.mimeType || 'text/plain'), run.taken)
+    freeName(
+      rowFolder,
+      inSheetRows(run, artifact, baseName + extensionOf(artifact.mimeType || 'text/plain')),
+      run.taken,
+    )
   const bytes = Buffer.from(artifact.inlineText, 'utf8')
   await writeFileAtomically(path, bytes, partialFileOf(rowFolder, artifact))
   const sha256 = createHash('sha256').update(bytes).digest('hex')
@@ -185,6 +190,11 @@ async function requestArtifact(
     throw downloadCut('The server answered with the wrong part of the file.')
   }
   return { response, resumed, start: resumed ? have : 0 }
+}
+
+/** A file name with the row's position as the folder numbers the row (row-names.ts). */
+function inSheetRows(run: RunDownloadState, artifact: Artifact, name: string): string {
+  return nameInSheetRows(name, run.rowNumbering, artifact.sourceRowIndex)
 }
 
 /** The name the server suggests, else the artifact's port name with its type's extension. */
@@ -297,7 +307,12 @@ async function fetchToDisk(
   const { response, resumed, start } = await requestArtifact(run, artifact, temp, known)
   const total = totalSize(response, start)
   const path =
-    known?.path || freeName(rowFolder, suggestedName(response, artifact, baseName), run.taken)
+    known?.path ||
+    freeName(
+      rowFolder,
+      inSheetRows(run, artifact, suggestedName(response, artifact, baseName)),
+      run.taken,
+    )
   const etag = response.headers.get('etag') ?? ''
   const partial = { path, state: 'partial' as const, etag, bytes: total ?? 0 }
   recordStart(run, artifact.artifactId, partial, total)
