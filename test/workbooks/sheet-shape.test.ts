@@ -28,7 +28,10 @@ const schema = officialTemplateSchemaSchema.parse({
 const dir = mkdtempSync(join(tmpdir(), 'sheet-shape-'))
 
 /** A workbook of sheets, each a list of rows (a row starting with "!hidden" is hidden). */
-async function workbook(name: string, sheets: Record<string, ExcelJS.CellValue[][]>): Promise<string> {
+async function workbook(
+  name: string,
+  sheets: Record<string, ExcelJS.CellValue[][]>,
+): Promise<string> {
   const wb = new ExcelJS.Workbook()
   for (const [sheetName, rows] of Object.entries(sheets)) {
     const ws = wb.addWorksheet(sheetName)

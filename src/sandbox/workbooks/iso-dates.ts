@@ -32,7 +32,7 @@ function serialOf(text: string): number | null {
 
 /** A sheet's XML with each "d" cell's ISO value as its serial (a value that is none stays text). */
 function withSerials(xml: string): string {
-  return xml.replace(D_CELL, (cell, before: string, _q: string, after: string, body: string) => {
+  return xml.replace(D_CELL, (_cell, before: string, _q: string, after: string, body: string) => {
     const text = VALUE.exec(body)?.[1]
     const serial = text === undefined ? null : serialOf(text)
     if (serial === null) return `<c${before} t="str"${after}>${body}</c>`
