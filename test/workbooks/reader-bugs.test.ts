@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest'
 import type { ListingInputSchema } from '../../src/shared/contract'
 import { readInputWorkbook } from '../../src/core/workbooks'
 import { checkWorkbook } from '../../src/sandbox/workbooks/check-workbook'
+import { withIsoDatesAsSerials } from '../../src/sandbox/workbooks/iso-dates'
+import { makeXlsx } from './support/zip'
 
 const dir = join(import.meta.dirname, '..', 'fixtures', 'reader-bugs')
 const READERS = ['fast', 'exceljs'] as const
@@ -82,6 +84,17 @@ describe('a Strict workbook reads as the same file saved as transitional', () =>
     expect(result.rows[0]).toMatchObject({ Message: 'hello', '2009-01-01': '2024-03-05' })
   })
 
+  it('the Strict file, its ISO cells made serials, reads in exceljs as the transitional one', async () => {
+    const strict = readFileSync(join(dir, 'strict_date_header.xlsx'))
+    const result = await readInputWorkbook(
+      { bytes: Buffer.from(withIsoDatesAsSerials(strict)), filename: 'strict.xlsx' },
+      null,
+      { xlsxReader: 'exceljs' },
+    )
+    expect(result.fileErrors).toEqual([])
+    expect(result.rows[0]).toMatchObject({ Message: 'hello', '2009-01-01': '2024-03-05' })
+  })
+
   it('the sandbox names the date header by its day in both files', async () => {
     for (const file of ['transitional_date_header.xlsx', 'strict_date_header.xlsx']) {
       const result = await sandboxCheck(file, schema('Message', '2009-01-01', '2009-01-02'))
@@ -95,5 +108,50 @@ describe('exceljs (the fallback) and ISO date cells', () => {
     const result = await read('strict_date_header.xlsx', 'exceljs')
     expect(result.unreadable).toBe(true)
     expect(result.fileErrors).toEqual([expect.stringMatching(/dates as ISO text.*not Strict/)])
+  })
+})
+
+describe('the sandbox reads ISO date cells as dates, whatever the style', () => {
+  const strictBook = (rows: string) =>
+    makeXlsx({
+      sheet: `<row r="1"><c r="A1" t="inlineStr"><is><t>Due</t></is></c><c r="B1" t="inlineStr"><is><t>At</t></is></c></row>${rows}`,
+      styles: { xfs: [0, 14, 22] },
+    })
+  const dates = {
+    columns: [
+      { fieldKey: 'due', headerLabel: 'Due' },
+      { fieldKey: 'at', headerLabel: 'At' },
+    ],
+    fields: [
+      { key: 'due', label: 'Due', type: 'date', required: true, scope: 'row' },
+      { key: 'at', label: 'At', type: 'string', required: false, scope: 'row' },
+    ],
+  } as unknown as ListingInputSchema
+
+  it('a date, a date and time, a time of day; text that is no date stays text', async () => {
+    const bytes = strictBook(
+      `<row r="2"><c r="A2" s="1" t="d"><v>2024-03-05T09:30:00</v></c><c r="B2" t="d"><v>10:15:00</v></c></row>` +
+        `<row r="3"><c r="A3" s="2" t="d"><v>2024-03-06</v></c><c r="B3" t="d"/></row>` +
+        `<row r="4"><c r="A4" s="1" t="d"><v>soon</v></c></row>`,
+    )
+    // The rewritten package, read by exceljs as the app's fallback reads it (it refuses ISO
+    // date cells, so this reads only if none is left): each ISO value is now its serial number
+    // (this package's bare styles show them as numbers), text that is no date stays text.
+    const rewritten = await readInputWorkbook(
+      { bytes: Buffer.from(withIsoDatesAsSerials(bytes)), filename: 'rewritten.xlsx' },
+      null,
+      { xlsxReader: 'exceljs' },
+    )
+    expect(rewritten.fileErrors).toEqual([])
+    expect(rewritten.rows).toHaveLength(3)
+    expect(rewritten.rows[0]!.Due).toBeCloseTo(45356 + (9 * 60 + 30) / 1440, 9)
+    expect(rewritten.rows[0]!.At).toBeCloseTo((10 * 60 + 15) / 1440, 9)
+    expect(rewritten.rows[1]).toEqual({ Due: 45357 })
+    expect(rewritten.rows[2]).toEqual({ Due: 'soon' })
+    const result = await checkWorkbook(bytes, 'strict.xlsx', dates)
+    expect(result.fileErrors).toEqual([])
+    // Rows 2 and 3 are dates; row 4's "soon" is read as the text it is, and is no date.
+    expect(result.rowErrors.map((e) => [e.fieldKey, e.rowIndex])).toEqual([['due', 2]])
+    expect(result.rowErrors[0]!.error).toMatch(/soon/)
   })
 })

@@ -10,8 +10,9 @@ import { packedBytesOf, partsOf, type ZipPart } from './zip-check'
 
 const DAY_MS = 86_400_000
 const EPOCH_SERIAL = 25_569
-// A cell of type "d" with content (a self-closing one has no value to convert).
+// A cell of type "d" with content; and an empty one (no value to convert: its type goes).
 const D_CELL = /<c\b([^>]*?)\s+t\s*=\s*(["'])d\2([^>/]*)>([\s\S]*?)<\/c>/g
+const EMPTY_D_CELL = /<c\b([^>]*?)\s+t\s*=\s*(["'])d\2([^>]*)\/>/g
 const VALUE = /<v>([^<]*)<\/v>/
 const TIME = /^T?(\d{2}):(\d{2})(?::(\d{2}(?:\.\d+)?))?$/
 const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+)?(Z|[+-]\d{2}:?\d{2})?$/
@@ -32,12 +33,14 @@ function serialOf(text: string): number | null {
 
 /** A sheet's XML with each "d" cell's ISO value as its serial (a value that is none stays text). */
 function withSerials(xml: string): string {
-  return xml.replace(D_CELL, (_cell, before: string, _q: string, after: string, body: string) => {
-    const text = VALUE.exec(body)?.[1]
-    const serial = text === undefined ? null : serialOf(text)
-    if (serial === null) return `<c${before} t="str"${after}>${body}</c>`
-    return `<c${before}${after}>${body.replace(VALUE, `<v>${serial}</v>`)}</c>`
-  })
+  return xml
+    .replace(EMPTY_D_CELL, '<c$1$3/>')
+    .replace(D_CELL, (_cell, before: string, _q: string, after: string, body: string) => {
+      const text = VALUE.exec(body)?.[1]
+      const serial = text === undefined ? null : serialOf(text)
+      if (serial === null) return `<c${before} t="str"${after}>${body}</c>`
+      return `<c${before}${after}>${body.replace(VALUE, `<v>${serial}</v>`)}</c>`
+    })
 }
 
 /** A zip of `files`, stored (not packed again): only ever read back by exceljs, in memory. */
