@@ -1,0 +1,1 @@
+export { knownCatalog, type CatalogServices } from './catalog'
