@@ -1,1 +1,1 @@
-export { knownCatalog, type CatalogServices } from './catalog'
+export { knownCatalog } from './catalog'
