@@ -47,6 +47,17 @@ describe.skipIf(missing !== null)('finding what to run', () => {
       expect(earlier.status).toBe(200)
 
       await page.goto(app.mode.url)
+      // The built-in Sandbox has published listings: its user's own, offered with their version.
+      await page.getByRole('heading', { name: '1. What to run' }).waitFor()
+      await page.getByRole('radio', { name: 'Marketplace listing' }).check()
+      const sandboxListing = page.locator('.template-option', { hasText: 'Press release polisher' })
+      await sandboxListing.waitFor()
+      expect(await sandboxListing.textContent()).toContain(
+        'press-release-polisher · version press-release-polisher-v1',
+      )
+      expect(await sandboxListing.textContent()).toContain('your listing')
+      await screenshotBothThemes(page, 'catalog-sandbox-listings')
+
       await page
         .getByRole('navigation', { name: 'Environments' })
         .getByRole('button', { name: /Market/ })
@@ -87,6 +98,12 @@ describe.skipIf(missing !== null)('finding what to run', () => {
       await paste.fill('see you at 5')
       await page.getByText('That is neither a link nor an id').waitFor()
       expect(await page.getByRole('button', { name: 'Use this template' }).isDisabled()).toBe(true)
+
+      // The listings with their facts on a small window.
+      await page.setViewportSize({ width: 860, height: 700 })
+      await page.getByRole('radio', { name: 'Marketplace listing' }).check()
+      await paste.fill(LISTING_ID)
+      await screenshotBothThemes(page, 'catalog-listing-860')
     },
   )
 })

@@ -140,4 +140,17 @@ describe('the catalog from what is known', () => {
     })
     expect(only!.lastUsedAtUnix).toBeUndefined()
   })
+
+  it('offers the creator’s listings that can be run now before retired ones', () => {
+    const items = buildCatalog({
+      templates: [],
+      runs: [],
+      usedHere: [],
+      ownListings: [
+        ownListing({ id: 'old', status: 'unlisted', executionAvailabilityStatus: 'unavailable' }),
+        ownListing({ id: 'live', status: 'published', executionAvailabilityStatus: 'available' }),
+      ],
+    })
+    expect(items.map((i) => i.id)).toEqual(['live', 'old'])
+  })
 })

@@ -111,8 +111,14 @@ function addUsedHere(drafts: Drafts, usedHere: UsedHere[], listedRuns: Set<strin
   }
 }
 
+/** A listing a buyer can run now: published and available. */
+const runnable = (l: CreatorListing) =>
+  l.status === 'published' && l.executionAvailabilityStatus !== 'unavailable'
+
 function addOwnListings(drafts: Drafts, listings: CreatorListing[]) {
-  for (const listing of listings) {
+  // The ones that can be run now come before drafts and retired ones.
+  const ordered = [...listings].sort((a, b) => Number(runnable(b)) - Number(runnable(a)))
+  for (const listing of ordered) {
     const draft = drafts.entry('listing', listing.id, listing.displayName, 'own-listing')
     draft.description ||= listing.description
     const versionId = listing.publishedVersionId || listing.listingVersionId
