@@ -29,7 +29,7 @@ async function cli(args: string[], stdin: string, env: Record<string, string> = 
 
 it.skipIf(hasKeychain)('env add without a keychain says to use SKILL_RUNNER_TOKEN', async () => {
   const added = await cli(
-    ['env', 'add', 'work', '--base-url', 'https://skills.example.com', '--token-stdin'],
+    ['env', 'add', 'work', '--base-url', 'http://127.0.0.1:9', '--token-stdin'],
     'tok-cli-123',
   )
   expect(added.code).toBe(EXIT.service)
@@ -47,12 +47,13 @@ it.skipIf(hasKeychain)('env add without a keychain says to use SKILL_RUNNER_TOKE
   expect(names).not.toContain('work')
 
   // Saved without a token, the variable gives it, and the list says where it comes from.
-  expect(
-    (await cli(['env', 'add', 'work', '--base-url', 'https://skills.example.com'], '')).code,
-  ).toBe(0)
+  expect((await cli(['env', 'add', 'work', '--base-url', 'http://127.0.0.1:9'], '')).code).toBe(0)
   const withVariable = await cli(['env', 'list', '--json'], '', { SKILL_RUNNER_TOKEN: 'tok-x' })
   const work = (
     JSON.parse(withVariable.stdout) as { items: { name: string; token: unknown }[] }
   ).items.find((e) => e.name === 'work')
   expect(work?.token).toEqual({ place: 'environment', label: 'Token from SKILL_RUNNER_TOKEN' })
+  // doctor says the same of it.
+  const doctor = await cli(['doctor', '--env', 'work'], '', { SKILL_RUNNER_TOKEN: 'tok-x' })
+  expect(doctor.stdout).toContain('Its token: Token from SKILL_RUNNER_TOKEN.')
 })
