@@ -94,6 +94,7 @@ describe.skipIf(missing !== null)('signing in on a computer without a keychain',
         await header.getByRole('button', { name: 'Change token' }).click()
         const tokenDialog = page.getByRole('dialog', { name: 'Change token: Work' })
         expect(await tokenDialog.textContent()).toContain('Now: Token kept for this session only.')
+        await screenshotBothThemes(page, 'no-keychain-change-token')
         await tokenDialog.getByRole('button', { name: 'Cancel' }).click()
 
         expect(received.some((text) => text.includes(TOKEN))).toBe(false)
