@@ -46,6 +46,8 @@ export const HINT_BY_ACTION: Record<ErrorAction, string> = {
     'Run `skill-runner env remove NAME`, then `skill-runner env add NAME --base-url https://...`.',
   'watch-run': 'Follow it with `skill-runner runs watch RUN_ID`.',
   'choose-data-folder': 'Set SKILL_RUNNER_HOME to another folder.',
+  'keep-token-for-session':
+    'Or give the token in the SKILL_RUNNER_TOKEN environment variable: it is used for that command only and nothing is saved.',
 }
 
 const BUG = 'This looks like a bug in Skill Runner; please report it with the command you ran.'

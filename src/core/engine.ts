@@ -11,7 +11,7 @@ import type { RunSummary } from '../shared/contract'
 import type { ApiClientOptions, FetchLike } from './service'
 import { BuiltInSandbox, type StartBuiltInSandbox } from './environments/builtin-sandbox'
 import type { Connection, Target } from './environments/connection'
-import { Connections } from './environments/connector'
+import { Connections, type TokenKeeping } from './environments/connector'
 import { Downloads } from './flows/downloads/downloads'
 import type { Plan } from './flows/spend/plan'
 import { PlanStore } from './flows/spend/plan-store'
@@ -124,6 +124,7 @@ export class Engine {
     name: string
     baseUrl: string
     token?: string | undefined
+    keeping?: TokenKeeping
     unitLabel?: string
   }) {
     return this.connections.addEnvironment(input)
@@ -137,8 +138,8 @@ export class Engine {
     this.connections.useEnvironment(name)
   }
 
-  setToken(name: string, token: string) {
-    return this.connections.setToken(name, token)
+  setToken(name: string, token: string, keeping?: TokenKeeping) {
+    return this.connections.setToken(name, token, keeping)
   }
 
   /** A connection to the target: `--base-url`, `--env`, or the default environment. */

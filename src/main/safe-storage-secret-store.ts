@@ -43,8 +43,8 @@ export const LINUX_KEYCHAIN_ADVICE =
 
 export class SecretStoreUnavailableError extends UserFacingError {
   readonly category = 'unavailable' as const
-  constructor(message: string, nextStep = '') {
-    super(message, nextStep)
+  constructor(message: string, nextStep = '', options?: { action?: 'keep-token-for-session' }) {
+    super(message, nextStep, options)
     this.name = 'SecretStoreUnavailableError'
   }
 }
@@ -124,6 +124,8 @@ export function createSafeStorageSecretStore(options: SafeStorageSecretStoreOpti
   function refuse(): never {
     throw new SecretStoreUnavailableError(
       `${problem} The token was not saved. ${adviceFor(platform)}`,
+      '',
+      { action: 'keep-token-for-session' },
     )
   }
 

@@ -55,6 +55,8 @@ export type ErrorAction =
   | 'watch-run'
   /** Choose another data folder (SKILL_RUNNER_HOME). */
   | 'choose-data-folder'
+  /** No secure place to save a token: keep it for this session (SKILL_RUNNER_TOKEN, "this session only"). */
+  | 'keep-token-for-session'
 
 export abstract class UserFacingError extends Error {
   abstract readonly category: ErrorCategory

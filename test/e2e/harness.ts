@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
-import type { Engine } from '../../src/core/engine'
+import { createEngine, type Engine } from '../../src/core/engine'
+import type { ChosenSecretStore } from '../../src/core/secrets'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import type { SandboxOptions } from '../../src/sandbox'
 import { startBrowserMode, type BrowserMode } from '../../src/web/app'
@@ -36,6 +37,8 @@ export interface E2eAppOptions {
     engine: Engine,
     connection: Awaited<ReturnType<Engine['connect']>>,
   ) => Promise<void>
+  /** Where the engine keeps tokens (memory by default), e.g. a computer without a keychain. */
+  secrets?: () => Promise<ChosenSecretStore>
   /** The browser context of the page: its viewport, whether it takes downloads. */
   context?: BrowserContextOptions
 }
@@ -65,9 +68,16 @@ export async function startE2eApp(options: E2eAppOptions): Promise<E2eApp> {
 
   /** The first start also adds the extra environments and runs `afterConnect`. */
   async function startApp(first: boolean) {
-    engine = testEngine(home, {
-      startBuiltInSandbox: inProcessBuiltInSandbox({ taskMs: options.taskMs }),
-    })
+    const startBuiltInSandbox = inProcessBuiltInSandbox({ taskMs: options.taskMs })
+    const secrets = await options.secrets?.()
+    engine = secrets
+      ? createEngine({
+          home,
+          secretStore: secrets.store,
+          secretStoreView: secrets.view,
+          startBuiltInSandbox,
+        })
+      : testEngine(home, { startBuiltInSandbox })
     if (first) {
       for (const env of options.environments ?? []) {
         const baseUrl = sandboxes[env.name].url

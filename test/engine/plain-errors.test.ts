@@ -9,10 +9,10 @@ import {
   chooseSecretStore,
   KeyringSecretStore,
   SecretStoreError,
+  tokenStoreNote,
   unavailableFallback,
 } from '../../src/core/secrets'
 import { ApiError, type ApiClient } from '../../src/core/service'
-import { tokenStoreWords } from '../../src/renderer/stores/plain-words'
 
 const KEYCHAIN_MESSAGE = 'The system keychain did not let Skill Runner save or read the token.'
 const KEYCHAIN_NEXT_STEP =
@@ -76,7 +76,7 @@ describe('keychain failures in words', () => {
       expect(chosen.view.kind).toBe('memory')
       expect(chosen.view.description).not.toMatch(/DBus|freedesktop/)
       expect(chosen.view.advice).not.toMatch(/DBus|freedesktop/)
-      expect(tokenStoreWords(chosen.view).line).not.toMatch(/DBus|freedesktop/)
+      expect(tokenStoreNote(chosen.view)).not.toMatch(/DBus|freedesktop/)
     }
     // Why is kept for the log.
     expect(logged.every((line) => line.includes(problem))).toBe(true)

@@ -5,7 +5,6 @@ import {
   selectedEnvironment,
   sortedEnvironments,
   suggestedEnvironmentName,
-  tokenStatusText,
 } from '../../src/renderer/stores/environments-selectors'
 import { environment } from './fixtures'
 
@@ -31,12 +30,6 @@ describe('environments selectors', () => {
       'Sandbox',
     )
     expect(selectedEnvironment({ items: [], selected: null })).toBeNull()
-  })
-
-  it('talks about the token without ever holding it', () => {
-    expect(tokenStatusText(sandbox)).toBe('No account needed')
-    expect(tokenStatusText(prod)).toBe('Token saved')
-    expect(tokenStatusText({ ...prod, hasToken: false })).toBe('No token saved')
   })
 
   it('suggests a free name', () => {

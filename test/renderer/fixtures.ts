@@ -36,6 +36,7 @@ export function environment(over: Partial<EnvironmentView> = {}): EnvironmentVie
     builtIn: false,
     isDefault: false,
     hasToken: true,
+    token: { place: 'saved', label: 'Token saved in the system keychain (Secret Service)' },
     unitLabel: 'credits',
     ...over,
   }

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { checkHeadline } from '../../src/renderer/stores/prepare/check-slice'
 import { describeAge } from '../../src/renderer/stores/prepare/field-words'
 import { countFileCells, resolveFileCells } from '../../src/renderer/stores/prepare/files-slice'
-import { stepWords, tokenStoreWords } from '../../src/renderer/stores/plain-words'
+import { stepWords } from '../../src/renderer/stores/plain-words'
+import { tokenStoreNote } from '../../src/core/secrets'
 import type { FileCellView, WorkbookCheckView } from '../../src/shared/bridge'
 
 const cell = (value: string, state: FileCellView['state'] = 'unchecked'): FileCellView => ({
@@ -86,12 +87,12 @@ describe('words on the screen', () => {
   it('the token note names where a token comes from', () => {
     // A token from the environment: the engine names the variable, nothing is saved.
     expect(
-      tokenStoreWords({
+      tokenStoreNote({
         kind: 'environment',
         description: 'the SKILL_RUNNER_TOKEN environment variable',
         canSaveTokens: false,
         advice: '',
-      }).line,
+      }),
     ).toBe('Taken from the SKILL_RUNNER_TOKEN environment variable; nothing is saved.')
   })
 })

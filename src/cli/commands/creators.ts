@@ -23,6 +23,7 @@ export const listings: Command = {
             [
               'LISTING',
               'NAME',
+              'VERSION',
               'STATUS',
               'SALE',
               'REVIEW',
@@ -31,6 +32,8 @@ export const listings: Command = {
             items.map((l: CreatorListing) => [
               l.id,
               l.displayName,
+              // The version a buyer runs: pass it as --version.
+              l.publishedVersionId || l.listingVersionId || '-',
               l.status,
               l.saleStatus,
               l.reviewStatus,

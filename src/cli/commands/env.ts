@@ -1,8 +1,20 @@
-/** `env add|list|remove|use`: saved environments. Tokens go to the keychain, never to output. */
+/**
+ * `env add|list|remove|use`: saved environments. Tokens go to the keychain, never to output;
+ * without one, SKILL_RUNNER_TOKEN gives the token (the refusal says so).
+ */
 import type { EnvironmentView } from '../../shared/bridge'
 import { flag, stringOption, type Command, type CommandContext } from '../command'
 import { UsageError } from '../errors'
 import { table } from '../output'
+
+/** The TOKEN column: where each token is, as the app's header and sidebar say it. */
+const TOKEN_COLUMN: Record<EnvironmentView['token']['place'], string> = {
+  'built-in': 'not needed',
+  saved: 'stored',
+  session: 'this session only',
+  environment: 'SKILL_RUNNER_TOKEN',
+  none: 'missing',
+}
 
 async function printList(ctx: CommandContext) {
   const engine = await ctx.engine()
@@ -14,7 +26,7 @@ async function printList(ctx: CommandContext) {
         e.isDefault ? '*' : '',
         e.name,
         e.builtIn ? e.baseUrl || '(built in, starts when used)' : e.baseUrl,
-        e.builtIn ? 'not needed' : e.hasToken ? 'stored' : 'missing',
+        TOKEN_COLUMN[e.token.place],
       ]),
     ),
   )

@@ -6,7 +6,7 @@ import { envAdd, envList, envRemove, envUse } from './env'
 import { runsList, runsShow } from './runs'
 import { runsDownload, runsResults } from './downloads'
 import { doctor, sandbox } from './system'
-import { templatesSchema, templatesShow, templatesWorkbook } from './templates'
+import { templatesList, templatesSchema, templatesShow, templatesWorkbook } from './templates'
 import { validate } from './validate'
 import { execute, run, runsRetryFailed } from './submit'
 import { runsWatch } from './watch'
@@ -20,6 +20,7 @@ export const commands: Command[] = [
   envList,
   envRemove,
   envUse,
+  templatesList,
   templatesSchema,
   templatesWorkbook,
   templatesShow,

@@ -14,6 +14,10 @@ export const doctor: Command = {
       env: ctx.global.env,
       baseUrl: ctx.global.baseUrl,
     })
+    // Where this environment's token is, in the words the app's header and sidebar use.
+    const place = (await engine.listEnvironments()).find(
+      (e) => e.name === report.environment && !e.builtIn,
+    )?.token
     const step = (name: 'healthz' | 'version' | 'auth') =>
       report.steps.find((s) => s.step === name)!
     const json = {
@@ -32,6 +36,7 @@ export const doctor: Command = {
           (s) =>
             `${s.ok ? ctx.out.style.green('✓') : s.skipped ? '-' : ctx.out.style.red('✗')} ${s.title}: ${s.message}`,
         ),
+        ...(place ? [`Its token: ${place.label}.`] : []),
         ...tokenStorageLines(report.secretStore),
       ].join('\n'),
     )

@@ -1,15 +1,63 @@
-/** `templates schema` and `templates show`. */
+/** `templates list`, `templates schema`, `templates show` and `templates workbook`. */
+import type { CatalogSource } from '../../shared/bridge'
 import type { OfficialTemplateSchema, PrivateTemplate } from '../../shared/contract'
 import { resolve } from 'node:path'
 import { describeAge } from '../../core/flows/prepare/schema-cache'
 import { generateInputWorkbook } from '../../core/workbooks'
 import type { ApiClient } from '../../core/service'
 import { EngineError } from '../../core/errors'
+import { knownCatalog } from '../../core/flows/catalog'
 import { buyerListing } from '../../core/flows/listings/buyer-listing'
 import { outputOption, stringOption, type Command } from '../command'
 import { UsageError } from '../errors'
 import { table } from '../output'
 import { localTime } from '../time'
+
+/** Where an entry was found, as the list says it. */
+const SOURCE_WORDS: Record<CatalogSource, string> = {
+  runs: 'your runs',
+  'this-computer': 'sent from here',
+  'own-listing': 'your listing',
+  sandbox: 'sandbox',
+  'saved-schema': 'saved here',
+}
+
+export const templatesList: Command = {
+  name: 'templates list',
+  summary:
+    'List the templates and listings known here: the sandbox’s own, those in your runs, your own listings, those sent from this computer.',
+  usage: 'templates list [--base-url URL | --env NAME] [--json]',
+  async run(ctx) {
+    const { engine, connection } = await ctx.session()
+    const { items, offline } = await knownCatalog(engine, connection, ctx.signal)
+    if (offline) ctx.out.note('The service could not be reached; listing what this computer knows.')
+    const json = {
+      items: items.map((e) => ({
+        kind: e.kind,
+        id: e.id,
+        name: e.name,
+        ...(e.versionId ? { versionId: e.versionId } : {}),
+        source: e.source,
+        ...(e.lastUsedAtUnix ? { lastUsedAtUnix: e.lastUsedAtUnix } : {}),
+      })),
+    }
+    ctx.out.result(json, () =>
+      items.length === 0
+        ? 'No templates or listings known here yet. Use one by its id: `templates schema ID`, or `execute FILE --listing ID --version VID`.'
+        : table(
+            ['KIND', 'NAME', 'ID', 'VERSION', 'LAST USED', 'FOUND IN'],
+            items.map((e) => [
+              e.kind,
+              e.name,
+              e.id,
+              e.versionId ?? '',
+              localTime(e.lastUsedAtUnix ?? 0),
+              SOURCE_WORDS[e.source],
+            ]),
+          ),
+    )
+  },
+}
 
 export const templatesSchema: Command = {
   name: 'templates schema',

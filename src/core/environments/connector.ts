@@ -10,7 +10,10 @@ import type { BuiltInSandbox } from './builtin-sandbox'
 import { BUILTIN_HISTORY_KEY, checkConnection, type Connection, type Target } from './connection'
 import { normaliseBaseUrl, type Environments, type SavedEnvironment } from './environments'
 import { EngineError } from '../errors'
-import { failureDetail, type SecretStore } from '../secrets'
+import { failureDetail, MemorySecretStore, tokenPlace, type SecretStore } from '../secrets'
+
+/** Where a token given now is kept: the chosen store, or the engine's memory until it closes. */
+export type TokenKeeping = 'saved' | 'session'
 
 export interface ConnectionsOptions {
   environments: Environments
@@ -30,6 +33,8 @@ export class Connections {
   private readonly secrets: SecretStore
   private readonly sandbox: BuiltInSandbox
   private readonly log: (line: string) => void
+  /** Tokens the user chose to keep for this session only: never written anywhere. */
+  private readonly session = new MemorySecretStore()
 
   constructor(private readonly options: ConnectionsOptions) {
     this.environments = options.environments
@@ -52,33 +57,54 @@ export class Connections {
   /** Every environment as the UI shows it (never a token: only whether one is stored). */
   async listEnvironments(): Promise<EnvironmentView[]> {
     const defaultName = this.environments.defaultName()
+    const store = this.secretStoreView()
     return Promise.all(
       this.environments.list().map(async (env) => {
         const baseUrl = env.builtIn ? this.sandbox.currentUrl() : env.baseUrl
         const origin = baseUrl ? new URL(baseUrl).origin : ''
+        const token = tokenPlace({
+          builtIn: env.builtIn,
+          fromEnvironment: Boolean(this.options.tokenOverride),
+          inSession: Boolean(origin && (await this.session.get(origin))),
+          saved: Boolean(origin && (await this.savedToken(origin))),
+          store,
+        })
         return {
           name: env.name,
           baseUrl,
           origin,
           builtIn: env.builtIn,
           isDefault: env.name === defaultName,
-          hasToken: env.builtIn || Boolean(await this.storedToken(origin)),
+          hasToken: token.place !== 'none',
+          token,
           unitLabel: env.unitLabel,
         }
       }),
     )
   }
 
+  /** Keeps a token where the user chose: the store, or this session's memory (and nowhere else). */
+  private async keepToken(origin: string, token: string, keeping: TokenKeeping = 'saved') {
+    if (keeping === 'session') {
+      await this.session.set(origin, token)
+      return
+    }
+    await this.secrets.set(origin, token)
+    // A saved token replaces one held for the session, so the two never disagree.
+    await this.session.delete(origin)
+  }
+
   async addEnvironment(input: {
     name: string
     baseUrl: string
     token?: string | undefined
+    keeping?: TokenKeeping
     unitLabel?: string
   }) {
     const env = this.environments.add(input)
     if (input.token) {
       try {
-        await this.secrets.set(new URL(env.baseUrl).origin, input.token)
+        await this.keepToken(new URL(env.baseUrl).origin, input.token, input.keeping)
       } catch (error) {
         // An environment without its token is worse than none: undo and explain.
         this.environments.remove(env.name)
@@ -95,7 +121,10 @@ export class Connections {
     const stillUsed = this.environments
       .list()
       .some((other) => !other.builtIn && new URL(other.baseUrl).origin === origin)
-    if (!stillUsed) await this.secrets.delete(origin).catch(() => {})
+    if (!stillUsed) {
+      await this.session.delete(origin)
+      await this.secrets.delete(origin).catch(() => {})
+    }
     return env
   }
 
@@ -103,19 +132,15 @@ export class Connections {
     this.environments.setDefault(name)
   }
 
-  async setToken(name: string, token: string) {
+  async setToken(name: string, token: string, keeping?: TokenKeeping) {
     const env = this.environments.get(name)
     if (env.builtIn) {
       throw new EngineError('refused', 'The built-in Sandbox needs no token.', 'Just use it.')
     }
     const trimmed = token.trim()
     if (!trimmed)
-      throw new EngineError(
-        'bad-input',
-        'The token is empty.',
-        'Paste the API token again.',
-      )
-    await this.secrets.set(new URL(env.baseUrl).origin, trimmed)
+      throw new EngineError('bad-input', 'The token is empty.', 'Paste the API token again.')
+    await this.keepToken(new URL(env.baseUrl).origin, trimmed, keeping)
   }
 
   /** A connection to the target: `--base-url`, `--env`, or the default environment. */
@@ -193,12 +218,14 @@ export class Connections {
   private async storedToken(origin: string): Promise<string | null> {
     if (!origin) return null
     if (this.options.tokenOverride) return this.options.tokenOverride
+    return (await this.session.get(origin)) ?? this.savedToken(origin)
+  }
+
+  private async savedToken(origin: string): Promise<string | null> {
     try {
       return await this.secrets.get(origin)
     } catch (error) {
-      this.log(
-        `could not read the token store: ${failureDetail(error)}`,
-      )
+      this.log(`could not read the token store: ${failureDetail(error)}`)
       return null
     }
   }

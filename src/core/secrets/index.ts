@@ -1,3 +1,4 @@
 export * from './store'
 export * from './keyring'
 export * from './choose'
+export * from './place'

@@ -23,11 +23,18 @@ export interface SecretStore {
 export class SecretStoreError extends UserFacingError {
   readonly code = 'secret-store'
   readonly category = 'unavailable' as const
-  constructor(message: string, nextStep: string, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    nextStep: string,
+    options?: { cause?: unknown; action?: 'keep-token-for-session' },
+  ) {
     super(message, nextStep, options)
     this.name = 'SecretStoreError'
   }
 }
+
+/** What saving a token says when nothing secure can hold it, in every front door. */
+export const NO_SECURE_PLACE = 'There is no secure place on this computer to save the token.'
 
 /** The keychain service name tokens are filed under (DESIGN.md, token binding). */
 export const KEYCHAIN_SERVICE = 'skill-runner'
@@ -66,10 +73,9 @@ export class UnavailableSecretStore implements SecretStore {
     return null
   }
   async set(): Promise<void> {
-    throw new SecretStoreError(
-      'There is no secure place on this computer to save the token.',
-      this.installAdvice,
-    )
+    throw new SecretStoreError(NO_SECURE_PLACE, this.installAdvice, {
+      action: 'keep-token-for-session',
+    })
   }
   async delete() {}
 }

@@ -4,22 +4,34 @@ import { useEnvironments, useStores } from '../stores/context'
 import { suggestedEnvironmentName } from '../stores/environments-selectors'
 import { Dialog } from './Dialog'
 import { Field } from './Field'
-import { DialogFormFoot, TokenField, useTokenDraft } from './TokenFormParts'
+import {
+  DialogFormFoot,
+  TokenField,
+  TokenKeepingChoice,
+  useTokenDescription,
+  useTokenDraft,
+  useTokenKeeping,
+} from './TokenFormParts'
 
-/** Name + service address + token. The token goes straight to the engine's secret store. */
+/**
+ * Name + service address + token. The token goes straight to the engine, which saves it or, when
+ * the user chose so, holds it for this session only.
+ */
 export function AddEnvironmentDialog(props: { onClose: () => void }) {
   const { environments } = useStores()
   const items = useEnvironments((s) => s.items)
   const [name, setName] = useState(() => suggestedEnvironmentName({ items }))
   const [baseUrl, setBaseUrl] = useState('https://')
   const { token, setToken, close } = useTokenDraft(props.onClose)
+  const { keeping, setKeeping } = useTokenKeeping()
+  const description = useTokenDescription(keeping)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<BridgeErrorInfo | null>(null)
 
   async function submit(event: FormEvent) {
     event.preventDefault()
     setBusy(true)
-    const result = await environments.getState().add({ name, baseUrl, token })
+    const result = await environments.getState().add({ name, baseUrl, token, keeping })
     setBusy(false)
     if (result === null) {
       close()
@@ -32,7 +44,7 @@ export function AddEnvironmentDialog(props: { onClose: () => void }) {
   return (
     <Dialog
       title="Add an environment"
-      description="An environment is a Skill Execution Service you use. Your token is kept in your system’s keychain, never shown again."
+      description={`An environment is a Skill Execution Service you use. ${description}`}
       onClose={close}
     >
       <form onSubmit={submit} noValidate>
@@ -59,6 +71,7 @@ export function AddEnvironmentDialog(props: { onClose: () => void }) {
           onChange={setToken}
           error={fields.token}
         />
+        <TokenKeepingChoice keeping={keeping} onChange={setKeeping} />
         <DialogFormFoot
           error={error}
           busy={busy}

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
 import { useStores } from '../stores/context'
-import { tokenStatusText } from '../stores/environments-selectors'
+import { TOKEN_BUTTON } from '../stores/plain-words'
 import { ErrorNotice } from './ErrorNotice'
 import { TokenDialog } from './TokenDialog'
 
@@ -27,7 +27,7 @@ export function EnvironmentHeader(props: { env: EnvironmentView }) {
         <p className="env-header-sub">
           <span className="mono">{env.baseUrl}</span>
           <span aria-hidden="true"> · </span>
-          {tokenStatusText(env)}
+          <span className={`token-place token-place-${env.token.place}`}>{env.token.label}</span>
         </p>
         {env.builtIn && (
           <p className="env-header-note">
@@ -48,13 +48,13 @@ export function EnvironmentHeader(props: { env: EnvironmentView }) {
         )}
         {!env.builtIn && (
           <button type="button" className="btn btn-quiet" onClick={() => setEditingToken(true)}>
-            {env.hasToken ? 'Replace token' : 'Add token'}
+            {TOKEN_BUTTON}
           </button>
         )}
         {!env.builtIn &&
           (confirmRemove ? (
             <span className="confirm" role="group" aria-label={`Remove ${env.name}?`}>
-              <span>Remove {env.name} and its saved token?</span>
+              <span>Remove {env.name} and its token?</span>
               <button
                 type="button"
                 className="btn btn-danger btn-small"

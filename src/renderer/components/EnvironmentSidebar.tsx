@@ -2,7 +2,6 @@ import { useMemo, useState } from 'react'
 import { useApp, useEnvironments, useStores } from '../stores/context'
 import { selectedEnvironment, sortedEnvironments } from '../stores/environments-selectors'
 import { AddEnvironmentDialog } from './AddEnvironmentDialog'
-import { tokenStoreWords } from '../stores/plain-words'
 
 export function EnvironmentSidebar() {
   const { environments } = useStores()
@@ -37,6 +36,11 @@ export function EnvironmentSidebar() {
                 {env.isDefault && <span className="tag tag-quiet">Default</span>}
               </span>
               <span className="env-item-host">{hostOf(env.baseUrl)}</span>
+              {!env.builtIn && (
+                <span className={`env-item-token token-place-${env.token.place}`}>
+                  {env.token.label}
+                </span>
+              )}
             </button>
           </li>
         ))}
@@ -50,9 +54,9 @@ export function EnvironmentSidebar() {
       {info && (
         <p className={`store-note ${info.secretStore.canSaveTokens ? '' : 'store-note-warn'}`}>
           <span className="store-note-title">Tokens</span>
-          {tokenStoreWords(info.secretStore).line}
-          {tokenStoreWords(info.secretStore).advice && (
-            <span className="store-note-advice">{tokenStoreWords(info.secretStore).advice}</span>
+          {info.tokenNote}
+          {info.secretStore.advice && (
+            <span className="store-note-advice">{info.secretStore.advice}</span>
           )}
         </p>
       )}

@@ -3,12 +3,22 @@ import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
 import { useStores } from '../stores/context'
 import { errorInfo } from '../stores/errors'
 import { Dialog } from './Dialog'
-import { DialogFormFoot, TokenField, useTokenDraft } from './TokenFormParts'
+import { TOKEN_BUTTON } from '../stores/plain-words'
+import {
+  DialogFormFoot,
+  TokenField,
+  TokenKeepingChoice,
+  useTokenDescription,
+  useTokenDraft,
+  useTokenKeeping,
+} from './TokenFormParts'
 
 /** Replaces the token of an environment. The field is cleared as soon as it is sent. */
 export function TokenDialog(props: { env: EnvironmentView; onClose: () => void }) {
   const { bridge, environments } = useStores()
   const { token, setToken, close } = useTokenDraft(props.onClose)
+  const { keeping, setKeeping } = useTokenKeeping()
+  const description = useTokenDescription(keeping)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<BridgeErrorInfo | null>(null)
 
@@ -16,7 +26,7 @@ export function TokenDialog(props: { env: EnvironmentView; onClose: () => void }
     event.preventDefault()
     setBusy(true)
     try {
-      const list = await bridge.api.setToken({ name: props.env.name, token })
+      const list = await bridge.api.setToken({ name: props.env.name, token, keeping })
       setToken('')
       environments.getState().apply(list)
       close()
@@ -29,8 +39,8 @@ export function TokenDialog(props: { env: EnvironmentView; onClose: () => void }
 
   return (
     <Dialog
-      title={`Token for ${props.env.name}`}
-      description="Paste the API token from your provider. It is saved in your system’s keychain and never shown again."
+      title={`${TOKEN_BUTTON}: ${props.env.name}`}
+      description={`Paste the API token from your provider. ${description}`}
       onClose={close}
     >
       <form onSubmit={submit} noValidate>
@@ -41,10 +51,12 @@ export function TokenDialog(props: { env: EnvironmentView; onClose: () => void }
           autoFocus
           required
         />
+        <p className="token-now">Now: {props.env.token.label}.</p>
+        <TokenKeepingChoice keeping={keeping} onChange={setKeeping} />
         <DialogFormFoot
           error={error}
           busy={busy}
-          submitLabel="Save token"
+          submitLabel={keeping === 'session' ? 'Keep for this session' : 'Save token'}
           busyLabel="Saving…"
           onCancel={close}
         />

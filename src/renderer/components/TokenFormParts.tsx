@@ -1,6 +1,69 @@
 import { useCallback, useState, type ChangeEvent } from 'react'
-import type { BridgeErrorInfo } from '../../shared/bridge'
+import type { BridgeErrorInfo, TokenStorageView } from '../../shared/bridge'
+import { useApp } from '../stores/context'
 import { Field } from './Field'
+
+export type TokenKeeping = 'saved' | 'session'
+
+/** The words the engine gave about where tokens go, and whether they can be saved at all. */
+function useTokenStore(): { store: TokenStorageView | null; note: string } {
+  const info = useApp((s) => s.info)
+  return { store: info?.secretStore ?? null, note: info?.tokenNote ?? '' }
+}
+
+/**
+ * Where the token being typed will be kept. Without a secure place to save it, "this session
+ * only" is chosen from the start, and the reason is said before anything is typed.
+ */
+export function useTokenKeeping() {
+  const { store } = useTokenStore()
+  const [keeping, setKeeping] = useState<TokenKeeping>(() =>
+    store && !store.canSaveTokens ? 'session' : 'saved',
+  )
+  return { keeping, setKeeping }
+}
+
+/** The dialog's sentence on where the token goes. */
+export function useTokenDescription(keeping: TokenKeeping): string {
+  const { store } = useTokenStore()
+  if (keeping === 'session') {
+    return 'Skill Runner holds the token in its memory for this session only: it is gone when Skill Runner closes, and never shown again.'
+  }
+  if (store?.kind === 'keychain') {
+    return `Your token is saved in ${store.description}, and never shown again.`
+  }
+  return 'Your token is saved encrypted on this computer, and never shown again.'
+}
+
+/**
+ * The choice "Keep the token for this session only", with the engine's own words on why when
+ * nothing can save it (the same note the sidebar shows).
+ */
+export function TokenKeepingChoice(props: {
+  keeping: TokenKeeping
+  onChange: (keeping: TokenKeeping) => void
+}) {
+  const { store, note } = useTokenStore()
+  const cannotSave = store !== null && !store.canSaveTokens
+  return (
+    <div className="token-keeping">
+      {cannotSave && (
+        <p className="token-keeping-why" role="note">
+          {note}
+          {store.advice && <span className="token-keeping-advice">{store.advice}</span>}
+        </p>
+      )}
+      <label className="check-label">
+        <input
+          type="checkbox"
+          checked={props.keeping === 'session'}
+          onChange={(e) => props.onChange(e.target.checked ? 'session' : 'saved')}
+        />
+        Keep the token for this session only
+      </label>
+    </div>
+  )
+}
 
 /**
  * The token being typed in a dialog, and a close that forgets it: a token must not linger in

@@ -1,19 +1,23 @@
-import { useState, type FormEvent } from 'react'
+import { useState } from 'react'
+import type { CatalogEntry } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
-import { Field } from '../components/Field'
 import { usePrepare, useStores } from '../stores/context'
 import { describeAge } from '../stores/prepare/field-words'
 import { CardHead } from '../components/CardParts'
+import { ListingEntries } from './CatalogEntries'
+import { entryFacts } from './catalog-words'
+import { PasteTarget } from './PasteTarget'
+import { useCatalog, type CatalogState } from './use-catalog'
 
-/** Step 1: an official template (the app's list, or one typed by id) or a marketplace listing. */
+/**
+ * Step 1: what to run. The templates and listings known here (the service has no catalog: they
+ * come from the user's runs, the creator's listings, this computer's sends and the Sandbox), and
+ * "Paste a link or id" for anything else.
+ */
 export function TargetPicker() {
   const target = usePrepare((s) => s.target)
   const [kind, setKind] = useState<'template' | 'listing'>(target?.kind ?? 'template')
-  const [typedId, setTypedId] = useState('')
-  const [listingId, setListingId] = useState(target?.kind === 'listing' ? target.listingId : '')
-  const [versionId, setVersionId] = useState(
-    target?.kind === 'listing' ? target.listingVersionId : '',
-  )
+  const catalog = useCatalog()
 
   return (
     <section className="card prep-card" aria-labelledby="target-title">
@@ -39,21 +43,40 @@ export function TargetPicker() {
       </fieldset>
 
       {kind === 'template' ? (
-        <TemplateChoice typedId={typedId} setTypedId={setTypedId} />
+        <TemplateChoice catalog={catalog} />
       ) : (
-        <ListingChoice
-          listingId={listingId}
-          setListingId={setListingId}
-          versionId={versionId}
-          setVersionId={setVersionId}
-        />
+        <ListingChoice catalog={catalog} />
       )}
+      <PasteTarget key={kind} kind={kind} catalog={catalog.items} />
     </section>
   )
 }
 
-/** The official templates known here, and one typed by its id. */
-function TemplateChoice(props: { typedId: string; setTypedId: (id: string) => void }) {
+/** One official template known here, as a choice. */
+function TemplateOption(props: { entry: CatalogEntry; facts: string; chosen: boolean }) {
+  const { prepare } = useStores()
+  const { entry } = props
+  return (
+    <label className={`template-option ${props.chosen ? 'template-option-on' : ''}`}>
+      <input
+        type="radio"
+        name="template"
+        value={entry.id}
+        checked={props.chosen}
+        onChange={() => void prepare.getState().chooseTemplate(entry.id)}
+      />
+      <span className="template-text">
+        <span className="template-name">{entry.name}</span>
+        {entry.description && <span className="template-desc">{entry.description}</span>}
+        <span className="template-meta">{entry.id}</span>
+        {props.facts && <span className="catalog-facts">{props.facts}</span>}
+      </span>
+    </label>
+  )
+}
+
+/** The official templates known here: from the catalog, else the ones the store loaded. */
+function TemplateChoice(props: { catalog: CatalogState }) {
   const { prepare } = useStores()
   const target = usePrepare((s) => s.target)
   const templates = usePrepare((s) => s.templates)
@@ -61,12 +84,26 @@ function TemplateChoice(props: { typedId: string; setTypedId: (id: string) => vo
   const offline = usePrepare((s) => s.templatesOffline)
   const error = usePrepare((s) => s.templatesError)
   const chosenTemplate = target?.kind === 'template' ? target.templateId : ''
-  const { typedId, setTypedId } = props
-
-  function useTyped(event: FormEvent) {
-    event.preventDefault()
-    if (typedId.trim()) void prepare.getState().chooseTemplate(typedId)
-  }
+  const known = props.catalog.items.filter((e) => e.kind === 'template')
+  const options =
+    known.length > 0
+      ? known.map((entry) => ({ entry, facts: entryFacts(entry, props.catalog.unitLabel) }))
+      : templates.map((t) => ({
+          entry: {
+            kind: 'template' as const,
+            id: t.templateId,
+            name: t.name,
+            description: t.description,
+            versions: [],
+            source: t.source === 'builtin' ? ('sandbox' as const) : ('saved-schema' as const),
+            sources: [],
+            rowsRun: 0,
+          },
+          facts:
+            t.source === 'cached' && t.fetchedAtMs !== null
+              ? `saved ${describeAge(t.fetchedAtMs)}`
+              : '',
+        }))
 
   return (
     <>
@@ -79,104 +116,49 @@ function TemplateChoice(props: { typedId: string; setTypedId: (id: string) => vo
       {error && (
         <ErrorNotice error={error} onRetry={() => void prepare.getState().loadTemplates()} />
       )}
-      {loading && templates.length === 0 ? (
+      {loading && options.length === 0 ? (
         <p className="prep-muted" role="status">
           Looking for templates…
         </p>
-      ) : templates.length === 0 && !error ? (
+      ) : options.length === 0 && !error ? (
         <p className="prep-muted">
-          No template is saved on this computer for this environment yet. Type a template’s id below
-          (your provider gives it to you).
+          No template is saved on this computer for this environment yet, and none is in your runs.
+          Paste a link to one below, or its id (your provider gives it to you).
         </p>
       ) : (
         <fieldset className="template-list">
           <legend className="visually-hidden">Official templates</legend>
-          {templates.map((t) => (
-            <label
-              key={t.templateId}
-              className={`template-option ${chosenTemplate === t.templateId ? 'template-option-on' : ''}`}
-            >
-              <input
-                type="radio"
-                name="template"
-                value={t.templateId}
-                checked={chosenTemplate === t.templateId}
-                onChange={() => void prepare.getState().chooseTemplate(t.templateId)}
-              />
-              <span className="template-text">
-                <span className="template-name">{t.name}</span>
-                {t.description && <span className="template-desc">{t.description}</span>}
-                <span className="template-meta">
-                  {t.templateId}
-                  {t.source === 'cached' && t.fetchedAtMs !== null
-                    ? ` · saved ${describeAge(t.fetchedAtMs)}`
-                    : ''}
-                </span>
-              </span>
-            </label>
+          {options.map(({ entry, facts }) => (
+            <TemplateOption
+              key={entry.id}
+              entry={entry}
+              facts={facts}
+              chosen={chosenTemplate === entry.id}
+            />
           ))}
         </fieldset>
       )}
-      <form className="inline-form" onSubmit={useTyped}>
-        <Field
-          label="Another template, by its id"
-          value={typedId}
-          onChange={(e) => setTypedId(e.target.value)}
-          placeholder="e.g. invoice-extractor"
-          spellCheck={false}
-          autoComplete="off"
-        />
-        <button type="submit" className="btn btn-secondary" disabled={!typedId.trim()}>
-          Use this template
-        </button>
-      </form>
     </>
   )
 }
 
-/** A marketplace listing, by its id and version. */
-function ListingChoice(props: {
-  listingId: string
-  setListingId: (id: string) => void
-  versionId: string
-  setVersionId: (id: string) => void
-}) {
-  const { prepare } = useStores()
-  const { listingId, setListingId, versionId, setVersionId } = props
-  const [listingProblem, setListingProblem] = useState<Record<string, string>>({})
-
-  function useListing(event: FormEvent) {
-    event.preventDefault()
-    const problems: Record<string, string> = {}
-    if (!listingId.trim()) problems.listing = 'Enter the listing’s id.'
-    if (!versionId.trim()) problems.version = 'Enter the version to run.'
-    setListingProblem(problems)
-    if (Object.keys(problems).length === 0)
-      void prepare.getState().chooseListing(listingId, versionId)
+/** The listings known here, each with the version that would be run. */
+function ListingChoice(props: { catalog: CatalogState }) {
+  const listings = props.catalog.items.filter((e) => e.kind === 'listing')
+  if (!props.catalog.loaded) {
+    return (
+      <p className="prep-muted" role="status">
+        Looking for listings…
+      </p>
+    )
   }
-
-  return (
-    <form className="listing-form" onSubmit={useListing} noValidate>
-      <Field
-        label="Listing id"
-        value={listingId}
-        onChange={(e) => setListingId(e.target.value)}
-        error={listingProblem.listing}
-        spellCheck={false}
-        autoComplete="off"
-      />
-      <Field
-        label="Version"
-        hint="The version shown on the listing’s page."
-        value={versionId}
-        onChange={(e) => setVersionId(e.target.value)}
-        error={listingProblem.version}
-        spellCheck={false}
-        autoComplete="off"
-      />
-      <button type="submit" className="btn btn-secondary">
-        Use this listing
-      </button>
-    </form>
-  )
+  if (listings.length === 0) {
+    return (
+      <p className="prep-muted">
+        No listing is known here yet: none is in your runs or among your own listings. Paste a link
+        to one below, or its id.
+      </p>
+    )
+  }
+  return <ListingEntries items={listings} unitLabel={props.catalog.unitLabel} />
 }

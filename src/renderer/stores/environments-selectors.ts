@@ -42,12 +42,6 @@ export function checkFor(state: Pick<EnvironmentsData, 'checks'>, name: string):
   return state.checks[name] ?? idleCheck
 }
 
-/** A sentence for the environment's token, never the token itself. */
-export function tokenStatusText(env: EnvironmentView): string {
-  if (env.builtIn) return 'No account needed'
-  return env.hasToken ? 'Token saved' : 'No token saved'
-}
-
 /** The name offered in an empty "Add environment" form that is not taken yet. */
 export function suggestedEnvironmentName(state: Pick<EnvironmentsData, 'items'>): string {
   const taken = new Set(state.items.map((e) => e.name.toLowerCase()))

@@ -8,6 +8,8 @@ export interface NewEnvironment {
   name: string
   baseUrl: string
   token: string
+  /** 'session': the engine holds the token in memory only, until it closes. */
+  keeping: 'saved' | 'session'
 }
 
 export interface EnvironmentsActions {
@@ -63,7 +65,7 @@ export function createEnvironmentsStore(api: BridgeApi) {
           api.addEnvironment({
             name: input.name,
             baseUrl: input.baseUrl,
-            ...(token ? { token } : {}),
+            ...(token ? { token, keeping: input.keeping } : {}),
           }),
         )
         if (result === null) set({ selected: input.name.trim() })

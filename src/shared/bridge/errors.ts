@@ -100,12 +100,29 @@ export function isBridgeErrorInfo(value: unknown): value is BridgeErrorInfo {
   )
 }
 
+/** An error answer with the engine's message but a missing or odd part, made whole. */
+function knownWords(value: unknown): BridgeErrorInfo | null {
+  if (typeof value !== 'object' || value === null) return null
+  const v = value as Record<string, unknown>
+  if (typeof v.message !== 'string' || !v.message) return null
+  const code =
+    typeof v.code === 'string' && Object.hasOwn(CATEGORY_OF_CODE, v.code) ? v.code : 'internal'
+  return {
+    code: code as BridgeErrorCode,
+    message: v.message,
+    nextStep: typeof v.nextStep === 'string' ? v.nextStep : '',
+  }
+}
+
 /** Reads an envelope that came over a transport; anything malformed becomes an error. */
 export function unwrapResult<T>(envelope: unknown): T {
   if (typeof envelope === 'object' && envelope !== null && 'ok' in envelope) {
     const e = envelope as { ok: unknown; value?: unknown; error?: unknown }
     if (e.ok === true) return e.value as T
     if (e.ok === false && isBridgeErrorInfo(e.error)) throw new BridgeError(e.error)
+    // The engine's own words are shown even when part of its answer is missing.
+    const known = e.ok === false ? knownWords(e.error) : null
+    if (known) throw new BridgeError(known)
   }
   throw new BridgeError({
     code: 'internal',

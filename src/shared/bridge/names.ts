@@ -24,6 +24,7 @@ export const REQUEST_NAMES = [
   'describeFile',
   // Preparing a run (the "New run" screen).
   'listTemplates',
+  'listCatalog',
   'getTemplate',
   'saveInputWorkbook',
   'checkWorkbook',

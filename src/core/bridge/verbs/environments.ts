@@ -1,5 +1,6 @@
 /** The environments and the connection check: the sidebar and the connection card. */
 import type { AppInfo } from '../../../shared/bridge'
+import { tokenStoreNote } from '../../secrets'
 import type { VerbContext, Verbs } from './context'
 
 export function environmentVerbs(
@@ -17,11 +18,22 @@ export function environmentVerbs(
   const { engine } = ctx
   return {
     async getAppInfo(): Promise<AppInfo> {
-      return { ...ctx.options.app, shell: ctx.options.shell, secretStore: engine.secretStoreView() }
+      const secretStore = engine.secretStoreView()
+      return {
+        ...ctx.options.app,
+        shell: ctx.options.shell,
+        secretStore,
+        tokenNote: tokenStoreNote(secretStore),
+      }
     },
     listEnvironments: () => ctx.environments(),
     async addEnvironment(args) {
-      await engine.addEnvironment({ name: args.name, baseUrl: args.baseUrl, token: args.token })
+      await engine.addEnvironment({
+        name: args.name,
+        baseUrl: args.baseUrl,
+        token: args.token,
+        ...(args.keeping ? { keeping: args.keeping } : {}),
+      })
       return ctx.changed()
     },
     async removeEnvironment(args) {
@@ -35,7 +47,7 @@ export function environmentVerbs(
       return ctx.changed()
     },
     async setToken(args) {
-      await engine.setToken(args.name, args.token)
+      await engine.setToken(args.name, args.token, args.keeping)
       return ctx.changed()
     },
     checkConnection: (args) => engine.checkConnection({ env: args.environment }),

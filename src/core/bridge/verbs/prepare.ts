@@ -1,5 +1,6 @@
 /** The New run screen: templates, listings, the input workbook, and checking a filled workbook. */
 import { EngineError } from '../../errors'
+import { knownCatalog } from '../../flows/catalog'
 import { buyerListing } from '../../flows/listings/buyer-listing'
 import {
   inputWorkbookName,
@@ -19,13 +20,21 @@ import type { VerbContext, Verbs } from './context'
 export function targetVerbs(
   ctx: VerbContext,
   files: SavedFiles,
-): Verbs<'listTemplates' | 'getTemplate' | 'getListing' | 'saveInputWorkbook'> {
+): Verbs<'listTemplates' | 'listCatalog' | 'getTemplate' | 'getListing' | 'saveInputWorkbook'> {
   const { engine } = ctx
   const connect = (environment: string) => engine.connect({ env: environment })
   return {
     async listTemplates(args) {
       const connection = await connect(args.environment)
       return { environment: args.environment, ...(await knownTemplates(engine, connection)) }
+    },
+    async listCatalog(args) {
+      const connection = await connect(args.environment)
+      return {
+        environment: args.environment,
+        unitLabel: connection.unitLabel,
+        ...(await knownCatalog(engine, connection)),
+      }
     },
     async getTemplate(args) {
       return templateView(engine, await connect(args.environment), args.templateId)

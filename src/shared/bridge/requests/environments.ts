@@ -20,6 +20,9 @@ export const tokenSchema = z
   .max(8192, 'That token is too long to be an API token.')
   .regex(/^[\x21-\x7e]+$/, 'A token has no spaces or special characters; paste it again.')
 
+/** Where a token given now is kept: saved (keychain), or for this session only. */
+const tokenKeepingSchema = z.enum(['saved', 'session'])
+
 export const environmentRequests = {
   getAppInfo: request<AppInfo>()(noArgs),
   listEnvironments: request<EnvironmentList>()(noArgs),
@@ -29,12 +32,18 @@ export const environmentRequests = {
       baseUrl: baseUrlSchema,
       /** Goes straight to the engine's SecretStore; never sent back. */
       token: tokenSchema.optional(),
+      /** 'session': held in the engine's memory only, gone when it closes. */
+      keeping: tokenKeepingSchema.optional(),
     }),
   ),
   removeEnvironment: request<EnvironmentList>()(z.strictObject({ name: environmentNameSchema })),
   useEnvironment: request<EnvironmentList>()(z.strictObject({ name: environmentNameSchema })),
   setToken: request<EnvironmentList>()(
-    z.strictObject({ name: environmentNameSchema, token: tokenSchema }),
+    z.strictObject({
+      name: environmentNameSchema,
+      token: tokenSchema,
+      keeping: tokenKeepingSchema.optional(),
+    }),
   ),
   checkConnection: request<ConnectionReport>()(
     z.strictObject({ environment: environmentNameSchema }),

@@ -7,6 +7,7 @@ import type {
   TemplateView,
   WorkbookCheckView,
 } from '../views/prepare'
+import type { CatalogView } from '../views/catalog'
 import { environmentNameSchema, fileRefSchema, planTargetSchema, request } from './arguments'
 
 const prepareIdSchema = z.string().trim().min(1, 'Enter an id.').max(256)
@@ -23,6 +24,11 @@ export const prepareRequests = {
   listTemplates: request<TemplateListView>()(
     z.strictObject({ environment: environmentNameSchema }),
   ),
+  /**
+   * What can be run here: the templates and listings the service's answers and this computer
+   * know (the user's runs, the creator's listings, what was sent before), with their versions.
+   */
+  listCatalog: request<CatalogView>()(z.strictObject({ environment: environmentNameSchema })),
   /** A template's schema: fresh from the service, or the saved copy (with its age) offline. */
   getTemplate: request<TemplateView>()(
     z.strictObject({ environment: environmentNameSchema, templateId: prepareIdSchema }),

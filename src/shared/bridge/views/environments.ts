@@ -14,6 +14,17 @@ export interface TokenStorageView {
   advice: string
 }
 
+/**
+ * Where one environment's token is, the same words in the header, the sidebar and the dialogs:
+ * saved in the keychain (or the desktop's encrypted file), kept for this session only (in the
+ * engine's memory, gone when it closes), given by SKILL_RUNNER_TOKEN, or none. Never the token.
+ */
+export interface TokenPlaceView {
+  place: 'built-in' | 'saved' | 'session' | 'environment' | 'none'
+  /** Short words, e.g. "Token kept for this session only". */
+  label: string
+}
+
 export interface AppInfo {
   name: string
   version: string
@@ -21,6 +32,8 @@ export interface AppInfo {
   shell: 'electron' | 'browser'
   platform: string
   secretStore: TokenStorageView
+  /** Where tokens go on this computer, in one or two sentences (the sidebar's note). */
+  tokenNote: string
 }
 
 /** One saved environment. `hasToken` says whether a token is stored; the token never is. */
@@ -33,6 +46,8 @@ export interface EnvironmentView {
   /** The environment used when none is named. */
   isDefault: boolean
   hasToken: boolean
+  /** Where its token is; `hasToken` is true for every place but 'none'. */
+  token: TokenPlaceView
   /** The label of the environment's amounts (e.g. "credits"); never converted. */
   unitLabel: string
 }

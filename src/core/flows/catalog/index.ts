@@ -1,0 +1,1 @@
+export { knownCatalog } from './catalog'

@@ -1,0 +1,109 @@
+// Finding what to run, in headless Chromium against a separately started sandbox added as an
+// environment (the service has no catalog): a listing Bea ran before is offered with the
+// version she ran, and a template is found from a link pasted from the service's website.
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { paths } from '../../src/shared/contract'
+import { BUYER_TOKEN, LISTING_ID, LISTING_VERSION, buyerSeed } from '../helpers/buyer-seed'
+import { call } from '../helpers/sandbox'
+import { useE2eApp, type E2eApp } from './harness'
+import { screenshotBothThemes, seriousA11yViolations } from './screens'
+import { chromiumMissing } from './support'
+
+const missing = chromiumMissing()
+if (missing) console.log(`Catalog end-to-end test skipped: ${missing}.`)
+
+describe.skipIf(missing !== null)('finding what to run', () => {
+  let app: E2eApp
+  let page: Page
+
+  useE2eApp(
+    {
+      homePrefix: 'skill-runner-e2e-catalog-',
+      taskMs: 50,
+      environments: [{ name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed } }],
+      context: { viewport: { width: 1280, height: 800 } },
+    },
+    (started) => {
+      app = started
+      page = started.page
+    },
+  )
+
+  it(
+    'offers a listing from an earlier run and reads a pasted link',
+    { timeout: 120_000 },
+    async () => {
+      // An earlier run of the listing, made on the service's own (as from another computer).
+      const earlier = await call(app.sandboxes.Market!, paths.execute(LISTING_ID), {
+        token: BUYER_TOKEN,
+        body: {
+          clientRequestId: 'e2e-catalog-earlier',
+          confirm: true,
+          inputRows: [{ product: 'Kettle', tone: 'friendly', words: 20 }],
+          listingVersionId: LISTING_VERSION,
+        },
+      })
+      expect(earlier.status).toBe(200)
+
+      await page.goto(app.mode.url)
+      // The built-in Sandbox has published listings: its user's own, offered with their version.
+      await page.getByRole('heading', { name: '1. What to run' }).waitFor()
+      await page.getByRole('radio', { name: 'Marketplace listing' }).check()
+      const sandboxListing = page.locator('.template-option', { hasText: 'Press release polisher' })
+      await sandboxListing.waitFor()
+      expect(await sandboxListing.textContent()).toContain(
+        'press-release-polisher · version press-release-polisher-v1',
+      )
+      expect(await sandboxListing.textContent()).toContain('your listing')
+      await screenshotBothThemes(page, 'catalog-sandbox-listings')
+
+      await page
+        .getByRole('navigation', { name: 'Environments' })
+        .getByRole('button', { name: /Market/ })
+        .click()
+      await page.getByRole('heading', { name: '1. What to run' }).waitFor()
+      await page.getByRole('radio', { name: 'Marketplace listing' }).check()
+      const entry = page.locator('.template-option', { hasText: 'Ad copy' })
+      await entry.waitFor()
+      const entryText = await entry.textContent()
+      expect(entryText).toContain(`${LISTING_ID} · version ${LISTING_VERSION}`)
+      expect(entryText).toContain('1 row run')
+      expect(entryText).toContain('from your runs')
+
+      // A link to the listing without its version: the version she ran is offered.
+      const paste = page.getByLabel('Paste a link or id')
+      await paste.fill(`https://market.example.com/listings/${LISTING_ID}`)
+      const found = page.locator('.paste-found')
+      await expect
+        .poll(() => found.textContent())
+        .toBe(
+          `Found the listing “${LISTING_ID}” (Ad copy). Version “${LISTING_VERSION}”: the latest one you ran.`,
+        )
+      await screenshotBothThemes(page, 'catalog-listing')
+      expect(await seriousA11yViolations(page)).toEqual([])
+
+      await page.getByRole('radio', { name: 'Ad copy' }).check()
+      await page.getByRole('heading', { name: '2. Ad copy' }).waitFor()
+
+      // A template no list knows, from a link copied from the service's website.
+      await page.getByRole('radio', { name: 'Official template' }).check()
+      await paste.fill('https://market.example.com/templates/tpl-echo?utm_source=mail')
+      await expect.poll(() => found.textContent()).toBe('Found the template “tpl-echo”.')
+      await screenshotBothThemes(page, 'catalog-template-link')
+      await page.getByRole('button', { name: 'Use this template' }).click()
+      await page.getByRole('heading', { name: '2. Echo' }).waitFor()
+
+      // Junk is said to be junk, and nothing can be used.
+      await paste.fill('see you at 5')
+      await page.getByText('That is neither a link nor an id').waitFor()
+      expect(await page.getByRole('button', { name: 'Use this template' }).isDisabled()).toBe(true)
+
+      // The listings with their facts on a small window.
+      await page.setViewportSize({ width: 860, height: 700 })
+      await page.getByRole('radio', { name: 'Marketplace listing' }).check()
+      await paste.fill(LISTING_ID)
+      await screenshotBothThemes(page, 'catalog-listing-860')
+    },
+  )
+})
