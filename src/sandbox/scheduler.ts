@@ -24,6 +24,8 @@ import {
   SKILL_NAMES,
   TaskFailure,
   FAIL_MARKER,
+  rowAsksToStall,
+  STALL_MS,
   type SkillName,
   type SkillOutput,
 } from './skills'
@@ -141,7 +143,7 @@ export class Scheduler {
           this.inFlight.delete(task.task_id)
           this.kick()
         })
-    }, this.options.taskMs)
+    }, taskDuration(task, this.options.taskMs))
   }
 
   /** Runs the skill for one task and stores the outcome. */
@@ -311,4 +313,9 @@ export class Scheduler {
       )
     }
   }
+}
+
+/** How long a task runs: `taskMs`, or STALL_MS for a row that asks to stall. */
+function taskDuration(task: TaskRow, taskMs: number): number {
+  return rowAsksToStall(JSON.parse(task.row_json) as InputRow) ? STALL_MS : taskMs
 }

@@ -92,7 +92,7 @@ const RunRow = memo(function RunRow(props: {
         </span>
       </td>
       <td>
-        <StatusBadge status={run.status} />
+        <StatusBadge status={run.status} run={run} />
       </td>
       <td>
         <span className="progress-text">{runProgressText(run)}</span>

@@ -19,7 +19,7 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
       {props.back}
       <div className="run-title-row">
         <h2 id="run-title">{name}</h2>
-        <StatusBadge status={run.status} />
+        <StatusBadge status={run.status} run={run} />
         {!isTerminalStatus(run.status) && <span className="live-dot">Live</span>}
       </div>
       <p className="card-sub">
