@@ -2,9 +2,9 @@ import { useCallback, useId, useMemo } from 'react'
 import { RUN_FILTER_STATUSES, type EnvironmentView } from '../../shared/bridge'
 import { statusLabel } from '../../shared/format'
 import { useRuns, useSaves, useStores } from '../stores/context'
-import { canLoadMore, runsCaption, visibleRuns } from '../stores/runs-selectors'
+import { canLoadMore, NEEDS_ATTENTION, runsCaption, visibleRuns } from '../stores/runs-selectors'
 import { ErrorNotice } from './ErrorNotice'
-import { RunsTable } from './RunsTable'
+import { RunsTable, useNow } from './RunsTable'
 import { SearchField } from './SearchField'
 import { CopyablePath } from '../runs/CopyablePath'
 import { CardHead, EmptyList } from './CardParts'
@@ -20,7 +20,22 @@ export function RunsPanel(props: { env: EnvironmentView }) {
   const nextPageToken = useRuns((s) => s.nextPageToken)
   const error = useRuns((s) => s.error)
   const setSearch = useCallback((text: string) => runs.getState().setSearch(text), [runs])
-  const shown = useMemo(() => visibleRuns({ items, status, search }), [items, status, search])
+  const saves = useSaves((s) => s.byRun)
+  // "Needs attention" depends on the time (a run stalls while nobody changes anything).
+  const nowMs = useNow(30_000)
+  const filterContext = useMemo(
+    () => ({
+      nowMs,
+      saveFailed: (runId: string) =>
+        saves[runId]?.state === 'failed' ||
+        (saves[runId]?.state === 'saved' && saves[runId].failedFiles > 0),
+    }),
+    [nowMs, saves],
+  )
+  const shown = useMemo(
+    () => visibleRuns({ items, status, search }, filterContext),
+    [items, status, search, filterContext],
+  )
   const loadMore = useCallback(() => void runs.getState().loadMore(), [runs])
   const openRun = useCallback((runId: string) => nav.getState().openRun(runId), [nav])
   const more = canLoadMore({ nextPageToken, loadingMore })
@@ -30,7 +45,11 @@ export function RunsPanel(props: { env: EnvironmentView }) {
       <CardHead
         titleId="runs-title"
         title="Runs"
-        sub={loading ? 'Loading runs…' : runsCaption({ items, status, search, totalCount })}
+        sub={
+          loading
+            ? 'Loading runs…'
+            : runsCaption({ items, status, search, totalCount }, filterContext)
+        }
         live
       >
         <div className="toolbar">
@@ -92,9 +111,11 @@ function NoRunsShown() {
       title={
         search.trim()
           ? `No loaded run matches “${search.trim()}”.`
-          : status
-            ? `No ${statusLabel(status).toLowerCase()} runs.`
-            : 'No runs yet.'
+          : status === NEEDS_ATTENTION
+            ? 'No run needs attention.'
+            : status
+              ? `No ${statusLabel(status).toLowerCase()} runs.`
+              : 'No runs yet.'
       }
     >
       {search.trim() && nextPageToken
@@ -120,6 +141,7 @@ function StatusFilter() {
         onChange={(e) => void runs.getState().setStatus(e.target.value)}
       >
         <option value="">All runs</option>
+        <option value={NEEDS_ATTENTION}>Needs attention</option>
         {RUN_FILTER_STATUSES.map((s) => (
           <option key={s} value={s}>
             {statusLabel(s)}

@@ -1,6 +1,14 @@
-import { memo, useEffect, useState } from 'react'
+import { memo, useEffect, useMemo, useState } from 'react'
 import type { RunSummary } from '../../shared/contract'
-import { formatUnixTime, runCostText, runDoneFraction, runProgressText } from '../../shared/format'
+import {
+  earlierPace,
+  formatUnixTime,
+  runCostText,
+  runDoneFraction,
+  runProgressText,
+  type EarlierPace,
+} from '../../shared/format'
+import { PaceNote } from '../runs/RunPace'
 import { isTerminalStatus } from '../../shared/contract'
 import { useSaves, useStores } from '../stores/context'
 import { saveText } from '../stores/saves-store'
@@ -21,6 +29,13 @@ export function RunsTable(props: {
   onEndReached?: () => void
 }) {
   const now = useNow(30_000)
+  // How fast earlier runs of the same template went, for the active runs' time left.
+  const earlier = useMemo(() => {
+    const byRun = new Map<string, EarlierPace | null>()
+    for (const run of props.runs)
+      if (!isTerminalStatus(run.status)) byRun.set(run.runId, earlierPace(run, props.runs))
+    return byRun
+  }, [props.runs])
   return (
     <VirtualTable
       items={props.runs}
@@ -38,6 +53,7 @@ export function RunsTable(props: {
           start={place.start}
           size={place.size}
           now={now}
+          earlier={earlier.get(run.runId) ?? null}
           unitLabel={props.unitLabel}
           environment={props.environment}
           onOpen={props.onOpen}
@@ -59,6 +75,7 @@ const RunRow = memo(function RunRow(props: {
   start: number
   size: number
   now: number
+  earlier: EarlierPace | null
   unitLabel: string
   environment: string
   onOpen: (runId: string) => void
@@ -97,6 +114,7 @@ const RunRow = memo(function RunRow(props: {
       <td>
         <span className="progress-text">{runProgressText(run)}</span>
         <ProgressBar label={`Progress of ${name}`} fraction={fraction} />
+        <PaceNote run={run} earlier={props.earlier} nowMs={now} />
       </td>
       <td className="num">{runCostText(run, props.unitLabel)}</td>
       <td>

@@ -1,18 +1,22 @@
-import type { ReactNode } from 'react'
+import { useMemo, type ReactNode } from 'react'
 import type { RunOverview } from '../../shared/bridge'
 import { isTerminalStatus, type RunSummary } from '../../shared/contract'
-import { formatUnixTime, runDoneFraction, runProgressText } from '../../shared/format'
+import { earlierPace, formatUnixTime, runDoneFraction, runProgressText } from '../../shared/format'
 import { Fact } from '../components/Fact'
 import { ProgressBar } from '../components/ProgressBar'
 import { useNow } from '../components/RunsTable'
 import { StatusBadge } from '../components/StatusBadge'
-import { useStores } from '../stores/context'
+import { useRuns, useStores } from '../stores/context'
+import { PaceNote, StalledNotice } from './RunPace'
 import { costLines, runDuration } from './run-view'
 
 /** The head of a run's page: name, status, progress, timing and cost, and related runs. */
 export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }) {
   const { overview } = props
   const { run } = overview.detail
+  const listed = useRuns((s) => s.items)
+  const earlier = useMemo(() => earlierPace(run, listed), [run, listed])
+  const nowMs = useNow(5000)
   const name = run.displayName || run.runId
   return (
     <section className="card run-detail" aria-labelledby="run-title">
@@ -36,7 +40,9 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
           {runProgressText(run)}
         </span>
         <ProgressBar label={`Progress of ${name}`} fraction={runDoneFraction(run)} large />
+        <PaceNote run={run} earlier={earlier} nowMs={nowMs} />
       </div>
+      <StalledNotice run={run} earlier={earlier} nowMs={nowMs} />
       <RunFacts overview={overview} run={run} />
       <RelatedRuns overview={overview} />
       {!overview.fromThisDevice && (

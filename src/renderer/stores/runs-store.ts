@@ -9,7 +9,7 @@ import type { BridgeApi, RunsUpdate } from '../../shared/bridge'
 import type { RunSummary } from '../../shared/contract'
 import { errorInfo } from './errors'
 import { newestOf, type RunSummariesStore } from './run-summaries-store'
-import { compareRuns, mergeRuns, type RunsData } from './runs-selectors'
+import { compareRuns, mergeRuns, serviceStatus, type RunsData } from './runs-selectors'
 
 export interface RunsActions {
   /** Shows the runs of `environment` and follows them. */
@@ -47,7 +47,7 @@ function listPage(ctx: RunsContext, environment: string, status: string, pageTok
     environment,
     pageSize: PAGE_SIZE,
     ...(pageToken ? { pageToken } : {}),
-    ...(status ? { status } : {}),
+    ...(serviceStatus(status) ? { status: serviceStatus(status) } : {}),
   })
 }
 
@@ -145,12 +145,12 @@ function applyUpdate(ctx: RunsContext, update: RunsUpdate) {
   if (update.environment !== environment) return
   // With a filter on, only runs of that status join the list (others update in place).
   const known = new Set(get().items.map((r) => r.runId))
-  const incoming = status
+  const incoming = serviceStatus(status)
     ? items.filter((run) => known.has(run.runId) || run.status === status)
     : items
   set((s) => ({
     items: mergeRuns(s.items, incoming),
-    totalCount: status ? s.totalCount : Math.max(update.totalCount, s.totalCount),
+    totalCount: serviceStatus(status) ? s.totalCount : Math.max(update.totalCount, s.totalCount),
   }))
 }
 
