@@ -33,6 +33,7 @@ function run(over: Partial<RunSummary> = {}): RunSummary {
     startedAtUnix: T0,
     completedAtUnix: 0,
     updatedAtUnix: T0,
+    market: undefined,
     ...over,
   }
 }

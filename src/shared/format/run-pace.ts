@@ -4,6 +4,7 @@
  * or listing went. Every front door words them the same way (runs list, run detail, `--watch`).
  */
 import { isTerminalStatus, type RunSummary } from '../contract'
+import { formatMoment } from './time'
 
 /** No row changing for this long is always a stall, however slow rows usually are. */
 export const STALL_FLOOR_MS = 2 * 60 * 1000
@@ -133,4 +134,19 @@ export function stalledAdvice(pace: Pick<RunPace, 'quietMs'>): {
       'service is up (the connection check). If it stays stalled, contact the creator of the ' +
       'template or listing with the run id.',
   }
+}
+
+/** "every 30 s", "every 2 min". */
+function every(ms: number): string {
+  const seconds = Math.max(1, Math.round(ms / 1000))
+  return seconds < 120 ? `every ${seconds} s` : `every ${Math.round(seconds / 60)} min`
+}
+
+/** "Can't reach the service since 14:02, trying again every 30 s". */
+export function unreachableText(
+  outage: { sinceMs: number; retryMs: number },
+  locale?: string,
+): string {
+  const since = formatMoment(new Date(outage.sinceMs), 'time', locale)
+  return `Can’t reach the service since ${since}, trying again ${every(outage.retryMs)}`
 }
