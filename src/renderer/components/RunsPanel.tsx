@@ -1,6 +1,6 @@
 import { useCallback, useId, useMemo } from 'react'
 import { RUN_FILTER_STATUSES, type EnvironmentView } from '../../shared/bridge'
-import { statusLabel } from '../../shared/format'
+import { statusLabel, unreachableText } from '../../shared/format'
 import { useRuns, useSaves, useStores } from '../stores/context'
 import { canLoadMore, NEEDS_ATTENTION, runsCaption, visibleRuns } from '../stores/runs-selectors'
 import { ErrorNotice } from './ErrorNotice'
@@ -19,6 +19,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
   const loadingMore = useRuns((s) => s.loadingMore)
   const nextPageToken = useRuns((s) => s.nextPageToken)
   const error = useRuns((s) => s.error)
+  const unreachable = useRuns((s) => s.unreachable)
   const setSearch = useCallback((text: string) => runs.getState().setSearch(text), [runs])
   const saves = useSaves((s) => s.byRun)
   // "Needs attention" depends on the time (a run stalls while nobody changes anything).
@@ -70,6 +71,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
           </button>
         </div>
       </CardHead>
+      <UnreachableBanner />
       {error && <ErrorNotice error={error} onRetry={() => void runs.getState().refresh()} />}
       <LastSaved />
       {!loading && shown.length === 0 && !error ? (
@@ -80,6 +82,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
           unitLabel={props.env.unitLabel}
           environment={props.env.name}
           onOpen={openRun}
+          lastSeen={unreachable !== null}
           // While searching, older pages load only when asked (the button below): the search
           // looks at the runs loaded, and scrolling a few matches should not fetch them all.
           {...(more && !search.trim() ? { onEndReached: loadMore } : {})}
@@ -172,6 +175,18 @@ function LastSaved() {
       >
         Dismiss
       </button>
+    </div>
+  )
+}
+
+/** The service cannot be reached: since when, how often it is asked, and that the list is as last seen. */
+function UnreachableBanner() {
+  const unreachable = useRuns((s) => s.unreachable)
+  if (!unreachable) return null
+  return (
+    <div className="offline-banner" role="status" data-testid="runs-unreachable">
+      <strong>{unreachableText(unreachable)}.</strong> The runs below are as last seen; they update
+      by themselves when the service answers again.
     </div>
   )
 }

@@ -27,6 +27,8 @@ export function RunsTable(props: {
   environment: string
   onOpen: (runId: string) => void
   onEndReached?: () => void
+  /** The service cannot be reached: the runs are as last seen (no "time left" is told). */
+  lastSeen?: boolean
 }) {
   const now = useNow(30_000)
   // How fast earlier runs of the same template went, for the active runs' time left.
@@ -54,6 +56,7 @@ export function RunsTable(props: {
           size={place.size}
           now={now}
           earlier={earlier.get(run.runId) ?? null}
+          lastSeen={props.lastSeen ?? false}
           unitLabel={props.unitLabel}
           environment={props.environment}
           onOpen={props.onOpen}
@@ -76,6 +79,7 @@ const RunRow = memo(function RunRow(props: {
   size: number
   now: number
   earlier: EarlierPace | null
+  lastSeen: boolean
   unitLabel: string
   environment: string
   onOpen: (runId: string) => void
@@ -87,6 +91,7 @@ const RunRow = memo(function RunRow(props: {
   return (
     <VirtualRow
       data-run-id={run.runId}
+      {...(props.lastSeen && !isTerminalStatus(run.status) ? { 'data-last-seen': '' } : {})}
       place={{ index: props.index, start: props.start, size: props.size }}
     >
       <td>
@@ -114,7 +119,11 @@ const RunRow = memo(function RunRow(props: {
       <td>
         <span className="progress-text">{runProgressText(run)}</span>
         <ProgressBar label={`Progress of ${name}`} fraction={fraction} />
-        <PaceNote run={run} earlier={props.earlier} nowMs={now} />
+        {props.lastSeen ? (
+          !isTerminalStatus(run.status) && <span className="pace-note">As last seen</span>
+        ) : (
+          <PaceNote run={run} earlier={props.earlier} nowMs={now} />
+        )}
       </td>
       <td className="num">{runCostText(run, props.unitLabel)}</td>
       <td>

@@ -1,7 +1,14 @@
 import { useMemo, type ReactNode } from 'react'
 import type { RunOverview } from '../../shared/bridge'
 import { isTerminalStatus, type RunSummary } from '../../shared/contract'
-import { earlierPace, formatUnixTime, runDoneFraction, runProgressText } from '../../shared/format'
+import {
+  earlierPace,
+  formatMoment,
+  formatUnixTime,
+  runDoneFraction,
+  runProgressText,
+  unreachableText,
+} from '../../shared/format'
 import { Fact } from '../components/Fact'
 import { ProgressBar } from '../components/ProgressBar'
 import { useNow } from '../components/RunsTable'
@@ -16,7 +23,10 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
   const { run } = overview.detail
   const listed = useRuns((s) => s.items)
   const earlier = useMemo(() => earlierPace(run, listed), [run, listed])
-  const nowMs = useNow(5000)
+  // While the service cannot be reached, the run is shown as last seen: its clock stops there.
+  const unreachable = useRuns((s) => s.unreachable)
+  const ticking = useNow(5000)
+  const nowMs = unreachable ? unreachable.sinceMs : ticking
   const name = run.displayName || run.runId
   return (
     <section className="card run-detail" aria-labelledby="run-title">
@@ -24,7 +34,14 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
       <div className="run-title-row">
         <h2 id="run-title">{name}</h2>
         <StatusBadge status={run.status} run={run} />
-        {!isTerminalStatus(run.status) && <span className="live-dot">Live</span>}
+        {!isTerminalStatus(run.status) &&
+          (unreachable ? (
+            <span className="last-seen" title={unreachableText(unreachable)}>
+              Last seen {formatMoment(new Date(unreachable.sinceMs), 'time')}
+            </span>
+          ) : (
+            <span className="live-dot">Live</span>
+          ))}
       </div>
       <p className="card-sub">
         {[
@@ -40,10 +57,10 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
           {runProgressText(run)}
         </span>
         <ProgressBar label={`Progress of ${name}`} fraction={runDoneFraction(run)} large />
-        <PaceNote run={run} earlier={earlier} nowMs={nowMs} />
+        {!unreachable && <PaceNote run={run} earlier={earlier} nowMs={nowMs} />}
       </div>
-      <StalledNotice run={run} earlier={earlier} nowMs={nowMs} />
-      <RunFacts overview={overview} run={run} />
+      {!unreachable && <StalledNotice run={run} earlier={earlier} nowMs={nowMs} />}
+      <RunFacts overview={overview} run={run} frozenAtMs={unreachable?.sinceMs ?? null} />
       <RelatedRuns overview={overview} />
       {!overview.fromThisDevice && (
         <p className="card-sub">
@@ -56,8 +73,9 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
 }
 
 /** Rows, timing and cost, as a list of facts. */
-function RunFacts(props: { overview: RunOverview; run: RunSummary }) {
-  const now = useNow(1000)
+function RunFacts(props: { overview: RunOverview; run: RunSummary; frozenAtMs: number | null }) {
+  const ticking = useNow(1000)
+  const now = props.frozenAtMs ?? ticking
   const { run } = props
   const live = !isTerminalStatus(run.status)
   return (

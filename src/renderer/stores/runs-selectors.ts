@@ -32,6 +32,8 @@ export interface RunsData {
   loading: boolean
   loadingMore: boolean
   error: BridgeErrorInfo | null
+  /** The service cannot be reached since then: the list shows the runs as last seen. */
+  unreachable: { sinceMs: number; retryMs: number } | null
 }
 
 /** Newest first; runs created in the same second keep a stable order by id. */
