@@ -182,7 +182,9 @@ function LastSaved() {
 /** The service cannot be reached: since when, how often it is asked, and that the list is as last seen. */
 function UnreachableBanner() {
   const unreachable = useRuns((s) => s.unreachable)
-  if (!unreachable) return null
+  const error = useRuns((s) => s.error)
+  // With no runs to keep showing, the error notice says it (and offers to try again).
+  if (!unreachable || error?.code === 'unreachable') return null
   return (
     <div className="offline-banner" role="status" data-testid="runs-unreachable">
       <strong>{unreachableText(unreachable)}.</strong> The runs below are as last seen; they update

@@ -61,7 +61,8 @@ const RETRY_MS = 30_000
  */
 function failed(ctx: RunsContext, error: unknown) {
   const info = errorInfo(error)
-  if (info.code !== 'unreachable') return ctx.set({ error: info })
+  // Nothing to keep showing: the error itself says what happened and offers to try again.
+  if (info.code !== 'unreachable' || ctx.get().items.length === 0) return ctx.set({ error: info })
   ctx.set((s) => ({ unreachable: s.unreachable ?? { sinceMs: Date.now(), retryMs: RETRY_MS } }))
 }
 
