@@ -115,15 +115,12 @@ const RunRow = memo(function RunRow(props: {
       </td>
       <td>
         <StatusBadge status={run.status} run={run} />
+        {/* While the service is away the row is dimmed as last seen (the banner says why). */}
+        {!props.lastSeen && <PaceNote run={run} earlier={props.earlier} nowMs={now} brief />}
       </td>
       <td>
         <span className="progress-text">{runProgressText(run)}</span>
         <ProgressBar label={`Progress of ${name}`} fraction={fraction} />
-        {props.lastSeen ? (
-          !isTerminalStatus(run.status) && <span className="pace-note">As last seen</span>
-        ) : (
-          <PaceNote run={run} earlier={props.earlier} nowMs={now} />
-        )}
       </td>
       <td className="num">{runCostText(run, props.unitLabel)}</td>
       <td>

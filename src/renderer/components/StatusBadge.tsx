@@ -17,7 +17,7 @@ export function StatusBadge(props: { status: string; run?: RunCounters }) {
       data-status={props.status}
     >
       <span className="badge-dot" aria-hidden="true" />
-      {outcome.label}
+      <span className="badge-label">{outcome.label}</span>
     </span>
   )
 }

@@ -2,13 +2,28 @@
 import type { RunSummary } from '../../shared/contract'
 import { runPace, stalledAdvice, type EarlierPace } from '../../shared/format'
 
-/** "about 12 min left", or "Stalled" with how long nothing changed; nothing once ended. */
-export function PaceNote(props: { run: RunSummary; earlier: EarlierPace | null; nowMs: number }) {
+/**
+ * "about 12 min left", or "Stalled" with how long nothing changed; nothing once ended. `brief`
+ * (a table row) says a stall in three words, the rest in its tooltip; without it a stall is left
+ * to StalledNotice.
+ */
+export function PaceNote(props: {
+  run: RunSummary
+  earlier: EarlierPace | null
+  nowMs: number
+  brief?: boolean
+}) {
   const pace = runPace(props.run, props.nowMs, props.earlier)
   if (pace.state === 'stalled') {
+    if (!props.brief) return null
+    const advice = stalledAdvice(pace)
     return (
-      <span className="pace-note pace-stalled" data-pace="stalled">
-        {stalledAdvice(pace).title}
+      <span
+        className="pace-note pace-stalled"
+        data-pace="stalled"
+        title={`${advice.title}. ${advice.body}`}
+      >
+        Stalled for {Math.max(1, Math.floor(pace.quietMs / 60_000))} min
       </span>
     )
   }
