@@ -21,18 +21,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
   const error = useRuns((s) => s.error)
   const unreachable = useRuns((s) => s.unreachable)
   const setSearch = useCallback((text: string) => runs.getState().setSearch(text), [runs])
-  const saves = useSaves((s) => s.byRun)
-  // "Needs attention" depends on the time (a run stalls while nobody changes anything).
-  const nowMs = useNow(30_000)
-  const filterContext = useMemo(
-    () => ({
-      nowMs,
-      saveFailed: (runId: string) =>
-        saves[runId]?.state === 'failed' ||
-        (saves[runId]?.state === 'saved' && saves[runId].failedFiles > 0),
-    }),
-    [nowMs, saves],
-  )
+  const filterContext = useFilterContext()
   const shown = useMemo(
     () => visibleRuns({ items, status, search }, filterContext),
     [items, status, search, filterContext],
@@ -95,11 +84,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
           </button>
         </div>
       )}
-      {loadingMore && (
-        <p className="card-sub" role="status">
-          Loading older runs…
-        </p>
-      )}
+      <LoadingMore />
     </section>
   )
 }
@@ -190,5 +175,34 @@ function UnreachableBanner() {
       <strong>{unreachableText(unreachable)}.</strong> The runs below are as last seen; they update
       by themselves when the service answers again.
     </div>
+  )
+}
+
+/**
+ * What the "Needs attention" filter needs besides the runs: the time (a run stalls while nothing
+ * changes, so it is looked at again every 30 s) and the runs whose outputs failed to save.
+ */
+function useFilterContext() {
+  const saves = useSaves((s) => s.byRun)
+  const nowMs = useNow(30_000)
+  return useMemo(
+    () => ({
+      nowMs,
+      saveFailed: (runId: string) => {
+        const save = saves[runId]
+        return save?.state === 'failed' || (save?.state === 'saved' && save.failedFiles > 0)
+      },
+    }),
+    [nowMs, saves],
+  )
+}
+
+function LoadingMore() {
+  const loadingMore = useRuns((s) => s.loadingMore)
+  if (!loadingMore) return null
+  return (
+    <p className="card-sub" role="status">
+      Loading older runs…
+    </p>
   )
 }
