@@ -124,7 +124,15 @@ describe.skipIf(missing !== null)('runs that need attention, and an outage', () 
       const shown = await page.locator('tr[data-run-id]').count()
       expect(shown).toBe(2)
 
+      // A run open on screen when the service goes away says when it was last seen instead of
+      // "Live", and its clock stops there.
+      await row(stalledRunId).locator('button.run-name').click()
+      await page.locator('.live-dot').waitFor()
       await sandbox.close()
+      await page.getByText(/^Last seen /).waitFor({ timeout: 60_000 })
+      expect(await page.locator('.live-dot').count()).toBe(0)
+      await look('outage-detail')
+      await page.getByRole('button', { name: '← All runs' }).click()
       await banner().waitFor({ timeout: 60_000 })
       expect(await banner().textContent()).toMatch(
         /Can’t reach the service since .+, trying again every 30 s/,

@@ -59,7 +59,14 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
         <ProgressBar label={`Progress of ${name}`} fraction={runDoneFraction(run)} large />
         {!unreachable && <PaceNote run={run} earlier={earlier} nowMs={nowMs} />}
       </div>
-      {!unreachable && <StalledNotice run={run} earlier={earlier} nowMs={nowMs} />}
+      {unreachable ? (
+        <div className="offline-banner run-offline" role="status">
+          <strong>{unreachableText(unreachable)}.</strong> This run is shown as last seen; it
+          updates by itself when the service answers again.
+        </div>
+      ) : (
+        <StalledNotice run={run} earlier={earlier} nowMs={nowMs} />
+      )}
       <RunFacts overview={overview} run={run} frozenAtMs={unreachable?.sinceMs ?? null} />
       <RelatedRuns overview={overview} />
       {!overview.fromThisDevice && (
