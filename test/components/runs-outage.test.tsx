@@ -80,13 +80,11 @@ describe('the runs list through an outage', () => {
     // The engine says the service is away; Refresh fails too: the four runs stay.
     down = true
     act(() =>
-      h!.stores.runs
-        .getState()
-        .applyReachability({
-          environment: 'Sandbox',
-          unreachableSinceMs: Date.UTC(2026, 0, 5, 14, 2),
-          retryMs: 30_000,
-        }),
+      h!.stores.runs.getState().applyReachability({
+        environment: 'Sandbox',
+        unreachableSinceMs: Date.UTC(2026, 0, 5, 14, 2),
+        retryMs: 30_000,
+      }),
     )
     await click(buttonNamed(h.container, 'Refresh'))
     await h.settle()
