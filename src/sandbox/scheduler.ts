@@ -132,21 +132,19 @@ export class Scheduler {
     })()
     const entry: InFlight = { runId: task.run_id, timer: undefined, work: undefined }
     this.inFlight.set(task.task_id, entry)
-    entry.timer = setTimeout(
-      () => {
-        entry.timer = undefined
-        entry.work = this.finish(task)
-          .catch((error: unknown) => {
-            const detail = error instanceof Error ? error.message : String(error)
-            this.options.log(`task ${task.task_id} could not be stored: ${detail}`)
-          })
-          .finally(() => {
-            this.inFlight.delete(task.task_id)
-            this.kick()
-          })
-      },
-      taskDuration(task, this.options.taskMs),
-    )
+    const duration = taskDuration(task, this.options.taskMs)
+    entry.timer = setTimeout(() => {
+      entry.timer = undefined
+      entry.work = this.finish(task)
+        .catch((error: unknown) => {
+          const detail = error instanceof Error ? error.message : String(error)
+          this.options.log(`task ${task.task_id} could not be stored: ${detail}`)
+        })
+        .finally(() => {
+          this.inFlight.delete(task.task_id)
+          this.kick()
+        })
+    }, duration)
   }
 
   /** Runs the skill for one task and stores the outcome. */
