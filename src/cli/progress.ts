@@ -19,6 +19,8 @@ export interface ProgressFrame {
   barWidth?: number
   /** Text after the figures, e.g. "1 failed". */
   suffix?: string
+  /** The time left in words ("about 12 min left"), told by the caller instead of this bar's clock. */
+  leftText?: string
 }
 
 const MB = 1024 * 1024
@@ -74,9 +76,11 @@ export function renderProgress(frame: ProgressFrame): string {
   const finished = frame.total > 0 && frame.done >= frame.total
   const left = finished
     ? `  done in ${clock((frame.nowMs - frame.startedAtMs) / 1000)}`
-    : secondsLeft === null
-      ? ''
-      : `  ${clock(secondsLeft)} left`
+    : frame.leftText !== undefined
+      ? frame.leftText && `  ${frame.leftText}`
+      : secondsLeft === null
+        ? ''
+        : `  ${clock(secondsLeft)} left`
   const suffix = frame.suffix ? `  ${frame.suffix}` : ''
   return `${frame.label}  ${bar}  ${figures}${speed}${left}${suffix}`
 }
@@ -91,7 +95,8 @@ export interface ProgressSink {
 }
 
 export interface ProgressBar {
-  update(done: number, total: number, suffix?: string): void
+  /** `leftText`, when given, replaces the bar's own estimate of the time left. */
+  update(done: number, total: number, suffix?: string, leftText?: string): void
   end(): void
 }
 
@@ -112,7 +117,7 @@ export function startProgressBar(
   let finishedDrawn = false
   const every = sink.redraws ? 100 : 5000
   return {
-    update(done, total, suffix) {
+    update(done, total, suffix, leftText) {
       doneAtStart ??= done
       const t = now()
       const finished = total > 0 && done >= total
@@ -127,6 +132,7 @@ export function startProgressBar(
         doneAtStart,
         nowMs: t,
         suffix,
+        ...(leftText !== undefined ? { leftText } : {}),
       })
       if (line === lastLine) return
       lastDrawn = t

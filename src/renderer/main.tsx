@@ -35,6 +35,7 @@ void stores.settings.getState().load()
 
 bridge.api.on('environmentsChanged', (list) => stores.environments.getState().apply(list))
 bridge.api.on('runsUpdated', (update) => stores.runs.getState().applyUpdate(update))
+bridge.api.on('runsReachability', (update) => stores.runs.getState().applyReachability(update))
 bridge.api.on('checkProgress', (update) => stores.prepare.getState().applyProgress(update))
 bridge.api.on('uploadProgress', (update) => stores.prepare.getState().applyUploadProgress(update))
 bridge.api.on('submissionUpdated', (update) =>

@@ -24,6 +24,8 @@ import {
   SKILL_NAMES,
   TaskFailure,
   FAIL_MARKER,
+  rowAsksToStall,
+  STALL_MS,
   type SkillName,
   type SkillOutput,
 } from './skills'
@@ -130,6 +132,7 @@ export class Scheduler {
     })()
     const entry: InFlight = { runId: task.run_id, timer: undefined, work: undefined }
     this.inFlight.set(task.task_id, entry)
+    const duration = taskDuration(task, this.options.taskMs)
     entry.timer = setTimeout(() => {
       entry.timer = undefined
       entry.work = this.finish(task)
@@ -141,7 +144,7 @@ export class Scheduler {
           this.inFlight.delete(task.task_id)
           this.kick()
         })
-    }, this.options.taskMs)
+    }, duration)
   }
 
   /** Runs the skill for one task and stores the outcome. */
@@ -311,4 +314,9 @@ export class Scheduler {
       )
     }
   }
+}
+
+/** How long a task runs: `taskMs`, or STALL_MS for a row that asks to stall. */
+function taskDuration(task: TaskRow, taskMs: number): number {
+  return rowAsksToStall(JSON.parse(task.row_json) as InputRow) ? STALL_MS : taskMs
 }

@@ -158,6 +158,16 @@ describe('progress bar', () => {
     )
   })
 
+  it('says the time left a run watch tells it, or nothing when it cannot be told', () => {
+    const frame = { label: 'run_1', unit: 'rows' as const, startedAtMs: 0, total: 40, barWidth: 8 }
+    expect(renderProgress({ ...frame, done: 10, nowMs: 5000, leftText: 'about 12 min left' })).toBe(
+      'run_1  [██░░░░░░]  10/40 rows  2.0 rows/s  about 12 min left',
+    )
+    expect(renderProgress({ ...frame, done: 10, nowMs: 5000, leftText: '' })).toBe(
+      'run_1  [██░░░░░░]  10/40 rows  2.0 rows/s',
+    )
+  })
+
   it('redraws one line on a terminal and prints few lines in a log', () => {
     let now = 0
     const lines: string[] = []

@@ -34,6 +34,7 @@ function entry(over: Partial<HistoryEntryView> = {}): HistoryEntryView {
     runId: 'run-1',
     runStatus: 'succeeded',
     runName: 'Orders',
+    runCounts: { totalTasks: 3, completedTasks: 3, failedTasks: 0, cancelledTasks: 0 },
     costT: 12,
     costIsEstimate: false,
     unitLabel: 'credits',

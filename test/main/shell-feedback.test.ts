@@ -55,8 +55,18 @@ describe('run ended notification', () => {
     expect(
       runEndedNotification({ environment: 'Sandbox', unitLabel: 'credits', run: run({}) }),
     ).toEqual({
+      // The service calls it succeeded; one row failed, and the notification says so.
+      title: 'Finished with 1 failed (3 of 4 succeeded): Product descriptions',
+      body: '3 of 4 rows succeeded, 1 failed. First error: Row 3: the field "url" is not a web address (Sandbox)',
+    })
+    const whole = runEndedNotification({
+      environment: 'Sandbox',
+      unitLabel: 'credits',
+      run: run({ completedTasks: 4, failedTasks: 0, firstErrorMessage: '' }),
+    })
+    expect(whole).toEqual({
       title: 'Run finished: Product descriptions',
-      body: '3 of 4 rows succeeded, 1 failed (Sandbox)',
+      body: '4 of 4 rows succeeded (Sandbox)',
     })
     const failed = runEndedNotification({
       environment: 'Prod',
@@ -86,6 +96,6 @@ describe('which ended runs notify', () => {
     })
     notificationsOn = false
     feedback.onRunEnded({ environment: 'Sandbox', unitLabel: 'credits', run: run({}) })
-    expect(shown).toEqual(['Run finished: Product descriptions'])
+    expect(shown).toEqual(['Finished with 1 failed (3 of 4 succeeded): Product descriptions'])
   })
 })

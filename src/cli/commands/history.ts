@@ -3,7 +3,7 @@ import { followUnfinished } from '../../core/flows/history/follow-unfinished'
 import { listHistory } from '../../core/flows/history/history-view'
 import type { Submission } from '../../core/flows/spend/submissions'
 import type { HistoryEntryView } from '../../shared/bridge'
-import { formatAmount, statusLabel } from '../../shared/format'
+import { formatAmount, runOutcome, statusLabel } from '../../shared/format'
 import { integerOption, stringOption, type Command } from '../command'
 import { table } from '../output'
 import { localTime } from '../time'
@@ -43,7 +43,11 @@ export const history: Command = {
               String(v.rows),
               v.state,
               v.runId || '-',
-              v.runStatus ? statusLabel(v.runStatus) : '-',
+              v.runStatus
+                ? v.runCounts
+                  ? runOutcome({ status: v.runStatus, ...v.runCounts }).label
+                  : statusLabel(v.runStatus)
+                : '-',
               v.runId
                 ? `${v.costIsEstimate ? 'about ' : ''}${formatAmount(v.costT, v.unitLabel)}`
                 : '-',

@@ -4,6 +4,7 @@ import {
   formatAmount,
   rowColumnHeader,
   rowNumberOf,
+  runOutcome,
   runProgressText,
   statusLabel,
   type RowNumbering,
@@ -13,7 +14,7 @@ import type { Engine } from '../../core/engine'
 import { rowNumberingOf } from '../../core/flows/spend/submissions'
 import { integerOption, stringOption, type Command } from '../command'
 import { table } from '../output'
-import { statusColor } from '../style'
+import { outcomeColor } from '../style'
 import { localTime } from '../time'
 
 export const runsList: Command = {
@@ -37,14 +38,14 @@ export const runsList: Command = {
             ['RUN', 'STATUS', 'PROGRESS', 'NAME', 'CREATED'],
             result.items.map((r: RunSummary) => [
               r.runId,
-              statusLabel(r.status),
+              runOutcome(r).label,
               runProgressText(r),
               r.displayName || r.templateName,
               localTime(r.createdAtUnix),
             ]),
             (cell, row, column) =>
               row >= 0 && column === 1
-                ? statusColor(ctx.out.style, result.items[row]!.status, cell)
+                ? outcomeColor(ctx.out.style, result.items[row]!, cell)
                 : cell,
           )}\n${result.items.length} of ${result.totalCount} runs`,
     )
@@ -84,7 +85,10 @@ export function describeRun(
   const ended = isTerminalStatus(r.status)
   const lines = [
     `${r.displayName || r.templateName || r.runId} (${r.runId})`,
-    `status: ${statusLabel(r.status)}, ${runProgressText(r)}`,
+    // A run that ended with failed rows says so in its status, counts included.
+    runOutcome(r).partial
+      ? `status: ${runOutcome(r).label}`
+      : `status: ${statusLabel(r.status)}, ${runProgressText(r)}`,
     // Once ended, what it actually cost (0 is a real amount); before, the estimate, said so.
     ended
       ? `cost: ${formatAmount(r.actualCostT, unitLabel)}`

@@ -64,7 +64,8 @@ export function tokenStorageLines(view: TokenStorageView): string[] {
 
 export const sandbox: Command = {
   name: 'sandbox',
-  summary: 'Run the local sandbox service in the foreground (Ctrl-C stops it).',
+  summary:
+    'Run the local sandbox service in the foreground (Ctrl-C stops it). A row with [[fail]] in a value fails; one with [[stall]] stays running for an hour (a stalled run).',
   usage:
     'sandbox [--host 127.0.0.1] [--port N] [--token T]... [--db FILE] [--seed FILE] [--task-ms N] [--latency-ms N]',
   options: {

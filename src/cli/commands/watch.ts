@@ -3,12 +3,24 @@ import type { Connection, Engine } from '../../core/engine'
 import { followRunToEnd } from '../../core/flows/watch/follow-run'
 import type { RunSummary } from '../../shared/contract'
 import { isTerminalStatus } from '../../shared/contract'
-import { statusLabel } from '../../shared/format'
-import type { Command, CommandContext } from '../command'
+import {
+  earlierPace,
+  runPace,
+  stalledAdvice,
+  statusLabel,
+  unreachableText,
+  type EarlierPace,
+} from '../../shared/format'
+import type { Outage } from '../../core/flows/watch/run-watcher'
+import { integerOption, type Command, type CommandContext } from '../command'
 import { EXIT, UsageError } from '../errors'
 import { describeRun, numberingOf } from './runs'
 
-/** Follows a run to its end with progress on stderr; returns the final detail. */
+/**
+ * Follows a run to its end with progress on stderr; returns the final detail. The bar says how
+ * long is left; a stall and an outage of the service are said on their own lines, and the watch
+ * goes on through both until the run ends or the user stops it.
+ */
 export async function watchToEnd(
   ctx: CommandContext,
   engine: Engine,
@@ -16,18 +28,25 @@ export async function watchToEnd(
   runId: string,
 ) {
   const bar = ctx.out.bar(runId, 'rows')
+  const pace = paceNotes(ctx)
+  const outageRetryMs = integerOption(
+    ctx.env.SKILL_RUNNER_RETRY_MS,
+    'SKILL_RUNNER_RETRY_MS',
+    100,
+    600_000,
+  )
   try {
     return await followRunToEnd(engine, connection, runId, {
       signal: ctx.signal,
-      onProgress: (run: RunSummary) => {
+      ...(outageRetryMs ? { outageRetryMs } : {}),
+      onProgress: (run, recent) => {
         const finished = run.completedTasks + run.failedTasks + run.cancelledTasks
         const failed = run.failedTasks ? `, ${run.failedTasks} failed` : ''
-        bar.update(finished, run.totalTasks, `${statusLabel(run.status)}${failed}`)
+        const left = pace.seen(run, recent)
+        bar.update(finished, run.totalTasks, `${statusLabel(run.status)}${failed}`, left)
       },
-      onError: (error) =>
-        ctx.out.note(
-          `still watching; the last look failed: ${error instanceof Error ? error.message : String(error)}`,
-        ),
+      onUnreachable: (outage) => pace.unreachable(outage),
+      onReachable: () => pace.reachable(),
       stop: ctx.interrupted.then(
         () =>
           new UsageError(
@@ -37,7 +56,50 @@ export async function watchToEnd(
       ),
     })
   } finally {
+    pace.stop()
     ctx.out.endProgress()
+  }
+}
+
+/**
+ * The lines a watch writes beside its bar: a stall (looked for every 15 s, since nothing else
+ * happens while a run stalls), its end, and an outage of the service (once, then once it is back).
+ */
+function paceNotes(ctx: CommandContext) {
+  let last: RunSummary | null = null
+  let earlier: EarlierPace | null = null
+  let stalled = false
+  let away = false
+  const check = () => {
+    if (!last || away) return
+    const now = runPace(last, Date.now(), earlier)
+    if (now.state === 'stalled' && !stalled) {
+      const advice = stalledAdvice(now)
+      ctx.out.note(`${advice.title}. ${advice.body}`)
+    }
+    if (now.state !== 'stalled' && stalled) ctx.out.note('The run is moving again.')
+    stalled = now.state === 'stalled'
+  }
+  const timer = setInterval(check, 15_000)
+  timer.unref()
+  return {
+    /** Records the run's news; returns the time left in words ('' when unknown). */
+    seen(run: RunSummary, recent: readonly RunSummary[]): string {
+      last = run
+      earlier = earlierPace(run, recent) ?? earlier
+      check()
+      return runPace(run, Date.now(), earlier).leftText
+    },
+    unreachable(outage: Outage) {
+      if (!away)
+        ctx.out.note(`${unreachableText(outage)} (Ctrl-C stops watching; the run goes on).`)
+      away = true
+    },
+    reachable() {
+      if (away) ctx.out.note('The service answers again; still watching.')
+      away = false
+    },
+    stop: () => clearInterval(timer),
   }
 }
 

@@ -159,6 +159,7 @@ export class RunFollower {
         minMs: options.followMinMs ?? 1000,
         maxMs: options.followMaxMs ?? 10_000,
         pageSize: options.followPageSize ?? FOLLOW_PAGE_SIZE,
+        ...(options.outageRetryMs ? { outageRetryMs: options.outageRetryMs } : {}),
         setTimer: this.setTimer,
         clearTimer: this.clearTimer,
       },
@@ -178,6 +179,24 @@ export class RunFollower {
       watcher.on('ended', (run) => {
         emit('runEnded', { environment, unitLabel: source.unitLabel(environment), run })
       }),
+      // The service went away: the window keeps what it last saw and says since when.
+      watcher.on('unreachable', (outage) =>
+        emit('runsReachability', {
+          environment,
+          unreachableSinceMs: outage.sinceMs,
+          retryMs: outage.retryMs,
+        }),
+      ),
+      // Back: the newest page as it is now, so the list is whole again, then the all-clear.
+      watcher.on('reachable', (page) => {
+        f.totalCount = page.totalCount
+        emit('runsUpdated', this.updateOf(environment, page))
+        emit('runsReachability', {
+          environment,
+          unreachableSinceMs: null,
+          retryMs: options.outageRetryMs ?? 30_000,
+        })
+      }),
     ]
     f.stop = () => {
       watcher.stop()
@@ -191,6 +210,10 @@ export class RunFollower {
     const page = await f.watcher.followActive()
     f.totalCount = page.totalCount
     this.pushActivity()
+    return this.updateOf(environment, page)
+  }
+
+  private updateOf(environment: string, page: RunList): RunsUpdate {
     return {
       environment,
       items: page.items,

@@ -35,6 +35,8 @@ export interface RunFollowOptions {
   submissionsCheckMs?: number
   /** How many newest runs one follow request covers (default 50). */
   followPageSize?: number
+  /** While a service cannot be reached, how often it is asked again (ms, default 30 s). */
+  outageRetryMs?: number
   setTimer?: (fn: () => void, ms: number) => unknown
   clearTimer?: (handle: unknown) => void
 }

@@ -1,10 +1,10 @@
 import { useCallback, useId, useMemo } from 'react'
 import { RUN_FILTER_STATUSES, type EnvironmentView } from '../../shared/bridge'
-import { statusLabel } from '../../shared/format'
+import { statusLabel, unreachableText } from '../../shared/format'
 import { useRuns, useSaves, useStores } from '../stores/context'
-import { canLoadMore, runsCaption, visibleRuns } from '../stores/runs-selectors'
+import { canLoadMore, NEEDS_ATTENTION, runsCaption, visibleRuns } from '../stores/runs-selectors'
 import { ErrorNotice } from './ErrorNotice'
-import { RunsTable } from './RunsTable'
+import { RunsTable, useNow } from './RunsTable'
 import { SearchField } from './SearchField'
 import { CopyablePath } from '../runs/CopyablePath'
 import { CardHead, EmptyList } from './CardParts'
@@ -19,8 +19,13 @@ export function RunsPanel(props: { env: EnvironmentView }) {
   const loadingMore = useRuns((s) => s.loadingMore)
   const nextPageToken = useRuns((s) => s.nextPageToken)
   const error = useRuns((s) => s.error)
+  const unreachable = useRuns((s) => s.unreachable)
   const setSearch = useCallback((text: string) => runs.getState().setSearch(text), [runs])
-  const shown = useMemo(() => visibleRuns({ items, status, search }), [items, status, search])
+  const filterContext = useFilterContext()
+  const shown = useMemo(
+    () => visibleRuns({ items, status, search }, filterContext),
+    [items, status, search, filterContext],
+  )
   const loadMore = useCallback(() => void runs.getState().loadMore(), [runs])
   const openRun = useCallback((runId: string) => nav.getState().openRun(runId), [nav])
   const more = canLoadMore({ nextPageToken, loadingMore })
@@ -30,7 +35,11 @@ export function RunsPanel(props: { env: EnvironmentView }) {
       <CardHead
         titleId="runs-title"
         title="Runs"
-        sub={loading ? 'Loading runs…' : runsCaption({ items, status, search, totalCount })}
+        sub={
+          loading
+            ? 'Loading runs…'
+            : runsCaption({ items, status, search, totalCount }, filterContext)
+        }
         live
       >
         <div className="toolbar">
@@ -51,6 +60,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
           </button>
         </div>
       </CardHead>
+      <UnreachableBanner />
       {error && <ErrorNotice error={error} onRetry={() => void runs.getState().refresh()} />}
       <LastSaved />
       {!loading && shown.length === 0 && !error ? (
@@ -61,6 +71,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
           unitLabel={props.env.unitLabel}
           environment={props.env.name}
           onOpen={openRun}
+          lastSeen={unreachable !== null}
           // While searching, older pages load only when asked (the button below): the search
           // looks at the runs loaded, and scrolling a few matches should not fetch them all.
           {...(more && !search.trim() ? { onEndReached: loadMore } : {})}
@@ -73,11 +84,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
           </button>
         </div>
       )}
-      {loadingMore && (
-        <p className="card-sub" role="status">
-          Loading older runs…
-        </p>
-      )}
+      <LoadingMore />
     </section>
   )
 }
@@ -92,9 +99,11 @@ function NoRunsShown() {
       title={
         search.trim()
           ? `No loaded run matches “${search.trim()}”.`
-          : status
-            ? `No ${statusLabel(status).toLowerCase()} runs.`
-            : 'No runs yet.'
+          : status === NEEDS_ATTENTION
+            ? 'No run needs attention.'
+            : status
+              ? `No ${statusLabel(status).toLowerCase()} runs.`
+              : 'No runs yet.'
       }
     >
       {search.trim() && nextPageToken
@@ -120,6 +129,7 @@ function StatusFilter() {
         onChange={(e) => void runs.getState().setStatus(e.target.value)}
       >
         <option value="">All runs</option>
+        <option value={NEEDS_ATTENTION}>Needs attention</option>
         {RUN_FILTER_STATUSES.map((s) => (
           <option key={s} value={s}>
             {statusLabel(s)}
@@ -151,5 +161,48 @@ function LastSaved() {
         Dismiss
       </button>
     </div>
+  )
+}
+
+/** The service cannot be reached: since when, how often it is asked, and that the list is as last seen. */
+function UnreachableBanner() {
+  const unreachable = useRuns((s) => s.unreachable)
+  const error = useRuns((s) => s.error)
+  // With no runs to keep showing, the error notice says it (and offers to try again).
+  if (!unreachable || error?.code === 'unreachable') return null
+  return (
+    <div className="offline-banner" role="status" data-testid="runs-unreachable">
+      <strong>{unreachableText(unreachable)}.</strong> The runs below are as last seen; they update
+      by themselves when the service answers again.
+    </div>
+  )
+}
+
+/**
+ * What the "Needs attention" filter needs besides the runs: the time (a run stalls while nothing
+ * changes, so it is looked at again every 30 s) and the runs whose outputs failed to save.
+ */
+function useFilterContext() {
+  const saves = useSaves((s) => s.byRun)
+  const nowMs = useNow(30_000)
+  return useMemo(
+    () => ({
+      nowMs,
+      saveFailed: (runId: string) => {
+        const save = saves[runId]
+        return save?.state === 'failed' || (save?.state === 'saved' && save.failedFiles > 0)
+      },
+    }),
+    [nowMs, saves],
+  )
+}
+
+function LoadingMore() {
+  const loadingMore = useRuns((s) => s.loadingMore)
+  if (!loadingMore) return null
+  return (
+    <p className="card-sub" role="status">
+      Loading older runs…
+    </p>
   )
 }

@@ -1,6 +1,14 @@
-import { memo, useEffect, useState } from 'react'
+import { memo, useEffect, useMemo, useState } from 'react'
 import type { RunSummary } from '../../shared/contract'
-import { formatUnixTime, runCostText, runDoneFraction, runProgressText } from '../../shared/format'
+import {
+  earlierPace,
+  formatUnixTime,
+  runCostText,
+  runDoneFraction,
+  runProgressText,
+  type EarlierPace,
+} from '../../shared/format'
+import { PaceNote } from '../runs/RunPace'
 import { isTerminalStatus } from '../../shared/contract'
 import { useSaves, useStores } from '../stores/context'
 import { saveText } from '../stores/saves-store'
@@ -19,8 +27,17 @@ export function RunsTable(props: {
   environment: string
   onOpen: (runId: string) => void
   onEndReached?: () => void
+  /** The service cannot be reached: the runs are as last seen (no "time left" is told). */
+  lastSeen?: boolean
 }) {
   const now = useNow(30_000)
+  // How fast earlier runs of the same template went, for the active runs' time left.
+  const earlier = useMemo(() => {
+    const byRun = new Map<string, EarlierPace | null>()
+    for (const run of props.runs)
+      if (!isTerminalStatus(run.status)) byRun.set(run.runId, earlierPace(run, props.runs))
+    return byRun
+  }, [props.runs])
   return (
     <VirtualTable
       items={props.runs}
@@ -38,6 +55,8 @@ export function RunsTable(props: {
           start={place.start}
           size={place.size}
           now={now}
+          earlier={earlier.get(run.runId) ?? null}
+          lastSeen={props.lastSeen ?? false}
           unitLabel={props.unitLabel}
           environment={props.environment}
           onOpen={props.onOpen}
@@ -59,6 +78,8 @@ const RunRow = memo(function RunRow(props: {
   start: number
   size: number
   now: number
+  earlier: EarlierPace | null
+  lastSeen: boolean
   unitLabel: string
   environment: string
   onOpen: (runId: string) => void
@@ -70,6 +91,7 @@ const RunRow = memo(function RunRow(props: {
   return (
     <VirtualRow
       data-run-id={run.runId}
+      {...(props.lastSeen && !isTerminalStatus(run.status) ? { 'data-last-seen': '' } : {})}
       place={{ index: props.index, start: props.start, size: props.size }}
     >
       <td>
@@ -92,7 +114,9 @@ const RunRow = memo(function RunRow(props: {
         </span>
       </td>
       <td>
-        <StatusBadge status={run.status} />
+        <StatusBadge status={run.status} run={run} />
+        {/* While the service is away the row is dimmed as last seen (the banner says why). */}
+        {!props.lastSeen && <PaceNote run={run} earlier={props.earlier} nowMs={now} brief />}
       </td>
       <td>
         <span className="progress-text">{runProgressText(run)}</span>

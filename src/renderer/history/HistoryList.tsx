@@ -1,5 +1,5 @@
 import type { HistoryEntryView } from '../../shared/bridge'
-import { formatAmount, formatMoment, statusLabel } from '../../shared/format'
+import { formatAmount, formatMoment, runOutcome, statusLabel } from '../../shared/format'
 import { StatusBadge } from '../components/StatusBadge'
 import { VirtualRow, VirtualTable } from '../components/VirtualTable'
 
@@ -15,7 +15,10 @@ export function submissionStateText(entry: HistoryEntryView): string {
     case 'refused':
       return entry.error ? `Refused: ${entry.error}` : 'Refused by the service'
     default:
-      return entry.runStatus ? statusLabel(entry.runStatus) : 'Accepted'
+      if (!entry.runStatus) return 'Accepted'
+      return entry.runCounts
+        ? runOutcome({ status: entry.runStatus, ...entry.runCounts }).label
+        : statusLabel(entry.runStatus)
   }
 }
 
@@ -79,7 +82,12 @@ function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryV
         <>
           <span className="history-run">
             {props.entry.runStatus ? (
-              <StatusBadge status={props.entry.runStatus} />
+              <StatusBadge
+                status={props.entry.runStatus}
+                {...(props.entry.runCounts
+                  ? { run: { status: props.entry.runStatus, ...props.entry.runCounts } }
+                  : {})}
+              />
             ) : (
               <span className="run-sub">{submissionStateText(props.entry)}</span>
             )}

@@ -1,26 +1,47 @@
-import type { ReactNode } from 'react'
+import { useMemo, type ReactNode } from 'react'
 import type { RunOverview } from '../../shared/bridge'
 import { isTerminalStatus, type RunSummary } from '../../shared/contract'
-import { formatUnixTime, runDoneFraction, runProgressText } from '../../shared/format'
+import {
+  earlierPace,
+  formatMoment,
+  formatUnixTime,
+  runDoneFraction,
+  runProgressText,
+  unreachableText,
+} from '../../shared/format'
 import { Fact } from '../components/Fact'
 import { ProgressBar } from '../components/ProgressBar'
 import { useNow } from '../components/RunsTable'
 import { StatusBadge } from '../components/StatusBadge'
-import { useStores } from '../stores/context'
+import { useRuns, useStores } from '../stores/context'
+import { PaceNote, StalledNotice } from './RunPace'
 import { costLines, runDuration } from './run-view'
 
 /** The head of a run's page: name, status, progress, timing and cost, and related runs. */
 export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }) {
   const { overview } = props
   const { run } = overview.detail
+  const listed = useRuns((s) => s.items)
+  const earlier = useMemo(() => earlierPace(run, listed), [run, listed])
+  // While the service cannot be reached, the run is shown as last seen: its clock stops there.
+  const unreachable = useRuns((s) => s.unreachable)
+  const ticking = useNow(5000)
+  const nowMs = unreachable ? unreachable.sinceMs : ticking
   const name = run.displayName || run.runId
   return (
     <section className="card run-detail" aria-labelledby="run-title">
       {props.back}
       <div className="run-title-row">
         <h2 id="run-title">{name}</h2>
-        <StatusBadge status={run.status} />
-        {!isTerminalStatus(run.status) && <span className="live-dot">Live</span>}
+        <StatusBadge status={run.status} run={run} />
+        {!isTerminalStatus(run.status) &&
+          (unreachable ? (
+            <span className="last-seen" title={unreachableText(unreachable)}>
+              Last seen {formatMoment(new Date(unreachable.sinceMs), 'time')}
+            </span>
+          ) : (
+            <span className="live-dot">Live</span>
+          ))}
       </div>
       <p className="card-sub">
         {[
@@ -36,8 +57,17 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
           {runProgressText(run)}
         </span>
         <ProgressBar label={`Progress of ${name}`} fraction={runDoneFraction(run)} large />
+        {!unreachable && <PaceNote run={run} earlier={earlier} nowMs={nowMs} />}
       </div>
-      <RunFacts overview={overview} run={run} />
+      {unreachable ? (
+        <div className="offline-banner run-offline" role="status">
+          <strong>{unreachableText(unreachable)}.</strong> This run is shown as last seen; it
+          updates by itself when the service answers again.
+        </div>
+      ) : (
+        <StalledNotice run={run} earlier={earlier} nowMs={nowMs} />
+      )}
+      <RunFacts overview={overview} run={run} frozenAtMs={unreachable?.sinceMs ?? null} />
       <RelatedRuns overview={overview} />
       {!overview.fromThisDevice && (
         <p className="card-sub">
@@ -50,8 +80,9 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
 }
 
 /** Rows, timing and cost, as a list of facts. */
-function RunFacts(props: { overview: RunOverview; run: RunSummary }) {
-  const now = useNow(1000)
+function RunFacts(props: { overview: RunOverview; run: RunSummary; frozenAtMs: number | null }) {
+  const ticking = useNow(1000)
+  const now = props.frozenAtMs ?? ticking
   const { run } = props
   const live = !isTerminalStatus(run.status)
   return (

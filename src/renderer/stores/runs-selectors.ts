@@ -1,6 +1,24 @@
 /** Plain selector functions of the runs store; tested like any function. */
 import { isTerminalStatus, type RunSummary } from '../../shared/contract'
 import type { BridgeErrorInfo } from '../../shared/bridge'
+import { earlierPace, needsAttention, runPace } from '../../shared/format'
+
+/**
+ * The status filter's "Needs attention": not a status of the service (the list asks it for every
+ * run) but runs with failed rows, stalled runs and runs whose outputs failed to save.
+ */
+export const NEEDS_ATTENTION = 'attention'
+
+/** The status to ask the service for, for a filter of the list. */
+export function serviceStatus(filter: string): string {
+  return filter === NEEDS_ATTENTION ? '' : filter
+}
+
+/** Whether a run is stalled at `nowMs`, its pace judged against the other runs loaded. */
+export function isStalled(run: RunSummary, items: readonly RunSummary[], nowMs: number): boolean {
+  if (isTerminalStatus(run.status)) return false
+  return runPace(run, nowMs, earlierPace(run, items)).state === 'stalled'
+}
 
 export interface RunsData {
   environment: string | null
@@ -14,6 +32,8 @@ export interface RunsData {
   loading: boolean
   loadingMore: boolean
   error: BridgeErrorInfo | null
+  /** The service cannot be reached since then: the list shows the runs as last seen. */
+  unreachable: { sinceMs: number; retryMs: number } | null
 }
 
 /** Newest first; runs created in the same second keep a stable order by id. */
@@ -53,14 +73,35 @@ export function runMatches(run: RunSummary, search: string): boolean {
   return words.every((word) => haystack.includes(word))
 }
 
-/** The runs that match the status filter ('' = all) and the search. */
+/** What the filter needs beyond the runs: the time now, and runs whose outputs failed to save. */
+export interface FilterContext {
+  nowMs?: number
+  saveFailed?: (runId: string) => boolean
+}
+
+function matchesFilter(
+  run: RunSummary,
+  items: readonly RunSummary[],
+  filter: string,
+  context: FilterContext,
+) {
+  if (!filter) return true
+  if (filter !== NEEDS_ATTENTION) return run.status === filter
+  return needsAttention(run, {
+    stalled: isStalled(run, items, context.nowMs ?? Date.now()),
+    unsavedOutputs: context.saveFailed?.(run.runId) ?? false,
+  })
+}
+
+/** The runs that match the status filter ('' = all, or Needs attention) and the search. */
 export function visibleRuns(
   state: Pick<RunsData, 'items' | 'status'> & { search?: string },
+  context: FilterContext = {},
 ): RunSummary[] {
   const search = state.search ?? ''
   if (!state.status && !search.trim()) return state.items
   return state.items.filter(
-    (run) => (!state.status || run.status === state.status) && runMatches(run, search),
+    (run) => matchesFilter(run, state.items, state.status, context) && runMatches(run, search),
   )
 }
 
@@ -71,8 +112,9 @@ export function activeRunCount(items: RunSummary[]): number {
 /** "12 runs", "3 running or queued", for the panel's header. */
 export function runsCaption(
   state: Pick<RunsData, 'items' | 'status' | 'totalCount'> & { search?: string },
+  context: FilterContext = {},
 ): string {
-  const shown = visibleRuns(state).length
+  const shown = visibleRuns(state, context).length
   const total = Math.max(state.totalCount, shown)
   const filtered = Boolean(state.status || state.search?.trim())
   const noun = (filtered ? shown : total) === 1 ? 'run' : 'runs'

@@ -5,11 +5,11 @@
  * reaches the open run's detail shows in the list too.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla'
-import type { BridgeApi, RunsUpdate } from '../../shared/bridge'
+import type { BridgeApi, RunsReachability, RunsUpdate } from '../../shared/bridge'
 import type { RunSummary } from '../../shared/contract'
 import { errorInfo } from './errors'
 import { newestOf, type RunSummariesStore } from './run-summaries-store'
-import { compareRuns, mergeRuns, type RunsData } from './runs-selectors'
+import { compareRuns, mergeRuns, serviceStatus, type RunsData } from './runs-selectors'
 
 export interface RunsActions {
   /** Shows the runs of `environment` and follows them. */
@@ -20,6 +20,7 @@ export interface RunsActions {
   loadMore(): Promise<void>
   refresh(): Promise<void>
   applyUpdate(update: RunsUpdate): void
+  applyReachability(update: RunsReachability): void
   close(): Promise<void>
 }
 
@@ -47,20 +48,36 @@ function listPage(ctx: RunsContext, environment: string, status: string, pageTok
     environment,
     pageSize: PAGE_SIZE,
     ...(pageToken ? { pageToken } : {}),
-    ...(status ? { status } : {}),
+    ...(serviceStatus(status) ? { status: serviceStatus(status) } : {}),
   })
 }
 
-async function loadFirstPage(ctx: RunsContext, environment: string, status: string) {
+/** How often the engine asks an unreachable service again, until it says otherwise. */
+const RETRY_MS = 30_000
+
+/**
+ * A failure to read runs. When the service cannot be reached the runs already shown stay, as last
+ * seen, under a banner (the engine keeps asking and says when it answers); other errors show.
+ */
+function failed(ctx: RunsContext, error: unknown) {
+  const info = errorInfo(error)
+  // Nothing to keep showing: the error itself says what happened and offers to try again.
+  if (info.code !== 'unreachable' || ctx.get().items.length === 0) return ctx.set({ error: info })
+  ctx.set((s) => ({ unreachable: s.unreachable ?? { sinceMs: Date.now(), retryMs: RETRY_MS } }))
+}
+
+/**
+ * Asks for the first page. `keep` (a Refresh) leaves the runs shown until the answer comes, so
+ * a failed look never empties the list.
+ */
+async function loadFirstPage(ctx: RunsContext, environment: string, status: string, keep = false) {
   const { set } = ctx
   const mine = ++ctx.generation
   set({
     environment,
     status,
-    items: [],
-    totalCount: 0,
-    nextPageToken: '',
-    loading: true,
+    ...(keep ? {} : { items: [], totalCount: 0, nextPageToken: '', unreachable: null }),
+    loading: !keep,
     error: null,
   })
   try {
@@ -68,14 +85,17 @@ async function loadFirstPage(ctx: RunsContext, environment: string, status: stri
     if (mine !== ctx.generation) return
     const items = cached(ctx, environment, page.items)
     set((s) => ({
-      items: mergeRuns(s.items, items),
+      // A Refresh shows the page as it is now: runs gone from it are not kept.
+      items: keep ? mergeRuns([], items) : mergeRuns(s.items, items),
       totalCount: page.totalCount,
       nextPageToken: page.nextPageToken,
       loading: false,
+      unreachable: null,
     }))
   } catch (error) {
     if (mine !== ctx.generation) return
-    set({ loading: false, error: errorInfo(error) })
+    set({ loading: false })
+    failed(ctx, error)
   }
 }
 
@@ -87,11 +107,12 @@ function pagingActions(ctx: RunsContext) {
       const previous = get().environment
       if (previous && previous !== environment)
         api.unwatchRuns({ environment: previous }).catch(() => {})
-      await loadFirstPage(ctx, environment, get().status)
+      // Back to the same runs (the screen shown again): keep them on screen until the answer.
+      await loadFirstPage(ctx, environment, get().status, previous === environment)
       try {
         get().applyUpdate(await api.watchRuns({ environment }))
       } catch (error) {
-        if (get().environment === environment) set({ error: errorInfo(error) })
+        if (get().environment === environment && !get().unreachable) failed(ctx, error)
       }
     },
     async setStatus(status: string) {
@@ -121,11 +142,11 @@ function pagingActions(ctx: RunsContext) {
     async refresh() {
       const { environment, status } = get()
       if (!environment) return
-      await loadFirstPage(ctx, environment, status)
+      await loadFirstPage(ctx, environment, status, true)
       try {
         get().applyUpdate(await api.refreshRuns({ environment }))
       } catch (error) {
-        set({ error: errorInfo(error) })
+        if (!get().unreachable) failed(ctx, error)
       }
     },
     async close() {
@@ -145,12 +166,12 @@ function applyUpdate(ctx: RunsContext, update: RunsUpdate) {
   if (update.environment !== environment) return
   // With a filter on, only runs of that status join the list (others update in place).
   const known = new Set(get().items.map((r) => r.runId))
-  const incoming = status
+  const incoming = serviceStatus(status)
     ? items.filter((run) => known.has(run.runId) || run.status === status)
     : items
   set((s) => ({
     items: mergeRuns(s.items, incoming),
-    totalCount: status ? s.totalCount : Math.max(update.totalCount, s.totalCount),
+    totalCount: serviceStatus(status) ? s.totalCount : Math.max(update.totalCount, s.totalCount),
   }))
 }
 
@@ -185,11 +206,21 @@ export function createRunsStore(api: BridgeApi, summaries: RunSummariesStore) {
       loading: false,
       loadingMore: false,
       error: null,
+      unreachable: null,
       ...pagingActions(ctx),
       setSearch(search: string) {
         set({ search })
       },
       applyUpdate: (update: RunsUpdate) => applyUpdate(ctx, update),
+      applyReachability(update: RunsReachability) {
+        if (update.environment !== get().environment) return
+        const since = update.unreachableSinceMs
+        set((s) => ({
+          unreachable: since === null ? null : { sinceMs: since, retryMs: update.retryMs },
+          // Back: an earlier "cannot reach" error is over too.
+          error: since === null && s.error?.code === 'unreachable' ? null : s.error,
+        }))
+      },
     }
   })
   followCache(store, summaries)

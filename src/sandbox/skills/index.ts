@@ -35,11 +35,23 @@ export interface SkillInput {
 export class TaskFailure extends Error {}
 
 export const FAIL_MARKER = '[[fail]]'
+/** A row holding this stays `running` for STALL_MS: a run that stalls, to test how clients say so. */
+export const STALL_MARKER = '[[stall]]'
+export const STALL_MS = 60 * 60 * 1000
 
 /** The first field whose value (or any item or file text in it) contains `[[fail]]`. */
 export function fieldAskingToFail(row: InputRow): string | undefined {
+  return fieldWithMarker(row, FAIL_MARKER)
+}
+
+/** Whether a row asks to stall (`[[stall]]` in any value). */
+export function rowAsksToStall(row: InputRow): boolean {
+  return fieldWithMarker(row, STALL_MARKER) !== undefined
+}
+
+function fieldWithMarker(row: InputRow, marker: string): string | undefined {
   const contains = (value: unknown): boolean => {
-    if (typeof value === 'string') return value.includes(FAIL_MARKER)
+    if (typeof value === 'string') return value.includes(marker)
     if (Array.isArray(value)) return value.some(contains)
     if (typeof value === 'object' && value !== null) return Object.values(value).some(contains)
     return false

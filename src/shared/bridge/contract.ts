@@ -17,6 +17,7 @@ import type {
   DownloadProgressUpdate,
   EnvironmentList,
   RunDetailUpdate,
+  RunsReachability,
   RunEnded,
   RunsUpdate,
   SubmissionUpdate,
@@ -57,6 +58,7 @@ export interface BridgeEvents {
   checkProgress: CheckProgressUpdate
   submissionUpdated: SubmissionUpdate
   runDetailUpdated: RunDetailUpdate
+  runsReachability: RunsReachability
 }
 
 export type BridgeRequests = typeof bridgeRequests

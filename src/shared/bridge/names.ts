@@ -60,6 +60,7 @@ export const EVENT_NAMES = [
   'checkProgress',
   'submissionUpdated',
   'runDetailUpdated',
+  'runsReachability',
 ] as const
 
 export type RequestNameList = (typeof REQUEST_NAMES)[number]

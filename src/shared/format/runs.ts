@@ -98,26 +98,3 @@ export function runCostText(run: RunCost, unitLabel: string, locale?: string): s
   if (run.estimatedCostT > 0) return `about ${formatAmount(run.estimatedCostT, unitLabel, locale)}`
   return formatAmount(0, unitLabel, locale)
 }
-
-/** The title and body of the desktop notification shown when a run ends. */
-export function runEndedMessage(
-  run: RunCounters & { displayName: string; runId: string; firstErrorMessage: string },
-): { title: string; body: string } {
-  const name = run.displayName || run.runId
-  const progress = runProgressText(run)
-  switch (run.status) {
-    case 'succeeded':
-      return { title: `Run finished: ${name}`, body: progress }
-    case 'failed':
-      return {
-        title: `Run failed: ${name}`,
-        body: run.firstErrorMessage
-          ? `${progress}. First error: ${run.firstErrorMessage}`
-          : progress,
-      }
-    case 'cancelled':
-      return { title: `Run cancelled: ${name}`, body: progress }
-    default:
-      return { title: `Run ended (${statusLabel(run.status)}): ${name}`, body: progress }
-  }
-}

@@ -5,7 +5,7 @@
  * only, so it works offline.
  */
 import { isTerminalStatus } from '../../../shared/contract'
-import type { HistoryEntryView, HistoryPage } from '../../../shared/bridge'
+import type { HistoryEntryView, HistoryPage, RunCounts } from '../../../shared/bridge'
 import type { History } from '../../storage/run-history'
 import type { Submission, Submissions } from '../spend/submissions'
 
@@ -20,6 +20,7 @@ interface RunSeen {
   estimatedCostT: number
   actualCostT: number
   terminal: boolean
+  counts: RunCounts
 }
 
 function runSeen(history: History, origin: string, runId: string): RunSeen | null {
@@ -31,6 +32,12 @@ function runSeen(history: History, origin: string, runId: string): RunSeen | nul
     estimatedCostT: run.estimatedCostT,
     actualCostT: run.actualCostT,
     terminal: isTerminalStatus(run.status),
+    counts: {
+      totalTasks: run.totalTasks,
+      completedTasks: run.completedTasks,
+      failedTasks: run.failedTasks,
+      cancelledTasks: run.cancelledTasks,
+    },
   }
 }
 
@@ -57,6 +64,7 @@ function entryOf(
     runId: submission.runId,
     runStatus: seen?.status ?? '',
     runName: seen?.name ?? '',
+    runCounts: seen?.counts ?? null,
     costT: ended ? seen!.actualCostT : estimate,
     costIsEstimate: !ended,
     unitLabel: unitLabelOf(submission.environment),

@@ -6,12 +6,20 @@
 import type { RunDetail, RunSummary } from '../../../shared/contract'
 import type { Connection } from '../../environments/connection'
 import type { History } from '../../storage/run-history'
-import type { RunWatcher, RunWatcherOptions } from './run-watcher'
+import { isOutage, type Outage, type RunWatcher, type RunWatcherOptions } from './run-watcher'
 
 export interface FollowRunOptions {
-  onProgress?: (run: RunSummary) => void
-  /** A look that failed; following goes on. */
-  onError?: (error: unknown) => void
+  /** The run changed; `recent` are the newest runs of the account (for the pace of earlier runs). */
+  onProgress?: (run: RunSummary, recent: readonly RunSummary[]) => void
+  /**
+   * A look that failed because the service is away; following goes on, asking every retryMs.
+   * Any other failure (a refused credential, a run that is not there) ends the following.
+   */
+  onUnreachable?: (outage: Outage) => void
+  /** The service answers again after an outage. */
+  onReachable?: () => void
+  /** While the service is away, ask again this often (ms, default 30 s). */
+  outageRetryMs?: number
   /** Resolves when the caller stops watching (the run goes on); then this rejects with its value. */
   stop?: Promise<unknown>
   signal?: AbortSignal
@@ -34,19 +42,23 @@ export async function followRunToEnd(
   const watcher = services.watcher(connection, {
     minMs: options.minMs ?? 500,
     maxMs: options.maxMs ?? 5000,
+    ...(options.outageRetryMs ? { outageRetryMs: options.outageRetryMs } : {}),
   })
-  if (options.onProgress) watcher.on('progress', options.onProgress)
-  if (options.onError) watcher.on('error', options.onError)
+  const { onProgress, onUnreachable, onReachable } = options
+  if (onProgress) watcher.on('progress', (run) => onProgress(run, watcher.newestRuns))
+  if (onUnreachable) watcher.on('unreachable', onUnreachable)
+  if (onReachable) watcher.on('reachable', () => onReachable())
+  const failed = new Promise<never>((_, reject) => {
+    watcher.on('error', (error) => {
+      if (!isOutage(error)) reject(error)
+    })
+  })
   try {
     const ended = watcher.waitFor(runId)
-    await (options.stop
-      ? Promise.race([
-          ended,
-          options.stop.then((reason) => {
-            throw reason
-          }),
-        ])
-      : ended)
+    const stopped = options.stop?.then((reason) => {
+      throw reason
+    })
+    await Promise.race([ended, failed, ...(stopped ? [stopped] : [])])
   } finally {
     watcher.stop()
   }

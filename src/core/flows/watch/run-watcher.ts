@@ -10,6 +10,7 @@ import {
   type RunList,
   type RunSummary,
 } from '../../../shared/contract'
+import { UserFacingError } from '../../../shared/errors'
 import type { ApiClient } from '../../service'
 
 /** What the watcher asks: an environment's API client, or anything that answers the same. */
@@ -26,6 +27,24 @@ export interface RunWatcherEvents {
   ended: (run: RunSummary) => void
   /** A look failed; the watcher keeps going, more slowly. */
   error: (error: unknown) => void
+  /** A look found the service unreachable (down, 5xx, too slow); it is asked again every retryMs. */
+  unreachable: (outage: Outage) => void
+  /** The service answered again after an outage; the newest page is passed along. */
+  reachable: (page: RunList) => void
+}
+
+/** Since when the service cannot be reached, and how often it is asked again meanwhile. */
+export interface Outage {
+  sinceMs: number
+  retryMs: number
+}
+
+/**
+ * Whether a failure is the service being away (unreachable, 5xx, too slow): worth waiting out.
+ * A refused credential, a run that is not there, or a bug is not.
+ */
+export function isOutage(error: unknown): boolean {
+  return error instanceof UserFacingError && error.category === 'unavailable'
 }
 
 export interface RunWatcherOptions {
@@ -35,6 +54,9 @@ export interface RunWatcherOptions {
   maxMs?: number
   /** How many newest runs one list request covers (default 50). */
   pageSize?: number
+  /** While the service cannot be reached, ask again this often (ms, default 30000). */
+  outageRetryMs?: number
+  now?: () => number
   setTimer?: (fn: () => void, ms: number) => unknown
   clearTimer?: (handle: unknown) => void
 }
@@ -52,13 +74,21 @@ export class RunWatcher {
   private readonly focused = new Set<string>()
   /** The runs of the newest page at the last look (followed for the runs list). */
   private newest = new Set<string>()
+  /** That page's summaries, as they were then. */
+  newestRuns: readonly RunSummary[] = []
   private readonly listeners: { [K in keyof RunWatcherEvents]: Set<Listener<K>> } = {
     progress: new Set(),
     changed: new Set(),
     detail: new Set(),
     ended: new Set(),
     error: new Set(),
+    unreachable: new Set(),
+    reachable: new Set(),
   }
+  private readonly outageRetryMs: number
+  private readonly now: () => number
+  /** The service could not be reached since then (ms); null while it answers. */
+  private outageSince: number | null = null
   private delay: number
   private timer: unknown = null
   private busy: Promise<void> | null = null
@@ -73,6 +103,8 @@ export class RunWatcher {
     this.minMs = options.minMs ?? 1000
     this.maxMs = options.maxMs ?? 15_000
     this.pageSize = options.pageSize ?? 50
+    this.outageRetryMs = options.outageRetryMs ?? 30_000
+    this.now = options.now ?? Date.now
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
     this.clearTimer =
       options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>))
@@ -97,7 +129,19 @@ export class RunWatcher {
    */
   async followActive(): Promise<RunList> {
     this.requests += 1
-    const page = await this.client.listRuns({ pageSize: this.pageSize })
+    let page: RunList
+    try {
+      page = await this.client.listRuns({ pageSize: this.pageSize })
+    } catch (error) {
+      // Away: keep asking now and then, and say so when it answers again.
+      if (isOutage(error)) {
+        this.noteOutage()
+        this.schedule(this.delay)
+      }
+      throw error
+    }
+    this.noteReachable(page)
+    this.newestRuns = page.items
     this.newest = new Set(page.items.map((run) => run.runId))
     for (const run of page.items)
       if (!isTerminalStatus(run.status) && !this.active.has(run.runId))
@@ -105,6 +149,13 @@ export class RunWatcher {
     this.delay = this.minMs
     this.schedule(this.delay)
     return page
+  }
+
+  /** The outage under way, or null while the service answers. */
+  get outage(): Outage | null {
+    return this.outageSince === null
+      ? null
+      : { sinceMs: this.outageSince, retryMs: this.outageRetryMs }
   }
 
   /** The latest summaries of the active runs being followed. */
@@ -160,7 +211,7 @@ export class RunWatcher {
     if (this.stopped) return
     if (this.timer !== null) this.clearTimer(this.timer)
     this.timer = null
-    if (this.active.size === 0) return
+    if (this.active.size === 0 && this.outageSince === null) return
     this.timer = this.setTimer(() => {
       this.timer = null
       void this.tick()
@@ -171,7 +222,8 @@ export class RunWatcher {
     if (this.busy) return this.busy
     this.busy = this.look()
       .catch((error: unknown) => {
-        this.delay = Math.min(this.maxMs, this.delay * 2)
+        if (isOutage(error)) this.noteOutage()
+        else this.delay = Math.min(this.maxMs, this.delay * 2)
         for (const l of this.listeners.error) l(error)
       })
       .finally(() => {
@@ -181,10 +233,27 @@ export class RunWatcher {
     return this.busy
   }
 
+  /** The service did not answer: ask again every outageRetryMs, and tell the listeners. */
+  private noteOutage() {
+    this.outageSince ??= this.now()
+    this.delay = this.outageRetryMs
+    const outage = this.outage!
+    for (const l of this.listeners.unreachable) l(outage)
+  }
+
+  private noteReachable(page: RunList) {
+    if (this.outageSince === null) return
+    this.outageSince = null
+    this.delay = this.minMs
+    for (const l of this.listeners.reachable) l(page)
+  }
+
   private async look() {
-    if (this.active.size === 0) return
+    if (this.active.size === 0 && this.outageSince === null) return
     this.requests += 1
     const page = await this.client.listRuns({ pageSize: this.pageSize })
+    this.noteReachable(page)
+    this.newestRuns = page.items
     const byId = new Map(page.items.map((r) => [r.runId, r]))
     this.newest = new Set(byId.keys())
     const changedRuns: RunSummary[] = []

@@ -63,6 +63,14 @@ export interface ShowInFolderView {
   shown: boolean
 }
 
+/** A run's row counters, as the service last reported them. */
+export interface RunCounts {
+  totalTasks: number
+  completedTasks: number
+  failedTasks: number
+  cancelledTasks: number
+}
+
 /** One submission from this device, as the history lists it. */
 export interface HistoryEntryView {
   id: number
@@ -78,6 +86,8 @@ export interface HistoryEntryView {
   /** The run's latest status seen here ('' when never seen). */
   runStatus: string
   runName: string
+  /** The run's row counters as last seen here (null when never seen): how it ended, in words. */
+  runCounts: RunCounts | null
   /** The cost: actual once the run ended, else the estimate (see costIsEstimate). */
   costT: number
   costIsEstimate: boolean

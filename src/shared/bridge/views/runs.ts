@@ -42,3 +42,15 @@ export interface RunDetailUpdate {
   environment: string
   detail: RunDetail
 }
+
+/**
+ * Whether the service of an environment answers the runs being followed: pushed when a look finds
+ * it unreachable (down, 5xx, too slow) and again when it answers (`unreachableSinceMs` null).
+ */
+export interface RunsReachability {
+  environment: string
+  /** Since when (ms since the epoch) it cannot be reached; null once it answers again. */
+  unreachableSinceMs: number | null
+  /** How often it is asked again meanwhile (ms). */
+  retryMs: number
+}
