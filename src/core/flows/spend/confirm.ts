@@ -5,7 +5,7 @@
  * cells, journals the submission before sending it, and sends it (submissions.ts).
  */
 import { EngineError } from '../../errors'
-import { plural } from './describe-plan'
+import { plural } from '../../../shared/amounts'
 import { uploadFileCells, type ProgressHooks } from './submission-inputs'
 import type { Plan, SpendServices } from './plan'
 import type { Submission } from './submissions'

@@ -1,9 +1,19 @@
 /** A plan in words, for the command line and the app's confirmation. */
+import { amount, estimateSourceWords, plural, type EstimateFacts } from '../../../shared/amounts'
 import { sourceNote } from '../listings/buyer-listing'
 import type { Plan } from './plan'
 
-export function plural(n: number, word: string) {
-  return `${n} ${word}${n === 1 ? '' : 's'}`
+/** The facts the shared estimate words need, read off a plan. */
+export function estimateFacts(plan: Plan): EstimateFacts {
+  return {
+    rowCount: plan.rows.length,
+    estimateT: plan.estimateT,
+    estimateSource: plan.estimateSource,
+    taskFixedFeeT: plan.taskFixedFeeT,
+    learnedFrom: plan.learnedFrom,
+    unitLabel: plan.connection.unitLabel,
+    targetKind: plan.targetView.kind,
+  }
 }
 
 /** "Row 6", or "submitted row 5" when the rows did not come from a workbook here. */
@@ -21,23 +31,20 @@ export function describePlan(plan: Plan): string {
   const rows = plan.pilotRows
     ? `a pilot of the first ${plan.pilotRows} of ${plan.totalRows} rows`
     : plural(plan.rows.length, 'row')
+  const cost = (t: number) => amount(t, unit)
   const parts = [`${what} on ${rows}.`]
   if (plan.retryOfRunId) parts.push(`These are the failed rows of run ${plan.retryOfRunId}.`)
   if (plan.estimateSource === 'fee' && plan.taskFixedFeeT !== null) {
     parts.push(
-      `${plural(plan.rows.length, 'row')} x ${plan.taskFixedFeeT} ${unit} per task = ${plan.estimateT} ${unit} (estimate; you are charged the actual cost).`,
+      `${plural(plan.rows.length, 'row')} x ${cost(plan.taskFixedFeeT)} per task = ${cost(plan.estimateT ?? 0)} (the service’s estimate; you are charged the actual cost).`,
     )
   } else if (plan.estimateSource === 'pilot' && plan.learnedFrom) {
     const perRow = Number(plan.learnedFrom.costPerRowT.toFixed(2))
     parts.push(
-      `About ${plan.estimateT} ${unit} (estimate from run ${plan.learnedFrom.runId}, which cost ${plan.learnedFrom.actualCostT} ${unit} for ${plural(plan.learnedFrom.rows, 'row')}: ${perRow} ${unit} per row).`,
+      `About ${cost(plan.estimateT ?? 0)} (estimate from run ${plan.learnedFrom.runId}, which cost ${cost(plan.learnedFrom.actualCostT)} for ${plural(plan.learnedFrom.rows, 'row')}: the last run’s cost per row, ${cost(perRow)} per row).`,
     )
   } else {
-    parts.push(
-      plan.targetView.kind === 'listing'
-        ? 'The service does not show this listing’s fee to your account, so the cost is known only after the run. Run a pilot of a few rows first to learn it.'
-        : 'The cost is known only after the run (the service shows it on the run).',
-    )
+    parts.push(`Cost: ${estimateSourceWords(estimateFacts(plan))}`)
   }
   if (plan.terms) parts.push(`Pricing terms: ${plan.terms}.`)
   if (plan.schemaSource !== 'template' && plan.schemaSource !== 'market') {
