@@ -49,14 +49,14 @@ export function estimateWords(f: EstimateFacts): string {
 /** Where the estimate comes from, said plainly, with what to do when nobody knows it. */
 export function estimateSourceWords(f: EstimateFacts): string {
   if (f.estimateT !== null && f.estimateSource === 'fee') {
-    return 'the service’s estimate: the listing’s fee per row'
+    return 'the service’s estimate (the listing’s fee per row)'
   }
   if (f.estimateT !== null && f.estimateSource === 'pilot' && f.learnedFrom) {
     return `the last run’s cost per row (run ${f.learnedFrom.runId})`
   }
   return f.targetKind === 'listing'
-    ? 'unknown: the service does not show this listing’s fee to your account, and no earlier run of it has ended here. Send a pilot of a few rows first to learn it.'
-    : 'unknown: the service charges what each row actually costs, and no earlier run of this template has ended here. Send a pilot of a few rows first to learn it.'
+    ? 'unknown. The service does not show this listing’s fee to your account, and no earlier run of it has ended here: send a pilot of a few rows first to learn it.'
+    : 'unknown. The service charges what each row actually costs, and no earlier run of this template has ended here: send a pilot of a few rows first to learn it.'
 }
 
 /** The sentence of consent: "I agree to pay up to 12 credits for this run." */

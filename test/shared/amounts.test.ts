@@ -55,10 +55,10 @@ describe('amounts in words', () => {
     expect(estimateSourceWords(facts())).toBe('the last run’s cost per row (run run_1)')
     expect(
       estimateSourceWords(facts({ estimateSource: 'fee', taskFixedFeeT: 1, learnedFrom: null })),
-    ).toBe('the service’s estimate: the listing’s fee per row')
+    ).toBe('the service’s estimate (the listing’s fee per row)')
     expect(
       estimateSourceWords(facts({ estimateT: null, estimateSource: 'none', learnedFrom: null })),
-    ).toMatch(/^unknown: /)
+    ).toMatch(/^unknown\. /)
   })
 
   it('the agreement names the cap when one is set, else the estimate', () => {

@@ -198,7 +198,7 @@ export async function planSubmission(
     fileName,
     terms: facts.terms,
     schemaSource: facts.schemaSource,
-    confirmRequired: target.kind === 'listing',
+    confirmRequired: true,
     retryOfRunId: null,
     scratch: request.scratch,
     ...services.plans.expiry(),

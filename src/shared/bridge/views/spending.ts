@@ -104,7 +104,7 @@ export interface SubmissionPlanView {
   duplicateOf: DuplicateView | null
   /** An identical submission sent earlier whose answer never came: confirming resends it. */
   unansweredOf: { clientRequestId: string; sentAtMs: number } | null
-  /** True for listings and retries: the UI must show the cost and ask before confirming. */
+  /** Always true now (every paid send asks the same way); kept so the shape does not change. */
   confirmRequired: boolean
   /** The run whose failed rows this plan sends again, or null. */
   retryOfRunId: string | null
