@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { randomUUID } from 'node:crypto'
+import { plural } from '../../../shared/amounts'
 import type { InputRow, ListingInputSchema, WorkbookValidation } from '../../../shared/contract'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
@@ -75,7 +76,7 @@ export async function uploadFileCells(
   }
   for (const row of rows) for (const value of Object.values(row)) visit(value, (p) => paths.add(p))
   if (paths.size === 0) return rows
-  hooks.onStep?.(`uploading ${paths.size} file${paths.size === 1 ? '' : 's'}`)
+  hooks.onStep?.(`uploading ${plural(paths.size, 'file')}`)
   const uploaded = await services.uploads.files(connection, [...paths], {
     ...(hooks.signal ? { signal: hooks.signal } : {}),
     ...(hooks.onUpload ? { onProgress: hooks.onUpload } : {}),
