@@ -7,6 +7,7 @@ import { summaryOf } from '../stores/run-summaries-store'
 import { ArtifactsCard } from './ArtifactsCard'
 import { OutputsCard } from './OutputsCard'
 import { RunSummaryCard } from './RunSummaryCard'
+import { StoppingCard } from './StoppingCard'
 import { TasksCard } from './TasksCard'
 
 /** One run: progress, timing, cost, its rows with their errors, its outputs and what to do. */
@@ -55,6 +56,7 @@ export function RunDetail(props: { env: EnvironmentView; runId: string }) {
     <div className="run-detail-stack">
       <RunSummaryCard overview={overview} back={back} />
       {notice}
+      <StoppingCard overview={overview} />
       <OutputsCard overview={overview} />
       <TasksCard overview={overview} />
       <ArtifactsCard overview={overview} />
