@@ -44,6 +44,12 @@ function rowsWords(plan: SubmissionPlanView): string {
   return `${plural(plan.rowCount, 'row')}${where}`
 }
 
+function titleOf(plan: SubmissionPlanView): string {
+  return plan.retryOfRunId
+    ? `Retry ${plural(plan.rowCount, 'failed row')}?`
+    : `Send ${plural(plan.rowCount, 'row')} to ${plan.target.name}?`
+}
+
 /** The send button's words: the estimate when known. */
 function sendWords(plan: SubmissionPlanView): string {
   return plan.estimateT !== null
@@ -68,8 +74,8 @@ function capCheck(capText: string, estimateT: number | null) {
  * The confirmation before anything is sent: what, which rows, the cost and how it was worked
  * out, the listing's terms, a spending cap, and the question when the same rows were already
  * sent. Nothing is sent until the user ticks the one "I agree to pay" box and presses the send
- * button: the same for templates, listings, pilots and retries. While the service has not answered, it says "Sending…" and cannot be
- * closed. Used for new runs and for "Retry failed rows".
+ * button: the same for templates, listings, pilots and retries. While the service has not
+ * answered, it says "Sending…" and cannot be closed. Used for new runs and for "Retry failed rows".
  */
 export function ConfirmSubmission(props: {
   plan: SubmissionPlanView
@@ -82,27 +88,20 @@ export function ConfirmSubmission(props: {
 }) {
   const { plan, sending } = props
   const [capText, setCapText] = useState('')
-  const [agreed, setAgreed] = useState(false)
+  // The agreement names the cap, so it holds for the cap it was given under: a new cap asks again.
+  const [agreedUnder, setAgreedUnder] = useState<string | null>(null)
+  const agreed = agreedUnder === capText
   const [again, setAgain] = useState(false)
   const capState = capCheck(capText, plan.estimateT)
   const { cap } = capState
   const valid = plan.validation.valid && plan.planId !== ''
-  const canSend =
-    valid &&
-    !sending &&
-    !capState.invalid &&
-    !capState.over &&
-    !capState.unknown &&
-    agreed &&
-    (plan.duplicateOf === null || again)
-  const title = plan.retryOfRunId
-    ? `Retry ${plural(plan.rowCount, 'failed row')}?`
-    : `Send ${plural(plan.rowCount, 'row')} to ${plan.target.name}?`
+  const capBlocks = capState.invalid || capState.over || capState.unknown
+  const canSend = valid && !sending && !capBlocks && agreed && (plan.duplicateOf === null || again)
   const sendLabel = sending ? 'Sending…' : sendWords(plan)
 
   return (
     <Dialog
-      title={title}
+      title={titleOf(plan)}
       description="Check what will be sent and what it costs. Nothing is sent until you confirm."
       onClose={() => {
         if (!sending) props.onCancel()
@@ -122,26 +121,22 @@ export function ConfirmSubmission(props: {
         )}
         {plan.unansweredOf && <UnansweredNote sentAtMs={plan.unansweredOf.sentAtMs} />}
         {valid && (
-          <SpendingCap
-            plan={plan}
-            capText={capText}
-            setCapText={(text) => {
-              // The agreement names the cap, so a new cap needs a new yes.
-              setCapText(text)
-              setAgreed(false)
-            }}
-            check={capState}
-            sending={sending}
-          />
-        )}
-        {valid && (
-          <AgreeToPay
-            plan={plan}
-            capT={capState.invalid ? undefined : cap}
-            agreed={agreed}
-            setAgreed={setAgreed}
-            sending={sending}
-          />
+          <>
+            <SpendingCap
+              plan={plan}
+              capText={capText}
+              setCapText={setCapText}
+              check={capState}
+              sending={sending}
+            />
+            <AgreeToPay
+              plan={plan}
+              capT={capState.invalid ? undefined : cap}
+              agreed={agreed}
+              setAgreed={(yes) => setAgreedUnder(yes ? capText : null)}
+              sending={sending}
+            />
+          </>
         )}
         {sending && <SendingNote />}
         {props.error && !sending && <ErrorNotice error={props.error} />}
