@@ -97,3 +97,58 @@ describe('run asks before it spends', () => {
     expect(yes.screen).toMatch(/run run_\w+ accepted/)
   })
 })
+
+describe('run --rest-of PILOT_RUN', () => {
+  it('sends the rows the pilot did not, through the same consent, as one batch', async () => {
+    const book = join(home, 'twelve.csv')
+    writeFileSync(
+      book,
+      ['Message', ...Array.from({ length: 12 }, (_, i) => `m${i + 1}`)].join('\n'),
+    )
+    const pilot = await runCliCaptured(
+      ['run', book, '--template', 'row-echo', '--rows', '2-4', '--yes', '--watch', '--json'].concat(
+        ['--base-url', sandbox.url],
+      ),
+      env(),
+    )
+    expect(pilot.code, pilot.stderr).toBe(0)
+    const pilotRunId = JSON.parse(pilot.stdout).run.runId as string
+    const rest = (...extra: string[]) =>
+      runCliCaptured(['run', '--rest-of', pilotRunId, ...extra, '--base-url', sandbox.url], env())
+
+    const before = await runCount()
+    const unconfirmed = await rest('--json')
+    expect(unconfirmed.code).toBe(1)
+    expect(unconfirmed.stderr).toContain(
+      `These are the rows of twelve.csv that the pilot (run ${pilotRunId}) did not send: rows 5 to 13`,
+    )
+    expect(unconfirmed.stderr).toMatch(/About 9 credits? \(estimate from run/)
+    expect(unconfirmed.stderr).toContain('Nothing was sent: confirm with --yes')
+    expect(await runCount()).toBe(before)
+
+    const mixed = await runCliCaptured(
+      ['run', book, '--rest-of', pilotRunId, '--base-url', sandbox.url],
+      env(),
+    )
+    expect(mixed.code).toBe(2)
+
+    const sent = await rest('--yes', '--watch', '--json')
+    expect(sent.code, sent.stderr).toBe(0)
+    const restRun = JSON.parse(sent.stdout).run
+    expect(restRun.totalTasks).toBe(9)
+    expect(await runCount()).toBe(before + 1)
+
+    const history = JSON.parse(
+      (await runCliCaptured(['history', '--json', '--base-url', sandbox.url], env())).stdout,
+    )
+    const byRun = new Map(history.items.map((i: { runId: string }) => [i.runId, i]))
+    expect(byRun.get(restRun.runId)).toMatchObject({ batchOfRunId: pilotRunId })
+    expect(byRun.get(pilotRunId)).toMatchObject({ batchRests: [restRun.runId] })
+
+    // Everything is sent now: nothing more, exit 1, and no run.
+    const again = await rest('--yes')
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain('Nothing is left to send')
+    expect(await runCount()).toBe(before + 1)
+  })
+})

@@ -42,7 +42,9 @@ export const history: Command = {
               v.target,
               String(v.rows),
               v.state,
-              v.runId || '-',
+              [v.runId || '-', v.batchOfRunId ? `(rest of pilot ${v.batchOfRunId})` : '']
+                .filter(Boolean)
+                .join(' '),
               v.runStatus ? statusLabel(v.runStatus) : '-',
               v.runId
                 ? `${v.costIsEstimate ? 'about ' : ''}${formatAmount(v.costT, v.unitLabel)}`
@@ -72,6 +74,8 @@ function historyItemJson(view: HistoryEntryView, s: Submission | undefined) {
     costT: view.costT,
     costIsEstimate: view.costIsEstimate,
     retryOfRunId: view.retryOfRunId,
+    batchOfRunId: view.batchOfRunId ?? '',
+    batchRests: view.batchRests ?? [],
     error: view.error,
     createdAt: new Date(view.createdAtMs).toISOString(),
   }

@@ -3,7 +3,7 @@
  * marketplace listing) and `runs retry-failed`. Each makes a plan and hands it to spend().
  */
 import { plural } from '../../shared/amounts'
-import { planRetryFailed, planSubmission, rowName } from '../../core/flows/spend'
+import { planRestOfPilot, planRetryFailed, planSubmission, rowName } from '../../core/flows/spend'
 import type { RowSelection } from '../../core/flows/spend'
 import type { PlanRequest } from '../../core/flows/spend/plan'
 import {
@@ -23,17 +23,22 @@ export const run: Command = {
   summary:
     'Validate a workbook, show the cost, and submit its rows to an official template only when confirmed.',
   usage:
-    'run FILE --template ID [--yes] [--callback-url URL] [--rows N-M] [--max-cost N] [--again] [--watch]',
+    'run (FILE --template ID [--callback-url URL] [--rows N-M] | --rest-of PILOT_RUN) [--yes] [--max-cost N] [--again] [--watch]',
   options: {
     template: { type: 'string' },
+    'rest-of': { type: 'string' },
     yes: { type: 'boolean' },
     'callback-url': { type: 'string' },
     rows: { type: 'string' },
     watch: { type: 'boolean' },
     ...spendingFlags,
   },
-  positionals: { min: 1, max: 1, names: 'a workbook FILE' },
+  positionals: { min: 0, max: 1, names: 'a workbook FILE' },
   async run(ctx, args) {
+    const restOf = stringOption(args, 'rest-of')
+    if (restOf !== undefined) return sendRestOfPilot(ctx, args, restOf)
+    if (args.positionals.length === 0)
+      throw new UsageError('run needs a workbook FILE.', `Usage: skill-runner ${run.usage}`)
     const templateId = stringOption(args, 'template')
     if (!templateId)
       throw new UsageError('run needs --template ID.', `Usage: skill-runner ${run.usage}`)
@@ -114,6 +119,29 @@ async function submitWorkbook(
       target,
       selection: pilot ? { first: pilot } : parseRows(stringOption(args, 'rows')),
     },
+    flowHooks(ctx),
+  )
+  return spend(ctx, engine, plan, args)
+}
+
+/**
+ * `run --rest-of PILOT_RUN`: the rows of the pilot's workbook that the pilot did not send, to
+ * the same template or listing, through the same consent as any run.
+ */
+async function sendRestOfPilot(ctx: CommandContext, args: ParsedArgs, pilotRunId: string) {
+  const alone = ['template', 'rows', 'callback-url'].filter((o) => args.values[o] !== undefined)
+  if (args.positionals.length > 0 || alone.length > 0)
+    throw new UsageError(
+      '--rest-of takes the workbook, the target and the rows from the pilot: give no FILE, --template, --rows or --callback-url with it.',
+      `Usage: skill-runner ${run.usage}`,
+    )
+  spendingOptions(args)
+  const { engine, connection } = await ctx.session()
+  const plan = await planRestOfPilot(
+    engine,
+    connection,
+    workbookReader(ctx),
+    pilotRunId,
     flowHooks(ctx),
   )
   return spend(ctx, engine, plan, args)

@@ -1,5 +1,6 @@
 import type { HistoryEntryView } from '../../shared/bridge'
 import { formatAmount, formatMoment, statusLabel } from '../../shared/format'
+import { plural } from '../../shared/amounts'
 import { StatusBadge } from '../components/StatusBadge'
 import { VirtualRow, VirtualTable } from '../components/VirtualTable'
 
@@ -48,8 +49,9 @@ export function HistoryList(props: {
               <span className="run-name">{entry.inputFilename || 'Rows without a file'}</span>
               <span className="run-sub">
                 {entry.targetKind === 'listing' ? 'Listing' : 'Template'} {entry.target} ·{' '}
-                {entry.rows} {entry.rows === 1 ? 'row' : 'rows'}
+                {plural(entry.rows, 'row')}
                 {entry.retryOfRunId ? ` · retry of ${entry.retryOfRunId}` : ''}
+                {entry.batchOfRunId ? ` · rest of pilot ${entry.batchOfRunId}` : ''}
               </span>
             </td>
             <RunCell entry={entry} onOpen={props.onOpen} />
@@ -95,6 +97,9 @@ function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryV
           <span className="run-sub" title={props.entry.runId}>
             {props.entry.runId}
             {props.entry.retries.length ? ` · retried in ${props.entry.retries.join(', ')}` : ''}
+            {props.entry.batchRests?.length
+              ? ` · rest sent in ${props.entry.batchRests.join(', ')}`
+              : ''}
           </span>
         </>
       ) : (

@@ -98,6 +98,7 @@ export async function confirmPlan(
     inputPath: plan.file || undefined,
     inputFilename: plan.fileName,
     retryOfRunId: plan.retryOfRunId ?? undefined,
+    batchOfRunId: plan.batchOfRunId ?? undefined,
     fingerprint: plan.fingerprint,
     estimatedCostT: plan.estimateT,
   })

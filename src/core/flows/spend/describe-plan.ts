@@ -21,6 +21,18 @@ export function rowName(plan: Pick<Plan, 'rowNumbering'>, n: number): string {
   return plan.rowNumbering === 'spreadsheet' ? `row ${n}` : `submitted row ${n}`
 }
 
+/** "rows 7 to 50", or the rows one by one when they are not one run of numbers. */
+function rowRange(numbers: number[]): string {
+  const first = numbers[0]
+  const last = numbers[numbers.length - 1]
+  if (first === undefined || last === undefined) return 'no rows'
+  if (first === last) return `row ${first}`
+  if (last - first + 1 === numbers.length) return `rows ${first} to ${last}`
+  return numbers.length <= 12
+    ? `rows ${numbers.join(', ')}`
+    : `${plural(numbers.length, 'row')} from row ${first} to row ${last}`
+}
+
 /** One paragraph that says what confirming will do and spend. */
 export function describePlan(plan: Plan): string {
   const unit = plan.connection.unitLabel
@@ -34,6 +46,11 @@ export function describePlan(plan: Plan): string {
   const cost = (t: number) => amount(t, unit)
   const parts = [`${what} on ${rows}.`]
   if (plan.retryOfRunId) parts.push(`These are the failed rows of run ${plan.retryOfRunId}.`)
+  if (plan.batchOfRunId) {
+    parts.push(
+      `These are the rows of ${plan.fileName} that the pilot (run ${plan.batchOfRunId}) did not send: ${rowRange(plan.rowNumbers)}; the pilot’s rows are not sent again.`,
+    )
+  }
   if (plan.estimateSource === 'fee' && plan.taskFixedFeeT !== null) {
     parts.push(
       `${plural(plan.rows.length, 'row')} x ${cost(plan.taskFixedFeeT)} per task = ${cost(plan.estimateT ?? 0)} (the service’s estimate; you are charged the actual cost).`,

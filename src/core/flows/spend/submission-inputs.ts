@@ -31,6 +31,8 @@ export interface RowSelection {
   toRow?: number
   /** Only the first N rows (a pilot run). */
   first?: number
+  /** Leave out these spreadsheet rows (those a pilot already sent). */
+  except?: number[]
 }
 
 export interface ProgressHooks {
@@ -48,6 +50,17 @@ export function selectRows(
   if (selection.fromRow !== undefined) picked = picked.filter((p) => p.number >= selection.fromRow!)
   if (selection.toRow !== undefined) picked = picked.filter((p) => p.number <= selection.toRow!)
   if (selection.first !== undefined) picked = picked.slice(0, selection.first)
+  if (selection.except) {
+    const sent = new Set(selection.except)
+    picked = picked.filter((p) => !sent.has(p.number))
+    if (picked.length === 0) {
+      throw new EngineError(
+        'refused',
+        'Nothing is left to send: every row of the workbook was already sent.',
+        'Open the runs that sent them to see their results.',
+      )
+    }
+  }
   if (picked.length === 0) {
     throw new EngineError(
       'bad-input',
