@@ -23,6 +23,7 @@ function entry(id: number, rowCount: number, over: Partial<Submission> = {}): Su
     inputPath: '',
     inputSha256: '',
     batchOfRunId: '',
+    workbookRows: 0,
     rowCount,
     rows: [],
     rowNumbers: [],

@@ -47,11 +47,15 @@ export function HistoryList(props: {
             </td>
             <td>
               <span className="run-name">{entry.inputFilename || 'Rows without a file'}</span>
-              <span className="run-sub">
+              <span className="run-sub" title={batchWords(entry)}>
                 {entry.targetKind === 'listing' ? 'Listing' : 'Template'} {entry.target} ·{' '}
                 {plural(entry.rows, 'row')}
                 {entry.retryOfRunId ? ` · retry of ${entry.retryOfRunId}` : ''}
-                {entry.batchOfRunId ? ` · rest of pilot ${entry.batchOfRunId}` : ''}
+                {entry.batchOfRunId
+                  ? ' · rest of a pilot'
+                  : entry.batchRests?.length
+                    ? ' · pilot'
+                    : ''}
               </span>
             </td>
             <RunCell entry={entry} onOpen={props.onOpen} />
@@ -72,6 +76,14 @@ export function HistoryList(props: {
 }
 
 const entryKey = (entry: HistoryEntryView) => String(entry.id)
+
+/** A pilot and its rest are one batch: each names the other runs (in full, on hover). */
+function batchWords(entry: HistoryEntryView): string | undefined {
+  if (entry.batchOfRunId) return `The rest of the workbook of pilot run ${entry.batchOfRunId}`
+  if (entry.batchRests?.length)
+    return `A pilot; the rest was sent in ${entry.batchRests.join(', ')}`
+  return undefined
+}
 
 /** The run a submission became (its status and a link), or how far the submission got. */
 function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryView) => void }) {
@@ -97,9 +109,6 @@ function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryV
           <span className="run-sub" title={props.entry.runId}>
             {props.entry.runId}
             {props.entry.retries.length ? ` · retried in ${props.entry.retries.join(', ')}` : ''}
-            {props.entry.batchRests?.length
-              ? ` · rest sent in ${props.entry.batchRests.join(', ')}`
-              : ''}
           </span>
         </>
       ) : (

@@ -6,6 +6,7 @@ import { shownOverview } from '../stores/run-detail/run-detail-store'
 import { summaryOf } from '../stores/run-summaries-store'
 import { ArtifactsCard } from './ArtifactsCard'
 import { OutputsCard } from './OutputsCard'
+import { RestOfPilotCard } from './RestOfPilotCard'
 import { RunSummaryCard } from './RunSummaryCard'
 import { StoppingCard } from './StoppingCard'
 import { TasksCard } from './TasksCard'
@@ -57,6 +58,7 @@ export function RunDetail(props: { env: EnvironmentView; runId: string }) {
       <RunSummaryCard overview={overview} back={back} />
       {notice}
       <StoppingCard overview={overview} />
+      <RestOfPilotCard overview={overview} />
       <OutputsCard overview={overview} />
       <TasksCard overview={overview} />
       <ArtifactsCard overview={overview} />

@@ -99,6 +99,7 @@ export async function confirmPlan(
     inputFilename: plan.fileName,
     retryOfRunId: plan.retryOfRunId ?? undefined,
     batchOfRunId: plan.batchOfRunId ?? undefined,
+    workbookRows: plan.retryOfRunId ? undefined : plan.totalRows,
     fingerprint: plan.fingerprint,
     estimatedCostT: plan.estimateT,
   })

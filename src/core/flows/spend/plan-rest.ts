@@ -8,10 +8,12 @@
 import { existsSync } from 'node:fs'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
+import type { EstimateSource } from '../../../shared/bridge'
+import { estimateOf, learnCostPerRow } from './cost'
 import { hashFile } from './uploads'
 import { planSubmission } from './plan-submission'
 import type { ProgressHooks, ReadWorkbook } from './submission-inputs'
-import type { Plan, PlanRequest, SpendServices } from './plan'
+import type { LearnedCost, Plan, PlanRequest, SpendServices } from './plan'
 import type { Submission } from './submissions'
 
 /** The pilot's accepted submission, refusing a run this device did not send from a workbook. */
@@ -105,4 +107,49 @@ function sentInBatch(services: SpendServices, connection: Connection, pilot: Sub
       rows.add(n)
   }
   return [...rows]
+}
+
+/** What is left of a pilot's workbook, and what sending it would cost, before reading it. */
+export interface PilotRest {
+  pilotRunId: string
+  targetKind: 'template' | 'listing'
+  rows: number
+  estimateT: number | null
+  estimateSource: EstimateSource
+  taskFixedFeeT: number | null
+  learnedFrom: LearnedCost | null
+}
+
+/**
+ * The rows of `runId`'s workbook that its batch has not sent yet, from the journal alone (no
+ * workbook is read, nothing is sent); null when the run was not sent here from a workbook with
+ * rows left over.
+ */
+export async function pilotRest(
+  services: SpendServices,
+  connection: Connection,
+  runId: string,
+  signal?: AbortSignal,
+): Promise<PilotRest | null> {
+  const pilot = services.submissions.byRun(connection.historyKey, runId)
+  if (!pilot || pilot.workbookRows === 0 || pilot.rowNumbers.length === 0) return null
+  if (!pilot.inputPath && !pilot.inputCopyPath) return null
+  const first =
+    (pilot.batchOfRunId && services.submissions.byRun(connection.historyKey, pilot.batchOfRunId)) ||
+    pilot
+  const rows = first.workbookRows - sentInBatch(services, connection, pilot).length
+  if (rows <= 0) return null
+  const fee = pilot.targetKind === 'listing' ? pilot.taskFixedFeeT : null
+  const learnedFrom =
+    fee === null
+      ? await learnCostPerRow(services, connection, pilot.targetKind, pilot.targetId, signal)
+      : null
+  return {
+    pilotRunId: first.runId,
+    targetKind: pilot.targetKind,
+    rows,
+    taskFixedFeeT: fee,
+    learnedFrom,
+    ...estimateOf(rows, fee, learnedFrom),
+  }
 }

@@ -56,6 +56,8 @@ export interface SubmissionInput {
   retryOfRunId?: string | undefined
   /** The first run of the batch these rows complete (a pilot's, for the rest of its rows). */
   batchOfRunId?: string | undefined
+  /** Rows in the whole workbook (more than sent for a pilot). */
+  workbookRows?: number | undefined
   /** The estimate shown to the user (null: not known); by default rows x the target's fee. */
   estimatedCostT?: number | null | undefined
   /**
@@ -347,6 +349,7 @@ function newSubmission(
     inputPath: input.inputPath ? resolve(input.inputPath) : '',
     inputSha256,
     batchOfRunId: input.batchOfRunId ?? '',
+    workbookRows: input.workbookRows ?? 0,
     createdAtMs: Date.now(),
   }
 }

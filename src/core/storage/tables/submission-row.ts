@@ -32,6 +32,8 @@ export interface Submission {
   inputSha256: string
   /** The first run of the batch this one continues (the pilot's), '' when none. */
   batchOfRunId: string
+  /** Rows in the whole workbook the rows came from (0: not from a workbook, or not known). */
+  workbookRows: number
   rowCount: number
   rows: InputRow[]
   rowNumbers: number[]
@@ -69,6 +71,7 @@ export type NewSubmission = Pick<
   | 'inputPath'
   | 'inputSha256'
   | 'batchOfRunId'
+  | 'workbookRows'
   | 'createdAtMs'
 > & { fingerprint: string }
 
@@ -86,6 +89,7 @@ export const submissionRow = z.object({
   input_path: z.string(),
   input_sha256: z.string(),
   batch_of_run_id: z.string(),
+  workbook_rows: z.number(),
   row_count: z.number(),
   rows_json: z.string(),
   row_numbers_json: z.string(),
@@ -136,6 +140,7 @@ export function submissionOf(row: SubmissionRow): Submission {
     inputPath: row.input_path,
     inputSha256: row.input_sha256,
     batchOfRunId: row.batch_of_run_id,
+    workbookRows: row.workbook_rows,
     rowCount: row.row_count,
     rows: readJsonColumn(row.rows_json, isInputRows),
     rowNumbers: readJsonColumn(row.row_numbers_json, isRowNumbers),

@@ -38,8 +38,8 @@ export class SubmissionsTable {
         `INSERT INTO submissions (client_request_id, environment, origin, target_kind, target_id,
            listing_version_id, fingerprint, input_filename, row_count, rows_json, row_numbers_json,
            callback_url, task_fee_t, estimated_cost_t, retry_of_run_id, input_path, input_sha256,
-           batch_of_run_id, state, created_at_ms, updated_at_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+           batch_of_run_id, workbook_rows, state, created_at_ms, updated_at_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
       )
       .run(
         entry.clientRequestId,
@@ -60,6 +60,7 @@ export class SubmissionsTable {
         entry.inputPath,
         entry.inputSha256,
         entry.batchOfRunId,
+        entry.workbookRows,
         entry.createdAtMs,
         entry.createdAtMs,
       )

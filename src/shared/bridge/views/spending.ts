@@ -112,6 +112,24 @@ export interface SubmissionPlanView {
   summary: string
 }
 
+/**
+ * What is left of a pilot's workbook (getPilotRest): the rows its batch has not sent, and what
+ * they would cost, from the history alone. planRestOfPilot makes the plan to confirm.
+ */
+export interface PilotRestView {
+  environment: string
+  /** The pilot's run: the first of the batch the rest completes. */
+  pilotRunId: string
+  targetKind: 'template' | 'listing'
+  /** Rows not sent yet. */
+  rowCount: number
+  estimateT: number | null
+  estimateSource: EstimateSource
+  taskFixedFeeT: number | null
+  learnedFrom: { runId: string; rows: number; actualCostT: number; costPerRowT: number } | null
+  unitLabel: string
+}
+
 /** What confirmSubmission did. */
 export interface SubmissionView {
   environment: string
