@@ -73,7 +73,7 @@ function notePilotLesson(ctx: CommandContext, plan: Plan, run: RunSummary) {
   }
   const restT = Math.ceil((run.actualCostT * rest) / run.completedTasks)
   ctx.out.note(
-    `The pilot cost ${amount(run.actualCostT, unit)} for ${plural(run.completedTasks, 'succeeded row')}; the other ${plural(rest, 'row')} would cost about ${amount(restT, unit)} (estimate from the pilot). Send them with --rows ${next}-.`,
+    `The pilot cost ${amount(run.actualCostT, unit)} for ${plural(run.completedTasks, 'succeeded row')}; the other ${plural(rest, 'row')} would cost about ${amount(restT, unit)} (estimate from the pilot). Send them with --rows ${next}-, or as one batch with the pilot: skill-runner run --rest-of ${run.runId}`,
   )
 }
 
