@@ -36,6 +36,8 @@ const COMMON: Record<string, string> = {
   watch: 'follow the run until it ends, with a progress bar on stderr; then print the final run',
   limit: 'show at most N items',
   rows: 'send only these rows, as spreadsheet row numbers: N-M, or N',
+  'rest-of':
+    'send the rows of this pilot run’s workbook that the pilot did not send, to the same target, as one batch with it',
   search: 'only items whose text contains Q (case-insensitive)',
   host: 'the address to listen on (default 127.0.0.1: this computer only)',
   port: 'the port to listen on (default 0: a free port the system picks, printed once ready)',

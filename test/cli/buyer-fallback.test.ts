@@ -60,7 +60,7 @@ it('falls back to the headers, refuses an uncheckable cap, and prices the rest f
   expect(pilot.code, pilot.stderr).toBe(0)
   expect(JSON.parse(pilot.stdout).run.actualCostT).toBe(LISTING_FEE)
   expect(pilot.stderr).toContain(
-    `The pilot cost ${LISTING_FEE} credits for 1 succeeded row; the other 2 rows would cost about ${2 * LISTING_FEE} credits (estimate from the pilot). Send them with --rows 3-.`,
+    `The pilot cost ${LISTING_FEE} credits for 1 succeeded row; the other 2 rows would cost about ${2 * LISTING_FEE} credits (estimate from the pilot). Send them with --rows 3-, or as one batch with the pilot: skill-runner run --rest-of ${JSON.parse(pilot.stdout).run.runId}`,
   )
 
   // The rest, under a cap the pilot made checkable.

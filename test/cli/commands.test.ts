@@ -26,7 +26,7 @@ const validateEcho = (csv: string, ...extra: string[]) =>
   cli(['validate', csv, '--template', 'row-echo', ...extra, ...onSandbox(), '--json'])
 /** `run` of a csv with row-echo, watched to its end, as JSON. */
 const runEcho = (csv: string) =>
-  cli(['run', csv, '--template', 'row-echo', ...onSandbox(), '--json', '--watch'])
+  cli(['run', csv, '--template', 'row-echo', '--yes', ...onSandbox(), '--json', '--watch'])
 
 describe('skill-runner against the sandbox', () => {
   it('doctor --json has the documented shape; a wrong token exits 3', async () => {

@@ -186,7 +186,7 @@ describe('progress bar', () => {
     const csv = join(home, 'rows.csv')
     writeFileSync(csv, 'Message\none\ntwo\nthree\n')
     const r = await cli(
-      ['run', csv, '--template', 'row-echo', '--watch', '--base-url', sandbox.url],
+      ['run', csv, '--template', 'row-echo', '--yes', '--watch', '--base-url', sandbox.url],
       { tty: true },
     )
     expect(r.code).toBe(0)

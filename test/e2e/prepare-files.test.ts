@@ -79,6 +79,7 @@ describe.skipIf(missing !== null)('file cells sent from a browser', () => {
       await page.getByRole('button', { name: 'Review the cost and send…' }).click()
       const dialog = page.getByRole('dialog')
       await dialog.getByText('Send 2 rows to Document digest?').waitFor()
+      await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
       await dialog.getByRole('button', { name: /^Send/ }).click()
 
       const detail = page.locator('.run-detail')

@@ -138,8 +138,22 @@ describe.skipIf(missing !== null)('the New run screen in headless Chromium', () 
       await page.getByRole('button', { name: 'Review the cost and send…' }).click()
       const dialog = page.getByRole('dialog')
       await dialog.getByText('Send 3 rows to Row echo?').waitFor()
+      // A template send asks like a listing's: the cost with its source, the cap, one agreement.
+      await dialog
+        .getByTestId('confirm-cost')
+        .getByText(/^Unknown before the run/)
+        .waitFor()
+      await dialog
+        .getByTestId('confirm-cost-source')
+        .getByText(/Source: unknown\. The service charges what each row actually costs/)
+        .waitFor()
+      await dialog.getByLabel(/Spending cap/).waitFor()
+      const send = dialog.getByRole('button', { name: 'Send 3 rows' })
+      expect(await send.isDisabled()).toBe(true)
       await look('prepare-06-confirm')
-      await dialog.getByRole('button', { name: /^Send/ }).click()
+      await dialog.getByRole('checkbox', { name: /I agree to pay what this run costs/ }).check()
+      expect(await send.isDisabled()).toBe(false)
+      await send.click()
 
       // The new run opens on the Runs screen and is followed live to its end ...
       // The new run opens on the Runs screen ...
@@ -204,8 +218,9 @@ describe.skipIf(missing !== null)('the New run screen in headless Chromium', () 
       await page.getByRole('button', { name: 'Review the cost and send…' }).click()
       const dialog = page.getByRole('dialog')
       await dialog
-        .getByText(`2 rows × ${LISTING_FEE} credits = about ${2 * LISTING_FEE} credits`)
+        .getByText(`About ${2 * LISTING_FEE} credits: 2 rows at ${LISTING_FEE} credits per row`)
         .waitFor()
+      await dialog.getByText(/Source: the service’s estimate/).waitFor()
       await dialog.getByText(/pricing terms “flat-task-fee-1”/).waitFor()
       const send = dialog.getByRole('button', { name: `Send for about ${2 * LISTING_FEE} credits` })
       expect(await send.isDisabled()).toBe(true)

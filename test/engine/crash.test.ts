@@ -26,7 +26,7 @@ it('a process killed between journal and answer: the same command again finishes
   const home = mkdtempSync(join(tmpdir(), 'sr-crash-'))
   const csv = join(home, 'rows.csv')
   writeFileSync(csv, 'Message,Sequence number\nhello,1\nagain,2\n')
-  const args = ['run', csv, '--template', 'row-echo', '--base-url', sandbox.url, '--json']
+  const args = ['run', csv, '--template', 'row-echo', '--yes', '--base-url', sandbox.url, '--json']
   const env = { SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: sandbox.token }
 
   // The service holds the submission; the process is killed while it waits for the answer.
@@ -82,7 +82,16 @@ it('a run killed half-way through uploading a file cell: nothing is taken as upl
   writeFileSync(document, 'x'.repeat(24 * 1024 * 1024))
   const csv = join(home, 'docs.csv')
   writeFileSync(csv, 'Document,Title\nbig.txt,Big one\n')
-  const args = ['run', csv, '--template', 'document-digest', '--base-url', sandbox.url, '--json']
+  const args = [
+    'run',
+    csv,
+    '--template',
+    'document-digest',
+    '--yes',
+    '--base-url',
+    sandbox.url,
+    '--json',
+  ]
   const env = { SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: sandbox.token }
   const runsBefore = (await call<{ totalCount: number }>(sandbox, paths.runs())).body.totalCount
 

@@ -17,6 +17,7 @@ import { PrepareScreen } from '../../src/renderer/screens/PrepareScreen'
 import { ConfirmSubmission } from '../../src/renderer/prepare/ConfirmSubmission'
 import { StoresContext, type Stores } from '../../src/renderer/stores/context'
 import { createStores } from '../../src/renderer/stores/create-stores'
+import { typeInto } from '../components/harness'
 import { environment } from './fixtures'
 import { button, click, render, settle, text, type Rendered } from './render'
 
@@ -395,7 +396,8 @@ describe('the confirmation', () => {
 
   it('shows rows x fee and the terms, and sends only after the explicit agreement', async () => {
     const { container, onConfirm } = await confirmation(plan())
-    expect(text(container)).toContain('3 rows × 4 credits = about 12 credits')
+    expect(text(container)).toContain('About 12 credits: 3 rows at 4 credits per row')
+    expect(text(container)).toContain('Source: the service’s estimate (the listing’s fee per row)')
     expect(text(container)).toContain('pricing terms “flat-task-fee-1”')
     const send = button(container, 'Send for about 12 credits')!
     expect(send.disabled).toBe(true)
@@ -409,8 +411,9 @@ describe('the confirmation', () => {
     const { container } = await confirmation(
       plan({ taskFixedFeeT: null, estimateT: null, estimateSource: 'none' }),
     )
-    expect(text(container)).toContain('Not known before the run')
-    expect(text(container)).toContain('Send a pilot of a few rows first')
+    expect(text(container)).toContain('Unknown before the run')
+    expect(text(container)).toContain('Source: unknown.')
+    expect(text(container)).toContain('send a pilot of a few rows first')
   })
 
   it('the same rows already accepted need a second yes', async () => {
@@ -428,8 +431,43 @@ describe('the confirmation', () => {
         .find((l) => l.textContent?.includes('Send them again'))
         ?.querySelector('input'),
     )
+    // Every paid send needs the one agreement too, the second yes does not stand for it.
+    expect(send.disabled).toBe(true)
+    await click(container.querySelector('.confirm-agree input'))
     await click(send)
     expect(onConfirm).toHaveBeenCalledWith({ again: true })
+  })
+
+  it('a template send asks like a listing: cost and its source, the cap, the agreement', async () => {
+    const { container, onConfirm } = await confirmation(
+      plan({
+        target: { kind: 'template', templateId: 'row-echo', name: 'Row echo' },
+        taskFixedFeeT: null,
+        estimateT: 3,
+        estimateSource: 'pilot',
+        learnedFrom: { runId: 'run_9', rows: 1, actualCostT: 1, costPerRowT: 1 },
+        terms: '',
+        schemaSource: 'template',
+        confirmRequired: false,
+      }),
+    )
+    expect(text(container)).toContain('About 3 credits: 3 rows at 1 credit per row')
+    expect(text(container)).toContain('Source: the last run’s cost per row (run run_9)')
+    const send = button(container, 'Send for about 3 credits')!
+    expect(send.disabled).toBe(true)
+    const agree = container.querySelector<HTMLInputElement>('.confirm-agree input')!
+    expect(agree.parentElement?.textContent).toContain('I agree to pay about 3 credits')
+    await click(agree)
+    expect(send.disabled).toBe(false)
+    // A cap changes what is agreed to, so it asks again, naming the cap.
+    await typeInto(container.querySelector<HTMLInputElement>('.confirm-cap input')!, '4')
+    expect(send.disabled).toBe(true)
+    expect(container.querySelector('.confirm-agree')?.textContent).toContain(
+      'I agree to pay up to 4 credits for this run.',
+    )
+    await click(container.querySelector('.confirm-agree input'))
+    await click(send)
+    expect(onConfirm).toHaveBeenCalledWith({ maxCostT: 4 })
   })
 
   it('while sending it cannot be sent twice and says it waits for the service', async () => {

@@ -42,7 +42,9 @@ export const history: Command = {
               v.target,
               String(v.rows),
               v.state,
-              v.runId || '-',
+              [v.runId || '-', v.batchOfRunId ? `(rest of pilot ${v.batchOfRunId})` : '']
+                .filter(Boolean)
+                .join(' '),
               v.runStatus
                 ? v.runCounts
                   ? runOutcome({ status: v.runStatus, ...v.runCounts }).label
@@ -76,6 +78,8 @@ function historyItemJson(view: HistoryEntryView, s: Submission | undefined) {
     costT: view.costT,
     costIsEstimate: view.costIsEstimate,
     retryOfRunId: view.retryOfRunId,
+    batchOfRunId: view.batchOfRunId ?? '',
+    batchRests: view.batchRests ?? [],
     error: view.error,
     createdAt: new Date(view.createdAtMs).toISOString(),
   }

@@ -5,6 +5,8 @@
  */
 import type { Engine } from '../../core/engine'
 import { checkSpendingCap, confirmPlan, describePlan, type Plan } from '../../core/flows/spend'
+import { estimateFacts } from '../../core/flows/spend/describe-plan'
+import { amount, estimateWords, plural } from '../../shared/amounts'
 import type { Submission } from '../../core/flows/spend/submissions'
 import type { RunSummary, WorkbookValidation } from '../../shared/contract'
 import { flag, integerOption, stringOption, type CommandContext, type ParsedArgs } from '../command'
@@ -71,7 +73,7 @@ function notePilotLesson(ctx: CommandContext, plan: Plan, run: RunSummary) {
   }
   const restT = Math.ceil((run.actualCostT * rest) / run.completedTasks)
   ctx.out.note(
-    `The pilot cost ${run.actualCostT} ${unit} for ${run.completedTasks} succeeded row${run.completedTasks === 1 ? '' : 's'}; the other ${rest} row${rest === 1 ? '' : 's'} would cost about ${restT} ${unit} (estimate from the pilot). Send them with --rows ${next}-.`,
+    `The pilot cost ${amount(run.actualCostT, unit)} for ${plural(run.completedTasks, 'succeeded row')}; the other ${plural(rest, 'row')} would cost about ${amount(restT, unit)} (estimate from the pilot). Send them with --rows ${next}-, or as one batch with the pilot: skill-runner run --rest-of ${run.runId}`,
   )
 }
 
@@ -83,7 +85,7 @@ function notePilotLesson(ctx: CommandContext, plan: Plan, run: RunSummary) {
 async function guardSpending(
   ctx: CommandContext,
   plan: Plan,
-  options: { yes: boolean; again: boolean; maxCostT: number | undefined; ask: boolean },
+  options: { yes: boolean; again: boolean; maxCostT: number | undefined },
 ): Promise<{ stop: number } | { earlier: Submission } | null> {
   ctx.out.note(describePlan(plan))
   if (plan.duplicateOf && !options.again) {
@@ -99,12 +101,13 @@ async function guardSpending(
   }
   // The cap is checked before asking, so nobody confirms what would be refused.
   checkSpendingCap(plan, options.maxCostT)
-  if (!options.ask || options.yes) return null
-  const spend =
+  if (options.yes) return null
+  const facts = estimateFacts(plan)
+  const question =
     plan.estimateT === null
-      ? 'the cost shown after the run'
-      : `about ${plan.estimateT} ${plan.connection.unitLabel}`
-  const confirmed = await askYes(ctx, `Send it and spend ${spend}?`)
+      ? `Send ${plural(facts.rowCount, 'row')}? The cost is unknown before the run; you pay what it actually costs.`
+      : `Send ${plural(facts.rowCount, 'row')} and pay ${estimateWords(facts)}?`
+  const confirmed = await askYes(ctx, question)
   if (confirmed) return null
   ctx.out.note(
     ctx.stdin.isTTY
@@ -138,11 +141,10 @@ export async function spend(
   engine: Engine,
   plan: Plan,
   args: ParsedArgs,
-  ask: boolean,
 ): Promise<number> {
   if (!plan.validation.valid) return rejected(ctx, plan.validation)
   const options = spendingOptions(args)
-  const guard = await guardSpending(ctx, plan, { ...options, ask })
+  const guard = await guardSpending(ctx, plan, options)
   if (guard && 'stop' in guard) return guard.stop
   if (guard && 'earlier' in guard) {
     engine.plans.drop(plan.id)

@@ -2,7 +2,8 @@
  * The commands that send rows and may spend: `run` (an official template), `execute` (a
  * marketplace listing) and `runs retry-failed`. Each makes a plan and hands it to spend().
  */
-import { planRetryFailed, planSubmission, rowName } from '../../core/flows/spend'
+import { plural } from '../../shared/amounts'
+import { planRestOfPilot, planRetryFailed, planSubmission, rowName } from '../../core/flows/spend'
 import type { RowSelection } from '../../core/flows/spend'
 import type { PlanRequest } from '../../core/flows/spend/plan'
 import {
@@ -19,30 +20,31 @@ import { spend, spendingFlags, spendingOptions } from './spending'
 
 export const run: Command = {
   name: 'run',
-  summary: 'Validate a workbook, upload its files and submit its rows to an official template.',
+  summary:
+    'Validate a workbook, show the cost, and submit its rows to an official template only when confirmed.',
   usage:
-    'run FILE --template ID [--callback-url URL] [--rows N-M] [--sheet NAME] [--max-cost N] [--again] [--watch]',
+    'run (FILE --template ID [--callback-url URL] [--rows N-M] [--sheet NAME] | --rest-of PILOT_RUN) [--yes] [--max-cost N] [--again] [--watch]',
   options: {
     template: { type: 'string' },
     sheet: { type: 'string' },
+    'rest-of': { type: 'string' },
+    yes: { type: 'boolean' },
     'callback-url': { type: 'string' },
     rows: { type: 'string' },
     watch: { type: 'boolean' },
     ...spendingFlags,
   },
-  positionals: { min: 1, max: 1, names: 'a workbook FILE' },
+  positionals: { min: 0, max: 1, names: 'a workbook FILE' },
   async run(ctx, args) {
+    const restOf = stringOption(args, 'rest-of')
+    if (restOf !== undefined) return sendRestOfPilot(ctx, args, restOf)
+    if (args.positionals.length === 0)
+      throw new UsageError('run needs a workbook FILE.', `Usage: skill-runner ${run.usage}`)
     const templateId = stringOption(args, 'template')
     if (!templateId)
       throw new UsageError('run needs --template ID.', `Usage: skill-runner ${run.usage}`)
     const callbackUrl = stringOption(args, 'callback-url')
-    return submitWorkbook(
-      ctx,
-      args,
-      { kind: 'template', templateId, callbackUrl },
-      undefined,
-      false,
-    )
+    return submitWorkbook(ctx, args, { kind: 'template', templateId, callbackUrl }, undefined)
   },
 }
 
@@ -75,7 +77,7 @@ export const execute: Command = {
     if (pilot !== undefined && stringOption(args, 'rows') !== undefined)
       throw new UsageError('give either --pilot N or --rows N-M, not both.')
     const target = { kind: 'listing', listingId, listingVersionId: versionId } as const
-    return submitWorkbook(ctx, args, target, pilot, true)
+    return submitWorkbook(ctx, args, target, pilot)
   },
 }
 
@@ -91,23 +93,22 @@ export const runsRetryFailed: Command = {
     const { engine, connection } = await ctx.session()
     const plan = await planRetryFailed(engine, connection, args.positionals[0]!, ctx.signal)
     ctx.out.note(
-      `${plan.rows.length} failed row${plan.rows.length === 1 ? '' : 's'}: ${plan.rowNumbers.map((n) => rowName(plan, n)).join(', ')}`,
+      `${plural(plan.rows.length, 'failed row')}: ${plan.rowNumbers.map((n) => rowName(plan, n)).join(', ')}`,
     )
-    return spend(ctx, engine, plan, args, true)
+    return spend(ctx, engine, plan, args)
   },
 }
 
 /**
  * Sends the workbook FILE's rows to a target the way `run` and `execute` both do: the spending
  * options checked first, then the plan (the first `pilot` rows, or those --rows names) handed
- * to spend(), which asks before paying when `ask` is set.
+ * to spend(), which asks before paying (or needs --yes).
  */
 async function submitWorkbook(
   ctx: CommandContext,
   args: ParsedArgs,
   target: PlanRequest['target'],
   pilot: number | undefined,
-  ask: boolean,
 ): Promise<number> {
   spendingOptions(args)
   const { engine, connection } = await ctx.session()
@@ -122,7 +123,30 @@ async function submitWorkbook(
     },
     flowHooks(ctx),
   )
-  return spend(ctx, engine, plan, args, ask)
+  return spend(ctx, engine, plan, args)
+}
+
+/**
+ * `run --rest-of PILOT_RUN`: the rows of the pilot's workbook that the pilot did not send, to
+ * the same template or listing, through the same consent as any run.
+ */
+async function sendRestOfPilot(ctx: CommandContext, args: ParsedArgs, pilotRunId: string) {
+  const alone = ['template', 'rows', 'callback-url'].filter((o) => args.values[o] !== undefined)
+  if (args.positionals.length > 0 || alone.length > 0)
+    throw new UsageError(
+      '--rest-of takes the workbook, the target and the rows from the pilot: give no FILE, --template, --rows or --callback-url with it.',
+      `Usage: skill-runner ${run.usage}`,
+    )
+  spendingOptions(args)
+  const { engine, connection } = await ctx.session()
+  const plan = await planRestOfPilot(
+    engine,
+    connection,
+    workbookReader(ctx),
+    pilotRunId,
+    flowHooks(ctx),
+  )
+  return spend(ctx, engine, plan, args)
 }
 
 /** --rows: a range of spreadsheet rows (2-11, 5-, -9) or one row. */

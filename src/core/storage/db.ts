@@ -112,6 +112,16 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE downloads ADD COLUMN etag TEXT NOT NULL DEFAULT '';
   `,
+  // 4: where a submission's workbook was, its SHA-256 and its number of rows when sent, so the
+  // rest of a pilot can be read from the same, unchanged workbook; and the run a batch (a pilot
+  // and its rest) began with
+  `
+  ALTER TABLE submissions ADD COLUMN input_path TEXT NOT NULL DEFAULT '';
+  ALTER TABLE submissions ADD COLUMN input_sha256 TEXT NOT NULL DEFAULT '';
+  ALTER TABLE submissions ADD COLUMN batch_of_run_id TEXT NOT NULL DEFAULT '';
+  ALTER TABLE submissions ADD COLUMN workbook_rows INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX submissions_batch ON submissions (origin, batch_of_run_id);
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

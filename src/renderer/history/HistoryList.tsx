@@ -1,5 +1,6 @@
 import type { HistoryEntryView } from '../../shared/bridge'
 import { formatAmount, formatMoment, runOutcome, statusLabel } from '../../shared/format'
+import { plural } from '../../shared/amounts'
 import { StatusBadge } from '../components/StatusBadge'
 import { VirtualRow, VirtualTable } from '../components/VirtualTable'
 
@@ -49,10 +50,15 @@ export function HistoryList(props: {
             </td>
             <td>
               <span className="run-name">{entry.inputFilename || 'Rows without a file'}</span>
-              <span className="run-sub">
+              <span className="run-sub" title={batchWords(entry)}>
                 {entry.targetKind === 'listing' ? 'Listing' : 'Template'} {entry.target} ·{' '}
-                {entry.rows} {entry.rows === 1 ? 'row' : 'rows'}
+                {plural(entry.rows, 'row')}
                 {entry.retryOfRunId ? ` · retry of ${entry.retryOfRunId}` : ''}
+                {entry.batchOfRunId
+                  ? ' · rest of a pilot'
+                  : entry.batchRests?.length
+                    ? ' · pilot'
+                    : ''}
               </span>
             </td>
             <RunCell entry={entry} onOpen={props.onOpen} />
@@ -73,6 +79,14 @@ export function HistoryList(props: {
 }
 
 const entryKey = (entry: HistoryEntryView) => String(entry.id)
+
+/** A pilot and its rest are one batch: each names the other runs (in full, on hover). */
+function batchWords(entry: HistoryEntryView): string | undefined {
+  if (entry.batchOfRunId) return `The rest of the workbook of pilot run ${entry.batchOfRunId}`
+  if (entry.batchRests?.length)
+    return `A pilot; the rest was sent in ${entry.batchRests.join(', ')}`
+  return undefined
+}
 
 /** The run a submission became (its status and a link), or how far the submission got. */
 function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryView) => void }) {

@@ -2,6 +2,14 @@ import { useId, useState } from 'react'
 import type { BridgeErrorInfo, SubmissionPlanView } from '../../shared/bridge'
 import { Dialog } from '../components/Dialog'
 import { ErrorNotice } from '../components/ErrorNotice'
+import {
+  agreeWords,
+  amount,
+  estimateSourceWords,
+  estimateWords,
+  plural,
+  type EstimateFacts,
+} from '../../shared/amounts'
 
 /** Options the user chose in the confirmation. */
 export interface ConfirmChoice {
@@ -11,30 +19,12 @@ export interface ConfirmChoice {
   again?: boolean
 }
 
-function amount(value: number, unit: string): string {
-  return `${value.toLocaleString('en-US')} ${unit}`
+/** The plan's estimate facts, for the shared words of src/shared/amounts.ts. */
+function factsOf(plan: SubmissionPlanView): EstimateFacts {
+  return { ...plan, targetKind: plan.target.kind }
 }
 
-function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`
-}
-
-/** The cost of a plan in words: rows x fee, a pilot's cost per row, or unknown. */
-export function costWords(plan: SubmissionPlanView): string {
-  const unit = plan.unitLabel
-  if (plan.estimateT === null) {
-    return plan.target.kind === 'listing'
-      ? 'Not known before the run: the service does not show its fee to your account. Send a pilot of a few rows first to learn it.'
-      : 'Not known before the run: the service charges what each row actually costs. Send a pilot of a few rows first to learn it.'
-  }
-  if (plan.estimateSource === 'fee' && plan.taskFixedFeeT !== null) {
-    return `${plural(plan.rowCount, 'row')} × ${amount(plan.taskFixedFeeT, unit)} = about ${amount(plan.estimateT, unit)}`
-  }
-  if (plan.estimateSource === 'pilot' && plan.learnedFrom) {
-    return `About ${amount(plan.estimateT, unit)}: ${plural(plan.rowCount, 'row')} at ${amount(plan.learnedFrom.costPerRowT, unit)} per row, what run ${plan.learnedFrom.runId} actually cost`
-  }
-  return `About ${amount(plan.estimateT, unit)}`
-}
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
 
 function rowsWords(plan: SubmissionPlanView): string {
   const first = plan.rowNumbers[0]
@@ -52,6 +42,12 @@ function rowsWords(plan: SubmissionPlanView): string {
   if (plan.pilotRows !== null)
     return `A pilot: the first ${plural(plan.rowCount, 'row')} of ${plan.totalRows.toLocaleString('en-US')}${where}`
   return `${plural(plan.rowCount, 'row')}${where}`
+}
+
+function titleOf(plan: SubmissionPlanView): string {
+  return plan.retryOfRunId
+    ? `Retry ${plural(plan.rowCount, 'failed row')}?`
+    : `Send ${plural(plan.rowCount, 'row')} to ${plan.target.name}?`
 }
 
 /** The send button's words: the estimate when known. */
@@ -77,9 +73,9 @@ function capCheck(capText: string, estimateT: number | null) {
 /**
  * The confirmation before anything is sent: what, which rows, the cost and how it was worked
  * out, the listing's terms, a spending cap, and the question when the same rows were already
- * sent. Nothing is sent until the user presses the send button (and, where money is at stake,
- * ticks that they agree). While the service has not answered, it says "Sending…" and cannot be
- * closed. Used for new runs and for "Retry failed rows".
+ * sent. Nothing is sent until the user ticks the one "I agree to pay" box and presses the send
+ * button: the same for templates, listings, pilots and retries. While the service has not
+ * answered, it says "Sending…" and cannot be closed. Used for new runs and for "Retry failed rows".
  */
 export function ConfirmSubmission(props: {
   plan: SubmissionPlanView
@@ -92,27 +88,20 @@ export function ConfirmSubmission(props: {
 }) {
   const { plan, sending } = props
   const [capText, setCapText] = useState('')
-  const [agreed, setAgreed] = useState(false)
+  // The agreement names the cap, so it holds for the cap it was given under: a new cap asks again.
+  const [agreedUnder, setAgreedUnder] = useState<string | null>(null)
+  const agreed = agreedUnder === capText
   const [again, setAgain] = useState(false)
   const capState = capCheck(capText, plan.estimateT)
   const { cap } = capState
   const valid = plan.validation.valid && plan.planId !== ''
-  const canSend =
-    valid &&
-    !sending &&
-    !capState.invalid &&
-    !capState.over &&
-    !capState.unknown &&
-    (!plan.confirmRequired || agreed) &&
-    (plan.duplicateOf === null || again)
-  const title = plan.retryOfRunId
-    ? `Retry ${plural(plan.rowCount, 'failed row')}?`
-    : `Send ${plural(plan.rowCount, 'row')} to ${plan.target.name}?`
+  const capBlocks = capState.invalid || capState.over || capState.unknown
+  const canSend = valid && !sending && !capBlocks && agreed && (plan.duplicateOf === null || again)
   const sendLabel = sending ? 'Sending…' : sendWords(plan)
 
   return (
     <Dialog
-      title={title}
+      title={titleOf(plan)}
       description="Check what will be sent and what it costs. Nothing is sent until you confirm."
       onClose={() => {
         if (!sending) props.onCancel()
@@ -132,16 +121,22 @@ export function ConfirmSubmission(props: {
         )}
         {plan.unansweredOf && <UnansweredNote sentAtMs={plan.unansweredOf.sentAtMs} />}
         {valid && (
-          <SpendingCap
-            plan={plan}
-            capText={capText}
-            setCapText={setCapText}
-            check={capState}
-            sending={sending}
-          />
-        )}
-        {valid && plan.confirmRequired && (
-          <AgreeToPay plan={plan} agreed={agreed} setAgreed={setAgreed} sending={sending} />
+          <>
+            <SpendingCap
+              plan={plan}
+              capText={capText}
+              setCapText={setCapText}
+              check={capState}
+              sending={sending}
+            />
+            <AgreeToPay
+              plan={plan}
+              capT={capState.invalid ? undefined : cap}
+              agreed={agreed}
+              setAgreed={(yes) => setAgreedUnder(yes ? capText : null)}
+              sending={sending}
+            />
+          </>
         )}
         {sending && <SendingNote />}
         {props.error && !sending && <ErrorNotice error={props.error} />}
@@ -189,13 +184,13 @@ function PlanFacts({ plan }: { plan: SubmissionPlanView }) {
       </div>
       <div>
         <dt>Cost</dt>
-        <dd>
-          {costWords(plan)}
-          {plan.estimateT !== null && (
-            <span className="prep-muted confirm-small">
-              An estimate: the service charges what the run actually costs, in {plan.unitLabel}.
-            </span>
-          )}
+        <dd data-testid="confirm-cost">
+          {capitalized(estimateWords(factsOf(plan)))}
+          <span className="prep-muted confirm-small" data-testid="confirm-cost-source">
+            Source: {estimateSourceWords(factsOf(plan))}
+            {plan.estimateT !== null &&
+              `. The service charges what the run actually costs, in ${plan.unitLabel}.`}
+          </span>
         </dd>
       </div>
       {plan.target.kind === 'listing' && (
@@ -306,9 +301,10 @@ function SpendingCap(props: {
   )
 }
 
-/** The explicit agreement to pay, where money is at stake. */
+/** The one explicit agreement to pay, on every paid send: up to the cap, or the estimate. */
 function AgreeToPay(props: {
   plan: SubmissionPlanView
+  capT: number | undefined
   agreed: boolean
   setAgreed: (agreed: boolean) => void
   sending: boolean
@@ -322,9 +318,7 @@ function AgreeToPay(props: {
         onChange={(e) => props.setAgreed(e.target.checked)}
         disabled={props.sending}
       />
-      {plan.estimateT !== null
-        ? `I agree to pay about ${amount(plan.estimateT, plan.unitLabel)} for this run${plan.target.kind === 'listing' ? ', under the listing’s terms' : ''}.`
-        : 'I agree to pay what this run costs; it is known only once it ends.'}
+      {agreeWords(factsOf(plan), props.capT)}
     </label>
   )
 }

@@ -2,6 +2,7 @@ import type { RunOverview } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useRunDetail, useStores } from '../stores/context'
 import { ConfirmSubmission } from '../prepare/ConfirmSubmission'
+import { plural } from '../../shared/amounts'
 
 /**
  * "Retry failed rows": a new run of only the failed rows, with the same confirmation as a new
@@ -16,8 +17,8 @@ export function RetryFailed(props: { overview: RunOverview }) {
   if (!props.overview.fromThisDevice)
     return (
       <p className="card-sub outputs-action">
-        {run.failedTasks} {run.failedTasks === 1 ? 'row' : 'rows'} failed. Only runs submitted from
-        this computer can be retried here: the rows are kept where they were sent from.
+        {plural(run.failedTasks, 'row')} failed. Only runs submitted from this computer can be
+        retried here: the rows are kept where they were sent from.
       </p>
     )
   return (
@@ -31,8 +32,7 @@ export function RetryFailed(props: { overview: RunOverview }) {
         {retry.state === 'planning' ? 'Preparing the retry…' : 'Retry failed rows'}
       </button>
       <span className="save-text">
-        {run.failedTasks} {run.failedTasks === 1 ? 'row' : 'rows'} failed; a retry is a new run of
-        only those.
+        {plural(run.failedTasks, 'row')} failed; a retry is a new run of only those.
       </span>
       {retry.state === 'failed' && (
         <ErrorNotice

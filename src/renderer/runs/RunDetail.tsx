@@ -6,7 +6,9 @@ import { shownOverview } from '../stores/run-detail/run-detail-store'
 import { summaryOf } from '../stores/run-summaries-store'
 import { ArtifactsCard } from './ArtifactsCard'
 import { OutputsCard } from './OutputsCard'
+import { RestOfPilotCard } from './RestOfPilotCard'
 import { RunSummaryCard } from './RunSummaryCard'
+import { StoppingCard } from './StoppingCard'
 import { TasksCard } from './TasksCard'
 
 /** One run: progress, timing, cost, its rows with their errors, its outputs and what to do. */
@@ -55,6 +57,8 @@ export function RunDetail(props: { env: EnvironmentView; runId: string }) {
     <div className="run-detail-stack">
       <RunSummaryCard overview={overview} back={back} />
       {notice}
+      <StoppingCard overview={overview} />
+      <RestOfPilotCard overview={overview} />
       <OutputsCard overview={overview} />
       <TasksCard overview={overview} />
       <ArtifactsCard overview={overview} />

@@ -17,6 +17,8 @@ export const REQUEST_NAMES = [
   'planSubmission',
   'confirmSubmission',
   'planRetryFailed',
+  'getPilotRest',
+  'planRestOfPilot',
   'listPendingSubmissions',
   'watchRuns',
   'unwatchRuns',

@@ -9,7 +9,14 @@ import type { RequestArgs, UploadProgressUpdate, UploadResultView } from '../../
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import { safeFileName } from '../../flows/downloads/downloads'
-import { confirmPlan, planRetryFailed, planSubmission, type Plan } from '../../flows/spend'
+import {
+  confirmPlan,
+  pilotRest,
+  planRestOfPilot,
+  planRetryFailed,
+  planSubmission,
+  type Plan,
+} from '../../flows/spend'
 import { parseInputWorkbook } from '../../workbooks'
 import { fileAssetsOf, materialise, refusePathsOverHttp } from '../files'
 import { pendingView } from '../presenters/pending-view'
@@ -24,6 +31,8 @@ export function spendVerbs(
   | 'planSubmission'
   | 'confirmSubmission'
   | 'planRetryFailed'
+  | 'getPilotRest'
+  | 'planRestOfPilot'
   | 'listPendingSubmissions'
 > {
   const { engine } = ctx
@@ -31,6 +40,7 @@ export function spendVerbs(
   const resending = new Set<string>()
   const connect = (environment: string) => engine.connect({ env: environment })
   return {
+    ...restOfPilotVerbs(ctx),
     async uploadFiles(args, context) {
       refusePathsOverHttp(args.files, context.transport)
       const connection = await connect(args.environment)
@@ -91,6 +101,31 @@ export function spendVerbs(
           .finally(() => resending.delete(connection.historyKey))
       }
       return { environment: args.environment, items: items.map(pendingView) }
+    },
+  }
+}
+
+/** After a pilot: what is left of its workbook, and the plan that sends it. */
+function restOfPilotVerbs(ctx: VerbContext): Verbs<'getPilotRest' | 'planRestOfPilot'> {
+  const { engine } = ctx
+  return {
+    async getPilotRest(args) {
+      const connection = await engine.connect({ env: args.environment })
+      const rest = await pilotRest(engine, connection, args.runId)
+      if (!rest) return null
+      const { rows, ...cost } = rest
+      return {
+        environment: args.environment,
+        rowCount: rows,
+        unitLabel: connection.unitLabel,
+        ...cost,
+      }
+    },
+    async planRestOfPilot(args) {
+      const connection = await engine.connect({ env: args.environment })
+      const read = (file: string, schema: Parameters<typeof parseInputWorkbook>[1]) =>
+        parseInputWorkbook({ path: file }, schema, { checkFiles: true })
+      return planView(await planRestOfPilot(engine, connection, read, args.runId))
     },
   }
 }

@@ -83,8 +83,15 @@ export function listHistory(
 ): HistoryPage {
   const limit = query.limit ?? 200
   const found = submissions.search({ search: query.search, limit: limit + 1 })
+  // A pilot and the rest of its workbook are one batch: each entry names the other runs.
+  const batch = (s: Submission) => ({
+    batchOfRunId: s.batchOfRunId,
+    batchRests: s.runId
+      ? submissions.batchRuns(s.historyKey, s.runId).filter((runId) => runId !== s.runId)
+      : [],
+  })
   return {
-    items: found.slice(0, limit).map((s) => entryOf(history, s, unitLabelOf)),
+    items: found.slice(0, limit).map((s) => ({ ...entryOf(history, s, unitLabelOf), ...batch(s) })),
     more: found.length > limit,
   }
 }

@@ -5,7 +5,7 @@
  * cells, journals the submission before sending it, and sends it (submissions.ts).
  */
 import { EngineError } from '../../errors'
-import { plural } from './describe-plan'
+import { amount, plural } from '../../../shared/amounts'
 import { uploadFileCells, type ProgressHooks } from './submission-inputs'
 import type { Plan, SpendServices } from './plan'
 import type { Submission } from './submissions'
@@ -17,7 +17,7 @@ export function checkSpendingCap(plan: Plan, maxCostT: number | undefined): void
   if (plan.estimateT === null) {
     throw new EngineError(
       'over-limit',
-      `Nothing was sent: the cost of these rows is not known before the run, so the spending cap of ${maxCostT} ${unit} cannot be checked.`,
+      `Nothing was sent: the cost of these rows is not known before the run, so the spending cap of ${amount(maxCostT, unit)} cannot be checked.`,
       'Send a pilot of one row first without a cap to learn the cost per row, then send the rest with the cap.',
       { action: 'send-pilot' },
     )
@@ -25,7 +25,7 @@ export function checkSpendingCap(plan: Plan, maxCostT: number | undefined): void
   if (plan.estimateT > maxCostT) {
     throw new EngineError(
       'over-limit',
-      `Nothing was sent: the estimate of ${plan.estimateT} ${unit} is above your cap of ${maxCostT} ${unit}.`,
+      `Nothing was sent: the estimate of ${amount(plan.estimateT, unit)} is above your cap of ${amount(maxCostT, unit)}.`,
       'Raise the cap, or send fewer rows.',
       { action: 'send-fewer-rows' },
     )
@@ -98,6 +98,8 @@ export async function confirmPlan(
     inputPath: plan.file || undefined,
     inputFilename: plan.fileName,
     retryOfRunId: plan.retryOfRunId ?? undefined,
+    batchOfRunId: plan.batchOfRunId ?? undefined,
+    workbookRows: plan.retryOfRunId ? undefined : plan.totalRows,
     fingerprint: plan.fingerprint,
     estimatedCostT: plan.estimateT,
   })

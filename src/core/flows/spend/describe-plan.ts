@@ -1,14 +1,36 @@
 /** A plan in words, for the command line and the app's confirmation. */
+import { amount, estimateSourceWords, plural, type EstimateFacts } from '../../../shared/amounts'
 import { sourceNote } from '../listings/buyer-listing'
 import type { Plan } from './plan'
 
-export function plural(n: number, word: string) {
-  return `${n} ${word}${n === 1 ? '' : 's'}`
+/** The facts the shared estimate words need, read off a plan. */
+export function estimateFacts(plan: Plan): EstimateFacts {
+  return {
+    rowCount: plan.rows.length,
+    estimateT: plan.estimateT,
+    estimateSource: plan.estimateSource,
+    taskFixedFeeT: plan.taskFixedFeeT,
+    learnedFrom: plan.learnedFrom,
+    unitLabel: plan.connection.unitLabel,
+    targetKind: plan.targetView.kind,
+  }
 }
 
 /** "Row 6", or "submitted row 5" when the rows did not come from a workbook here. */
 export function rowName(plan: Pick<Plan, 'rowNumbering'>, n: number): string {
   return plan.rowNumbering === 'spreadsheet' ? `row ${n}` : `submitted row ${n}`
+}
+
+/** "rows 7 to 50", or the rows one by one when they are not one run of numbers. */
+function rowRange(numbers: number[]): string {
+  const first = numbers[0]
+  const last = numbers[numbers.length - 1]
+  if (first === undefined || last === undefined) return 'no rows'
+  if (first === last) return `row ${first}`
+  if (last - first + 1 === numbers.length) return `rows ${first} to ${last}`
+  return numbers.length <= 12
+    ? `rows ${numbers.join(', ')}`
+    : `${plural(numbers.length, 'row')} from row ${first} to row ${last}`
 }
 
 /** One paragraph that says what confirming will do and spend. */
@@ -21,23 +43,25 @@ export function describePlan(plan: Plan): string {
   const rows = plan.pilotRows
     ? `a pilot of the first ${plan.pilotRows} of ${plan.totalRows} rows`
     : plural(plan.rows.length, 'row')
+  const cost = (t: number) => amount(t, unit)
   const parts = [`${what} on ${rows}.`]
   if (plan.retryOfRunId) parts.push(`These are the failed rows of run ${plan.retryOfRunId}.`)
+  if (plan.batchOfRunId) {
+    parts.push(
+      `These are the rows of ${plan.fileName} that the pilot (run ${plan.batchOfRunId}) did not send: ${rowRange(plan.rowNumbers)}; the pilot’s rows are not sent again.`,
+    )
+  }
   if (plan.estimateSource === 'fee' && plan.taskFixedFeeT !== null) {
     parts.push(
-      `${plural(plan.rows.length, 'row')} x ${plan.taskFixedFeeT} ${unit} per task = ${plan.estimateT} ${unit} (estimate; you are charged the actual cost).`,
+      `${plural(plan.rows.length, 'row')} x ${cost(plan.taskFixedFeeT)} per task = ${cost(plan.estimateT ?? 0)} (the service’s estimate; you are charged the actual cost).`,
     )
   } else if (plan.estimateSource === 'pilot' && plan.learnedFrom) {
     const perRow = Number(plan.learnedFrom.costPerRowT.toFixed(2))
     parts.push(
-      `About ${plan.estimateT} ${unit} (estimate from run ${plan.learnedFrom.runId}, which cost ${plan.learnedFrom.actualCostT} ${unit} for ${plural(plan.learnedFrom.rows, 'row')}: ${perRow} ${unit} per row).`,
+      `About ${cost(plan.estimateT ?? 0)} (estimate from run ${plan.learnedFrom.runId}, which cost ${cost(plan.learnedFrom.actualCostT)} for ${plural(plan.learnedFrom.rows, 'row')}: the last run’s cost per row, ${cost(perRow)} per row).`,
     )
   } else {
-    parts.push(
-      plan.targetView.kind === 'listing'
-        ? 'The service does not show this listing’s fee to your account, so the cost is known only after the run. Run a pilot of a few rows first to learn it.'
-        : 'The cost is known only after the run (the service shows it on the run).',
-    )
+    parts.push(`Cost: ${estimateSourceWords(estimateFacts(plan))}`)
   }
   if (plan.terms) parts.push(`Pricing terms: ${plan.terms}.`)
   if (plan.schemaSource !== 'template' && plan.schemaSource !== 'market') {

@@ -2,6 +2,7 @@
 export type { Plan } from './plan'
 export { planSubmission } from './plan-submission'
 export { planRetryFailed } from './plan-retry'
+export { pilotRest, planRestOfPilot } from './plan-rest'
 export { describePlan, rowName } from './describe-plan'
 export { checkSpendingCap, confirmPlan, DuplicateSubmissionError } from './confirm'
 export {

@@ -128,6 +128,7 @@ export async function planRetryFailed(
     validation: noProblems,
     confirmRequired: true,
     retryOfRunId: runId,
+    batchOfRunId: null,
     ...services.plans.expiry(),
     ...costs,
   })

@@ -31,6 +31,13 @@ function withRunValues(rows: InputRow[], runValues: Record<string, unknown> | un
   return rows.map((row) => ({ ...row, ...runValues }))
 }
 
+/** The values of the schema's run-scoped fields in `row` (an earlier submission's first row). */
+function runScopedValues(schema: ListingInputSchema | null, row: InputRow | undefined) {
+  if (!schema || !row) return undefined
+  const keys = schema.fields.filter((f) => f.scope === 'run').map((f) => f.key)
+  return Object.fromEntries(keys.filter((k) => k in row).map((k) => [k, row[k]]))
+}
+
 function onlyValidation(v: WorkbookValidation): WorkbookValidation {
   return { valid: v.valid, fileErrors: v.fileErrors, rowErrors: v.rowErrors }
 }
@@ -137,6 +144,7 @@ type PlanBase = Pick<
   | 'schemaSource'
   | 'confirmRequired'
   | 'retryOfRunId'
+  | 'batchOfRunId'
   | 'scratch'
   | 'createdAtMs'
   | 'expiresAtMs'
@@ -198,8 +206,9 @@ export async function planSubmission(
     fileName,
     terms: facts.terms,
     schemaSource: facts.schemaSource,
-    confirmRequired: target.kind === 'listing',
+    confirmRequired: true,
     retryOfRunId: null,
+    batchOfRunId: request.batchOfRunId ?? null,
     scratch: request.scratch,
     ...services.plans.expiry(),
   }
@@ -209,7 +218,10 @@ export async function planSubmission(
       ? { ...parsed, rows: rowsByHeaderKeys(parsed.rows) }
       : parsed
   const selected = selectRows(keyed, request.selection ?? {})
-  const rows = withRunValues(selected.rows, request.runValues)
+  const rows = withRunValues(
+    selected.rows,
+    request.runValues ?? runScopedValues(facts.schema, request.runValuesFrom),
+  )
   const pilot = request.selection?.first
   const costs = await costAndHistory(
     services,

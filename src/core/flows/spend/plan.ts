@@ -28,6 +28,10 @@ export interface PlanRequest {
   runValues?: Record<string, unknown> | undefined
   /** A folder to remove once the plan is gone (a browser's bytes written to disk). */
   scratch?: string | undefined
+  /** The values of run-scoped fields are taken from this row (an earlier submission's). */
+  runValuesFrom?: InputRow | undefined
+  /** The first run of the batch these rows complete (the rest of a pilot). */
+  batchOfRunId?: string | undefined
 }
 
 export interface LearnedCost {
@@ -62,6 +66,8 @@ export interface Plan {
   unansweredOf: Submission | null
   confirmRequired: boolean
   retryOfRunId: string | null
+  /** The first run of the batch this plan completes (the pilot's, for the rest of its rows). */
+  batchOfRunId: string | null
   createdAtMs: number
   expiresAtMs: number
   scratch?: string | undefined

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { randomUUID } from 'node:crypto'
+import { plural } from '../../../shared/amounts'
 import type { InputRow, ListingInputSchema, WorkbookValidation } from '../../../shared/contract'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
@@ -30,6 +31,8 @@ export interface RowSelection {
   toRow?: number
   /** Only the first N rows (a pilot run). */
   first?: number
+  /** Leave out these spreadsheet rows (those a pilot already sent). */
+  except?: number[]
 }
 
 export interface ProgressHooks {
@@ -47,6 +50,17 @@ export function selectRows(
   if (selection.fromRow !== undefined) picked = picked.filter((p) => p.number >= selection.fromRow!)
   if (selection.toRow !== undefined) picked = picked.filter((p) => p.number <= selection.toRow!)
   if (selection.first !== undefined) picked = picked.slice(0, selection.first)
+  if (selection.except) {
+    const sent = new Set(selection.except)
+    picked = picked.filter((p) => !sent.has(p.number))
+    if (picked.length === 0) {
+      throw new EngineError(
+        'refused',
+        'Nothing is left to send: every row of the workbook was already sent.',
+        'Open the runs that sent them to see their results.',
+      )
+    }
+  }
   if (picked.length === 0) {
     throw new EngineError(
       'bad-input',
@@ -75,7 +89,7 @@ export async function uploadFileCells(
   }
   for (const row of rows) for (const value of Object.values(row)) visit(value, (p) => paths.add(p))
   if (paths.size === 0) return rows
-  hooks.onStep?.(`uploading ${paths.size} file${paths.size === 1 ? '' : 's'}`)
+  hooks.onStep?.(`uploading ${plural(paths.size, 'file')}`)
   const uploaded = await services.uploads.files(connection, [...paths], {
     ...(hooks.signal ? { signal: hooks.signal } : {}),
     ...(hooks.onUpload ? { onProgress: hooks.onUpload } : {}),

@@ -10,13 +10,8 @@
  */
 import { createHash, randomUUID } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
-import { basename, join } from 'node:path'
-import type {
-  ExecutionResult,
-  InputRow,
-  RunRowsAcceptance,
-  RunSummary,
-} from '../../../shared/contract'
+import { basename, join, resolve } from 'node:path'
+import type { InputRow, RunSummary } from '../../../shared/contract'
 import { SUBMITTED_ROWS, spreadsheetRows, type RowNumbering } from '../../../shared/format'
 import { ApiError } from '../../service'
 import type { Connection } from '../../environments/connection'
@@ -30,6 +25,8 @@ import {
   type SubmissionState,
 } from '../../storage/tables/submissions'
 import { findLostAnswers } from './found-runs'
+import { sendToService } from './send-to-service'
+import { hashFile } from './uploads'
 
 export type { Submission, SubmissionState }
 
@@ -57,6 +54,10 @@ export interface SubmissionInput {
   inputFilename?: string | undefined
   /** The run whose failed rows this submission retries. */
   retryOfRunId?: string | undefined
+  /** The first run of the batch these rows complete (a pilot's, for the rest of its rows). */
+  batchOfRunId?: string | undefined
+  /** Rows in the whole workbook (more than sent for a pilot). */
+  workbookRows?: number | undefined
   /** The estimate shown to the user (null: not known); by default rows x the target's fee. */
   estimatedCostT?: number | null | undefined
   /**
@@ -111,12 +112,14 @@ export class Submissions {
    * clientRequestId). Nothing is sent here.
    */
   async journal(connection: Connection, input: SubmissionInput): Promise<Submission> {
-    const entry = newSubmission(connection, input)
+    // The workbook's content as sent, so the rest of a pilot is read from the same one.
+    const sha256 = input.inputPath ? await hashFile(input.inputPath).catch(() => '') : ''
+    const entry = newSubmission(connection, input, sha256)
     // One transaction: two processes journaling the same submission at once end with one entry.
     const id = transaction(
       this.db,
       () =>
-        this.table.firstUnansweredId(connection.historyKey, entry.fingerprint) ??
+        this.table.firstUnanswered(connection.historyKey, entry.fingerprint)?.id ??
         this.table.insertPending(entry),
     )
     const journaled = this.get(id)
@@ -282,6 +285,11 @@ export class Submissions {
     return `${count}:${latestAtMs}`
   }
 
+  /** The runs of a batch (a pilot, then the rest of its rows), the first one first. */
+  batchRuns(historyKey: string, firstRunId: string): string[] {
+    return this.table.batchRuns(historyKey, firstRunId)
+  }
+
   /** The accepted submission that created a run, when it was made on this device. */
   byRun(historyKey: string, runId: string): Submission | null {
     return this.table.latestOfRun(historyKey, runId)
@@ -310,7 +318,11 @@ export class Submissions {
 }
 
 /** The journal entry for a submission, before the journal gives it an id. */
-function newSubmission(connection: Connection, input: SubmissionInput): NewSubmission {
+function newSubmission(
+  connection: Connection,
+  input: SubmissionInput,
+  inputSha256: string,
+): NewSubmission {
   const target = input.target
   const fee = target.kind === 'listing' ? target.taskFixedFeeT : null
   return {
@@ -334,36 +346,12 @@ function newSubmission(connection: Connection, input: SubmissionInput): NewSubmi
           ? null
           : fee * input.rows.length,
     retryOfRunId: input.retryOfRunId ?? '',
+    inputPath: input.inputPath ? resolve(input.inputPath) : '',
+    inputSha256,
+    batchOfRunId: input.batchOfRunId ?? '',
+    workbookRows: input.workbookRows ?? 0,
     createdAtMs: Date.now(),
   }
-}
-
-/** One request to the service, carrying the entry's clientRequestId. */
-function sendToService(
-  connection: Connection,
-  entry: Submission,
-  signal: AbortSignal | undefined,
-): Promise<RunRowsAcceptance | ExecutionResult> {
-  if (entry.targetKind === 'template')
-    return connection.client.runRows(
-      entry.targetId,
-      {
-        clientRequestId: entry.clientRequestId,
-        rows: entry.rows,
-        ...(entry.callbackUrl ? { callbackUrl: entry.callbackUrl } : {}),
-      },
-      { signal },
-    )
-  return connection.client.execute(
-    entry.targetId,
-    {
-      clientRequestId: entry.clientRequestId,
-      confirm: true,
-      inputRows: entry.rows,
-      listingVersionId: entry.listingVersionId,
-    },
-    { signal, timeoutMs: 120_000 },
-  )
 }
 
 /**

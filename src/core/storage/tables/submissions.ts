@@ -6,146 +6,16 @@
  * Amounts that were not known are stored as -1: the columns predate "unknown".
  */
 import { z } from 'zod'
-import {
-  executionResultSchema,
-  runRowsAcceptanceSchema,
-  type ExecutionResult,
-  type InputRow,
-  type RunRowsAcceptance,
-} from '../../../shared/contract'
+import type { ExecutionResult, RunRowsAcceptance } from '../../../shared/contract'
 import type { Db } from '../db'
-import { parseJsonColumn, readJsonColumn, readOptionalRow, readRows } from '../read-row'
+import { readOptionalRow, readRows } from '../read-row'
+import { submissionOf, submissionRow, type NewSubmission, type Submission } from './submission-row'
 
-export type SubmissionState = 'pending' | 'sent' | 'accepted' | 'refused'
-
-/** A journaled submission. */
-export interface Submission {
-  id: number
-  clientRequestId: string
-  environment: string
-  /** Where the submission is filed (Connection.historyKey; the column is called origin). */
-  historyKey: string
-  targetKind: 'template' | 'listing'
-  targetId: string
-  listingVersionId: string
-  callbackUrl: string
-  inputFilename: string
-  inputCopyPath: string
-  rowCount: number
-  rows: InputRow[]
-  rowNumbers: number[]
-  /** Fee per task when it was known at sending; null when not (or for templates). */
-  taskFixedFeeT: number | null
-  /** The estimate shown before sending; null when the cost was not known. */
-  estimatedCostT: number | null
-  retryOfRunId: string
-  state: SubmissionState
-  runId: string
-  /** The service's answer (runRows acceptance or execution result) once accepted. */
-  answer: RunRowsAcceptance | ExecutionResult | null
-  error: string
-  attempts: number
-  createdAtMs: number
-  updatedAtMs: number
-}
-
-/** What is journaled before anything is sent. */
-export type NewSubmission = Pick<
-  Submission,
-  | 'clientRequestId'
-  | 'environment'
-  | 'historyKey'
-  | 'targetKind'
-  | 'targetId'
-  | 'listingVersionId'
-  | 'callbackUrl'
-  | 'inputFilename'
-  | 'rows'
-  | 'rowNumbers'
-  | 'taskFixedFeeT'
-  | 'estimatedCostT'
-  | 'retryOfRunId'
-  | 'createdAtMs'
-> & { fingerprint: string }
-
-const submissionRow = z.object({
-  id: z.number(),
-  client_request_id: z.string(),
-  environment: z.string(),
-  origin: z.string(),
-  target_kind: z.string(),
-  target_id: z.string(),
-  listing_version_id: z.string(),
-  callback_url: z.string(),
-  input_filename: z.string(),
-  input_copy_path: z.string(),
-  row_count: z.number(),
-  rows_json: z.string(),
-  row_numbers_json: z.string(),
-  task_fee_t: z.number(),
-  estimated_cost_t: z.number(),
-  retry_of_run_id: z.string(),
-  state: z.enum(['pending', 'sent', 'accepted', 'refused']),
-  run_id: z.string(),
-  answer_json: z.string(),
-  error: z.string(),
-  attempts: z.number(),
-  created_at_ms: z.number(),
-  updated_at_ms: z.number(),
-})
-type SubmissionRow = z.output<typeof submissionRow>
-
+export type { NewSubmission, Submission, SubmissionState } from './submission-row'
 const runIdRow = z.object({ run_id: z.string() })
 const inputFilenameRow = z.object({ run_id: z.string(), input_filename: z.string() })
 const runStatusRow = z.object({ runId: z.string(), status: z.string().nullable() })
 const acceptedMarkRow = z.object({ n: z.number(), at: z.number() })
-
-// Rows can be many thousands: a shape check, not a copy through zod.
-function isInputRows(value: unknown): value is InputRow[] {
-  return (
-    Array.isArray(value) &&
-    value.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row))
-  )
-}
-
-function isRowNumbers(value: unknown): value is number[] {
-  return Array.isArray(value) && value.every((n) => Number.isInteger(n))
-}
-
-function answerOf(row: SubmissionRow): RunRowsAcceptance | ExecutionResult | null {
-  if (!row.answer_json) return null
-  const schema = row.target_kind === 'listing' ? executionResultSchema : runRowsAcceptanceSchema
-  const parsed = schema.safeParse(parseJsonColumn(row.answer_json))
-  return parsed.success ? parsed.data : null
-}
-
-function submissionOf(row: SubmissionRow): Submission {
-  return {
-    id: row.id,
-    clientRequestId: row.client_request_id,
-    environment: row.environment,
-    historyKey: row.origin,
-    targetKind: row.target_kind === 'listing' ? 'listing' : 'template',
-    targetId: row.target_id,
-    listingVersionId: row.listing_version_id,
-    callbackUrl: row.callback_url,
-    inputFilename: row.input_filename,
-    inputCopyPath: row.input_copy_path,
-    rowCount: row.row_count,
-    rows: readJsonColumn(row.rows_json, isInputRows),
-    rowNumbers: readJsonColumn(row.row_numbers_json, isRowNumbers),
-    taskFixedFeeT: row.task_fee_t < 0 ? null : row.task_fee_t,
-    estimatedCostT: row.estimated_cost_t < 0 ? null : row.estimated_cost_t,
-    retryOfRunId: row.retry_of_run_id,
-    state: row.state,
-    runId: row.run_id,
-    answer: answerOf(row),
-    error: row.error,
-    attempts: row.attempts,
-    createdAtMs: row.created_at_ms,
-    updatedAtMs: row.updated_at_ms,
-  }
-}
 
 export class SubmissionsTable {
   constructor(private readonly db: Db) {}
@@ -167,8 +37,9 @@ export class SubmissionsTable {
       .prepare(
         `INSERT INTO submissions (client_request_id, environment, origin, target_kind, target_id,
            listing_version_id, fingerprint, input_filename, row_count, rows_json, row_numbers_json,
-           callback_url, task_fee_t, estimated_cost_t, retry_of_run_id, state, created_at_ms, updated_at_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+           callback_url, task_fee_t, estimated_cost_t, retry_of_run_id, input_path, input_sha256,
+           batch_of_run_id, workbook_rows, state, created_at_ms, updated_at_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
       )
       .run(
         entry.clientRequestId,
@@ -186,6 +57,10 @@ export class SubmissionsTable {
         entry.taskFixedFeeT ?? -1,
         entry.estimatedCostT ?? -1,
         entry.retryOfRunId,
+        entry.inputPath,
+        entry.inputSha256,
+        entry.batchOfRunId,
+        entry.workbookRows,
         entry.createdAtMs,
         entry.createdAtMs,
       )
@@ -243,11 +118,6 @@ export class SubmissionsTable {
 
   byId(id: number): Submission | null {
     return this.one(this.db.prepare('SELECT * FROM submissions WHERE id = ?').get(id))
-  }
-
-  /** The id of the oldest submission with this fingerprint still waiting for an answer. */
-  firstUnansweredId(historyKey: string, fingerprint: string): number | null {
-    return this.firstUnanswered(historyKey, fingerprint)?.id ?? null
   }
 
   /** The oldest submission with this fingerprint still waiting for an answer. */
@@ -369,6 +239,17 @@ export class SubmissionsTable {
       )
       .all(historyKey, runId)
     return readRows(runIdRow, rows).map((r) => r.run_id)
+  }
+
+  /** The runs of the batch that began with `firstRunId` (it first), in the order sent. */
+  batchRuns(historyKey: string, firstRunId: string): string[] {
+    const rows = this.db
+      .prepare(
+        `SELECT run_id FROM submissions WHERE origin = ? AND run_id <> '' AND state = 'accepted'
+         AND (run_id = ? OR batch_of_run_id = ?) ORDER BY id`,
+      )
+      .all(historyKey, firstRunId, firstRunId)
+    return [...new Set(readRows(runIdRow, rows).map((r) => r.run_id))]
   }
 
   /**

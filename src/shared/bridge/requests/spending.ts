@@ -6,6 +6,7 @@ import { z } from 'zod'
 import type {
   ListingView,
   PendingSubmissionList,
+  PilotRestView,
   SubmissionPlanView,
   SubmissionView,
 } from '../views/spending'
@@ -72,6 +73,14 @@ export const spendingRequests = {
   ),
   /** The failed rows of a finished run made on this device, as a plan (confirm it as above). */
   planRetryFailed: request<SubmissionPlanView>()(
+    z.strictObject({ environment: environmentNameSchema, runId: idSchema }),
+  ),
+  /** What is left of the workbook a pilot run was sent from, or null (spends nothing). */
+  getPilotRest: request<PilotRestView | null>()(
+    z.strictObject({ environment: environmentNameSchema, runId: idSchema }),
+  ),
+  /** The rows of a pilot's workbook its batch has not sent, as a plan (confirm it as above). */
+  planRestOfPilot: request<SubmissionPlanView>()(
     z.strictObject({ environment: environmentNameSchema, runId: idSchema }),
   ),
   /** Submissions sent but not answered yet, e.g. after a crash: a "sending" state that lasts. */

@@ -97,6 +97,10 @@ export interface HistoryEntryView {
   retryOfRunId: string
   /** Runs that retried this submission's run. */
   retries: string[]
+  /** The pilot's run when this submission sent the rest of its workbook (one batch). */
+  batchOfRunId?: string
+  /** For a pilot: the runs that sent the rest of its workbook (the same batch). */
+  batchRests?: string[]
   createdAtMs: number
 }
 

@@ -104,12 +104,30 @@ export interface SubmissionPlanView {
   duplicateOf: DuplicateView | null
   /** An identical submission sent earlier whose answer never came: confirming resends it. */
   unansweredOf: { clientRequestId: string; sentAtMs: number } | null
-  /** True for listings and retries: the UI must show the cost and ask before confirming. */
+  /** Always true now (every paid send asks the same way); kept so the shape does not change. */
   confirmRequired: boolean
   /** The run whose failed rows this plan sends again, or null. */
   retryOfRunId: string | null
   /** One paragraph that says what confirming will do and spend. */
   summary: string
+}
+
+/**
+ * What is left of a pilot's workbook (getPilotRest): the rows its batch has not sent, and what
+ * they would cost, from the history alone. planRestOfPilot makes the plan to confirm.
+ */
+export interface PilotRestView {
+  environment: string
+  /** The pilot's run: the first of the batch the rest completes. */
+  pilotRunId: string
+  targetKind: 'template' | 'listing'
+  /** Rows not sent yet. */
+  rowCount: number
+  estimateT: number | null
+  estimateSource: EstimateSource
+  taskFixedFeeT: number | null
+  learnedFrom: { runId: string; rows: number; actualCostT: number; costPerRowT: number } | null
+  unitLabel: string
 }
 
 /** What confirmSubmission did. */

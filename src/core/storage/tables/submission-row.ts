@@ -1,0 +1,158 @@
+/**
+ * A row of the `submissions` table as the rest of the engine sees it: the journal entry's type,
+ * and the row read from SQLite, parsed (not cast) into it. The SQL is in submissions.ts.
+ */
+import { z } from 'zod'
+import {
+  executionResultSchema,
+  runRowsAcceptanceSchema,
+  type ExecutionResult,
+  type InputRow,
+  type RunRowsAcceptance,
+} from '../../../shared/contract'
+import { parseJsonColumn, readJsonColumn } from '../read-row'
+
+export type SubmissionState = 'pending' | 'sent' | 'accepted' | 'refused'
+
+/** A journaled submission. */
+export interface Submission {
+  id: number
+  clientRequestId: string
+  environment: string
+  /** Where the submission is filed (Connection.historyKey; the column is called origin). */
+  historyKey: string
+  targetKind: 'template' | 'listing'
+  targetId: string
+  listingVersionId: string
+  callbackUrl: string
+  inputFilename: string
+  inputCopyPath: string
+  /** Where the workbook was when sent, and its SHA-256 then ('' when not known). */
+  inputPath: string
+  inputSha256: string
+  /** The first run of the batch this one continues (the pilot's), '' when none. */
+  batchOfRunId: string
+  /** Rows in the whole workbook the rows came from (0: not from a workbook, or not known). */
+  workbookRows: number
+  rowCount: number
+  rows: InputRow[]
+  rowNumbers: number[]
+  /** Fee per task when it was known at sending; null when not (or for templates). */
+  taskFixedFeeT: number | null
+  /** The estimate shown before sending; null when the cost was not known. */
+  estimatedCostT: number | null
+  retryOfRunId: string
+  state: SubmissionState
+  runId: string
+  /** The service's answer (runRows acceptance or execution result) once accepted. */
+  answer: RunRowsAcceptance | ExecutionResult | null
+  error: string
+  attempts: number
+  createdAtMs: number
+  updatedAtMs: number
+}
+
+/** What is journaled before anything is sent. */
+export type NewSubmission = Pick<
+  Submission,
+  | 'clientRequestId'
+  | 'environment'
+  | 'historyKey'
+  | 'targetKind'
+  | 'targetId'
+  | 'listingVersionId'
+  | 'callbackUrl'
+  | 'inputFilename'
+  | 'rows'
+  | 'rowNumbers'
+  | 'taskFixedFeeT'
+  | 'estimatedCostT'
+  | 'retryOfRunId'
+  | 'inputPath'
+  | 'inputSha256'
+  | 'batchOfRunId'
+  | 'workbookRows'
+  | 'createdAtMs'
+> & { fingerprint: string }
+
+export const submissionRow = z.object({
+  id: z.number(),
+  client_request_id: z.string(),
+  environment: z.string(),
+  origin: z.string(),
+  target_kind: z.string(),
+  target_id: z.string(),
+  listing_version_id: z.string(),
+  callback_url: z.string(),
+  input_filename: z.string(),
+  input_copy_path: z.string(),
+  input_path: z.string(),
+  input_sha256: z.string(),
+  batch_of_run_id: z.string(),
+  workbook_rows: z.number(),
+  row_count: z.number(),
+  rows_json: z.string(),
+  row_numbers_json: z.string(),
+  task_fee_t: z.number(),
+  estimated_cost_t: z.number(),
+  retry_of_run_id: z.string(),
+  state: z.enum(['pending', 'sent', 'accepted', 'refused']),
+  run_id: z.string(),
+  answer_json: z.string(),
+  error: z.string(),
+  attempts: z.number(),
+  created_at_ms: z.number(),
+  updated_at_ms: z.number(),
+})
+export type SubmissionRow = z.output<typeof submissionRow>
+
+// Rows can be many thousands: a shape check, not a copy through zod.
+function isInputRows(value: unknown): value is InputRow[] {
+  return (
+    Array.isArray(value) &&
+    value.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row))
+  )
+}
+
+function isRowNumbers(value: unknown): value is number[] {
+  return Array.isArray(value) && value.every((n) => Number.isInteger(n))
+}
+
+function answerOf(row: SubmissionRow): RunRowsAcceptance | ExecutionResult | null {
+  if (!row.answer_json) return null
+  const schema = row.target_kind === 'listing' ? executionResultSchema : runRowsAcceptanceSchema
+  const parsed = schema.safeParse(parseJsonColumn(row.answer_json))
+  return parsed.success ? parsed.data : null
+}
+
+export function submissionOf(row: SubmissionRow): Submission {
+  return {
+    id: row.id,
+    clientRequestId: row.client_request_id,
+    environment: row.environment,
+    historyKey: row.origin,
+    targetKind: row.target_kind === 'listing' ? 'listing' : 'template',
+    targetId: row.target_id,
+    listingVersionId: row.listing_version_id,
+    callbackUrl: row.callback_url,
+    inputFilename: row.input_filename,
+    inputCopyPath: row.input_copy_path,
+    inputPath: row.input_path,
+    inputSha256: row.input_sha256,
+    batchOfRunId: row.batch_of_run_id,
+    workbookRows: row.workbook_rows,
+    rowCount: row.row_count,
+    rows: readJsonColumn(row.rows_json, isInputRows),
+    rowNumbers: readJsonColumn(row.row_numbers_json, isRowNumbers),
+    taskFixedFeeT: row.task_fee_t < 0 ? null : row.task_fee_t,
+    estimatedCostT: row.estimated_cost_t < 0 ? null : row.estimated_cost_t,
+    retryOfRunId: row.retry_of_run_id,
+    state: row.state,
+    runId: row.run_id,
+    answer: answerOf(row),
+    error: row.error,
+    attempts: row.attempts,
+    createdAtMs: row.created_at_ms,
+    updatedAtMs: row.updated_at_ms,
+  }
+}

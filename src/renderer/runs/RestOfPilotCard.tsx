@@ -1,0 +1,127 @@
+import { useEffect, useState } from 'react'
+import type {
+  BridgeErrorInfo,
+  PilotRestView,
+  RunOverview,
+  SubmissionPlanView,
+} from '../../shared/bridge'
+import { isTerminalStatus } from '../../shared/contract'
+import { estimateWords, plural } from '../../shared/amounts'
+import { CardHead } from '../components/CardParts'
+import { ErrorNotice } from '../components/ErrorNotice'
+import { ConfirmSubmission, type ConfirmChoice } from '../prepare/ConfirmSubmission'
+import { errorInfo } from '../stores/errors'
+import { useStores } from '../stores/context'
+
+type Step =
+  | { state: 'idle' }
+  | { state: 'planning' }
+  | {
+      state: 'confirming'
+      plan: SubmissionPlanView
+      sending: boolean
+      error: BridgeErrorInfo | null
+    }
+  | { state: 'failed'; error: BridgeErrorInfo }
+
+/**
+ * After a pilot: "Send the remaining M rows" with their cost, through the same confirmation as
+ * any send. Shown for an ended run sent here from a workbook whose batch left rows unsent; the
+ * rest goes as a new run of the same batch, and the pilot's rows are not sent again.
+ */
+export function RestOfPilotCard(props: { overview: RunOverview }) {
+  const { bridge } = useStores()
+  const { environment, fromThisDevice, detail } = props.overview
+  const { runId, status } = detail.run
+  const ended = isTerminalStatus(status)
+  const [rest, setRest] = useState<PilotRestView | null>(null)
+  const { step, setStep, plan, confirm } = useSendRest(environment, runId)
+
+  useEffect(() => {
+    let current = true
+    setRest(null)
+    if (fromThisDevice && ended) {
+      bridge.api
+        .getPilotRest({ environment, runId })
+        .then((found) => current && setRest(found))
+        .catch(() => current && setRest(null))
+    }
+    return () => {
+      current = false
+    }
+  }, [bridge, environment, runId, fromThisDevice, ended])
+
+  if (!rest) return null
+  const cost = estimateWords(rest)
+  return (
+    <section className="card" aria-labelledby="rest-title" data-testid="rest-of-pilot">
+      <CardHead
+        titleId="rest-title"
+        level={3}
+        title="The rest of the workbook"
+        sub={`${plural(rest.rowCount, 'row')} of the workbook ${rest.pilotRunId === runId ? 'this pilot' : `pilot ${rest.pilotRunId}`} was sent from ${rest.rowCount === 1 ? 'is' : 'are'} not sent yet. Cost: ${cost}. The rows already sent are not sent again.`}
+      >
+        <button
+          type="button"
+          className="btn btn-secondary"
+          disabled={step.state === 'planning' || step.state === 'confirming'}
+          onClick={() => void plan()}
+        >
+          {step.state === 'planning'
+            ? 'Reading the workbook…'
+            : `Send the remaining ${plural(rest.rowCount, 'row')}…`}
+        </button>
+      </CardHead>
+      {step.state === 'failed' && (
+        <ErrorNotice
+          error={step.error}
+          onRetry={() => void plan()}
+          onDismiss={() => setStep({ state: 'idle' })}
+        />
+      )}
+      {step.state === 'confirming' && (
+        <ConfirmSubmission
+          plan={step.plan}
+          sending={step.sending}
+          error={step.error}
+          onConfirm={(choice) => void confirm(step, choice)}
+          onCancel={() => {
+            if (!step.sending) setStep({ state: 'idle' })
+          }}
+        />
+      )}
+    </section>
+  )
+}
+
+/** Planning the rest, then confirming it: the new run opens once the service accepts it. */
+function useSendRest(environment: string, runId: string) {
+  const { bridge, nav } = useStores()
+  const [step, setStep] = useState<Step>({ state: 'idle' })
+  const plan = async () => {
+    setStep({ state: 'planning' })
+    try {
+      const planned = await bridge.api.planRestOfPilot({ environment, runId })
+      setStep({ state: 'confirming', plan: planned, sending: false, error: null })
+    } catch (error) {
+      setStep({ state: 'failed', error: errorInfo(error) })
+    }
+  }
+  const confirm = async (confirming: Step & { state: 'confirming' }, choice: ConfirmChoice) => {
+    setStep({ ...confirming, sending: true, error: null })
+    try {
+      const sent = await bridge.api.confirmSubmission({
+        environment,
+        planId: confirming.plan.planId,
+        confirmed: true,
+        ...choice,
+      })
+      setStep({ state: 'idle' })
+      nav.getState().openRun(sent.runId)
+    } catch (error) {
+      setStep({ ...confirming, sending: false, error: errorInfo(error) })
+    }
+  }
+
+  return { step, setStep, plan, confirm }
+}

@@ -1,0 +1,72 @@
+/**
+ * Counts, amounts and estimates in words, said the same way in the app and in the terminal:
+ * "1 row", "2 rows", "1 credit", "about 3 credits: 3 rows at 1 credit per row". Every screen and
+ * command that names a cost goes through here, so none says "1 credits".
+ */
+
+const numbers = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 })
+
+/** "1 row", "2 rows", "1,250 rows"; `many` for a word whose plural is not word + s. */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${numbers.format(n)} ${n === 1 ? word : many}`
+}
+
+/**
+ * An amount in the environment's unit: "1 credit", "3 credits", "1.5 credits". The default unit
+ * is said in the singular for one; a label the operator chose is shown as given.
+ */
+export function amount(value: number, unitLabel: string): string {
+  const unit = unitLabel || 'credits'
+  if (unit === 'credits') return plural(value, 'credit')
+  return `${numbers.format(value)} ${unit}`
+}
+
+/** What an estimate is made of: the same fields on a plan and on its Bridge view. */
+export interface EstimateFacts {
+  rowCount: number
+  estimateT: number | null
+  estimateSource: 'fee' | 'pilot' | 'none'
+  taskFixedFeeT: number | null
+  learnedFrom: { runId: string; costPerRowT: number } | null
+  unitLabel: string
+  targetKind: 'template' | 'listing'
+}
+
+/** The cost before sending: "about 12 credits: 3 rows at 4 credits per row", or unknown. */
+export function estimateWords(f: EstimateFacts): string {
+  const rows = plural(f.rowCount, 'row')
+  if (f.estimateT === null) return 'unknown before the run'
+  if (f.estimateSource === 'fee' && f.taskFixedFeeT !== null) {
+    return `about ${amount(f.estimateT, f.unitLabel)}: ${rows} at ${amount(f.taskFixedFeeT, f.unitLabel)} per row`
+  }
+  if (f.estimateSource === 'pilot' && f.learnedFrom) {
+    const perRow = Number(f.learnedFrom.costPerRowT.toFixed(2))
+    return `about ${amount(f.estimateT, f.unitLabel)}: ${rows} at ${amount(perRow, f.unitLabel)} per row`
+  }
+  return `about ${amount(f.estimateT, f.unitLabel)}`
+}
+
+/** Where the estimate comes from, said plainly, with what to do when nobody knows it. */
+export function estimateSourceWords(f: EstimateFacts): string {
+  if (f.estimateT !== null && f.estimateSource === 'fee') {
+    return 'the service’s estimate (the listing’s fee per row)'
+  }
+  if (f.estimateT !== null && f.estimateSource === 'pilot' && f.learnedFrom) {
+    return `the last run’s cost per row (run ${f.learnedFrom.runId})`
+  }
+  return f.targetKind === 'listing'
+    ? 'unknown. The service does not show this listing’s fee to your account, and no earlier run of it has ended here: send a pilot of a few rows first to learn it.'
+    : 'unknown. The service charges what each row actually costs, and no earlier run of this template has ended here: send a pilot of a few rows first to learn it.'
+}
+
+/** The sentence of consent: "I agree to pay up to 12 credits for this run." */
+export function agreeWords(f: EstimateFacts, capT: number | undefined): string {
+  const limit = capT ?? f.estimateT
+  if (limit === null) {
+    return 'I agree to pay what this run costs; the amount is known only once it ends.'
+  }
+  const under = f.targetKind === 'listing' ? ', under the listing’s terms' : ''
+  return capT !== undefined
+    ? `I agree to pay up to ${amount(limit, f.unitLabel)} for this run${under}.`
+    : `I agree to pay about ${amount(limit, f.unitLabel)} for this run${under} (the actual cost is charged).`
+}

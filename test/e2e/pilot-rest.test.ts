@@ -1,0 +1,114 @@
+// Pilot, then the rest, end to end in headless Chromium through browser mode against the
+// built-in Sandbox: a pilot of 2 rows of a 6-row workbook is sent from this device; its run page
+// offers "Send the remaining 4 rows" with their cost, which goes through the same confirmation
+// (the agreement first), opens the new run, and the history shows the two runs as one batch.
+// Shot in light and dark at 1280x800 and 860x700.
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
+import { confirmPlan, planSubmission } from '../../src/core/flows/spend'
+import { parseInputWorkbook } from '../../src/core/workbooks'
+import { runEnded } from '../helpers/engine'
+import { useE2eApp, type E2eApp } from './harness'
+import { screenshotBothThemes, seriousA11yViolations } from './screens'
+import { chromiumMissing } from './support'
+
+const missing = chromiumMissing()
+if (missing) console.log(`Pilot-rest end-to-end test skipped: ${missing}.`)
+
+describe.skipIf(missing !== null)('the rest of a pilot, in the app', () => {
+  let app: E2eApp
+  let page: Page
+
+  useE2eApp(
+    {
+      homePrefix: 'skill-runner-pilot-rest-',
+      taskMs: 50,
+      context: { viewport: { width: 1280, height: 800 } },
+    },
+    (started) => {
+      app = started
+      page = started.page
+    },
+  )
+
+  async function look(name: string) {
+    for (const [width, height] of [
+      [1280, 800],
+      [860, 700],
+    ] as const) {
+      await page.setViewportSize({ width, height })
+      await screenshotBothThemes(page, `pilot-rest-${name}-${width}`)
+    }
+    await page.setViewportSize({ width: 1280, height: 800 })
+  }
+
+  it(
+    'offers the remaining rows with their cost, confirms, and keeps one batch',
+    { timeout: 120_000 },
+    async () => {
+      const csv = join(app.home, 'six.csv')
+      writeFileSync(csv, ['Message', 'a', 'b', 'c', 'd', 'e', 'f'].join('\n'))
+      const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
+      const pilotPlan = await planSubmission(
+        app.engine,
+        connection,
+        (path, schema) => parseInputWorkbook({ path }, schema, { checkFiles: true }),
+        {
+          file: csv,
+          target: { kind: 'template', templateId: 'row-echo' },
+          selection: { first: 2 },
+        },
+      )
+      const pilot = (await confirmPlan(app.engine, pilotPlan, { confirmed: true })).submission
+      await runEnded(connection, pilot.runId)
+
+      await page.goto(app.mode.url)
+      await page
+        .getByRole('navigation', { name: 'Screens' })
+        .getByRole('button', { name: 'Runs' })
+        .click()
+      await page.locator(`tr[data-run-id="${pilot.runId}"]`).locator('button.run-name').click()
+      const card = page.getByTestId('rest-of-pilot')
+      await card
+        .getByText(/4 rows of the workbook this pilot was sent from are not sent yet/)
+        .waitFor()
+      await card.getByText(/Cost: about 4 credits: 4 rows at 1 credit per row/).waitFor()
+      await card.scrollIntoViewIfNeeded()
+      await look('offered')
+      expect(await seriousA11yViolations(page)).toEqual([])
+
+      await card.getByRole('button', { name: 'Send the remaining 4 rows…' }).click()
+      const dialog = page.getByRole('dialog')
+      await dialog
+        .getByText(/Rows 4 rows \(rows 4 to 7 of the sheet\)|4 rows \(rows 4 to 7 of the sheet\)/)
+        .waitFor()
+      const send = dialog.getByRole('button', { name: 'Send for about 4 credits' })
+      expect(await send.isDisabled()).toBe(true)
+      await dialog.getByRole('checkbox', { name: /I agree to pay about 4 credits/ }).check()
+      await look('confirm')
+      await send.click()
+
+      // The new run opens; the history names the two as one batch.
+      await page.locator('.run-detail .card-sub', { hasText: /run_/ }).first().waitFor()
+      await page
+        .getByRole('navigation', { name: 'Screens' })
+        .getByRole('button', { name: 'History' })
+        .click()
+      const rest = page.locator('.history-table tbody tr', { hasText: 'rest of a pilot' })
+      const first = page.locator('.history-table tbody tr', { hasText: /· pilot/ })
+      await rest.waitFor()
+      await first.waitFor()
+      expect(await rest.locator('[title]').first().getAttribute('title')).toBe(
+        `The rest of the workbook of pilot run ${pilot.runId}`,
+      )
+      expect(await first.textContent()).toContain(pilot.runId)
+      expect(await first.locator('[title^="A pilot"]').getAttribute('title')).toMatch(
+        /^A pilot; the rest was sent in run_/,
+      )
+      await look('history')
+    },
+  )
+})

@@ -1,0 +1,132 @@
+// A pilot, then the rest: the real engine and the real sandbox over HTTP. A pilot of 5 of a
+// 50-row workbook, then the rest planned from what the journal knows (which rows, from which
+// workbook): 45 rows, none of the pilot's, priced from the pilot, not stopped by the guard
+// against identical submissions, and the two runs kept as one batch. A changed workbook is said.
+import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Connection, Engine } from '../../src/core/engine'
+import { listHistory } from '../../src/core/flows/history/history-view'
+import {
+  confirmPlan,
+  describePlan,
+  planRestOfPilot,
+  planSubmission,
+  type ReadWorkbook,
+} from '../../src/core/flows/spend'
+import { parseInputWorkbook } from '../../src/core/workbooks'
+import { paths } from '../../src/shared/contract'
+import { runEnded, testEngine } from '../helpers/engine'
+import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+
+let sandbox: TestSandbox
+let engine: Engine
+let connection: Connection
+let home: string
+
+const read: ReadWorkbook = (path, schema) =>
+  parseInputWorkbook({ path }, schema, { keepRows: true, checkFiles: true })
+const runCount = async () =>
+  (await call<{ totalCount: number }>(sandbox, paths.runs())).body.totalCount
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+  home = mkdtempSync(join(tmpdir(), 'sr-rest-of-pilot-'))
+  engine = testEngine(home)
+  await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url, token: sandbox.token })
+  connection = await engine.connect({ env: 'Local' })
+})
+afterAll(async () => {
+  await engine.close()
+  await sandbox.close()
+})
+
+describe('a pilot, then the rest of its workbook', () => {
+  it('sends the 45 rows the pilot of 5 did not, each row paid once, as one batch', async () => {
+    const csv = join(home, 'fifty.csv')
+    writeFileSync(
+      csv,
+      ['Message', ...Array.from({ length: 50 }, (_, i) => `row ${i + 1}`)].join('\n'),
+    )
+    const target = { kind: 'template', templateId: 'row-echo' } as const
+    const before = await runCount()
+
+    const pilotPlan = await planSubmission(engine, connection, read, {
+      file: csv,
+      target,
+      selection: { first: 5 },
+    })
+    expect(pilotPlan.pilotRows).toBe(5)
+    const pilot = (await confirmPlan(engine, pilotPlan, { confirmed: true })).submission
+    const pilotRun = (await runEnded(connection, pilot.runId)).run
+    expect(pilotRun.totalTasks).toBe(5)
+
+    const rest = await planRestOfPilot(engine, connection, read, pilot.runId)
+    expect(rest.rows).toHaveLength(45)
+    expect(rest.rowNumbers).toEqual(Array.from({ length: 45 }, (_, i) => i + 7))
+    expect(rest.batchOfRunId).toBe(pilot.runId)
+    // Not an identical submission: the guard against sending twice does not stand in the way.
+    expect(rest.duplicateOf).toBeNull()
+    // Priced before sending from what the pilot actually cost per row.
+    const perRow = pilotRun.actualCostT / pilotRun.completedTasks
+    expect(rest.estimateSource).toBe('pilot')
+    expect(rest.estimateT).toBe(Math.ceil(perRow * 45))
+    expect(describePlan(rest)).toContain(
+      `the pilot (run ${pilot.runId}) did not send: rows 7 to 51; the pilot’s rows are not sent again`,
+    )
+
+    const restSent = (await confirmPlan(engine, rest, { confirmed: true })).submission
+    const restRun = (await runEnded(connection, restSent.runId)).run
+    expect(restRun.totalTasks).toBe(45)
+    expect(await runCount()).toBe(before + 2)
+
+    // Every row of the workbook went once, in one of the two runs, and was paid once.
+    const sent = [...pilot.rows, ...restSent.rows].map((r) => r.message)
+    expect(new Set(sent).size).toBe(50)
+    expect(sent).toHaveLength(50)
+    expect(pilotRun.actualCostT + restRun.actualCostT).toBe(perRow * 50)
+
+    // One batch: the journal and the history name the pilot and its rest together.
+    expect(engine.submissions.batchRuns(connection.historyKey, pilot.runId)).toEqual([
+      pilot.runId,
+      restSent.runId,
+    ])
+    const page = listHistory(engine.history, engine.submissions, () => 'credits')
+    const restEntry = page.items.find((e) => e.runId === restSent.runId)
+    const pilotEntry = page.items.find((e) => e.runId === pilot.runId)
+    expect(restEntry?.batchOfRunId).toBe(pilot.runId)
+    expect(pilotEntry?.batchRests).toEqual([restSent.runId])
+
+    // Nothing is left: asking for the rest again sends nothing.
+    await expect(planRestOfPilot(engine, connection, read, pilot.runId)).rejects.toMatchObject({
+      category: 'refused',
+      message: expect.stringContaining('Nothing is left to send'),
+    })
+  })
+
+  it('reads the copy kept with the pilot when the workbook changed since, and says so', async () => {
+    const csv = join(home, 'ten.csv')
+    writeFileSync(
+      csv,
+      ['Message', ...Array.from({ length: 10 }, (_, i) => `ten ${i + 1}`)].join('\n'),
+    )
+    const pilotPlan = await planSubmission(engine, connection, read, {
+      file: csv,
+      target: { kind: 'template', templateId: 'row-echo' },
+      selection: { first: 2 },
+    })
+    const pilot = (await confirmPlan(engine, pilotPlan, { confirmed: true })).submission
+    appendFileSync(csv, '\nadded after the pilot')
+    const steps: string[] = []
+    const rest = await planRestOfPilot(engine, connection, read, pilot.runId, {
+      onStep: (line) => steps.push(line),
+    })
+    expect(steps.join('\n')).toContain('ten.csv changed or moved since run')
+    // The workbook as the pilot saw it: 8 rows left, not the row added since.
+    expect(rest.rows.map((r) => r.message)).toEqual(
+      Array.from({ length: 8 }, (_, i) => `ten ${i + 3}`),
+    )
+    engine.plans.drop(rest.id)
+  })
+})

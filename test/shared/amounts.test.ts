@@ -1,0 +1,72 @@
+// Counts and amounts said once, the same everywhere: never "1 credits".
+import { describe, expect, it } from 'vitest'
+import {
+  agreeWords,
+  amount,
+  estimateSourceWords,
+  estimateWords,
+  plural,
+  type EstimateFacts,
+} from '../../src/shared/amounts'
+
+const facts = (over: Partial<EstimateFacts> = {}): EstimateFacts => ({
+  rowCount: 3,
+  estimateT: 3,
+  estimateSource: 'pilot',
+  taskFixedFeeT: null,
+  learnedFrom: { runId: 'run_1', costPerRowT: 1 },
+  unitLabel: 'credits',
+  targetKind: 'template',
+  ...over,
+})
+
+describe('amounts in words', () => {
+  it('one is singular, everything else plural', () => {
+    expect(plural(1, 'row')).toBe('1 row')
+    expect(plural(0, 'row')).toBe('0 rows')
+    expect(plural(2, 'row')).toBe('2 rows')
+    expect(plural(1250, 'row')).toBe('1,250 rows')
+    expect(plural(2, 'entry', 'entries')).toBe('2 entries')
+  })
+
+  it('says the default unit in the singular for one; an operator’s label as given', () => {
+    expect(amount(1, 'credits')).toBe('1 credit')
+    expect(amount(2, 'credits')).toBe('2 credits')
+    expect(amount(1.5, '')).toBe('1.5 credits')
+    expect(amount(1, 'EUR cents')).toBe('1 EUR cents')
+  })
+
+  it('says an estimate with what it is made of', () => {
+    expect(estimateWords(facts())).toBe('about 3 credits: 3 rows at 1 credit per row')
+    expect(estimateWords(facts({ rowCount: 1, estimateT: 1 }))).toBe(
+      'about 1 credit: 1 row at 1 credit per row',
+    )
+    expect(
+      estimateWords(
+        facts({ estimateSource: 'fee', taskFixedFeeT: 4, estimateT: 12, learnedFrom: null }),
+      ),
+    ).toBe('about 12 credits: 3 rows at 4 credits per row')
+    expect(estimateWords(facts({ estimateT: null, estimateSource: 'none' }))).toBe(
+      'unknown before the run',
+    )
+  })
+
+  it('names the estimate’s source, or says plainly that it is unknown', () => {
+    expect(estimateSourceWords(facts())).toBe('the last run’s cost per row (run run_1)')
+    expect(
+      estimateSourceWords(facts({ estimateSource: 'fee', taskFixedFeeT: 1, learnedFrom: null })),
+    ).toBe('the service’s estimate (the listing’s fee per row)')
+    expect(
+      estimateSourceWords(facts({ estimateT: null, estimateSource: 'none', learnedFrom: null })),
+    ).toMatch(/^unknown\. /)
+  })
+
+  it('the agreement names the cap when one is set, else the estimate', () => {
+    expect(agreeWords(facts(), 5)).toBe('I agree to pay up to 5 credits for this run.')
+    expect(agreeWords(facts({ targetKind: 'listing' }), 1)).toBe(
+      'I agree to pay up to 1 credit for this run, under the listing’s terms.',
+    )
+    expect(agreeWords(facts(), undefined)).toMatch(/^I agree to pay about 3 credits for this run/)
+    expect(agreeWords(facts({ estimateT: null }), undefined)).toMatch(/known only once it ends/)
+  })
+})
