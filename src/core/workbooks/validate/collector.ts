@@ -19,6 +19,7 @@ import {
 import type { WorkbookSource } from '../byte-source'
 import { MAX_FILE_ERRORS } from '../limits'
 import { cellText, columnLetter, SHEETS } from '../sheets'
+import { HeaderMapping } from '../mapping/header-mapping'
 import { FileCells } from './file-cells'
 import { headerColumns, type MappingSheet } from './header'
 import type { ErrorCell, ReadOptions, ReadResult, RowSink } from './read-result'
@@ -51,6 +52,8 @@ export class Collector implements RowSink {
   private readonly keepCells: boolean
   private headers: string[] = []
   readonly cells: string[][] = []
+  /** Which row is the header and which mapping its columns take (mapping/). */
+  private readonly headerMapping: HeaderMapping
 
   constructor(
     private readonly schema: ListingInputSchema | null,
@@ -58,6 +61,12 @@ export class Collector implements RowSink {
     options: ReadOptions,
   ) {
     this.fields = new Map((schema?.fields ?? []).map((f) => [f.key, f]))
+    this.headerMapping = new HeaderMapping(
+      schema,
+      this.fields,
+      options.columnMap,
+      options.rememberedMaps,
+    )
     this.keepRows = options.keepRows ?? true
     this.files = new FileCells(
       options.checkFiles ?? 'path' in source,
@@ -107,12 +116,16 @@ export class Collector implements RowSink {
   }
 
   /** The header row: which column is which field. */
-  header(cells: CellValue[]) {
+  header(cells: CellValue[], rowNumber = 1) {
     this.absentRequired = null
     this.headerSeen = true
     const texts = cells.map((cell) => (isBlank(cell) ? null : cellText(cell).trim()))
     if (this.keepCells) this.headers = texts.map((t) => t ?? '')
-    const { columns, problems } = headerColumns(texts, this.schema, this.fields, this.mapping)
+    const { columns, problems } = this.headerMapping.columns(
+      texts,
+      headerColumns(texts, this.schema, this.fields, this.mapping),
+      rowNumber,
+    )
     this.columns = columns
     for (const problem of problems) this.fileError(problem)
   }
@@ -143,9 +156,11 @@ export class Collector implements RowSink {
     if (blank) return
     this.noticeReplacement(cells, rowNumber)
     if (!this.headerSeen) {
-      this.header(cells)
+      // A title or notes may stand above the header: the header stage may look a few rows ahead.
+      this.replay(this.headerMapping.offer(cells, rowNumber))
       return
     }
+    this.headerMapping.addSample(cells)
     this.rowCount += 1
     if (this.onProgress && this.rowCount % 2000 === 0) this.onProgress(this.rowCount)
     const rowIndex = this.rowCount - 1
@@ -188,6 +203,14 @@ export class Collector implements RowSink {
     }
   }
 
+  /** The header, then the rows held while it was looked for. */
+  private replay(rows: { cells: CellValue[]; rowNumber: number }[] | null) {
+    if (!rows || rows.length === 0) return
+    const [header, ...rest] = rows
+    this.header(header!.cells, header!.rowNumber)
+    for (const row of rest) this.row(row.cells, row.rowNumber)
+  }
+
   private put(
     out: InputRow | null,
     field: SchemaField,
@@ -227,6 +250,8 @@ export class Collector implements RowSink {
   }
 
   finish(): ReadResult {
+    if (!this.headerSeen && !this.unreadable) this.replay(this.headerMapping.flush())
+    const mapping = this.headerMapping.outcome()
     if (this.replacement) {
       const { row, column, count } = this.replacement
       this.fileErrors.unshift(
@@ -260,6 +285,7 @@ export class Collector implements RowSink {
       rowNumbers: this.rowNumbers,
       rowCount: this.rowCount,
       ...(this.notices.length ? { notices: this.notices } : {}),
+      ...(mapping ? { mapping } : {}),
       ...(this.unreadable ? { unreadable: true } : {}),
       ...(this.keepCells
         ? {

@@ -4,6 +4,8 @@
  */
 import type { InputRow, RowError } from '../../../shared/contract'
 import type { CellValue } from '../../../shared/input-schema'
+import type { ColumnMap } from '../mapping/column-map'
+import type { MappingOutcome } from '../mapping/header-mapping'
 
 export interface ReadOptions {
   /** Keep the rows (for submitting); false for validation only (1,000,000 rows stay cheap). */
@@ -29,6 +31,10 @@ export interface ReadOptions {
   keepCells?: boolean
   /** Values of run-scoped fields given outside the workbook (a form), by field key. */
   runValues?: Record<string, CellValue>
+  /** A column mapping to apply: the sheet's header text -> field key (null: not used). */
+  columnMap?: ColumnMap
+  /** Mappings remembered for this template, by `headersKey()`: used when the headers are theirs. */
+  rememberedMaps?: Record<string, ColumnMap>
 }
 
 /** Where a row error sits in the spreadsheet (for the annotated copy). */
@@ -58,6 +64,8 @@ export interface ReadResult {
   columnFields?: (string | null)[]
   /** With `keepCells`: each kept row's cells as text, column for column. */
   cells?: string[][]
+  /** With a schema: the header row, how its columns were matched, and a proposal when needed. */
+  mapping?: MappingOutcome
 }
 
 /** The sink every format's reader feeds. */
