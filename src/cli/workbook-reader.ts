@@ -1,16 +1,22 @@
 /** How the CLI reads a workbook: in a worker thread, every row kept, local files checked. */
-import type { ReadWorkbook } from '../core/flows/spend'
-import { parseInputWorkbook, type ReadResult } from '../core/workbooks'
+import { parseInputWorkbook, type ColumnMap, type ReadResult } from '../core/workbooks'
 import type { ListingInputSchema } from '../shared/contract'
 import type { CommandContext } from './command'
+
+/** A column mapping to apply, or the remembered ones to choose from. */
+interface ColumnOptions {
+  columnMap?: ColumnMap
+  rememberedMaps?: Record<string, ColumnMap>
+}
 
 /** `keepRows: false` for checking only: a 1,000,000-row sheet then costs no more than a small one. */
 export function readWorkbookWith(
   ctx: CommandContext,
-  { keepRows = true }: { keepRows?: boolean } = {},
+  { keepRows = true, columns = {} }: { keepRows?: boolean; columns?: ColumnOptions } = {},
 ): (path: string, schema: ListingInputSchema | null) => Promise<ReadResult> {
   return async (path, schema) => {
     const result = await parseInputWorkbook({ path }, schema, {
+      ...columns,
       keepRows,
       checkFiles: true,
       signal: ctx.signal,
@@ -32,9 +38,4 @@ export function rowsReadProgress(ctx: CommandContext): (rows: number) => void {
     last = Date.now()
     ctx.out.progress(`checking the workbook: ${rows.toLocaleString('en-US')} rows read`)
   }
-}
-
-/** The reader `run`, `execute` and `retry-failed` hand to the engine. */
-export function workbookReader(ctx: CommandContext): ReadWorkbook {
-  return readWorkbookWith(ctx)
 }

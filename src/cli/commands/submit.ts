@@ -5,6 +5,7 @@
 import { planRetryFailed, planSubmission, rowName } from '../../core/flows/spend'
 import type { RowSelection } from '../../core/flows/spend'
 import type { PlanRequest } from '../../core/flows/spend/plan'
+import type { PrepareTarget } from '../../shared/bridge'
 import {
   integerOption,
   stringOption,
@@ -13,7 +14,7 @@ import {
   type ParsedArgs,
 } from '../command'
 import { UsageError } from '../errors'
-import { workbookReader } from '../workbook-reader'
+import { mappedReader, mappingFlags } from '../column-mapping'
 import { flowHooks } from './flow-hooks'
 import { spend, spendingFlags, spendingOptions } from './spending'
 
@@ -21,13 +22,14 @@ export const run: Command = {
   name: 'run',
   summary: 'Validate a workbook, upload its files and submit its rows to an official template.',
   usage:
-    'run FILE --template ID [--callback-url URL] [--rows N-M] [--max-cost N] [--again] [--watch]',
+    'run FILE --template ID [--callback-url URL] [--rows N-M] [--map "Column=fieldKey,..." | --map-file F.json] [--max-cost N] [--again] [--watch]',
   options: {
     template: { type: 'string' },
     'callback-url': { type: 'string' },
     rows: { type: 'string' },
     watch: { type: 'boolean' },
     ...spendingFlags,
+    ...mappingFlags,
   },
   positionals: { min: 1, max: 1, names: 'a workbook FILE' },
   async run(ctx, args) {
@@ -108,11 +110,12 @@ async function submitWorkbook(
   ask: boolean,
 ): Promise<number> {
   spendingOptions(args)
-  const { engine, connection } = await ctx.session()
+  const session = await ctx.session()
+  const { engine, connection } = session
   const plan = await planSubmission(
     engine,
     connection,
-    workbookReader(ctx),
+    await mappedReader(ctx, session, prepareTargetOf(target), args),
     {
       file: args.positionals[0]!,
       target,
@@ -121,6 +124,13 @@ async function submitWorkbook(
     flowHooks(ctx),
   )
   return spend(ctx, engine, plan, args, ask)
+}
+
+/** The target a column mapping is remembered for. */
+function prepareTargetOf(target: PlanRequest['target']): PrepareTarget {
+  return target.kind === 'template'
+    ? { kind: 'template', templateId: target.templateId }
+    : { kind: 'listing', listingId: target.listingId, listingVersionId: target.listingVersionId }
 }
 
 /** --rows: a range of spreadsheet rows (2-11, 5-, -9) or one row. */
