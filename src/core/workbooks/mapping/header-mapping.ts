@@ -42,6 +42,7 @@ export class HeaderMapping {
   private readonly sample: string[][] = []
   private readonly names: Set<string>
   private state: Omit<MappingOutcome, 'proposal'> | null = null
+  private proposal: MappingProposal | null = null
 
   constructor(
     private readonly schema: ListingInputSchema | null,
@@ -115,18 +116,37 @@ export class HeaderMapping {
     return result
   }
 
-  /** One data row's cells, kept while the sample is short. */
+  /**
+   * True while the columns wait for the user to confirm a mapping: the rows are counted and
+   * kept for showing, but checking them against a guess would only list noise.
+   */
+  get awaitingMapping(): boolean {
+    return this.state?.source === 'proposed'
+  }
+
+  /**
+   * One data row's cells, kept while the sample is short. The proposal is made as soon as the
+   * sample is full, so it is ready a few rows after the header, however long the sheet.
+   */
   addSample(cells: CellValue[]) {
     if (!this.state || this.state.source === 'exact' || this.sample.length >= SAMPLE_ROWS) return
     this.sample.push(
       this.state.headers.map((_, i) => (isBlank(cells[i]) ? '' : cellText(cells[i]!))),
     )
+    if (this.sample.length === SAMPLE_ROWS) this.propose()
+  }
+
+  /** The proposal from the header and the sample so far (made once). */
+  propose(): MappingProposal | null {
+    if (!this.schema || !this.state || this.state.source === 'exact') return null
+    this.proposal ??= proposeMapping(this.state.headers, this.sample, this.schema)
+    return this.proposal
   }
 
   /** What the read found about the columns (undefined without a schema or a header). */
   outcome(): MappingOutcome | undefined {
     if (!this.schema || !this.state) return undefined
     if (this.state.source === 'exact') return { ...this.state }
-    return { ...this.state, proposal: proposeMapping(this.state.headers, this.sample, this.schema) }
+    return { ...this.state, proposal: this.propose()! }
   }
 }

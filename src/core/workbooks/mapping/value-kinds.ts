@@ -11,6 +11,15 @@ export type ValueKind =
 
 const PROBES: readonly ValueKind[] = ['email', 'url', 'integer', 'number', 'date', 'boolean']
 const PROBE_FIELDS = new Map(PROBES.map((kind) => [kind, plainField('probe', 'probe', kind)]))
+/** A cheap look first: checkCell is only asked about values that could be of the kind. */
+const COULD_BE: Partial<Record<ValueKind, RegExp>> = {
+  email: /@/,
+  url: /^\s*https?:\/\//i,
+  integer: /^[\s+\-\d_']+$/,
+  number: /^[\s+\-\d.,_'eE]+$/,
+  date: /^\s*\d{4}-\d|\d[/.]\d|[A-Za-z].*\d{4}|\d{4}.*[A-Za-z]/,
+  boolean: /^\s*\S{1,5}\s*$/,
+}
 const PATH = /^(?:[A-Za-z]:[\\/]|\.{0,2}[\\/]|[\w .-]+[\\/])?[\w .()-]+\.[A-Za-z0-9]{2,5}$/
 
 /** The kind most of the sample's non-blank values have (80% or more), else 'text'. */
@@ -21,7 +30,8 @@ export function valueKind(sample: readonly string[]): ValueKind | null {
     values.filter(test).length >= Math.ceil(values.length * 0.8)
   for (const kind of PROBES) {
     const field = PROBE_FIELDS.get(kind)!
-    if (fits((v) => !(checkCell(field, v) instanceof CellProblem))) return kind
+    const could = COULD_BE[kind]!
+    if (fits((v) => could.test(v) && !(checkCell(field, v) instanceof CellProblem))) return kind
   }
   if (fits((v) => PATH.test(v.trim()) && !/\s{2,}/.test(v))) return 'file'
   return 'text'

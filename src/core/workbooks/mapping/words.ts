@@ -9,7 +9,7 @@ const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['email', 'mail', 'emailaddress'],
   ['url', 'link', 'website', 'web', 'site', 'page', 'href', 'homepage'],
   ['phone', 'telephone', 'tel', 'mobile', 'cell'],
-  ['name', 'title', 'label'],
+  ['name', 'title', 'label', 'item'],
   ['text', 'message', 'body', 'content', 'msg'],
   ['description', 'desc', 'details', 'detail', 'summary', 'notes', 'note', 'comments', 'comment'],
   ['id', 'identifier', 'ref', 'reference', 'number', 'no', 'nr', 'num', 'code'],

@@ -163,6 +163,7 @@ export class Collector implements RowSink {
     this.headerMapping.addSample(cells)
     this.rowCount += 1
     if (this.onProgress && this.rowCount % 2000 === 0) this.onProgress(this.rowCount)
+    if (this.headerMapping.awaitingMapping) return this.keepUnchecked(cells, rowNumber)
     const rowIndex = this.rowCount - 1
     // Without keepRows only the checks matter: the values go nowhere.
     const out: InputRow | null = this.keepRows ? {} : null
@@ -190,17 +191,24 @@ export class Collector implements RowSink {
         field,
         cellMessage(rowNumber, field, 'is required but empty'),
       )
-    if (out) {
-      this.rows.push(out)
-      this.rowNumbers.push(rowNumber)
-      if (this.keepCells)
-        this.cells.push(
-          this.columns.map((_, i) => {
-            const cell = cells[i] ?? null
-            return isBlank(cell) ? '' : cellText(cell)
-          }),
-        )
-    }
+    if (out) this.keepRow(out, cells, rowNumber)
+  }
+
+  private keepRow(out: InputRow, cells: CellValue[], rowNumber: number) {
+    this.rows.push(out)
+    this.rowNumbers.push(rowNumber)
+    if (this.keepCells)
+      this.cells.push(
+        this.columns.map((_, i) => {
+          const cell = cells[i] ?? null
+          return isBlank(cell) ? '' : cellText(cell)
+        }),
+      )
+  }
+
+  /** A row of a sheet whose columns await a mapping: kept to be shown, not checked. */
+  private keepUnchecked(cells: CellValue[], rowNumber: number) {
+    if (this.keepRows) this.keepRow({}, cells, rowNumber)
   }
 
   /** The header, then the rows held while it was looked for. */
