@@ -6,6 +6,7 @@ import { checkHeadline } from '../stores/prepare/check-slice'
 import { formatBytes } from '../stores/prepare/field-words'
 import { ErrorList } from './ErrorList'
 import { FilesPanel } from './FilesPanel'
+import { MappingPanel } from './MappingPanel'
 import { RowsGrid } from './RowsGrid'
 import { RunFieldsForm } from './RunFieldsForm'
 import { SavedLine } from './SchemaForm'
@@ -148,6 +149,7 @@ function CheckResult(props: { shown: WorkbookCheckView }) {
           onDismiss={() => prepare.setState({ markedUpError: null })}
         />
       )}
+      {shown.mapping && <MappingPanel key={shown.checkId} mapping={shown.mapping} />}
       <ErrorList
         fileErrors={shown.fileErrors}
         problems={shown.problems}

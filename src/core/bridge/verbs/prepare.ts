@@ -85,6 +85,7 @@ export function checkVerbs(
         source,
         target: args.target,
         runValues: args.runValues,
+        mapping: args.mapping,
         onProgress: throttled(150, (rowsRead: number) =>
           ctx.emit('checkProgress', { checkId: args.checkId, rowsRead }),
         ),

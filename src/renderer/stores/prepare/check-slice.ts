@@ -55,7 +55,12 @@ function unreadableFile(file: File): BridgeErrorInfo {
 }
 
 /** Checks `file` against `target`; a later check (a new checkId) makes this one's answer moot. */
-async function runCheck(ctx: SliceContext, file: File, target: PrepareTarget | null) {
+async function runCheck(
+  ctx: SliceContext,
+  file: File,
+  target: PrepareTarget | null,
+  mapping?: Record<string, string | null>,
+) {
   const { set, get, api } = ctx
   const { environment, checkId: previous, checkState } = get()
   if (!environment) return
@@ -86,6 +91,7 @@ async function runCheck(ctx: SliceContext, file: File, target: PrepareTarget | n
       file: ref,
       ...(target ? { target } : {}),
       ...(Object.keys(runValues).length ? { runValues } : {}),
+      ...(mapping ? { mapping } : {}),
     })
     if (get().checkId !== checkId) return
     set({
@@ -139,6 +145,10 @@ export function checkActions(ctx: SliceContext): CheckActions {
     },
     async applyRunValues() {
       await get().checkAgain()
+    },
+    async confirmMapping(mapping) {
+      const { file, target } = get()
+      if (file) await runCheck(ctx, file, target, mapping)
     },
     async saveMarkedUp() {
       const { check } = get()

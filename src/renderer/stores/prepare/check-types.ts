@@ -39,4 +39,6 @@ export interface CheckActions {
   setRunValue(key: string, value: string): void
   applyRunValues(): Promise<void>
   saveMarkedUp(): Promise<void>
+  /** Checks the workbook again with the column mapping the user confirmed (it is remembered). */
+  confirmMapping(mapping: Record<string, string | null>): Promise<void>
 }
