@@ -6,7 +6,7 @@
  * the engine remembers it for the next sheet with the same headers.
  */
 import { useMemo, useState } from 'react'
-import type { ColumnMappingView } from '../../shared/bridge'
+import type { ColumnMappingView, MappedColumnView } from '../../shared/bridge'
 import { usePrepare, useStores } from '../stores/context'
 import '../styles/mapping.css'
 
@@ -66,6 +66,57 @@ function Headline(props: { mapping: ColumnMappingView }) {
   )
 }
 
+/** One of the user's columns: its header, the field it feeds, its first values, the confidence. */
+function MappingRow(props: {
+  column: MappedColumnView
+  mapping: ColumnMappingView
+  choice: string | null
+  onChoose: (key: string | null) => void
+}) {
+  const { column, mapping, choice: key } = props
+  const unchanged = key === column.fieldKey
+  const confirmed = unchanged && mapping.source !== 'proposed'
+  const sure = unchanged && !confirmed ? column.confidence : 1
+  const mine = confirmed ? 'confirmed' : unchanged ? null : 'changed'
+  return (
+    <tr>
+      <th scope="row">
+        <span className="mapping-letter">{column.letter}</span> {column.header}
+      </th>
+      <td aria-hidden="true" className="mapping-arrow">
+        →
+      </td>
+      <td>
+        <select
+          aria-label={`Template field for “${column.header}”`}
+          value={key ?? NOT_USED}
+          onChange={(e) => props.onChoose(e.target.value || null)}
+        >
+          <option value={NOT_USED}>Not used</option>
+          {mapping.fields.map((f) => (
+            <option key={f.key} value={f.key}>
+              {f.label}
+              {f.required ? ' (required)' : ''}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td className="mapping-samples">
+        {column.samples.filter((s) => s !== '').join(' · ') || '—'}
+      </td>
+      <td>
+        {key !== null && (
+          <span
+            className={`mapping-sure ${sure >= 0.95 ? 'sure' : sure >= 0.7 ? 'likely' : 'guess'}`}
+          >
+            {confidenceWords(sure, mine)}
+          </span>
+        )}
+      </td>
+    </tr>
+  )
+}
+
 export function MappingPanel(props: { mapping: ColumnMappingView }) {
   const { mapping } = props
   const { prepare } = useStores()
@@ -93,52 +144,15 @@ export function MappingPanel(props: { mapping: ColumnMappingView }) {
             </tr>
           </thead>
           <tbody>
-            {mapping.columns.map((column) => {
-              const key = choices[column.header] ?? null
-              const unchanged = key === column.fieldKey
-              const confirmed = unchanged && mapping.source !== 'proposed'
-              const sure = unchanged && !confirmed ? column.confidence : 1
-              const mine = confirmed ? 'confirmed' : unchanged ? null : 'changed'
-              return (
-                <tr key={column.letter}>
-                  <th scope="row">
-                    <span className="mapping-letter">{column.letter}</span> {column.header}
-                  </th>
-                  <td aria-hidden="true" className="mapping-arrow">
-                    →
-                  </td>
-                  <td>
-                    <select
-                      aria-label={`Template field for “${column.header}”`}
-                      value={key ?? NOT_USED}
-                      onChange={(e) =>
-                        setChoices({ ...choices, [column.header]: e.target.value || null })
-                      }
-                    >
-                      <option value={NOT_USED}>Not used</option>
-                      {mapping.fields.map((f) => (
-                        <option key={f.key} value={f.key}>
-                          {f.label}
-                          {f.required ? ' (required)' : ''}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td className="mapping-samples">
-                    {column.samples.filter((s) => s !== '').join(' · ') || '—'}
-                  </td>
-                  <td>
-                    {key !== null && (
-                      <span
-                        className={`mapping-sure ${sure >= 0.95 ? 'sure' : sure >= 0.7 ? 'likely' : 'guess'}`}
-                      >
-                        {confidenceWords(sure, mine)}
-                      </span>
-                    )}
-                  </td>
-                </tr>
-              )
-            })}
+            {mapping.columns.map((column) => (
+              <MappingRow
+                key={column.letter}
+                column={column}
+                mapping={mapping}
+                choice={choices[column.header] ?? null}
+                onChoose={(key) => setChoices({ ...choices, [column.header]: key })}
+              />
+            ))}
           </tbody>
         </table>
       </div>

@@ -30,6 +30,8 @@ export interface MappingOutcome {
   proposal?: MappingProposal
   /** True when the header row has no problems under the mapping in force. */
   complete: boolean
+  /** The header row's problems under the mapping in force (also among the file errors). */
+  problems: string[]
 }
 
 interface PendingRow {
@@ -112,6 +114,7 @@ export class HeaderMapping {
       source,
       applied,
       complete: result.problems.length === 0,
+      problems: result.problems,
     }
     return result
   }
