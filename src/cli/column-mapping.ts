@@ -10,13 +10,20 @@ import {
   parseMapText,
   type ColumnMap,
   type MappingOutcome,
+  type ReadResult,
 } from '../core/workbooks'
 import { mappingReadOptions, rememberGiven } from '../core/flows/prepare/column-mappings'
-import type { ReadWorkbook } from '../core/flows/spend'
+import type { ListingInputSchema } from '../shared/contract'
 import type { PrepareTarget } from '../shared/bridge'
 import { stringOption, type CommandContext, type ParsedArgs, type Session } from './command'
 import { readWorkbookWith } from './workbook-reader'
 import { UsageError } from './errors'
+
+/** A reader that answers everything the read found (cells and the mapping included). */
+export type ReadWholeWorkbook = (
+  path: string,
+  schema: ListingInputSchema | null,
+) => Promise<ReadResult>
 
 export const mappingFlags = {
   map: { type: 'string' },
@@ -110,11 +117,12 @@ export async function mappedReader(
   session: Session,
   target: PrepareTarget,
   args: ParsedArgs,
-): Promise<ReadWorkbook> {
+  keepCells = false,
+): Promise<ReadWholeWorkbook> {
   const given = await mappingOption(args)
   const { engine, connection } = session
   const columns = mappingReadOptions(engine.mappings, connection.historyKey, target, given)
-  const read = readWorkbookWith(ctx, { columns })
+  const read = readWorkbookWith(ctx, { columns: { ...columns, keepCells } })
   return async (path, schema) => {
     const result = await read(path, schema)
     reportMapping(ctx, result.mapping)

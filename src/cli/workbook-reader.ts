@@ -7,6 +7,8 @@ import type { CommandContext } from './command'
 interface ColumnOptions {
   columnMap?: ColumnMap
   rememberedMaps?: Record<string, ColumnMap>
+  /** Keep each row's cells as typed (rows set aside are written as the user wrote them). */
+  keepCells?: boolean
 }
 
 /** `keepRows: false` for checking only: a 1,000,000-row sheet then costs no more than a small one. */

@@ -15,6 +15,13 @@ import {
 } from '../command'
 import { UsageError } from '../errors'
 import { mappedReader, mappingFlags } from '../column-mapping'
+import {
+  linkSetAside,
+  setAsideFlags,
+  setAsideOption,
+  skippingInvalid,
+  withSetAside,
+} from '../set-aside'
 import { flowHooks } from './flow-hooks'
 import { spend, spendingFlags, spendingOptions } from './spending'
 
@@ -22,7 +29,7 @@ export const run: Command = {
   name: 'run',
   summary: 'Validate a workbook, upload its files and submit its rows to an official template.',
   usage:
-    'run FILE --template ID [--callback-url URL] [--rows N-M] [--map "Column=fieldKey,..." | --map-file F.json] [--max-cost N] [--again] [--watch]',
+    'run FILE --template ID [--callback-url URL] [--rows N-M] [--map "Column=fieldKey,..." | --map-file F.json] [--skip-invalid [--set-aside F.xlsx]] [--max-cost N] [--again] [--watch]',
   options: {
     template: { type: 'string' },
     'callback-url': { type: 'string' },
@@ -30,6 +37,7 @@ export const run: Command = {
     watch: { type: 'boolean' },
     ...spendingFlags,
     ...mappingFlags,
+    ...setAsideFlags,
   },
   positionals: { min: 1, max: 1, names: 'a workbook FILE' },
   async run(ctx, args) {
@@ -112,10 +120,12 @@ async function submitWorkbook(
   spendingOptions(args)
   const session = await ctx.session()
   const { engine, connection } = session
+  const setAside = setAsideOption(args, args.positionals[0]!)
+  const read = await mappedReader(ctx, session, prepareTargetOf(target), args, setAside.enabled)
   const plan = await planSubmission(
     engine,
     connection,
-    await mappedReader(ctx, session, prepareTargetOf(target), args),
+    skippingInvalid(ctx, read, setAside, [['Target', JSON.stringify(prepareTargetOf(target))]]),
     {
       file: args.positionals[0]!,
       target,
@@ -123,7 +133,9 @@ async function submitWorkbook(
     },
     flowHooks(ctx),
   )
-  return spend(ctx, engine, plan, args, ask)
+  const code = await spend(withSetAside(ctx, setAside), engine, plan, args, ask)
+  await linkSetAside(ctx, setAside)
+  return code
 }
 
 /** The target a column mapping is remembered for. */

@@ -13,6 +13,9 @@ import { findHeaderRow, HEADER_LOOKAHEAD } from './header-row'
 import { proposeMapping, type MappingProposal } from './propose'
 import { looseKey } from './words'
 
+/** The column a set-aside workbook adds for its problems: never one of the user's own. */
+export const SET_ASIDE_PROBLEM = 'Problem (Skill Runner)'
+
 /** Data rows whose values the proposal looks at: enough to tell a kind, bounded for any sheet. */
 export const SAMPLE_ROWS = 20
 
@@ -82,6 +85,14 @@ export class HeaderMapping {
       row.cells.map((c) => (isBlank(c) ? null : cellText(c).trim())),
     )
     return this.pending.splice(0).slice(findHeaderRow(texts, this.schema))
+  }
+
+  /** A header row's texts (null: blank); a set-aside workbook's Problem column counts as blank. */
+  texts(cells: CellValue[]): (string | null)[] {
+    return cells.map((cell) => {
+      const text = isBlank(cell) ? null : cellText(cell).trim()
+      return text === SET_ASIDE_PROBLEM ? null : text
+    })
   }
 
   /** The columns of the header row under the mapping that applies. */

@@ -119,7 +119,7 @@ export class Collector implements RowSink {
   header(cells: CellValue[], rowNumber = 1) {
     this.absentRequired = null
     this.headerSeen = true
-    const texts = cells.map((cell) => (isBlank(cell) ? null : cellText(cell).trim()))
+    const texts = this.headerMapping.texts(cells)
     if (this.keepCells) this.headers = texts.map((t) => t ?? '')
     const { columns, problems } = this.headerMapping.columns(
       texts,
