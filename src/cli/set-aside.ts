@@ -7,7 +7,13 @@
 import { basename, dirname, extname, join, resolve } from 'node:path'
 import type { ReadWorkbook } from '../core/flows/spend'
 import type { ReadWholeWorkbook } from './column-mapping'
-import { linkSetAsideToRun, splitInvalidRows, writeSetAsideWorkbook } from '../core/workbooks'
+import type { Plan } from '../core/flows/spend/plan'
+import {
+  linkSetAsideToRun,
+  setAsideRunOf,
+  splitInvalidRows,
+  writeSetAsideWorkbook,
+} from '../core/workbooks'
 import { flag, stringOption, type CommandContext, type ParsedArgs } from './command'
 import { UsageError } from './errors'
 
@@ -91,4 +97,15 @@ export async function linkSetAside(ctx: CommandContext, setAside: SetAside): Pro
       `the set-aside workbook could not be linked to run ${setAside.runId}; its rows are still there to fix`,
     ),
   )
+}
+
+/**
+ * A set-aside workbook sent after fixing it is a follow-up of the run its other rows went to:
+ * the plan says so (it is recorded with the submission), and stderr says it too.
+ */
+export async function asFollowUp(ctx: CommandContext, plan: Plan, file: string): Promise<Plan> {
+  const runId = await setAsideRunOf(resolve(file))
+  if (!runId) return plan
+  ctx.out.note(`these rows were set aside from run ${runId}: they are sent as its follow-up`)
+  return { ...plan, retryOfRunId: runId }
 }

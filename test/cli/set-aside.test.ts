@@ -72,7 +72,12 @@ describe('run --skip-invalid', () => {
     const followUp = await cli(['run', asidePath, '--template', 'row-echo', '--json'])
     expect(followUp.stderr).not.toMatch(/not a field/)
     expect(followUp.code).toBe(0)
-    expect(await totalTasks(JSON.parse(followUp.stdout).runId)).toBe(3)
+    const followRun = JSON.parse(followUp.stdout).runId
+    expect(await totalTasks(followRun)).toBe(3)
+    expect(followUp.stderr).toContain(`set aside from run ${answer.runId}`)
+    const history = JSON.parse((await cli(['history', '--json'])).stdout)
+    const item = history.items.find((i: { runId: string }) => i.runId === followRun)
+    expect(item.retryOfRunId).toBe(answer.runId)
   })
 
   it('--set-aside without --skip-invalid is a usage error', async () => {

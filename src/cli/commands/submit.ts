@@ -16,6 +16,7 @@ import {
 import { UsageError } from '../errors'
 import { mappedReader, mappingFlags } from '../column-mapping'
 import {
+  asFollowUp,
   linkSetAside,
   setAsideFlags,
   setAsideOption,
@@ -133,7 +134,8 @@ async function submitWorkbook(
     },
     flowHooks(ctx),
   )
-  const code = await spend(withSetAside(ctx, setAside), engine, plan, args, ask)
+  const sent = await asFollowUp(ctx, plan, args.positionals[0]!)
+  const code = await spend(withSetAside(ctx, setAside), engine, sent, args, ask)
   await linkSetAside(ctx, setAside)
   return code
 }

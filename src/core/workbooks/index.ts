@@ -18,5 +18,10 @@ export type { PlanCell, ResultsPlan } from './write/results-workbook'
 export { checkWritableFolder, streamingWorkbook } from './write/streaming-writer'
 export { columnMapFromJson, headersKey, parseMapText, type ColumnMap } from './mapping/column-map'
 export type { MappingOutcome } from './mapping/header-mapping'
-export { linkSetAsideToRun, splitInvalidRows, writeSetAsideWorkbook } from './write/set-aside'
+export {
+  linkSetAsideToRun,
+  setAsideRunOf,
+  splitInvalidRows,
+  writeSetAsideWorkbook,
+} from './write/set-aside'
 export { annotateWorkbook, parseInputWorkbook, writeResultsWorkbookFile } from './worker/client'

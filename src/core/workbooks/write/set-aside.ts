@@ -4,7 +4,7 @@
  * columns in their order, adds a Problem column, marks each bad cell with its problem, and keeps
  * where the rows came from on a hidden sheet. Read back, the Problem column is left out.
  */
-import { rename } from 'node:fs/promises'
+import { rename, stat } from 'node:fs/promises'
 import type { ReadResult } from '../validate/read-result'
 import { loadExcelJs } from '../load-exceljs'
 import { SET_ASIDE_PROBLEM } from '../mapping/header-mapping'
@@ -97,4 +97,31 @@ export async function linkSetAsideToRun(path: string, runId: string): Promise<vo
   const partial = `${path}.partial`
   await book.xlsx.writeFile(partial)
   await rename(partial, path)
+}
+
+/** Set-aside workbooks are small; a bigger file is not opened whole to look for the link. */
+const MAX_LINK_LOOKUP_BYTES = 20 * 1024 * 1024
+
+/** The run a set-aside workbook's other rows went to (null: not a set-aside workbook). */
+export async function setAsideRunOf(path: string): Promise<string | null> {
+  if (!path.toLowerCase().endsWith('.xlsx')) return null
+  const size = await stat(path).then(
+    (s) => s.size,
+    () => Infinity,
+  )
+  if (size > MAX_LINK_LOOKUP_BYTES) return null
+  try {
+    const ExcelJS = await loadExcelJs()
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.readFile(path)
+    let runId: string | null = null
+    book.getWorksheet(SET_ASIDE_SHEET)?.eachRow((row) => {
+      if (row.getCell(1).value === 'Sent with run')
+        runId = String(row.getCell(2).value ?? '') || null
+    })
+    return runId
+  } catch {
+    // Not readable as a whole workbook here: the reader proper says what is wrong with it.
+    return null
+  }
 }
