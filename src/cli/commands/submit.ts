@@ -15,6 +15,7 @@ import {
 } from '../command'
 import { UsageError } from '../errors'
 import { mappedReader, mappingFlags } from '../column-mapping'
+import { listingFile } from '../listing-copy'
 import {
   asFollowUp,
   linkSetAside,
@@ -61,7 +62,7 @@ export const execute: Command = {
   summary:
     'Validate a workbook on the service, show the cost, and execute a marketplace listing only when confirmed.',
   usage:
-    'execute FILE --listing ID --version VID [--yes] [--max-cost N] [--pilot N | --rows N-M] [--again] [--watch]',
+    'execute FILE --listing ID --version VID [--yes] [--max-cost N] [--pilot N | --rows N-M] [--map "Column=fieldKey,..." | --map-file F.json] [--skip-invalid [--set-aside F.xlsx]] [--again] [--watch]',
   options: {
     listing: { type: 'string' },
     version: { type: 'string' },
@@ -70,6 +71,8 @@ export const execute: Command = {
     rows: { type: 'string' },
     watch: { type: 'boolean' },
     ...spendingFlags,
+    ...mappingFlags,
+    ...setAsideFlags,
   },
   positionals: { min: 1, max: 1, names: 'a workbook FILE' },
   async run(ctx, args) {
@@ -122,13 +125,15 @@ async function submitWorkbook(
   const session = await ctx.session()
   const { engine, connection } = session
   const setAside = setAsideOption(args, args.positionals[0]!)
+  const copy = await listingFile(ctx, session, target, args, setAside)
   const read = await mappedReader(ctx, session, prepareTargetOf(target), args, setAside.enabled)
   const plan = await planSubmission(
     engine,
     connection,
     skippingInvalid(ctx, read, setAside, [['Target', JSON.stringify(prepareTargetOf(target))]]),
     {
-      file: args.positionals[0]!,
+      file: copy?.file ?? args.positionals[0]!,
+      ...(copy ? { fileName: copy.fileName, scratch: copy.scratch } : {}),
       target,
       selection: pilot ? { first: pilot } : parseRows(stringOption(args, 'rows')),
     },

@@ -24,4 +24,5 @@ export {
   splitInvalidRows,
   writeSetAsideWorkbook,
 } from './write/set-aside'
+export { writeRowsWorkbook } from './write/rows-workbook'
 export { annotateWorkbook, parseInputWorkbook, writeResultsWorkbookFile } from './worker/client'
