@@ -2,6 +2,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCliCaptured } from '../helpers/cli'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
@@ -125,7 +126,17 @@ describe('column mapping on the command line', () => {
       'Text=message,Seq=sequence,Long notes=details,Desk=',
     ])
     expect(sent.code).toBe(0)
-    expect(JSON.parse(sent.stdout).runId).toEqual(expect.any(String))
+    const runId = JSON.parse(sent.stdout).runId
+    expect(runId).toEqual(expect.any(String))
+
+    // The results workbook names the inputs as the user's sheet did, in its order.
+    const out = join(home, 'results.xlsx')
+    const results = await cli(['runs', 'results', runId, '-o', out, '--json'])
+    expect(results.code, results.stderr).toBe(0)
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.readFile(out)
+    const header = (book.worksheets[0]!.getRow(1).values as unknown[]).slice(1, 5)
+    expect(header).toEqual(['Sheet row', 'Text', 'Seq', 'Long notes'])
   })
 
   it('the template’s own headers need no mapping and say nothing about one', async () => {
