@@ -131,8 +131,9 @@ export class HeaderMapping {
   }
 
   /**
-   * True while the columns wait for the user to confirm a mapping: the rows are counted and
-   * kept for showing, but checking them against a guess would only list noise.
+   * True while the columns wait for the user to confirm a mapping: the cells of the columns
+   * that match are checked as always, but a required column missing from the header is not
+   * listed again in every row.
    */
   get awaitingMapping(): boolean {
     return this.state?.source === 'proposed'

@@ -163,7 +163,6 @@ export class Collector implements RowSink {
     this.headerMapping.addSample(cells)
     this.rowCount += 1
     if (this.onProgress && this.rowCount % 2000 === 0) this.onProgress(this.rowCount)
-    if (this.headerMapping.awaitingMapping) return this.keepUnchecked(cells, rowNumber)
     const rowIndex = this.rowCount - 1
     // Without keepRows only the checks matter: the values go nowhere.
     const out: InputRow | null = this.keepRows ? {} : null
@@ -180,9 +179,13 @@ export class Collector implements RowSink {
     }
     if (!this.absentRequired) {
       const present = new Set(columns.map((field) => field?.key))
-      this.absentRequired = [...this.fields.values()].filter(
-        (field) => !present.has(field.key) && field.scope !== 'run' && field.required,
-      )
+      // While a proposed mapping waits for the user, a column it would supply is not missing
+      // from every row: the header's own problem says it once.
+      this.absentRequired = this.headerMapping.awaitingMapping
+        ? []
+        : [...this.fields.values()].filter(
+            (field) => !present.has(field.key) && field.scope !== 'run' && field.required,
+          )
     }
     for (const field of this.absentRequired)
       this.problem(
@@ -204,11 +207,6 @@ export class Collector implements RowSink {
           return isBlank(cell) ? '' : cellText(cell)
         }),
       )
-  }
-
-  /** A row of a sheet whose columns await a mapping: kept to be shown, not checked. */
-  private keepUnchecked(cells: CellValue[], rowNumber: number) {
-    if (this.keepRows) this.keepRow({}, cells, rowNumber)
   }
 
   /** The header, then the rows held while it was looked for. */
