@@ -4,6 +4,7 @@
  * rows are planned, so the cost, a pilot and the spending cap count only what is sent. The
  * answer gains `"setAside": { "path", "rows" }`.
  */
+import { existsSync } from 'node:fs'
 import { basename, dirname, extname, join, resolve } from 'node:path'
 import type { ReadWorkbook } from '../core/flows/spend'
 import type { ReadWholeWorkbook } from './column-mapping'
@@ -31,6 +32,19 @@ export interface SetAside {
   runId?: string
 }
 
+/**
+ * "<input> (set aside).xlsx" beside the input, or "(set aside 2)"... when that is taken: an
+ * earlier set-aside workbook may be the one the user is fixing.
+ */
+function freeDefaultPath(input: string): string {
+  const stem = basename(input, extname(input))
+  const dir = dirname(resolve(input))
+  for (let n = 1; ; n += 1) {
+    const path = join(dir, `${stem} (set aside${n === 1 ? '' : ` ${n}`}).xlsx`)
+    if (!existsSync(path)) return path
+  }
+}
+
 /** --skip-invalid and --set-aside (default: "<input> (set aside).xlsx" beside the input). */
 export function setAsideOption(args: ParsedArgs, input: string): SetAside {
   const enabled = flag(args, 'skip-invalid')
@@ -40,8 +54,7 @@ export function setAsideOption(args: ParsedArgs, input: string): SetAside {
       '--set-aside goes with --skip-invalid.',
       'Add --skip-invalid, or leave out --set-aside.',
     )
-  const stem = basename(input, extname(input))
-  const path = resolve(given ?? join(dirname(resolve(input)), `${stem} (set aside).xlsx`))
+  const path = given !== undefined ? resolve(given) : freeDefaultPath(input)
   if (!path.toLowerCase().endsWith('.xlsx'))
     throw new UsageError('--set-aside must name an .xlsx file.')
   return { enabled, path, written: null }

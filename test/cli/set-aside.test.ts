@@ -80,6 +80,23 @@ describe('run --skip-invalid', () => {
     expect(item.retryOfRunId).toBe(answer.runId)
   })
 
+  it('never overwrites an earlier set-aside workbook by default', async () => {
+    const input = join(home, 'two.csv')
+    writeFileSync(input, 'Message,Sequence number\nok,1\nbad,x\n')
+    const first = await cli(['run', input, '--template', 'row-echo', '--skip-invalid', '--json'])
+    const second = await cli([
+      'run',
+      input,
+      '--template',
+      'row-echo',
+      '--skip-invalid',
+      '--json',
+      '--again',
+    ])
+    expect(JSON.parse(first.stdout).setAside.path).toBe(join(home, 'two (set aside).xlsx'))
+    expect(JSON.parse(second.stdout).setAside.path).toBe(join(home, 'two (set aside 2).xlsx'))
+  })
+
   it('--set-aside without --skip-invalid is a usage error', async () => {
     const result = await cli(['run', 'x.csv', '--template', 'row-echo', '--set-aside', 'y.xlsx'])
     expect(result.code).toBe(2)
