@@ -1,8 +1,15 @@
 /** How the CLI reads a workbook: in a worker thread, every row kept, local files checked. */
-import type { ReadWorkbook } from '../core/flows/spend'
-import { parseInputWorkbook, type ReadResult } from '../core/workbooks'
+import { parseInputWorkbook, type ColumnMap, type ReadResult } from '../core/workbooks'
 import type { ListingInputSchema } from '../shared/contract'
 import type { CommandContext } from './command'
+
+/** A column mapping to apply, or the remembered ones to choose from. */
+interface ColumnOptions {
+  columnMap?: ColumnMap
+  rememberedMaps?: Record<string, ColumnMap>
+  /** Keep each row's cells as typed (rows set aside are written as the user wrote them). */
+  keepCells?: boolean
+}
 
 /**
  * `keepRows: false` for checking only: a 1,000,000-row sheet then costs no more than a small one.
@@ -11,10 +18,15 @@ import type { CommandContext } from './command'
  */
 export function readWorkbookWith(
   ctx: CommandContext,
-  { keepRows = true, sheet }: { keepRows?: boolean; sheet?: string | undefined } = {},
+  {
+    keepRows = true,
+    sheet,
+    columns = {},
+  }: { keepRows?: boolean; sheet?: string | undefined; columns?: ColumnOptions } = {},
 ): (path: string, schema: ListingInputSchema | null) => Promise<ReadResult> {
   return async (path, schema) => {
     const result = await parseInputWorkbook({ path }, schema, {
+      ...columns,
       keepRows,
       checkFiles: true,
       signal: ctx.signal,
@@ -47,9 +59,4 @@ export function rowsReadProgress(ctx: CommandContext): (rows: number) => void {
     last = Date.now()
     ctx.out.progress(`checking the workbook: ${rows.toLocaleString('en-US')} rows read`)
   }
-}
-
-/** The reader `run`, `execute` and `retry-failed` hand to the engine (`sheet`: --sheet). */
-export function workbookReader(ctx: CommandContext, sheet?: string): ReadWorkbook {
-  return readWorkbookWith(ctx, { sheet })
 }

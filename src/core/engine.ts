@@ -19,6 +19,7 @@ import { Environments } from './environments/environments'
 import { History } from './storage/run-history'
 import { openDb, type Db } from './storage/db'
 import { Schemas } from './flows/prepare/schema-cache'
+import { ColumnMappings } from './flows/prepare/column-mappings'
 import type { SecretStore } from './secrets'
 import { Settings } from './storage/settings'
 import { Submissions } from './flows/spend/submissions'
@@ -59,6 +60,8 @@ export class Engine {
   readonly downloads: Downloads
   /** Official template schemas kept for offline use. */
   readonly schemas: Schemas
+  /** Column mappings the user confirmed, per template and set of headers. */
+  readonly mappings: ColumnMappings
   /** Plans waiting for the user's confirmation (emptied when the engine closes). */
   readonly plans = new PlanStore<Plan>()
   private readonly db: Db
@@ -86,6 +89,7 @@ export class Engine {
     this.uploads = new Uploads(this.db)
     this.downloads = new Downloads(this.db)
     this.schemas = new Schemas(this.db)
+    this.mappings = new ColumnMappings(this.db)
   }
 
   /** The app's settings (outputs folder, download concurrency, theme), kept in the history. */

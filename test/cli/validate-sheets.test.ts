@@ -75,7 +75,7 @@ describe('validate and run with several sheets', () => {
     expect(result.stderr).toContain('Row 4 is hidden in the sheet, so it is not sent.')
     expect(result.stderr).toContain('Row 6 is a total (“Total”), not a row to send')
     expect(result.stderr).toContain('1 empty row skipped.')
-    const run = await cli(['run', path, '--template', 'row-echo', '--json', '--watch'])
+    const run = await cli(['run', path, '--template', 'row-echo', '--json', '--watch', '--yes'])
     expect(run.code).toBe(0)
     expect(JSON.parse(run.stdout).run.totalTasks).toBe(2)
     expect(run.stderr).toContain('Row 4 is hidden in the sheet, so it is not sent.')

@@ -6,6 +6,7 @@ import { plural } from '../../shared/amounts'
 import { planRestOfPilot, planRetryFailed, planSubmission, rowName } from '../../core/flows/spend'
 import type { RowSelection } from '../../core/flows/spend'
 import type { PlanRequest } from '../../core/flows/spend/plan'
+import type { PrepareTarget } from '../../shared/bridge'
 import {
   integerOption,
   stringOption,
@@ -14,7 +15,17 @@ import {
   type ParsedArgs,
 } from '../command'
 import { UsageError } from '../errors'
-import { workbookReader } from '../workbook-reader'
+import { mappedReader, mappingFlags } from '../column-mapping'
+import { listingFile } from '../listing-copy'
+import {
+  asFollowUp,
+  linkSetAside,
+  setAsideFlags,
+  setAsideOption,
+  skippingInvalid,
+  withSetAside,
+} from '../set-aside'
+import { readWorkbookWith } from '../workbook-reader'
 import { flowHooks } from './flow-hooks'
 import { spend, spendingFlags, spendingOptions } from './spending'
 
@@ -23,7 +34,7 @@ export const run: Command = {
   summary:
     'Validate a workbook, show the cost, and submit its rows to an official template only when confirmed.',
   usage:
-    'run (FILE --template ID [--callback-url URL] [--rows N-M] [--sheet NAME] | --rest-of PILOT_RUN) [--yes] [--max-cost N] [--again] [--watch]',
+    'run (FILE --template ID [--callback-url URL] [--rows N-M] [--sheet NAME] [--map "Column=fieldKey,..." | --map-file F.json] [--skip-invalid [--set-aside F.xlsx]] | --rest-of PILOT_RUN) [--yes] [--max-cost N] [--again] [--watch]',
   options: {
     template: { type: 'string' },
     sheet: { type: 'string' },
@@ -33,6 +44,8 @@ export const run: Command = {
     rows: { type: 'string' },
     watch: { type: 'boolean' },
     ...spendingFlags,
+    ...mappingFlags,
+    ...setAsideFlags,
   },
   positionals: { min: 0, max: 1, names: 'a workbook FILE' },
   async run(ctx, args) {
@@ -53,7 +66,7 @@ export const execute: Command = {
   summary:
     'Validate a workbook on the service, show the cost, and execute a marketplace listing only when confirmed.',
   usage:
-    'execute FILE --listing ID --version VID [--yes] [--max-cost N] [--pilot N | --rows N-M] [--sheet NAME] [--again] [--watch]',
+    'execute FILE --listing ID --version VID [--yes] [--max-cost N] [--pilot N | --rows N-M] [--sheet NAME] [--map "Column=fieldKey,..." | --map-file F.json] [--skip-invalid [--set-aside F.xlsx]] [--again] [--watch]',
   options: {
     listing: { type: 'string' },
     sheet: { type: 'string' },
@@ -63,6 +76,8 @@ export const execute: Command = {
     rows: { type: 'string' },
     watch: { type: 'boolean' },
     ...spendingFlags,
+    ...mappingFlags,
+    ...setAsideFlags,
   },
   positionals: { min: 1, max: 1, names: 'a workbook FILE' },
   async run(ctx, args) {
@@ -111,19 +126,43 @@ async function submitWorkbook(
   pilot: number | undefined,
 ): Promise<number> {
   spendingOptions(args)
-  const { engine, connection } = await ctx.session()
+  const session = await ctx.session()
+  const { engine, connection } = session
+  const setAside = setAsideOption(args, args.positionals[0]!)
+  const copy = await listingFile(ctx, session, target, args, setAside)
+  // A listing's copy under its own headers has one sheet of its own: --sheet named the user's.
+  const sheet = copy ? undefined : stringOption(args, 'sheet')
+  const read = await mappedReader(
+    ctx,
+    session,
+    prepareTargetOf(target),
+    args,
+    setAside.enabled,
+    sheet,
+  )
   const plan = await planSubmission(
     engine,
     connection,
-    workbookReader(ctx, stringOption(args, 'sheet')),
+    skippingInvalid(ctx, read, setAside, [['Target', JSON.stringify(prepareTargetOf(target))]]),
     {
-      file: args.positionals[0]!,
+      file: copy?.file ?? args.positionals[0]!,
+      ...(copy ? { fileName: copy.fileName, scratch: copy.scratch } : {}),
       target,
       selection: pilot ? { first: pilot } : parseRows(stringOption(args, 'rows')),
     },
     flowHooks(ctx),
   )
-  return spend(ctx, engine, plan, args)
+  const sent = await asFollowUp(ctx, plan, args.positionals[0]!)
+  const code = await spend(withSetAside(ctx, setAside), engine, sent, args)
+  await linkSetAside(ctx, setAside)
+  return code
+}
+
+/** The target a column mapping is remembered for. */
+function prepareTargetOf(target: PlanRequest['target']): PrepareTarget {
+  return target.kind === 'template'
+    ? { kind: 'template', templateId: target.templateId }
+    : { kind: 'listing', listingId: target.listingId, listingVersionId: target.listingVersionId }
 }
 
 /**
@@ -142,7 +181,7 @@ async function sendRestOfPilot(ctx: CommandContext, args: ParsedArgs, pilotRunId
   const plan = await planRestOfPilot(
     engine,
     connection,
-    workbookReader(ctx),
+    readWorkbookWith(ctx, { sheet: stringOption(args, 'sheet') }),
     pilotRunId,
     flowHooks(ctx),
   )

@@ -8,11 +8,12 @@ import { EngineError } from '../../core/errors'
 import { validateOnServer } from '../../core/flows/spend'
 import { checkWorkbook } from '../../core/flows/prepare'
 import { describeAge } from '../../core/flows/prepare/schema-cache'
-import { annotateWorkbook } from '../../core/workbooks'
+import { annotateWorkbook, type ColumnMap, type MappingOutcome } from '../../core/workbooks'
 import type { WorkbookValidation } from '../../shared/contract'
 import { stringOption, type Command, type CommandContext, type ParsedArgs } from '../command'
 import { EXIT, UsageError } from '../errors'
 import { flowHooks } from './flow-hooks'
+import { mappingFlags, mappingOption, reportMapping } from '../column-mapping'
 import { noteWhatWasRead, rowsReadProgress } from '../workbook-reader'
 
 /** A validation result in words: valid, or its problems (the first 50 of them). */
@@ -30,13 +31,14 @@ export const validate: Command = {
   summary:
     'Check a workbook: offline against a template (--template), or on the service for a listing (--listing --version).',
   usage:
-    'validate FILE (--template ID | --listing ID --version VID) [--sheet NAME] [--annotate OUT.xlsx]',
+    'validate FILE (--template ID | --listing ID --version VID) [--sheet NAME] [--annotate OUT.xlsx] [--map "Column=fieldKey,..." | --map-file F.json]',
   options: {
     annotate: { type: 'string' },
     sheet: { type: 'string' },
     template: { type: 'string' },
     listing: { type: 'string' },
     version: { type: 'string' },
+    ...mappingFlags,
   },
   positionals: { min: 1, max: 1, names: 'a workbook FILE' },
   async run(ctx, args) {
@@ -49,9 +51,15 @@ export const validate: Command = {
         'give either --template ID or --listing ID --version VID.',
         `Usage: skill-runner ${validate.usage}`,
       )
+    const mapping = await mappingOption(args)
+    if (mapping && listingId)
+      throw new UsageError(
+        '--map works with --template (offline validation): the service checks a listing against its own headers.',
+        'Rename the columns to the listing’s headers, or validate against a template.',
+      )
     const connection = await ctx.connect()
     const { validation, annotateFailed } = templateId
-      ? await validateAgainstTemplate(ctx, connection, file, templateId, args)
+      ? await validateAgainstTemplate(ctx, connection, file, templateId, args, mapping)
       : await validateAgainstListing(ctx, connection, file, listingId!, versionId, args)
     ctx.out.result(validation, () => describeValidation(validation))
     // An invalid workbook says so first; a valid one whose copy failed still did not finish.
@@ -72,9 +80,11 @@ async function validateAgainstTemplate(
   file: string,
   templateId: string,
   args: ParsedArgs,
+  mapping: ColumnMap | undefined,
 ): Promise<ValidateOutcome> {
   const engine = await ctx.engine()
   const { found, result: parsed } = await checkWorkbook(engine, connection, file, {
+    mapping,
     target: { kind: 'template', templateId },
     keepCells: false,
     checkFiles: true,
@@ -87,10 +97,12 @@ async function validateAgainstTemplate(
     ctx.out.note(
       `working offline with the copy of the template saved ${describeAge(found.fetchedAtMs)}`,
     )
+  reportMapping(ctx, parsed.mapping)
   const validation: WorkbookValidation = {
     valid: parsed.valid,
     fileErrors: parsed.fileErrors,
     rowErrors: parsed.rowErrors,
+    ...mappingFields(parsed.mapping),
   }
   noteWhatWasRead(ctx, parsed)
   const annotatePath = stringOption(args, 'annotate')
@@ -103,6 +115,15 @@ async function validateAgainstTemplate(
   if (!annotatePath) return { validation, annotateFailed: false }
   const written = await writeAnnotatedCopy(ctx, file, parsed, annotatePath)
   return { validation, annotateFailed: !written }
+}
+
+/** The result's `mapping` (the one given or remembered), or `proposedMapping` when none is confirmed. */
+function mappingFields(outcome: MappingOutcome | undefined) {
+  // The template's own headers need no mapping: the result stays as it always was.
+  if (!outcome || outcome.source === 'exact') return {}
+  if (outcome.source !== 'proposed') return { mapping: outcome.applied }
+  const proposal = outcome.proposal?.columns ?? []
+  return { proposedMapping: Object.fromEntries(proposal.map((c) => [c.header, c.fieldKey])) }
 }
 
 /** Writes the --annotate copy; false (with a note) when it could not be written. */

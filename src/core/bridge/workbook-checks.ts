@@ -13,6 +13,9 @@ import { checkWorkbook } from '../flows/prepare/check-workbook'
 import type { Schemas } from '../flows/prepare/schema-cache'
 import { annotateWorkbook, type ReadResult } from '../workbooks'
 import { badCells, describeCheck } from './presenters/check-view'
+import { mappingView } from './presenters/mapping-view'
+import type { ColumnMappings } from '../flows/prepare/column-mappings'
+import type { ColumnMap } from '../workbooks'
 
 /** A workbook to check: a file on this computer, or the content a page sent. */
 export type CheckSource =
@@ -35,7 +38,11 @@ export class WorkbookChecks {
   private readonly running = new Map<string, AbortController>()
 
   constructor(
-    private readonly services: { home: string; schemas: Pick<Schemas, 'template'> },
+    private readonly services: {
+      home: string
+      schemas: Pick<Schemas, 'template'>
+      mappings?: Pick<ColumnMappings, 'forTarget' | 'remember'>
+    },
     /** Heap ceiling of the reading worker, MB. */
     private readonly maxMemoryMb = 1024,
   ) {}
@@ -49,6 +56,7 @@ export class WorkbookChecks {
       target?: PrepareTarget | undefined
       runValues?: Record<string, string> | undefined
       sheet?: string | undefined
+      mapping?: ColumnMap | undefined
       onProgress?: (rowsRead: number) => void
     },
   ): Promise<WorkbookCheckView> {
@@ -74,6 +82,7 @@ export class WorkbookChecks {
         checkFiles: source.kind === 'path',
         runValues: request.runValues,
         sheet: request.sheet,
+        mapping: request.mapping,
         signal: controller.signal,
         maxMemoryMb: this.maxMemoryMb,
         onProgress: request.onProgress,
@@ -90,7 +99,7 @@ export class WorkbookChecks {
       const { found, result } = checked
       // The submitted values are not needed here (a plan reads the workbook again).
       result.rows = []
-      const view = describeCheck({
+      const described = describeCheck({
         checkId,
         environment: connection.name,
         fileName: source.name,
@@ -100,6 +109,10 @@ export class WorkbookChecks {
         result,
         workbookDir: source.kind === 'path' ? dirname(resolve(path)) : null,
       })
+      const view = {
+        ...described,
+        ...mappingView(result.mapping, found?.schema, described.fileErrors),
+      }
       this.keep(checkId, { view, path, result, badByPosition: badCells(view), scratch })
       scratch = null
       return view

@@ -122,6 +122,17 @@ const MIGRATIONS: string[] = [
   ALTER TABLE submissions ADD COLUMN workbook_rows INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX submissions_batch ON submissions (origin, batch_of_run_id);
   `,
+  // 5: column mappings the user confirmed, per template and per set of the sheet's headers
+  `
+  CREATE TABLE IF NOT EXISTS column_mappings (
+    origin TEXT NOT NULL,
+    target TEXT NOT NULL,
+    headers_key TEXT NOT NULL,
+    mapping_json TEXT NOT NULL,
+    saved_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (origin, target, headers_key)
+  );
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

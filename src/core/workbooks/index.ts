@@ -16,4 +16,13 @@ export { openXlsx } from './read/xlsx/xlsx-file'
 export { generateInputWorkbook } from './write/input-workbook'
 export type { PlanCell, ResultsPlan } from './write/results-workbook'
 export { checkWritableFolder, streamingWorkbook } from './write/streaming-writer'
+export { columnMapFromJson, headersKey, parseMapText, type ColumnMap } from './mapping/column-map'
+export type { MappingOutcome } from './mapping/header-mapping'
+export {
+  linkSetAsideToRun,
+  setAsideRunOf,
+  splitInvalidRows,
+  writeSetAsideWorkbook,
+} from './write/set-aside'
+export { writeRowsWorkbook } from './write/rows-workbook'
 export { annotateWorkbook, parseInputWorkbook, writeResultsWorkbookFile } from './worker/client'

@@ -7,6 +7,7 @@ import { formatBytes } from '../stores/prepare/field-words'
 import { ErrorList } from './ErrorList'
 import { ReadNotices } from './ReadNotices'
 import { FilesPanel } from './FilesPanel'
+import { MappingPanel } from './MappingPanel'
 import { RowsGrid } from './RowsGrid'
 import { RunFieldsForm } from './RunFieldsForm'
 import { SavedLine } from './SchemaForm'
@@ -151,6 +152,7 @@ function CheckResult(props: { shown: WorkbookCheckView }) {
           onDismiss={() => prepare.setState({ markedUpError: null })}
         />
       )}
+      {shown.mapping && <MappingPanel key={shown.checkId} mapping={shown.mapping} />}
       <ErrorList
         fileErrors={shown.fileErrors}
         problems={shown.problems}

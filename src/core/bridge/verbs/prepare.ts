@@ -95,6 +95,7 @@ export function checkVerbs(
         target: args.target,
         runValues: args.runValues,
         sheet: args.sheet,
+        mapping: args.mapping,
         onProgress: throttled(150, (rowsRead: number) =>
           ctx.emit('checkProgress', { checkId: args.checkId, rowsRead }),
         ),

@@ -144,17 +144,15 @@ async function planFromFile(
       ctx.engine,
       connection,
       (file, schema) =>
-        parseInputWorkbook(
-          { path: file },
-          schema,
+        parseInputWorkbook({ path: file }, schema, {
           // A workbook a page sent names files on the page's computer: only its uploads count.
-          {
-            ...(args.file.kind === 'bytes'
-              ? { fileAssets: fileAssetsOf(args.fileAssets) }
-              : { checkFiles: true }),
-            ...(args.sheet !== undefined ? { sheet: args.sheet } : {}),
-          },
-        ),
+          ...(args.file.kind === 'bytes'
+            ? { fileAssets: fileAssetsOf(args.fileAssets) }
+            : { checkFiles: true }),
+          ...(args.sheet !== undefined ? { sheet: args.sheet } : {}),
+          // The column mapping the user confirmed on the check (remembered for these headers).
+          rememberedMaps: ctx.engine.mappings.forTarget(connection.historyKey, args.target),
+        }),
       {
         file: path,
         fileName,

@@ -5,7 +5,8 @@
 import type { PrepareTarget } from '../../../shared/bridge'
 import { ApiError } from '../../service'
 import type { Connection } from '../../environments/connection'
-import { parseInputWorkbook, type ReadResult } from '../../workbooks'
+import { parseInputWorkbook, type ColumnMap, type ReadResult } from '../../workbooks'
+import { mappingReadOptions, rememberGiven, type ColumnMappings } from './column-mappings'
 import type { Schemas } from './schema-cache'
 import { listingNamed, targetSchema, workbookTarget, type TargetSchema } from './target-schema'
 
@@ -25,7 +26,10 @@ export interface OfflineCheck {
  * result feeds `annotateWorkbook` for the marked-up copy.
  */
 export async function checkWorkbook(
-  services: { schemas: Pick<Schemas, 'template'> },
+  services: {
+    schemas: Pick<Schemas, 'template'>
+    mappings?: Pick<ColumnMappings, 'forTarget' | 'remember'>
+  },
   connection: Connection,
   path: string,
   options: {
@@ -35,6 +39,8 @@ export async function checkWorkbook(
     runValues?: Record<string, string> | undefined
     /** The sheet to read, by name (the user chose it); without it the reader chooses. */
     sheet?: string | undefined
+    /** The user's column mapping (header -> field key, null: not used); remembered when it fits. */
+    mapping?: ColumnMap | undefined
     signal?: AbortSignal
     maxMemoryMb?: number
     onProgress?: ((rowsRead: number) => void) | undefined
@@ -65,6 +71,10 @@ export async function checkWorkbook(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.maxMemoryMb ? { maxMemoryMb: options.maxMemoryMb } : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(found
+      ? mappingReadOptions(services.mappings, connection.historyKey, target, options.mapping)
+      : {}),
   })
+  if (found) rememberGiven(services.mappings, connection.historyKey, target, result.mapping)
   return { found, targetFromWorkbook: fromWorkbook !== null, result }
 }

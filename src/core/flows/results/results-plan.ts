@@ -4,8 +4,14 @@
  * text inline; files, and text too long for a cell, as links to the downloaded copy); a second
  * sheet describes the run.
  */
+import type { UserColumn } from './user-columns'
 import { basename, relative, sep } from 'node:path'
-import type { Artifact, InputRow, OfficialTemplateSchema, RunDetail } from '../../../shared/contract'
+import type {
+  Artifact,
+  InputRow,
+  OfficialTemplateSchema,
+  RunDetail,
+} from '../../../shared/contract'
 import {
   rowColumnHeader,
   rowNumberOf,
@@ -29,6 +35,8 @@ export interface ResultsInput {
   download: RunDownload
   workbookDir: string
   connection: Pick<Connection, 'name' | 'origin' | 'unitLabel'>
+  /** A mapped sheet's own columns (field key and the user's header), in the sheet's order. */
+  userColumns?: UserColumn[]
 }
 
 function cellValue(value: unknown): PlanCell {
@@ -66,8 +74,16 @@ function outputsByRow(detail: RunDetail): { ports: string[]; byRow: Map<number, 
 /** Every field key of the submitted rows, in the order they first appear. */
 function inputKeysOf(rows: InputRow[]): string[] {
   const keys: string[] = []
-  for (const row of rows) for (const key of Object.keys(row)) if (!keys.includes(key)) keys.push(key)
+  for (const row of rows)
+    for (const key of Object.keys(row)) if (!keys.includes(key)) keys.push(key)
   return keys
+}
+
+/** The keys in the order of the user's sheet when it was mapped (the rest after them). */
+function inSheetOrder(keys: string[], columns: UserColumn[] | undefined): string[] {
+  if (!columns) return keys
+  const first = columns.map((c) => c.key).filter((k) => keys.includes(k))
+  return [...first, ...keys.filter((k) => !first.includes(k))]
 }
 
 function labelOf(schema: OfficialTemplateSchema | undefined, key: string): string {
@@ -135,7 +151,7 @@ export function resultsPlan(input: ResultsInput): ResultsPlan {
   const tasksByRow = new Map(detail.tasks.map((t) => [t.sourceRowIndex, t]))
   const { ports, byRow } = outputsByRow(detail)
   const inputRows: InputRow[] = submission?.rows ?? []
-  const inputKeys = inputKeysOf(inputRows)
+  const inputKeys = inSheetOrder(inputKeysOf(inputRows), input.userColumns)
   const saved: SavedOutputs = {
     dir: input.workbookDir,
     paths: new Map(input.download.files.map((f) => [f.artifactId, f.path])),
@@ -144,7 +160,10 @@ export function resultsPlan(input: ResultsInput): ResultsPlan {
   const plan: ResultsPlan = {
     columns: [
       { header: rowColumnHeader(numbering), width: 12 },
-      ...inputKeys.map((key) => ({ header: labelOf(input.schema, key), width: 24 })),
+      ...inputKeys.map((key) => ({
+        header: input.userColumns?.find((c) => c.key === key)?.header ?? labelOf(input.schema, key),
+        width: 24,
+      })),
       { header: 'Task status', width: 14 },
       { header: 'Error', width: 40 },
       ...ports.map((port) => ({ header: port, width: 50 })),
@@ -157,7 +176,10 @@ export function resultsPlan(input: ResultsInput): ResultsPlan {
     const row = inputRows[index] ?? {}
     const mine = byRow.get(index) ?? []
     const outputs = ports.map((port) =>
-      outputCell(saved, mine.filter((a) => (a.portName || 'output') === port)),
+      outputCell(
+        saved,
+        mine.filter((a) => (a.portName || 'output') === port),
+      ),
     )
     plan.rows.push({
       cells: [

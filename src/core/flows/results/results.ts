@@ -20,6 +20,8 @@ import type { History } from '../../storage/run-history'
 import { ensureFolder } from '../../files/folders'
 import { checkWritableFolder, writeResultsWorkbookFile } from '../../workbooks'
 import { resultsPlan } from './results-plan'
+import { userColumnsOf } from './user-columns'
+import type { ColumnMappings } from '../prepare/column-mappings'
 import { rowNumberingOf, type Submissions } from '../spend/submissions'
 
 /** What saving a run's outputs needs of the engine (the engine itself has all of it). */
@@ -28,6 +30,8 @@ export interface ResultsServices {
   submissions: Pick<Submissions, 'byRun'>
   downloads: Pick<Downloads, 'run'>
   schemas: Pick<Schemas, 'cached'>
+  /** Column mappings the user confirmed: the results keep the names of a mapped sheet's columns. */
+  mappings?: Pick<ColumnMappings, 'forTarget'>
 }
 
 /** The results workbook's name in the outputs folder, beside the run's folder. */
@@ -87,7 +91,25 @@ export async function writeResultsWorkbook(
     submission?.targetKind === 'template'
       ? services.schemas.cached(connection.historyKey, submission.targetId)?.schema
       : undefined
-  const plan = resultsPlan({ detail, submission, schema, download, workbookDir, connection })
+  const userColumns =
+    schema && submission
+      ? await userColumnsOf(
+          services.mappings,
+          connection.historyKey,
+          submission,
+          schema,
+          options.signal,
+        )
+      : undefined
+  const plan = resultsPlan({
+    detail,
+    submission,
+    schema,
+    download,
+    workbookDir,
+    connection,
+    ...(userColumns ? { userColumns } : {}),
+  })
   // Written in a worker, under the same memory ceiling as reading a workbook.
   await writeResultsWorkbookFile(plan, path, { signal: options.signal })
   return { path, folder: download.folder, rows: plan.rows.length, download }

@@ -19,6 +19,7 @@ import {
 import type { WorkbookSource } from '../byte-source'
 import { MAX_FILE_ERRORS } from '../limits'
 import { cellText, columnLetter, SHEETS } from '../sheets'
+import { HeaderMapping } from '../mapping/header-mapping'
 import { FileCells } from './file-cells'
 import { headerColumns, type MappingSheet } from './header'
 import type { ErrorCell, ReadOptions, ReadResult, RowSink, SheetHeader } from './read-result'
@@ -58,6 +59,8 @@ export class Collector implements RowSink {
   private heldTotal: { cells: CellValue[]; rowNumber: number } | null = null
   /** Which sheet was read, and the others that could have been (set by the xlsx reader). */
   sheetRead: { sheet?: string; sheets?: SheetHeader[]; choices?: string[] } | null = null
+  /** Which row is the header and which mapping its columns take (mapping/). */
+  private readonly headerMapping: HeaderMapping
 
   constructor(
     private readonly schema: ListingInputSchema | null,
@@ -65,6 +68,12 @@ export class Collector implements RowSink {
     options: ReadOptions,
   ) {
     this.fields = new Map((schema?.fields ?? []).map((f) => [f.key, f]))
+    this.headerMapping = new HeaderMapping(
+      schema,
+      this.fields,
+      options.columnMap,
+      options.rememberedMaps,
+    )
     this.keepRows = options.keepRows ?? true
     this.files = new FileCells(
       options.checkFiles ?? 'path' in source,
@@ -114,12 +123,16 @@ export class Collector implements RowSink {
   }
 
   /** The header row: which column is which field. */
-  header(cells: CellValue[]) {
+  header(cells: CellValue[], rowNumber = 1) {
     this.absentRequired = null
     this.headerSeen = true
-    const texts = cells.map((cell) => (isBlank(cell) ? null : cellText(cell).trim()))
+    const texts = this.headerMapping.texts(cells)
     if (this.keepCells) this.headers = texts.map((t) => t ?? '')
-    const { columns, problems } = headerColumns(texts, this.schema, this.fields, this.mapping)
+    const { columns, problems } = this.headerMapping.columns(
+      texts,
+      headerColumns(texts, this.schema, this.fields, this.mapping),
+      rowNumber,
+    )
     this.columns = columns
     for (const problem of problems) this.fileError(problem)
   }
@@ -161,8 +174,8 @@ export class Collector implements RowSink {
     if (blank) return
     this.noticeReplacement(cells, rowNumber)
     if (!this.headerSeen) {
-      this.header(cells)
-      this.tally.header(rowNumber)
+      // A title or notes may stand above the header: the header stage may look a few rows ahead.
+      this.replay(this.headerMapping.offer(cells, rowNumber, hidden))
       return
     }
     this.tally.seen(rowNumber)
@@ -177,6 +190,7 @@ export class Collector implements RowSink {
   }
 
   private dataRow(cells: CellValue[], rowNumber: number) {
+    this.headerMapping.addSample(cells)
     this.rowCount += 1
     if (this.onProgress && this.rowCount % 2000 === 0) this.onProgress(this.rowCount)
     const rowIndex = this.rowCount - 1
@@ -195,9 +209,13 @@ export class Collector implements RowSink {
     }
     if (!this.absentRequired) {
       const present = new Set(columns.map((field) => field?.key))
-      this.absentRequired = [...this.fields.values()].filter(
-        (field) => !present.has(field.key) && field.scope !== 'run' && field.required,
-      )
+      // While a proposed mapping waits for the user, a column it would supply is not missing
+      // from every row: the header's own problem says it once.
+      this.absentRequired = this.headerMapping.awaitingMapping
+        ? []
+        : [...this.fields.values()].filter(
+            (field) => !present.has(field.key) && field.scope !== 'run' && field.required,
+          )
     }
     for (const field of this.absentRequired)
       this.problem(
@@ -206,17 +224,28 @@ export class Collector implements RowSink {
         field,
         cellMessage(rowNumber, field, 'is required but empty'),
       )
-    if (out) {
-      this.rows.push(out)
-      this.rowNumbers.push(rowNumber)
-      if (this.keepCells)
-        this.cells.push(
-          this.columns.map((_, i) => {
-            const cell = cells[i] ?? null
-            return isBlank(cell) ? '' : cellText(cell)
-          }),
-        )
-    }
+    if (out) this.keepRow(out, cells, rowNumber)
+  }
+
+  private keepRow(out: InputRow, cells: CellValue[], rowNumber: number) {
+    this.rows.push(out)
+    this.rowNumbers.push(rowNumber)
+    if (this.keepCells)
+      this.cells.push(
+        this.columns.map((_, i) => {
+          const cell = cells[i] ?? null
+          return isBlank(cell) ? '' : cellText(cell)
+        }),
+      )
+  }
+
+  /** The header, then the rows held while it was looked for. */
+  private replay(rows: { cells: CellValue[]; rowNumber: number; hidden: boolean }[] | null) {
+    if (!rows || rows.length === 0) return
+    const [header, ...rest] = rows
+    this.header(header!.cells, header!.rowNumber)
+    this.tally.header(header!.rowNumber)
+    for (const row of rest) this.row(row.cells, row.rowNumber, row.hidden)
   }
 
   private put(
@@ -267,8 +296,10 @@ export class Collector implements RowSink {
   }
 
   finish(): ReadResult {
+    if (!this.headerSeen && !this.unreadable) this.replay(this.headerMapping.flush())
     this.settleTotal()
     if (!this.unreadable) this.notices.push(...this.tally.notices())
+    const mapping = this.headerMapping.outcome()
     if (this.replacement) {
       const { row, column, count } = this.replacement
       this.fileErrors.unshift(
@@ -303,6 +334,7 @@ export class Collector implements RowSink {
       rowCount: this.rowCount,
       ...(this.notices.length ? { notices: this.notices } : {}),
       ...this.shape(),
+      ...(mapping ? { mapping } : {}),
       ...(this.unreadable ? { unreadable: true } : {}),
       ...(this.keepCells
         ? {

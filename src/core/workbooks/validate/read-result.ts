@@ -4,6 +4,8 @@
  */
 import type { InputRow, RowError } from '../../../shared/contract'
 import type { CellValue } from '../../../shared/input-schema'
+import type { ColumnMap } from '../mapping/column-map'
+import type { MappingOutcome } from '../mapping/header-mapping'
 
 export interface ReadOptions {
   /** Keep the rows (for submitting); false for validation only (1,000,000 rows stay cheap). */
@@ -31,6 +33,10 @@ export interface ReadOptions {
   runValues?: Record<string, CellValue>
   /** The sheet to read, by name (the user chose it); without it the reader chooses. */
   sheet?: string
+  /** A column mapping to apply: the sheet's header text -> field key (null: not used). */
+  columnMap?: ColumnMap
+  /** Mappings remembered for this template, by `headersKey()`: used when the headers are theirs. */
+  rememberedMaps?: Record<string, ColumnMap>
 }
 
 /** A sheet that could hold the rows, with the row that looks most like its header. */
@@ -83,6 +89,8 @@ export interface ReadResult {
   totalRow?: number
   /** Empty rows among the rows (between the header and the last row), skipped. */
   emptyRowsSkipped?: number
+  /** With a schema: the header row, how its columns were matched, and a proposal when needed. */
+  mapping?: MappingOutcome
 }
 
 /** The sink every format's reader feeds. */

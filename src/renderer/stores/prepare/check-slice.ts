@@ -56,7 +56,12 @@ function unreadableFile(file: File): BridgeErrorInfo {
 }
 
 /** Checks `file` against `target`; a later check (a new checkId) makes this one's answer moot. */
-async function runCheck(ctx: SliceContext, file: File, target: PrepareTarget | null) {
+async function runCheck(
+  ctx: SliceContext,
+  file: File,
+  target: PrepareTarget | null,
+  mapping?: Record<string, string | null>,
+) {
   const { set, get, api } = ctx
   const { environment, checkId: previous, checkState } = get()
   if (!environment) return
@@ -89,6 +94,7 @@ async function runCheck(ctx: SliceContext, file: File, target: PrepareTarget | n
       ...(target ? { target } : {}),
       ...(Object.keys(runValues).length ? { runValues } : {}),
       ...(sheet ? { sheet } : {}),
+      ...(mapping ? { mapping } : {}),
     })
     if (get().checkId !== checkId) return
     set({
@@ -147,6 +153,10 @@ export function checkActions(ctx: SliceContext): CheckActions {
     },
     async applyRunValues() {
       await get().checkAgain()
+    },
+    async confirmMapping(mapping) {
+      const { file, target } = get()
+      if (file) await runCheck(ctx, file, target, mapping)
     },
     async saveMarkedUp() {
       const { check } = get()

@@ -43,4 +43,6 @@ export interface CheckActions {
   chooseSheet(sheet: string): Promise<void>
   applyRunValues(): Promise<void>
   saveMarkedUp(): Promise<void>
+  /** Checks the workbook again with the column mapping the user confirmed (it is remembered). */
+  confirmMapping(mapping: Record<string, string | null>): Promise<void>
 }

@@ -56,6 +56,14 @@ export const prepareRequests = {
       runValues: z.record(prepareIdSchema, z.string().max(10_000)).optional(),
       /** The sheet to read, by name, when the user chose one (without it the reader chooses). */
       sheet: z.string().min(1).max(256).optional(),
+      /**
+       * The column mapping the user confirmed: the sheet's header -> field key (null: not
+       * used). Remembered for this target and set of headers when it fits the sheet.
+       */
+      mapping: z
+        .record(z.string().max(1000), z.string().min(1).max(256).nullable())
+        .refine((m) => Object.keys(m).length <= 2000, 'Too many columns.')
+        .optional(),
     }),
   ),
   cancelCheck: request<null>()(z.strictObject({ checkId: checkIdSchema })),

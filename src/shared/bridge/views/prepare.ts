@@ -125,6 +125,34 @@ export interface WorkbookCheckView {
   sheet?: string
   /** Sheets that fit the template equally well: the user picks one, and it is checked again. */
   sheetChoices?: string[]
+  /** How the sheet's columns feed the fields, when its headers are not the template's own. */
+  mapping?: ColumnMappingView
+}
+
+/** One column of the user's sheet and the field it feeds (or would, as proposed). */
+export interface MappedColumnView {
+  header: string
+  /** The column's letter in the sheet. */
+  letter: string
+  /** The field chosen or proposed; null: not used. */
+  fieldKey: string | null
+  /** 0..1, how sure the proposal is (1: the field's own header, or chosen by the user). */
+  confidence: number
+  /** The first values under the header (up to three). */
+  samples: string[]
+}
+
+/** The column mapping of a sheet whose headers are not the template's own. */
+export interface ColumnMappingView {
+  /** proposed: waiting for the user; remembered: confirmed before for these headers; given: just confirmed. */
+  source: 'proposed' | 'remembered' | 'given'
+  /** The header's spreadsheet row (rows above it were a title, notes or blank). */
+  headerRow: number
+  columns: MappedColumnView[]
+  /** The fields a column can feed, in the template's order. */
+  fields: { key: string; label: string; required: boolean }[]
+  /** True when two choices were close: the user should look before confirming. */
+  ambiguous: boolean
 }
 
 /** A page of a checked workbook's rows, for the grid. */

@@ -1,0 +1,135 @@
+/**
+ * `--map` and `--map-file` on validate, run and execute: the user's column mapping read from
+ * the command line, and what the read found about the columns said on stderr (a remembered
+ * mapping used, or the proposal printed with the exact --map that confirms it).
+ */
+import { readFile } from 'node:fs/promises'
+import { EngineError } from '../core/errors'
+import {
+  columnMapFromJson,
+  parseMapText,
+  type ColumnMap,
+  type MappingOutcome,
+  type ReadResult,
+} from '../core/workbooks'
+import { mappingReadOptions, rememberGiven } from '../core/flows/prepare/column-mappings'
+import type { ListingInputSchema } from '../shared/contract'
+import type { PrepareTarget } from '../shared/bridge'
+import { stringOption, type CommandContext, type ParsedArgs, type Session } from './command'
+import { readWorkbookWith } from './workbook-reader'
+import { UsageError } from './errors'
+
+/** A reader that answers everything the read found (cells and the mapping included). */
+export type ReadWholeWorkbook = (
+  path: string,
+  schema: ListingInputSchema | null,
+) => Promise<ReadResult>
+
+export const mappingFlags = {
+  map: { type: 'string' },
+  'map-file': { type: 'string' },
+} as const
+
+/** The mapping --map or --map-file gives, or undefined. */
+export async function mappingOption(args: ParsedArgs): Promise<ColumnMap | undefined> {
+  const text = stringOption(args, 'map')
+  const file = stringOption(args, 'map-file')
+  if (text !== undefined && file !== undefined)
+    throw new UsageError('give either --map or --map-file, not both.')
+  try {
+    if (text !== undefined) return parseMapText(text)
+  } catch (error) {
+    throw new UsageError(
+      `--map: ${(error as Error).message}.`,
+      'Example: --map "Message text=message,Notes="',
+    )
+  }
+  if (file === undefined) return undefined
+  const content = await readFile(file, 'utf8').catch(() => {
+    throw new UsageError(`--map-file: cannot read ${file}.`, 'Check the path of the JSON file.')
+  })
+  try {
+    return columnMapFromJson(JSON.parse(content))
+  } catch (error) {
+    throw new UsageError(
+      `--map-file ${file}: ${(error as Error).message}.`,
+      'Write it as { "Your column": "fieldKey", "Extra column": null }.',
+    )
+  }
+}
+
+/** A mapping as a --map argument, commas and "=" in headers escaped. */
+export function mapArgument(map: ColumnMap): string {
+  return Object.entries(map)
+    .map(([column, key]) => `${column.replace(/([,=])/g, '\\$1')}=${key ?? ''}`)
+    .join(',')
+}
+
+/** The proposal in words: one line a column, then what is missing and how to confirm it. */
+function proposalLines(outcome: MappingOutcome): string[] {
+  const proposal = outcome.proposal!
+  const lines = [
+    `The sheet's columns are not the template's own headers (header row ${outcome.headerRow}). Proposed mapping:`,
+  ]
+  for (const c of proposal.columns) {
+    const to = c.fieldKey ?? 'not used'
+    const sure = c.fieldKey ? ` (${Math.round(c.confidence * 100)}% sure)` : ''
+    const seen = c.samples.filter((s) => s !== '').slice(0, 3)
+    lines.push(`  ${c.header} -> ${to}${sure}${seen.length ? `   e.g. ${seen.join(' | ')}` : ''}`)
+  }
+  if (proposal.missingRequired.length)
+    lines.push(`No column found for the required field(s): ${proposal.missingRequired.join(', ')}.`)
+  if (proposal.ambiguous) lines.push('Some columns could fit more than one field: check them.')
+  const map = Object.fromEntries(proposal.columns.map((c) => [c.header, c.fieldKey]))
+  lines.push(`To use this mapping, run the command again with:\n  --map "${mapArgument(map)}"`)
+  return lines
+}
+
+/**
+ * Says on stderr how the columns were matched. A proposal (no mapping given or remembered)
+ * stops the command: nothing is sent on a guess.
+ */
+export function reportMapping(ctx: CommandContext, outcome: MappingOutcome | undefined): void {
+  if (!outcome || outcome.source === 'exact') return
+  if (outcome.source === 'remembered')
+    ctx.out.note(
+      `using the column mapping remembered for these headers: ${mapArgument(outcome.applied)} (give --map to change it)`,
+    )
+  if (outcome.source !== 'proposed') return
+  for (const line of proposalLines(outcome)) ctx.out.note(line)
+}
+
+/** The error a command stops with when the sheet needs a mapping the user has not confirmed. */
+export function mappingNeeded(): EngineError {
+  return new EngineError(
+    'refused',
+    "The sheet's columns do not all match the template's fields, so nothing was sent.",
+    'Confirm the proposed mapping above (or give your own), then send again.',
+  )
+}
+
+/**
+ * The reader `run` hands the engine: the sheet read with --map (remembered once it fits) or a
+ * remembered mapping (said on stderr); a sheet that only has a proposal stops the command.
+ */
+export async function mappedReader(
+  ctx: CommandContext,
+  session: Session,
+  target: PrepareTarget,
+  args: ParsedArgs,
+  keepCells = false,
+  /** The sheet to read (--sheet), when the file read is the user's own. */
+  sheet?: string,
+): Promise<ReadWholeWorkbook> {
+  const given = await mappingOption(args)
+  const { engine, connection } = session
+  const columns = mappingReadOptions(engine.mappings, connection.historyKey, target, given)
+  const read = readWorkbookWith(ctx, { sheet, columns: { ...columns, keepCells } })
+  return async (path, schema) => {
+    const result = await read(path, schema)
+    reportMapping(ctx, result.mapping)
+    if (result.mapping?.source === 'proposed') throw mappingNeeded()
+    rememberGiven(engine.mappings, connection.historyKey, target, result.mapping)
+    return result
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * `execute` with a column mapping (given or remembered) or --skip-invalid: a listing's service
+ * checks the workbook it is sent against its own headers, so it is sent a copy under the
+ * listing's headers holding the rows the user confirmed (the valid ones with --skip-invalid).
+ * Without either, the user's file goes as it is, exactly as before.
+ */
+import { mkdir, mkdtemp } from 'node:fs/promises'
+import { basename, extname, join } from 'node:path'
+import { buyerListing } from '../core/flows/listings/buyer-listing'
+import { mappingReadOptions, rememberGiven } from '../core/flows/prepare/column-mappings'
+import type { PlanRequest } from '../core/flows/spend/plan'
+import { writeRowsWorkbook } from '../core/workbooks'
+import { EngineError } from '../core/errors'
+import { describeValidation } from './commands/validate'
+import { stringOption, type CommandContext, type ParsedArgs, type Session } from './command'
+import { mappingNeeded, mappingOption, reportMapping } from './column-mapping'
+import { skippingInvalid, type SetAside } from './set-aside'
+import { readWorkbookWith } from './workbook-reader'
+
+/** The file a listing's plan is made from: a copy as above, or null for the user's own. */
+export async function listingFile(
+  ctx: CommandContext,
+  session: Session,
+  target: PlanRequest['target'],
+  args: ParsedArgs,
+  setAside: SetAside,
+): Promise<{ file: string; fileName: string; scratch: string } | null> {
+  if (target.kind !== 'listing') return null
+  const { engine, connection } = session
+  const given = await mappingOption(args)
+  const remembered = engine.mappings.forTarget(connection.historyKey, target)
+  if (!given && !setAside.enabled && Object.keys(remembered).length === 0) return null
+  const listing = await buyerListing(connection.client, target.listingId, ctx.signal)
+  if (!listing.schema) return null
+  const file = args.positionals[0]!
+  const columns = mappingReadOptions(engine.mappings, connection.historyKey, target, given)
+  const read = readWorkbookWith(ctx, {
+    sheet: stringOption(args, 'sheet'),
+    columns: { ...columns, keepCells: setAside.enabled },
+  })
+  const first = await read(file, listing.schema)
+  reportMapping(ctx, first.mapping)
+  if (first.mapping?.source === 'proposed') throw mappingNeeded()
+  rememberGiven(engine.mappings, connection.historyKey, target, first.mapping)
+  const checked = await skippingInvalid(ctx, async () => first, setAside, [
+    ['Target', JSON.stringify(target)],
+  ])(file, listing.schema)
+  // Nothing to change: the user's own file goes, and the service's check speaks for it.
+  const mapped = first.mapping && first.mapping.source !== 'exact'
+  if (!mapped && checked === first) return null
+  if (!checked.valid) {
+    ctx.out.note(describeValidation(checked))
+    throw new EngineError(
+      'refused',
+      'The workbook has problems (listed above), so nothing was sent.',
+      'Fix them in the workbook, or send only the valid rows, then send again.',
+    )
+  }
+  await mkdir(join(engine.home, 'tmp'), { recursive: true })
+  const scratch = await mkdtemp(join(engine.home, 'tmp', 'listing-'))
+  const copy = join(scratch, `${basename(file, extname(file))}.xlsx`)
+  await writeRowsWorkbook(listing.schema, checked.rows, copy)
+  return { file: copy, fileName: basename(file), scratch }
+}

@@ -1,0 +1,124 @@
+/**
+ * `--skip-invalid [--set-aside F.xlsx]` on `run`: the rows with problems are set aside in a
+ * workbook to fix (the user's columns, a Problem column, bad cells marked), and only the valid
+ * rows are planned, so the cost, a pilot and the spending cap count only what is sent. The
+ * answer gains `"setAside": { "path", "rows" }`.
+ */
+import { existsSync } from 'node:fs'
+import { basename, dirname, extname, join, resolve } from 'node:path'
+import type { ReadWorkbook } from '../core/flows/spend'
+import type { ReadWholeWorkbook } from './column-mapping'
+import type { Plan } from '../core/flows/spend/plan'
+import {
+  linkSetAsideToRun,
+  setAsideRunOf,
+  splitInvalidRows,
+  writeSetAsideWorkbook,
+} from '../core/workbooks'
+import { flag, stringOption, type CommandContext, type ParsedArgs } from './command'
+import { UsageError } from './errors'
+
+export const setAsideFlags = {
+  'skip-invalid': { type: 'boolean' },
+  'set-aside': { type: 'string' },
+} as const
+
+/** What --skip-invalid asked for, and (once written) the workbook of rows set aside. */
+export interface SetAside {
+  enabled: boolean
+  path: string
+  written: { path: string; rows: number } | null
+  /** The run the valid rows went to, once the service accepted them. */
+  runId?: string
+}
+
+/**
+ * "<input> (set aside).xlsx" beside the input, or "(set aside 2)"... when that is taken: an
+ * earlier set-aside workbook may be the one the user is fixing.
+ */
+function freeDefaultPath(input: string): string {
+  const stem = basename(input, extname(input))
+  const dir = dirname(resolve(input))
+  for (let n = 1; ; n += 1) {
+    const path = join(dir, `${stem} (set aside${n === 1 ? '' : ` ${n}`}).xlsx`)
+    if (!existsSync(path)) return path
+  }
+}
+
+/** --skip-invalid and --set-aside (default: "<input> (set aside).xlsx" beside the input). */
+export function setAsideOption(args: ParsedArgs, input: string): SetAside {
+  const enabled = flag(args, 'skip-invalid')
+  const given = stringOption(args, 'set-aside')
+  if (given !== undefined && !enabled)
+    throw new UsageError(
+      '--set-aside goes with --skip-invalid.',
+      'Add --skip-invalid, or leave out --set-aside.',
+    )
+  const path = given !== undefined ? resolve(given) : freeDefaultPath(input)
+  if (!path.toLowerCase().endsWith('.xlsx'))
+    throw new UsageError('--set-aside must name an .xlsx file.')
+  return { enabled, path, written: null }
+}
+
+/**
+ * The reader with --skip-invalid: a sheet whose only problems are in some rows gives its valid
+ * rows, and the others are written to the set-aside workbook. A file problem, or no valid row
+ * at all, leaves the read as it was (nothing is sent).
+ */
+export function skippingInvalid(
+  ctx: CommandContext,
+  read: ReadWholeWorkbook,
+  setAside: SetAside,
+  about: [string, string][],
+): ReadWorkbook {
+  if (!setAside.enabled) return read
+  return async (path, schema) => {
+    const result = await read(path, schema)
+    if (result.fileErrors.length > 0 || result.rowErrors.length === 0) return result
+    const { send, aside } = splitInvalidRows(result)
+    if (send.rows.length === 0) return result
+    await writeSetAsideWorkbook(setAside.path, result.headers ?? [], aside, [
+      ['Set aside from', resolve(path)],
+      ...about,
+    ])
+    setAside.written = { path: setAside.path, rows: aside.length }
+    ctx.out.note(
+      `${aside.length} row${aside.length === 1 ? '' : 's'} with problems set aside in ${setAside.path} (fix them there and send that workbook); planning the ${send.rows.length} valid row${send.rows.length === 1 ? '' : 's'}`,
+    )
+    return send
+  }
+}
+
+/** The command's context with the answer gaining `setAside` once rows were set aside. */
+export function withSetAside(ctx: CommandContext, setAside: SetAside): CommandContext {
+  if (!setAside.enabled) return ctx
+  const out = Object.create(ctx.out) as CommandContext['out']
+  out.result = (value, human) => {
+    const written = setAside.written
+    const plain = typeof value === 'object' && value !== null && !Array.isArray(value)
+    if (plain && 'runId' in value && typeof value.runId === 'string') setAside.runId = value.runId
+    ctx.out.result(written && plain ? { ...value, setAside: written } : value, human)
+  }
+  return { ...ctx, out }
+}
+
+/** Writes the run the valid rows went to into the set-aside workbook's hidden sheet. */
+export async function linkSetAside(ctx: CommandContext, setAside: SetAside): Promise<void> {
+  if (!setAside.written || !setAside.runId) return
+  await linkSetAsideToRun(setAside.written.path, setAside.runId).catch(() =>
+    ctx.out.note(
+      `the set-aside workbook could not be linked to run ${setAside.runId}; its rows are still there to fix`,
+    ),
+  )
+}
+
+/**
+ * A set-aside workbook sent after fixing it is a follow-up of the run its other rows went to:
+ * the plan says so (it is recorded with the submission), and stderr says it too.
+ */
+export async function asFollowUp(ctx: CommandContext, plan: Plan, file: string): Promise<Plan> {
+  const runId = await setAsideRunOf(resolve(file))
+  if (!runId) return plan
+  ctx.out.note(`these rows were set aside from run ${runId}: they are sent as its follow-up`)
+  return { ...plan, retryOfRunId: runId }
+}

@@ -1,0 +1,106 @@
+/**
+ * A column mapping the user gave or confirmed: the sheet's header text -> the template's field
+ * key, or null for a column that is not used. Parsed from the command line's words, keyed for
+ * remembering by the sheet's set of headers, and applied to a header row.
+ */
+import type { ListingInputSchema, SchemaField } from '../../../shared/contract'
+import { columnLetter } from '../sheets'
+
+export type ColumnMap = Record<string, string | null>
+
+/** The words that mean "this column is not used". */
+const NOT_USED = new Set(['', '-', 'none', 'not used'])
+
+/**
+ * `Message text=message,E-mail address=email` -> a ColumnMap (`Notes=` or `Notes=-`: not used).
+ * A header holding a comma or "=" is written with a backslash before it. Throws a plain Error
+ * (the caller words it) on a pair without "=".
+ */
+export function parseMapText(text: string): ColumnMap {
+  const map: ColumnMap = {}
+  const pairs = text.split(/(?<!\\),/).filter((p) => p.trim() !== '')
+  for (const pair of pairs) {
+    const at = pair.search(/(?<!\\)=/)
+    if (at < 0) throw new Error(`“${pair.trim()}” has no “=” (write Column=fieldKey)`)
+    const column = pair
+      .slice(0, at)
+      .replace(/\\([,=])/g, '$1')
+      .trim()
+    const key = pair.slice(at + 1).trim()
+    map[column] = NOT_USED.has(key.toLowerCase()) ? null : key
+  }
+  return map
+}
+
+/** A --map-file's content: `{ "Column": "fieldKey" | null }`. Throws a plain Error otherwise. */
+export function columnMapFromJson(value: unknown): ColumnMap {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error('it must be a JSON object like { "Column": "fieldKey" }')
+  const map: ColumnMap = {}
+  for (const [column, key] of Object.entries(value)) {
+    if (key !== null && typeof key !== 'string')
+      throw new Error(`the value for “${column}” must be a field key or null`)
+    map[column.trim()] = key === null || NOT_USED.has(key.trim().toLowerCase()) ? null : key.trim()
+  }
+  return map
+}
+
+/** The key a mapping is remembered under: the sheet's headers as a set (order and case kept). */
+export function headersKey(headers: readonly (string | null)[]): string {
+  const named = headers
+    .filter((h): h is string => h !== null && h.trim() !== '')
+    .map((h) => h.trim())
+  return JSON.stringify([...new Set(named)].sort())
+}
+
+/** The keys of a mapping that are no field of the schema (a stale or mistyped mapping). */
+export function unknownKeys(map: ColumnMap, schema: ListingInputSchema): string[] {
+  const keys = new Set(schema.fields.map((f) => f.key))
+  return Object.values(map).filter((k): k is string => k !== null && !keys.has(k))
+}
+
+/**
+ * The columns a mapping gives a header row. Headers the mapping names take its field (or none);
+ * the others keep what `matched` (the header's own matching) found.
+ */
+export function applyColumnMap(
+  texts: readonly (string | null)[],
+  matched: readonly (SchemaField | null)[],
+  map: ColumnMap,
+  fields: ReadonlyMap<string, SchemaField>,
+): { columns: (SchemaField | null)[]; problems: string[] } {
+  const problems: string[] = []
+  const used = new Set<string>()
+  const columns = texts.map((text, i) => {
+    if (text === null) return null
+    const mapped = Object.hasOwn(map, text)
+    const field = mapped ? (map[text] === null ? null : fields.get(map[text]!)) : matched[i]
+    if (mapped && field === undefined) {
+      problems.push(
+        `The column mapping sends “${text}” to “${map[text]}”, which is not a field of this template. Choose one of its fields or “not used”.`,
+      )
+      return null
+    }
+    if (!field) {
+      if (!mapped)
+        problems.push(
+          `Column ${columnLetter(i)} “${text}” is not a field of this template. Map it to a field or mark it “not used”.`,
+        )
+      return null
+    }
+    if (used.has(field.key)) {
+      problems.push(
+        `Two columns feed the field “${field.label || field.key}” (the second is column ${columnLetter(i)} “${text}”). Keep one column per field.`,
+      )
+      return null
+    }
+    used.add(field.key)
+    return field
+  })
+  for (const f of fields.values())
+    if (f.required && f.scope !== 'run' && !used.has(f.key))
+      problems.push(
+        `The required field “${f.label || f.key}” has no column. Choose the column that holds it.`,
+      )
+  return { columns, problems }
+}

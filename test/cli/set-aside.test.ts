@@ -1,0 +1,105 @@
+// --skip-invalid on run against the sandbox: the valid rows are sent, the bad ones set aside in
+// a workbook to fix; fixed there, that workbook sends just those rows.
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import ExcelJS from 'exceljs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCliCaptured } from '../helpers/cli'
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+
+let sandbox: TestSandbox
+let home: string
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+  home = mkdtempSync(join(tmpdir(), 'sr-aside-'))
+})
+afterAll(async () => {
+  await sandbox.close()
+})
+
+const cli = (args: string[]) =>
+  runCliCaptured([...args, '--base-url', sandbox.url], {
+    SKILL_RUNNER_HOME: home,
+    SKILL_RUNNER_TOKEN: sandbox.token,
+  })
+
+async function totalTasks(runId: string): Promise<number> {
+  const shown = await cli(['runs', 'show', runId, '--json'])
+  return JSON.parse(shown.stdout).run.totalTasks
+}
+
+describe('run --skip-invalid', () => {
+  it('sends the 47 valid rows of 50, sets 3 aside with a Problem column; fixed, those 3 are sent', async () => {
+    const input = join(home, 'fifty.csv')
+    const lines = ['Message,Sequence number']
+    for (let i = 1; i <= 50; i += 1) lines.push(`Hello ${i},${[7, 20, 41].includes(i) ? 'n/a' : i}`)
+    writeFileSync(input, lines.join('\n'))
+
+    const refused = await cli(['run', input, '--template', 'row-echo', '--json'])
+    expect(refused.code).toBe(1)
+
+    const sent = await cli(['run', input, '--template', 'row-echo', '--skip-invalid', '--json', '--yes'])
+    expect(sent.code).toBe(0)
+    const answer = JSON.parse(sent.stdout)
+    const asidePath = join(home, 'fifty (set aside).xlsx')
+    expect(answer.setAside).toEqual({ path: asidePath, rows: 3 })
+    expect(sent.stderr).toMatch(/3 rows with problems set aside/)
+    expect(await totalTasks(answer.runId)).toBe(47)
+
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.readFile(asidePath)
+    const sheet = book.getWorksheet('To fix')!
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      'Message',
+      'Sequence number',
+      'Problem (Skill Runner)',
+    ])
+    expect(sheet.rowCount).toBe(4)
+    expect(sheet.getCell('A2').value).toBe('Hello 7')
+    expect(String(sheet.getCell('C2').value)).toMatch(
+      /Sequence number: 'n\/a' is not a whole number/,
+    )
+    expect(sheet.getCell('B2').note).toBeTruthy()
+    expect(book.getWorksheet('Set aside')!.state).toBe('hidden')
+    expect(book.getWorksheet('Set aside')!.getColumn(2).values).toContain(answer.runId)
+
+    // Fixed in the set-aside workbook, it sends just those rows (its Problem column left out).
+    for (const r of [2, 3, 4]) sheet.getCell(r, 2).value = r
+    await book.xlsx.writeFile(asidePath)
+    const followUp = await cli(['run', asidePath, '--template', 'row-echo', '--json', '--yes'])
+    expect(followUp.stderr).not.toMatch(/not a field/)
+    expect(followUp.code).toBe(0)
+    const followRun = JSON.parse(followUp.stdout).runId
+    expect(await totalTasks(followRun)).toBe(3)
+    expect(followUp.stderr).toContain(`set aside from run ${answer.runId}`)
+    const history = JSON.parse((await cli(['history', '--json'])).stdout)
+    const item = history.items.find((i: { runId: string }) => i.runId === followRun)
+    expect(item.retryOfRunId).toBe(answer.runId)
+  })
+
+  it('never overwrites an earlier set-aside workbook by default', async () => {
+    const input = join(home, 'two.csv')
+    writeFileSync(input, 'Message,Sequence number\nok,1\nbad,x\n')
+    const first = await cli(['run', input, '--template', 'row-echo', '--skip-invalid', '--json', '--yes'])
+    const second = await cli([
+      'run',
+      input,
+      '--template',
+      'row-echo',
+      '--skip-invalid',
+      '--json',
+      '--again',
+      '--yes',
+    ])
+    expect(JSON.parse(first.stdout).setAside.path).toBe(join(home, 'two (set aside).xlsx'))
+    expect(JSON.parse(second.stdout).setAside.path).toBe(join(home, 'two (set aside 2).xlsx'))
+  })
+
+  it('--set-aside without --skip-invalid is a usage error', async () => {
+    const result = await cli(['run', 'x.csv', '--template', 'row-echo', '--set-aside', 'y.xlsx'])
+    expect(result.code).toBe(2)
+  })
+})

@@ -1,0 +1,97 @@
+// A sheet of the user's own in headless Chromium through browser mode: a title above renamed
+// headers and an extra column. The mapping is proposed, a required field left out blocks, the
+// mapping is confirmed and the 50 rows check clean; the same sheet dropped again maps itself.
+import { copyFileSync } from 'node:fs'
+import { join } from 'node:path'
+import ExcelJS from 'exceljs'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { useE2eApp, type E2eApp } from './harness'
+import { chromiumMissing } from './support'
+import { screenshotBothThemes, seriousA11yViolations } from './screens'
+
+const missing = chromiumMissing()
+if (missing) console.log(`Column mapping end-to-end test skipped: ${missing}.`)
+
+/** 50 rows under a title row and a blank row, with the user's own headers. */
+async function ownSheet(path: string) {
+  const book = new ExcelJS.Workbook()
+  const sheet = book.addWorksheet('Export')
+  sheet.addRow(['Messages to echo, March'])
+  sheet.addRow([])
+  sheet.addRow(['Text', 'Seq', 'Long notes', 'Owner'])
+  for (let i = 1; i <= 50; i += 1) sheet.addRow([`Hello ${i}`, i, `Note ${i}`, `ann${i}`])
+  await book.xlsx.writeFile(path)
+}
+
+describe.skipIf(missing !== null)('column mapping in headless Chromium', () => {
+  let app: E2eApp
+  let page: Page
+
+  useE2eApp(
+    {
+      homePrefix: 'skill-runner-e2e-mapping-',
+      taskMs: 200,
+      context: { viewport: { width: 1280, height: 800 } },
+    },
+    (started) => {
+      app = started
+      page = started.page
+    },
+  )
+
+  const fieldOf = (header: string) => page.getByLabel(`Template field for “${header}”`)
+
+  it(
+    'proposes, blocks on a missing required field, confirms, and remembers',
+    { timeout: 180_000 },
+    async () => {
+      const first = join(app.home, 'march.xlsx')
+      await ownSheet(first)
+      await page.goto(app.mode.url)
+      await page.getByRole('radio', { name: /Row echo/ }).check()
+      await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+
+      await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(first)
+      const panel = page.getByRole('heading', { name: 'Your columns and the template’s fields' })
+      await panel.waitFor()
+      expect(await fieldOf('Text').inputValue()).toBe('message')
+      expect(await fieldOf('Seq').inputValue()).toBe('sequence')
+      expect(await fieldOf('Long notes').inputValue()).toBe('details')
+      expect(await fieldOf('Owner').inputValue()).toBe('')
+      await page.getByText('The headers are on row 3', { exact: false }).waitFor()
+      await page.getByText('Hello 1 · Hello 2 · Hello 3').waitFor()
+      await panel.scrollIntoViewIfNeeded()
+      await screenshotBothThemes(page, 'mapping-01-proposed')
+      expect(await seriousA11yViolations(page)).toEqual([])
+
+      // Leaving the required Message without a column blocks, and says which field.
+      await fieldOf('Text').selectOption('')
+      await page
+        .getByText('The required field “Message” has no column.', { exact: false })
+        .waitFor()
+      expect(await page.getByRole('button', { name: 'Use this mapping' }).isDisabled()).toBe(true)
+      await screenshotBothThemes(page, 'mapping-02-required-missing')
+      await fieldOf('Text').selectOption('message')
+
+      await page.getByRole('button', { name: 'Use this mapping' }).click()
+      await page.getByText('50 rows, no problems: ready to send.').waitFor()
+      await page
+        .getByText('Your mapping is in use and remembered for this sheet.', { exact: false })
+        .waitFor()
+      await screenshotBothThemes(page, 'mapping-03-confirmed')
+
+      // The same headers again: mapped by themselves, still shown and changeable.
+      const second = join(app.home, 'april.xlsx')
+      copyFileSync(first, second)
+      await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(second)
+      await page.getByText('april.xlsx', { exact: false }).first().waitFor()
+      await page.getByText('matched the way you confirmed last time', { exact: false }).waitFor()
+      await page.getByText('50 rows, no problems: ready to send.').waitFor()
+      expect(await fieldOf('Text').inputValue()).toBe('message')
+      await page.setViewportSize({ width: 860, height: 700 })
+      await panel.scrollIntoViewIfNeeded()
+      await screenshotBothThemes(page, 'mapping-04-remembered-narrow')
+    },
+  )
+})
