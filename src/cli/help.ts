@@ -86,6 +86,8 @@ const BY_COMMAND: Record<string, Record<string, string>> = {
     'task-ms': 'how long each task takes, in milliseconds (default 300)',
     'latency-ms':
       'wait this many milliseconds before answering each request, like a distant service (default 0)',
+    'url-ttl-ms':
+      'artifact addresses stop working this many milliseconds after the run detail gave them (default: never)',
   },
   completion: {},
 }
