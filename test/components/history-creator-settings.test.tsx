@@ -285,6 +285,7 @@ const settings: SettingsView = {
   notifications: true,
   downloadConcurrency: 8,
   theme: 'system',
+  autoSaveOutputs: true,
 }
 
 describe('the settings screen', () => {

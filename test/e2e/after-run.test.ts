@@ -81,6 +81,11 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
       .getByRole('button', { name: 'Save', exact: true })
       .click()
     await page.locator('form', { has: folder }).getByText('Saved.').waitFor()
+    // Saving by hand is what the next steps show; saving on its own has its own step below.
+    const keep = page.getByRole('checkbox', { name: /as soon as the run ends/ })
+    expect(await keep.isChecked()).toBe(true)
+    await keep.uncheck()
+    await expect.poll(() => app.engine.settings().read().autoSaveOutputs).toBe(false)
     await look('settings')
   })
 
@@ -229,6 +234,27 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
       await look('creator')
     },
   )
+
+  it('saves a run’s outputs on its own as soon as it ends', { timeout: 90_000 }, async () => {
+    await showScreen('Settings')
+    await page.getByRole('checkbox', { name: /as soon as the run ends/ }).check()
+    await expect.poll(() => app.engine.settings().read().autoSaveOutputs).toBe(true)
+    const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
+    const entry = await app.engine.submissions.journal(connection, {
+      target: { kind: 'template', templateId: 'row-echo' },
+      rows: [{ message: 'kept for good' }],
+    })
+    const keptRunId = (await app.engine.submissions.send(connection, entry)).runId
+    await showScreen('Runs')
+    await page.locator(`tr[data-run-id="${keptRunId}"] button.run-name`).click()
+    const runFolder = join(outputs, runFolderName(keptRunId))
+    await expect
+      .poll(() => page.getByLabel('Outputs saved in').inputValue(), { timeout: 30_000 })
+      .toBe(runFolder)
+    expect(readdirSync(runFolder)).toHaveLength(1)
+    await page.getByText('Save all again').waitFor()
+    await look('run-kept')
+  })
 
   it(
     'keeps a setting across a restart of the engine and its server',

@@ -6,6 +6,7 @@ import { isTerminalStatus } from '../../shared/contract'
 import { statusLabel } from '../../shared/format'
 import type { Command, CommandContext } from '../command'
 import { EXIT, UsageError } from '../errors'
+import { saveWatchedOutputs } from './downloads'
 import { describeRun, numberingOf } from './runs'
 
 /** Follows a run to its end with progress on stderr; returns the final detail. */
@@ -16,8 +17,9 @@ export async function watchToEnd(
   runId: string,
 ) {
   const bar = ctx.out.bar(runId, 'rows')
+  let detail
   try {
-    return await followRunToEnd(engine, connection, runId, {
+    detail = await followRunToEnd(engine, connection, runId, {
       signal: ctx.signal,
       onProgress: (run: RunSummary) => {
         const finished = run.completedTasks + run.failedTasks + run.cancelledTasks
@@ -39,6 +41,8 @@ export async function watchToEnd(
   } finally {
     ctx.out.endProgress()
   }
+  await saveWatchedOutputs(ctx, engine, connection, detail)
+  return detail
 }
 
 /** A run that ended with every row done is a yes; anything else is a no. */

@@ -12,7 +12,7 @@ import { describeError } from './errors'
 import { RunFollower } from './run-follower'
 import { SavedFiles } from './saved-files'
 import type { BridgeServiceOptions, Emit } from './types'
-import { outputVerbs, settingsVerbs } from './verbs/after-run'
+import { outputVerbs, savesOnRunEnd, settingsVerbs } from './verbs/after-run'
 import type { VerbContext } from './verbs/context'
 import { creatorVerbs } from './verbs/creator'
 import { environmentVerbs } from './verbs/environments'
@@ -82,6 +82,8 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
       return list
     },
   }
+  const autoSave = savesOnRunEnd(ctx)
+  listeners.add(autoSave.listener)
   const files = new SavedFiles(engine.home, dialogs)
   const handlers = guarded({
     ...environmentVerbs(ctx),
@@ -113,6 +115,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     },
     dispose() {
       ctx.follower.dispose()
+      autoSave.dispose()
       void ctx.checks.dispose()
       stopSubmissionUpdates()
       listeners.clear()

@@ -15,6 +15,7 @@ import type {
   ActivityUpdate,
   CheckProgressUpdate,
   DownloadProgressUpdate,
+  DownloadResultView,
   EnvironmentList,
   RunDetailUpdate,
   RunEnded,
@@ -57,6 +58,8 @@ export interface BridgeEvents {
   checkProgress: CheckProgressUpdate
   submissionUpdated: SubmissionUpdate
   runDetailUpdated: RunDetailUpdate
+  /** A run's outputs saved on their own when it ended (the "keep outputs" setting). */
+  outputsSaved: DownloadResultView
 }
 
 export type BridgeRequests = typeof bridgeRequests

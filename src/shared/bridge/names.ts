@@ -59,6 +59,7 @@ export const EVENT_NAMES = [
   'checkProgress',
   'submissionUpdated',
   'runDetailUpdated',
+  'outputsSaved',
 ] as const
 
 export type RequestNameList = (typeof REQUEST_NAMES)[number]

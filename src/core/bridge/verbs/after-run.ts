@@ -3,7 +3,14 @@
  * them in the file manager, the local history, and the settings those saves follow.
  */
 import { join } from 'node:path'
-import type { DownloadResultView, SettingsView, ShowInFolderView } from '../../../shared/bridge'
+import type {
+  BridgeEventName,
+  DownloadResultView,
+  RunEnded,
+  SettingsView,
+  ShowInFolderView,
+} from '../../../shared/bridge'
+import type { RunDownload } from '../../flows/downloads/downloads'
 import { EngineError } from '../../errors'
 import { listHistory } from '../../flows/history/history-view'
 import {
@@ -11,6 +18,7 @@ import {
   resultsWorkbookName,
   writeResultsWorkbook,
 } from '../../flows/results/results'
+import { saveOutputsOnEnd } from '../../flows/results/save-on-end'
 import { throttled } from '../types'
 import type { VerbContext, Verbs } from './context'
 import { exists, savedOutputs } from './runs'
@@ -46,18 +54,7 @@ export function outputVerbs(
         concurrency: downloadConcurrency,
         onProgress: ({ overall }) => onProgress(saveCounts(overall)),
       })
-      return {
-        environment: args.environment,
-        runId: args.runId,
-        folder: result.folder,
-        savedFiles: result.files.length,
-        skippedFiles: result.files.filter((f) => f.skipped).length,
-        failed: result.failed.map((f) => ({
-          artifactId: f.artifactId,
-          message: f.error,
-          nextStep: f.nextStep,
-        })),
-      }
+      return downloadResultView(args.environment, result)
     },
     async saveResultsWorkbook(args) {
       const { outputsFolder, downloadConcurrency } = settings.read()
@@ -86,6 +83,58 @@ export function outputVerbs(
   }
 }
 
+function downloadResultView(environment: string, result: RunDownload): DownloadResultView {
+  return {
+    environment,
+    runId: result.runId,
+    folder: result.folder,
+    savedFiles: result.files.length,
+    skippedFiles: result.files.filter((f) => f.skipped).length,
+    failed: result.failed.map((f) => ({
+      artifactId: f.artifactId,
+      message: f.error,
+      nextStep: f.nextStep,
+    })),
+  }
+}
+
+/**
+ * Saves a run's outputs as soon as the app sees it end (the "keep outputs" setting), with the
+ * same progress events as a save the user asked for, then `outputsSaved`. One save per run at a
+ * time; what is under way stops when the Bridge is disposed.
+ */
+export function savesOnRunEnd(ctx: VerbContext) {
+  const stop = new AbortController()
+  const saving = new Set<string>()
+  const save = async (environment: string, runId: string) => {
+    const connection = await ctx.engine.connect({ env: environment })
+    const onProgress = throttled(
+      200,
+      (progress: SaveProgress) => ctx.emit('downloadProgress', { environment, runId, ...progress }),
+      (progress) => progress.doneFiles >= progress.totalFiles,
+    )
+    const result = await saveOutputsOnEnd(ctx.engine, ctx.settings, connection, runId, {
+      signal: stop.signal,
+      onProgress: ({ overall }) => onProgress(saveCounts(overall)),
+    })
+    if (result) ctx.emit('outputsSaved', downloadResultView(environment, result))
+  }
+  return {
+    listener(event: BridgeEventName, payload: unknown) {
+      if (event !== 'runEnded') return
+      const { environment, run } = payload as RunEnded
+      const key = JSON.stringify([environment, run.runId])
+      if (saving.has(key)) return
+      saving.add(key)
+      // A save that fails leaves the run as it was: "Save all outputs" is still there to try.
+      void save(environment, run.runId)
+        .catch(() => {})
+        .finally(() => saving.delete(key))
+    },
+    dispose: () => stop.abort(),
+  }
+}
+
 /** The local history, and the settings that saves follow. */
 export function settingsVerbs(
   ctx: VerbContext,
@@ -108,6 +157,7 @@ export function settingsVerbs(
           ? { downloadConcurrency: args.downloadConcurrency }
           : {}),
         ...(args.theme !== undefined ? { theme: args.theme } : {}),
+        ...(args.autoSaveOutputs !== undefined ? { autoSaveOutputs: args.autoSaveOutputs } : {}),
       })
     },
     /** The desktop's folder picker for the outputs folder (a browser page has none). */
