@@ -76,6 +76,7 @@ const BY_COMMAND: Record<string, Record<string, string>> = {
   'runs results': {
     output: 'the results workbook to write (FILE.xlsx); outputs are downloaded next to it',
   },
+  'runs compare': { output: 'also write the comparison as a workbook (FILE.xlsx)' },
   history: { limit: 'show at most N submissions (default 200)' },
   listings: { limit: 'show at most N listings' },
   sandbox: {

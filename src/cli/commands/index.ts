@@ -13,6 +13,7 @@ import { runsWatch } from './watch'
 import { history } from './history'
 import { upload } from './upload'
 import { web } from './browser'
+import { runsCompare } from './compare'
 
 export const commands: Command[] = [
   doctor,
@@ -33,6 +34,7 @@ export const commands: Command[] = [
   runsDownload,
   runsResults,
   runsRetryFailed,
+  runsCompare,
   history,
   listings,
   reviewsShow,
