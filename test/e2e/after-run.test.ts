@@ -46,6 +46,13 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
       .click()
   }
 
+  /** The runs list, leaving a run detail the Runs screen may still show. */
+  async function showRunsList() {
+    await showScreen('Runs')
+    const back = page.getByRole('button', { name: '← All runs' })
+    if (await back.isVisible()) await back.click()
+  }
+
   async function ended(id: string) {
     const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
     for (;;) {
@@ -245,7 +252,7 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
       rows: [{ message: 'kept for good' }],
     })
     const keptRunId = (await app.engine.submissions.send(connection, entry)).runId
-    await showScreen('Runs')
+    await showRunsList()
     await page.locator(`tr[data-run-id="${keptRunId}"] button.run-name`).click()
     const runFolder = join(outputs, runFolderName(keptRunId))
     await expect
@@ -255,6 +262,57 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
     await page.getByText('Save all again').waitFor()
     await look('run-kept')
   })
+
+  it(
+    'compares two runs from the run detail, with filters and a workbook',
+    { timeout: 90_000 },
+    async () => {
+      const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
+      const send = async (messages: string[]) => {
+        const entry = await app.engine.submissions.journal(connection, {
+          target: { kind: 'template', templateId: 'row-echo' },
+          rows: messages.map((message) => ({ message })),
+          rowNumbers: messages.map((_, i) => i + 2),
+        })
+        const { runId: id } = await app.engine.submissions.send(connection, entry)
+        await ended(id)
+        return id
+      }
+      const first = await send(['alpha', 'beta', 'same place', 'only here'])
+      const second = await send(['beta', 'alpha', 'same place', 'new one'])
+      await showRunsList()
+      await page.locator(`tr[data-run-id="${first}"] button.run-name`).click()
+      const card = page.locator('section.compare-card')
+      await card.getByLabel('Other run').fill(second)
+      await card.getByRole('button', { name: 'Compare', exact: true }).click()
+      await card.getByText('4 of 5 rows differ').waitFor({ timeout: 30_000 })
+      const table = card.locator('.comparison-table tbody tr')
+      expect(await table.count()).toBe(5)
+      // "alpha" moved from row 2 to row 3: matched by its cells, its JSON differs in one field.
+      const alpha = table.filter({ hasText: 'Row 2 · Row 3' })
+      expect(await alpha.locator('.compare-fields li').allTextContents()).toEqual([
+        'rowIndex 0 → 1',
+      ])
+      await card.getByLabel('Only rows that differ').check()
+      expect(await table.count()).toBe(4)
+      await card.getByRole('button', { name: 'Save as workbook' }).click()
+      const saved = join(outputs, `${first} vs ${second}.xlsx`)
+      await expect.poll(() => card.getByLabel('Comparison saved in').inputValue()).toBe(saved)
+      expect(existsSync(saved)).toBe(true)
+      await card.getByLabel('Only rows that differ').uncheck()
+      for (const [width, height] of [
+        [1280, 800],
+        [860, 700],
+      ] as const) {
+        await page.setViewportSize({ width, height })
+        await card.scrollIntoViewIfNeeded()
+        await page.waitForTimeout(150)
+        await screenshotBothThemes(page, `after-run-compare-${width}`)
+      }
+      await page.setViewportSize({ width: 1280, height: 860 })
+      expect(await seriousA11yViolations(page)).toEqual([])
+    },
+  )
 
   it(
     'keeps a setting across a restart of the engine and its server',

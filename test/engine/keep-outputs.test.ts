@@ -89,3 +89,21 @@ it('saves nothing on its own when the setting is off', async () => {
     service.dispose()
   }
 })
+
+it('saves a short run that had already ended when the list first saw it', async () => {
+  const outputs = join(home, 'outputs-short')
+  // Looks only when a submission from this computer is noticed: the run is over by then.
+  const service = browserBridgeService(engine, {
+    submissionsCheckMs: 1000,
+    dialogs: { defaultOutputsFolder: () => outputs },
+  })
+  try {
+    const saved = pushedEvents(service, 'outputsSaved')
+    await service.handlers.watchRuns({ environment: 'Local' }, http)
+    const runId = await submit(['quick'])
+    await until(() => saved.some((e) => e.runId === runId))
+    expect(saved.find((e) => e.runId === runId)).toMatchObject({ savedFiles: 1, failed: [] })
+  } finally {
+    service.dispose()
+  }
+})

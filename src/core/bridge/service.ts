@@ -14,6 +14,7 @@ import { SavedFiles } from './saved-files'
 import type { BridgeServiceOptions, Emit } from './types'
 import { outputVerbs, savesOnRunEnd, settingsVerbs } from './verbs/after-run'
 import type { VerbContext } from './verbs/context'
+import { compareVerbs } from './verbs/compare'
 import { creatorVerbs } from './verbs/creator'
 import { environmentVerbs } from './verbs/environments'
 import { checkVerbs, targetVerbs } from './verbs/prepare'
@@ -94,6 +95,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     ...outputVerbs(ctx),
     ...settingsVerbs(ctx),
     ...creatorVerbs(ctx),
+    ...compareVerbs(ctx),
   })
   const stopSubmissionUpdates = engine.submissions.onChange((change) =>
     emit('submissionUpdated', {

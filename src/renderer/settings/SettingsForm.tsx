@@ -219,11 +219,11 @@ function AutoSaveSetting(props: { value: boolean; save: Save }) {
           checked={props.value}
           onChange={(e) => void props.save({ autoSaveOutputs: e.target.checked }).then(setState)}
         />
-        Save every run’s outputs to the outputs folder as soon as the run ends
+        Save every run’s outputs as soon as the run ends
       </label>
       <p className="setting-hint">
-        While the app is open, and with <code>--watch</code> on the command line. Addresses the
-        service gives for outputs may stop working after a while; saved files stay.
+        Into the folder above, while the app is open (and with <code>--watch</code> on the command
+        line). The service’s links to outputs may stop working after a while; saved files stay.
       </p>
       <Status state={state} />
     </fieldset>

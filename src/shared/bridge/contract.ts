@@ -26,6 +26,7 @@ import type {
 import { REQUEST_NAMES, type EventNameList, type RequestNameList } from './names'
 import type { RequestSpec } from './requests/arguments'
 import { afterRunRequests } from './requests/after-run'
+import { compareRequests } from './requests/compare'
 import { creatorRequests } from './requests/creator'
 import { environmentRequests } from './requests/environments'
 import { fileRequests } from './requests/files'
@@ -45,6 +46,7 @@ export const bridgeRequests = {
   ...afterRunRequests,
   ...creatorRequests,
   ...settingsRequests,
+  ...compareRequests,
 }
 
 /** Every event the engine pushes to the UI. */

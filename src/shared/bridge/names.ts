@@ -47,6 +47,8 @@ export const REQUEST_NAMES = [
   'chooseOutputsFolder',
   'followRun',
   'unfollowRun',
+  'compareRuns',
+  'saveComparison',
 ] as const
 
 export const EVENT_NAMES = [

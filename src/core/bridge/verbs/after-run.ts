@@ -7,9 +7,11 @@ import type {
   BridgeEventName,
   DownloadResultView,
   RunEnded,
+  RunsUpdate,
   SettingsView,
   ShowInFolderView,
 } from '../../../shared/bridge'
+import { isTerminalStatus, type RunSummary } from '../../../shared/contract'
 import type { RunDownload } from '../../flows/downloads/downloads'
 import { EngineError } from '../../errors'
 import { listHistory } from '../../flows/history/history-view'
@@ -100,12 +102,15 @@ function downloadResultView(environment: string, result: RunDownload): DownloadR
 
 /**
  * Saves a run's outputs as soon as the app sees it end (the "keep outputs" setting), with the
- * same progress events as a save the user asked for, then `outputsSaved`. One save per run at a
- * time; what is under way stops when the Bridge is disposed.
+ * same progress events as a save the user asked for, then `outputsSaved`. A run is seen ending
+ * when the follower announces it (runEnded), or when a runs list shows it finished at a time
+ * the app was open (a short run can end between two looks). Each run is saved once per session;
+ * what is under way stops when the Bridge is disposed.
  */
 export function savesOnRunEnd(ctx: VerbContext) {
   const stop = new AbortController()
-  const saving = new Set<string>()
+  const openedAtUnix = Math.floor(Date.now() / 1000)
+  const seen = new Set<string>()
   const save = async (environment: string, runId: string) => {
     const connection = await ctx.engine.connect({ env: environment })
     const onProgress = throttled(
@@ -119,17 +124,24 @@ export function savesOnRunEnd(ctx: VerbContext) {
     })
     if (result) ctx.emit('outputsSaved', downloadResultView(environment, result))
   }
+  const ended = (environment: string, run: RunSummary) => {
+    const key = JSON.stringify([environment, run.runId])
+    if (seen.has(key)) return
+    seen.add(key)
+    // A save that fails leaves the run as it was: "Save all outputs" is still there to try.
+    void save(environment, run.runId).catch(() => {})
+  }
   return {
     listener(event: BridgeEventName, payload: unknown) {
-      if (event !== 'runEnded') return
-      const { environment, run } = payload as RunEnded
-      const key = JSON.stringify([environment, run.runId])
-      if (saving.has(key)) return
-      saving.add(key)
-      // A save that fails leaves the run as it was: "Save all outputs" is still there to try.
-      void save(environment, run.runId)
-        .catch(() => {})
-        .finally(() => saving.delete(key))
+      if (event === 'runEnded') {
+        const { environment, run } = payload as RunEnded
+        ended(environment, run)
+      } else if (event === 'runsUpdated') {
+        const { environment, items } = payload as RunsUpdate
+        for (const run of items)
+          if (isTerminalStatus(run.status) && run.completedAtUnix >= openedAtUnix)
+            ended(environment, run)
+      }
     },
     dispose: () => stop.abort(),
   }

@@ -7,6 +7,7 @@ import { rename, rm } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import type { CompareOutput, CompareRow, ComparisonView } from '../../../shared/bridge'
 import { ensureFolder } from '../../files/folders'
+import { safeFileName } from '../../files/safe-names'
 import { checkWritableFolder, streamingWorkbook } from '../../workbooks'
 
 const HEADERS = [
@@ -27,6 +28,11 @@ const HEADERS = [
   'Ready in A after (s)',
   'Ready in B after (s)',
 ]
+
+/** The comparison's workbook in the outputs folder: "<run A> vs <run B>.xlsx". */
+export function comparisonWorkbookName(runA: string, runB: string): string {
+  return safeFileName(`${runA} vs ${runB}.xlsx`, 'comparison.xlsx')
+}
 
 /** The difference of one output in words a spreadsheet cell can hold. */
 export function differenceText(output: CompareOutput): string {
