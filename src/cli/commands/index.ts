@@ -14,6 +14,7 @@ import { history } from './history'
 import { upload } from './upload'
 import { web } from './browser'
 import { runsCompare } from './compare'
+import { runsRedo } from './redo'
 
 export const commands: Command[] = [
   doctor,
@@ -35,6 +36,7 @@ export const commands: Command[] = [
   runsResults,
   runsRetryFailed,
   runsCompare,
+  runsRedo,
   history,
   listings,
   reviewsShow,
