@@ -91,7 +91,8 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
     // Saving by hand is what the next steps show; saving on its own has its own step below.
     const keep = page.getByRole('checkbox', { name: /as soon as the run ends/ })
     expect(await keep.isChecked()).toBe(true)
-    await keep.uncheck()
+    // A controlled box: it changes once the engine has kept the setting.
+    await keep.click()
     await expect.poll(() => app.engine.settings().read().autoSaveOutputs).toBe(false)
     await look('settings')
   })
@@ -244,7 +245,7 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
 
   it('saves a run’s outputs on its own as soon as it ends', { timeout: 90_000 }, async () => {
     await showScreen('Settings')
-    await page.getByRole('checkbox', { name: /as soon as the run ends/ }).check()
+    await page.getByRole('checkbox', { name: /as soon as the run ends/ }).click()
     await expect.poll(() => app.engine.settings().read().autoSaveOutputs).toBe(true)
     const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
     const entry = await app.engine.submissions.journal(connection, {
@@ -313,6 +314,26 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
       expect(await seriousA11yViolations(page)).toEqual([])
     },
   )
+
+  it('redoes chosen rows of a run after a confirmation', { timeout: 90_000 }, async () => {
+    await showRunsList()
+    await page.locator(`tr[data-run-id="${runId}"] button.run-name`).click()
+    await page.getByLabel('Redo rows').fill('2, 4')
+    await page.getByRole('button', { name: 'Redo 2 rows' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.waitFor()
+    await screenshotBothThemes(page, 'after-run-redo-confirm-1280')
+    // Money is at stake: nothing is sent before the user agrees to the cost.
+    const send = dialog.getByRole('button', { name: /^Send/ })
+    expect(await send.isDisabled()).toBe(true)
+    await dialog.getByRole('checkbox', { name: /I agree/ }).check()
+    await send.click()
+    const sent = page.locator('.redo-rows').getByText('Sent as run')
+    await sent.waitFor({ timeout: 30_000 })
+    const redoRunId = (await sent.getByRole('button').textContent())!.trim()
+    const redone = await ended(redoRunId)
+    expect(redone.run.totalTasks).toBe(2)
+  })
 
   it(
     'keeps a setting across a restart of the engine and its server',

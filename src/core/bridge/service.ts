@@ -15,6 +15,7 @@ import type { BridgeServiceOptions, Emit } from './types'
 import { outputVerbs, savesOnRunEnd, settingsVerbs } from './verbs/after-run'
 import type { VerbContext } from './verbs/context'
 import { compareVerbs } from './verbs/compare'
+import { redoVerbs } from './verbs/redo'
 import { creatorVerbs } from './verbs/creator'
 import { environmentVerbs } from './verbs/environments'
 import { checkVerbs, targetVerbs } from './verbs/prepare'
@@ -96,6 +97,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     ...settingsVerbs(ctx),
     ...creatorVerbs(ctx),
     ...compareVerbs(ctx),
+    ...redoVerbs(ctx),
   })
   const stopSubmissionUpdates = engine.submissions.onChange((change) =>
     emit('submissionUpdated', {

@@ -6,6 +6,7 @@ import { ProgressBar } from '../components/ProgressBar'
 import { useRunDetail, useSaves, useSettings, useStores } from '../stores/context'
 import { saveText } from '../stores/saves-store'
 import { CopyablePath } from './CopyablePath'
+import { RedoRows } from '../redo/RedoRows'
 import { RetryFailed } from './RetryFailed'
 
 /** What to do with a run's outputs: save them, write the results workbook, retry failed rows. */
@@ -48,6 +49,7 @@ export function OutputsCard(props: { overview: RunOverview }) {
         />
         <SaveResultsWorkbook disabled={!finished} />
         {finished && <RetryFailed overview={overview} />}
+        {finished && <RedoRows overview={overview} />}
       </div>
       {(savedFolder || resultsPath) && (
         <SavedPlaces savedFolder={savedFolder} resultsPath={resultsPath} />

@@ -27,6 +27,7 @@ import { REQUEST_NAMES, type EventNameList, type RequestNameList } from './names
 import type { RequestSpec } from './requests/arguments'
 import { afterRunRequests } from './requests/after-run'
 import { compareRequests } from './requests/compare'
+import { redoRequests } from './requests/redo'
 import { creatorRequests } from './requests/creator'
 import { environmentRequests } from './requests/environments'
 import { fileRequests } from './requests/files'
@@ -47,6 +48,7 @@ export const bridgeRequests = {
   ...creatorRequests,
   ...settingsRequests,
   ...compareRequests,
+  ...redoRequests,
 }
 
 /** Every event the engine pushes to the UI. */

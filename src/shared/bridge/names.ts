@@ -49,6 +49,7 @@ export const REQUEST_NAMES = [
   'unfollowRun',
   'compareRuns',
   'saveComparison',
+  'planRedo',
 ] as const
 
 export const EVENT_NAMES = [
