@@ -36,7 +36,7 @@ function typedRows(text: string): number[] | null {
  * this computer: the rows are kept where they were sent from.
  */
 export function RedoRows(props: { overview: RunOverview }) {
-  const { bridge, nav } = useStores()
+  const { bridge } = useStores()
   const { environment, detail, rowNumbers, fromThisDevice } = props.overview
   const [text, setText] = useState('')
   const [redo, setRedo] = useState<Redo>({ state: 'idle' })
@@ -97,9 +97,26 @@ export function RedoRows(props: { overview: RunOverview }) {
       <span className="save-text" id={`${id}-hint`}>
         By their {words}; a redo is a new run of only those, shown with its cost first.
       </span>
-      {redo.state === 'failed' && (
-        <ErrorNotice error={redo.error} onDismiss={() => setRedo({ state: 'idle' })} />
-      )}
+      <RedoOutcome
+        redo={redo}
+        onConfirm={(choice) => void confirm(choice)}
+        onClose={() => setRedo({ state: 'idle' })}
+      />
+    </div>
+  )
+}
+
+/** How the redo went: its error, the new run, or the confirmation before anything is sent. */
+function RedoOutcome(props: {
+  redo: Redo
+  onConfirm: (choice: { maxCostT?: number | undefined }) => void
+  onClose: () => void
+}) {
+  const { nav } = useStores()
+  const { redo } = props
+  return (
+    <>
+      {redo.state === 'failed' && <ErrorNotice error={redo.error} onDismiss={props.onClose} />}
       {redo.state === 'sent' && (
         <span className="save-text" role="status">
           Sent as run{' '}
@@ -119,10 +136,10 @@ export function RedoRows(props: { overview: RunOverview }) {
           plan={{ ...redo.plan, retryOfRunId: null }}
           sending={redo.sending}
           error={redo.error}
-          onConfirm={(choice) => void confirm(choice)}
-          onCancel={() => setRedo({ state: 'idle' })}
+          onConfirm={props.onConfirm}
+          onCancel={props.onClose}
         />
       )}
-    </div>
+    </>
   )
 }
