@@ -56,6 +56,8 @@ describe('runs redo', () => {
     const result = await cli(['runs', 'redo', runId, '--rows', '3,5'])
     expect(result.code).toBe(1)
     expect(result.stderr).toContain('2 rows to redo: row 3, row 5')
+    expect(result.stderr).toContain(`sent before, in run ${runId}; they are sent again as chosen`)
+    expect(result.stderr).not.toContain('failed rows')
     expect(result.stderr).toMatch(/Nothing was sent: confirm with --yes/)
     expect(await runCount()).toBe(before)
   })

@@ -22,8 +22,12 @@ export function describePlan(plan: Plan): string {
     ? `a pilot of the first ${plan.pilotRows} of ${plan.totalRows} rows`
     : plural(plan.rows.length, 'row')
   const parts = [`${what} on ${rows}.`]
-  // A retry of failed rows or a redo of chosen ones: each command names its rows before this.
-  if (plan.retryOfRunId) parts.push(`These rows were sent before, in run ${plan.retryOfRunId}.`)
+  if (plan.retryOfRunId)
+    parts.push(
+      plan.redo
+        ? `These rows were sent before, in run ${plan.retryOfRunId}; they are sent again as chosen.`
+        : `These are the failed rows of run ${plan.retryOfRunId}.`,
+    )
   if (plan.estimateSource === 'fee' && plan.taskFixedFeeT !== null) {
     parts.push(
       `${plural(plan.rows.length, 'row')} x ${plan.taskFixedFeeT} ${unit} per task = ${plan.estimateT} ${unit} (estimate; you are charged the actual cost).`,

@@ -139,6 +139,7 @@ export async function planRedo(
     validation: noProblems,
     confirmRequired: true,
     retryOfRunId: runId,
+    redo: true,
     ...services.plans.expiry(),
     ...costs,
     fingerprint,

@@ -62,6 +62,8 @@ export interface Plan {
   unansweredOf: Submission | null
   confirmRequired: boolean
   retryOfRunId: string | null
+  /** Rows the user chose to send again (plan-redo.ts), not the failed ones of a retry. */
+  redo?: boolean | undefined
   createdAtMs: number
   expiresAtMs: number
   scratch?: string | undefined
