@@ -15,6 +15,8 @@ import { useTestSandbox } from '../helpers/sandbox'
 const sandbox = useTestSandbox()
 const home = mkdtempSync(join(tmpdir(), 'sr-redo-home-'))
 let runId: string
+/** The newest redo of sheet rows 3 and 5. */
+let latestRedo: string
 
 beforeAll(async () => {
   const engine = testEngine(home, { tokenOverride: sandbox.token })
@@ -75,7 +77,8 @@ describe('runs redo', () => {
     // The same rows once more: a new redo, not answered with the earlier one.
     const second = await cli(['runs', 'redo', runId, '--rows', '3,5', '--yes', '--json'])
     expect(second.code).toBe(0)
-    expect(JSON.parse(second.stdout).runId).not.toBe(redo.runId)
+    latestRedo = JSON.parse(second.stdout).runId
+    expect(latestRedo).not.toBe(redo.runId)
   })
 
   it('a redo whose answer was lost is sent again under the same request: one run', async () => {
@@ -111,6 +114,31 @@ describe('runs redo', () => {
       rows: [{ message: 'c' }],
       rowNumbers: [4],
     })
+  })
+
+  it('the results workbook shows each redone row’s kept version, the newest that succeeded', async () => {
+    const engine = testEngine(home, { tokenOverride: sandbox.token })
+    try {
+      await runEnded(await engine.connect({ baseUrl: sandbox.url }), latestRedo)
+    } finally {
+      await engine.close()
+    }
+    const results = join(mkdtempSync(join(tmpdir(), 'sr-redo-kept-')), 'results.xlsx')
+    expect((await cli(['runs', 'results', runId, '-o', results])).code).toBe(0)
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.readFile(results)
+    const sheet = book.getWorksheet('Results')!
+    const headers = sheet.getRow(1).values as unknown[]
+    const output = headers.indexOf('row')
+    const link = (sheetRow: number) => {
+      const line = (sheet.getSheetValues() as unknown[][]).find((l) => l?.[1] === sheetRow)!
+      return JSON.stringify(line[output])
+    }
+    expect(link(3)).toContain(latestRedo)
+    expect(link(5)).toContain(latestRedo)
+    // Row 4 was redone once, later, from the workbook: that redo is its kept version.
+    expect(link(4)).not.toContain(latestRedo)
+    expect(link(4)).not.toContain(runId)
   })
 
   it('refuses rows the run does not have, and needs exactly one way of naming rows', async () => {

@@ -20,11 +20,12 @@ import type { History } from '../../storage/run-history'
 import { ensureFolder } from '../../files/folders'
 import { checkWritableFolder, writeResultsWorkbookFile } from '../../workbooks'
 import { resultsPlan } from './results-plan'
+import { keptDetail, rowVersions } from './row-versions'
 import { rowNumberingOf, type Submissions } from '../spend/submissions'
 
 /** What saving a run's outputs needs of the engine (the engine itself has all of it). */
 export interface ResultsServices {
-  history: Pick<History, 'recordRuns'>
+  history: Pick<History, 'recordRuns' | 'retriedBy'>
   submissions: Pick<Submissions, 'byRun'>
   downloads: Pick<Downloads, 'run'>
   schemas: Pick<Schemas, 'cached'>
@@ -64,6 +65,29 @@ export async function downloadRunOutputs(
   })
 }
 
+/** The run with each re-sent row's kept version, and the downloads of every run it draws on. */
+async function keptVersions(
+  services: ResultsServices,
+  connection: Connection,
+  detail: RunDetail,
+  workbookDir: string,
+  download: RunDownload,
+  options: DownloadOptions,
+): Promise<{ detail: RunDetail; download: RunDownload }> {
+  const versions = await rowVersions(services, connection, detail, options.signal)
+  const laterRuns = new Set(
+    versions.filter((r) => r.kept > 0).map((r) => r.versions[r.kept]!.runId),
+  )
+  if (laterRuns.size === 0) return { detail, download }
+  const merged = { ...download, files: [...download.files], failed: [...download.failed] }
+  for (const runId of laterRuns) {
+    const later = await downloadRunOutputs(services, connection, runId, workbookDir, options)
+    merged.files.push(...later.files)
+    merged.failed.push(...later.failed)
+  }
+  return { detail: keptDetail(detail, versions), download: merged }
+}
+
 export async function writeResultsWorkbook(
   services: ResultsServices,
   connection: Connection,
@@ -87,7 +111,9 @@ export async function writeResultsWorkbook(
     submission?.targetKind === 'template'
       ? services.schemas.cached(connection.historyKey, submission.targetId)?.schema
       : undefined
-  const plan = resultsPlan({ detail, submission, schema, download, workbookDir, connection })
+  // A row sent again (redone, or retried) shows its kept version: the newest that succeeded.
+  const kept = await keptVersions(services, connection, detail, workbookDir, download, options)
+  const plan = resultsPlan({ ...kept, submission, schema, workbookDir, connection })
   // Written in a worker, under the same memory ceiling as reading a workbook.
   await writeResultsWorkbookFile(plan, path, { signal: options.signal })
   return { path, folder: download.folder, rows: plan.rows.length, download }
