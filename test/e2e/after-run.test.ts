@@ -333,6 +333,19 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
     const redoRunId = (await sent.getByRole('button').textContent())!.trim()
     const redone = await ended(redoRunId)
     expect(redone.run.totalTasks).toBe(2)
+    // Opened again: each row sent again shows its versions, the newest that succeeded kept.
+    await showRunsList()
+    await page.locator(`tr[data-run-id="${runId}"] button.run-name`).click()
+    const versions = page.locator('.row-versions li')
+    await versions.first().waitFor({ timeout: 30_000 })
+    expect(await versions.allTextContents()).toEqual([
+      `Row 2: this run (succeeded) → ${redoRunId} (succeeded, kept)`,
+      // The failed row retried earlier failed again: the first version stays the kept one.
+      `Row 3: this run (failed, kept) → ${retryRunId} (failed)`,
+      `Row 4: this run (succeeded) → ${redoRunId} (succeeded, kept)`,
+    ])
+    await page.locator('.row-versions').scrollIntoViewIfNeeded()
+    await screenshotBothThemes(page, 'after-run-redo-versions-1280')
   })
 
   it(

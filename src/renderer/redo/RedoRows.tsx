@@ -36,7 +36,7 @@ function typedRows(text: string): number[] | null {
  * this computer: the rows are kept where they were sent from.
  */
 export function RedoRows(props: { overview: RunOverview }) {
-  const { bridge } = useStores()
+  const { bridge, runDetail } = useStores()
   const { environment, detail, rowNumbers, fromThisDevice } = props.overview
   const [text, setText] = useState('')
   const [redo, setRedo] = useState<Redo>({ state: 'idle' })
@@ -66,6 +66,8 @@ export function RedoRows(props: { overview: RunOverview }) {
         ...(choice.maxCostT !== undefined ? { maxCostT: choice.maxCostT } : {}),
       })
       setRedo({ state: 'sent', runId: sent.runId })
+      // The run's overview now names the redo, and its rows' versions follow.
+      void runDetail.getState().refresh()
     } catch (error) {
       setRedo({ ...redo, sending: false, error: errorInfo(error) })
     }

@@ -7,6 +7,7 @@ import { useRunDetail, useSaves, useSettings, useStores } from '../stores/contex
 import { saveText } from '../stores/saves-store'
 import { CopyablePath } from './CopyablePath'
 import { RedoRows } from '../redo/RedoRows'
+import { RowVersions } from '../redo/RowVersions'
 import { RetryFailed } from './RetryFailed'
 
 /** What to do with a run's outputs: save them, write the results workbook, retry failed rows. */
@@ -51,6 +52,7 @@ export function OutputsCard(props: { overview: RunOverview }) {
         {finished && <RetryFailed overview={overview} />}
         {finished && <RedoRows overview={overview} />}
       </div>
+      <RowVersions overview={overview} />
       {(savedFolder || resultsPath) && (
         <SavedPlaces savedFolder={savedFolder} resultsPath={resultsPath} />
       )}

@@ -50,6 +50,7 @@ export const REQUEST_NAMES = [
   'compareRuns',
   'saveComparison',
   'planRedo',
+  'rowVersions',
 ] as const
 
 export const EVENT_NAMES = [
