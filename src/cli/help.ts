@@ -78,6 +78,11 @@ const BY_COMMAND: Record<string, Record<string, string>> = {
   'runs results': {
     output: 'the results workbook to write (FILE.xlsx); outputs are downloaded next to it',
   },
+  'runs redo': {
+    rows: 'the rows to send again, by their spreadsheet row numbers (or submitted positions): 3,7,12 or 3-5',
+    from: 'a results workbook of the run with its Redo? column filled in: the rows marked there',
+  },
+  'runs compare': { output: 'also write the comparison as a workbook (FILE.xlsx)' },
   history: { limit: 'show at most N submissions (default 200)' },
   listings: { limit: 'show at most N listings' },
   sandbox: {
@@ -88,6 +93,8 @@ const BY_COMMAND: Record<string, Record<string, string>> = {
     'task-ms': 'how long each task takes, in milliseconds (default 300)',
     'latency-ms':
       'wait this many milliseconds before answering each request, like a distant service (default 0)',
+    'url-ttl-ms':
+      'artifact addresses stop working this many milliseconds after the run detail gave them (default: never)',
   },
   completion: {},
 }

@@ -17,6 +17,7 @@ import './styles/run-detail.css'
 import './styles/settings.css'
 import './styles/new-run.css'
 import './styles/new-run-send.css'
+import './styles/compare.css'
 
 const bridge = connectBridge(window)
 const stores = createStores(bridge, {
@@ -48,6 +49,7 @@ bridge.api.on('downloadProgress', (update) => {
 bridge.api.on('runsUpdated', (update) => stores.runDetail.getState().applyRunsUpdate(update))
 bridge.api.on('runDetailUpdated', (update) => stores.runDetail.getState().applyDetailUpdate(update))
 bridge.api.on('runEnded', (event) => stores.runDetail.getState().applyRunEnded(event))
+bridge.api.on('outputsSaved', (result) => stores.saves.getState().applyAutoSaved(result))
 bridge.onConnectionChange((state) => {
   const previous = stores.app.getState().connection
   stores.app.getState().setConnection(state)

@@ -7,7 +7,7 @@ import type { Answer, Call, SandboxContext } from './context'
 import { type ArtifactRow, type RunRow, type TaskRow, allRows, count, getRow } from './db'
 import { badRequest, notFound } from './http'
 import { normalizeOrderBy, parsePageSize } from './pagination'
-import { artifactOf, marketContextOf, runSummaryOf, runTaskOf } from './serialize'
+import { artifactOf, expiryOf, marketContextOf, runSummaryOf, runTaskOf } from './serialize'
 
 export function listRunsHandler(ctx: SandboxContext, call: Call): Answer {
   const q = call.url.searchParams
@@ -96,7 +96,7 @@ export function runDetailHandler(ctx: SandboxContext, call: Call): Answer {
       // Present on every run, as the interface lists it; empty for a template run.
       market: market ?? {},
       tasks: tasks.map(runTaskOf),
-      artifacts: artifacts.map((a) => artifactOf(a, call.origin)),
+      artifacts: artifacts.map((a) => artifactOf(a, call.origin, expiryOf(ctx))),
     },
   }
 }

@@ -49,11 +49,23 @@ function contentType(mimeType: string): string {
     : mimeType || 'application/octet-stream'
 }
 
+/** With urlTtlMs, an address without its end, or past it, is refused as a storage URL would be. */
+function refuseExpired(ctx: SandboxContext, call: Call): void {
+  if (ctx.urlTtlMs === undefined) return
+  const expires = Number(call.url.searchParams.get('expires'))
+  if (Number.isFinite(expires) && expires > 0 && Date.now() <= expires) return
+  throw new HttpError(
+    403,
+    'This address of the artifact has expired; read the run again for a fresh one.',
+  )
+}
+
 export async function artifactContentHandler(
   ctx: SandboxContext,
   call: Call,
 ): Promise<Answer | undefined> {
   const artifactId = call.params[0]!
+  refuseExpired(ctx, call)
   const artifact = getRow<ArtifactRow>(
     ctx.db,
     'SELECT * FROM artifacts WHERE artifact_id = ? AND user_id = ?',

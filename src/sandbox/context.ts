@@ -26,6 +26,8 @@ export interface SandboxContext {
   log: (line: string) => void
   /** The sandbox's own address (where it listens), for every URL it writes. */
   origin: () => string
+  /** How long an artifact's accessUrl works (ms); undefined: forever. */
+  urlTtlMs?: number | undefined
 }
 
 export interface Call {

@@ -84,6 +84,7 @@ function contextOf(
     bodyBudget: new BodyBudget(options.maxBodiesBytes ?? DEFAULT_MAX_BODIES_BYTES),
     log,
     origin,
+    urlTtlMs: options.urlTtlMs,
   }
 }
 

@@ -24,6 +24,12 @@ export interface SandboxOptions {
    * in well under a millisecond, which hides what concurrency buys a client). Default 0.
    */
   latencyMs?: number
+  /**
+   * How long an artifact's accessUrl works, in ms: after that it is refused (403) and a fresh
+   * one comes with the run detail. Default: addresses never expire. The interface does not
+   * promise they last, so clients must cope; this lets their tests show it.
+   */
+  urlTtlMs?: number
   /** Tasks executing at once across the server (default 4). */
   concurrency?: number
   /** Largest request body accepted, in bytes (default 400 MB); larger is a 413. */
@@ -84,9 +90,14 @@ export interface Sandbox {
 }
 
 export function checkOptions(options: SandboxOptions): void {
-  const { taskMs, concurrency, port, maxBodyBytes, maxBodiesBytes } = options
+  const { taskMs, concurrency, port, maxBodyBytes, maxBodiesBytes, urlTtlMs } = options
   if (taskMs !== undefined && (!Number.isInteger(taskMs) || taskMs < 0)) {
     throw new RangeError(`taskMs must be a whole number of milliseconds, 0 or more; got ${taskMs}.`)
+  }
+  if (urlTtlMs !== undefined && (!Number.isInteger(urlTtlMs) || urlTtlMs < 1)) {
+    throw new RangeError(
+      `urlTtlMs must be a whole number of milliseconds, 1 or more; got ${urlTtlMs}.`,
+    )
   }
   if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) {
     throw new RangeError(`concurrency must be a whole number, 1 or more; got ${concurrency}.`)

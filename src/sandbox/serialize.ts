@@ -7,6 +7,7 @@ import {
   type RunTask,
 } from '../shared/contract'
 import type { ArtifactRow, RunRow, TaskRow } from './db'
+import type { SandboxContext } from './context'
 
 /** Where an artifact's bytes are served (the sandbox's "Assets" endpoint; not in the catalog). */
 export function artifactContentPath(artifactId: string): string {
@@ -69,8 +70,17 @@ export function runTaskOf(task: TaskRow): RunTask {
   }
 }
 
-/** `origin` is the address the caller used to reach the sandbox, e.g. http://127.0.0.1:4010. */
-export function artifactOf(artifact: ArtifactRow, origin: string): Artifact {
+/** When the accessUrls written now stop working (epoch ms), or undefined when they never do. */
+export function expiryOf(ctx: Pick<SandboxContext, 'urlTtlMs'>): number | undefined {
+  return ctx.urlTtlMs === undefined ? undefined : Date.now() + ctx.urlTtlMs
+}
+
+/**
+ * `origin` is the address the caller used to reach the sandbox, e.g. http://127.0.0.1:4010.
+ * With `expiresAtMs` the address carries its end, as a signed storage URL would.
+ */
+export function artifactOf(artifact: ArtifactRow, origin: string, expiresAtMs?: number): Artifact {
+  const expiry = expiresAtMs === undefined ? '' : `?expires=${expiresAtMs}`
   return {
     artifactId: artifact.artifact_id,
     taskId: artifact.task_id,
@@ -78,7 +88,7 @@ export function artifactOf(artifact: ArtifactRow, origin: string): Artifact {
     portName: artifact.port_name,
     sourceRowIndex: artifact.row_index,
     mimeType: artifact.mime_type,
-    accessUrl: `${origin}${artifactContentPath(artifact.artifact_id)}`,
+    accessUrl: `${origin}${artifactContentPath(artifact.artifact_id)}${expiry}`,
     inlineText: artifact.inline_text ?? '',
     createdAtUnix: artifact.created_at_unix,
   }

@@ -84,7 +84,7 @@ describe('completion', () => {
       return r.stdout.trim().split(/\s+/)
     }
     expect(complete(['skill-runner', 'ru'])).toEqual(['run', 'runs'])
-    expect(complete(['skill-runner', 'runs', 're'])).toEqual(['results', 'retry-failed'])
+    expect(complete(['skill-runner', 'runs', 're'])).toEqual(['results', 'retry-failed', 'redo'])
     expect(complete(['skill-runner', '--json', 'execute', '--ma'])).toEqual(['--max-cost'])
   })
 

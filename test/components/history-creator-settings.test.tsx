@@ -286,6 +286,7 @@ const settings: SettingsView = {
   notifications: true,
   downloadConcurrency: 8,
   theme: 'system',
+  autoSaveOutputs: true,
 }
 
 describe('the settings screen', () => {

@@ -46,6 +46,13 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
       .click()
   }
 
+  /** The runs list, leaving a run detail the Runs screen may still show. */
+  async function showRunsList() {
+    await showScreen('Runs')
+    const back = page.getByRole('button', { name: '← All runs' })
+    if (await back.isVisible()) await back.click()
+  }
+
   async function ended(id: string) {
     const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
     for (;;) {
@@ -81,6 +88,12 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
       .getByRole('button', { name: 'Save', exact: true })
       .click()
     await page.locator('form', { has: folder }).getByText('Saved.').waitFor()
+    // Saving by hand is what the next steps show; saving on its own has its own step below.
+    const keep = page.getByRole('checkbox', { name: /as soon as the run ends/ })
+    expect(await keep.isChecked()).toBe(true)
+    // A controlled box: it changes once the engine has kept the setting.
+    await keep.click()
+    await expect.poll(() => app.engine.settings().read().autoSaveOutputs).toBe(false)
     await look('settings')
   })
 
@@ -229,6 +242,111 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
       await look('creator')
     },
   )
+
+  it('saves a run’s outputs on its own as soon as it ends', { timeout: 90_000 }, async () => {
+    await showScreen('Settings')
+    await page.getByRole('checkbox', { name: /as soon as the run ends/ }).click()
+    await expect.poll(() => app.engine.settings().read().autoSaveOutputs).toBe(true)
+    const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
+    const entry = await app.engine.submissions.journal(connection, {
+      target: { kind: 'template', templateId: 'row-echo' },
+      rows: [{ message: 'kept for good' }],
+    })
+    const keptRunId = (await app.engine.submissions.send(connection, entry)).runId
+    await showRunsList()
+    await page.locator(`tr[data-run-id="${keptRunId}"] button.run-name`).click()
+    const runFolder = join(outputs, runFolderName(keptRunId))
+    await expect
+      .poll(() => page.getByLabel('Outputs saved in').inputValue(), { timeout: 30_000 })
+      .toBe(runFolder)
+    expect(readdirSync(runFolder)).toHaveLength(1)
+    await page.getByText('Save all again').waitFor()
+    await look('run-kept')
+  })
+
+  it(
+    'compares two runs from the run detail, with filters and a workbook',
+    { timeout: 90_000 },
+    async () => {
+      const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
+      const send = async (messages: string[]) => {
+        const entry = await app.engine.submissions.journal(connection, {
+          target: { kind: 'template', templateId: 'row-echo' },
+          rows: messages.map((message) => ({ message })),
+          rowNumbers: messages.map((_, i) => i + 2),
+        })
+        const { runId: id } = await app.engine.submissions.send(connection, entry)
+        await ended(id)
+        return id
+      }
+      const first = await send(['alpha', 'beta', 'same place', 'only here'])
+      const second = await send(['beta', 'alpha', 'same place', 'new one'])
+      await showRunsList()
+      await page.locator(`tr[data-run-id="${first}"] button.run-name`).click()
+      const card = page.locator('section.compare-card')
+      await card.getByLabel('Other run').fill(second)
+      await card.getByRole('button', { name: 'Compare', exact: true }).click()
+      await card.getByText('4 of 5 rows differ').waitFor({ timeout: 30_000 })
+      const table = card.locator('.comparison-table tbody tr')
+      expect(await table.count()).toBe(5)
+      // "alpha" moved from row 2 to row 3: matched by its cells, its JSON differs in one field.
+      const alpha = table.filter({ hasText: 'Row 2 · Row 3' })
+      expect(await alpha.locator('.compare-fields li').allTextContents()).toEqual([
+        'rowIndex 0 → 1',
+      ])
+      await card.getByLabel('Only rows that differ').check()
+      expect(await table.count()).toBe(4)
+      await card.getByRole('button', { name: 'Save as workbook' }).click()
+      const saved = join(outputs, `${first} vs ${second}.xlsx`)
+      await expect.poll(() => card.getByLabel('Comparison saved in').inputValue()).toBe(saved)
+      expect(existsSync(saved)).toBe(true)
+      await card.getByLabel('Only rows that differ').uncheck()
+      for (const [width, height] of [
+        [1280, 800],
+        [860, 700],
+      ] as const) {
+        await page.setViewportSize({ width, height })
+        await card.scrollIntoViewIfNeeded()
+        await page.waitForTimeout(150)
+        await screenshotBothThemes(page, `after-run-compare-${width}`)
+      }
+      await page.setViewportSize({ width: 1280, height: 860 })
+      expect(await seriousA11yViolations(page)).toEqual([])
+    },
+  )
+
+  it('redoes chosen rows of a run after a confirmation', { timeout: 90_000 }, async () => {
+    await showRunsList()
+    await page.locator(`tr[data-run-id="${runId}"] button.run-name`).click()
+    await page.getByLabel('Redo rows').fill('2, 4')
+    await page.getByRole('button', { name: 'Redo 2 rows' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.waitFor()
+    await screenshotBothThemes(page, 'after-run-redo-confirm-1280')
+    // Money is at stake: nothing is sent before the user agrees to the cost.
+    const send = dialog.getByRole('button', { name: /^Send/ })
+    expect(await send.isDisabled()).toBe(true)
+    await dialog.getByRole('checkbox', { name: /I agree/ }).check()
+    await send.click()
+    const sent = page.locator('.redo-rows').getByText('Sent as run')
+    await sent.waitFor({ timeout: 30_000 })
+    const redoRunId = (await sent.getByRole('button').textContent())!.trim()
+    const redone = await ended(redoRunId)
+    expect(redone.run.totalTasks).toBe(2)
+    // Opened again: each row sent again shows its versions, the newest that succeeded kept.
+    await showRunsList()
+    await page.locator(`tr[data-run-id="${runId}"] button.run-name`).click()
+    const versions = page.locator('.row-versions li')
+    await versions.first().waitFor({ timeout: 30_000 })
+    expect(await versions.allTextContents()).toEqual([
+      `Row 2: this run (succeeded) → ${redoRunId} (succeeded, kept)`,
+      // The failed row retried earlier failed again: the first version stays the kept one.
+      `Row 3: this run (failed, kept) → ${retryRunId} (failed)`,
+      `Row 4: this run (succeeded) → ${redoRunId} (succeeded, kept)`,
+    ])
+    await page.locator('.row-versions').scrollIntoViewIfNeeded()
+    await screenshotBothThemes(page, 'after-run-redo-versions-1280')
+  })
 
   it(
     'keeps a setting across a restart of the engine and its server',

@@ -66,6 +66,8 @@ describe.skipIf(missing !== null)('browser mode in headless Chromium', () => {
         .first()
         .waitFor()
 
+      // Saving by hand is what this journey shows (saving on its own is after-run.test.ts's).
+      app.engine.settings().update({ autoSaveOutputs: false })
       // A run submitted elsewhere (the command line, another window) appears by itself.
       const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
       const entry = await app.engine.submissions.journal(connection, {

@@ -38,7 +38,11 @@ export function browserBridgeService(
   engine: Engine,
   options: Omit<BridgeServiceOptions, 'shell' | 'app'> = {},
 ): BridgeService {
-  return createBridgeService(engine, { shell: 'browser', app: TEST_APP, ...options })
+  // Outputs go inside the engine's home unless a test says where: runs that end while a test
+  // follows them are saved on their own (the "keep outputs" setting), never to the machine's
+  // Downloads folder.
+  const dialogs = { defaultOutputsFolder: () => join(engine.home, 'Downloads'), ...options.dialogs }
+  return createBridgeService(engine, { shell: 'browser', app: TEST_APP, ...options, dialogs })
 }
 
 /** Every `event` the service pushes from now on, in order, in an array that keeps growing. */

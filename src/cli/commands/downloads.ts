@@ -2,7 +2,9 @@
 import { resolve } from 'node:path'
 import type { DownloadOptions, RunDownload } from '../../core/flows/downloads/downloads'
 import { downloadRunOutputs, writeResultsWorkbook } from '../../core/flows/results/results'
-import { isTerminalStatus } from '../../shared/contract'
+import { saveOutputsOnEnd } from '../../core/flows/results/save-on-end'
+import type { Connection, Engine } from '../../core/engine'
+import { isTerminalStatus, type RunDetail } from '../../shared/contract'
 import { outputOption, type Command, type CommandContext } from '../command'
 import { EXIT } from '../errors'
 
@@ -36,6 +38,37 @@ function fetchedAndReused(download: RunDownload): string {
   if (reused === total) return `${plural(reused, 'output')} already saved, reused`
   const downloaded = `downloaded ${download.files.length - reused} of ${plural(total, 'file')}`
   return reused ? `${downloaded}, ${reused} already saved, reused` : downloaded
+}
+
+/**
+ * After `--watch`: the run's outputs saved to the outputs folder when the "keep outputs" setting
+ * is on (the default), said on stderr. A save that fails does not change the run's answer.
+ */
+export async function saveWatchedOutputs(
+  ctx: CommandContext,
+  engine: Engine,
+  connection: Connection,
+  detail: RunDetail,
+): Promise<void> {
+  try {
+    const result = await saveOutputsOnEnd(
+      engine,
+      engine.settings(),
+      connection,
+      detail,
+      progress(ctx),
+    )
+    ctx.out.endProgress()
+    if (!result) return
+    ctx.out.note(`outputs saved in ${result.folder} (${fetchedAndReused(result)})`)
+    for (const f of result.failed)
+      ctx.out.note(`not saved: ${f.artifactId}: ${f.error} ${f.nextStep}`)
+  } catch (error) {
+    ctx.out.endProgress()
+    ctx.out.note(
+      `the outputs were not saved: ${error instanceof Error ? error.message : String(error)}; save them with: skill-runner runs download ${detail.run.runId} -o DIR`,
+    )
+  }
 }
 
 export const runsDownload: Command = {

@@ -13,6 +13,8 @@ import { runsWatch } from './watch'
 import { history } from './history'
 import { upload } from './upload'
 import { web } from './browser'
+import { runsCompare } from './compare'
+import { runsRedo } from './redo'
 
 export const commands: Command[] = [
   doctor,
@@ -34,6 +36,8 @@ export const commands: Command[] = [
   runsDownload,
   runsResults,
   runsRetryFailed,
+  runsCompare,
+  runsRedo,
   history,
   listings,
   reviewsShow,

@@ -67,7 +67,7 @@ export const sandbox: Command = {
   summary:
     'Run the local sandbox service in the foreground (Ctrl-C stops it). A row with [[fail]] in a value fails; one with [[stall]] stays running for an hour (a stalled run).',
   usage:
-    'sandbox [--host 127.0.0.1] [--port N] [--token T]... [--db FILE] [--seed FILE] [--task-ms N] [--latency-ms N]',
+    'sandbox [--host 127.0.0.1] [--port N] [--token T]... [--db FILE] [--seed FILE] [--task-ms N] [--latency-ms N] [--url-ttl-ms N]',
   options: {
     host: { type: 'string' },
     port: { type: 'string' },
@@ -76,11 +76,13 @@ export const sandbox: Command = {
     seed: { type: 'string' },
     'task-ms': { type: 'string' },
     'latency-ms': { type: 'string' },
+    'url-ttl-ms': { type: 'string' },
   },
   async run(ctx, args) {
     const port = integerOption(stringOption(args, 'port'), '--port', 0, 65535) ?? 0
     const taskMs = integerOption(stringOption(args, 'task-ms'), '--task-ms', 0, 3_600_000)
     const latencyMs = integerOption(stringOption(args, 'latency-ms'), '--latency-ms', 0, 60_000)
+    const urlTtlMs = integerOption(stringOption(args, 'url-ttl-ms'), '--url-ttl-ms', 1, 86_400_000)
     const tokens = (args.values.token as string[] | undefined) ?? []
     const seed = stringOption(args, 'seed')
     const dbPath = stringOption(args, 'db')
@@ -92,6 +94,7 @@ export const sandbox: Command = {
       ...(seed ? { seed } : {}),
       ...(taskMs !== undefined ? { taskMs } : {}),
       ...(latencyMs !== undefined ? { latencyMs } : {}),
+      ...(urlTtlMs !== undefined ? { urlTtlMs } : {}),
       log: (line) => ctx.out.note(line),
     })
     if (server.demoToken) ctx.out.note(`demo user token: ${server.demoToken}`)

@@ -14,6 +14,7 @@ import {
 import type { Outage } from '../../core/flows/watch/run-watcher'
 import { integerOption, type Command, type CommandContext } from '../command'
 import { EXIT, UsageError } from '../errors'
+import { saveWatchedOutputs } from './downloads'
 import { describeRun, numberingOf } from './runs'
 
 /**
@@ -35,8 +36,9 @@ export async function watchToEnd(
     100,
     600_000,
   )
+  let detail
   try {
-    return await followRunToEnd(engine, connection, runId, {
+    detail = await followRunToEnd(engine, connection, runId, {
       signal: ctx.signal,
       ...(outageRetryMs ? { outageRetryMs } : {}),
       onProgress: (run, recent) => {
@@ -59,6 +61,8 @@ export async function watchToEnd(
     pace.stop()
     ctx.out.endProgress()
   }
+  await saveWatchedOutputs(ctx, engine, connection, detail)
+  return detail
 }
 
 /**

@@ -12,8 +12,10 @@ import { describeError } from './errors'
 import { RunFollower } from './run-follower'
 import { SavedFiles } from './saved-files'
 import type { BridgeServiceOptions, Emit } from './types'
-import { outputVerbs, settingsVerbs } from './verbs/after-run'
+import { outputVerbs, savesOnRunEnd, settingsVerbs } from './verbs/after-run'
 import type { VerbContext } from './verbs/context'
+import { compareVerbs } from './verbs/compare'
+import { redoVerbs } from './verbs/redo'
 import { creatorVerbs } from './verbs/creator'
 import { environmentVerbs } from './verbs/environments'
 import { checkVerbs, targetVerbs } from './verbs/prepare'
@@ -82,6 +84,8 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
       return list
     },
   }
+  const autoSave = savesOnRunEnd(ctx)
+  listeners.add(autoSave.listener)
   const files = new SavedFiles(engine.home, dialogs)
   const handlers = guarded({
     ...environmentVerbs(ctx),
@@ -92,6 +96,8 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     ...outputVerbs(ctx),
     ...settingsVerbs(ctx),
     ...creatorVerbs(ctx),
+    ...compareVerbs(ctx),
+    ...redoVerbs(ctx),
   })
   const stopSubmissionUpdates = engine.submissions.onChange((change) =>
     emit('submissionUpdated', {
@@ -113,6 +119,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     },
     dispose() {
       ctx.follower.dispose()
+      autoSave.dispose()
       void ctx.checks.dispose()
       stopSubmissionUpdates()
       listeners.clear()

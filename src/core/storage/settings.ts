@@ -1,5 +1,6 @@
 /**
- * The app's settings (outputs folder, notifications, download concurrency, theme), kept in the
+ * The app's settings (outputs folder, saving outputs when a run ends, notifications, download
+ * concurrency, theme), kept in the
  * history database's `settings` table so that every front door on this computer shares them and
  * they survive restarts. Values are checked when read: a hand-edited or older value that no
  * longer makes sense falls back to its default instead of breaking a download.
@@ -16,6 +17,7 @@ const KEYS = {
   notifications: 'notifications',
   downloadConcurrency: 'downloadConcurrency',
   theme: 'theme',
+  autoSaveOutputs: 'autoSaveOutputs',
 } as const
 
 export const DEFAULT_DOWNLOAD_CONCURRENCY = 8
@@ -53,6 +55,7 @@ export class Settings {
           ? concurrency
           : DEFAULT_DOWNLOAD_CONCURRENCY,
       theme: THEMES.find((theme) => theme === savedTheme) ?? 'system',
+      autoSaveOutputs: this.table.get(KEYS.autoSaveOutputs) !== 'off',
     }
   }
 
@@ -83,6 +86,8 @@ export class Settings {
         this.table.set(KEYS.notifications, patch.notifications ? 'on' : 'off')
       if (concurrency !== undefined) this.table.set(KEYS.downloadConcurrency, String(concurrency))
       if (patch.theme !== undefined) this.table.set(KEYS.theme, patch.theme)
+      if (patch.autoSaveOutputs !== undefined)
+        this.table.set(KEYS.autoSaveOutputs, patch.autoSaveOutputs ? 'on' : 'off')
     })
     return this.read()
   }

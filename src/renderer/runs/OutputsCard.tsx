@@ -3,9 +3,11 @@ import type { RunOverview } from '../../shared/bridge'
 import { isTerminalStatus } from '../../shared/contract'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { ProgressBar } from '../components/ProgressBar'
-import { useRunDetail, useSaves, useStores } from '../stores/context'
+import { useRunDetail, useSaves, useSettings, useStores } from '../stores/context'
 import { saveText } from '../stores/saves-store'
 import { CopyablePath } from './CopyablePath'
+import { RedoRows } from '../redo/RedoRows'
+import { RowVersions } from '../redo/RowVersions'
 import { RetryFailed } from './RetryFailed'
 
 /** What to do with a run's outputs: save them, write the results workbook, retry failed rows. */
@@ -19,18 +21,26 @@ export function OutputsCard(props: { overview: RunOverview }) {
   const hasOutputs = overview.detail.artifacts.length > 0
   const savedFolder = save?.state === 'saved' ? save.folder : overview.savedFolder
   const resultsPath = results.state === 'saved' ? results.value.path : overview.resultsWorkbook
-  const prevSave = useRef(save?.state)
+  const autoSave = useSettings((s) => s.settings?.autoSaveOutputs ?? false)
+  const prevSave = useRef(save)
   useEffect(() => {
-    // Once a save ends, read the run again so the saved folder and counts are current.
-    if (prevSave.current === 'saving' && save?.state !== 'saving')
+    // Once a save ends (one asked for, or the one made when the run ended), read the run again
+    // so the saved folder and counts are current.
+    if (save !== prevSave.current && save && save.state !== 'saving')
       void runDetail.getState().refresh()
-    prevSave.current = save?.state
-  }, [save?.state, runDetail])
+    prevSave.current = save
+  }, [save, runDetail])
 
   return (
     <section className="card" aria-labelledby="outputs-title">
       <h3 id="outputs-title">Outputs and results</h3>
-      {!finished && <p className="card-sub">Outputs can be saved once the run has ended.</p>}
+      {!finished && (
+        <p className="card-sub">
+          {autoSave
+            ? 'Outputs are saved to the outputs folder as soon as the run ends.'
+            : 'Outputs can be saved once the run has ended.'}
+        </p>
+      )}
       {finished && !hasOutputs && <p className="card-sub">This run made no outputs.</p>}
       <div className="outputs-actions">
         <SaveOutputs
@@ -40,7 +50,9 @@ export function OutputsCard(props: { overview: RunOverview }) {
         />
         <SaveResultsWorkbook disabled={!finished} />
         {finished && <RetryFailed overview={overview} />}
+        {finished && <RedoRows overview={overview} />}
       </div>
+      <RowVersions overview={overview} />
       {(savedFolder || resultsPath) && (
         <SavedPlaces savedFolder={savedFolder} resultsPath={resultsPath} />
       )}

@@ -4,6 +4,7 @@ import { ErrorNotice } from '../components/ErrorNotice'
 import { useRunDetail, useRunSummaries, useStores } from '../stores/context'
 import { shownOverview } from '../stores/run-detail/run-detail-store'
 import { summaryOf } from '../stores/run-summaries-store'
+import { CompareCard } from '../compare/CompareCard'
 import { ArtifactsCard } from './ArtifactsCard'
 import { OutputsCard } from './OutputsCard'
 import { RestOfPilotCard } from './RestOfPilotCard'
@@ -62,6 +63,7 @@ export function RunDetail(props: { env: EnvironmentView; runId: string }) {
       <OutputsCard overview={overview} />
       <TasksCard overview={overview} />
       <ArtifactsCard overview={overview} />
+      <CompareCard overview={overview} />
     </div>
   )
 }

@@ -60,6 +60,7 @@ export function SettingsForm(props: {
       />
       <ThemeSetting value={settings.theme} save={save} />
       <NotificationsSetting value={settings.notifications} desktop={props.desktop} save={save} />
+      <AutoSaveSetting value={settings.autoSaveOutputs} save={save} />
       <ConcurrencySetting value={settings.downloadConcurrency} save={save} />
       <UnitLabelSetting env={props.env} />
     </div>
@@ -86,6 +87,7 @@ type Save = (patch: {
   notifications?: boolean
   downloadConcurrency?: number
   theme?: ThemeChoice
+  autoSaveOutputs?: boolean
 }) => Promise<SaveState>
 
 function FolderSetting(props: {
@@ -200,6 +202,28 @@ function NotificationsSetting(props: { value: boolean; desktop: boolean; save: S
         {props.desktop
           ? 'A desktop notification, even when the window is in the background.'
           : 'Shown by the desktop app; in a browser the runs list shows the end instead.'}
+      </p>
+      <Status state={state} />
+    </fieldset>
+  )
+}
+
+function AutoSaveSetting(props: { value: boolean; save: Save }) {
+  const [state, setState] = useState<SaveState>('idle')
+  return (
+    <fieldset className="setting">
+      <legend className="setting-title">Keep outputs</legend>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={props.value}
+          onChange={(e) => void props.save({ autoSaveOutputs: e.target.checked }).then(setState)}
+        />
+        Save every run’s outputs as soon as the run ends
+      </label>
+      <p className="setting-hint">
+        Into the folder above, while the app is open (and with <code>--watch</code> on the command
+        line). The service’s links to outputs may stop working after a while; saved files stay.
       </p>
       <Status state={state} />
     </fieldset>

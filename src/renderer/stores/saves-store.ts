@@ -3,12 +3,24 @@
  * arrives as pushed downloadProgress events; the result (or the error) ends the entry.
  */
 import { createStore } from 'zustand/vanilla'
-import type { BridgeApi, BridgeErrorInfo, DownloadProgressUpdate } from '../../shared/bridge'
+import type {
+  BridgeApi,
+  BridgeErrorInfo,
+  DownloadProgressUpdate,
+  DownloadResultView,
+} from '../../shared/bridge'
 import { errorInfo } from './errors'
 
 export type SaveState =
   | { state: 'saving'; doneFiles: number; totalFiles: number }
-  | { state: 'saved'; folder: string; savedFiles: number; failedFiles: number }
+  | {
+      state: 'saved'
+      folder: string
+      savedFiles: number
+      failedFiles: number
+      /** Saved on their own when the run ended (the "keep outputs" setting). */
+      auto?: boolean
+    }
   | { state: 'cancelled' }
   | { state: 'failed'; error: BridgeErrorInfo }
 
@@ -19,6 +31,8 @@ export interface SavesState {
   dismissLastSaved(): void
   save(environment: string, runId: string): Promise<void>
   applyProgress(update: DownloadProgressUpdate): void
+  /** The engine saved a run's outputs on its own when the run ended. */
+  applyAutoSaved(result: DownloadResultView): void
 }
 
 export function createSavesStore(api: BridgeApi) {
@@ -58,6 +72,17 @@ export function createSavesStore(api: BridgeApi) {
           put(runId, { state: 'failed', error: errorInfo(error) })
         }
       },
+      applyAutoSaved(result) {
+        // A save the user started is told by its own answer.
+        if (get().byRun[result.runId]?.state === 'saving') return
+        put(result.runId, {
+          state: 'saved',
+          folder: result.folder,
+          savedFiles: result.savedFiles,
+          failedFiles: result.failed.length,
+          auto: true,
+        })
+      },
       applyProgress(update) {
         if (get().byRun[update.runId]?.state !== 'saving') return
         put(update.runId, {
@@ -79,6 +104,10 @@ export function saveText(save: SaveState | undefined): string {
     return save.totalFiles ? `Saving ${save.doneFiles} of ${save.totalFiles}…` : 'Saving…'
   if (save.state === 'failed') return `Not saved: ${save.error.message}`
   const files = `${save.savedFiles} file${save.savedFiles === 1 ? '' : 's'}`
+  if (save.auto)
+    return save.failedFiles
+      ? `Saved ${files} when the run ended; ${save.failedFiles} failed (save again to retry)`
+      : `Saved ${files} when the run ended`
   return save.failedFiles
     ? `Saved ${files}; ${save.failedFiles} failed (save again to retry)`
     : `Saved ${files}`

@@ -15,6 +15,7 @@ import type {
   ActivityUpdate,
   CheckProgressUpdate,
   DownloadProgressUpdate,
+  DownloadResultView,
   EnvironmentList,
   RunDetailUpdate,
   RunsReachability,
@@ -26,6 +27,8 @@ import type {
 import { REQUEST_NAMES, type EventNameList, type RequestNameList } from './names'
 import type { RequestSpec } from './requests/arguments'
 import { afterRunRequests } from './requests/after-run'
+import { compareRequests } from './requests/compare'
+import { redoRequests } from './requests/redo'
 import { creatorRequests } from './requests/creator'
 import { environmentRequests } from './requests/environments'
 import { fileRequests } from './requests/files'
@@ -45,6 +48,8 @@ export const bridgeRequests = {
   ...afterRunRequests,
   ...creatorRequests,
   ...settingsRequests,
+  ...compareRequests,
+  ...redoRequests,
 }
 
 /** Every event the engine pushes to the UI. */
@@ -59,6 +64,8 @@ export interface BridgeEvents {
   submissionUpdated: SubmissionUpdate
   runDetailUpdated: RunDetailUpdate
   runsReachability: RunsReachability
+  /** A run's outputs saved on their own when it ended (the "keep outputs" setting). */
+  outputsSaved: DownloadResultView
 }
 
 export type BridgeRequests = typeof bridgeRequests

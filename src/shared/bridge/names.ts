@@ -50,6 +50,10 @@ export const REQUEST_NAMES = [
   'chooseOutputsFolder',
   'followRun',
   'unfollowRun',
+  'compareRuns',
+  'saveComparison',
+  'planRedo',
+  'rowVersions',
 ] as const
 
 export const EVENT_NAMES = [
@@ -63,6 +67,7 @@ export const EVENT_NAMES = [
   'submissionUpdated',
   'runDetailUpdated',
   'runsReachability',
+  'outputsSaved',
 ] as const
 
 export type RequestNameList = (typeof REQUEST_NAMES)[number]

@@ -3,7 +3,16 @@
  * them in the file manager, the local history, and the settings those saves follow.
  */
 import { join } from 'node:path'
-import type { DownloadResultView, SettingsView, ShowInFolderView } from '../../../shared/bridge'
+import type {
+  BridgeEventName,
+  DownloadResultView,
+  RunEnded,
+  RunsUpdate,
+  SettingsView,
+  ShowInFolderView,
+} from '../../../shared/bridge'
+import { isTerminalStatus, type RunSummary } from '../../../shared/contract'
+import type { RunDownload } from '../../flows/downloads/downloads'
 import { EngineError } from '../../errors'
 import { listHistory } from '../../flows/history/history-view'
 import {
@@ -11,6 +20,7 @@ import {
   resultsWorkbookName,
   writeResultsWorkbook,
 } from '../../flows/results/results'
+import { saveOutputsOnEnd } from '../../flows/results/save-on-end'
 import { throttled } from '../types'
 import type { VerbContext, Verbs } from './context'
 import { exists, savedOutputs } from './runs'
@@ -46,18 +56,7 @@ export function outputVerbs(
         concurrency: downloadConcurrency,
         onProgress: ({ overall }) => onProgress(saveCounts(overall)),
       })
-      return {
-        environment: args.environment,
-        runId: args.runId,
-        folder: result.folder,
-        savedFiles: result.files.length,
-        skippedFiles: result.files.filter((f) => f.skipped).length,
-        failed: result.failed.map((f) => ({
-          artifactId: f.artifactId,
-          message: f.error,
-          nextStep: f.nextStep,
-        })),
-      }
+      return downloadResultView(args.environment, result)
     },
     async saveResultsWorkbook(args) {
       const { outputsFolder, downloadConcurrency } = settings.read()
@@ -86,6 +85,68 @@ export function outputVerbs(
   }
 }
 
+function downloadResultView(environment: string, result: RunDownload): DownloadResultView {
+  return {
+    environment,
+    runId: result.runId,
+    folder: result.folder,
+    savedFiles: result.files.length,
+    skippedFiles: result.files.filter((f) => f.skipped).length,
+    failed: result.failed.map((f) => ({
+      artifactId: f.artifactId,
+      message: f.error,
+      nextStep: f.nextStep,
+    })),
+  }
+}
+
+/**
+ * Saves a run's outputs as soon as the app sees it end (the "keep outputs" setting), with the
+ * same progress events as a save the user asked for, then `outputsSaved`. A run is seen ending
+ * when the follower announces it (runEnded), or when a runs list shows it finished at a time
+ * the app was open (a short run can end between two looks). Each run is saved once per session;
+ * what is under way stops when the Bridge is disposed.
+ */
+export function savesOnRunEnd(ctx: VerbContext) {
+  const stop = new AbortController()
+  const openedAtUnix = Math.floor(Date.now() / 1000)
+  const seen = new Set<string>()
+  const save = async (environment: string, runId: string) => {
+    const connection = await ctx.engine.connect({ env: environment })
+    const onProgress = throttled(
+      200,
+      (progress: SaveProgress) => ctx.emit('downloadProgress', { environment, runId, ...progress }),
+      (progress) => progress.doneFiles >= progress.totalFiles,
+    )
+    const result = await saveOutputsOnEnd(ctx.engine, ctx.settings, connection, runId, {
+      signal: stop.signal,
+      onProgress: ({ overall }) => onProgress(saveCounts(overall)),
+    })
+    if (result) ctx.emit('outputsSaved', downloadResultView(environment, result))
+  }
+  const ended = (environment: string, run: RunSummary) => {
+    const key = JSON.stringify([environment, run.runId])
+    if (seen.has(key)) return
+    seen.add(key)
+    // A save that fails leaves the run as it was: "Save all outputs" is still there to try.
+    void save(environment, run.runId).catch(() => {})
+  }
+  return {
+    listener(event: BridgeEventName, payload: unknown) {
+      if (event === 'runEnded') {
+        const { environment, run } = payload as RunEnded
+        ended(environment, run)
+      } else if (event === 'runsUpdated') {
+        const { environment, items } = payload as RunsUpdate
+        for (const run of items)
+          if (isTerminalStatus(run.status) && run.completedAtUnix >= openedAtUnix)
+            ended(environment, run)
+      }
+    },
+    dispose: () => stop.abort(),
+  }
+}
+
 /** The local history, and the settings that saves follow. */
 export function settingsVerbs(
   ctx: VerbContext,
@@ -108,6 +169,7 @@ export function settingsVerbs(
           ? { downloadConcurrency: args.downloadConcurrency }
           : {}),
         ...(args.theme !== undefined ? { theme: args.theme } : {}),
+        ...(args.autoSaveOutputs !== undefined ? { autoSaveOutputs: args.autoSaveOutputs } : {}),
       })
     },
     /** The desktop's folder picker for the outputs folder (a browser page has none). */

@@ -24,6 +24,7 @@ import { DownloadsTable } from '../../storage/tables/downloads'
 import { downloadArtifact, type RunDownloadState } from './artifact-download'
 import { DownloadLedger } from './download-ledger'
 import { describeFailure, DOWNLOAD_RETRY_POLICY, failureOf } from './download-failures'
+import { addressRefused, FreshAddresses } from './fresh-addresses'
 import type { DownloadedFile, DownloadOptions, FailedDownload, RunDownload } from './download-types'
 
 /** A transfer that sends nothing for this long is cut and tried again (resuming). */
@@ -92,12 +93,18 @@ async function startRunDownload(
   }
 }
 
-/** One artifact, tried again while the failure is worth it; a last failure is recorded. */
+/**
+ * One artifact, tried again while the failure is worth it; a last failure is recorded. An
+ * address that was refused is asked for again (the run's detail read anew) and the download
+ * goes on with it, resuming what is on disk; that does not count as an attempt.
+ */
 async function downloadWithRetries(
   run: RunDownloadState,
-  artifact: Artifact,
+  first: Artifact,
   attempts: number,
+  addresses: FreshAddresses,
 ): Promise<DownloadedFile | FailedDownload> {
+  let artifact = first
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await downloadArtifact(run, artifact)
@@ -107,6 +114,12 @@ async function downloadWithRetries(
       // download of the run, resumes it.
       const partial = run.inFlight.get(artifact.artifactId)
       if (partial?.etag) run.ledger.put(artifact.artifactId, partial)
+      const renewed = addressRefused(error) ? await addresses.renew(artifact) : null
+      if (renewed) {
+        artifact = renewed
+        attempt -= 1
+        continue
+      }
       const delay = retryDelay(failureOf(error), attempt, {
         ...DOWNLOAD_RETRY_POLICY,
         maxAttempts: attempts,
@@ -139,12 +152,15 @@ async function downloadRun(
   const run = await startRunDownload(ledger, connection, detail, outDir, options)
   const files: DownloadedFile[] = []
   const failed: FailedDownload[] = []
+  const addresses = new FreshAddresses(() =>
+    connection.client.run(runId, { signal: options.signal }),
+  )
   // A few at a time, in the server's order.
   const queue = [...detail.artifacts]
   const workers = Array.from({ length: Math.max(1, options.concurrency ?? 4) }, async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       options.signal?.throwIfAborted()
-      const outcome = await downloadWithRetries(run, next, options.attempts ?? 3)
+      const outcome = await downloadWithRetries(run, next, options.attempts ?? 3, addresses)
       if ('path' in outcome) files.push(outcome)
       else failed.push(outcome)
     }

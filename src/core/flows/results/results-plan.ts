@@ -23,6 +23,7 @@ import {
 import type { Connection } from '../../environments/connection'
 import type { PlanCell, ResultsPlan } from '../../workbooks'
 import type { RunDownload } from '../downloads/downloads'
+import { REDO_HEADER } from './redo-column'
 import { rowNumberingOf, type Submission } from '../spend/submissions'
 
 /** Excel keeps at most 32,767 characters in a cell; longer text is linked instead. */
@@ -167,6 +168,8 @@ export function resultsPlan(input: ResultsInput): ResultsPlan {
       { header: 'Task status', width: 14 },
       { header: 'Error', width: 40 },
       ...ports.map((port) => ({ header: port, width: 50 })),
+      // Left empty for the user: rows marked here can be sent again (a redo of poor outputs).
+      { header: REDO_HEADER, width: 8 },
     ],
     rows: [],
     about: { header: ['Run', detail.run.runId], lines: aboutLines(input) },
@@ -188,6 +191,7 @@ export function resultsPlan(input: ResultsInput): ResultsPlan {
         task ? statusLabel(task.status) : 'no task',
         task?.errorMessage || null,
         ...outputs,
+        null,
       ],
       ...(task && statusTone(task.status) === 'bad' ? { badCell: inputKeys.length + 2 } : {}),
       linkCells: outputs.flatMap((value, i) =>

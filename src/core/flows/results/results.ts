@@ -22,11 +22,12 @@ import { checkWritableFolder, writeResultsWorkbookFile } from '../../workbooks'
 import { resultsPlan } from './results-plan'
 import { userColumnsOf } from './user-columns'
 import type { ColumnMappings } from '../prepare/column-mappings'
+import { keptDetail, rowVersions } from './row-versions'
 import { rowNumberingOf, type Submissions } from '../spend/submissions'
 
 /** What saving a run's outputs needs of the engine (the engine itself has all of it). */
 export interface ResultsServices {
-  history: Pick<History, 'recordRuns'>
+  history: Pick<History, 'recordRuns' | 'retriedBy'>
   submissions: Pick<Submissions, 'byRun'>
   downloads: Pick<Downloads, 'run'>
   schemas: Pick<Schemas, 'cached'>
@@ -68,6 +69,29 @@ export async function downloadRunOutputs(
   })
 }
 
+/** The run with each re-sent row's kept version, and the downloads of every run it draws on. */
+async function keptVersions(
+  services: ResultsServices,
+  connection: Connection,
+  detail: RunDetail,
+  workbookDir: string,
+  download: RunDownload,
+  options: DownloadOptions,
+): Promise<{ detail: RunDetail; download: RunDownload }> {
+  const versions = await rowVersions(services, connection, detail, options.signal)
+  const laterRuns = new Set(
+    versions.filter((r) => r.kept > 0).map((r) => r.versions[r.kept]!.runId),
+  )
+  if (laterRuns.size === 0) return { detail, download }
+  const merged = { ...download, files: [...download.files], failed: [...download.failed] }
+  for (const runId of laterRuns) {
+    const later = await downloadRunOutputs(services, connection, runId, workbookDir, options)
+    merged.files.push(...later.files)
+    merged.failed.push(...later.failed)
+  }
+  return { detail: keptDetail(detail, versions), download: merged }
+}
+
 export async function writeResultsWorkbook(
   services: ResultsServices,
   connection: Connection,
@@ -101,11 +125,12 @@ export async function writeResultsWorkbook(
           options.signal,
         )
       : undefined
+  // A row sent again (redone, or retried) shows its kept version: the newest that succeeded.
+  const kept = await keptVersions(services, connection, detail, workbookDir, download, options)
   const plan = resultsPlan({
-    detail,
+    ...kept,
     submission,
     schema,
-    download,
     workbookDir,
     connection,
     ...(userColumns ? { userColumns } : {}),

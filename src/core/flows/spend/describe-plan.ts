@@ -45,7 +45,12 @@ export function describePlan(plan: Plan): string {
     : plural(plan.rows.length, 'row')
   const cost = (t: number) => amount(t, unit)
   const parts = [`${what} on ${rows}.`]
-  if (plan.retryOfRunId) parts.push(`These are the failed rows of run ${plan.retryOfRunId}.`)
+  if (plan.retryOfRunId)
+    parts.push(
+      plan.redo
+        ? `These rows were sent before, in run ${plan.retryOfRunId}; they are sent again as chosen.`
+        : `These are the failed rows of run ${plan.retryOfRunId}.`,
+    )
   if (plan.batchOfRunId) {
     parts.push(
       `These are the rows of ${plan.fileName} that the pilot (run ${plan.batchOfRunId}) did not send: ${rowRange(plan.rowNumbers)}; the pilot’s rows are not sent again.`,

@@ -68,6 +68,8 @@ export interface Plan {
   retryOfRunId: string | null
   /** The first run of the batch this plan completes (the pilot's, for the rest of its rows). */
   batchOfRunId: string | null
+  /** Rows the user chose to send again (plan-redo.ts), not the failed ones of a retry. */
+  redo?: boolean | undefined
   createdAtMs: number
   expiresAtMs: number
   scratch?: string | undefined

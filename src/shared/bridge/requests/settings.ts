@@ -23,6 +23,7 @@ export const settingsPatchSchema = z.strictObject({
     .max(32, 'Use at most 32.')
     .optional(),
   theme: z.enum(['system', 'light', 'dark']).optional(),
+  autoSaveOutputs: z.boolean().optional(),
 })
 
 export const settingsRequests = {

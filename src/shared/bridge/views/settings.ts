@@ -13,4 +13,6 @@ export interface SettingsView {
   /** Files fetched at once while saving outputs. */
   downloadConcurrency: number
   theme: ThemeChoice
+  /** Every run's outputs saved to the outputs folder as soon as the run ends (default on). */
+  autoSaveOutputs: boolean
 }

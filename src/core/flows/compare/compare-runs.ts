@@ -1,0 +1,157 @@
+/**
+ * Two runs compared row by row: rows matched by their inputs (matching.ts), and for each pair
+ * the status, every output (text as a word diff, JSON field by field, other files by name, size
+ * and a preview), and each row's cost and time. The flow reads both runs and their outputs; the
+ * comparing itself is pure (compare-rows.ts).
+ */
+import type { Artifact, RunDetail } from '../../../shared/contract'
+import type { ComparisonView, CompareRunSide } from '../../../shared/bridge'
+import { rowLabel } from '../../../shared/format'
+import type { Connection } from '../../environments/connection'
+import { previewArtifact, previewKind } from '../downloads/artifact-preview'
+import type { Submissions } from '../spend/submissions'
+import { rowNumberingOf } from '../spend/submissions'
+import { compareRows, type LoadedOutput, type SideRow } from './compare-rows'
+
+export interface CompareServices {
+  submissions: Pick<Submissions, 'byRun'>
+}
+
+/** Outputs read per run for the comparison; the rest are compared by name. */
+const MAX_READ_PER_RUN = 400
+const READS_AT_ONCE = 6
+
+/** What the comparison knows of one output: its text when it is text or JSON, else its size. */
+async function loadOutput(connection: Connection, artifact: Artifact): Promise<LoadedOutput> {
+  const kind = previewKind(artifact.mimeType || (artifact.inlineText ? 'text/plain' : ''))
+  const base = {
+    artifactId: artifact.artifactId,
+    portName: artifact.portName,
+    mimeType: artifact.mimeType,
+  }
+  if (kind === 'text' || kind === 'json' || kind === 'csv') {
+    const preview = await previewArtifact(connection.client, artifact)
+    return {
+      ...base,
+      kind: kind === 'json' ? 'json' : 'text',
+      text: preview.text,
+      truncated: preview.truncated,
+      sizeBytes: artifact.inlineText ? Buffer.byteLength(artifact.inlineText) : null,
+      read: true,
+    }
+  }
+  let sizeBytes: number | null = null
+  if (artifact.accessUrl) {
+    const head = await connection.client.fetchArtifact(artifact.accessUrl, { method: 'HEAD' })
+    const length = Number(head.headers.get('content-length') ?? NaN)
+    sizeBytes = Number.isFinite(length) ? length : null
+  }
+  return { ...base, kind: 'file', text: '', truncated: false, sizeBytes, read: true }
+}
+
+/** Every output of a run, read a few at a time; past the limit (or on failure) by name only. */
+async function loadOutputs(
+  connection: Connection,
+  detail: RunDetail,
+): Promise<Map<string, LoadedOutput>> {
+  const out = new Map<string, LoadedOutput>()
+  const queue = detail.artifacts.slice(0, MAX_READ_PER_RUN)
+  const workers = Array.from({ length: READS_AT_ONCE }, async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const artifact = next
+      out.set(
+        artifact.artifactId,
+        await loadOutput(connection, artifact).catch(() => unread(artifact)),
+      )
+    }
+  })
+  await Promise.all(workers)
+  for (const artifact of detail.artifacts)
+    if (!out.has(artifact.artifactId)) out.set(artifact.artifactId, unread(artifact))
+  return out
+}
+
+function unread(artifact: Artifact): LoadedOutput {
+  return {
+    artifactId: artifact.artifactId,
+    portName: artifact.portName,
+    mimeType: artifact.mimeType,
+    kind: 'file',
+    text: '',
+    truncated: false,
+    sizeBytes: null,
+    read: false,
+  }
+}
+
+/** Each row of a run with what the comparison needs of it. */
+function sideRows(
+  services: CompareServices,
+  connection: Connection,
+  detail: RunDetail,
+  outputs: Map<string, LoadedOutput>,
+): { rows: SideRow[]; side: CompareRunSide } {
+  const { run } = detail
+  const submission = services.submissions.byRun(connection.historyKey, run.runId)
+  const numbering = rowNumberingOf(submission)
+  const perRow =
+    run.completedTasks > 0 ? (run.actualCostT || run.estimatedCostT) / run.completedTasks : null
+  const rows = detail.tasks.map((task): SideRow => {
+    const artifacts = detail.artifacts.filter((a) => a.sourceRowIndex === task.sourceRowIndex)
+    const last = Math.max(0, ...artifacts.map((a) => a.createdAtUnix))
+    const start = run.startedAtUnix || run.createdAtUnix
+    return {
+      index: task.sourceRowIndex,
+      inputs:
+        (submission?.rows[task.sourceRowIndex] as Record<string, unknown> | undefined) ?? null,
+      side: {
+        runId: run.runId,
+        index: task.sourceRowIndex,
+        label: rowLabel(numbering, task.sourceRowIndex),
+        status: task.status,
+        error: task.errorMessage,
+        costT: task.status === 'succeeded' ? perRow : perRow === null ? null : 0,
+        readyAfterSeconds: artifacts.length && start ? Math.max(0, last - start) : null,
+      },
+      outputs: artifacts.map((a) => outputs.get(a.artifactId)!),
+    }
+  })
+  return {
+    rows: rows.sort((x, y) => x.index - y.index),
+    side: {
+      runId: run.runId,
+      name: run.templateName || run.inputFilename || run.runId,
+      status: run.status,
+      totalTasks: run.totalTasks,
+      costT: run.actualCostT,
+      inputsKnown: submission !== null,
+    },
+  }
+}
+
+export async function compareRuns(
+  services: CompareServices,
+  connection: Connection,
+  runA: string,
+  runB: string,
+  signal?: AbortSignal,
+): Promise<ComparisonView> {
+  const [a, b] = await Promise.all([
+    connection.client.run(runA, { signal }),
+    connection.client.run(runB, { signal }),
+  ])
+  const [outA, outB] = await Promise.all([loadOutputs(connection, a), loadOutputs(connection, b)])
+  const left = sideRows(services, connection, a, outA)
+  const right = sideRows(services, connection, b, outB)
+  const rows = compareRows(left.rows, right.rows)
+  const notRead = [...outA.values(), ...outB.values()].filter((o) => !o.read).length
+  return {
+    environment: connection.name,
+    unitLabel: connection.unitLabel,
+    a: left.side,
+    b: right.side,
+    rows,
+    differing: rows.filter((r) => r.differs).length,
+    notRead,
+  }
+}

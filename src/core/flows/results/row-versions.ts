@@ -1,0 +1,110 @@
+/**
+ * A row's versions: the run that first made it, and the runs that sent it again (a redo of chosen
+ * rows, or a retry of failed ones, journaled here with the run they redo). The kept version of a
+ * row is its newest one that succeeded, else the first; the results workbook shows the kept one.
+ */
+import type { Artifact, RunDetail, RunTask } from '../../../shared/contract'
+import type { Connection } from '../../environments/connection'
+import type { History } from '../../storage/run-history'
+import { inputKey } from '../compare/match-rows'
+import type { Submission, Submissions } from '../spend/submissions'
+
+export interface VersionServices {
+  submissions: Pick<Submissions, 'byRun'>
+  history: Pick<History, 'retriedBy'>
+}
+
+export interface RowVersion {
+  runId: string
+  task: RunTask | undefined
+  artifacts: Artifact[]
+}
+
+export interface RowVersions {
+  /** The row's index in the first run. */
+  index: number
+  versions: RowVersion[]
+  /** Index into versions of the one kept. */
+  kept: number
+}
+
+/** Where each row of a later run sits in the first: by sheet row when both have them, else by cells. */
+function placesIn(original: Submission, later: Submission): (number | undefined)[] {
+  if (original.rowNumbers.length > 0 && later.rowNumbers.length === later.rows.length) {
+    const bySheetRow = new Map(original.rowNumbers.map((n, i) => [n, i]))
+    return later.rowNumbers.map((n) => bySheetRow.get(n))
+  }
+  const free = new Map<string, number[]>()
+  original.rows.forEach((row, i) => {
+    const key = inputKey(row as Record<string, unknown>)
+    free.set(key, [...(free.get(key) ?? []), i])
+  })
+  return later.rows.map((row) => free.get(inputKey(row as Record<string, unknown>))?.shift())
+}
+
+function versionOf(detail: RunDetail, index: number): RowVersion {
+  return {
+    runId: detail.run.runId,
+    task: detail.tasks.find((t) => t.sourceRowIndex === index),
+    artifacts: detail.artifacts.filter((a) => a.sourceRowIndex === index),
+  }
+}
+
+/** The rows of `detail` that were sent again, each with every version; none when none were. */
+export async function rowVersions(
+  services: VersionServices,
+  connection: Connection,
+  detail: RunDetail,
+  signal?: AbortSignal,
+): Promise<RowVersions[]> {
+  const runId = detail.run.runId
+  const original = services.submissions.byRun(connection.historyKey, runId)
+  const later = services.history.retriedBy(connection.historyKey, runId)
+  if (!original || later.length === 0) return []
+  const byRow = new Map<number, RowVersion[]>()
+  for (const laterId of later) {
+    const submission = services.submissions.byRun(connection.historyKey, laterId)
+    if (!submission) continue
+    const laterDetail = await connection.client.run(laterId, { signal })
+    placesIn(original, submission).forEach((index, i) => {
+      if (index === undefined) return
+      const versions = byRow.get(index) ?? [versionOf(detail, index)]
+      byRow.set(index, [...versions, versionOf(laterDetail, i)])
+    })
+  }
+  return [...byRow.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([index, versions]) => {
+      const good = versions.map((v) => v.task?.status === 'succeeded')
+      const kept = good.lastIndexOf(true)
+      return { index, versions, kept: kept < 0 ? 0 : kept }
+    })
+}
+
+/**
+ * The run as the results workbook shows it: each re-sent row's task and outputs taken from its
+ * kept version (placed at the row's index in the first run).
+ */
+export function keptDetail(detail: RunDetail, rows: RowVersions[]): RunDetail {
+  const replaced = new Map(
+    rows.filter((r) => r.kept > 0).map((r) => [r.index, r.versions[r.kept]!] as const),
+  )
+  if (replaced.size === 0) return detail
+  const at = (index: number) => (item: { sourceRowIndex: number }) => ({
+    ...item,
+    sourceRowIndex: index,
+  })
+  return {
+    ...detail,
+    tasks: detail.tasks.flatMap((t) => {
+      const kept = replaced.get(t.sourceRowIndex)
+      return kept ? (kept.task ? [at(t.sourceRowIndex)(kept.task) as RunTask] : []) : [t]
+    }),
+    artifacts: [
+      ...detail.artifacts.filter((a) => !replaced.has(a.sourceRowIndex)),
+      ...[...replaced.entries()].flatMap(([index, kept]) =>
+        kept.artifacts.map((a) => at(index)(a) as Artifact),
+      ),
+    ],
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Outputs kept for good: when the setting is on (the default), a run's outputs are saved to the
+ * outputs folder as soon as the run ends, so that they outlive the service's addresses for them.
+ * The app calls it when it sees a run end; the command line after `--watch`.
+ */
+import type { RunDetail } from '../../../shared/contract'
+import type { Connection } from '../../environments/connection'
+import type { Settings } from '../../storage/settings'
+import type { DownloadOptions, RunDownload } from '../downloads/downloads'
+import { downloadRunOutputs, type ResultsServices } from './results'
+
+export type SaveOnEndServices = Omit<ResultsServices, 'schemas'>
+
+/**
+ * Saves the ended run's outputs when the settings ask for it; null when they do not, or when the
+ * run made no outputs (no empty folder is left for it).
+ */
+export async function saveOutputsOnEnd(
+  services: SaveOnEndServices,
+  settings: Pick<Settings, 'read'>,
+  connection: Connection,
+  runOrDetail: string | RunDetail,
+  options: DownloadOptions = {},
+): Promise<RunDownload | null> {
+  const { autoSaveOutputs, outputsFolder, downloadConcurrency } = settings.read()
+  if (!autoSaveOutputs) return null
+  const detail =
+    typeof runOrDetail === 'string'
+      ? await connection.client.run(runOrDetail, { signal: options.signal })
+      : runOrDetail
+  if (detail.artifacts.length === 0) return null
+  return downloadRunOutputs(services, connection, detail, outputsFolder, {
+    concurrency: downloadConcurrency,
+    ...options,
+  })
+}

@@ -1,0 +1,18 @@
+/** Redo rows: chosen rows of a run made on this device sent again, as a plan to confirm. */
+import { z } from 'zod'
+import type { RowVersionsView } from '../views/redo'
+import type { SubmissionPlanView } from '../views/spending'
+import { environmentNameSchema, request, runIdSchema, runRef } from './arguments'
+
+export const redoRequests = {
+  /** The named rows (sheet rows, or submitted positions) as a plan: confirm it with confirmSubmission. */
+  planRedo: request<SubmissionPlanView>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      runId: runIdSchema,
+      rows: z.array(z.number().int().min(1)).min(1, 'Name at least one row.').max(100_000),
+    }),
+  ),
+  /** Each row of the run that was sent again (redo or retry), with its versions and the kept one. */
+  rowVersions: request<RowVersionsView>()(runRef),
+}
