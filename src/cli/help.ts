@@ -38,6 +38,14 @@ const COMMON: Record<string, string> = {
   rows: 'send only these rows, as spreadsheet row numbers: N-M, or N',
   'rest-of':
     'send the rows of this pilot run’s workbook that the pilot did not send, to the same target, as one batch with it',
+  sheet: 'read this sheet of the workbook (by its name) instead of the one that fits best',
+  map: 'which of your columns feeds which field: "Your column=fieldKey,..." (an empty key: not used); remembered for these headers',
+  'map-file':
+    'the same as --map, from a JSON file of { "Your column": "fieldKey" } (null: not used)',
+  'skip-invalid':
+    'send only the valid rows; the others go to a workbook to fix, with a Problem column',
+  'set-aside':
+    'where to write the rows set aside (default: beside the input, "NAME (set aside).xlsx")',
   search: 'only items whose text contains Q (case-insensitive)',
   host: 'the address to listen on (default 127.0.0.1: this computer only)',
   port: 'the port to listen on (default 0: a free port the system picks, printed once ready)',

@@ -37,7 +37,7 @@ describe('templates list', () => {
     const csv = join(bea.home, 'echo.csv')
     const { writeFile } = await import('node:fs/promises')
     await writeFile(csv, 'Message\nhello\nworld\n')
-    const ran = await bea.cli(['run', csv, '--template', 'tpl-echo', '--watch', '--json'])
+    const ran = await bea.cli(['run', csv, '--template', 'tpl-echo', '--watch', '--json', '--yes'])
     expect(ran.code, ran.stderr).toBe(0)
     const book = join(bea.home, 'ad.xlsx')
     await writeBuyerWorkbook(book, [['Kettle', 'friendly', 20]])

@@ -85,7 +85,12 @@ describe('completion', () => {
     }
     expect(complete(['skill-runner', 'ru'])).toEqual(['run', 'runs'])
     expect(complete(['skill-runner', 'runs', 're'])).toEqual(['results', 'retry-failed', 'redo'])
-    expect(complete(['skill-runner', '--json', 'execute', '--ma'])).toEqual(['--max-cost'])
+    expect(complete(['skill-runner', '--json', 'execute', '--max'])).toEqual(['--max-cost'])
+    expect(complete(['skill-runner', '--json', 'execute', '--ma'])).toEqual([
+      '--max-cost',
+      '--map',
+      '--map-file',
+    ])
   })
 
   it.each(SHELLS)('%s: the script parses in that shell (where it is installed)', async (shell) => {
