@@ -54,5 +54,7 @@ await build({
   minifySyntax: true,
   plugins: [englishOnlyZod],
   logLevel: 'warning',
-  banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+  },
 })
