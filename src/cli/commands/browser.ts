@@ -18,6 +18,8 @@ export const web: Command = {
     // Before the engine opens anything: an address the server will refuse starts nothing.
     requireLoopbackHost(host)
     const engine = await ctx.engine()
+    // The app's first screen says how tokens are kept, so the store is chosen before it serves.
+    await engine.whenSecretStoreChosen()
     const opensOn = await environmentToOpen(ctx, engine)
     // Start the built-in Sandbox now, so the first screen shows it running.
     await engine
