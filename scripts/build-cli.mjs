@@ -1,7 +1,7 @@
 // Bundles the command line and its worker entries into out/cli so that `npx skill-runner`
 // starts without a TypeScript loader. Runs from `npm install` (prepare) and `npm run build`.
 import { build } from 'esbuild'
-import { existsSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
 
@@ -34,9 +34,8 @@ const englishOnlyZod = {
   },
 }
 
-await build({
+const common = {
   absWorkingDir: root,
-  entryPoints,
   outdir: 'out/cli',
   outbase: 'src',
   entryNames: '[name]',
@@ -57,4 +56,15 @@ await build({
   banner: {
     js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
   },
-})
+}
+// The split files are named by their content: a fresh folder keeps old ones from piling up.
+rmSync(join(root, 'out/cli'), { recursive: true, force: true })
+const main = entryPoints.filter((p) => p.out === 'main')
+const workers = entryPoints.filter((p) => p.out !== 'main')
+// The command line: what only some commands use (browser mode) is split into files of its own,
+// loaded when such a command runs. They sit beside main.js, where the worker clients look for
+// their entries (relative to the file they are in).
+if (main.length > 0)
+  await build({ ...common, entryPoints: main, splitting: true, chunkNames: '[name]-[hash]' })
+// The workers stay one file each: a thread starts by reading one file, not the command line's.
+if (workers.length > 0) await build({ ...common, entryPoints: workers })
