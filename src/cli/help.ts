@@ -36,6 +36,8 @@ const COMMON: Record<string, string> = {
   watch: 'follow the run until it ends, with a progress bar on stderr; then print the final run',
   limit: 'show at most N items',
   rows: 'send only these rows, as spreadsheet row numbers: N-M, or N',
+  sheet:
+    'the workbook’s sheet to read, by its name (without it: the sheet that fits; when two fit equally, the message names them)',
   search: 'only items whose text contains Q (case-insensitive)',
   host: 'the address to listen on (default 127.0.0.1: this computer only)',
   port: 'the port to listen on (default 0: a free port the system picks, printed once ready)',
