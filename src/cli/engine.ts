@@ -13,7 +13,6 @@ import {
   type ChosenSecretStore,
   type SecretStore,
 } from '../core/secrets'
-import { startSandbox } from '../sandbox'
 
 export async function makeEngine(env: NodeJS.ProcessEnv): Promise<Engine> {
   const home = resolveHome(env)
@@ -32,6 +31,9 @@ export async function makeEngine(env: NodeJS.ProcessEnv): Promise<Engine> {
     secretStoreReady: () => tokens.ready(),
     tokenOverride,
     startBuiltInSandbox: async ({ dataDir }) => {
+      // The sandbox's code loads only when it starts here: not for --help, not on a saved
+      // environment, not when another process already serves it.
+      const { startSandbox } = await import('../sandbox')
       const sandbox = await startSandbox({
         host: '127.0.0.1',
         port: 0,
