@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { root } from './support'
 
@@ -36,6 +36,12 @@ function medianMs(args: string[]): number {
 try {
   // The first validate saves the template's schema; the measured ones are the usual case.
   spawnSync(process.execPath, [cli, 'validate', csv, '--template', 'row-echo'], { env })
+  // Whole processes on a shared machine: the load says how far to trust the figures below.
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  )
   const bare = medianMs(['-e', '0'])
   console.log(`bare node -e 0                      ${bare.toFixed(0).padStart(5)} ms`)
   const rows: [string, string[], number][] = [

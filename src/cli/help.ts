@@ -38,7 +38,8 @@ const COMMON: Record<string, string> = {
   rows: 'send only these rows, as spreadsheet row numbers: N-M, or N',
   'rest-of':
     'send the rows of this pilot run’s workbook that the pilot did not send, to the same target, as one batch with it',
-  sheet: 'read this sheet of the workbook (by its name) instead of the one that fits best',
+  sheet:
+    'the workbook’s sheet to read, by its name (without it: the sheet that fits; when two fit equally, the message names them)',
   map: 'which of your columns feeds which field: "Your column=fieldKey,..." (an empty key: not used); remembered for these headers',
   'map-file':
     'the same as --map, from a JSON file of { "Your column": "fieldKey" } (null: not used)',

@@ -35,6 +35,11 @@ export interface EngineOptions {
   secretStore: SecretStore
   /** How the UI and `doctor` describe the token store; derived from secretStore when absent. */
   secretStoreView?: TokenStorageView
+  /**
+   * Settles once the token store is chosen, when the front door chooses it on first use (the
+   * command line): the view above is read only after it.
+   */
+  secretStoreReady?: () => Promise<unknown>
   /** A token that overrides the stored ones (SKILL_RUNNER_TOKEN), for saved environments. */
   tokenOverride?: string | undefined
   startBuiltInSandbox?: StartBuiltInSandbox
@@ -67,9 +72,11 @@ export class Engine {
   private readonly db: Db
   private readonly connections: Connections
   private readonly closeHooks: (() => void)[] = []
+  private readonly secretStoreReady: () => Promise<unknown>
 
   constructor(options: EngineOptions) {
     this.home = options.home
+    this.secretStoreReady = options.secretStoreReady ?? (() => Promise.resolve())
     this.db = openDb(join(options.home, 'history.db'))
     this.environments = new Environments(this.db)
     const fetchImpl: FetchLike = options.fetch ?? ((input, init) => fetch(input, init))
@@ -114,9 +121,14 @@ export class Engine {
     this.history.recordRuns(historyKey, runs)
   }
 
-  /** How tokens are kept on this device (never a token). */
+  /** How tokens are kept on this device (never a token); see whenSecretStoreChosen. */
   secretStoreView(): TokenStorageView {
     return this.connections.secretStoreView()
+  }
+
+  /** Settles when secretStoreView can answer (a front door may choose the store on first use). */
+  async whenSecretStoreChosen(): Promise<void> {
+    await this.secretStoreReady()
   }
 
   /** Every environment as the UI shows it (never a token: only whether one is stored). */
@@ -152,7 +164,8 @@ export class Engine {
   }
 
   /** The connection check: /healthz, /version, then the authenticated /models. */
-  checkConnection(target: Target) {
+  async checkConnection(target: Target) {
+    await this.secretStoreReady()
     return this.connections.checkConnection(target)
   }
 

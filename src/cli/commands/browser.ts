@@ -1,8 +1,6 @@
 /** `web`: browser mode, the whole app in any browser on this computer. */
 import type { Engine } from '../../core/engine'
 import { BUILTIN_SANDBOX, normaliseBaseUrl } from '../../core/environments/environments'
-import { startBrowserMode } from '../../web/app'
-import { requireLoopbackHost } from '../../web/server'
 import { integerOption, stringOption, type Command, type CommandContext } from '../command'
 import { EXIT } from '../errors'
 
@@ -15,9 +13,17 @@ export const web: Command = {
   async run(ctx, args) {
     const host = stringOption(args, 'host') ?? '127.0.0.1'
     const port = integerOption(stringOption(args, 'port'), '--port', 0, 65535) ?? 0
+    // Browser mode (its server and the bridge's schemas) loads only for this command, so every
+    // other command starts without it.
+    const [{ startBrowserMode }, { requireLoopbackHost }] = await Promise.all([
+      import('../../web/app'),
+      import('../../web/server'),
+    ])
     // Before the engine opens anything: an address the server will refuse starts nothing.
     requireLoopbackHost(host)
     const engine = await ctx.engine()
+    // The app's first screen says how tokens are kept, so the store is chosen before it serves.
+    await engine.whenSecretStoreChosen()
     const opensOn = await environmentToOpen(ctx, engine)
     // Start the built-in Sandbox now, so the first screen shows it running.
     await engine

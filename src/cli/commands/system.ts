@@ -1,6 +1,5 @@
 /** `doctor` and `sandbox`. */
 import type { TokenStorageView } from '../../shared/bridge'
-import { startSandbox } from '../../sandbox'
 import { integerOption, stringOption, type Command } from '../command'
 import { EXIT } from '../errors'
 
@@ -86,6 +85,8 @@ export const sandbox: Command = {
     const tokens = (args.values.token as string[] | undefined) ?? []
     const seed = stringOption(args, 'seed')
     const dbPath = stringOption(args, 'db')
+    // Loaded by this command only (see cli/engine.ts: every other command starts without it).
+    const { startSandbox } = await import('../../sandbox')
     const server = await startSandbox({
       host: stringOption(args, 'host') ?? '127.0.0.1',
       port,
