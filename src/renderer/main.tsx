@@ -17,6 +17,7 @@ import './styles/run-detail.css'
 import './styles/settings.css'
 import './styles/new-run.css'
 import './styles/new-run-send.css'
+import './styles/shell.css'
 
 const bridge = connectBridge(window)
 const stores = createStores(bridge, {

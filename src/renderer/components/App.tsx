@@ -10,6 +10,7 @@ import { HistoryScreen } from '../screens/HistoryScreen'
 import { CreatorScreen } from '../screens/CreatorScreen'
 import { SettingsScreen } from '../screens/SettingsScreen'
 import { ErrorNotice } from './ErrorNotice'
+import { useCutTextTitles } from './cut-text-titles'
 
 export function App() {
   const { app, environments, runs } = useStores()
@@ -20,6 +21,7 @@ export function App() {
   const connection = useApp((s) => s.connection)
   const screen = useNav((s) => s.screen)
   const selected = selectedEnvironment({ items, selected: selectedName })
+  useCutTextTitles()
 
   useEffect(() => {
     void app.getState().load()
@@ -48,13 +50,19 @@ export function App() {
         )}
         {selected ? (
           <>
-            <EnvironmentHeader env={selected} />
-            <ScreenNav />
-            {screen === 'prepare' && <PrepareScreen env={selected} />}
-            {screen === 'runs' && <RunsScreen env={selected} />}
-            {screen === 'history' && <HistoryScreen env={selected} />}
-            {screen === 'creator' && <CreatorScreen env={selected} />}
-            {screen === 'settings' && <SettingsScreen env={selected} />}
+            <div className="topbar">
+              <EnvironmentHeader env={selected} />
+              <ScreenNav />
+            </div>
+            {/* The one place that scrolls: the window itself never does, so the header and the
+                tabs stay in view and a wheel never shows a blank half. */}
+            <div className={`screen screen-${screen}`}>
+              {screen === 'prepare' && <PrepareScreen env={selected} />}
+              {screen === 'runs' && <RunsScreen env={selected} />}
+              {screen === 'history' && <HistoryScreen env={selected} />}
+              {screen === 'creator' && <CreatorScreen env={selected} />}
+              {screen === 'settings' && <SettingsScreen env={selected} />}
+            </div>
           </>
         ) : (
           !loadError && (

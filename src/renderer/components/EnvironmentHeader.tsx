@@ -5,6 +5,9 @@ import { TOKEN_BUTTON } from '../stores/plain-words'
 import { ErrorNotice } from './ErrorNotice'
 import { TokenDialog } from './TokenDialog'
 
+const BUILT_IN_NOTE =
+  'A practice service that runs on this computer. Try every step here without an account; nothing is charged.'
+
 export function EnvironmentHeader(props: { env: EnvironmentView }) {
   const { env } = props
   const { environments } = useStores()
@@ -12,42 +15,52 @@ export function EnvironmentHeader(props: { env: EnvironmentView }) {
   const [editingToken, setEditingToken] = useState(false)
   const [error, setError] = useState<BridgeErrorInfo | null>(null)
 
+  const subtitle = [env.baseUrl, env.token.label, ...(env.builtIn ? [BUILT_IN_NOTE] : [])].join(
+    ' · ',
+  )
+
   async function act(task: () => Promise<BridgeErrorInfo | null>) {
     setError(await task())
   }
 
   return (
     <header className="env-header">
+      {/* One line: the name, then where it is and its token, cut with "…" when the window is
+          narrow and whole in the tooltip. */}
       <div className="env-header-text">
         <h1 id="env-title">
           {env.name}
           {env.builtIn && <span className="tag">Built in</span>}
           {env.isDefault && <span className="tag tag-quiet">Default</span>}
         </h1>
-        <p className="env-header-sub">
+        <p className="env-header-sub" title={subtitle}>
           <span className="mono">{env.baseUrl}</span>
           <span aria-hidden="true"> · </span>
           <span className={`token-place token-place-${env.token.place}`}>{env.token.label}</span>
+          {env.builtIn && (
+            <>
+              <span aria-hidden="true"> · </span>
+              <span className="env-header-note">{BUILT_IN_NOTE}</span>
+            </>
+          )}
         </p>
-        {env.builtIn && (
-          <p className="env-header-note">
-            A practice service that runs on this computer. Try every step here without an account;
-            nothing is charged.
-          </p>
-        )}
       </div>
       <div className="env-header-actions">
         {!env.isDefault && (
           <button
             type="button"
-            className="btn btn-quiet"
+            className="btn btn-quiet btn-small"
             onClick={() => act(() => environments.getState().makeDefault(env.name))}
           >
             Make default
           </button>
         )}
         {!env.builtIn && (
-          <button type="button" className="btn btn-quiet" onClick={() => setEditingToken(true)}>
+          <button
+            type="button"
+            className="btn btn-quiet btn-small"
+            onClick={() => setEditingToken(true)}
+          >
             {TOKEN_BUTTON}
           </button>
         )}
@@ -72,7 +85,11 @@ export function EnvironmentHeader(props: { env: EnvironmentView }) {
               </button>
             </span>
           ) : (
-            <button type="button" className="btn btn-quiet" onClick={() => setConfirmRemove(true)}>
+            <button
+              type="button"
+              className="btn btn-quiet btn-small"
+              onClick={() => setConfirmRemove(true)}
+            >
               Remove…
             </button>
           ))}
