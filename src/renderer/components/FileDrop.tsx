@@ -1,4 +1,5 @@
-import { useRef, useState, type DragEvent, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type DragEvent, type ReactNode } from 'react'
+import { canTakeFocus, focusLost } from './focus'
 
 /**
  * A place to drop a file (or a folder), with a button that opens the file chooser for those who
@@ -15,11 +16,33 @@ export function FileDrop(props: {
   /** Pick a folder instead of files (browser mode: the files that cells name). */
   folder?: boolean
   busy?: boolean
+  /** Where the focus goes once the files are read, e.g. the first problem found; the chooser
+   * button when it returns nothing. */
+  nextFocus?: () => HTMLElement | null
   onFiles: (files: File[]) => void
   children?: ReactNode
 }) {
   const input = useRef<HTMLInputElement>(null)
+  const zone = useRef<HTMLDivElement>(null)
+  const chooser = useRef<HTMLButtonElement>(null)
   const [over, setOver] = useState(false)
+  const wasBusy = useRef(false)
+  const { busy, nextFocus } = props
+
+  // The chooser button is disabled while the files are read, which drops the focus on the page's
+  // body: once read, the focus goes on to what the reading found, if it was here or lost.
+  useEffect(() => {
+    if (busy) {
+      wasBusy.current = true
+      return
+    }
+    if (!wasBusy.current) return
+    wasBusy.current = false
+    if (!focusLost() && !zone.current?.contains(document.activeElement)) return
+    const next = nextFocus?.() ?? null
+    if (canTakeFocus(next)) next.focus()
+    else chooser.current?.focus()
+  }, [busy, nextFocus])
 
   function onDrop(event: DragEvent) {
     event.preventDefault()
@@ -33,6 +56,7 @@ export function FileDrop(props: {
 
   return (
     <div
+      ref={zone}
       className={`drop ${over ? 'drop-over' : ''} ${props.busy ? 'drop-busy' : ''}`}
       onDragOver={(e) => {
         e.preventDefault()
@@ -43,6 +67,7 @@ export function FileDrop(props: {
     >
       <p>{props.prompt}</p>
       <button
+        ref={chooser}
         type="button"
         className="btn btn-secondary btn-small"
         onClick={() => input.current?.click()}

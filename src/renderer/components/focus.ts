@@ -1,0 +1,88 @@
+import { createContext, useContext, useEffect, useRef, type RefObject } from 'react'
+
+// Where the keyboard focus goes when the control that had it goes away: a dialog closing, a
+// button disabled while a workbook is read, a screen replaced. Never the page's body, where the
+// next Tab would start over from the top of the window.
+
+const TABBABLE =
+  'a[href], button:not(:disabled), input:not(:disabled):not([type="hidden"]), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])'
+
+/** The controls inside `root` that Tab reaches, in order; hidden ones are left out. */
+export function tabbables(root: ParentNode): HTMLElement[] {
+  return [...root.querySelectorAll<HTMLElement>(TABBABLE)].filter(
+    (el) => el.tabIndex >= 0 && el.getClientRects().length > 0,
+  )
+}
+
+/** Whether the focus has fallen to the page's body (or nowhere). */
+export function focusLost(): boolean {
+  const active = document.activeElement
+  return !active || active === document.body || !active.isConnected
+}
+
+/** Whether `el` can take the focus back: still in the page, shown and not disabled. */
+export function canTakeFocus(el: Element | null | undefined): el is HTMLElement {
+  return (
+    el instanceof HTMLElement &&
+    el !== document.body &&
+    el.isConnected &&
+    !el.matches(':disabled') &&
+    el.getClientRects().length > 0
+  )
+}
+
+/**
+ * Moves the focus to the start of the screen shown: its first heading, made focusable for the
+ * purpose, so a screen reader reads where the user now is and Tab goes on from there.
+ */
+export function focusScreenStart(): void {
+  const heading = document.querySelector<HTMLElement>('.screen h2, .screen h1')
+  const target = heading ?? document.querySelector<HTMLElement>('#main')
+  if (!target) return
+  if (!target.hasAttribute('tabindex')) target.tabIndex = -1
+  target.focus({ preventScroll: false })
+}
+
+/** The control that last had the focus, kept by the App for the whole window. */
+export const LastFocused = createContext<RefObject<Element | null>>({ current: null })
+
+/**
+ * Remembers the control that last had the focus: a button disabled the moment it is pressed
+ * ("Review the cost and send…" while the cost is worked out) is still the one a dialog it opens
+ * gives the focus back to.
+ */
+export function useLastFocusedTracker(): RefObject<Element | null> {
+  const last = useRef<Element | null>(null)
+  useEffect(() => {
+    const remember = (event: FocusEvent) => {
+      if (event.target instanceof Element && !event.target.closest('dialog')) {
+        last.current = event.target
+      }
+    }
+    // A focused heading replaced by its next version (a run's title once the run has loaded)
+    // hands the focus on to the new one instead of dropping it on the body.
+    const handOn = (event: FocusEvent) => {
+      const gone = event.target
+      if (event.relatedTarget || !(gone instanceof HTMLElement) || !gone.id) return
+      requestAnimationFrame(() => {
+        const next = document.getElementById(gone.id)
+        if (gone.isConnected || !next || !focusLost()) return
+        if (!next.hasAttribute('tabindex')) next.tabIndex = -1
+        next.focus()
+      })
+    }
+    document.addEventListener('focusin', remember)
+    document.addEventListener('focusout', handOn)
+    return () => {
+      document.removeEventListener('focusin', remember)
+      document.removeEventListener('focusout', handOn)
+    }
+  }, [])
+  return last
+}
+
+/** What a dialog opening now should give the focus back to when it closes. */
+export function useOpener(): () => Element | null {
+  const last = useContext(LastFocused)
+  return () => (focusLost() ? last.current : document.activeElement)
+}
