@@ -1,3 +1,6 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// (The functions given to page.evaluate run in the page, hence the DOM types.)
 // The keyboard journey (issue #23, item 4), in headless Chromium through browser mode: with the
 // keyboard alone a user picks a template, loads a workbook, fixes it, sends it and opens and
 // closes dialogs. After each step the focus is on the next useful control, never on the page's

@@ -1,3 +1,6 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// (The functions given to page.evaluate run in the page, hence the DOM types.)
 // What the layout test measures on a screen, in the page itself: the document's size against the
 // window, the header's height, which boxes scroll, the names cut with "…", badges cut or reaching
 // past their box, and whether the workbook grid shows its last column.

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useEffect } from 'react'
 import { useStores, useApp, useEnvironments, useNav } from '../stores/context'
 import { selectedEnvironment } from '../stores/environments-selectors'
 import { EnvironmentSidebar } from './EnvironmentSidebar'
@@ -11,7 +11,7 @@ import { CreatorScreen } from '../screens/CreatorScreen'
 import { SettingsScreen } from '../screens/SettingsScreen'
 import { ErrorNotice } from './ErrorNotice'
 import { useCutTextTitles } from './cut-text-titles'
-import { LastFocused, focusLost, focusScreenStart, useLastFocusedTracker } from './focus'
+import { LastFocused, useLastFocusedTracker, useScreenFocus } from './focus'
 
 export function App() {
   const { app, environments, runs } = useStores()
@@ -31,14 +31,7 @@ export function App() {
     void environments.getState().load()
   }, [app, environments])
 
-  // A screen shown by something other than its tab (a run sent, a run opened from the history)
-  // may leave the focus on the body: it goes to the new screen's start instead.
-  const shownBefore = useRef(false)
-  useEffect(() => {
-    // Not on start: the first Tab then reaches the skip link, as on any page.
-    if (shownBefore.current && focusLost()) focusScreenStart()
-    shownBefore.current = true
-  }, [screen, openRunId])
+  useScreenFocus(screen, openRunId)
 
   useEffect(() => {
     if (selected?.name) void runs.getState().open(selected.name)

@@ -15,36 +15,13 @@ export function EnvironmentHeader(props: { env: EnvironmentView }) {
   const [editingToken, setEditingToken] = useState(false)
   const [error, setError] = useState<BridgeErrorInfo | null>(null)
 
-  const subtitle = [env.baseUrl, env.token.label, ...(env.builtIn ? [BUILT_IN_NOTE] : [])].join(
-    ' · ',
-  )
-
   async function act(task: () => Promise<BridgeErrorInfo | null>) {
     setError(await task())
   }
 
   return (
     <header className="env-header">
-      {/* One line: the name, then where it is and its token, cut with "…" when the window is
-          narrow and whole in the tooltip. */}
-      <div className="env-header-text">
-        <h1 id="env-title">
-          {env.name}
-          {env.builtIn && <span className="tag">Built in</span>}
-          {env.isDefault && <span className="tag tag-quiet">Default</span>}
-        </h1>
-        <p className="env-header-sub" title={subtitle}>
-          <span className="mono">{env.baseUrl}</span>
-          <span aria-hidden="true"> · </span>
-          <span className={`token-place token-place-${env.token.place}`}>{env.token.label}</span>
-          {env.builtIn && (
-            <>
-              <span aria-hidden="true"> · </span>
-              <span className="env-header-note">{BUILT_IN_NOTE}</span>
-            </>
-          )}
-        </p>
-      </div>
+      <EnvironmentTitle env={env} />
       <div className="env-header-actions">
         {!env.isDefault && (
           <button
@@ -97,5 +74,34 @@ export function EnvironmentHeader(props: { env: EnvironmentView }) {
       {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
       {editingToken && <TokenDialog env={env} onClose={() => setEditingToken(false)} />}
     </header>
+  )
+}
+
+/** The environment on one line: its name, then where it is and its token, cut with "…" when
+ * the window is narrow and whole in the tooltip. */
+function EnvironmentTitle(props: { env: EnvironmentView }) {
+  const { env } = props
+  const subtitle = [env.baseUrl, env.token.label, ...(env.builtIn ? [BUILT_IN_NOTE] : [])].join(
+    ' · ',
+  )
+  return (
+    <div className="env-header-text">
+      <h1 id="env-title">
+        {env.name}
+        {env.builtIn && <span className="tag">Built in</span>}
+        {env.isDefault && <span className="tag tag-quiet">Default</span>}
+      </h1>
+      <p className="env-header-sub" title={subtitle}>
+        <span className="mono">{env.baseUrl}</span>
+        <span aria-hidden="true"> · </span>
+        <span className={`token-place token-place-${env.token.place}`}>{env.token.label}</span>
+        {env.builtIn && (
+          <>
+            <span aria-hidden="true"> · </span>
+            <span className="env-header-note">{BUILT_IN_NOTE}</span>
+          </>
+        )}
+      </p>
+    </div>
   )
 }

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState, type DragEvent, type ReactNode } from 'react'
-import { canTakeFocus, focusLost } from './focus'
+import { useRef, useState, type DragEvent, type ReactNode } from 'react'
+import { useFocusAfterBusy } from './focus'
 
 /**
  * A place to drop a file (or a folder), with a button that opens the file chooser for those who
@@ -26,23 +26,7 @@ export function FileDrop(props: {
   const zone = useRef<HTMLDivElement>(null)
   const chooser = useRef<HTMLButtonElement>(null)
   const [over, setOver] = useState(false)
-  const wasBusy = useRef(false)
-  const { busy, nextFocus } = props
-
-  // The chooser button is disabled while the files are read, which drops the focus on the page's
-  // body: once read, the focus goes on to what the reading found, if it was here or lost.
-  useEffect(() => {
-    if (busy) {
-      wasBusy.current = true
-      return
-    }
-    if (!wasBusy.current) return
-    wasBusy.current = false
-    if (!focusLost() && !zone.current?.contains(document.activeElement)) return
-    const next = nextFocus?.() ?? null
-    if (canTakeFocus(next)) next.focus()
-    else chooser.current?.focus()
-  }, [busy, nextFocus])
+  useFocusAfterBusy(Boolean(props.busy), zone, chooser, props.nextFocus)
 
   function onDrop(event: DragEvent) {
     event.preventDefault()

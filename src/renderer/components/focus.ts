@@ -86,3 +86,42 @@ export function useOpener(): () => Element | null {
   const last = useContext(LastFocused)
   return () => (focusLost() ? last.current : document.activeElement)
 }
+
+/**
+ * A zone's button is disabled while its files are read, which drops the focus on the page's
+ * body: once read, the focus goes on to what the reading found (`nextFocus`), or back to
+ * `fallback`, when it was in the zone or lost.
+ */
+export function useFocusAfterBusy(
+  busy: boolean,
+  zone: RefObject<HTMLElement | null>,
+  fallback: RefObject<HTMLElement | null>,
+  nextFocus?: () => HTMLElement | null,
+): void {
+  const wasBusy = useRef(false)
+  useEffect(() => {
+    if (busy) {
+      wasBusy.current = true
+      return
+    }
+    if (!wasBusy.current) return
+    wasBusy.current = false
+    if (!focusLost() && !zone.current?.contains(document.activeElement)) return
+    const next = nextFocus?.() ?? null
+    if (canTakeFocus(next)) next.focus()
+    else fallback.current?.focus()
+  }, [busy, zone, fallback, nextFocus])
+}
+
+/**
+ * A screen shown by something other than its tab (a run sent, a run opened from the history)
+ * may leave the focus on the body: it goes to the new screen's start instead. Not on start, so
+ * the first Tab reaches the skip link, as on any page.
+ */
+export function useScreenFocus(screen: string, openRunId: string | null): void {
+  const shownBefore = useRef(false)
+  useEffect(() => {
+    if (shownBefore.current && focusLost()) focusScreenStart()
+    shownBefore.current = true
+  }, [screen, openRunId])
+}
