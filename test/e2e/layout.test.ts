@@ -56,7 +56,10 @@ describe.skipIf(missing !== null)('the layout of every screen', () => {
       'runs',
       async () => {
         await showScreen('Runs')
-        await page.locator(`tr[data-run-id="${runId}"]`).getByText('Succeeded', { exact: true }).waitFor()
+        await page
+          .locator(`tr[data-run-id="${runId}"]`)
+          .getByText('Succeeded', { exact: true })
+          .waitFor()
       },
     ],
     [
@@ -150,6 +153,29 @@ describe.skipIf(missing !== null)('the layout of every screen', () => {
       },
     )
   }
+
+  it('lines up the pasted id and the version boxes', { timeout: 60_000 }, async () => {
+    for (const size of [
+      { width: 1280, height: 800 },
+      { width: 860, height: 700 },
+    ]) {
+      await page.setViewportSize(size)
+      await showScreen('New run')
+      await page.getByRole('radio', { name: 'Marketplace listing' }).check()
+      const id = page.getByLabel('Paste a link or id')
+      await id.fill('some-listing')
+      const version = page.getByLabel('Version', { exact: true })
+      await version.waitFor()
+      const [idBox, versionBox] = [(await id.boundingBox())!, (await version.boundingBox())!]
+      expect(Math.abs(idBox.y - versionBox.y), `${size.width}`).toBeLessThan(1)
+      const use = (await page.getByRole('button', { name: 'Use this listing' }).boundingBox())!
+      // The button sits level with the boxes, or on a line of its own under them.
+      const level = Math.abs(use.y - idBox.y) < 2
+      expect(level || use.y >= idBox.y + idBox.height, `${size.width}`).toBe(true)
+      await version.scrollIntoViewIfNeeded()
+      await screenshotBothThemes(page, `layout-paste-listing-${size.width}x${size.height}`)
+    }
+  })
 
   it('folds the sidebar to named icons below 960 px', { timeout: 60_000 }, async () => {
     await page.setViewportSize({ width: 1280, height: 800 })
