@@ -125,3 +125,15 @@ export function useScreenFocus(screen: string, openRunId: string | null): void {
     shownBefore.current = true
   }, [screen, openRunId])
 }
+
+/** The first control Tab would reach after `el` (outside it), e.g. once `el` is dismissed. */
+export function tabbableAfter(el: Element | null): HTMLElement | null {
+  if (!el) return null
+  return (
+    tabbables(document).find(
+      (item) =>
+        !el.contains(item) &&
+        Boolean(el.compareDocumentPosition(item) & Node.DOCUMENT_POSITION_FOLLOWING),
+    ) ?? null
+  )
+}
