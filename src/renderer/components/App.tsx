@@ -10,6 +10,8 @@ import { HistoryScreen } from '../screens/HistoryScreen'
 import { CreatorScreen } from '../screens/CreatorScreen'
 import { SettingsScreen } from '../screens/SettingsScreen'
 import { ErrorNotice } from './ErrorNotice'
+import { useCutTextTitles } from './cut-text-titles'
+import { LastFocused, useLastFocusedTracker, useScreenFocus } from './focus'
 
 export function App() {
   const { app, environments, runs } = useStores()
@@ -19,57 +21,70 @@ export function App() {
   const loading = useEnvironments((s) => s.loading)
   const connection = useApp((s) => s.connection)
   const screen = useNav((s) => s.screen)
+  const openRunId = useNav((s) => s.openRunId)
   const selected = selectedEnvironment({ items, selected: selectedName })
+  useCutTextTitles()
+  const lastFocused = useLastFocusedTracker()
 
   useEffect(() => {
     void app.getState().load()
     void environments.getState().load()
   }, [app, environments])
 
+  useScreenFocus(screen, openRunId)
+
   useEffect(() => {
     if (selected?.name) void runs.getState().open(selected.name)
   }, [runs, selected?.name])
 
   return (
-    <div className="app">
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <EnvironmentSidebar />
-      <main id="main" className="content" tabIndex={-1}>
-        {connection === 'closed' && (
-          <div className="banner" role="status">
-            Reconnecting to Skill Runner’s engine… If this stays, start Skill Runner again and open
-            the new address.
-          </div>
-        )}
-        {loadError && (
-          <ErrorNotice error={loadError} onRetry={() => void environments.getState().load()} />
-        )}
-        {selected ? (
-          <>
-            <EnvironmentHeader env={selected} />
-            <ScreenNav />
-            {screen === 'prepare' && <PrepareScreen env={selected} />}
-            {screen === 'runs' && <RunsScreen env={selected} />}
-            {screen === 'history' && <HistoryScreen env={selected} />}
-            {screen === 'creator' && <CreatorScreen env={selected} />}
-            {screen === 'settings' && <SettingsScreen env={selected} />}
-          </>
-        ) : (
-          !loadError && (
-            <section className="empty-state" aria-live="polite">
-              <h1>{loading ? 'Starting Skill Runner…' : 'No environment yet'}</h1>
-              {!loading && (
-                <p>
-                  Add the service you work with, or restart the app to get the built-in Sandbox
-                  back.
-                </p>
-              )}
-            </section>
-          )
-        )}
-      </main>
-    </div>
+    <LastFocused.Provider value={lastFocused}>
+      <div className="app">
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <EnvironmentSidebar />
+        <main id="main" className="content" tabIndex={-1}>
+          {connection === 'closed' && (
+            <div className="banner" role="status">
+              Reconnecting to Skill Runner’s engine… If this stays, start Skill Runner again and
+              open the new address.
+            </div>
+          )}
+          {loadError && (
+            <ErrorNotice error={loadError} onRetry={() => void environments.getState().load()} />
+          )}
+          {selected ? (
+            <>
+              <div className="topbar">
+                <EnvironmentHeader env={selected} />
+                <ScreenNav />
+              </div>
+              {/* The one place that scrolls: the window itself never does, so the header and the
+                tabs stay in view and a wheel never shows a blank half. */}
+              <div className={`screen screen-${screen}`}>
+                {screen === 'prepare' && <PrepareScreen env={selected} />}
+                {screen === 'runs' && <RunsScreen env={selected} />}
+                {screen === 'history' && <HistoryScreen env={selected} />}
+                {screen === 'creator' && <CreatorScreen env={selected} />}
+                {screen === 'settings' && <SettingsScreen env={selected} />}
+              </div>
+            </>
+          ) : (
+            !loadError && (
+              <section className="empty-state" aria-live="polite">
+                <h1>{loading ? 'Starting Skill Runner…' : 'No environment yet'}</h1>
+                {!loading && (
+                  <p>
+                    Add the service you work with, or restart the app to get the built-in Sandbox
+                    back.
+                  </p>
+                )}
+              </section>
+            )
+          )}
+        </main>
+      </div>
+    </LastFocused.Provider>
   )
 }

@@ -5,6 +5,9 @@ import { TOKEN_BUTTON } from '../stores/plain-words'
 import { ErrorNotice } from './ErrorNotice'
 import { TokenDialog } from './TokenDialog'
 
+const BUILT_IN_NOTE =
+  'A practice service that runs on this computer. Try every step here without an account; nothing is charged.'
+
 export function EnvironmentHeader(props: { env: EnvironmentView }) {
   const { env } = props
   const { environments } = useStores()
@@ -18,36 +21,23 @@ export function EnvironmentHeader(props: { env: EnvironmentView }) {
 
   return (
     <header className="env-header">
-      <div className="env-header-text">
-        <h1 id="env-title">
-          {env.name}
-          {env.builtIn && <span className="tag">Built in</span>}
-          {env.isDefault && <span className="tag tag-quiet">Default</span>}
-        </h1>
-        <p className="env-header-sub">
-          <span className="mono">{env.baseUrl}</span>
-          <span aria-hidden="true"> · </span>
-          <span className={`token-place token-place-${env.token.place}`}>{env.token.label}</span>
-        </p>
-        {env.builtIn && (
-          <p className="env-header-note">
-            A practice service that runs on this computer. Try every step here without an account;
-            nothing is charged.
-          </p>
-        )}
-      </div>
+      <EnvironmentTitle env={env} />
       <div className="env-header-actions">
         {!env.isDefault && (
           <button
             type="button"
-            className="btn btn-quiet"
+            className="btn btn-quiet btn-small"
             onClick={() => act(() => environments.getState().makeDefault(env.name))}
           >
             Make default
           </button>
         )}
         {!env.builtIn && (
-          <button type="button" className="btn btn-quiet" onClick={() => setEditingToken(true)}>
+          <button
+            type="button"
+            className="btn btn-quiet btn-small"
+            onClick={() => setEditingToken(true)}
+          >
             {TOKEN_BUTTON}
           </button>
         )}
@@ -72,7 +62,11 @@ export function EnvironmentHeader(props: { env: EnvironmentView }) {
               </button>
             </span>
           ) : (
-            <button type="button" className="btn btn-quiet" onClick={() => setConfirmRemove(true)}>
+            <button
+              type="button"
+              className="btn btn-quiet btn-small"
+              onClick={() => setConfirmRemove(true)}
+            >
               Remove…
             </button>
           ))}
@@ -80,5 +74,34 @@ export function EnvironmentHeader(props: { env: EnvironmentView }) {
       {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
       {editingToken && <TokenDialog env={env} onClose={() => setEditingToken(false)} />}
     </header>
+  )
+}
+
+/** The environment on one line: its name, then where it is and its token, cut with "…" when
+ * the window is narrow and whole in the tooltip. */
+function EnvironmentTitle(props: { env: EnvironmentView }) {
+  const { env } = props
+  const subtitle = [env.baseUrl, env.token.label, ...(env.builtIn ? [BUILT_IN_NOTE] : [])].join(
+    ' · ',
+  )
+  return (
+    <div className="env-header-text">
+      <h1 id="env-title">
+        {env.name}
+        {env.builtIn && <span className="tag">Built in</span>}
+        {env.isDefault && <span className="tag tag-quiet">Default</span>}
+      </h1>
+      <p className="env-header-sub" title={subtitle}>
+        <span className="mono">{env.baseUrl}</span>
+        <span aria-hidden="true"> · </span>
+        <span className={`token-place token-place-${env.token.place}`}>{env.token.label}</span>
+        {env.builtIn && (
+          <>
+            <span aria-hidden="true"> · </span>
+            <span className="env-header-note">{BUILT_IN_NOTE}</span>
+          </>
+        )}
+      </p>
+    </div>
   )
 }

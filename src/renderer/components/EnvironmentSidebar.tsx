@@ -16,7 +16,7 @@ export function EnvironmentSidebar() {
     <nav className="sidebar" aria-labelledby="environments-heading">
       <div className="brand">
         <Logo />
-        <span className="brand-name">Skill Runner</span>
+        <span className="brand-name sidebar-label">Skill Runner</span>
       </div>
       <h2 id="environments-heading" className="sidebar-heading">
         Environments
@@ -28,8 +28,13 @@ export function EnvironmentSidebar() {
               type="button"
               className="env-item"
               aria-current={env.name === current?.name ? 'true' : undefined}
+              // The whole name and host on hover: cut with "…" when long, icons alone when narrow.
+              title={`${env.name} · ${hostOf(env.baseUrl)}`}
               onClick={() => environments.getState().select(env.name)}
             >
+              <span className="env-item-icon" aria-hidden="true">
+                {env.name.slice(0, 1).toUpperCase()}
+              </span>
               <span className="env-item-name">
                 {env.name}
                 {env.builtIn && <span className="tag">Built in</span>}
@@ -45,16 +50,28 @@ export function EnvironmentSidebar() {
           </li>
         ))}
       </ul>
-      <button type="button" className="btn btn-secondary add-env" onClick={() => setAdding(true)}>
+      <button
+        type="button"
+        className="btn btn-secondary add-env"
+        title="Add environment"
+        onClick={() => setAdding(true)}
+      >
         <svg className="btn-icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
           <path d="M8 3v10M3 8h10" />
         </svg>
-        Add environment
+        <span className="sidebar-label">Add environment</span>
       </button>
       {info && (
-        <p className={`store-note ${info.secretStore.canSaveTokens ? '' : 'store-note-warn'}`}>
+        <p
+          className={`store-note ${info.secretStore.canSaveTokens ? '' : 'store-note-warn'}`}
+          title={[info.tokenNote, info.secretStore.advice].filter(Boolean).join(' ')}
+        >
+          <svg className="store-note-icon" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+            <circle cx="5.5" cy="8" r="3" />
+            <path d="M8.5 8H14M12 8v2.5" />
+          </svg>
           <span className="store-note-title">Tokens</span>
-          {info.tokenNote}
+          <span className="store-note-text">{info.tokenNote}</span>
           {info.secretStore.advice && (
             <span className="store-note-advice">{info.secretStore.advice}</span>
           )}

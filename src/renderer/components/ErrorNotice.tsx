@@ -1,4 +1,6 @@
+import { useRef } from 'react'
 import type { BridgeErrorInfo } from '../../shared/bridge'
+import { canTakeFocus, focusLost, focusScreenStart, tabbableAfter } from './focus'
 
 /** An error as the user needs it: what happened, then what to do next. */
 export function ErrorNotice(props: {
@@ -8,8 +10,19 @@ export function ErrorNotice(props: {
 }) {
   // The engine's words are shown as they are: it never puts internals in them.
   const { error, onRetry, onDismiss } = props
+  const notice = useRef<HTMLDivElement>(null)
+  // Dismissed, the notice takes its button away: the focus goes on to what follows it.
+  const dismiss = () => {
+    const next = tabbableAfter(notice.current)
+    onDismiss?.()
+    requestAnimationFrame(() => {
+      if (!focusLost()) return
+      if (canTakeFocus(next)) next.focus()
+      else focusScreenStart()
+    })
+  }
   return (
-    <div className="notice notice-error" role="alert">
+    <div ref={notice} className="notice notice-error" role="alert">
       <Icon />
       <div className="notice-text">
         <p className="notice-title">{error.message}</p>
@@ -22,7 +35,7 @@ export function ErrorNotice(props: {
           </button>
         )}
         {onDismiss && (
-          <button type="button" className="btn btn-small btn-quiet" onClick={onDismiss}>
+          <button type="button" className="btn btn-small btn-quiet" onClick={dismiss}>
             Dismiss
           </button>
         )}

@@ -1,4 +1,5 @@
 import { useRef, useState, type DragEvent, type ReactNode } from 'react'
+import { useFocusAfterBusy } from './focus'
 
 /**
  * A place to drop a file (or a folder), with a button that opens the file chooser for those who
@@ -15,11 +16,17 @@ export function FileDrop(props: {
   /** Pick a folder instead of files (browser mode: the files that cells name). */
   folder?: boolean
   busy?: boolean
+  /** Where the focus goes once the files are read, e.g. the first problem found; the chooser
+   * button when it returns nothing. */
+  nextFocus?: () => HTMLElement | null
   onFiles: (files: File[]) => void
   children?: ReactNode
 }) {
   const input = useRef<HTMLInputElement>(null)
+  const zone = useRef<HTMLDivElement>(null)
+  const chooser = useRef<HTMLButtonElement>(null)
   const [over, setOver] = useState(false)
+  useFocusAfterBusy(Boolean(props.busy), zone, chooser, props.nextFocus)
 
   function onDrop(event: DragEvent) {
     event.preventDefault()
@@ -33,6 +40,7 @@ export function FileDrop(props: {
 
   return (
     <div
+      ref={zone}
       className={`drop ${over ? 'drop-over' : ''} ${props.busy ? 'drop-busy' : ''}`}
       onDragOver={(e) => {
         e.preventDefault()
@@ -43,6 +51,7 @@ export function FileDrop(props: {
     >
       <p>{props.prompt}</p>
       <button
+        ref={chooser}
         type="button"
         className="btn btn-secondary btn-small"
         onClick={() => input.current?.click()}

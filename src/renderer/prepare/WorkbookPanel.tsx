@@ -1,3 +1,4 @@
+import { useCallback, useRef } from 'react'
 import type { WorkbookCheckView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { FileDrop } from '../components/FileDrop'
@@ -29,9 +30,25 @@ export function WorkbookPanel() {
   const error = usePrepare((s) => s.checkError)
   const reading = state === 'reading'
   const shown = check && !reading ? check : null
+  const panel = useRef<HTMLElement>(null)
+  // After a read, the next useful control: the sheet to choose or the first problem to see, or
+  // sending once the workbook is clean.
+  const nextFocus = useCallback(
+    () =>
+      panel.current?.querySelector<HTMLElement>('.sheet-choice select, .error-jump') ??
+      document.querySelector<HTMLElement>(
+        'section[aria-labelledby="send-title"] .prep-actions .btn-primary:not(:disabled)',
+      ),
+    [],
+  )
 
   return (
-    <section className="card prep-card" aria-labelledby="workbook-title" aria-busy={reading}>
+    <section
+      ref={panel}
+      className="card prep-card"
+      aria-labelledby="workbook-title"
+      aria-busy={reading}
+    >
       <CardHead
         titleId="workbook-title"
         title="3. Your filled workbook"
@@ -48,6 +65,7 @@ export function WorkbookPanel() {
         inputLabel="Choose a workbook"
         accept={ACCEPT}
         busy={reading}
+        nextFocus={nextFocus}
         onFiles={(files) => void prepare.getState().takeFile(files[0]!)}
       />
 

@@ -1,0 +1,142 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// (The functions given to page.evaluate run in the page, hence the DOM types.)
+// The keyboard journey (issue #23, item 4), in headless Chromium through browser mode: with the
+// keyboard alone a user picks a template, loads a workbook, fixes it, sends it and opens and
+// closes dialogs. After each step the focus is on the next useful control, never on the page's
+// body; a dialog keeps Tab inside itself and gives the focus back to what opened it.
+import { join } from 'node:path'
+import ExcelJS from 'exceljs'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { useE2eApp, type E2eApp } from './harness'
+import { chromiumMissing } from './support'
+
+const missing = chromiumMissing()
+if (missing) console.log(`Keyboard end-to-end test skipped: ${missing}.`)
+
+/** What has the focus: its role or tag and its accessible words, or "body". */
+function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const el = document.activeElement
+    if (!el || el === document.body) return 'body'
+    const words =
+      el.getAttribute('aria-label') ?? (el as HTMLElement).innerText ?? el.getAttribute('title')
+    return `${el.tagName.toLowerCase()}: ${(words ?? '').trim().replace(/\s+/g, ' ').slice(0, 60)}`
+  })
+}
+
+/** Whether the focus is inside the open dialog. */
+function focusInDialog(page: Page): Promise<boolean> {
+  return page.evaluate(() => Boolean(document.activeElement?.closest('dialog[open]')))
+}
+
+describe.skipIf(missing !== null)('the keyboard journey', () => {
+  let app: E2eApp
+  let page: Page
+
+  useE2eApp(
+    {
+      homePrefix: 'skill-runner-e2e-keyboard-',
+      taskMs: 50,
+      context: { viewport: { width: 1280, height: 800 } },
+    },
+    (started) => {
+      app = started
+      page = started.page
+    },
+  )
+
+  async function workbook(name: string, rows: (string | number | null)[][]): Promise<string> {
+    const book = new ExcelJS.Workbook()
+    book.addWorksheet('Input').addRows([['Message', 'Details', 'Sequence number'], ...rows])
+    const path = join(app.home, name)
+    await book.xlsx.writeFile(path)
+    return path
+  }
+
+  /** Loads a workbook as the chooser does once the focused "Choose a workbook" button opened it. */
+  async function chooseWorkbook(path: string, expectText: string) {
+    await page.getByRole('button', { name: /^Choose (a workbook|another)…$/ }).focus()
+    await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(path)
+    await page.getByText(expectText).waitFor()
+  }
+
+  it(
+    'loads a workbook: the focus goes to the first problem, then to sending',
+    { timeout: 120_000 },
+    async () => {
+      await page.goto(app.mode.url)
+      await page.getByRole('radio', { name: /Row echo/ }).focus()
+      await page.keyboard.press('Space')
+      await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+
+      const bad = await workbook('bad.xlsx', [
+        ['Hello', null, 1],
+        ['World', null, 'two'],
+      ])
+      await chooseWorkbook(bad, '2 rows, 1 problem to fix in the workbook.')
+      await expect.poll(() => focused(page)).toMatch(/^button: C3 Row 3, Sequence number/)
+
+      const good = await workbook('good.xlsx', [
+        ['Hello', null, 1],
+        ['World', null, 2],
+      ])
+      await chooseWorkbook(good, '2 rows, no problems: ready to send.')
+      await expect.poll(() => focused(page)).toBe('button: Review the cost and send…')
+    },
+  )
+
+  it(
+    'the confirmation keeps Tab inside, Escape gives the focus back, sending moves it on',
+    { timeout: 120_000 },
+    async () => {
+      const review = page.getByRole('button', { name: 'Review the cost and send…' })
+      await review.focus()
+      await page.keyboard.press('Enter')
+      const dialog = page.getByRole('dialog')
+      await dialog.getByText('Send 2 rows to Row echo?').waitFor()
+      await expect.poll(() => focusInDialog(page)).toBe(true)
+      for (let i = 0; i < 12; i += 1) {
+        await page.keyboard.press('Tab')
+        expect(await focusInDialog(page), `Tab ${i + 1}`).toBe(true)
+      }
+      for (let i = 0; i < 4; i += 1) {
+        await page.keyboard.press('Shift+Tab')
+        expect(await focusInDialog(page), `Shift+Tab ${i + 1}`).toBe(true)
+      }
+      await page.keyboard.press('Escape')
+      await dialog.waitFor({ state: 'detached' })
+      await expect.poll(() => focused(page)).toBe('button: Review the cost and send…')
+
+      await page.keyboard.press('Enter')
+      await dialog.getByText('Send 2 rows to Row echo?').waitFor()
+      await dialog.getByRole('button', { name: /^Send/ }).focus()
+      await page.keyboard.press('Enter')
+      await page.getByRole('button', { name: '← All runs' }).waitFor()
+      // The new run's screen: its title has the focus, also once the run has loaded.
+      await page.locator('.run-detail .badge').first().waitFor()
+      await expect.poll(() => focused(page)).toMatch(/^h2: Row echo/)
+    },
+  )
+
+  it(
+    'the environment dialog: Tab stays inside, Escape returns to its button',
+    { timeout: 60_000 },
+    async () => {
+      const add = page.getByRole('button', { name: 'Add environment' })
+      await add.focus()
+      await page.keyboard.press('Enter')
+      const dialog = page.getByRole('dialog')
+      await dialog.waitFor()
+      await expect.poll(() => focusInDialog(page)).toBe(true)
+      for (let i = 0; i < 10; i += 1) {
+        await page.keyboard.press('Tab')
+        expect(await focusInDialog(page), `Tab ${i + 1}`).toBe(true)
+      }
+      await page.keyboard.press('Escape')
+      await dialog.waitFor({ state: 'detached' })
+      await expect.poll(() => focused(page)).toBe('button: Add environment')
+    },
+  )
+})
