@@ -111,6 +111,9 @@ describe.skipIf(missing !== null)('the keyboard journey', () => {
 
       await page.keyboard.press('Enter')
       await dialog.getByText('Send 2 rows to Row echo?').waitFor()
+      // Every paid send waits for the one agreement, ticked with the keyboard too.
+      await dialog.getByRole('checkbox', { name: /I agree to pay/ }).focus()
+      await page.keyboard.press('Space')
       await dialog.getByRole('button', { name: /^Send/ }).focus()
       await page.keyboard.press('Enter')
       await page.getByRole('button', { name: '← All runs' }).waitFor()
