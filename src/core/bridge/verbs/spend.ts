@@ -17,6 +17,12 @@ import {
   planSubmission,
   type Plan,
 } from '../../flows/spend'
+import {
+  followUpOf,
+  keepSetAsideWithRun,
+  skippingInvalidRows,
+  type SetAsideFile,
+} from '../../flows/spend/set-aside'
 import { parseInputWorkbook } from '../../workbooks'
 import { fileAssetsOf, materialise, refusePathsOverHttp } from '../files'
 import { pendingView } from '../presenters/pending-view'
@@ -71,6 +77,14 @@ export function spendVerbs(
         maxCostT: args.maxCostT,
         again: args.again,
       })
+      if (plan.setAside && done.submission.runId)
+        // The rows are sent either way: a link that could not be written only loses the shortcut.
+        await keepSetAsideWithRun(
+          engine.home,
+          plan.connection.historyKey,
+          plan.setAside,
+          done.submission.runId,
+        ).catch(() => undefined)
       const answer = done.submission.answer as {
         status?: string
         transactionStatus?: string
@@ -139,20 +153,27 @@ async function planFromFile(
   args: RequestArgs<'planSubmission'>,
 ): Promise<Plan> {
   const { path, fileName, scratch } = await materialise(ctx.engine.home, args.file)
+  let setAside: SetAsideFile | undefined
   try {
-    const plan = await planSubmission(
+    const read = (file: string, schema: Parameters<typeof parseInputWorkbook>[1]) =>
+      parseInputWorkbook({ path: file }, schema, {
+        ...(args.skipInvalid ? { keepCells: true } : {}),
+        // A workbook a page sent names files on the page's computer: only its uploads count.
+        ...(args.file.kind === 'bytes'
+          ? { fileAssets: fileAssetsOf(args.fileAssets) }
+          : { checkFiles: true }),
+        ...(args.sheet !== undefined ? { sheet: args.sheet } : {}),
+        // The column mapping the user confirmed on the check (remembered for these headers).
+        rememberedMaps: ctx.engine.mappings.forTarget(connection.historyKey, args.target),
+      })
+    const planned = await planSubmission(
       ctx.engine,
       connection,
-      (file, schema) =>
-        parseInputWorkbook({ path: file }, schema, {
-          // A workbook a page sent names files on the page's computer: only its uploads count.
-          ...(args.file.kind === 'bytes'
-            ? { fileAssets: fileAssetsOf(args.fileAssets) }
-            : { checkFiles: true }),
-          ...(args.sheet !== undefined ? { sheet: args.sheet } : {}),
-          // The column mapping the user confirmed on the check (remembered for these headers).
-          rememberedMaps: ctx.engine.mappings.forTarget(connection.historyKey, args.target),
-        }),
+      args.skipInvalid
+        ? skippingInvalidRows(ctx.engine.home, read, [['Set aside from', fileName]], (file) => {
+            setAside = file
+          })
+        : read,
       {
         file: path,
         fileName,
@@ -165,13 +186,25 @@ async function planFromFile(
         runValues: args.runValues,
       },
     )
+    const followed = await followUpOf(path)
+    // The kept plan itself gains them (the store holds this object until it is confirmed).
+    const plan: Plan = Object.assign(planned, {
+      ...(setAside ? { setAside } : {}),
+      // Fixed rows set aside from a run are its follow-up, as a retry is.
+      ...(followed ? { retryOfRunId: followed, followsSetAsideOf: followed } : {}),
+    })
     // A plan that cannot be confirmed keeps nothing on disk.
-    if (!plan.id && scratch) await rm(scratch, { recursive: true, force: true })
+    if (!plan.id) await dropFiles(scratch, setAside)
     return plan
   } catch (error) {
-    if (scratch) await rm(scratch, { recursive: true, force: true })
+    await dropFiles(scratch, setAside)
     throw error
   }
+}
+
+async function dropFiles(scratch: string | undefined, setAside: SetAsideFile | undefined) {
+  if (scratch) await rm(scratch, { recursive: true, force: true })
+  if (setAside) await rm(setAside.path, { force: true })
 }
 
 /**

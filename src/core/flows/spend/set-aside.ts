@@ -1,0 +1,77 @@
+/**
+ * Sending the valid rows and setting the rest aside, for the app (the command line has its own
+ * options around the same workbook code): the bad rows go to a workbook kept in the engine's
+ * data folder, which is linked to the run the valid rows went to once they are sent, and a
+ * set-aside workbook dropped again after fixing is planned as that run's follow-up.
+ */
+import { mkdir, rename } from 'node:fs/promises'
+import { join } from 'node:path'
+import { randomUUID } from 'node:crypto'
+import type { ListingInputSchema } from '../../../shared/contract'
+import type { ReadResult } from '../../workbooks/validate/read-result'
+import {
+  linkSetAsideToRun,
+  setAsideRunOf,
+  splitInvalidRows,
+  writeSetAsideWorkbook,
+} from '../../workbooks'
+import type { ReadWorkbook } from './submission-inputs'
+
+/** The workbook of rows set aside for a plan (and, once sent, its run). */
+export interface SetAsideFile {
+  path: string
+  rows: number
+}
+
+function setAsideFolder(home: string): string {
+  return join(home, 'set-aside')
+}
+
+/** Where the rows set aside when `runId` was sent (in the environment `historyKey`) are kept. */
+export function setAsidePathOf(home: string, historyKey: string, runId: string): string {
+  const name = `${encodeURIComponent(historyKey)}--${encodeURIComponent(runId)}.xlsx`
+  return join(setAsideFolder(home), name)
+}
+
+/**
+ * A reader that gives only the valid rows of a sheet whose problems are all in some rows, and
+ * writes the others to a workbook to fix (`onSetAside` says where). A file problem, or no valid
+ * row at all, leaves the read as it was, so nothing can be sent.
+ */
+export function skippingInvalidRows(
+  home: string,
+  read: (path: string, schema: ListingInputSchema | null) => Promise<ReadResult>,
+  about: [string, string][],
+  onSetAside: (file: SetAsideFile) => void,
+): ReadWorkbook {
+  return async (path, schema) => {
+    const result = await read(path, schema)
+    if (result.fileErrors.length > 0 || result.rowErrors.length === 0) return result
+    const { send, aside } = splitInvalidRows(result)
+    if (send.rows.length === 0) return result
+    await mkdir(setAsideFolder(home), { recursive: true })
+    const target = join(setAsideFolder(home), `plan-${randomUUID()}.xlsx`)
+    await writeSetAsideWorkbook(target, result.headers ?? [], aside, about)
+    onSetAside({ path: target, rows: aside.length })
+    return send
+  }
+}
+
+/**
+ * After the valid rows were sent as `runId`: the workbook of rows set aside says so on its
+ * hidden sheet and is kept under the run's name, where history finds it.
+ */
+export async function keepSetAsideWithRun(
+  home: string,
+  historyKey: string,
+  file: SetAsideFile,
+  runId: string,
+): Promise<void> {
+  await linkSetAsideToRun(file.path, runId)
+  await rename(file.path, setAsidePathOf(home, historyKey, runId))
+}
+
+/** The run whose set-aside rows `file` holds (fixed and dropped again), or null. */
+export async function followUpOf(file: string): Promise<string | null> {
+  return setAsideRunOf(file)
+}
