@@ -72,6 +72,10 @@ describe('set the rows with problems aside (Bridge)', () => {
     )
     expect(sent.runId).toBeTruthy()
 
+    const history = await service.handlers.listHistory({}, http)
+    const entry = history.items.find((i) => i.runId === sent.runId)
+    expect(entry?.setAsideRows).toBe(3)
+
     const saved = await service.handlers.saveSetAsideRows(
       { environment: 'Local', runId: sent.runId! },
       http,
@@ -79,7 +83,7 @@ describe('set the rows with problems aside (Bridge)', () => {
     expect(saved?.kind).toBe('bytes')
     const bytes = Buffer.from(saved!.kind === 'bytes' ? saved!.base64 : '', 'base64')
     const book = new ExcelJS.Workbook()
-    await book.xlsx.load(bytes)
+    await book.xlsx.load(bytes as unknown as ArrayBuffer)
     const sheet = book.getWorksheet('To fix')!
     expect(sheet.rowCount).toBe(4)
     expect(sheet.getCell('A2').value).toBe('Hello 7')
@@ -104,6 +108,8 @@ describe('set the rows with problems aside (Bridge)', () => {
     )
     expect(second.runId).toBeTruthy()
     expect(second.runId).not.toBe(sent.runId)
+    const after = await service.handlers.listHistory({}, http)
+    expect(after.items.find((i) => i.runId === second.runId)?.retryOfRunId).toBe(sent.runId)
 
     await expect(
       service.handlers.saveSetAsideRows({ environment: 'Local', runId: second.runId! }, http),

@@ -1,4 +1,6 @@
+import { useState } from 'react'
 import type { HistoryEntryView } from '../../shared/bridge'
+import { useStores } from '../stores/context'
 import { formatAmount, formatMoment, runOutcome, statusLabel } from '../../shared/format'
 import { plural } from '../../shared/amounts'
 import { StatusBadge } from '../components/StatusBadge'
@@ -53,6 +55,7 @@ export function HistoryList(props: {
               <span className="run-sub" title={batchWords(entry)}>
                 {entry.targetKind === 'listing' ? 'Listing' : 'Template'} {entry.target} ·{' '}
                 {plural(entry.rows, 'row')}
+                {entry.setAsideRows ? ` · ${entry.setAsideRows} set aside to fix` : ''}
                 {entry.retryOfRunId ? ` · retry of ${entry.retryOfRunId}` : ''}
                 {entry.batchOfRunId
                   ? ' · rest of a pilot'
@@ -88,6 +91,34 @@ function batchWords(entry: HistoryEntryView): string | undefined {
   return undefined
 }
 
+/** The rows set aside to fix when the run was sent, a click away. */
+function RowsToFix(props: { entry: HistoryEntryView }) {
+  const { prepare } = useStores()
+  const [problem, setProblem] = useState<string | null>(null)
+  const { entry } = props
+  const open = async () => {
+    const error = await prepare.getState().openRowsToFix(entry.environment, entry.runId)
+    setProblem(error ? `${error.message} ${error.nextStep ?? ''}`.trim() : null)
+  }
+  return (
+    <>
+      <button
+        type="button"
+        className="link-button"
+        title={problem ?? `The ${plural(entry.setAsideRows ?? 0, 'row')} set aside, to fix`}
+        onClick={() => void open()}
+      >
+        Open the rows to fix
+      </button>
+      {problem && (
+        <span role="alert" className="run-sub" title={problem}>
+          {problem}
+        </span>
+      )}
+    </>
+  )
+}
+
 /** The run a submission became (its status and a link), or how far the submission got. */
 function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryView) => void }) {
   return (
@@ -113,6 +144,7 @@ function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryV
             >
               Open run
             </button>
+            {props.entry.setAsideRows ? <RowsToFix entry={props.entry} /> : null}
           </span>
           <span className="run-sub" title={props.entry.runId}>
             {props.entry.runId}

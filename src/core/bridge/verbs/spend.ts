@@ -79,12 +79,9 @@ export function spendVerbs(
       })
       if (plan.setAside && done.submission.runId)
         // The rows are sent either way: a link that could not be written only loses the shortcut.
-        await keepSetAsideWithRun(
-          engine.home,
-          plan.connection.historyKey,
-          plan.setAside,
-          done.submission.runId,
-        ).catch(() => undefined)
+        await keepSetAsideWithRun(engine.home, plan.setAside, done.submission.runId).catch(
+          () => undefined,
+        )
       const answer = done.submission.answer as {
         status?: string
         transactionStatus?: string

@@ -4,7 +4,7 @@
  * data folder, which is linked to the run the valid rows went to once they are sent, and a
  * set-aside workbook dropped again after fixing is planned as that run's follow-up.
  */
-import { mkdir, rename } from 'node:fs/promises'
+import { mkdir, readdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import type { ListingInputSchema } from '../../../shared/contract'
@@ -27,10 +27,22 @@ function setAsideFolder(home: string): string {
   return join(home, 'set-aside')
 }
 
-/** Where the rows set aside when `runId` was sent (in the environment `historyKey`) are kept. */
-export function setAsidePathOf(home: string, historyKey: string, runId: string): string {
-  const name = `${encodeURIComponent(historyKey)}--${encodeURIComponent(runId)}.xlsx`
-  return join(setAsideFolder(home), name)
+/**
+ * The set-aside workbooks kept with their runs, by run id. Each one's name says its run and how
+ * many rows it holds, so the history can count them without opening a workbook.
+ */
+export async function keptSetAsides(home: string): Promise<Map<string, SetAsideFile>> {
+  const names = await readdir(setAsideFolder(home)).catch(() => [] as string[])
+  const kept = new Map<string, SetAsideFile>()
+  for (const name of names) {
+    const match = /^run-(.+)--(\d+)\.xlsx$/.exec(name)
+    if (!match) continue
+    kept.set(decodeURIComponent(match[1]!), {
+      path: join(setAsideFolder(home), name),
+      rows: Number(match[2]),
+    })
+  }
+  return kept
 }
 
 /**
@@ -63,12 +75,12 @@ export function skippingInvalidRows(
  */
 export async function keepSetAsideWithRun(
   home: string,
-  historyKey: string,
   file: SetAsideFile,
   runId: string,
 ): Promise<void> {
   await linkSetAsideToRun(file.path, runId)
-  await rename(file.path, setAsidePathOf(home, historyKey, runId))
+  const name = `run-${encodeURIComponent(runId)}--${file.rows}.xlsx`
+  await rename(file.path, join(setAsideFolder(home), name))
 }
 
 /** The run whose set-aside rows `file` holds (fixed and dropped again), or null. */

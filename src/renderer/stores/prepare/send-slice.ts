@@ -42,7 +42,7 @@ export function sendActions(ctx: SliceContext): SendActions {
     setPilot(pilot) {
       set({ pilot: { on: pilot.on, rows: Math.max(1, Math.floor(pilot.rows) || 1) } })
     },
-    async planSend() {
+    async planSend(options = {}) {
       const { environment, file, check, pilot } = get()
       const target = check?.target
       if (!environment || !file || !target) return
@@ -54,7 +54,8 @@ export function sendActions(ctx: SliceContext): SendActions {
           environment,
           file: ref,
           target: planTarget(target),
-          ...(pilot.on ? { pilotRows: pilot.rows } : {}),
+          ...(pilot.on && !options.skipInvalid ? { pilotRows: pilot.rows } : {}),
+          ...(options.skipInvalid ? { skipInvalid: true } : {}),
           ...(Object.keys(runValues).length ? { runValues } : {}),
           ...(ref.kind === 'bytes' ? { fileAssets: uploadedFileCells(get()) } : {}),
           // The plan reads the sheet the check read (the reader's choice, or the user's).
@@ -98,6 +99,16 @@ export function sendActions(ctx: SliceContext): SendActions {
         if (get().environment === environment) set({ pending: list.items })
       } catch {
         // The list is a courtesy: the journal resends by itself; try again next time.
+      }
+    },
+    async openRowsToFix(environment, runId) {
+      try {
+        const saved = await api.saveSetAsideRows({ environment, runId })
+        if (saved?.kind === 'bytes') ctx.download(saved)
+        else if (saved?.canOpen) await api.openSavedFile({ path: saved.path })
+        return null
+      } catch (error) {
+        return errorInfo(error)
       }
     },
     applySubmissionUpdate(update) {
