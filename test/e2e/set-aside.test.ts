@@ -86,7 +86,7 @@ describe.skipIf(missing !== null)('set the rows with problems aside, in headless
 
       const [download] = await Promise.all([
         page.waitForEvent('download'),
-        entry.getByRole('button', { name: 'Open the rows to fix' }).click(),
+        entry.getByRole('button', { name: 'Open the 3 rows to fix' }).click(),
       ])
       const saved = join(app.home, 'to-fix.xlsx')
       await download.saveAs(saved)

@@ -72,7 +72,10 @@ export function HistoryList(props: {
             <td className="num">
               {entry.downloadedFiles
                 ? `${entry.downloadedFiles} file${entry.downloadedFiles === 1 ? '' : 's'}`
-                : '—'}
+                : entry.setAsideRows
+                  ? ''
+                  : '—'}
+              {entry.setAsideRows ? <RowsToFix entry={entry} /> : null}
             </td>
           </VirtualRow>
         )
@@ -105,10 +108,11 @@ function RowsToFix(props: { entry: HistoryEntryView }) {
       <button
         type="button"
         className="link-button"
-        title={problem ?? `The ${plural(entry.setAsideRows ?? 0, 'row')} set aside, to fix`}
+        aria-label={`Open the ${plural(entry.setAsideRows ?? 0, 'row')} to fix`}
+        title={problem ?? 'The rows set aside when this run was sent: fix them and send them again'}
         onClick={() => void open()}
       >
-        Open the rows to fix
+        {plural(entry.setAsideRows ?? 0, 'row')} to fix
       </button>
       {problem && (
         <span role="alert" className="run-sub" title={problem}>
@@ -144,7 +148,6 @@ function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryV
             >
               Open run
             </button>
-            {props.entry.setAsideRows ? <RowsToFix entry={props.entry} /> : null}
           </span>
           <span className="run-sub" title={props.entry.runId}>
             {props.entry.runId}

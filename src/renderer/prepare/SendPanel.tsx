@@ -100,7 +100,7 @@ function SetAsideOffer() {
   return (
     <button
       type="button"
-      className="btn"
+      className="btn btn-secondary"
       disabled={planning}
       onClick={() => void prepare.getState().planSend({ skipInvalid: true })}
     >
