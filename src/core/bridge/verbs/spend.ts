@@ -5,7 +5,12 @@
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { RequestArgs, UploadProgressUpdate, UploadResultView } from '../../../shared/bridge'
+import type {
+  RequestArgs,
+  SubmissionView,
+  UploadProgressUpdate,
+  UploadResultView,
+} from '../../../shared/bridge'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import { safeFileName } from '../../flows/downloads/downloads'
@@ -63,37 +68,7 @@ export function spendVerbs(
       const connection = await connect(args.environment)
       return planView(await planFromFile(ctx, connection, args))
     },
-    async confirmSubmission(args) {
-      const plan = engine.plans.get(args.planId)
-      if (plan.connection.name !== args.environment) {
-        throw new EngineError(
-          'bad-input',
-          `This confirmation belongs to “${plan.connection.name}”, not “${args.environment}”.`,
-          'Check the workbook again in the environment you want to use.',
-        )
-      }
-      const done = await confirmPlan(engine, plan, {
-        confirmed: args.confirmed,
-        maxCostT: args.maxCostT,
-        again: args.again,
-      })
-      if (plan.setAside && done.submission.runId)
-        // The rows are sent either way: a link that could not be written only loses the shortcut.
-        await keepSetAsideWithRun(engine.home, plan.setAside, done.submission.runId).catch(
-          () => undefined,
-        )
-      const answer = done.submission.answer as {
-        status?: string
-        transactionStatus?: string
-      } | null
-      return {
-        environment: args.environment,
-        clientRequestId: done.submission.clientRequestId,
-        runId: done.submission.runId,
-        status: answer?.status ?? answer?.transactionStatus ?? done.submission.state,
-        againOf: done.againOf?.runId ?? null,
-      }
-    },
+    confirmSubmission: (args) => confirmSubmission(ctx, args),
     async planRetryFailed(args) {
       const connection = await connect(args.environment)
       return planView(await planRetryFailed(engine, connection, args.runId))
@@ -113,6 +88,43 @@ export function spendVerbs(
       }
       return { environment: args.environment, items: items.map(pendingView) }
     },
+  }
+}
+
+/** Sends a plan the user confirmed; rows it set aside are kept with the run it became. */
+async function confirmSubmission(
+  ctx: VerbContext,
+  args: RequestArgs<'confirmSubmission'>,
+): Promise<SubmissionView> {
+  const { engine } = ctx
+  const plan = engine.plans.get(args.planId)
+  if (plan.connection.name !== args.environment) {
+    throw new EngineError(
+      'bad-input',
+      `This confirmation belongs to “${plan.connection.name}”, not “${args.environment}”.`,
+      'Check the workbook again in the environment you want to use.',
+    )
+  }
+  const done = await confirmPlan(engine, plan, {
+    confirmed: args.confirmed,
+    maxCostT: args.maxCostT,
+    again: args.again,
+  })
+  if (plan.setAside && done.submission.runId)
+    // The rows are sent either way: a link that could not be written only loses the shortcut.
+    await keepSetAsideWithRun(engine.home, plan.setAside, done.submission.runId).catch(
+      () => undefined,
+    )
+  const answer = done.submission.answer as {
+    status?: string
+    transactionStatus?: string
+  } | null
+  return {
+    environment: args.environment,
+    clientRequestId: done.submission.clientRequestId,
+    runId: done.submission.runId,
+    status: answer?.status ?? answer?.transactionStatus ?? done.submission.state,
+    againOf: done.againOf?.runId ?? null,
   }
 }
 

@@ -35,6 +35,18 @@ function planTarget(target: NonNullable<WorkbookCheckView['target']>) {
       }
 }
 
+/** The rows set aside when a run was sent: downloaded (browser), or saved and opened (desktop). */
+async function openRowsToFix(ctx: SliceContext, environment: string, runId: string) {
+  try {
+    const saved = await ctx.api.saveSetAsideRows({ environment, runId })
+    if (saved?.kind === 'bytes') ctx.download(saved)
+    else if (saved?.canOpen) await ctx.api.openSavedFile({ path: saved.path })
+    return null
+  } catch (error) {
+    return errorInfo(error)
+  }
+}
+
 export function sendActions(ctx: SliceContext): SendActions {
   const { set, get, api } = ctx
 
@@ -101,16 +113,7 @@ export function sendActions(ctx: SliceContext): SendActions {
         // The list is a courtesy: the journal resends by itself; try again next time.
       }
     },
-    async openRowsToFix(environment, runId) {
-      try {
-        const saved = await api.saveSetAsideRows({ environment, runId })
-        if (saved?.kind === 'bytes') ctx.download(saved)
-        else if (saved?.canOpen) await api.openSavedFile({ path: saved.path })
-        return null
-      } catch (error) {
-        return errorInfo(error)
-      }
-    },
+    openRowsToFix: (environment, runId) => openRowsToFix(ctx, environment, runId),
     applySubmissionUpdate(update) {
       if (update.environment !== get().environment) return
       if (update.state === 'accepted' || update.state === 'refused') {
