@@ -98,6 +98,23 @@ describe.skipIf(missing !== null)('set the rows with problems aside, in headless
 
       await page.setViewportSize({ width: 860, height: 700 })
       await screenshotBothThemes(page, 'aside-04-history-narrow')
+
+      // Fixed and dropped again, the 3 rows are sent as the first run's follow-up.
+      for (const r of [2, 3, 4]) sheet.getCell(r, 2).value = r
+      await book.xlsx.writeFile(saved)
+      await page
+        .getByRole('navigation', { name: 'Screens' })
+        .getByRole('button', { name: 'New run' })
+        .click()
+      await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(saved)
+      await page.getByText('3 rows, no problems: ready to send.').waitFor()
+      await page.getByRole('button', { name: 'Review the cost and send…' }).click()
+      await dialog.getByText('Send 3 fixed rows?').waitFor()
+      await dialog.getByText(/3 fixed rows set aside from run run_/).waitFor()
+      await screenshotBothThemes(page, 'aside-05-follow-up-narrow')
+      await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
+      await dialog.getByRole('button', { name: /^Send/ }).last().click()
+      await page.locator('.run-detail .card-sub', { hasText: /run_/ }).first().waitFor()
     },
   )
 })
