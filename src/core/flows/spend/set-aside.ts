@@ -4,7 +4,7 @@
  * data folder, which is linked to the run the valid rows went to once they are sent, and a
  * set-aside workbook dropped again after fixing is planned as that run's follow-up.
  */
-import { mkdir, readdir, rename } from 'node:fs/promises'
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import type { ListingInputSchema } from '../../../shared/contract'
@@ -15,6 +15,7 @@ import {
   splitInvalidRows,
   writeSetAsideWorkbook,
 } from '../../workbooks'
+import { PLAN_TTL_MS } from './plan-store'
 import type { ReadWorkbook } from './submission-inputs'
 
 /** The workbook of rows set aside for a plan (and, once sent, its run). */
@@ -62,10 +63,29 @@ export function skippingInvalidRows(
     const { send, aside } = splitInvalidRows(result)
     if (send.rows.length === 0) return result
     await mkdir(setAsideFolder(home), { recursive: true })
+    await dropUnsent(home)
     const target = join(setAsideFolder(home), `plan-${randomUUID()}.xlsx`)
     await writeSetAsideWorkbook(target, result.headers ?? [], aside, about)
     onSetAside({ path: target, rows: aside.length })
     return send
+  }
+}
+
+/**
+ * Removes the set-aside workbooks of plans that expired unconfirmed (a plan lives for
+ * PLAN_TTL_MS): their rows were never sent, so there is nothing to fix them for.
+ */
+async function dropUnsent(home: string): Promise<void> {
+  const folder = setAsideFolder(home)
+  const names = await readdir(folder).catch(() => [] as string[])
+  const before = Date.now() - 2 * PLAN_TTL_MS
+  for (const name of names.filter((n) => n.startsWith('plan-'))) {
+    const path = join(folder, name)
+    const old = await stat(path).then(
+      (s) => s.mtimeMs < before,
+      () => false,
+    )
+    if (old) await rm(path, { force: true })
   }
 }
 
