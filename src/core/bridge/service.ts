@@ -20,6 +20,7 @@ import { creatorVerbs } from './verbs/creator'
 import { environmentVerbs } from './verbs/environments'
 import { checkVerbs, targetVerbs } from './verbs/prepare'
 import { runsSource, runVerbs } from './verbs/runs'
+import { setAsideVerbs } from './verbs/set-aside'
 import { spendVerbs } from './verbs/spend'
 import { WorkbookChecks } from './workbook-checks'
 
@@ -92,6 +93,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     ...targetVerbs(ctx, files),
     ...checkVerbs(ctx, files),
     ...spendVerbs(ctx),
+    ...setAsideVerbs(ctx, files),
     ...runVerbs(ctx, source),
     ...outputVerbs(ctx),
     ...settingsVerbs(ctx),

@@ -1,4 +1,6 @@
+import { useState } from 'react'
 import type { HistoryEntryView } from '../../shared/bridge'
+import { useStores } from '../stores/context'
 import { formatAmount, formatMoment, runOutcome, statusLabel } from '../../shared/format'
 import { plural } from '../../shared/amounts'
 import { StatusBadge } from '../components/StatusBadge'
@@ -53,6 +55,7 @@ export function HistoryList(props: {
               <span className="run-sub" title={batchWords(entry)}>
                 {entry.targetKind === 'listing' ? 'Listing' : 'Template'} {entry.target} ·{' '}
                 {plural(entry.rows, 'row')}
+                {entry.setAsideRows ? ` · ${entry.setAsideRows} set aside to fix` : ''}
                 {entry.retryOfRunId ? ` · retry of ${entry.retryOfRunId}` : ''}
                 {entry.batchOfRunId
                   ? ' · rest of a pilot'
@@ -69,7 +72,10 @@ export function HistoryList(props: {
             <td className="num">
               {entry.downloadedFiles
                 ? `${entry.downloadedFiles} file${entry.downloadedFiles === 1 ? '' : 's'}`
-                : '—'}
+                : entry.setAsideRows
+                  ? ''
+                  : '—'}
+              {entry.setAsideRows ? <RowsToFix entry={entry} /> : null}
             </td>
           </VirtualRow>
         )
@@ -86,6 +92,35 @@ function batchWords(entry: HistoryEntryView): string | undefined {
   if (entry.batchRests?.length)
     return `A pilot; the rest was sent in ${entry.batchRests.join(', ')}`
   return undefined
+}
+
+/** The rows set aside to fix when the run was sent, a click away. */
+function RowsToFix(props: { entry: HistoryEntryView }) {
+  const { prepare } = useStores()
+  const [problem, setProblem] = useState<string | null>(null)
+  const { entry } = props
+  const open = async () => {
+    const error = await prepare.getState().openRowsToFix(entry.environment, entry.runId)
+    setProblem(error ? `${error.message} ${error.nextStep ?? ''}`.trim() : null)
+  }
+  return (
+    <>
+      <button
+        type="button"
+        className="link-button"
+        aria-label={`Open the ${plural(entry.setAsideRows ?? 0, 'row')} to fix`}
+        title={problem ?? 'The rows set aside when this run was sent: fix them and send them again'}
+        onClick={() => void open()}
+      >
+        {plural(entry.setAsideRows ?? 0, 'row')} to fix
+      </button>
+      {problem && (
+        <span role="alert" className="run-sub" title={problem}>
+          {problem}
+        </span>
+      )}
+    </>
+  )
 }
 
 /** The run a submission became (its status and a link), or how far the submission got. */

@@ -37,6 +37,10 @@ function rowsWords(plan: SubmissionPlanView): string {
           : ` (rows ${first} to ${last} of the sheet)`
         : ''
       : ''
+  if (plan.followsSetAsideOf)
+    return `${plural(plan.rowCount, 'fixed row')} set aside from run ${plan.followsSetAsideOf}${where}`
+  if (plan.setAsideRows)
+    return `${plural(plan.rowCount, 'valid row')}${where}; ${plural(plan.setAsideRows, 'row')} with problems set aside to fix, not sent and not counted`
   if (plan.retryOfRunId)
     return `${plural(plan.rowCount, 'failed row')} of run ${plan.retryOfRunId}${where}`
   if (plan.pilotRows !== null)
@@ -45,6 +49,9 @@ function rowsWords(plan: SubmissionPlanView): string {
 }
 
 function titleOf(plan: SubmissionPlanView): string {
+  if (plan.followsSetAsideOf) return `Send ${plural(plan.rowCount, 'fixed row')}?`
+  if (plan.setAsideRows)
+    return `Send ${plural(plan.rowCount, 'valid row')} and set ${plan.setAsideRows} aside?`
   return plan.retryOfRunId
     ? `Retry ${plural(plan.rowCount, 'failed row')}?`
     : `Send ${plural(plan.rowCount, 'row')} to ${plan.target.name}?`

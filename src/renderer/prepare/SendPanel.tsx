@@ -61,6 +61,7 @@ export function SendPanel(props: { env: EnvironmentView }) {
         >
           {planning ? 'Working out the cost…' : 'Review the cost and send…'}
         </button>
+        <SetAsideOffer />
       </div>
 
       {planError && <PlanError error={planError} environment={props.env.name} />}
@@ -79,6 +80,33 @@ export function SendPanel(props: { env: EnvironmentView }) {
         />
       )}
     </section>
+  )
+}
+
+/**
+ * When some rows have problems and the rest are fine: send the valid ones and set the others
+ * aside in a workbook to fix (kept with the run; dropped again later, it sends just those).
+ */
+function SetAsideOffer() {
+  const { prepare } = useStores()
+  const check = usePrepare((s) => s.check)
+  const checking = usePrepare((s) => s.checkState === 'reading')
+  const planning = usePrepare((s) => s.planning)
+  if (!check || check.valid || checking || check.target?.kind !== 'template') return null
+  if (check.fileErrors.length > 0 || check.problems.length === 0) return null
+  const bad = new Set(check.problems.map((p) => p.rowNumber)).size
+  const good = check.rowCount - bad
+  if (good <= 0) return null
+  return (
+    <button
+      type="button"
+      className="btn btn-secondary"
+      disabled={planning}
+      onClick={() => void prepare.getState().planSend({ skipInvalid: true })}
+    >
+      Send {good.toLocaleString('en-US')} valid {good === 1 ? 'row' : 'rows'} and set {bad} aside to
+      fix…
+    </button>
   )
 }
 

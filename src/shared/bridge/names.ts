@@ -20,6 +20,7 @@ export const REQUEST_NAMES = [
   'getPilotRest',
   'planRestOfPilot',
   'listPendingSubmissions',
+  'saveSetAsideRows',
   'watchRuns',
   'unwatchRuns',
   'refreshRuns',

@@ -40,6 +40,8 @@ export function planView(plan: Plan): SubmissionPlanView {
       : null,
     confirmRequired: plan.confirmRequired,
     retryOfRunId: plan.retryOfRunId,
+    ...(plan.setAside ? { setAsideRows: plan.setAside.rows } : {}),
+    ...(plan.followsSetAsideOf ? { followsSetAsideOf: plan.followsSetAsideOf } : {}),
     summary: plan.validation.valid
       ? describePlan(plan)
       : 'The workbook has problems: nothing can be sent.',

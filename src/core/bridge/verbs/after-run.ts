@@ -15,6 +15,7 @@ import { isTerminalStatus, type RunSummary } from '../../../shared/contract'
 import type { RunDownload } from '../../flows/downloads/downloads'
 import { EngineError } from '../../errors'
 import { listHistory } from '../../flows/history/history-view'
+import { keptSetAsides } from '../../flows/spend/set-aside'
 import {
   downloadRunOutputs,
   resultsWorkbookName,
@@ -155,11 +156,19 @@ export function settingsVerbs(
   const unitLabelOf = (environment: string) =>
     engine.environments.find(environment)?.unitLabel ?? 'credits'
   return {
-    listHistory: async (args) =>
-      listHistory(engine.history, engine.submissions, unitLabelOf, {
+    async listHistory(args) {
+      const page = await listHistory(engine.history, engine.submissions, unitLabelOf, {
         search: args.search,
         limit: args.limit,
-      }),
+      })
+      const asides = await keptSetAsides(engine.home)
+      if (asides.size === 0) return page
+      const items = page.items.map((item) => {
+        const aside = item.runId ? asides.get(item.runId) : undefined
+        return aside ? { ...item, setAsideRows: aside.rows } : item
+      })
+      return { ...page, items }
+    },
     getSettings: async () => settings.read(),
     async updateSettings(args) {
       return settings.update({

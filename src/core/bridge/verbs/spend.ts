@@ -5,7 +5,12 @@
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { RequestArgs, UploadProgressUpdate, UploadResultView } from '../../../shared/bridge'
+import type {
+  RequestArgs,
+  SubmissionView,
+  UploadProgressUpdate,
+  UploadResultView,
+} from '../../../shared/bridge'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import { safeFileName } from '../../flows/downloads/downloads'
@@ -17,6 +22,12 @@ import {
   planSubmission,
   type Plan,
 } from '../../flows/spend'
+import {
+  followUpOf,
+  keepSetAsideWithRun,
+  skippingInvalidRows,
+  type SetAsideFile,
+} from '../../flows/spend/set-aside'
 import { parseInputWorkbook } from '../../workbooks'
 import { fileAssetsOf, materialise, refusePathsOverHttp } from '../files'
 import { pendingView } from '../presenters/pending-view'
@@ -57,32 +68,7 @@ export function spendVerbs(
       const connection = await connect(args.environment)
       return planView(await planFromFile(ctx, connection, args))
     },
-    async confirmSubmission(args) {
-      const plan = engine.plans.get(args.planId)
-      if (plan.connection.name !== args.environment) {
-        throw new EngineError(
-          'bad-input',
-          `This confirmation belongs to “${plan.connection.name}”, not “${args.environment}”.`,
-          'Check the workbook again in the environment you want to use.',
-        )
-      }
-      const done = await confirmPlan(engine, plan, {
-        confirmed: args.confirmed,
-        maxCostT: args.maxCostT,
-        again: args.again,
-      })
-      const answer = done.submission.answer as {
-        status?: string
-        transactionStatus?: string
-      } | null
-      return {
-        environment: args.environment,
-        clientRequestId: done.submission.clientRequestId,
-        runId: done.submission.runId,
-        status: answer?.status ?? answer?.transactionStatus ?? done.submission.state,
-        againOf: done.againOf?.runId ?? null,
-      }
-    },
+    confirmSubmission: (args) => confirmSubmission(ctx, args),
     async planRetryFailed(args) {
       const connection = await connect(args.environment)
       return planView(await planRetryFailed(engine, connection, args.runId))
@@ -102,6 +88,43 @@ export function spendVerbs(
       }
       return { environment: args.environment, items: items.map(pendingView) }
     },
+  }
+}
+
+/** Sends a plan the user confirmed; rows it set aside are kept with the run it became. */
+async function confirmSubmission(
+  ctx: VerbContext,
+  args: RequestArgs<'confirmSubmission'>,
+): Promise<SubmissionView> {
+  const { engine } = ctx
+  const plan = engine.plans.get(args.planId)
+  if (plan.connection.name !== args.environment) {
+    throw new EngineError(
+      'bad-input',
+      `This confirmation belongs to “${plan.connection.name}”, not “${args.environment}”.`,
+      'Check the workbook again in the environment you want to use.',
+    )
+  }
+  const done = await confirmPlan(engine, plan, {
+    confirmed: args.confirmed,
+    maxCostT: args.maxCostT,
+    again: args.again,
+  })
+  if (plan.setAside && done.submission.runId)
+    // The rows are sent either way: a link that could not be written only loses the shortcut.
+    await keepSetAsideWithRun(engine.home, plan.setAside, done.submission.runId).catch(
+      () => undefined,
+    )
+  const answer = done.submission.answer as {
+    status?: string
+    transactionStatus?: string
+  } | null
+  return {
+    environment: args.environment,
+    clientRequestId: done.submission.clientRequestId,
+    runId: done.submission.runId,
+    status: answer?.status ?? answer?.transactionStatus ?? done.submission.state,
+    againOf: done.againOf?.runId ?? null,
   }
 }
 
@@ -139,20 +162,27 @@ async function planFromFile(
   args: RequestArgs<'planSubmission'>,
 ): Promise<Plan> {
   const { path, fileName, scratch } = await materialise(ctx.engine.home, args.file)
+  let setAside: SetAsideFile | undefined
   try {
-    const plan = await planSubmission(
+    const read = (file: string, schema: Parameters<typeof parseInputWorkbook>[1]) =>
+      parseInputWorkbook({ path: file }, schema, {
+        ...(args.skipInvalid ? { keepCells: true } : {}),
+        // A workbook a page sent names files on the page's computer: only its uploads count.
+        ...(args.file.kind === 'bytes'
+          ? { fileAssets: fileAssetsOf(args.fileAssets) }
+          : { checkFiles: true }),
+        ...(args.sheet !== undefined ? { sheet: args.sheet } : {}),
+        // The column mapping the user confirmed on the check (remembered for these headers).
+        rememberedMaps: ctx.engine.mappings.forTarget(connection.historyKey, args.target),
+      })
+    const planned = await planSubmission(
       ctx.engine,
       connection,
-      (file, schema) =>
-        parseInputWorkbook({ path: file }, schema, {
-          // A workbook a page sent names files on the page's computer: only its uploads count.
-          ...(args.file.kind === 'bytes'
-            ? { fileAssets: fileAssetsOf(args.fileAssets) }
-            : { checkFiles: true }),
-          ...(args.sheet !== undefined ? { sheet: args.sheet } : {}),
-          // The column mapping the user confirmed on the check (remembered for these headers).
-          rememberedMaps: ctx.engine.mappings.forTarget(connection.historyKey, args.target),
-        }),
+      args.skipInvalid
+        ? skippingInvalidRows(ctx.engine.home, read, [['Set aside from', fileName]], (file) => {
+            setAside = file
+          })
+        : read,
       {
         file: path,
         fileName,
@@ -165,13 +195,25 @@ async function planFromFile(
         runValues: args.runValues,
       },
     )
+    const followed = await followUpOf(path)
+    // The kept plan itself gains them (the store holds this object until it is confirmed).
+    const plan: Plan = Object.assign(planned, {
+      ...(setAside ? { setAside } : {}),
+      // Fixed rows set aside from a run are its follow-up, as a retry is.
+      ...(followed ? { retryOfRunId: followed, followsSetAsideOf: followed } : {}),
+    })
     // A plan that cannot be confirmed keeps nothing on disk.
-    if (!plan.id && scratch) await rm(scratch, { recursive: true, force: true })
+    if (!plan.id) await dropFiles(scratch, setAside)
     return plan
   } catch (error) {
-    if (scratch) await rm(scratch, { recursive: true, force: true })
+    await dropFiles(scratch, setAside)
     throw error
   }
+}
+
+async function dropFiles(scratch: string | undefined, setAside: SetAsideFile | undefined) {
+  if (scratch) await rm(scratch, { recursive: true, force: true })
+  if (setAside) await rm(setAside.path, { force: true })
 }
 
 /**

@@ -73,6 +73,10 @@ export interface Plan {
   createdAtMs: number
   expiresAtMs: number
   scratch?: string | undefined
+  /** The rows with problems, set aside in a workbook to fix (only the valid ones are sent). */
+  setAside?: { path: string; rows: number } | undefined
+  /** These rows were set aside from this run and fixed: they are its follow-up. */
+  followsSetAsideOf?: string | undefined
 }
 
 /** What planning and confirming need of the engine (the engine itself has all of it). */

@@ -35,6 +35,18 @@ function planTarget(target: NonNullable<WorkbookCheckView['target']>) {
       }
 }
 
+/** The rows set aside when a run was sent: downloaded (browser), or saved and opened (desktop). */
+async function openRowsToFix(ctx: SliceContext, environment: string, runId: string) {
+  try {
+    const saved = await ctx.api.saveSetAsideRows({ environment, runId })
+    if (saved?.kind === 'bytes') ctx.download(saved)
+    else if (saved?.canOpen) await ctx.api.openSavedFile({ path: saved.path })
+    return null
+  } catch (error) {
+    return errorInfo(error)
+  }
+}
+
 export function sendActions(ctx: SliceContext): SendActions {
   const { set, get, api } = ctx
 
@@ -42,7 +54,7 @@ export function sendActions(ctx: SliceContext): SendActions {
     setPilot(pilot) {
       set({ pilot: { on: pilot.on, rows: Math.max(1, Math.floor(pilot.rows) || 1) } })
     },
-    async planSend() {
+    async planSend(options = {}) {
       const { environment, file, check, pilot } = get()
       const target = check?.target
       if (!environment || !file || !target) return
@@ -54,7 +66,8 @@ export function sendActions(ctx: SliceContext): SendActions {
           environment,
           file: ref,
           target: planTarget(target),
-          ...(pilot.on ? { pilotRows: pilot.rows } : {}),
+          ...(pilot.on && !options.skipInvalid ? { pilotRows: pilot.rows } : {}),
+          ...(options.skipInvalid ? { skipInvalid: true } : {}),
           ...(Object.keys(runValues).length ? { runValues } : {}),
           ...(ref.kind === 'bytes' ? { fileAssets: uploadedFileCells(get()) } : {}),
           // The plan reads the sheet the check read (the reader's choice, or the user's).
@@ -100,6 +113,7 @@ export function sendActions(ctx: SliceContext): SendActions {
         // The list is a courtesy: the journal resends by itself; try again next time.
       }
     },
+    openRowsToFix: (environment, runId) => openRowsToFix(ctx, environment, runId),
     applySubmissionUpdate(update) {
       if (update.environment !== get().environment) return
       if (update.state === 'accepted' || update.state === 'refused') {

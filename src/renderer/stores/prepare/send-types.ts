@@ -25,11 +25,19 @@ export interface SendData {
 
 export interface SendActions {
   setPilot(pilot: { on: boolean; rows: number }): void
-  /** Reads the workbook for sending and works out the cost: opens the confirmation. */
-  planSend(): Promise<void>
+  /**
+   * Reads the workbook for sending and works out the cost: opens the confirmation. With
+   * `skipInvalid`, only the valid rows are planned and the others set aside to fix.
+   */
+  planSend(options?: { skipInvalid?: boolean }): Promise<void>
   closePlan(): void
   /** The explicit yes: sends the plan. Resolves with the submission, null when refused. */
   confirmSend(options: { maxCostT?: number; again?: boolean }): Promise<SubmissionView | null>
   loadPending(): Promise<void>
+  /**
+   * The rows set aside when `runId` was sent, to fix: downloaded (browser) or saved where the
+   * user chooses and opened (desktop). Resolves with what went wrong, or null.
+   */
+  openRowsToFix(environment: string, runId: string): Promise<BridgeErrorInfo | null>
   applySubmissionUpdate(update: SubmissionUpdate): void
 }

@@ -10,6 +10,7 @@ import type {
   SubmissionPlanView,
   SubmissionView,
 } from '../views/spending'
+import type { SavedFileView } from '../views/prepare'
 import {
   environmentNameSchema,
   fileRefSchema,
@@ -41,6 +42,11 @@ export const spendingRequests = {
       runValues: z.record(z.string().min(1).max(256), z.unknown()).optional(),
       /** The sheet the check read (a workbook of several sheets), so the plan reads the same. */
       sheet: z.string().min(1).max(256).optional(),
+      /**
+       * Plan only the valid rows of a workbook whose problems are all in some rows; the others
+       * are set aside in a workbook to fix, kept with the run once sent (saveSetAsideRows).
+       */
+      skipInvalid: z.boolean().optional(),
       /**
        * For a workbook sent as bytes (browser mode): the files already uploaded (uploadFiles)
        * for its file cells, by the cell's text as written. Such a workbook's file cells are
@@ -81,6 +87,13 @@ export const spendingRequests = {
   ),
   /** The rows of a pilot's workbook its batch has not sent, as a plan (confirm it as above). */
   planRestOfPilot: request<SubmissionPlanView>()(
+    z.strictObject({ environment: environmentNameSchema, runId: idSchema }),
+  ),
+  /**
+   * The workbook of rows set aside when a run was sent (skipInvalid), to fix and drop again:
+   * saved where the user chooses (desktop) or downloaded (browser). Null when cancelled.
+   */
+  saveSetAsideRows: request<SavedFileView | null>()(
     z.strictObject({ environment: environmentNameSchema, runId: idSchema }),
   ),
   /** Submissions sent but not answered yet, e.g. after a crash: a "sending" state that lasts. */

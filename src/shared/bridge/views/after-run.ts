@@ -101,6 +101,8 @@ export interface HistoryEntryView {
   batchOfRunId?: string
   /** For a pilot: the runs that sent the rest of its workbook (the same batch). */
   batchRests?: string[]
+  /** Rows with problems set aside to fix when this run was sent (saveSetAsideRows). */
+  setAsideRows?: number
   createdAtMs: number
 }
 

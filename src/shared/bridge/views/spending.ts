@@ -108,6 +108,10 @@ export interface SubmissionPlanView {
   confirmRequired: boolean
   /** The run whose failed rows this plan sends again, or null. */
   retryOfRunId: string | null
+  /** Rows with problems set aside to fix (asked with skipInvalid): not sent, not counted. */
+  setAsideRows?: number
+  /** The run these fixed set-aside rows follow up (then retryOfRunId is that run too). */
+  followsSetAsideOf?: string
   /** One paragraph that says what confirming will do and spend. */
   summary: string
 }

@@ -1,0 +1,109 @@
+/**
+ * Sending the valid rows and setting the rest aside, for the app (the command line has its own
+ * options around the same workbook code): the bad rows go to a workbook kept in the engine's
+ * data folder, which is linked to the run the valid rows went to once they are sent, and a
+ * set-aside workbook dropped again after fixing is planned as that run's follow-up.
+ */
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { randomUUID } from 'node:crypto'
+import type { ListingInputSchema } from '../../../shared/contract'
+import type { ReadResult } from '../../workbooks/validate/read-result'
+import {
+  linkSetAsideToRun,
+  setAsideRunOf,
+  splitInvalidRows,
+  writeSetAsideWorkbook,
+} from '../../workbooks'
+import { PLAN_TTL_MS } from './plan-store'
+import type { ReadWorkbook } from './submission-inputs'
+
+/** The workbook of rows set aside for a plan (and, once sent, its run). */
+export interface SetAsideFile {
+  path: string
+  rows: number
+}
+
+function setAsideFolder(home: string): string {
+  return join(home, 'set-aside')
+}
+
+/**
+ * The set-aside workbooks kept with their runs, by run id. Each one's name says its run and how
+ * many rows it holds, so the history can count them without opening a workbook.
+ */
+export async function keptSetAsides(home: string): Promise<Map<string, SetAsideFile>> {
+  const names = await readdir(setAsideFolder(home)).catch(() => [] as string[])
+  const kept = new Map<string, SetAsideFile>()
+  for (const name of names) {
+    const match = /^run-(.+)--(\d+)\.xlsx$/.exec(name)
+    if (!match) continue
+    kept.set(decodeURIComponent(match[1]!), {
+      path: join(setAsideFolder(home), name),
+      rows: Number(match[2]),
+    })
+  }
+  return kept
+}
+
+/**
+ * A reader that gives only the valid rows of a sheet whose problems are all in some rows, and
+ * writes the others to a workbook to fix (`onSetAside` says where). A file problem, or no valid
+ * row at all, leaves the read as it was, so nothing can be sent.
+ */
+export function skippingInvalidRows(
+  home: string,
+  read: (path: string, schema: ListingInputSchema | null) => Promise<ReadResult>,
+  about: [string, string][],
+  onSetAside: (file: SetAsideFile) => void,
+): ReadWorkbook {
+  return async (path, schema) => {
+    const result = await read(path, schema)
+    if (result.fileErrors.length > 0 || result.rowErrors.length === 0) return result
+    const { send, aside } = splitInvalidRows(result)
+    if (send.rows.length === 0) return result
+    await mkdir(setAsideFolder(home), { recursive: true })
+    await dropUnsent(home)
+    const target = join(setAsideFolder(home), `plan-${randomUUID()}.xlsx`)
+    await writeSetAsideWorkbook(target, result.headers ?? [], aside, about)
+    onSetAside({ path: target, rows: aside.length })
+    return send
+  }
+}
+
+/**
+ * Removes the set-aside workbooks of plans that expired unconfirmed (a plan lives for
+ * PLAN_TTL_MS): their rows were never sent, so there is nothing to fix them for.
+ */
+async function dropUnsent(home: string): Promise<void> {
+  const folder = setAsideFolder(home)
+  const names = await readdir(folder).catch(() => [] as string[])
+  const before = Date.now() - 2 * PLAN_TTL_MS
+  for (const name of names.filter((n) => n.startsWith('plan-'))) {
+    const path = join(folder, name)
+    const old = await stat(path).then(
+      (s) => s.mtimeMs < before,
+      () => false,
+    )
+    if (old) await rm(path, { force: true })
+  }
+}
+
+/**
+ * After the valid rows were sent as `runId`: the workbook of rows set aside says so on its
+ * hidden sheet and is kept under the run's name, where history finds it.
+ */
+export async function keepSetAsideWithRun(
+  home: string,
+  file: SetAsideFile,
+  runId: string,
+): Promise<void> {
+  await linkSetAsideToRun(file.path, runId)
+  const name = `run-${encodeURIComponent(runId)}--${file.rows}.xlsx`
+  await rename(file.path, join(setAsideFolder(home), name))
+}
+
+/** The run whose set-aside rows `file` holds (fixed and dropped again), or null. */
+export async function followUpOf(file: string): Promise<string | null> {
+  return setAsideRunOf(file)
+}

@@ -1,0 +1,120 @@
+// Sending the valid rows of a sheet with a few bad ones, in headless Chromium through browser
+// mode: 50 rows with 3 bad offer "Send 47 valid rows and set 3 aside to fix", which leads to the
+// usual confirmation priced for 47; once sent, History counts the 3 with the run and downloads
+// them as a workbook to fix.
+import { join } from 'node:path'
+import ExcelJS from 'exceljs'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { useE2eApp, type E2eApp } from './harness'
+import { chromiumMissing } from './support'
+import { screenshotBothThemes, seriousA11yViolations } from './screens'
+
+const missing = chromiumMissing()
+if (missing) console.log(`Set-aside end-to-end test skipped: ${missing}.`)
+
+const BAD = [7, 20, 41]
+
+/** 50 rows of the template's own columns; rows 7, 20 and 41 have no number in Sequence. */
+async function sheetWithBadRows(path: string) {
+  const book = new ExcelJS.Workbook()
+  const sheet = book.addWorksheet('Input')
+  sheet.addRow(['Message', 'Sequence number'])
+  for (let i = 1; i <= 50; i += 1) sheet.addRow([`Hello ${i}`, BAD.includes(i) ? 'n/a' : i])
+  await book.xlsx.writeFile(path)
+}
+
+describe.skipIf(missing !== null)('set the rows with problems aside, in headless Chromium', () => {
+  let app: E2eApp
+  let page: Page
+
+  useE2eApp(
+    {
+      homePrefix: 'skill-runner-e2e-aside-',
+      taskMs: 100,
+      context: { viewport: { width: 1280, height: 800 }, acceptDownloads: true },
+    },
+    (started) => {
+      app = started
+      page = started.page
+    },
+  )
+
+  it(
+    'sends the 47 valid rows after the usual confirmation and hands the 3 others back to fix',
+    { timeout: 180_000 },
+    async () => {
+      const input = join(app.home, 'fifty.xlsx')
+      await sheetWithBadRows(input)
+      await page.goto(app.mode.url)
+      await page.getByRole('radio', { name: /Row echo/ }).check()
+      await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+      await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(input)
+
+      const offer = page.getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
+      await offer.waitFor()
+      expect(
+        await page.getByRole('button', { name: 'Review the cost and send…' }).isDisabled(),
+      ).toBe(true)
+      await page.getByRole('heading', { name: '4. Send' }).scrollIntoViewIfNeeded()
+      await screenshotBothThemes(page, 'aside-01-offer')
+      expect(await seriousA11yViolations(page)).toEqual([])
+
+      await offer.click()
+      const dialog = page.getByRole('dialog')
+      await dialog.getByText('Send 47 valid rows and set 3 aside?').waitFor()
+      await dialog
+        .getByText(/3 rows with problems set aside to fix, not sent and not counted/)
+        .waitFor()
+      await screenshotBothThemes(page, 'aside-02-confirm')
+      const send = dialog.getByRole('button', { name: /^Send/ }).last()
+      expect(await send.isDisabled()).toBe(true)
+      await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
+      expect(await send.isDisabled()).toBe(false)
+      await send.click()
+
+      await page.locator('.run-detail .card-sub', { hasText: /run_/ }).first().waitFor()
+      await page
+        .getByRole('navigation', { name: 'Screens' })
+        .getByRole('button', { name: 'History' })
+        .click()
+      const entry = page.locator('.history-table tbody tr', { hasText: '3 set aside to fix' })
+      await entry.waitFor()
+      expect(await entry.textContent()).toContain('47 rows')
+      await screenshotBothThemes(page, 'aside-03-history')
+      expect(await seriousA11yViolations(page)).toEqual([])
+
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        entry.getByRole('button', { name: 'Open the 3 rows to fix' }).click(),
+      ])
+      const saved = join(app.home, 'to-fix.xlsx')
+      await download.saveAs(saved)
+      const book = new ExcelJS.Workbook()
+      await book.xlsx.readFile(saved)
+      const sheet = book.getWorksheet('To fix')!
+      expect(sheet.rowCount).toBe(4)
+      expect(sheet.getCell('A2').value).toBe('Hello 7')
+
+      await page.setViewportSize({ width: 860, height: 700 })
+      await screenshotBothThemes(page, 'aside-04-history-narrow')
+
+      // Fixed and dropped again, the 3 rows are sent as the first run's follow-up.
+      for (const r of [2, 3, 4]) sheet.getCell(r, 2).value = r
+      await book.xlsx.writeFile(saved)
+      await page
+        .getByRole('navigation', { name: 'Screens' })
+        .getByRole('button', { name: 'New run' })
+        .click()
+      await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(saved)
+      await page.getByText('3 rows, no problems: ready to send.').waitFor()
+      await page.getByRole('button', { name: 'Review the cost and send…' }).click()
+      await dialog.getByText('Send 3 fixed rows?').waitFor()
+      await dialog.getByText(/3 fixed rows set aside from run run_/).waitFor()
+      await screenshotBothThemes(page, 'aside-05-follow-up-narrow')
+      await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
+      await dialog.getByRole('button', { name: /^Send/ }).last().click()
+      await page.locator('.run-detail .card-sub', { hasText: /run_/ }).first().waitFor()
+    },
+  )
+})
