@@ -6,17 +6,13 @@
  * accepted submission of the same rows does not block it, while a redo whose answer was lost is
  * sent again with the same request, so one redo never makes two runs.
  */
-import { createHash, randomUUID } from 'node:crypto'
-import type { ListingSource, PlanTarget } from '../../../shared/bridge'
-import type { RunDetail } from '../../../shared/contract'
-import { buyerListing } from '../listings/buyer-listing'
+import { createHash } from 'node:crypto'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import type { History } from '../../storage/run-history'
-import { costAndHistory } from './cost'
 import type { Plan, SpendServices } from './plan'
-import { noProblems } from './plan-submission'
-import type { Submission, SubmissionTarget } from './submissions'
+import { rowsAgainPlan, submissionOfRun } from './rows-again'
+import type { Submission } from './submissions'
 
 export type RedoServices = SpendServices & { history: Pick<History, 'retriedBy'> }
 
@@ -40,52 +36,6 @@ export function redoIndexes(original: Submission, runId: string, numbers: number
   return [...new Set(numbers.map((n) => indexOf.get(n)!))].sort((a, b) => a - b)
 }
 
-interface RedoTarget {
-  target: SubmissionTarget
-  targetView: PlanTarget
-  fee: number | null
-  terms: string
-  schemaSource: ListingSource | 'template'
-}
-
-/**
- * Where the redo goes: the same template, or the listing's current version and fee (as a retry
- * of failed rows does; kept here so that spend/'s other files stay as they are).
- */
-async function redoTarget(
-  connection: Connection,
-  original: Submission,
-  detail: RunDetail,
-  signal?: AbortSignal,
-): Promise<RedoTarget> {
-  if (original.targetKind !== 'listing') {
-    const templateId = original.targetId
-    return {
-      target: { kind: 'template', templateId, callbackUrl: original.callbackUrl || undefined },
-      targetView: { kind: 'template', templateId, name: detail.run.templateName || templateId },
-      fee: null,
-      terms: '',
-      schemaSource: 'template',
-    }
-  }
-  const listing = await buyerListing(connection.client, original.targetId, signal)
-  const fee = listing.source === 'none' ? original.taskFixedFeeT : listing.taskFixedFeeT
-  const listingVersionId = listing.listingVersionId || original.listingVersionId
-  const listingId = original.targetId
-  return {
-    target: { kind: 'listing', listingId, listingVersionId, taskFixedFeeT: fee },
-    targetView: {
-      kind: 'listing',
-      listingId,
-      listingVersionId,
-      name: listing.displayName || listingId,
-    },
-    fee,
-    terms: listing.pricingRuleVersion,
-    schemaSource: listing.source,
-  }
-}
-
 /** This redo's fingerprint: the rows' own, then the redo's place among the run's redos. */
 function redoFingerprint(base: string, runId: string, earlierRedos: string[]): string {
   return createHash('sha256')
@@ -100,51 +50,24 @@ export async function planRedo(
   rowNumbers: number[],
   signal?: AbortSignal,
 ): Promise<Plan> {
-  const original = services.submissions.byRun(connection.historyKey, runId)
-  if (!original) {
-    throw new EngineError(
-      'not-found',
-      `Run ${runId} was not submitted from this computer, so its rows are not here to send again.`,
-      'Send the workbook again with only the rows you need.',
-      { action: 'send-fewer-rows' },
-    )
-  }
+  const original = submissionOfRun(services, connection, runId)
   const indexes = redoIndexes(original, runId, rowNumbers)
   const detail = await connection.client.run(runId, { signal })
   services.history.recordRuns(connection.historyKey, [detail.run])
-  const rows = indexes.map((i) => original.rows[i]!)
-  const fromWorkbook = original.rowNumbers.length > 0
-  const to = await redoTarget(connection, original, detail, signal)
-  const costs = await costAndHistory(services, connection, to.target, rows, to.fee, signal)
-  const fingerprint = redoFingerprint(
-    costs.fingerprint,
-    runId,
-    services.history.retriedBy(connection.historyKey, runId),
-  )
-  return services.plans.add({
-    id: randomUUID(),
+  const earlierRedos = services.history.retriedBy(connection.historyKey, runId)
+  return rowsAgainPlan(
+    services,
     connection,
-    target: to.target,
-    targetView: to.targetView,
-    file: original.inputCopyPath,
-    fileName: original.inputFilename,
-    rows,
-    rowNumbers: indexes.map((i) => original.rowNumbers[i] ?? i + 1),
-    rowNumbering: fromWorkbook ? 'spreadsheet' : 'submitted',
-    totalRows: original.rowCount,
-    pilotRows: null,
-    taskFixedFeeT: to.fee,
-    terms: to.terms,
-    schemaSource: to.schemaSource,
-    validation: noProblems,
-    confirmRequired: true,
-    retryOfRunId: runId,
-    batchOfRunId: null,
-    redo: true,
-    ...services.plans.expiry(),
-    ...costs,
-    fingerprint,
-    duplicateOf: services.submissions.acceptedLike(connection.historyKey, fingerprint),
-    unansweredOf: services.submissions.unansweredLike(connection.historyKey, fingerprint),
-  })
+    { runId, original, detail, indexes },
+    (costs) => {
+      const fingerprint = redoFingerprint(costs.fingerprint, runId, earlierRedos)
+      return {
+        redo: true,
+        fingerprint,
+        duplicateOf: services.submissions.acceptedLike(connection.historyKey, fingerprint),
+        unansweredOf: services.submissions.unansweredLike(connection.historyKey, fingerprint),
+      }
+    },
+    signal,
+  )
 }
