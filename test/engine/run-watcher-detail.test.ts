@@ -1,6 +1,7 @@
 // How often the watcher asks for the detail of a run someone has open while the run keeps
-// moving: a detail carries every task (megabytes for a big run), so it is asked for at most every
-// detailEveryMs, while each look's list still tells the progress; the final detail comes at once.
+// moving: a detail carries every task (megabytes for a big run), so a big run's is asked for less
+// often than every look (one look in every 1,000 tasks, at most one in ten), while each look's
+// list still tells the progress; the final detail comes at once.
 // The run source here is an object in memory (the watcher takes anything with listRuns and
 // run), looked at by hand on a clock of its own, so the counts do not depend on timing.
 import { expect, it } from 'vitest'
@@ -9,19 +10,19 @@ import { RunWatcher } from '../../src/core/flows/watch/run-watcher'
 
 const TASKS = 30
 
-function movingRun() {
+function movingRun(totalTasks = TASKS) {
   let done = 0
   const summary = (): RunSummary => ({
     runId: 'run_big',
     displayName: 'Big',
-    status: done >= TASKS ? 'succeeded' : 'running',
+    status: done >= totalTasks ? 'succeeded' : 'running',
     sourceType: 'official_template',
     templateKey: 'row-echo',
     templateName: 'Row echo',
     templateUuid: '',
     definitionHash: '',
     inputFilename: '',
-    totalTasks: TASKS,
+    totalTasks,
     completedTasks: done,
     failedTasks: 0,
     cancelledTasks: 0,
@@ -30,7 +31,7 @@ function movingRun() {
     firstErrorMessage: '',
     createdAtUnix: 1,
     startedAtUnix: 1,
-    completedAtUnix: done >= TASKS ? 2 : 0,
+    completedAtUnix: done >= totalTasks ? 2 : 0,
     updatedAtUnix: 1 + done,
     market: undefined,
   })
@@ -40,7 +41,7 @@ function movingRun() {
     paused: false,
     // One more task done at every look.
     async listRuns(): Promise<RunList> {
-      if (!source.paused) done = Math.min(TASKS, done + 1)
+      if (!source.paused) done = Math.min(totalTasks, done + 1)
       return { items: [summary()], nextPageToken: '', totalCount: 1 }
     },
     async run(): Promise<RunDetail> {
@@ -51,11 +52,11 @@ function movingRun() {
   return source
 }
 
-it('asks for an open moving run’s detail at most every detailEveryMs, and at its end at once', async () => {
-  const source = movingRun()
+async function watchToEnd(source: ReturnType<typeof movingRun>, detailEveryMs?: number) {
   let clock = 0
   const watcher = new RunWatcher(source, {
     minMs: 1000,
+    ...(detailEveryMs ? { detailEveryMs } : {}),
     now: () => clock,
     setTimer: () => null,
     clearTimer: () => {},
@@ -67,13 +68,28 @@ it('asks for an open moving run’s detail at most every detailEveryMs, and at i
     await watcher.refresh()
     clock += 1000
   }
+  watcher.stop()
+  return { details, requests: watcher.requests }
+}
 
-  // Looks 1 s apart, details 5 s apart (five times minMs by default), plus the last one.
+it('asks for an open moving run’s detail at most every detailEveryMs, and at its end at once', async () => {
+  const source = movingRun()
+  const { details, requests } = await watchToEnd(source, 5000)
+  // Looks 1 s apart, details 5 s apart, plus the last one.
   expect(source.detailRequests).toBe(Math.ceil(TASKS / 5) + 1)
   expect(details.map((run) => run.completedTasks)).toEqual([1, 6, 11, 16, 21, 26, 30])
   expect(details.at(-1)!.status).toBe('succeeded')
-  expect(watcher.requests).toBe(TASKS + source.detailRequests)
-  watcher.stop()
+  expect(requests).toBe(TASKS + source.detailRequests)
+})
+
+it('paces details by the run’s size: every look for a small run, one in ten for 10,000 tasks', async () => {
+  const small = movingRun(TASKS)
+  await watchToEnd(small)
+  expect(small.detailRequests).toBe(TASKS)
+  const big = movingRun(10_000)
+  const { details } = await watchToEnd(big)
+  // 30 looks of a run that does not end in them: the first, then one every 10 s.
+  expect(details.map((run) => run.completedTasks)).toEqual([1, 11, 21])
 })
 
 it('fetches a detail owed to a run that has stopped changing once its time has come', async () => {

@@ -57,10 +57,8 @@ export interface RunWatcherOptions {
   /** While the service cannot be reached, ask again this often (ms, default 30000). */
   outageRetryMs?: number
   /**
-   * Shortest time between two detail requests of a focused run that keeps changing (ms, default
-   * five times minMs). A detail carries every task, megabytes for a big run, while the list's
-   * summary already tells the progress at each look; the detail when the run ends is always
-   * fetched at once.
+   * Shortest time between two detail requests of a focused run that keeps changing (ms). By
+   * default it grows with the run's size (see detailPaceMs); a number here fixes it.
    */
   detailEveryMs?: number
   now?: () => number
@@ -83,7 +81,7 @@ export class RunWatcher {
   private readonly detailAt = new Map<string, number>()
   /** Focused runs that changed since their last detail, which was too recent to fetch again. */
   private readonly detailOwed = new Set<string>()
-  private readonly detailEveryMs: number
+  private readonly detailEveryMs: number | undefined
   /** The runs of the newest page at the last look (followed for the runs list). */
   private newest = new Set<string>()
   /** That page's summaries, as they were then. */
@@ -116,7 +114,7 @@ export class RunWatcher {
     this.maxMs = options.maxMs ?? 15_000
     this.pageSize = options.pageSize ?? 50
     this.outageRetryMs = options.outageRetryMs ?? 30_000
-    this.detailEveryMs = options.detailEveryMs ?? this.minMs * 5
+    this.detailEveryMs = options.detailEveryMs
     this.now = options.now ?? Date.now
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
     this.clearTimer =
@@ -319,7 +317,7 @@ export class RunWatcher {
       first ||
       isTerminalStatus(now.status) ||
       last === undefined ||
-      this.now() - last >= this.detailEveryMs
+      this.now() - last >= (this.detailEveryMs ?? detailPaceMs(now, this.minMs))
     if (!due) {
       this.detailOwed.add(runId)
       return
@@ -338,6 +336,19 @@ export class RunWatcher {
     this.detailAt.delete(runId)
     this.detailOwed.delete(runId)
   }
+}
+
+/** Tasks a detail may carry and still be fetched at every look while its run moves. */
+const TASKS_PER_LOOK = 1000
+
+/**
+ * How often a moving run's detail is worth fetching: at every look (minMs) up to 1,000 tasks,
+ * then one look in every thousand tasks, up to one in ten. A detail carries every task
+ * (megabytes for a big run: parsed here and again in the window), while the list's summary
+ * already tells the progress at each look.
+ */
+function detailPaceMs(run: RunSummary, minMs: number): number {
+  return minMs * Math.min(10, Math.max(1, Math.ceil(run.totalTasks / TASKS_PER_LOOK)))
 }
 
 export function summaryChanged(a: RunSummary, b: RunSummary): boolean {
