@@ -66,8 +66,9 @@ function hostMemory(): { rss: number; peak: number } {
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 }
 }
-/** The peak as sampled, and in which phase it was reached. */
+/** The peak as sampled, and in which phase it was reached; and each phase's own peak. */
 const sampled = { peak: 0, phase: '' }
+const phasePeaks = new Map<string, number>()
 let phase = 'start'
 const benchStart = Date.now()
 /** Names the phase the memory samples belong to, and says it (a long run is watched live). */
@@ -78,6 +79,9 @@ function enter(name: string) {
 const sampler = setInterval(() => {
   const { rss } = hostMemory()
   if (rss > sampled.peak) Object.assign(sampled, { peak: rss, phase })
+  // Phases named after a run count as one kind ("saving the outputs of ...").
+  const kind = phase.replace(/ (of|big-run).*$/, '')
+  phasePeaks.set(kind, Math.max(rss, phasePeaks.get(kind) ?? 0))
 }, 200)
 async function hostCounts(): Promise<Record<string, number>> {
   host.stdin!.write('counts\n')
@@ -261,6 +265,8 @@ try {
   console.log(
     `  engine RSS sampled: peak ${sampled.peak.toFixed(0)} MB while ${sampled.phase}; ${memoryWhileWatching.toFixed(0)} MB by the runs' end`,
   )
+  const peaks = [...phasePeaks].map(([kind, mb]) => `${kind} ${mb.toFixed(0)}`).join(', ')
+  console.log(`  engine RSS peak by phase (MB): ${peaks}`)
   console.log(
     `${verdict(vmHwm < RSS_TARGET_MB)} engine peak RSS (VmHWM) ${vmHwm.toFixed(0)} MB — target under ${RSS_TARGET_MB} MB`,
   )
