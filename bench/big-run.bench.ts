@@ -1,16 +1,18 @@
 /**
- * A big run, unattended (issue 21, item 6): a 20,000-row workbook sent to the sandbox the way
- * the app sends it (planSubmission then confirmSubmission, Bridge calls from the page in browser
- * mode), watched to its end with the run's detail open in headless Chromium, then its outputs
- * saved and the results workbook written (downloadRun, saveResultsWorkbook).
+ * A big run, unattended (issue 21, item 6): 20,000 rows sent to the sandbox the way the app
+ * sends them (planSubmission then confirmSubmission, Bridge calls from the page in browser
+ * mode), watched to the end with a run's detail open in headless Chromium, then the outputs
+ * saved and the results workbooks written (downloadRun, saveResultsWorkbook). The sandbox takes
+ * at most 10,000 rows a request and the app sends a workbook as one run, so the rows go as two
+ * workbooks of 10,000, sent one after the other and moving together.
  *
- * The sandbox and the engine (browser mode's host, bench/big-run-host.ts) each run in a process
- * of their own, so the engine's peak memory is read from /proc (VmHWM) without the sandbox's.
- * Targets: the engine's peak RSS under 300 MB; no long task over 50 ms in the page while the
- * run moves (PerformanceObserver 'longtask' reports only tasks over 50 ms, so "none"); the
- * watcher's requests within 5% of naive polling (one detail request per active run every 2 s).
- *
- * The sandbox runs 4 tasks at a time; --task-ms 25 makes 20,000 tasks last about 2-3 minutes.
+ * The sandbox and the engine (browser mode's host, bench/big-run-host.ts, run through tsx) each
+ * run in a process of their own, so the engine's peak memory is read from /proc (VmHWM) without
+ * the sandbox's. Targets: the engine's peak RSS under 300 MB; no long task over 50 ms in the page
+ * while the runs move (PerformanceObserver 'longtask' reports only tasks over 50 ms, so "none");
+ * the watcher's requests within 5% of naive polling (one detail request per active run every
+ * 2 s). The sandbox runs 4 tasks at a time: --task-ms 25 (BIG_RUN_TASK_MS) makes 20,000 tasks
+ * last about 3-4 minutes on a loaded machine.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
