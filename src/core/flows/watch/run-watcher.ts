@@ -56,6 +56,11 @@ export interface RunWatcherOptions {
   pageSize?: number
   /** While the service cannot be reached, ask again this often (ms, default 30000). */
   outageRetryMs?: number
+  /**
+   * Shortest time between two detail requests of a focused run that keeps changing (ms). By
+   * default it grows with the run's size (see detailPaceMs); a number here fixes it.
+   */
+  detailEveryMs?: number
   now?: () => number
   setTimer?: (fn: () => void, ms: number) => unknown
   clearTimer?: (handle: unknown) => void
@@ -72,6 +77,11 @@ export class RunWatcher {
   /** Active runs being followed, by id, with their last known summary (if any). */
   private readonly active = new Map<string, RunSummary | null>()
   private readonly focused = new Set<string>()
+  /** When each focused run's detail was last fetched (ms). */
+  private readonly detailAt = new Map<string, number>()
+  /** Focused runs that changed since their last detail, which was too recent to fetch again. */
+  private readonly detailOwed = new Set<string>()
+  private readonly detailEveryMs: number | undefined
   /** The runs of the newest page at the last look (followed for the runs list). */
   private newest = new Set<string>()
   /** That page's summaries, as they were then. */
@@ -104,6 +114,7 @@ export class RunWatcher {
     this.maxMs = options.maxMs ?? 15_000
     this.pageSize = options.pageSize ?? 50
     this.outageRetryMs = options.outageRetryMs ?? 30_000
+    this.detailEveryMs = options.detailEveryMs
     this.now = options.now ?? Date.now
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
     this.clearTimer =
@@ -175,6 +186,7 @@ export class RunWatcher {
    */
   unfocus(runId: string) {
     this.focused.delete(runId)
+    this.forgetDetail(runId)
     if (!this.newest.has(runId)) this.active.delete(runId)
   }
 
@@ -268,20 +280,17 @@ export class RunWatcher {
         // Unfocused while that request was out: drop it.
         if (!this.active.has(runId)) continue
       }
-      if (before === null || summaryChanged(before, now)) {
+      const changed = before === null || summaryChanged(before, now)
+      if (changed) {
         changedRuns.push(now)
         this.active.set(runId, now)
         for (const l of this.listeners.progress) l(now)
-        if (this.focused.has(runId)) {
-          if (!detail) {
-            this.requests += 1
-            detail = await this.client.run(runId)
-          }
-          this.emitDetail(detail)
-        }
       }
+      if (this.focused.has(runId) && (changed || this.detailOwed.has(runId)))
+        await this.sendDetail(runId, now, before === null, detail)
       if (isTerminalStatus(now.status)) {
         this.active.delete(runId)
+        this.forgetDetail(runId)
         for (const l of this.listeners.ended) l(now)
       }
     }
@@ -291,9 +300,55 @@ export class RunWatcher {
       : Math.min(this.maxMs, Math.round(this.delay * 1.5))
   }
 
-  private emitDetail(detail: RunDetail) {
+  /**
+   * The detail of a focused run that changed: fetched (unless `fetched` already is it) when it is
+   * the first, the last, or the last one is old enough (one already fetched is passed on);
+   * otherwise owed to a later look.
+   */
+  private async sendDetail(
+    runId: string,
+    now: RunSummary,
+    first: boolean,
+    fetched: RunDetail | null,
+  ) {
+    const last = this.detailAt.get(runId)
+    const due =
+      fetched !== null ||
+      first ||
+      isTerminalStatus(now.status) ||
+      last === undefined ||
+      this.now() - last >= (this.detailEveryMs ?? detailPaceMs(now, this.minMs))
+    if (!due) {
+      this.detailOwed.add(runId)
+      return
+    }
+    let detail = fetched
+    if (!detail) {
+      this.requests += 1
+      detail = await this.client.run(runId)
+    }
+    this.detailAt.set(runId, this.now())
+    this.detailOwed.delete(runId)
     for (const l of this.listeners.detail) l(detail)
   }
+
+  private forgetDetail(runId: string) {
+    this.detailAt.delete(runId)
+    this.detailOwed.delete(runId)
+  }
+}
+
+/** Tasks a detail may carry and still be fetched at every look while its run moves. */
+const TASKS_PER_LOOK = 1000
+
+/**
+ * How often a moving run's detail is worth fetching: at every look (minMs) up to 1,000 tasks,
+ * then one look in every thousand tasks, up to one in ten. A detail carries every task
+ * (megabytes for a big run: parsed here and again in the window), while the list's summary
+ * already tells the progress at each look.
+ */
+function detailPaceMs(run: RunSummary, minMs: number): number {
+  return minMs * Math.min(10, Math.max(1, Math.ceil(run.totalTasks / TASKS_PER_LOOK)))
 }
 
 export function summaryChanged(a: RunSummary, b: RunSummary): boolean {

@@ -1,0 +1,61 @@
+/**
+ * The engine of the big-run benchmark in a process of its own (so its peak memory is its own):
+ * the engine as the app makes it, connected to the sandbox named by BIG_RUN_SANDBOX_URL, served
+ * to a browser by browser mode. Prints `app at URL` once ready. Every request the engine sends
+ * to the service is counted by method and path (ids folded); a line `counts` on stdin prints
+ * the counts so far as one JSON line, `reset` starts counting again, `quit` stops.
+ */
+import { createInterface } from 'node:readline'
+import { join } from 'node:path'
+import { createEngine } from '../src/core/engine'
+import { MemorySecretStore } from '../src/core/secrets'
+import { startBrowserMode } from '../src/web/app'
+import { rendererDir } from '../test/e2e/support'
+
+const baseUrl = process.env.BIG_RUN_SANDBOX_URL ?? ''
+const home = process.env.BIG_RUN_HOME ?? ''
+if (!baseUrl || !home) throw new Error('BIG_RUN_SANDBOX_URL and BIG_RUN_HOME are required')
+
+const counts = new Map<string, number>()
+/** "GET /runs/{id}" from a request, ids folded so that requests of a kind add up. */
+function kindOf(input: string | URL | Request, init?: RequestInit): string {
+  const url = new URL(input instanceof Request ? input.url : String(input))
+  const method = init?.method ?? (input instanceof Request ? input.method : 'GET')
+  const path = url.pathname
+    .split('/')
+    .map((part) => (/\d/.test(part) && part.length > 8 ? '{id}' : part))
+    .join('/')
+  return `${method} ${path}`
+}
+const countingFetch: typeof fetch = (input, init) => {
+  const kind = kindOf(input, init)
+  counts.set(kind, (counts.get(kind) ?? 0) + 1)
+  return fetch(input, init)
+}
+
+const engine = createEngine({
+  home: join(home, 'home'),
+  secretStore: new MemorySecretStore(),
+  tokenOverride: 'sandbox-demo-token',
+  fetch: countingFetch,
+})
+await engine.addEnvironment({ name: 'Bench', baseUrl, token: 'sandbox-demo-token' })
+engine.useEnvironment('Bench')
+const mode = await startBrowserMode({
+  engine,
+  app: { name: 'Skill Runner', version: 'bench', platform: process.platform },
+  rendererDir,
+})
+console.log(`app at ${mode.url}`)
+
+for await (const line of createInterface({ input: process.stdin })) {
+  if (line === 'counts') console.log(`counts ${JSON.stringify(Object.fromEntries(counts))}`)
+  else if (line === 'reset') counts.clear()
+  else if (line === 'quit') break
+}
+// Open connections (the page's socket) must not keep the host alive once asked to stop.
+await Promise.race([
+  mode.close().then(() => engine.close()),
+  new Promise((r) => setTimeout(r, 5000)),
+])
+process.exit(0)
