@@ -128,4 +128,40 @@ describe.skipIf(missing !== null)('New run and run detail state in headless Chro
     expect(await page.getByRole('alert').count()).toBe(0)
     await screenshotBothThemes(page, 'state-04-run-detail-switched')
   })
+  it('a run that set rows aside opens them from its detail', { timeout: 180_000 }, async () => {
+    await page.goto(app.mode.url)
+    await page.getByRole('radio', { name: /Row echo/ }).check()
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Get the input workbook' }).click(),
+    ])
+    const blank = join(app.home, 'aside-blank.xlsx')
+    await download.saveAs(blank)
+    const bad = join(app.home, 'aside.xlsx')
+    await fill(blank, bad, [
+      ['Hello', null, 1],
+      ['World', null, 'two'],
+    ])
+    await workbookInput().setInputFiles(bad)
+    await page.getByRole('button', { name: 'Send 1 valid row and set 1 aside to fix…' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
+    await dialog.getByRole('button', { name: /^Send/ }).last().click()
+
+    const card = page.getByTestId('rows-to-fix')
+    await card.getByText(/1 row had problems when this run was sent/).waitFor()
+    await card.scrollIntoViewIfNeeded()
+    await screenshotBothThemes(page, 'state-05-run-rows-to-fix')
+    const [rows] = await Promise.all([
+      page.waitForEvent('download'),
+      card.getByRole('button', { name: 'Open the rows to fix' }).click(),
+    ])
+    const saved = join(app.home, 'rows-to-fix.xlsx')
+    await rows.saveAs(saved)
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.readFile(saved)
+    const sheet = book.getWorksheet('To fix')!
+    expect(sheet.rowCount).toBe(2)
+    expect(sheet.getCell('A2').value).toBe('World')
+  })
 })
