@@ -341,6 +341,20 @@ describe('history', () => {
   })
 })
 
+describe('history follows its unfinished runs', () => {
+  it('shows a run that ended while nobody looked as ended, not Running', async () => {
+    const sent = await engine.submissions.journal(connection, {
+      target: { kind: 'template', templateId: 'row-echo' },
+      rows: [{ message: 'unwatched' }],
+    })
+    const runId = (await engine.submissions.send(connection, sent)).runId
+    // Ended on the service; the app's runs list, detail and follower never saw it.
+    await ended(runId)
+    const page = await browser.handlers.listHistory({}, http)
+    expect(page.items.find((e) => e.runId === runId)).toMatchObject({ runStatus: 'succeeded' })
+  })
+})
+
 describe('creator views', () => {
   it('lists my listings with their review, one review request, and a private template', async () => {
     const first = await browser.handlers.listMyListings({ environment: 'Local', pageSize: 2 }, http)

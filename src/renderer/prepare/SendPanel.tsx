@@ -4,6 +4,7 @@ import { ErrorNotice } from '../components/ErrorNotice'
 import { usePrepare, useStores } from '../stores/context'
 import { ConfirmSubmission } from './ConfirmSubmission'
 import { CardHead } from '../components/CardParts'
+import { sendBlocker } from '../stores/prepare/send-blocker'
 
 /**
  * Step 4: all rows or a pilot of the first N, then the confirmation with the cost. Sending needs
@@ -13,13 +14,14 @@ import { CardHead } from '../components/CardParts'
 export function SendPanel(props: { env: EnvironmentView }) {
   const { prepare, nav, runs } = useStores()
   const check = usePrepare((s) => s.check)
-  const checking = usePrepare((s) => s.checkState === 'reading')
   const planning = usePrepare((s) => s.planning)
   const plan = usePrepare((s) => s.plan)
   const planError = usePrepare((s) => s.planError)
   const sending = usePrepare((s) => s.sending)
   const sendError = usePrepare((s) => s.sendError)
-  const ready = Boolean(check?.valid) && !checking
+  const blocker = usePrepare(sendBlocker)
+  const reasonId = useId()
+  const ready = blocker === null
 
   async function confirm(choice: { maxCostT?: number; again?: boolean }) {
     const sent = await prepare.getState().confirmSend(choice)
@@ -57,10 +59,16 @@ export function SendPanel(props: { env: EnvironmentView }) {
           type="button"
           className="btn btn-primary"
           disabled={!ready || planning}
+          aria-describedby={blocker ? reasonId : undefined}
           onClick={() => void prepare.getState().planSend()}
         >
           {planning ? 'Working out the cost…' : 'Review the cost and send…'}
         </button>
+        {blocker && (
+          <span id={reasonId} className="prep-muted send-blocker">
+            {blocker}
+          </span>
+        )}
         <SetAsideOffer />
       </div>
 

@@ -8,6 +8,7 @@ import { CompareCard } from '../compare/CompareCard'
 import { ArtifactsCard } from './ArtifactsCard'
 import { OutputsCard } from './OutputsCard'
 import { RestOfPilotCard } from './RestOfPilotCard'
+import { RowsToFixCard } from './RowsToFixCard'
 import { RunSummaryCard } from './RunSummaryCard'
 import { StoppingCard } from './StoppingCard'
 import { TasksCard } from './TasksCard'
@@ -60,6 +61,7 @@ export function RunDetail(props: { env: EnvironmentView; runId: string }) {
       {notice}
       <StoppingCard overview={overview} />
       <RestOfPilotCard overview={overview} />
+      <RowsToFixCard overview={overview} />
       <OutputsCard overview={overview} />
       <TasksCard overview={overview} />
       <ArtifactsCard overview={overview} />

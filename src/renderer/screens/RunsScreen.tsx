@@ -1,11 +1,27 @@
+import { useEffect, useState } from 'react'
 import type { EnvironmentView } from '../../shared/bridge'
 import { RunsPanel } from '../components/RunsPanel'
 import { RunDetail } from '../runs/RunDetail'
-import { useNav } from '../stores/context'
+import { useNav, useStores } from '../stores/context'
 
-/** The environment's runs; a run opened from anywhere shows its detail here. */
+/**
+ * The environment's runs; a run opened from anywhere shows its detail here. A run belongs to the
+ * environment it was opened in: switching environment goes back to the new one's list rather
+ * than asking the new environment for a run it does not have.
+ */
 export function RunsScreen(props: { env: EnvironmentView }) {
+  const { nav } = useStores()
   const openRunId = useNav((s) => s.openRunId)
-  if (openRunId) return <RunDetail key={openRunId} env={props.env} runId={openRunId} />
+  const [openedIn, setOpenedIn] = useState(props.env.name)
+  const switched = openedIn !== props.env.name
+
+  useEffect(() => {
+    if (!switched) return
+    nav.getState().closeRun()
+    setOpenedIn(props.env.name)
+  }, [switched, nav, props.env.name])
+
+  if (openRunId && !switched)
+    return <RunDetail key={openRunId} env={props.env} runId={openRunId} />
   return <RunsPanel env={props.env} />
 }

@@ -14,6 +14,7 @@ import type {
 import { isTerminalStatus, type RunSummary } from '../../../shared/contract'
 import type { RunDownload } from '../../flows/downloads/downloads'
 import { EngineError } from '../../errors'
+import { followAllUnfinished } from '../../flows/history/follow-unfinished'
 import { listHistory } from '../../flows/history/history-view'
 import { keptSetAsides } from '../../flows/spend/set-aside'
 import {
@@ -157,6 +158,9 @@ export function settingsVerbs(
     engine.environments.find(environment)?.unitLabel ?? 'credits'
   return {
     async listHistory(args) {
+      // Runs still under way in the history are asked after first, so an ended one shows ended.
+      const connections = engine.environments.list().map((env) => engine.connect({ env: env.name }))
+      await followAllUnfinished(engine.history, connections)
       const page = await listHistory(engine.history, engine.submissions, unitLabelOf, {
         search: args.search,
         limit: args.limit,

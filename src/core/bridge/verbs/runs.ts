@@ -10,6 +10,7 @@ import type { Engine } from '../../engine'
 import { EngineError } from '../../errors'
 import { previewArtifact } from '../../flows/downloads/artifact-preview'
 import { resultsWorkbookName } from '../../flows/results/results'
+import { keptSetAsides } from '../../flows/spend/set-aside'
 import { rowNumberingOf } from '../../flows/spend/submissions'
 import type { RunsSource } from '../run-follower'
 import type { VerbContext, Verbs } from './context'
@@ -78,6 +79,7 @@ async function runOverview(
   const workbook = join(ctx.settings.read().outputsFolder, resultsWorkbookName(runId))
   const numbering = rowNumberingOf(submission)
   const rowNumbers = numbering?.source === 'spreadsheet' ? numbering.numbers : []
+  const aside = (await keptSetAsides(engine.home)).get(runId)
   return {
     environment: connection.name,
     unitLabel: connection.unitLabel,
@@ -90,6 +92,7 @@ async function runOverview(
     savedFolder: saved.folder,
     savedFiles: saved.files,
     resultsWorkbook: (await exists(workbook)) ? workbook : '',
+    ...(aside ? { setAsideRows: aside.rows } : {}),
   }
 }
 

@@ -28,3 +28,23 @@ export async function followUnfinished(
   }
   return wanted.size
 }
+
+/**
+ * The same for every environment the history may name, before History is shown: a run that
+ * ended while nobody looked at it is not left "Running". An environment that cannot be reached
+ * (or takes longer than `waitMs`) keeps what was last seen; one with no unfinished runs costs no
+ * request.
+ */
+export async function followAllUnfinished(
+  history: Pick<History, 'unfinishedRuns' | 'recordRuns'>,
+  connections: Promise<Connection>[],
+  waitMs = 5000,
+): Promise<void> {
+  const signal = AbortSignal.timeout(waitMs)
+  await Promise.all(
+    connections.map(async (pending) => {
+      const connection = await pending.catch(() => null)
+      if (connection) await followUnfinished(history, connection, 20, signal)
+    }),
+  )
+}

@@ -42,6 +42,8 @@ export function checkHeadline(check: WorkbookCheckView): string {
   const rows = `${check.rowCount.toLocaleString('en-US')} row${check.rowCount === 1 ? '' : 's'}`
   if (!check.target) return `${rows} read. Choose what this workbook is for to check it.`
   const problems = check.fileErrors.length + check.problems.length
+  // An empty workbook is never called ready: there would be nothing to send.
+  if (check.valid && check.rowCount === 0) return 'No rows to send: fill in at least one row.'
   if (check.valid) return `${rows}, no problems: ready to send.`
   return `${rows}, ${problems.toLocaleString('en-US')} problem${problems === 1 ? '' : 's'} to fix in the workbook.`
 }
@@ -81,7 +83,8 @@ async function runCheck(
   try {
     ref = await ctx.toFileRef(file)
   } catch {
-    if (get().checkId === checkId) set({ checkState: 'error', checkError: unreadableFile(file) })
+    if (get().checkId === checkId)
+      set({ checkState: 'error', check: null, checkError: unreadableFile(file) })
     return
   }
   const runValues = filledRunValues(get())
@@ -111,7 +114,8 @@ async function runCheck(
     }
   } catch (error) {
     if (get().checkId !== checkId) return
-    set({ checkState: 'error', checkError: errorInfo(error) })
+    // The previous answer is not shown beside this error: it was for another file or target.
+    set({ checkState: 'error', check: null, checkError: errorInfo(error) })
   }
 }
 

@@ -73,9 +73,10 @@ export function sendActions(ctx: SliceContext): SendActions {
           // The plan reads the sheet the check read (the reader's choice, or the user's).
           ...(check?.sheet ? { sheet: check.sheet } : {}),
         })
-        set({ planning: false, plan })
+        if (get().check === check) set({ planning: false, plan })
       } catch (error) {
-        set({ planning: false, planError: errorInfo(error) })
+        // A plan for a check that is no longer shown (another target or environment) is dropped.
+        if (get().check === check) set({ planning: false, planError: errorInfo(error) })
       }
     },
     closePlan() {

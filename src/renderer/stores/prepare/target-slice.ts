@@ -72,6 +72,19 @@ function loadForm(ctx: SliceContext, target: PrepareTarget) {
 /** A new choice: what was made or planned for the previous one no longer applies. */
 function retarget({ set }: SliceContext, target: PrepareTarget) {
   set({ target, workbookSaved: null, workbookSaveError: null, plan: null, sent: null })
+  // The check, its grid, mapping and errors were against the old target: the chosen workbook is
+  // checked again against the new one, and nothing of the old answer stays on screen meanwhile.
+  set({
+    check: null,
+    checkError: null,
+    focus: null,
+    markedUpSaved: null,
+    markedUpError: null,
+    planning: false,
+    planError: null,
+    sendError: null,
+    workbookSaving: false,
+  })
   if (target.kind === 'template') set({ listing: null, listingLoading: false, listingError: null })
   else set({ template: null, templateLoading: false, templateError: null })
 }
@@ -119,9 +132,10 @@ export function targetActions(ctx: SliceContext): TargetActions {
       try {
         const saved = await api.saveInputWorkbook({ environment, target })
         if (saved?.kind === 'bytes') ctx.download(saved)
-        set({ workbookSaving: false, workbookSaved: saved })
+        if (stillChosen(ctx, target)) set({ workbookSaving: false, workbookSaved: saved })
       } catch (error) {
-        set({ workbookSaving: false, workbookSaveError: errorInfo(error) })
+        if (stillChosen(ctx, target))
+          set({ workbookSaving: false, workbookSaveError: errorInfo(error) })
       }
     },
     async openSaved(path) {

@@ -26,6 +26,8 @@ export interface RunOverview {
   savedFiles: number
   /** The results workbook saved here, '' when not yet. */
   resultsWorkbook: string
+  /** Rows with problems set aside to fix when this run was sent here (saveSetAsideRows). */
+  setAsideRows?: number
 }
 
 /** A bounded preview of one artifact's content, fetched by the engine (never a URL or token). */

@@ -1,0 +1,34 @@
+import { useState } from 'react'
+import type { BridgeErrorInfo, RunOverview } from '../../shared/bridge'
+import { plural } from '../../shared/amounts'
+import { CardHead } from '../components/CardParts'
+import { ErrorNotice } from '../components/ErrorNotice'
+import { useStores } from '../stores/context'
+
+/**
+ * The rows set aside to fix when this run was sent (the valid ones went, these did not): the
+ * same workbook History opens, a click away from the run itself.
+ */
+export function RowsToFixCard(props: { overview: RunOverview }) {
+  const { prepare } = useStores()
+  const [error, setError] = useState<BridgeErrorInfo | null>(null)
+  const { setAsideRows, environment } = props.overview
+  if (!setAsideRows) return null
+  const runId = props.overview.detail.run.runId
+  const open = async () => setError(await prepare.getState().openRowsToFix(environment, runId))
+  return (
+    <section className="card" aria-labelledby="rows-to-fix-title" data-testid="rows-to-fix">
+      <CardHead
+        titleId="rows-to-fix-title"
+        level={3}
+        title="Rows set aside to fix"
+        sub={`${plural(setAsideRows, 'row')} had problems when this run was sent and were not sent. Fix them in their workbook and drop it on New run to send them.`}
+      >
+        <button type="button" className="btn btn-secondary" onClick={() => void open()}>
+          Open the rows to fix
+        </button>
+      </CardHead>
+      {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
+    </section>
+  )
+}

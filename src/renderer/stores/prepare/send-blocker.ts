@@ -1,0 +1,38 @@
+/**
+ * Why the workbook cannot be sent yet, in the buyer's words, or null when it can. The Send step
+ * shows this beside its disabled button, so "ready to send" and a disabled or empty send are
+ * never shown together: one rule decides both.
+ */
+import { uploadedFileCells } from './files-slice'
+import type { PrepareData } from './prepare-state'
+
+function plural(n: number, word: string) {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`
+}
+
+/** Files the workbook names that only an upload can bring (browser mode) and lack one. */
+function filesNotUploaded(state: PrepareData): number {
+  if (!state.check) return 0
+  const uploaded = new Set(uploadedFileCells(state).map((u) => u.path))
+  const waiting = new Set<string>()
+  for (const cell of state.check.fileCells)
+    if (cell.state === 'unchecked' && !uploaded.has(cell.value)) waiting.add(cell.value)
+  return waiting.size
+}
+
+export function sendBlocker(state: PrepareData): string | null {
+  const { check } = state
+  if (state.checkState === 'reading') return 'Wait for the check of the workbook to finish.'
+  if (state.checkError) return 'The workbook could not be checked: see the problem above.'
+  if (!check) return 'Drop the filled workbook in step 3 first.'
+  if (!check.target) return 'Choose what this workbook is for in step 1.'
+  if (!check.valid) {
+    const problems = check.fileErrors.length + check.problems.length
+    return `Fix the ${plural(problems, 'problem')} in the workbook, then check it again.`
+  }
+  if (check.rowCount === 0) return 'The workbook has no rows to send: fill in at least one row.'
+  if (state.uploading) return 'Wait for the files to finish uploading.'
+  const waiting = filesNotUploaded(state)
+  if (waiting > 0) return `Upload the ${plural(waiting, 'file')} the workbook names first.`
+  return null
+}

@@ -1,0 +1,167 @@
+// State that stays true, in headless Chromium through browser mode: switching template clears the
+// old target's check (its headline, grid and errors) and checks the workbook again against the
+// new one; Send says why it is disabled; switching environment on the New run screen leaves
+// nothing of the old one; switching environment inside a run detail goes back to the list.
+import { join } from 'node:path'
+import ExcelJS from 'exceljs'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { BUYER_TOKEN, buyerSeed } from '../helpers/buyer-seed'
+import { useE2eApp, type E2eApp } from './harness'
+import { chromiumMissing } from './support'
+import { screenshotBothThemes } from './screens'
+
+const missing = chromiumMissing()
+if (missing) console.log(`State end-to-end test skipped: ${missing}.`)
+
+describe.skipIf(missing !== null)('New run and run detail state in headless Chromium', () => {
+  let app: E2eApp
+  let page: Page
+
+  useE2eApp(
+    {
+      homePrefix: 'skill-runner-e2e-state-',
+      taskMs: 100,
+      environments: [
+        { name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed, taskMs: 100 } },
+      ],
+      context: { acceptDownloads: true, viewport: { width: 1280, height: 900 } },
+    },
+    (started) => {
+      app = started
+      page = started.page
+    },
+  )
+
+  async function fill(blank: string, out: string, rows: (string | number | null)[][]) {
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.readFile(blank)
+    const input = book.getWorksheet('Input')!
+    rows.forEach((values, r) => values.forEach((v, c) => (input.getCell(r + 2, c + 1).value = v)))
+    await book.xlsx.writeFile(out)
+  }
+
+  const environment = (name: RegExp) =>
+    page.getByRole('navigation', { name: 'Environments' }).getByRole('button', { name })
+  const workbookInput = () => page.getByLabel('Choose a workbook', { exact: true })
+  const sendButton = () => page.getByRole('button', { name: 'Review the cost and send…' })
+
+  it('clears what belonged to the old template or environment', { timeout: 180_000 }, async () => {
+    await page.goto(app.mode.url)
+    await page.getByRole('radio', { name: /Row echo/ }).check()
+    await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+    // Nothing dropped yet: Send is disabled and says why.
+    expect(await sendButton().isDisabled()).toBe(true)
+    await page.getByText('Drop the filled workbook in step 3 first.').waitFor()
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Get the input workbook' }).click(),
+    ])
+    const blank = join(app.home, 'blank.xlsx')
+    await download.saveAs(blank)
+    const bad = join(app.home, 'bad.xlsx')
+    await fill(blank, bad, [
+      ['Hello', null, 1],
+      ['World', null, 'two'],
+    ])
+    await workbookInput().setInputFiles(bad)
+    await page.getByText('2 rows, 1 problem to fix in the workbook.').waitFor()
+    await page.getByText('Fix the 1 problem in the workbook, then check it again.').waitFor()
+    expect(await sendButton().isDisabled()).toBe(true)
+    await page.getByRole('heading', { name: '4. Send' }).scrollIntoViewIfNeeded()
+    await screenshotBothThemes(page, 'state-01-send-reason')
+
+    // Another template: the Row echo check, its grid and its error go; the workbook is checked
+    // again against Document digest, and one answer (not the old one too) is shown.
+    await page.getByRole('radio', { name: /Document digest/ }).check()
+    await page.getByRole('heading', { name: '2. Document digest' }).waitFor()
+    await expect
+      .poll(() => page.getByText('2 rows, 1 problem to fix in the workbook.').count())
+      .toBe(0)
+    await expect
+      .poll(() => page.locator('.error-list', { hasText: /Sequence number/ }).count())
+      .toBe(0)
+    expect(
+      await page.getByText(/to fix in the workbook\.|no problems/).count(),
+    ).toBeLessThanOrEqual(1)
+    await page.getByRole('heading', { name: '3. Your filled workbook' }).scrollIntoViewIfNeeded()
+    await screenshotBothThemes(page, 'state-02-other-template')
+
+    // Back to Row echo: the same workbook, checked again, shows its one problem once.
+    await page.getByRole('radio', { name: /Row echo/ }).check()
+    await page.getByText('2 rows, 1 problem to fix in the workbook.').waitFor()
+    expect(await page.locator('.error-list', { hasText: /Row 3, Sequence number/ }).count()).toBe(1)
+
+    // Fixed: ready, and Send is enabled with no reason beside it.
+    const good = join(app.home, 'good.xlsx')
+    await fill(blank, good, [
+      ['Hello', null, 1],
+      ['World', null, 2],
+    ])
+    await workbookInput().setInputFiles(good)
+    await page.getByText('2 rows, no problems: ready to send.').waitFor()
+    expect(await sendButton().isDisabled()).toBe(false)
+    expect(await page.locator('.send-blocker').count()).toBe(0)
+
+    // Another environment: nothing of the Sandbox's workbook stays.
+    await environment(/Market/).click()
+    await page.getByRole('heading', { name: '1. What to run' }).waitFor()
+    await expect.poll(() => page.getByText(/ready to send/).count()).toBe(0)
+    expect(await page.getByTestId('rows-grid').count()).toBe(0)
+    await page.getByText('Drop the filled workbook in step 3 first.').waitFor()
+    await screenshotBothThemes(page, 'state-03-other-environment')
+
+    // Back in the Sandbox, a run is sent and opened; switching environment from its detail goes
+    // back to the other environment's runs list instead of failing to find the run there.
+    await environment(/Sandbox/).click()
+    await page.getByRole('radio', { name: /Row echo/ }).check()
+    await workbookInput().setInputFiles(good)
+    await page.getByText('2 rows, no problems: ready to send.').waitFor()
+    await sendButton().click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByRole('checkbox', { name: /I agree to pay what this run costs/ }).check()
+    await dialog.getByRole('button', { name: 'Send 2 rows' }).click()
+    await page.locator('.run-detail .card-sub', { hasText: /run_/ }).waitFor()
+    await environment(/Market/).click()
+    await expect.poll(() => page.locator('.run-detail').count()).toBe(0)
+    expect(await page.getByRole('alert').count()).toBe(0)
+    await screenshotBothThemes(page, 'state-04-run-detail-switched')
+  })
+  it('a run that set rows aside opens them from its detail', { timeout: 180_000 }, async () => {
+    await page.goto(app.mode.url)
+    await page.getByRole('radio', { name: /Row echo/ }).check()
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Get the input workbook' }).click(),
+    ])
+    const blank = join(app.home, 'aside-blank.xlsx')
+    await download.saveAs(blank)
+    const bad = join(app.home, 'aside.xlsx')
+    await fill(blank, bad, [
+      ['Hello', null, 1],
+      ['World', null, 'two'],
+    ])
+    await workbookInput().setInputFiles(bad)
+    await page.getByRole('button', { name: 'Send 1 valid row and set 1 aside to fix…' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
+    await dialog.getByRole('button', { name: /^Send/ }).last().click()
+
+    const card = page.getByTestId('rows-to-fix')
+    await card.getByText(/1 row had problems when this run was sent/).waitFor()
+    await card.scrollIntoViewIfNeeded()
+    await screenshotBothThemes(page, 'state-05-run-rows-to-fix')
+    const [rows] = await Promise.all([
+      page.waitForEvent('download'),
+      card.getByRole('button', { name: 'Open the rows to fix' }).click(),
+    ])
+    const saved = join(app.home, 'rows-to-fix.xlsx')
+    await rows.saveAs(saved)
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.readFile(saved)
+    const sheet = book.getWorksheet('To fix')!
+    expect(sheet.rowCount).toBe(2)
+    expect(sheet.getCell('A2').value).toBe('World')
+  })
+})
