@@ -143,16 +143,18 @@ function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryV
             <button
               type="button"
               className="link-button"
-              aria-label={`Open run ${props.entry.runId}`}
+              aria-label={`Open the run of ${props.entry.runName || props.entry.inputFilename || props.entry.target}`}
               onClick={() => props.onOpen(props.entry)}
             >
               Open run
             </button>
           </span>
-          <span className="run-sub" title={props.entry.runId}>
-            {props.entry.runId}
-            {props.entry.retries.length ? ` · retried in ${props.entry.retries.join(', ')}` : ''}
-          </span>
+          {props.entry.retries.length > 0 && (
+            <span className="run-sub" title={props.entry.retries.join(', ')}>
+              Rows sent again{' '}
+              {props.entry.retries.length === 1 ? 'once' : `${props.entry.retries.length} times`}
+            </span>
+          )}
         </>
       ) : (
         <span className="run-sub">{submissionStateText(props.entry)}</span>

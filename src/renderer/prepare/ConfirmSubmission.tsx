@@ -246,7 +246,7 @@ function DuplicateNote(props: {
     <div className="prep-note confirm-duplicate" role="note">
       <p>
         You already sent these same rows here on {new Date(duplicate.acceptedAtMs).toLocaleString()}
-        : run {duplicate.runId}.
+        .
       </p>
       <div className="prep-actions">
         {props.onOpenRun && (

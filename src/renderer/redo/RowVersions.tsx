@@ -43,7 +43,7 @@ export function RowVersions(props: { overview: RunOverview }) {
                     className="link-button"
                     onClick={() => nav.getState().openRun(v.runId)}
                   >
-                    {v.runId}
+                    {i === 1 ? 'sent again' : `sent again (${i})`}
                   </button>
                 )}{' '}
                 ({statusLabel(v.status).toLowerCase()}

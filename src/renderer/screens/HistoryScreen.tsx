@@ -42,7 +42,7 @@ export function HistoryScreen(props: { env: EnvironmentView }) {
         sub={
           loading && !loaded
             ? 'Loading the history…'
-            : `Everything submitted from this computer, in every environment${
+            : `What this computer sent, in every environment${
                 loaded ? ` · ${items.length}${more ? '+' : ''} shown` : ''
               }. Kept on this computer: it works offline.`
         }
@@ -65,6 +65,11 @@ export function HistoryScreen(props: { env: EnvironmentView }) {
       {error && <ErrorNotice error={error} onRetry={() => void history.getState().load()} />}
       {loaded && items.length === 0 && !error ? (
         <EmptyList
+          action={
+            search.trim()
+              ? { label: 'Clear the search', onClick: () => setSearch('') }
+              : { label: 'Start a new run', onClick: () => nav.getState().show('prepare') }
+          }
           title={
             search.trim()
               ? `Nothing in the history matches “${search.trim()}”.`
@@ -72,8 +77,8 @@ export function HistoryScreen(props: { env: EnvironmentView }) {
           }
         >
           {search.trim()
-            ? 'Search by file name, template or listing, run ID, status or date (YYYY-MM-DD).'
-            : 'Runs you start from this computer are listed here, with their files, costs and saved outputs.'}
+            ? 'Search by file name, template or listing, status or date (YYYY-MM-DD), or clear the search.'
+            : 'Start a new run: what you send from this computer is listed here, with its files, costs and saved outputs.'}
         </EmptyList>
       ) : (
         items.length > 0 && (
