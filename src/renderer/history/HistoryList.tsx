@@ -56,7 +56,7 @@ export function HistoryList(props: {
                 {entry.targetKind === 'listing' ? 'Listing' : 'Template'} {entry.target} ·{' '}
                 {plural(entry.rows, 'row')}
                 {entry.setAsideRows ? ` · ${entry.setAsideRows} set aside to fix` : ''}
-                {entry.retryOfRunId ? ` · retry of ${entry.retryOfRunId}` : ''}
+                {entry.retryOfRunId ? ' · retry of an earlier run' : ''}
                 {entry.batchOfRunId
                   ? ' · rest of a pilot'
                   : entry.batchRests?.length
@@ -143,7 +143,7 @@ function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryV
             <button
               type="button"
               className="link-button"
-              aria-label={`Open the run of ${props.entry.runName || props.entry.inputFilename || props.entry.target}`}
+              aria-label={`Open run ${props.entry.runId}`}
               onClick={() => props.onOpen(props.entry)}
             >
               Open run

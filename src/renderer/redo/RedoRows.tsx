@@ -125,6 +125,7 @@ function RedoOutcome(props: {
           <button
             type="button"
             className="link-button"
+            data-run-id={redo.runId}
             onClick={() => nav.getState().openRun(redo.runId)}
           >
             Open it
