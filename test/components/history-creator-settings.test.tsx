@@ -57,6 +57,8 @@ describe('the history', () => {
       listHistory: async () => ({ items: [], more: false }),
     })
     expect(h.text()).toContain('Nothing submitted yet.')
+    await click(buttonNamed(h.container, 'Start a new run'))
+    expect(h.stores.nav.getState().screen).toBe('prepare')
   })
 
   it('says what went wrong reading it', async () => {
@@ -173,6 +175,8 @@ describe('the creator screen', () => {
       listMyListings: async () => ({ environment: 'Sandbox', items: [], nextPageToken: '' }),
     })
     expect(h.text()).toContain('You have no listings here.')
+    // The empty list offers its next step as a button: look again once a listing is created.
+    expect(buttonNamed(h.container, 'Check again')).toBeTruthy()
   })
 
   it('says why listings cannot be read (offline)', async () => {
