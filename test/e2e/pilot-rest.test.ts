@@ -92,7 +92,10 @@ describe.skipIf(missing !== null)('the rest of a pilot, in the app', () => {
       await send.click()
 
       // The new run opens; the history names the two as one batch.
-      await page.locator('.run-detail .card-sub', { hasText: /run_/ }).first().waitFor()
+      await page
+        .locator('.run-detail .more-details code', { hasText: /run_/ })
+        .first()
+        .waitFor({ state: 'attached' })
       await page
         .getByRole('navigation', { name: 'Screens' })
         .getByRole('button', { name: 'History' })

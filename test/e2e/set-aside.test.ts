@@ -73,7 +73,10 @@ describe.skipIf(missing !== null)('set the rows with problems aside, in headless
       expect(await send.isDisabled()).toBe(false)
       await send.click()
 
-      await page.locator('.run-detail .card-sub', { hasText: /run_/ }).first().waitFor()
+      await page
+        .locator('.run-detail .more-details code', { hasText: /run_/ })
+        .first()
+        .waitFor({ state: 'attached' })
       await page
         .getByRole('navigation', { name: 'Screens' })
         .getByRole('button', { name: 'History' })
@@ -114,7 +117,10 @@ describe.skipIf(missing !== null)('set the rows with problems aside, in headless
       await screenshotBothThemes(page, 'aside-05-follow-up-narrow')
       await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
       await dialog.getByRole('button', { name: /^Send/ }).last().click()
-      await page.locator('.run-detail .card-sub', { hasText: /run_/ }).first().waitFor()
+      await page
+        .locator('.run-detail .more-details code', { hasText: /run_/ })
+        .first()
+        .waitFor({ state: 'attached' })
     },
   )
 })
