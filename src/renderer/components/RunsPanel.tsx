@@ -35,14 +35,11 @@ export function RunsPanel(props: { env: EnvironmentView }) {
       <CardHead
         titleId="runs-title"
         title="Runs"
-        sub={
-          <>
-            What {props.env.name} has run for this environment, from any computer.{' '}
-            {loading
-              ? 'Loading runs…'
-              : runsCaption({ items, status, search, totalCount }, filterContext)}
-          </>
-        }
+        sub={`What ${props.env.name} has run for this environment, from any computer. ${
+          loading
+            ? 'Loading runs…'
+            : runsCaption({ items, status, search, totalCount }, filterContext)
+        }`}
         live
       >
         <div className="toolbar">
