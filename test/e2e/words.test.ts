@@ -114,7 +114,7 @@ describe.skipIf(missing !== null)('the words of every screen', () => {
     await page.goto(app.mode.url)
     await showScreen('Runs')
     await page.getByText('No runs yet.').waitFor()
-    await page.getByText('What Sandbox has run for this environment').waitFor()
+    await page.getByText('What the service has for this environment').waitFor()
     await check('runs-empty')
     await screenshotBothThemes(page, 'words-runs-empty')
     await page.getByRole('button', { name: 'Start a new run' }).click()
