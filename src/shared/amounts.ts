@@ -46,13 +46,18 @@ export function estimateWords(f: EstimateFacts): string {
   return `about ${amount(f.estimateT, f.unitLabel)}`
 }
 
-/** Where the estimate comes from, said plainly, with what to do when nobody knows it. */
-export function estimateSourceWords(f: EstimateFacts): string {
+/**
+ * Where the estimate comes from, said plainly, with what to do when nobody knows it. The CLI
+ * names the earlier run by its ID (`withRunId`); the window keeps the ID under "Details".
+ */
+export function estimateSourceWords(f: EstimateFacts, withRunId = true): string {
   if (f.estimateT !== null && f.estimateSource === 'fee') {
     return 'the service’s estimate (the listing’s fee per row)'
   }
   if (f.estimateT !== null && f.estimateSource === 'pilot' && f.learnedFrom) {
-    return `the last run’s cost per row (run ${f.learnedFrom.runId})`
+    return withRunId
+      ? `the last run’s cost per row (run ${f.learnedFrom.runId})`
+      : 'the last run’s cost per row'
   }
   return f.targetKind === 'listing'
     ? 'unknown. The service does not show this listing’s fee to your account, and no earlier run of it has ended here: send a pilot of a few rows first to learn it.'

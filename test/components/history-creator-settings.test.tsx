@@ -57,6 +57,8 @@ describe('the history', () => {
       listHistory: async () => ({ items: [], more: false }),
     })
     expect(h.text()).toContain('Nothing submitted yet.')
+    await click(buttonNamed(h.container, 'Start a new run'))
+    expect(h.stores.nav.getState().screen).toBe('prepare')
   })
 
   it('says what went wrong reading it', async () => {
@@ -101,8 +103,8 @@ describe('the history', () => {
     expect(h.text()).toContain('12 credits')
     expect(h.text()).toContain('about 4 credits')
     expect(h.text()).toContain('2 files')
-    expect(h.text()).toContain('retried in run-2')
-    expect(h.text()).toContain('retry of run-1')
+    expect(h.text()).toContain('Rows sent again once')
+    expect(h.text()).toContain('retry of an earlier run')
     await click(buttonNamed(h.container, 'Open run run-2'))
     expect(h.stores.nav.getState()).toMatchObject({ screen: 'runs', openRunId: 'run-2' })
   })
@@ -173,6 +175,8 @@ describe('the creator screen', () => {
       listMyListings: async () => ({ environment: 'Sandbox', items: [], nextPageToken: '' }),
     })
     expect(h.text()).toContain('You have no listings here.')
+    // The empty list offers its next step as a button: look again once a listing is created.
+    expect(buttonNamed(h.container, 'Check again')).toBeTruthy()
   })
 
   it('says why listings cannot be read (offline)', async () => {

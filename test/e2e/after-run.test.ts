@@ -203,15 +203,18 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
     await showScreen('History')
     await page.getByRole('heading', { name: 'History' }).waitFor()
     // The first run, with its file and the run that retried it; the retry, naming the first.
+    // Runs are named in words on the screen; their ids stay in the buttons' accessible names.
     const original = page.locator('.history-table tbody tr', {
-      hasText: `retried in ${retryRunId}`,
+      has: page.getByRole('button', { name: `Open run ${runId}` }),
     })
-    const retry = page.locator('.history-table tbody tr', { hasText: `retry of ${runId}` })
+    const retry = page.locator('.history-table tbody tr', {
+      has: page.getByRole('button', { name: `Open run ${retryRunId}` }),
+    })
     await original.waitFor()
     await retry.waitFor()
     expect(await original.textContent()).toContain('orders.xlsx')
-    expect(await original.textContent()).toContain(runId)
-    expect(await retry.textContent()).toContain(retryRunId)
+    expect(await original.textContent()).toContain('Rows sent again once')
+    expect(await retry.textContent()).toContain('retry of an earlier run')
     await look('history')
     await page.getByLabel('Search the history').fill(retryRunId)
     await expect
@@ -328,9 +331,9 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
     expect(await send.isDisabled()).toBe(true)
     await dialog.getByRole('checkbox', { name: /I agree/ }).check()
     await send.click()
-    const sent = page.locator('.redo-rows').getByText('Sent as run')
+    const sent = page.locator('.redo-rows').getByText('Sent as a new run')
     await sent.waitFor({ timeout: 30_000 })
-    const redoRunId = (await sent.getByRole('button').textContent())!.trim()
+    const redoRunId = (await sent.getByRole('button').getAttribute('data-run-id'))!
     const redone = await ended(redoRunId)
     expect(redone.run.totalTasks).toBe(2)
     // Opened again: each row sent again shows its versions, the newest that succeeded kept.
@@ -339,11 +342,17 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
     const versions = page.locator('.row-versions li')
     await versions.first().waitFor({ timeout: 30_000 })
     expect(await versions.allTextContents()).toEqual([
-      `Row 2: this run (succeeded) → ${redoRunId} (succeeded, kept)`,
+      'Row 2: this run (succeeded) → sent again (succeeded, kept)',
       // The failed row retried earlier failed again: the first version stays the kept one.
-      `Row 3: this run (failed, kept) → ${retryRunId} (failed)`,
-      `Row 4: this run (succeeded) → ${redoRunId} (succeeded, kept)`,
+      'Row 3: this run (failed, kept) → sent again (failed)',
+      'Row 4: this run (succeeded) → sent again (succeeded, kept)',
     ])
+    // Each later version opens the run that sent it again: the redo, or the earlier retry.
+    expect(
+      await versions
+        .locator('button')
+        .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-run-id'))),
+    ).toEqual([redoRunId, retryRunId, redoRunId])
     await page.locator('.row-versions').scrollIntoViewIfNeeded()
     await screenshotBothThemes(page, 'after-run-redo-versions-1280')
   })

@@ -89,7 +89,7 @@ describe.skipIf(missing !== null)('browser mode in headless Chromium', () => {
       const folder = join(app.home, 'Downloads', runId)
       expect(readdirSync(folder).sort()).toEqual(['row-001', 'row-002', 'row-003'])
       // ... and the screen says where, in full, to copy.
-      expect(await page.getByLabel(`Saved 3 files of ${runId} in`).inputValue()).toBe(folder)
+      expect(await page.getByLabel('Saved 3 files of the run in').inputValue()).toBe(folder)
     },
   )
 

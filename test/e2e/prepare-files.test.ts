@@ -83,7 +83,8 @@ describe.skipIf(missing !== null)('file cells sent from a browser', () => {
       await dialog.getByRole('button', { name: /^Send/ }).click()
 
       const detail = page.locator('.run-detail')
-      await detail.locator('.card-sub', { hasText: /run_/ }).waitFor()
+      // The run's ID is folded under Details on its page.
+      await detail.locator('.more-details code', { hasText: /run_/ }).waitFor({ state: 'attached' })
       await page.getByRole('button', { name: /All runs/ }).click()
       const row = page.locator('tr[data-run-id]').first()
       await row.getByText('2 of 2 rows succeeded').waitFor({ timeout: 60_000 })

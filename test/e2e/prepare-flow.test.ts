@@ -158,8 +158,10 @@ describe.skipIf(missing !== null)('the New run screen in headless Chromium', () 
       // The new run opens on the Runs screen and is followed live to its end ...
       // The new run opens on the Runs screen ...
       const detail = page.locator('.run-detail')
-      await detail.locator('.card-sub', { hasText: /run_/ }).waitFor()
-      const runId = (await detail.locator('.card-sub').textContent())?.split(' · ').pop() ?? ''
+      // The run's ID is folded under Details on its page, for support.
+      const idCode = detail.locator('.more-details code', { hasText: /run_/ })
+      await idCode.waitFor({ state: 'attached' })
+      const runId = (await idCode.textContent()) ?? ''
       expect(runId).toMatch(/^run_/)
       // ... is the newest of the runs list, and is followed live to its end.
       await page.getByRole('button', { name: /All runs/ }).click()

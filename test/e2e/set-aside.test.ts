@@ -73,7 +73,10 @@ describe.skipIf(missing !== null)('set the rows with problems aside, in headless
       expect(await send.isDisabled()).toBe(false)
       await send.click()
 
-      await page.locator('.run-detail .card-sub', { hasText: /run_/ }).first().waitFor()
+      await page
+        .locator('.run-detail .more-details code', { hasText: /run_/ })
+        .first()
+        .waitFor({ state: 'attached' })
       await page
         .getByRole('navigation', { name: 'Screens' })
         .getByRole('button', { name: 'History' })
@@ -110,11 +113,14 @@ describe.skipIf(missing !== null)('set the rows with problems aside, in headless
       await page.getByText('3 rows, no problems: ready to send.').waitFor()
       await page.getByRole('button', { name: 'Review the cost and send…' }).click()
       await dialog.getByText('Send 3 fixed rows?').waitFor()
-      await dialog.getByText(/3 fixed rows set aside from run run_/).waitFor()
+      await dialog.getByText(/3 fixed rows set aside from an earlier run/).waitFor()
       await screenshotBothThemes(page, 'aside-05-follow-up-narrow')
       await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
       await dialog.getByRole('button', { name: /^Send/ }).last().click()
-      await page.locator('.run-detail .card-sub', { hasText: /run_/ }).first().waitFor()
+      await page
+        .locator('.run-detail .more-details code', { hasText: /run_/ })
+        .first()
+        .waitFor({ state: 'attached' })
     },
   )
 })

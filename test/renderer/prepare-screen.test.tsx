@@ -452,7 +452,9 @@ describe('the confirmation', () => {
       }),
     )
     expect(text(container)).toContain('About 3 credits: 3 rows at 1 credit per row')
-    expect(text(container)).toContain('Source: the last run’s cost per row (run run_9)')
+    expect(text(container)).toContain('Source: the last run’s cost per row')
+    // The earlier run's ID stays at hand for support, under Details.
+    expect(text(container)).toContain('Learned from run run_9')
     const send = button(container, 'Send for about 3 credits')!
     expect(send.disabled).toBe(true)
     const agree = container.querySelector<HTMLInputElement>('.confirm-agree input')!

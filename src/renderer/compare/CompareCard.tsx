@@ -48,7 +48,7 @@ export function CompareCard(props: { overview: RunOverview }) {
           id={pickId}
           list={`${pickId}-runs`}
           value={other}
-          placeholder={others[0]?.runId ?? 'Run id'}
+          placeholder="Pick a run"
           spellCheck={false}
           onChange={(e) => setOther(e.target.value.trim())}
         />
@@ -107,9 +107,8 @@ function Comparison(props: { view: ComparisonView }) {
   return (
     <div className="comparison">
       <p className="card-sub" role="status">
-        A is <code>{view.a.runId}</code>, B is <code>{view.b.runId}</code>: {view.differing} of{' '}
-        {view.rows.length} rows differ{failedInOne ? `, ${failedInOne} failed in one run only` : ''}
-        .
+        A is this run, B the one you chose: {view.differing} of {view.rows.length} rows differ
+        {failedInOne ? `, ${failedInOne} failed in one run only` : ''}.
         {(!view.a.inputsKnown || !view.b.inputsKnown) &&
           ' A run not sent from this computer has its rows matched by position.'}
         {view.notRead > 0 &&

@@ -1,5 +1,6 @@
 import type { CompareOutput, CompareRow, CompareRowSide } from '../../shared/bridge'
 import { StatusBadge } from '../components/StatusBadge'
+import { kindLabel } from '../runs/run-view'
 
 /** Rows drawn at once; the saved workbook has every row. */
 const SHOWN_ROWS = 200
@@ -54,9 +55,9 @@ function OutputDiff(props: { output: CompareOutput }) {
       )}
       {output.kind === 'file' && (
         <p className="compare-file">
-          A: {output.a.mimeType}, {size(output.a.sizeBytes)}
-          {output.a.preview ? ` “${output.a.preview.slice(0, 80)}”` : ''} · B: {output.b.mimeType},{' '}
-          {size(output.b.sizeBytes)}
+          A: {kindLabel(output.a.mimeType)}, {size(output.a.sizeBytes)}
+          {output.a.preview ? ` “${output.a.preview.slice(0, 80)}”` : ''} · B:{' '}
+          {kindLabel(output.b.mimeType)}, {size(output.b.sizeBytes)}
           {output.b.preview ? ` “${output.b.preview.slice(0, 80)}”` : ''}
         </p>
       )}

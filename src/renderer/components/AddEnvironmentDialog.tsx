@@ -44,7 +44,7 @@ export function AddEnvironmentDialog(props: { onClose: () => void }) {
   return (
     <Dialog
       title="Add an environment"
-      description={`An environment is a Skill Execution Service you use. ${description}`}
+      description={`An environment is a service that runs skills for you. ${description}`}
       onClose={close}
     >
       <form onSubmit={submit} noValidate>

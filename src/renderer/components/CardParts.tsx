@@ -29,11 +29,34 @@ export function CardHead(props: {
 }
 
 /** What a list says when it has nothing to show: why, and what would put something there. */
-export function EmptyList(props: { title: ReactNode; children: ReactNode }) {
+export function EmptyList(props: {
+  title: ReactNode
+  children: ReactNode
+  /** The button that does the next step the text names. */
+  action?: { label: string; onClick: () => void }
+}) {
   return (
     <div className="empty-runs">
       <p className="empty-title">{props.title}</p>
       <p>{props.children}</p>
+      {props.action && (
+        <button type="button" className="btn btn-secondary" onClick={props.action.onClick}>
+          {props.action.label}
+        </button>
+      )}
     </div>
+  )
+}
+
+/**
+ * What only support or the CLI needs (a run's id, pricing terms' version), folded away under
+ * "Details" so a buyer's screen speaks in words and the ids are still there to copy.
+ */
+export function Details(props: { children: ReactNode }) {
+  return (
+    <details className="more-details">
+      <summary>Details</summary>
+      <div className="more-details-body">{props.children}</div>
+    </details>
   )
 }

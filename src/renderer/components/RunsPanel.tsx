@@ -35,11 +35,11 @@ export function RunsPanel(props: { env: EnvironmentView }) {
       <CardHead
         titleId="runs-title"
         title="Runs"
-        sub={
+        sub={`What the service has for this environment, sent from any computer. ${
           loading
             ? 'Loading runs…'
             : runsCaption({ items, status, search, totalCount }, filterContext)
-        }
+        }`}
         live
       >
         <div className="toolbar">
@@ -91,11 +91,19 @@ export function RunsPanel(props: { env: EnvironmentView }) {
 
 /** Why the list is empty: no runs, none of this status, or none matching the search. */
 function NoRunsShown() {
+  const { runs, nav } = useStores()
   const status = useRuns((s) => s.status)
   const search = useRuns((s) => s.search)
   const nextPageToken = useRuns((s) => s.nextPageToken)
   return (
     <EmptyList
+      action={
+        search.trim()
+          ? { label: 'Clear the search', onClick: () => runs.getState().setSearch('') }
+          : status
+            ? { label: 'Show all runs', onClick: () => void runs.getState().setStatus('') }
+            : { label: 'Start a new run', onClick: () => nav.getState().show('prepare') }
+      }
       title={
         search.trim()
           ? `No loaded run matches “${search.trim()}”.`
@@ -108,7 +116,11 @@ function NoRunsShown() {
     >
       {search.trim() && nextPageToken
         ? 'Older runs are not loaded yet: look in them too, or change the search.'
-        : 'Runs started in this environment appear here and update on their own.'}
+        : search.trim()
+          ? 'Clear the search to see every run.'
+          : status
+            ? 'Show every run to see the others.'
+            : 'Start a new run: it appears here and updates on its own.'}
     </EmptyList>
   )
 }
@@ -148,7 +160,7 @@ function LastSaved() {
   return (
     <div className="last-saved" role="status">
       <CopyablePath
-        label={`Saved ${last.savedFiles} file${last.savedFiles === 1 ? '' : 's'} of ${last.runId}${
+        label={`Saved ${last.savedFiles} file${last.savedFiles === 1 ? '' : 's'} of the run${
           last.failedFiles ? ` (${last.failedFiles} failed: save again to retry)` : ''
         } in`}
         path={last.folder}

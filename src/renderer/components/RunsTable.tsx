@@ -1,3 +1,4 @@
+import { runWords } from '../runs/run-view'
 import { memo, useEffect, useMemo, useState } from 'react'
 import type { RunSummary } from '../../shared/contract'
 import {
@@ -86,7 +87,7 @@ const RunRow = memo(function RunRow(props: {
 }) {
   const { run, now } = props
   const fraction = runDoneFraction(run)
-  const name = run.displayName || run.runId
+  const name = runWords(run)
   const started = run.startedAtUnix || run.createdAtUnix
   return (
     <VirtualRow
@@ -106,7 +107,7 @@ const RunRow = memo(function RunRow(props: {
         <span className="run-sub">
           {[run.templateName || run.market?.skillName, run.inputFilename]
             .filter(Boolean)
-            .join(' · ') || run.runId}
+            .join(' · ') || 'Run'}
           {' · '}
           <time dateTime={started ? new Date(started * 1000).toISOString() : undefined}>
             {formatUnixTime(started, now)}
@@ -144,7 +145,7 @@ function SaveOutputs(props: { run: RunSummary; environment: string }) {
         <button
           type="button"
           className="btn btn-secondary btn-small"
-          aria-label={`${label} (${props.run.displayName || props.run.runId})`}
+          aria-label={`${label} (${runWords(props.run)})`}
           onClick={() => void saves.getState().save(props.environment, props.run.runId)}
         >
           {label}

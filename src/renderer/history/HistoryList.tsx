@@ -56,7 +56,7 @@ export function HistoryList(props: {
                 {entry.targetKind === 'listing' ? 'Listing' : 'Template'} {entry.target} ·{' '}
                 {plural(entry.rows, 'row')}
                 {entry.setAsideRows ? ` · ${entry.setAsideRows} set aside to fix` : ''}
-                {entry.retryOfRunId ? ` · retry of ${entry.retryOfRunId}` : ''}
+                {entry.retryOfRunId ? ' · retry of an earlier run' : ''}
                 {entry.batchOfRunId
                   ? ' · rest of a pilot'
                   : entry.batchRests?.length
@@ -149,10 +149,12 @@ function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryV
               Open run
             </button>
           </span>
-          <span className="run-sub" title={props.entry.runId}>
-            {props.entry.runId}
-            {props.entry.retries.length ? ` · retried in ${props.entry.retries.join(', ')}` : ''}
-          </span>
+          {props.entry.retries.length > 0 && (
+            <span className="run-sub" title={props.entry.retries.join(', ')}>
+              Rows sent again{' '}
+              {props.entry.retries.length === 1 ? 'once' : `${props.entry.retries.length} times`}
+            </span>
+          )}
         </>
       ) : (
         <span className="run-sub">{submissionStateText(props.entry)}</span>

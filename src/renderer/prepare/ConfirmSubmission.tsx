@@ -1,3 +1,4 @@
+import { Details } from '../components/CardParts'
 import { useId, useState } from 'react'
 import type { BridgeErrorInfo, SubmissionPlanView } from '../../shared/bridge'
 import { Dialog } from '../components/Dialog'
@@ -38,11 +39,10 @@ function rowsWords(plan: SubmissionPlanView): string {
         : ''
       : ''
   if (plan.followsSetAsideOf)
-    return `${plural(plan.rowCount, 'fixed row')} set aside from run ${plan.followsSetAsideOf}${where}`
+    return `${plural(plan.rowCount, 'fixed row')} set aside from an earlier run${where}`
   if (plan.setAsideRows)
     return `${plural(plan.rowCount, 'valid row')}${where}; ${plural(plan.setAsideRows, 'row')} with problems set aside to fix, not sent and not counted`
-  if (plan.retryOfRunId)
-    return `${plural(plan.rowCount, 'failed row')} of run ${plan.retryOfRunId}${where}`
+  if (plan.retryOfRunId) return `${plural(plan.rowCount, 'failed row')} of this run${where}`
   if (plan.pilotRows !== null)
     return `A pilot: the first ${plural(plan.rowCount, 'row')} of ${plan.totalRows.toLocaleString('en-US')}${where}`
   return `${plural(plan.rowCount, 'row')}${where}`
@@ -194,10 +194,15 @@ function PlanFacts({ plan }: { plan: SubmissionPlanView }) {
         <dd data-testid="confirm-cost">
           {capitalized(estimateWords(factsOf(plan)))}
           <span className="prep-muted confirm-small" data-testid="confirm-cost-source">
-            Source: {estimateSourceWords(factsOf(plan))}
+            Source: {estimateSourceWords(factsOf(plan), false)}
             {plan.estimateT !== null &&
               `. The service charges what the run actually costs, in ${plan.unitLabel}.`}
           </span>
+          {plan.learnedFrom && (
+            <Details>
+              Learned from run <code>{plan.learnedFrom.runId}</code>
+            </Details>
+          )}
         </dd>
       </div>
       {plan.target.kind === 'listing' && (
@@ -246,7 +251,7 @@ function DuplicateNote(props: {
     <div className="prep-note confirm-duplicate" role="note">
       <p>
         You already sent these same rows here on {new Date(duplicate.acceptedAtMs).toLocaleString()}
-        : run {duplicate.runId}.
+        .
       </p>
       <div className="prep-actions">
         {props.onOpenRun && (

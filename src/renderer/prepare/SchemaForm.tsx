@@ -1,3 +1,4 @@
+import { Details } from '../components/CardParts'
 import type { PrepareTarget, SavedFileView } from '../../shared/bridge'
 import type { SchemaColumn, SchemaField } from '../../shared/contract'
 import { ErrorNotice } from '../components/ErrorNotice'
@@ -145,9 +146,16 @@ function ListingDetails(props: { target: Extract<PrepareTarget, { kind: 'listing
             <div>
               <dt>Terms</dt>
               <dd>
-                {listing.pricingRuleVersion
-                  ? `Pricing terms “${listing.pricingRuleVersion}”`
-                  : 'Not shown to your account'}
+                {listing.pricingRuleVersion ? (
+                  <>
+                    The seller’s current pricing terms
+                    <Details>
+                      Pricing terms <code>{listing.pricingRuleVersion}</code>
+                    </Details>
+                  </>
+                ) : (
+                  'Not shown to your account'
+                )}
               </dd>
             </div>
             <div>

@@ -121,15 +121,15 @@ function RedoOutcome(props: {
       {redo.state === 'failed' && <ErrorNotice error={redo.error} onDismiss={props.onClose} />}
       {redo.state === 'sent' && (
         <span className="save-text" role="status">
-          Sent as run{' '}
+          Sent as a new run.{' '}
           <button
             type="button"
             className="link-button"
+            data-run-id={redo.runId}
             onClick={() => nav.getState().openRun(redo.runId)}
           >
-            {redo.runId}
+            Open it
           </button>
-          .
         </span>
       )}
       {redo.state === 'confirming' && (

@@ -41,9 +41,10 @@ export function RowVersions(props: { overview: RunOverview }) {
                   <button
                     type="button"
                     className="link-button"
+                    data-run-id={v.runId}
                     onClick={() => nav.getState().openRun(v.runId)}
                   >
-                    {v.runId}
+                    {i === 1 ? 'sent again' : `sent again (${i} times)`}
                   </button>
                 )}{' '}
                 ({statusLabel(v.status).toLowerCase()}

@@ -59,7 +59,7 @@ export function RestOfPilotCard(props: { overview: RunOverview }) {
         titleId="rest-title"
         level={3}
         title="The rest of the workbook"
-        sub={`${plural(rest.rowCount, 'row')} of the workbook ${rest.pilotRunId === runId ? 'this pilot' : `pilot ${rest.pilotRunId}`} was sent from ${rest.rowCount === 1 ? 'is' : 'are'} not sent yet. Cost: ${cost}. The rows already sent are not sent again.`}
+        sub={`${plural(rest.rowCount, 'row')} of the workbook ${rest.pilotRunId === runId ? 'this pilot' : 'its pilot'} was sent from ${rest.rowCount === 1 ? 'is' : 'are'} not sent yet. Cost: ${cost}. The rows already sent are not sent again.`}
       >
         <button
           type="button"

@@ -1,3 +1,4 @@
+import { runWords } from './run-view'
 import { useEffect, useMemo } from 'react'
 import type { EnvironmentView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
@@ -45,7 +46,7 @@ export function RunDetail(props: { env: EnvironmentView; runId: string }) {
     return (
       <section className="card run-detail" aria-labelledby="run-title">
         {back}
-        <h2 id="run-title">Run {runId}</h2>
+        <h2 id="run-title">{summary ? runWords(summary) : 'Run'}</h2>
         {loading && (
           <p className="card-sub" role="status">
             Loading the run…

@@ -1,3 +1,4 @@
+import { Details } from '../components/CardParts'
 import { useMemo, type ReactNode } from 'react'
 import type { RunOverview } from '../../shared/bridge'
 import { isTerminalStatus, type RunSummary } from '../../shared/contract'
@@ -15,7 +16,7 @@ import { useNow } from '../components/RunsTable'
 import { StatusBadge } from '../components/StatusBadge'
 import { useRuns, useStores } from '../stores/context'
 import { PaceNote, StalledNotice } from './RunPace'
-import { costLines, runDuration } from './run-view'
+import { costLines, runDuration, runWords } from './run-view'
 
 /** The head of a run's page: name, status, progress, timing and cost, and related runs. */
 export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }) {
@@ -27,7 +28,7 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
   const unreachable = useRuns((s) => s.unreachable)
   const ticking = useNow(5000)
   const nowMs = unreachable ? unreachable.sinceMs : ticking
-  const name = run.displayName || run.runId
+  const name = runWords({ ...run, inputFilename: overview.inputFilename })
   return (
     <section className="card run-detail" aria-labelledby="run-title">
       {props.back}
@@ -47,7 +48,6 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
         {[
           run.templateName || overview.detail.market?.skillName || run.templateKey,
           overview.inputFilename,
-          run.runId,
         ]
           .filter(Boolean)
           .join(' · ')}
@@ -69,6 +69,15 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
       )}
       <RunFacts overview={overview} run={run} frozenAtMs={unreachable?.sinceMs ?? null} />
       <RelatedRuns overview={overview} />
+      <Details>
+        Run ID <code>{run.runId}</code>
+        {run.templateKey ? (
+          <>
+            {' '}
+            · template <code>{run.templateKey}</code>
+          </>
+        ) : null}
+      </Details>
       {!overview.fromThisDevice && (
         <p className="card-sub">
           This run was not submitted from this computer: its rows are named by their position in the

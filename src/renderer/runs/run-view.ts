@@ -107,5 +107,37 @@ const KINDS: Record<string, string> = {
 /** A MIME type as people say it ("JSON", "PNG image"); others as the service sent them. */
 export function kindLabel(mimeType: string): string {
   const type = mimeType.split(';')[0]!.trim().toLowerCase()
-  return KINDS[type] ?? (type || 'Unknown type')
+  const known = KINDS[type]
+  if (known) return known
+  // An unlisted type by its family, never raw: a buyer does not read "application/x-ndjson".
+  if (type.endsWith('+json') || type.endsWith('/json')) return 'JSON'
+  for (const [family, words] of FAMILIES) if (type.startsWith(family)) return words
+  return 'File'
+}
+
+const FAMILIES: readonly [string, string][] = [
+  ['text/', 'Text'],
+  ['image/', 'Image'],
+  ['audio/', 'Audio'],
+  ['video/', 'Video'],
+]
+
+/** A run in words when it has no name: what it ran on, and when it started. */
+export function runWords(run: {
+  displayName?: string | undefined
+  templateName?: string | undefined
+  inputFilename?: string | undefined
+  createdAtUnix?: number | undefined
+}): string {
+  if (run.displayName) return run.displayName
+  const what = [run.templateName, run.inputFilename].filter(Boolean).join(' · ')
+  const when = run.createdAtUnix
+    ? new Date(run.createdAtUnix * 1000).toLocaleString('en-GB', {
+        day: 'numeric',
+        month: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+      })
+    : ''
+  return [what || 'Run', when && `started ${when}`].filter(Boolean).join(', ')
 }

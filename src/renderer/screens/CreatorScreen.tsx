@@ -55,13 +55,23 @@ export function CreatorScreen(props: { env: EnvironmentView }) {
         )}
         {loaded && !loading && !error && listings.length === 0 ? (
           <EmptyList
+            action={
+              search.trim()
+                ? { label: 'Clear the search', onClick: () => setSearch('') }
+                : {
+                    label: 'Check again',
+                    onClick: () => void creator.getState().open(props.env.name),
+                  }
+            }
             title={
               search.trim()
                 ? `No listing matches “${search.trim()}”.`
                 : 'You have no listings here.'
             }
           >
-            Listings you create on the marketplace appear here with their review status.
+            {search.trim()
+              ? 'Clear the search to see all your listings.'
+              : 'Create a listing on the marketplace: it appears here with its review status. Check again once it is created.'}
           </EmptyList>
         ) : (
           listings.length > 0 && (

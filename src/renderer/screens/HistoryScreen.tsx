@@ -42,7 +42,7 @@ export function HistoryScreen(props: { env: EnvironmentView }) {
         sub={
           loading && !loaded
             ? 'Loading the history…'
-            : `Everything submitted from this computer, in every environment${
+            : `What this computer sent, in every environment${
                 loaded ? ` · ${items.length}${more ? '+' : ''} shown` : ''
               }. Kept on this computer: it works offline.`
         }
@@ -64,22 +64,35 @@ export function HistoryScreen(props: { env: EnvironmentView }) {
       )}
       {error && <ErrorNotice error={error} onRetry={() => void history.getState().load()} />}
       {loaded && items.length === 0 && !error ? (
-        <EmptyList
-          title={
-            search.trim()
-              ? `Nothing in the history matches “${search.trim()}”.`
-              : 'Nothing submitted yet.'
-          }
-        >
-          {search.trim()
-            ? 'Search by file name, template or listing, run ID, status or date (YYYY-MM-DD).'
-            : 'Runs you start from this computer are listed here, with their files, costs and saved outputs.'}
-        </EmptyList>
+        <NoHistory search={search.trim()} onClear={() => setSearch('')} />
       ) : (
         items.length > 0 && (
           <HistoryList items={items} onOpen={open} {...(more ? { onEndReached: loadMore } : {})} />
         )
       )}
     </section>
+  )
+}
+
+/** The empty history: nothing matches the search (clear it), or nothing sent yet (start a run). */
+function NoHistory(props: { search: string; onClear: () => void }) {
+  const { nav } = useStores()
+  return (
+    <EmptyList
+      action={
+        props.search
+          ? { label: 'Clear the search', onClick: props.onClear }
+          : { label: 'Start a new run', onClick: () => nav.getState().show('prepare') }
+      }
+      title={
+        props.search
+          ? `Nothing in the history matches “${props.search}”.`
+          : 'Nothing submitted yet.'
+      }
+    >
+      {props.search
+        ? 'Search by file name, template or listing, status or date (YYYY-MM-DD), or clear the search.'
+        : 'Start a new run: what you send from this computer is listed here, with its files, costs and saved outputs.'}
+    </EmptyList>
   )
 }

@@ -1,0 +1,206 @@
+// The words of the window, end to end in headless Chromium through browser mode: every screen
+// (the empty Runs, History and Creator of a fresh environment, a run's page, the confirmation of
+// a retry, History with a run, Settings, the add-environment dialog) is walked and its visible
+// text, outside the folded "Details", must use none of the words docs/glossary.md says not to
+// use, no run ID, no MIME type, no command to type and no interface version. Each empty list
+// must offer a button for its next step.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
+import { isTerminalStatus } from '../../src/shared/contract'
+import { useE2eApp, type E2eApp } from './harness'
+import { screenshotBothThemes } from './screens'
+import { chromiumMissing, root } from './support'
+
+const missing = chromiumMissing()
+if (missing) console.log(`Words end-to-end test skipped: ${missing}.`)
+
+/** The glossary's "Not" column: every backticked word of its table's third cell. */
+function forbiddenWords(): string[] {
+  const glossary = readFileSync(join(root, 'docs', 'glossary.md'), 'utf8')
+  const words: string[] = []
+  for (const line of glossary.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim())
+    if (cells.length < 5 || cells[1] === 'Word' || cells[1]?.startsWith('---')) continue
+    for (const m of cells[3]!.matchAll(/`([^`]+)`/g)) words.push(m[1]!)
+  }
+  return words
+}
+
+const PATTERNS: readonly [string, RegExp][] = [
+  ['a run ID', /\brun_[0-9a-f]{8,}/i],
+  ['a MIME type', /\b(text|application|image|audio|video)\/[a-z0-9.+-]+/i],
+  ['a command to type', /\b(apt(-get)? install|npm (install|ci|run)|npx)\b/i],
+  // A command line, not a folder: /tmp/skill-runner-x is a path the user picked.
+  ['a CLI hint', /(^|[\s`"“(])skill-runner\s+[a-z-]+/i],
+  ['an interface version', /\b(v\d+(alpha|beta)\d*|api version|interface version)\b/i],
+]
+
+/** The visible text of the page outside <details> bodies, with placeholders and input values. */
+async function visibleText(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const out: string[] = []
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement
+      if (!parent || !parent.checkVisibility()) continue
+      const folded = parent.closest('details')
+      if (folded && !parent.closest('summary')) continue
+      if (parent.closest('script, style')) continue
+      out.push(node.textContent ?? '')
+    }
+    for (const input of document.querySelectorAll('input, textarea')) {
+      const field = input as HTMLInputElement
+      if (field.checkVisibility() && field.type !== 'hidden') out.push(field.placeholder)
+    }
+    return out.join(' ').replace(/\s+/g, ' ')
+  })
+}
+
+/** What the screen says that the glossary or the patterns forbid, one line each. */
+function offences(text: string, forbidden: readonly string[]): string[] {
+  const found: string[] = []
+  for (const word of forbidden) {
+    const re = new RegExp(`\\b${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i')
+    const m = re.exec(text)
+    if (m) found.push(`"${word}" in “…${text.slice(Math.max(0, m.index - 40), m.index + 40)}…”`)
+  }
+  for (const [what, re] of PATTERNS) {
+    const m = re.exec(text)
+    if (m)
+      found.push(`${what} (${m[0]}) in “…${text.slice(Math.max(0, m.index - 40), m.index + 40)}…”`)
+  }
+  return found
+}
+
+describe.skipIf(missing !== null)('the words of every screen', () => {
+  let app: E2eApp
+  let page: Page
+  const forbidden = forbiddenWords()
+  const seen: Record<string, string[]> = {}
+
+  async function check(name: string) {
+    await page.waitForTimeout(100)
+    seen[name] = offences(await visibleText(page), forbidden)
+  }
+
+  async function showScreen(label: string) {
+    await page
+      .getByRole('navigation', { name: 'Screens' })
+      .getByRole('button', { name: label })
+      .click()
+  }
+
+  useE2eApp(
+    {
+      homePrefix: 'skill-runner-words-',
+      taskMs: 50,
+      outputsFolder: 'outputs',
+      context: { viewport: { width: 1280, height: 860 } },
+    },
+    (started) => {
+      app = started
+      page = started.page
+    },
+  )
+
+  it('reads its words from the glossary', () => {
+    expect(forbidden).toEqual(expect.arrayContaining(['task', 'artifact', 'job', 'execution']))
+  })
+
+  it('says what to do next, with a button, on every empty list', { timeout: 60_000 }, async () => {
+    await page.goto(app.mode.url)
+    await showScreen('Runs')
+    await page.getByText('No runs yet.').waitFor()
+    await page.getByText('What the service has for this environment').waitFor()
+    await check('runs-empty')
+    await screenshotBothThemes(page, 'words-runs-empty')
+    await page.getByRole('button', { name: 'Start a new run' }).click()
+    await expect.poll(() => page.locator('[aria-current="page"]').textContent()).toBe('New run')
+    await check('new-run')
+
+    await showScreen('History')
+    await page.getByText('Nothing submitted yet.').waitFor()
+    await page.getByText('What this computer sent, in every environment').waitFor()
+    await check('history-empty')
+    await screenshotBothThemes(page, 'words-history-empty')
+    await page.getByRole('button', { name: 'Start a new run' }).click()
+    await expect.poll(() => page.locator('[aria-current="page"]').textContent()).toBe('New run')
+
+    await showScreen('Creator')
+    // The Sandbox may list a few listings of its own; an empty list must offer its next step.
+    await page.getByRole('heading', { name: 'My listings' }).waitFor()
+    await page.locator('.empty-runs, .listings-table, [role="alert"]').first().waitFor()
+    for (const empty of await page.locator('.empty-runs').all()) {
+      expect(await empty.getByRole('button').count()).toBe(1)
+    }
+    await check('creator-empty')
+    await screenshotBothThemes(page, 'words-creator-empty')
+
+    await showScreen('Settings')
+    await page.getByRole('heading', { name: 'Settings' }).waitFor()
+    await check('settings')
+
+    await page.getByRole('button', { name: 'Add environment' }).click()
+    await page.getByRole('dialog').waitFor()
+    await check('add-environment')
+    await page.keyboard.press('Escape')
+  })
+
+  it(
+    'names a run in words on its page, in the confirmation and in History',
+    {
+      timeout: 90_000,
+    },
+    async () => {
+      const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
+      const entry = await app.engine.submissions.journal(connection, {
+        target: { kind: 'template', templateId: 'row-echo' },
+        rows: [{ message: 'first' }, { message: 'oops [[fail]]' }],
+        rowNumbers: [2, 3],
+      })
+      const { runId } = await app.engine.submissions.send(connection, entry)
+      for (;;) {
+        if (isTerminalStatus((await connection.client.run(runId)).run.status)) break
+        await new Promise((r) => setTimeout(r, 100))
+      }
+
+      await showScreen('Runs')
+      const row = page.locator(`tr[data-run-id="${runId}"]`)
+      await row.getByText('1 of 2 rows succeeded, 1 failed').waitFor({ timeout: 30_000 })
+      await check('runs')
+      await row.locator('button.run-name').click()
+      await page.getByRole('button', { name: '← All runs' }).waitFor()
+      await page.locator('.tasks-table tbody tr').first().waitFor()
+      await check('run-detail')
+      // The run's ID is still there for support, folded under Details.
+      await page.locator('.run-detail summary', { hasText: 'Details' }).click()
+      await page.locator('.run-detail .more-details code', { hasText: runId }).waitFor()
+      await screenshotBothThemes(page, 'words-run-detail')
+
+      await page.getByRole('button', { name: 'Retry failed rows' }).click()
+      const dialog = page.getByRole('dialog')
+      await dialog.waitFor()
+      await dialog.getByRole('button', { name: /^Send/ }).waitFor()
+      await check('confirm')
+      await page.keyboard.press('Escape')
+
+      await showScreen('History')
+      await page.locator('.history-table tbody tr').first().waitFor()
+      await check('history')
+      await screenshotBothThemes(page, 'words-history')
+    },
+  )
+
+  it('uses no word outside the glossary on any screen it walked', () => {
+    expect(Object.keys(seen)).toEqual(
+      expect.arrayContaining(['runs-empty', 'run-detail', 'confirm', 'history', 'settings']),
+    )
+    const all = Object.entries(seen).flatMap(([screen, found]) =>
+      found.map((f) => `${screen}: ${f}`),
+    )
+    expect(all).toEqual([])
+  })
+})
