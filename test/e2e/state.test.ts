@@ -122,7 +122,10 @@ describe.skipIf(missing !== null)('New run and run detail state in headless Chro
     const dialog = page.getByRole('dialog')
     await dialog.getByRole('checkbox', { name: /I agree to pay what this run costs/ }).check()
     await dialog.getByRole('button', { name: 'Send 2 rows' }).click()
-    await page.locator('.run-detail .card-sub', { hasText: /run_/ }).waitFor()
+    // The run's page is open once its ID is there, folded under Details.
+    await page
+      .locator('.run-detail .more-details code', { hasText: /run_/ })
+      .waitFor({ state: 'attached' })
     await environment(/Market/).click()
     await expect.poll(() => page.locator('.run-detail').count()).toBe(0)
     expect(await page.getByRole('alert').count()).toBe(0)
