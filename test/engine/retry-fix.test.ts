@@ -65,6 +65,17 @@ describe('fixing failed rows before they are sent again', () => {
 
   it('sends only the fixed row, and its new output is the one kept', async () => {
     const unfixed = await plan()
+    expect(unfixed.fixableRows).toEqual([
+      {
+        row: 3,
+        error: expect.stringContaining('[[fail]]'),
+        cells: [
+          { key: 'message', label: 'Message', text: 'second [[fail]]', editable: true },
+          { key: 'details', label: 'Details', text: '', editable: true },
+          { key: 'sequence', label: 'Sequence number', text: '', editable: true },
+        ],
+      },
+    ])
     const fixed = await plan([{ row: 3, cells: { message: 'second, fixed' } }])
     expect(fixed.validation.valid).toBe(true)
     expect(fixed.rowCount).toBe(1)

@@ -7,7 +7,7 @@ import { isTerminalStatus, type RunDetail } from '../../../shared/contract'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import type { Plan, SpendServices } from './plan'
-import { editedRows, type RowEdit } from './retry-edits'
+import { editedRows, fixableRows, schemaOf, type RowEdit } from './retry-edits'
 import { rowsAgainPlan, submissionOfRun } from './rows-again'
 
 /** The run's detail once it has ended, refusing a run still going or one with no failed rows. */
@@ -54,14 +54,21 @@ export async function planRetryFailed(
   const indexes = original.rows.map((_, i) => i).filter((i) => failed.has(i))
   const rowNumbers = indexes.map((i) => original.rowNumbers[i] ?? i + 1)
   const run = { runId, original, indexes, rowNumbers }
-  const { rows, problems } = await editedRows(services, connection, run, edits, signal)
+  const schema = await schemaOf(services, connection, original, signal)
+  const { rows, problems } = editedRows(schema, run, edits)
+  const errors = new Map(detail.tasks.map((t) => [t.sourceRowIndex, t.errorMessage]))
+  const fixable = fixableRows(
+    schema,
+    original,
+    indexes.map((index, i) => ({ index, row: rowNumbers[i]!, error: errors.get(index) ?? '' })),
+  )
   const validation =
     problems.length > 0 ? { valid: false, fileErrors: [], rowErrors: problems } : undefined
   return rowsAgainPlan(
     services,
     connection,
     { ...run, detail, rows },
-    () => (validation ? { validation } : {}),
+    () => ({ fixableRows: fixable, ...(validation ? { validation } : {}) }),
     signal,
   )
 }

@@ -4,6 +4,7 @@
  * fixed row that still does not fit gives a plan that cannot be confirmed instead of a paid
  * failure.
  */
+import type { FixableRowView } from '../../../shared/bridge'
 import type { InputRow, ListingInputSchema, RowError } from '../../../shared/contract'
 import { CellProblem, cellMessage, checkCell, plainField } from '../../../shared/input-schema'
 import type { Connection } from '../../environments/connection'
@@ -19,7 +20,7 @@ export interface RowEdit {
 }
 
 /** The schema the rows were checked against when first sent (null: a listing that has none). */
-async function schemaOf(
+export async function schemaOf(
   services: Pick<SpendServices, 'schemas'>,
   connection: Connection,
   original: Submission,
@@ -46,13 +47,11 @@ function rowFields(schema: ListingInputSchema | null, row: InputRow) {
  * row's place among those sent). Only failed rows can be edited, and not file cells (a file is
  * changed in the workbook, where it is uploaded again).
  */
-export async function editedRows(
-  services: Pick<SpendServices, 'schemas'>,
-  connection: Connection,
+export function editedRows(
+  schema: ListingInputSchema | null,
   run: { runId: string; original: Submission; indexes: number[]; rowNumbers: number[] },
   edits: RowEdit[],
-  signal?: AbortSignal,
-): Promise<{ rows: InputRow[]; problems: RowError[] }> {
+): { rows: InputRow[]; problems: RowError[] } {
   const { runId, original, indexes, rowNumbers } = run
   const rows = indexes.map((i) => ({ ...original.rows[i]! }))
   if (edits.length === 0) return { rows, problems: [] }
@@ -63,7 +62,6 @@ export async function editedRows(
       `The rows of run ${runId} did not come from a workbook, so they cannot be fixed here.`,
       'Fix the rows in a workbook and send it again.',
     )
-  const schema = await schemaOf(services, connection, original, signal)
   const problems: RowError[] = []
   for (const edit of edits) {
     const at = rowNumbers.indexOf(edit.row)
@@ -97,4 +95,35 @@ export async function editedRows(
     }
   }
   return { rows, problems }
+}
+
+/** A cell as the user sees it to fix: text as typed in a workbook (lists joined by ';'). */
+function cellText(value: unknown): string {
+  if (value === undefined || value === null) return ''
+  if (Array.isArray(value)) return value.map(cellText).join('; ')
+  if (typeof value === 'object') return ''
+  return String(value)
+}
+
+/** The failed rows with their cells as sent and the reason each failed, to fix in the app. */
+export function fixableRows(
+  schema: ListingInputSchema | null,
+  original: Submission,
+  failed: { index: number; row: number; error: string }[],
+): FixableRowView[] {
+  if (original.rowNumbers.length === 0) return []
+  return failed.map(({ index, row, error }) => {
+    const values = original.rows[index]!
+    const fields = [...rowFields(schema, values).values()]
+    return {
+      row,
+      error,
+      cells: fields.map((f) => ({
+        key: f.key,
+        label: f.label || f.key,
+        text: cellText(values[f.key]),
+        editable: f.type !== 'file',
+      })),
+    }
+  })
 }
