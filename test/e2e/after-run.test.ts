@@ -386,8 +386,8 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
     await versions.first().waitFor({ timeout: 30_000 })
     expect(await versions.allTextContents()).toEqual([
       `Row 2: this run (succeeded) → ${redoRunId} (succeeded, kept)`,
-      // The failed row retried earlier failed again: the first version stays the kept one.
-      `Row 3: this run (failed, kept) → ${retryRunId} (failed)`,
+      // The failed row, fixed and retried earlier, succeeded: its newest version is kept.
+      `Row 3: this run (failed) → ${retryRunId} (succeeded, kept)`,
       `Row 4: this run (succeeded) → ${redoRunId} (succeeded, kept)`,
     ])
     await page.locator('.row-versions').scrollIntoViewIfNeeded()
