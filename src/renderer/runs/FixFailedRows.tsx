@@ -67,29 +67,46 @@ export function FixFailedRows() {
             {blocked}
           </p>
         )}
-        <div className="dialog-actions">
-          <button type="button" className="btn btn-quiet" onClick={() => store.cancelRetry()}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-secondary"
-            disabled={retry.checking || retry.checked}
-            onClick={() => void store.checkFixes()}
-          >
-            Check
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={blocked !== ''}
-            onClick={() => store.reviewRetry()}
-          >
-            {edited ? 'Review and send fixed rows' : 'Send them unchanged'}
-          </button>
-        </div>
+        <FixActions
+          edited={edited}
+          checking={retry.checking}
+          checked={retry.checked}
+          blocked={blocked !== ''}
+        />
       </div>
     </Dialog>
+  )
+}
+
+function FixActions(props: {
+  edited: boolean
+  checking: boolean
+  checked: boolean
+  blocked: boolean
+}) {
+  const store = useStores().runDetail.getState()
+  return (
+    <div className="dialog-actions">
+      <button type="button" className="btn btn-quiet" onClick={() => store.cancelRetry()}>
+        Cancel
+      </button>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        disabled={props.checking || props.checked}
+        onClick={() => void store.checkFixes()}
+      >
+        Check
+      </button>
+      <button
+        type="button"
+        className="btn btn-primary"
+        disabled={props.blocked}
+        onClick={() => store.reviewRetry()}
+      >
+        {props.edited ? 'Review and send fixed rows' : 'Send them unchanged'}
+      </button>
+    </div>
   )
 }
 

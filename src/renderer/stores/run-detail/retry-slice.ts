@@ -10,6 +10,7 @@ export type { RetryActions } from './retry-types'
 export function retryActions(ctx: RunDetailContext): RetryActions {
   const { set, get, api } = ctx
   return {
+    ...fixActions(ctx),
     async planRetry() {
       const { environment, runId, retry } = get()
       if (!environment || !runId || ['planning', 'fixing', 'confirming'].includes(retry.state))
@@ -30,6 +31,41 @@ export function retryActions(ctx: RunDetailContext): RetryActions {
         set({ retry: { state: 'failed', error: errorInfo(error) } })
       }
     },
+    async confirmRetry(choice) {
+      const { environment, retry } = get()
+      if (!environment || retry.state !== 'confirming' || retry.sending) return
+      const mine = ctx.generation()
+      set({ retry: { ...retry, sending: true, error: null } })
+      try {
+        const sent = await api.confirmSubmission({
+          environment,
+          planId: retry.plan.planId,
+          confirmed: true,
+          ...(choice.maxCostT !== undefined ? { maxCostT: choice.maxCostT } : {}),
+          ...(choice.again ? { again: true } : {}),
+        })
+        if (mine !== ctx.generation()) return
+        set({ retry: { state: 'sent', runId: sent.runId } })
+        void ctx.read(mine)
+      } catch (error) {
+        if (mine !== ctx.generation()) return
+        set({ retry: { ...retry, sending: false, error: errorInfo(error) } })
+      }
+    },
+    cancelRetry() {
+      const { retry } = get()
+      if (retry.state === 'confirming' && retry.sending) return
+      set({ retry: { state: 'idle' } })
+    },
+  }
+}
+
+/** Fixing the failed rows before the confirmation: the user's cells, checked by the engine. */
+function fixActions(
+  ctx: RunDetailContext,
+): Pick<RetryActions, 'editCell' | 'checkFixes' | 'reviewRetry'> {
+  const { set, get, api } = ctx
+  return {
     editCell(row, key, text) {
       const { retry } = get()
       if (retry.state !== 'fixing') return
@@ -59,32 +95,6 @@ export function retryActions(ctx: RunDetailContext): RetryActions {
       const { retry } = get()
       if (retry.state !== 'fixing' || !retry.checked || !retry.plan.validation.valid) return
       set({ retry: { state: 'confirming', plan: retry.plan, sending: false, error: null } })
-    },
-    async confirmRetry(choice) {
-      const { environment, retry } = get()
-      if (!environment || retry.state !== 'confirming' || retry.sending) return
-      const mine = ctx.generation()
-      set({ retry: { ...retry, sending: true, error: null } })
-      try {
-        const sent = await api.confirmSubmission({
-          environment,
-          planId: retry.plan.planId,
-          confirmed: true,
-          ...(choice.maxCostT !== undefined ? { maxCostT: choice.maxCostT } : {}),
-          ...(choice.again ? { again: true } : {}),
-        })
-        if (mine !== ctx.generation()) return
-        set({ retry: { state: 'sent', runId: sent.runId } })
-        void ctx.read(mine)
-      } catch (error) {
-        if (mine !== ctx.generation()) return
-        set({ retry: { ...retry, sending: false, error: errorInfo(error) } })
-      }
-    },
-    cancelRetry() {
-      const { retry } = get()
-      if (retry.state === 'confirming' && retry.sending) return
-      set({ retry: { state: 'idle' } })
     },
   }
 }
