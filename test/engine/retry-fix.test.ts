@@ -3,6 +3,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
 import type { Connection, Engine } from '../../src/core/engine'
@@ -22,7 +23,11 @@ beforeAll(async () => {
   engine = testEngine(home, { tokenOverride: sandbox.token })
   await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
   connection = await engine.connect({ env: 'Local' })
-  bridge = createBridgeService(engine, { shell: 'electron', app: TEST_APP })
+  bridge = createBridgeService(engine, {
+    shell: 'electron',
+    app: TEST_APP,
+    dialogs: { defaultOutputsFolder: () => join(home, 'outputs') },
+  })
   const first = await engine.submissions.journal(connection, {
     target: { kind: 'template', templateId: 'row-echo' },
     rows: [{ message: 'first' }, { message: 'second [[fail]]' }, { message: 'third' }],
@@ -102,6 +107,15 @@ describe('fixing failed rows before they are sent again', () => {
         kept: 1,
       },
     ])
+    // The results workbook of the first run shows the row's newest output, the fixed one.
+    const results = await bridge.handlers.saveResultsWorkbook({ environment: 'Local', runId }, ipc)
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.readFile(results.path)
+    const row3 = book.getWorksheet('Results')!.getRow(3)
+    expect(row3.getCell(1).value).toBe(3)
+    expect(String(row3.getCell(3).value)).toBe('Succeeded')
+    expect(JSON.stringify(row3.values)).toContain('second, fixed')
+
     // The unfixed retry is other content: the fixed one sent does not make it a duplicate, while
     // the same fix planned again is.
     expect(unfixed.duplicateOf ?? null).toBeNull()
