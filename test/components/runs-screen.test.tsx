@@ -292,7 +292,8 @@ describe('a run opened', () => {
     await click(send)
     await h!.settle()
     expect(confirmed).toBe(1)
-    expect(h!.text()).toContain('Sent as run run-2')
+    expect(h!.text()).toContain('Sent as a new run.')
+    expect(h!.container.querySelector('[data-run-id="run-2"]')?.textContent).toBe('Open it')
   })
 })
 

@@ -181,23 +181,69 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
     },
   )
 
-  it('retries the failed row after a confirmation', { timeout: 90_000 }, async () => {
-    await page.getByRole('button', { name: 'Retry failed rows' }).click()
-    const dialog = page.getByRole('dialog')
-    await dialog.waitFor()
-    await look('run-retry-confirm')
-    // Money is at stake: nothing can be sent before the user agrees to the cost.
-    const send = dialog.getByRole('button', { name: /^Send/ })
-    expect(await send.isDisabled()).toBe(true)
-    await dialog.getByRole('checkbox', { name: /I agree/ }).check()
-    await send.click()
-    const sent = page.getByText('Sent as run')
-    await sent.waitFor({ timeout: 30_000 })
-    retryRunId = (await sent.getByRole('button').textContent())!.trim()
-    expect(retryRunId).not.toBe(runId)
-    const retried = await ended(retryRunId)
-    expect(retried.run.totalTasks).toBe(1)
-  })
+  /** The dialog as a small and a large window show it, light and dark. */
+  async function lookAtDialog(name: string) {
+    for (const [width, height] of [
+      [1280, 800],
+      [860, 700],
+    ] as const) {
+      await page.setViewportSize({ width, height })
+      await page.waitForTimeout(150)
+      await screenshotBothThemes(page, `after-run-${name}-${width}x${height}`)
+    }
+    await page.setViewportSize({ width: 1280, height: 860 })
+    expect(await seriousA11yViolations(page)).toEqual([])
+  }
+
+  it(
+    'fixes the failed row, retries only it after a confirmation, and keeps its new output',
+    { timeout: 90_000 },
+    async () => {
+      await page.getByRole('button', { name: 'Retry failed rows' }).click()
+      const fix = page.getByTestId('fix-failed-rows')
+      await fix.waitFor()
+      const cell = fix.getByLabel('Row 3, Message')
+      expect(await cell.inputValue()).toBe('oops [[fail]]')
+      await fix.getByText(/contains \[\[fail\]\]/).waitFor()
+      const review = fix.getByRole('button', { name: 'Review and send fixed rows' })
+      // An empty required cell is refused by the same checks as a workbook's, once it is left.
+      await cell.fill('')
+      await cell.press('Tab')
+      await fix.getByText('Row 3, Message: is required but empty').waitFor()
+      expect(await review.isDisabled()).toBe(true)
+      await lookAtDialog('retry-fix-problem')
+      await cell.fill('oops, fixed')
+      expect(await review.isDisabled()).toBe(true)
+      await fix.getByRole('button', { name: 'Check' }).click()
+      await expect.poll(() => review.isDisabled()).toBe(false)
+      await lookAtDialog('retry-fix')
+      await review.click()
+
+      const dialog = page.getByTestId('confirm-submission')
+      await dialog.waitFor()
+      await look('run-retry-confirm')
+      // Money is at stake: nothing can be sent before the user agrees to the cost.
+      const send = dialog.getByRole('button', { name: /^Send/ })
+      expect(await send.isDisabled()).toBe(true)
+      await dialog.getByRole('checkbox', { name: /I agree/ }).check()
+      await send.click()
+      const sent = page.getByText('Sent as a new run.')
+      await sent.waitFor({ timeout: 30_000 })
+      retryRunId = (await sent.getByRole('button').getAttribute('data-run-id'))!
+      expect(retryRunId).not.toBe(runId)
+      const retried = await ended(retryRunId)
+      expect(retried.run.totalTasks).toBe(1)
+      expect(retried.run.status).toBe('succeeded')
+
+      // Opened again, the run shows the row's new version as the one kept.
+      await showRunsList()
+      await page.locator(`tr[data-run-id="${runId}"] button.run-name`).click()
+      const versions = page.locator('.row-versions li', { hasText: 'Row 3' })
+      await versions.getByText(/succeeded, kept/i).waitFor({ timeout: 30_000 })
+      expect(await versions.textContent()).toContain(retryRunId)
+      await lookAtDialog('retry-fixed-versions')
+    },
+  )
 
   it('finds both runs in the history, and opens one from there', { timeout: 60_000 }, async () => {
     await showScreen('History')
@@ -343,8 +389,8 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
     await versions.first().waitFor({ timeout: 30_000 })
     expect(await versions.allTextContents()).toEqual([
       'Row 2: this run (succeeded) → sent again (succeeded, kept)',
-      // The failed row retried earlier failed again: the first version stays the kept one.
-      'Row 3: this run (failed, kept) → sent again (failed)',
+      // The failed row, fixed and retried earlier, succeeded: its newest version is kept.
+      'Row 3: this run (failed) → sent again (succeeded, kept)',
       'Row 4: this run (succeeded) → sent again (succeeded, kept)',
     ])
     // Each later version opens the run that sent it again: the redo, or the earlier retry.

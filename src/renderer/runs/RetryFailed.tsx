@@ -2,6 +2,7 @@ import type { RunOverview } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useRunDetail, useStores } from '../stores/context'
 import { ConfirmSubmission } from '../prepare/ConfirmSubmission'
+import { FixFailedRows } from './FixFailedRows'
 import { plural } from '../../shared/amounts'
 
 /**
@@ -26,13 +27,14 @@ export function RetryFailed(props: { overview: RunOverview }) {
       <button
         type="button"
         className="btn btn-secondary"
-        disabled={retry.state === 'planning' || retry.state === 'confirming'}
+        disabled={['planning', 'fixing', 'confirming'].includes(retry.state)}
         onClick={() => void runDetail.getState().planRetry()}
       >
         {retry.state === 'planning' ? 'Preparing the retry…' : 'Retry failed rows'}
       </button>
       <span className="save-text">
-        {plural(run.failedTasks, 'row')} failed; a retry is a new run of only those.
+        {plural(run.failedTasks, 'row')} failed; a retry is a new run of only those, fixed first if
+        you like.
       </span>
       {retry.state === 'failed' && (
         <ErrorNotice
@@ -43,17 +45,18 @@ export function RetryFailed(props: { overview: RunOverview }) {
       )}
       {retry.state === 'sent' && (
         <span className="save-text" role="status">
-          Sent as run{' '}
+          Sent as a new run.{' '}
           <button
             type="button"
             className="link-button"
+            data-run-id={retry.runId}
             onClick={() => nav.getState().openRun(retry.runId)}
           >
-            {retry.runId}
+            Open it
           </button>
-          .
         </span>
       )}
+      {retry.state === 'fixing' && <FixFailedRows />}
       {retry.state === 'confirming' && (
         <ConfirmSubmission
           plan={retry.plan}

@@ -42,6 +42,7 @@ export function planView(plan: Plan): SubmissionPlanView {
     retryOfRunId: plan.retryOfRunId,
     ...(plan.setAside ? { setAsideRows: plan.setAside.rows } : {}),
     ...(plan.followsSetAsideOf ? { followsSetAsideOf: plan.followsSetAsideOf } : {}),
+    ...(plan.fixableRows?.length ? { fixableRows: plan.fixableRows } : {}),
     summary: plan.validation.valid
       ? describePlan(plan)
       : 'The workbook has problems: nothing can be sent.',

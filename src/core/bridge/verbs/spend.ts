@@ -71,7 +71,9 @@ export function spendVerbs(
     confirmSubmission: (args) => confirmSubmission(ctx, args),
     async planRetryFailed(args) {
       const connection = await connect(args.environment)
-      return planView(await planRetryFailed(engine, connection, args.runId))
+      return planView(
+        await planRetryFailed(engine, connection, args.runId, undefined, args.edits ?? []),
+      )
     },
     async listPendingSubmissions(args) {
       const connection = await connect(args.environment)

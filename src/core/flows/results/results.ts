@@ -22,7 +22,7 @@ import { checkWritableFolder, writeResultsWorkbookFile } from '../../workbooks'
 import { resultsPlan } from './results-plan'
 import { userColumnsOf } from './user-columns'
 import type { ColumnMappings } from '../prepare/column-mappings'
-import { keptDetail, rowVersions } from './row-versions'
+import { keptDetail, keptInputs, rowVersions, type RowVersions } from './row-versions'
 import { rowNumberingOf, type Submissions } from '../spend/submissions'
 
 /** What saving a run's outputs needs of the engine (the engine itself has all of it). */
@@ -77,19 +77,19 @@ async function keptVersions(
   workbookDir: string,
   download: RunDownload,
   options: DownloadOptions,
-): Promise<{ detail: RunDetail; download: RunDownload }> {
+): Promise<{ detail: RunDetail; download: RunDownload; versions: RowVersions[] }> {
   const versions = await rowVersions(services, connection, detail, options.signal)
   const laterRuns = new Set(
     versions.filter((r) => r.kept > 0).map((r) => r.versions[r.kept]!.runId),
   )
-  if (laterRuns.size === 0) return { detail, download }
+  if (laterRuns.size === 0) return { detail, download, versions }
   const merged = { ...download, files: [...download.files], failed: [...download.failed] }
   for (const runId of laterRuns) {
     const later = await downloadRunOutputs(services, connection, runId, workbookDir, options)
     merged.files.push(...later.files)
     merged.failed.push(...later.failed)
   }
-  return { detail: keptDetail(detail, versions), download: merged }
+  return { detail: keptDetail(detail, versions), download: merged, versions }
 }
 
 export async function writeResultsWorkbook(
@@ -128,8 +128,10 @@ export async function writeResultsWorkbook(
   // A row sent again (redone, or retried) shows its kept version: the newest that succeeded.
   const kept = await keptVersions(services, connection, detail, workbookDir, download, options)
   const plan = resultsPlan({
-    ...kept,
-    submission,
+    detail: kept.detail,
+    download: kept.download,
+    // A fixed retry's row shows the cells that made its kept output, not the ones that failed.
+    submission: submission && keptInputs(submission, kept.versions),
     schema,
     workbookDir,
     connection,

@@ -3,7 +3,7 @@
  * rows, or a retry of failed ones, journaled here with the run they redo). The kept version of a
  * row is its newest one that succeeded, else the first; the results workbook shows the kept one.
  */
-import type { Artifact, RunDetail, RunTask } from '../../../shared/contract'
+import type { Artifact, InputRow, RunDetail, RunTask } from '../../../shared/contract'
 import type { Connection } from '../../environments/connection'
 import type { History } from '../../storage/run-history'
 import { inputKey } from '../compare/match-rows'
@@ -16,6 +16,8 @@ export interface VersionServices {
 
 export interface RowVersion {
   runId: string
+  /** The row's cells as this version sent them (a retry may have fixed them). */
+  input?: InputRow | undefined
   task: RunTask | undefined
   artifacts: Artifact[]
 }
@@ -69,7 +71,7 @@ export async function rowVersions(
     placesIn(original, submission).forEach((index, i) => {
       if (index === undefined) return
       const versions = byRow.get(index) ?? [versionOf(detail, index)]
-      byRow.set(index, [...versions, versionOf(laterDetail, i)])
+      byRow.set(index, [...versions, { ...versionOf(laterDetail, i), input: submission.rows[i] }])
     })
   }
   return [...byRow.entries()]
@@ -79,6 +81,12 @@ export async function rowVersions(
       const kept = good.lastIndexOf(true)
       return { index, versions, kept: kept < 0 ? 0 : kept }
     })
+}
+
+/** The submission with each re-sent row's cells as its kept version sent them. */
+export function keptInputs(submission: Submission, rows: RowVersions[]): Submission {
+  const fixed = new Map(rows.map((r) => [r.index, r.versions[r.kept]?.input] as const))
+  return { ...submission, rows: submission.rows.map((row, i) => fixed.get(i) ?? row) }
 }
 
 /**

@@ -7,6 +7,7 @@ import { isTerminalStatus, type RunDetail } from '../../../shared/contract'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import type { Plan, SpendServices } from './plan'
+import { editedRows, fixableRows, schemaOf, type RowEdit } from './retry-edits'
 import { rowsAgainPlan, submissionOfRun } from './rows-again'
 
 /** The run's detail once it has ended, refusing a run still going or one with no failed rows. */
@@ -35,20 +36,39 @@ async function endedWithFailures(
   return { detail, failed }
 }
 
+/**
+ * The failed rows as a plan, with the user's fixes (`edits`) applied and checked like a
+ * workbook's cells: a fix that does not fit gives a plan that cannot be confirmed. Fixed rows are
+ * other content, so their fingerprint differs from the unfixed retry's (an earlier retry does not
+ * block them) while the same fixes sent again after a lost answer find the same request.
+ */
 export async function planRetryFailed(
   services: SpendServices,
   connection: Connection,
   runId: string,
   signal?: AbortSignal,
+  edits: RowEdit[] = [],
 ): Promise<Plan> {
   const original = submissionOfRun(services, connection, runId)
   const { detail, failed } = await endedWithFailures(services, connection, runId, signal)
   const indexes = original.rows.map((_, i) => i).filter((i) => failed.has(i))
+  const rowNumbers = indexes.map((i) => original.rowNumbers[i] ?? i + 1)
+  const run = { runId, original, indexes, rowNumbers }
+  const schema = await schemaOf(services, connection, original, signal)
+  const { rows, problems } = editedRows(schema, run, edits)
+  const errors = new Map(detail.tasks.map((t) => [t.sourceRowIndex, t.errorMessage]))
+  const fixable = fixableRows(
+    schema,
+    original,
+    indexes.map((index, i) => ({ index, row: rowNumbers[i]!, error: errors.get(index) ?? '' })),
+  )
+  const validation =
+    problems.length > 0 ? { valid: false, fileErrors: [], rowErrors: problems } : undefined
   return rowsAgainPlan(
     services,
     connection,
-    { runId, original, detail, indexes },
-    undefined,
+    { ...run, detail, rows },
+    () => ({ fixableRows: fixable, ...(validation ? { validation } : {}) }),
     signal,
   )
 }

@@ -4,7 +4,12 @@
  * described by describe-plan.ts, and sent by confirm.ts; planning spends nothing.
  */
 import type { InputRow, WorkbookValidation } from '../../../shared/contract'
-import type { EstimateSource, ListingSource, PlanTarget } from '../../../shared/bridge'
+import type {
+  EstimateSource,
+  FixableRowView,
+  ListingSource,
+  PlanTarget,
+} from '../../../shared/bridge'
 import type { Connection } from '../../environments/connection'
 import type { Schemas } from '../prepare/schema-cache'
 import type { History } from '../../storage/run-history'
@@ -77,6 +82,8 @@ export interface Plan {
   setAside?: { path: string; rows: number } | undefined
   /** These rows were set aside from this run and fixed: they are its follow-up. */
   followsSetAsideOf?: string | undefined
+  /** A retry's failed rows with their cells as sent, for the user to fix (retry-edits.ts). */
+  fixableRows?: FixableRowView[] | undefined
 }
 
 /** What planning and confirming need of the engine (the engine itself has all of it). */

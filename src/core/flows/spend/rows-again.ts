@@ -4,7 +4,7 @@
  * target (a listing's current version and fee looked up again), and the plan of those rows.
  */
 import { randomUUID } from 'node:crypto'
-import type { RunDetail } from '../../../shared/contract'
+import type { InputRow, RunDetail } from '../../../shared/contract'
 import type { ListingSource, PlanTarget } from '../../../shared/bridge'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
@@ -83,17 +83,24 @@ async function sameTarget(
 
 /**
  * The plan of some rows of `runId` (by their indexes in its submission) sent again to the same
- * target, priced as any plan; `extra` adds what differs (a redo's own fingerprint).
+ * target, priced as any plan; `extra` adds what differs (a redo's own fingerprint). `rows`, when
+ * given, are those rows as fixed by the user (one per index) instead of as first sent.
  */
 export async function rowsAgainPlan(
   services: SpendServices,
   connection: Connection,
-  run: { runId: string; original: Submission; detail: RunDetail; indexes: number[] },
+  run: {
+    runId: string
+    original: Submission
+    detail: RunDetail
+    indexes: number[]
+    rows?: InputRow[]
+  },
   extra: (costs: Awaited<ReturnType<typeof costAndHistory>>) => Partial<Plan> = () => ({}),
   signal?: AbortSignal,
 ): Promise<Plan> {
   const { runId, original, detail, indexes } = run
-  const rows = indexes.map((i) => original.rows[i]!)
+  const rows = run.rows ?? indexes.map((i) => original.rows[i]!)
   const fromWorkbook = original.rowNumbers.length > 0
   const to = await sameTarget(connection, original, detail, signal)
   const costs = await costAndHistory(services, connection, to.target, rows, to.fee, signal)

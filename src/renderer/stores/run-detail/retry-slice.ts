@@ -10,16 +10,22 @@ export type { RetryActions } from './retry-types'
 export function retryActions(ctx: RunDetailContext): RetryActions {
   const { set, get, api } = ctx
   return {
+    ...fixActions(ctx),
     async planRetry() {
       const { environment, runId, retry } = get()
-      if (!environment || !runId || retry.state === 'planning' || retry.state === 'confirming')
+      if (!environment || !runId || ['planning', 'fixing', 'confirming'].includes(retry.state))
         return
       const mine = ctx.generation()
       set({ retry: { state: 'planning' } })
       try {
         const plan = await api.planRetryFailed({ environment, runId })
         if (mine !== ctx.generation()) return
-        set({ retry: { state: 'confirming', plan, sending: false, error: null } })
+        const fixable = plan.fixableRows?.some((r) => r.cells.some((c) => c.editable))
+        set({
+          retry: fixable
+            ? { state: 'fixing', plan, edits: {}, checked: true, checking: false, error: null }
+            : { state: 'confirming', plan, sending: false, error: null },
+        })
       } catch (error) {
         if (mine !== ctx.generation()) return
         set({ retry: { state: 'failed', error: errorInfo(error) } })
@@ -50,6 +56,45 @@ export function retryActions(ctx: RunDetailContext): RetryActions {
       const { retry } = get()
       if (retry.state === 'confirming' && retry.sending) return
       set({ retry: { state: 'idle' } })
+    },
+  }
+}
+
+/** Fixing the failed rows before the confirmation: the user's cells, checked by the engine. */
+function fixActions(
+  ctx: RunDetailContext,
+): Pick<RetryActions, 'editCell' | 'checkFixes' | 'reviewRetry'> {
+  const { set, get, api } = ctx
+  return {
+    editCell(row, key, text) {
+      const { retry } = get()
+      if (retry.state !== 'fixing') return
+      const edits = { ...retry.edits, [row]: { ...retry.edits[row], [key]: text } }
+      set({ retry: { ...retry, edits, checked: false } })
+    },
+    async checkFixes() {
+      const { environment, runId, retry } = get()
+      if (!environment || !runId || retry.state !== 'fixing' || retry.checking) return
+      const mine = ctx.generation()
+      const asked = retry.edits
+      set({ retry: { ...retry, checking: true, error: null } })
+      const edits = Object.entries(asked).map(([row, cells]) => ({ row: Number(row), cells }))
+      try {
+        const plan = await api.planRetryFailed({ environment, runId, edits })
+        const now = get().retry
+        if (mine !== ctx.generation() || now.state !== 'fixing') return
+        // Cells typed while this check ran are checked again before the retry can go on.
+        set({ retry: { ...now, plan, checking: false, checked: now.edits === asked } })
+      } catch (error) {
+        const now = get().retry
+        if (mine !== ctx.generation() || now.state !== 'fixing') return
+        set({ retry: { ...now, checking: false, checked: false, error: errorInfo(error) } })
+      }
+    },
+    reviewRetry() {
+      const { retry } = get()
+      if (retry.state !== 'fixing' || !retry.checked || !retry.plan.validation.valid) return
+      set({ retry: { state: 'confirming', plan: retry.plan, sending: false, error: null } })
     },
   }
 }

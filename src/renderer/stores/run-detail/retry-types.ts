@@ -8,6 +8,15 @@ export type RetryState =
   | { state: 'idle' }
   | { state: 'planning' }
   | {
+      /** The failed rows shown to fix first; `checked`: the plan is of the cells as they are. */
+      state: 'fixing'
+      plan: SubmissionPlanView
+      edits: RetryEdits
+      checked: boolean
+      checking: boolean
+      error: BridgeErrorInfo | null
+    }
+  | {
       state: 'confirming'
       plan: SubmissionPlanView
       sending: boolean
@@ -15,6 +24,9 @@ export type RetryState =
     }
   | { state: 'sent'; runId: string }
   | { state: 'failed'; error: BridgeErrorInfo }
+
+/** The user's new text of failed rows' cells: row (as the run names it) -> field key -> text. */
+export type RetryEdits = Record<number, Record<string, string>>
 
 export interface RetryChoice {
   maxCostT?: number
@@ -24,6 +36,12 @@ export interface RetryChoice {
 export interface RetryActions {
   /** Plans a new run of the failed rows; nothing is sent until confirmRetry. */
   planRetry(): Promise<void>
+  /** Changes a cell of a failed row; the plan is checked again (checkFixes) before it can go on. */
+  editCell(row: number, key: string, text: string): void
+  /** Plans the retry again with the edits, checked like a workbook's cells. */
+  checkFixes(): Promise<void>
+  /** From the fixed rows to the usual confirmation, once the plan is checked and valid. */
+  reviewRetry(): void
   confirmRetry(choice: RetryChoice): Promise<void>
   cancelRetry(): void
 }

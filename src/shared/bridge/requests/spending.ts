@@ -77,9 +77,25 @@ export const spendingRequests = {
       again: z.boolean().optional(),
     }),
   ),
-  /** The failed rows of a finished run made on this device, as a plan (confirm it as above). */
+  /**
+   * The failed rows of a finished run made on this device, as a plan (confirm it as above).
+   * `edits` fixes cells of failed rows first (row as named in the run, field key -> new text),
+   * checked like a workbook's cells; a plan with problems has `validation.valid` false.
+   */
   planRetryFailed: request<SubmissionPlanView>()(
-    z.strictObject({ environment: environmentNameSchema, runId: idSchema }),
+    z.strictObject({
+      environment: environmentNameSchema,
+      runId: idSchema,
+      edits: z
+        .array(
+          z.strictObject({
+            row: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+            cells: z.record(z.string().min(1).max(200), z.string().max(100_000)),
+          }),
+        )
+        .max(10_000)
+        .optional(),
+    }),
   ),
   /** What is left of the workbook a pilot run was sent from, or null (spends nothing). */
   getPilotRest: request<PilotRestView | null>()(

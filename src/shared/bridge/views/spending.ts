@@ -67,6 +67,14 @@ export type EstimateSource =
  * A submission ready to confirm: what will be sent, what it will cost, and what to ask.
  * Kept by the engine under `planId` for a limited time (see `expiresAtMs`).
  */
+/** A failed row to fix before a retry: its cells (files are changed in the workbook only). */
+export interface FixableRowView {
+  /** As the run names it (its sheet row). */
+  row: number
+  error: string
+  cells: { key: string; label: string; text: string; editable: boolean }[]
+}
+
 export interface SubmissionPlanView {
   /** '' when the workbook is not valid: nothing can be confirmed. */
   planId: string
@@ -112,6 +120,11 @@ export interface SubmissionPlanView {
   setAsideRows?: number
   /** The run these fixed set-aside rows follow up (then retryOfRunId is that run too). */
   followsSetAsideOf?: string
+  /**
+   * A retry's failed rows (from a workbook) with their cells as sent and why each failed: fixed
+   * in the app, they are planned again with planRetryFailed's `edits`.
+   */
+  fixableRows?: FixableRowView[]
   /** One paragraph that says what confirming will do and spend. */
   summary: string
 }
