@@ -35,7 +35,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
       <CardHead
         titleId="runs-title"
         title="Runs"
-        sub={`What the service has for this environment, sent from any computer. ${
+        sub={`What the service has for this environment, sent from any computer · ${
           loading
             ? 'Loading runs…'
             : runsCaption({ items, status, search, totalCount }, filterContext)
