@@ -12,14 +12,15 @@ import { DuplicateSubmissionError } from '../../src/core/flows/spend'
 import { SecretStoreError } from '../../src/core/secrets'
 import { HistoryVersionError } from '../../src/core/storage/db'
 import { WorkbookFileError } from '../../src/core/workbooks/limits'
+import { XlsxUnsupported } from '../../src/core/workbooks/read/xlsx/workbook'
 import { describeForTerminal, exitCodeOf, UsageError } from '../../src/cli/errors'
 import { SecretStoreUnavailableError } from '../../src/main/safe-storage-secret-store'
 import { ContractError } from '../../src/shared/contract'
 import type { Submission } from '../../src/core/flows/spend/submissions'
 
 const root = join(__dirname, '../../src')
-/** Classes that are not errors a user meets: the Bridge's own wire form, a reader's fallback signal. */
-const NOT_USER_ERRORS = new Set(['BridgeError', 'XlsxUnsupported', 'UserFacingError'])
+/** Classes that are not errors a user meets: the Bridge's own wire form, and the base itself. */
+const NOT_USER_ERRORS = new Set(['BridgeError', 'UserFacingError'])
 /** The sandbox plays the service and the renderer shows BridgeErrors: neither is the engine's. */
 const OUTSIDE = ['sandbox', 'renderer']
 
@@ -51,6 +52,7 @@ const samples: Record<string, UserFacingError> = {
   SecretStoreError: new SecretStoreError('No keychain.', 'Use SKILL_RUNNER_TOKEN.'),
   HistoryVersionError: new HistoryVersionError(99),
   WorkbookFileError: new WorkbookFileError('This is not a spreadsheet.'),
+  XlsxUnsupported: new XlsxUnsupported('book.xlsx'),
   UsageError: new UsageError('Unknown option --x.'),
   SecretStoreUnavailableError: new SecretStoreUnavailableError('No safe storage.'),
   ContractError: new ContractError('a run', ['run.runId is missing']),

@@ -14,9 +14,6 @@ import type { XlsxSheet, XlsxWorkbook } from './workbook'
 /** Filled rows looked at for a header (a title or a note may sit above it). */
 const HEADER_ROWS_LOOKED_AT = 10
 
-/** Ends a read of a sheet once its header is found; never leaves this file. */
-class EnoughRows extends Error {}
-
 /** The filled row among a sheet's first ones that names most of the template's fields. */
 async function sheetHeader(
   book: XlsxWorkbook,
@@ -25,9 +22,11 @@ async function sheetHeader(
 ): Promise<SheetHeader> {
   const best: SheetHeader = { name: sheet.name, headerRow: 0, header: [], fit: -1 }
   let looked = 0
-  try {
-    await book.rows(sheet, (cells, rowNumber) => {
-      if (cells.every(isBlank)) return
+  const enough = () => looked >= HEADER_ROWS_LOOKED_AT
+  await book.rows(
+    sheet,
+    (cells, rowNumber) => {
+      if (enough() || cells.every(isBlank)) return
       const fit = collector.headerFit(cells)
       if (fit > best.fit)
         Object.assign(best, {
@@ -36,11 +35,9 @@ async function sheetHeader(
           fit,
         })
       looked += 1
-      if (looked >= HEADER_ROWS_LOOKED_AT) throw new EnoughRows()
-    })
-  } catch (error) {
-    if (!(error instanceof EnoughRows)) throw error
-  }
+    },
+    enough,
+  )
   return { ...best, fit: Math.max(0, best.fit) }
 }
 

@@ -41,7 +41,10 @@ function tooLong(where: string): never {
   )
 }
 
-/** Streams the rows of a sheet's part to `each`. */
+/**
+ * Streams the rows of a sheet's part to `each`, until `enough` says so (it is asked between
+ * chunks, so a few rows past that point may still come).
+ */
 export async function readSheetRows(
   zip: Zip,
   part: ZipEntry,
@@ -49,12 +52,15 @@ export async function readSheetRows(
   linksOf: RowLinks | null,
   where: string,
   each: EachRow,
+  enough?: () => boolean,
 ): Promise<void> {
   await eachElement(
     unprefixed(textChunks(zip.inflate(part, MAX_SHEET_BYTES))),
     'row',
     new RowReader(scanner, linksOf, where, each),
     where,
+    undefined,
+    enough,
   )
 }
 

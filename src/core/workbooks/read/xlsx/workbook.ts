@@ -8,7 +8,8 @@
  * numbers, booleans, dates, times of day ("14:30:00"), durations ("36:15:00"), error codes,
  * and the cached result of a formula. Every size is checked before it is allocated (limits.ts).
  */
-import { WorkbookFileError } from '../../limits'
+import { UserFacingError } from '../../../../shared/errors'
+import { RESAVE, WorkbookFileError } from '../../limits'
 import { CellScanner } from './cell-scanner'
 import { sheetLinks } from './hyperlinks'
 import { relationships, smallText, typeIs, type Relationship } from './relationships'
@@ -19,11 +20,15 @@ import { attribute, startTags } from './xml'
 import type { Zip } from './zip'
 
 /**
- * The zip is not an xlsx this reader knows (no workbook part): a signal for the dispatcher to
- * try another reader, never shown to a user.
+ * The zip is not an xlsx this reader knows (no workbook part): the dispatcher tries another
+ * reader, so a user sees it only if that one cannot read the file either.
  */
-export class XlsxUnsupported extends Error {
+export class XlsxUnsupported extends UserFacingError {
   override name = 'XlsxUnsupported'
+  readonly category = 'bad-input' as const
+  constructor(fileName: string) {
+    super(`“${fileName}” is not a workbook this reader knows (it has no workbook part).`, RESAVE)
+  }
 }
 
 export interface XlsxSheet {
@@ -41,7 +46,7 @@ export interface XlsxWorkbook {
    * Streams one sheet's rows: cells by column (0-based), with the sheet's row number, and the
    * web links of the row's cells (column -> address) when it has any.
    */
-  rows(sheet: XlsxSheet, each: EachRow): Promise<void>
+  rows(sheet: XlsxSheet, each: EachRow, enough?: () => boolean): Promise<void>
 }
 
 /** Which package this zip is when it is no xlsx, for a message that says what to do. */
@@ -66,7 +71,7 @@ async function workbookPart(zip: Zip, fileName: string): Promise<string> {
     throw new WorkbookFileError(
       `“${fileName}” is ${other}, not an Excel workbook. Save it as .xlsx (Excel workbook) or .csv and try again.`,
     )
-  throw new XlsxUnsupported('no workbook part')
+  throw new XlsxUnsupported(fileName)
 }
 
 /** The sheets the workbook lists, in its order, each with its part. */
@@ -106,13 +111,13 @@ export async function openXlsxZip(zip: Zip, fileName: string): Promise<XlsxWorkb
   let shared: Promise<SharedStrings> | null = null
   return {
     sheets: listSheets(zip, workbookXml, rels),
-    async rows(sheet, each) {
+    async rows(sheet, each, enough) {
       shared ??= readSharedStrings(zip, sharedEntry)
       const strings = await shared
       const linksOf = await sheetLinks(zip, sheet)
       const scanner = new CellScanner(strings, kinds, date1904)
       const where = `The sheet “${sheet.name}”`
-      await readSheetRows(zip, zip.find(sheet.part)!, scanner, linksOf, where, each)
+      await readSheetRows(zip, zip.find(sheet.part)!, scanner, linksOf, where, each, enough)
     },
   }
 }

@@ -157,6 +157,8 @@ export async function eachElement(
   reader: ((element: string) => void) | ElementReader,
   where: string,
   maxChars = MAX_ELEMENT_CHARS,
+  /** Asked after each chunk: true ends the read there (the rest of the part is never inflated). */
+  enough: () => boolean = () => false,
 ): Promise<void> {
   const scanner = new ElementScanner(
     tag,
@@ -164,7 +166,10 @@ export async function eachElement(
     where,
     maxChars,
   )
-  for await (const chunk of chunks) scanner.push(chunk)
+  for await (const chunk of chunks) {
+    scanner.push(chunk)
+    if (enough()) break
+  }
 }
 
 /** The state of one eachElement: where it is in the text, and the element it is inside. */
