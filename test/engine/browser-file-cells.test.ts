@@ -2,37 +2,19 @@
 // files the page uploaded first (uploadFiles), matched by the cell's text. Through the Bridge over
 // "http", with the real engine and the real sandbox's document-digest template.
 import { createHash } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { BridgeService } from '../../src/core/bridge/service'
-import type { Engine } from '../../src/core/engine'
 import { createDispatch } from '../../src/shared/bridge/dispatch'
 import { paths, type RunList } from '../../src/shared/contract'
-import { browserBridgeService, http, testEngine } from '../helpers/engine'
-import { call, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
+import { http } from '../helpers/engine'
+import { useBridgeOnSandbox } from '../helpers/bridge-on-sandbox'
+import { call, waitForRun, type TestSandbox } from '../helpers/sandbox'
 
 let sandbox: TestSandbox
-let engine: Engine
 let service: BridgeService
 const target = { kind: 'template' as const, templateId: 'document-digest' }
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox()
-  const home = mkdtempSync(join(tmpdir(), 'sr-browser-files-'))
-  engine = testEngine(home, {
-    tokenOverride: sandbox.token,
-    api: { maxAttempts: 2, backoffMs: 5, maxBackoffMs: 10 },
-  })
-  await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
-  service = browserBridgeService(engine)
-})
-afterAll(async () => {
-  service.dispose()
-  await engine.close()
-  await sandbox.close()
-})
+useBridgeOnSandbox('sr-browser-files-', (parts) => ({ sandbox, service } = parts))
 
 function csv(rows: [string, string][]) {
   const text = ['document,title', ...rows.map(([d, t]) => `${d},${t}`)].join('\n')

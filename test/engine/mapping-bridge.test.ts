@@ -1,35 +1,15 @@
 // The column mapping through the Bridge handlers, with the real engine, the real sandbox over
 // HTTP and the real workbook worker: a sheet with a title and renamed headers is proposed a
 // mapping, confirmed, remembered in the history, and a plan made from the same sheet uses it.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { BridgeService } from '../../src/core/bridge/service'
-import type { Engine } from '../../src/core/engine'
-import { browserBridgeService, http, testEngine } from '../helpers/engine'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { http } from '../helpers/engine'
+import { useBridgeOnSandbox } from '../helpers/bridge-on-sandbox'
 
-let sandbox: TestSandbox
-let engine: Engine
 let service: BridgeService
 const target = { kind: 'template' as const, templateId: 'row-echo' }
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox()
-  const home = mkdtempSync(join(tmpdir(), 'sr-mapping-bridge-'))
-  engine = testEngine(home, {
-    tokenOverride: sandbox.token,
-    api: { maxAttempts: 2, backoffMs: 5, maxBackoffMs: 10 },
-  })
-  await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
-  service = browserBridgeService(engine)
-})
-afterAll(async () => {
-  service.dispose()
-  await engine.close()
-  await sandbox.close()
-})
+useBridgeOnSandbox('sr-mapping-bridge-', (parts) => ({ service } = parts))
 
 const sheet = {
   kind: 'bytes' as const,

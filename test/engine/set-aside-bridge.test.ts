@@ -2,36 +2,16 @@
 // engine, the real sandbox over HTTP and the real workbook worker: 50 rows with 3 bad give a
 // plan of 47 priced for 47, the 3 go to a workbook kept with the run, and that workbook, fixed
 // and dropped again, is planned as the run's follow-up, which the duplicate guard lets through.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { BridgeService } from '../../src/core/bridge/service'
-import type { Engine } from '../../src/core/engine'
-import { browserBridgeService, http, testEngine } from '../helpers/engine'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { http } from '../helpers/engine'
+import { useBridgeOnSandbox } from '../helpers/bridge-on-sandbox'
 
-let sandbox: TestSandbox
-let engine: Engine
 let service: BridgeService
 const target = { kind: 'template' as const, templateId: 'row-echo' }
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox()
-  const home = mkdtempSync(join(tmpdir(), 'sr-aside-bridge-'))
-  engine = testEngine(home, {
-    tokenOverride: sandbox.token,
-    api: { maxAttempts: 2, backoffMs: 5, maxBackoffMs: 10 },
-  })
-  await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
-  service = browserBridgeService(engine)
-})
-afterAll(async () => {
-  service.dispose()
-  await engine.close()
-  await sandbox.close()
-})
+useBridgeOnSandbox('sr-aside-bridge-', (parts) => ({ service } = parts))
 
 const BAD = [7, 20, 41]
 function csv(name: string, rows: number[]) {
