@@ -3,6 +3,7 @@ import type { BridgeErrorInfo, RunOverview, SubmissionPlanView } from '../../sha
 import { ErrorNotice } from '../components/ErrorNotice'
 import { ConfirmSubmission } from '../prepare/ConfirmSubmission'
 import { useStores } from '../stores/context'
+import { SentAsNewRun } from '../runs/SentAsNewRun'
 import { errorInfo } from '../stores/errors'
 
 type Redo =
@@ -114,24 +115,11 @@ function RedoOutcome(props: {
   onConfirm: (choice: { maxCostT?: number | undefined }) => void
   onClose: () => void
 }) {
-  const { nav } = useStores()
   const { redo } = props
   return (
     <>
       {redo.state === 'failed' && <ErrorNotice error={redo.error} onDismiss={props.onClose} />}
-      {redo.state === 'sent' && (
-        <span className="save-text" role="status">
-          Sent as a new run.{' '}
-          <button
-            type="button"
-            className="link-button"
-            data-run-id={redo.runId}
-            onClick={() => nav.getState().openRun(redo.runId)}
-          >
-            Open it
-          </button>
-        </span>
-      )}
+      {redo.state === 'sent' && <SentAsNewRun runId={redo.runId} />}
       {redo.state === 'confirming' && (
         <ConfirmSubmission
           // Told as the rows they are: the dialog's "retry" words are for failed rows.

@@ -3,6 +3,7 @@ import { ErrorNotice } from '../components/ErrorNotice'
 import { useRunDetail, useStores } from '../stores/context'
 import { ConfirmSubmission } from '../prepare/ConfirmSubmission'
 import { FixFailedRows } from './FixFailedRows'
+import { SentAsNewRun } from './SentAsNewRun'
 import { plural } from '../../shared/amounts'
 
 /**
@@ -43,19 +44,7 @@ export function RetryFailed(props: { overview: RunOverview }) {
           onDismiss={() => runDetail.getState().cancelRetry()}
         />
       )}
-      {retry.state === 'sent' && (
-        <span className="save-text" role="status">
-          Sent as a new run.{' '}
-          <button
-            type="button"
-            className="link-button"
-            data-run-id={retry.runId}
-            onClick={() => nav.getState().openRun(retry.runId)}
-          >
-            Open it
-          </button>
-        </span>
-      )}
+      {retry.state === 'sent' && <SentAsNewRun runId={retry.runId} />}
       {retry.state === 'fixing' && <FixFailedRows />}
       {retry.state === 'confirming' && (
         <ConfirmSubmission
