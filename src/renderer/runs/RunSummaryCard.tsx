@@ -113,7 +113,7 @@ function RunFacts(props: { overview: RunOverview; run: RunSummary; frozenAtMs: n
   )
 }
 
-/** The run this one retried, and the runs that retried this one, as links. */
+/** The run this one retried, and the runs that retried this one, as links named in words. */
 function RelatedRuns(props: { overview: RunOverview }) {
   const { nav } = useStores()
   const { retryOfRunId, retriedBy } = props.overview
@@ -126,9 +126,10 @@ function RelatedRuns(props: { overview: RunOverview }) {
           <button
             type="button"
             className="link-button"
+            data-run-id={retryOfRunId}
             onClick={() => nav.getState().openRun(retryOfRunId)}
           >
-            {retryOfRunId}
+            an earlier run
           </button>
           .{' '}
         </>
@@ -136,8 +137,13 @@ function RelatedRuns(props: { overview: RunOverview }) {
       {retriedBy.map((id) => (
         <span key={id}>
           Failed rows retried in{' '}
-          <button type="button" className="link-button" onClick={() => nav.getState().openRun(id)}>
-            {id}
+          <button
+            type="button"
+            className="link-button"
+            data-run-id={id}
+            onClick={() => nav.getState().openRun(id)}
+          >
+            a later run
           </button>
           .{' '}
         </span>
