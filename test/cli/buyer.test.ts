@@ -119,7 +119,16 @@ describe('a buyer on the command line', () => {
     expect(JSON.parse(rerun.stdout).runId).toBe(JSON.parse(first.stdout).runId)
     expect(await runCount()).toBe(before)
     // Without a known cost, a cap cannot be checked: refused, nothing sent.
-    const capped = await cli(['run', csv, '--template', 'tpl-echo', '--yes', '--again', '--max-cost', '1'])
+    const capped = await cli([
+      'run',
+      csv,
+      '--template',
+      'tpl-echo',
+      '--yes',
+      '--again',
+      '--max-cost',
+      '1',
+    ])
     expect(capped.code).toBe(1)
     expect(await runCount()).toBe(before)
   })

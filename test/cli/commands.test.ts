@@ -1,22 +1,12 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCliCaptured } from '../helpers/cli'
+import { describe, expect, it } from 'vitest'
+import { runCliCaptured, useCliOnSandbox } from '../helpers/cli'
 import { paths } from '../../src/shared/contract'
-import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { call, startTestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
-let home: string
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox()
-  home = mkdtempSync(join(tmpdir(), 'sr-cli-'))
-})
-afterAll(async () => {
-  await sandbox.close()
-})
+const { sandbox, home } = useCliOnSandbox('sr-cli-')
 
 const cli = (args: string[], env: Record<string, string> = {}) =>
   runCliCaptured(args, { SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: sandbox.token, ...env })

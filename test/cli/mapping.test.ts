@@ -1,28 +1,11 @@
 // --map, --map-file and remembered mappings on the command line, against the sandbox.
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCliCaptured } from '../helpers/cli'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { describe, expect, it } from 'vitest'
+import { useCliOnSandbox } from '../helpers/cli'
 
-let sandbox: TestSandbox
-let home: string
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox()
-  home = mkdtempSync(join(tmpdir(), 'sr-map-'))
-})
-afterAll(async () => {
-  await sandbox.close()
-})
-
-const cli = (args: string[]) =>
-  runCliCaptured([...args, '--base-url', sandbox.url], {
-    SKILL_RUNNER_HOME: home,
-    SKILL_RUNNER_TOKEN: sandbox.token,
-  })
+const { home, cli } = useCliOnSandbox('sr-map-')
 
 /** A sheet of the user's own: a title, a blank row, renamed headers, an extra column. */
 function ownSheet(name: string, extra = 'Owner'): string {

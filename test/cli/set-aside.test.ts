@@ -1,29 +1,12 @@
 // --skip-invalid on run against the sandbox: the valid rows are sent, the bad ones set aside in
 // a workbook to fix; fixed there, that workbook sends just those rows.
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCliCaptured } from '../helpers/cli'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { describe, expect, it } from 'vitest'
+import { useCliOnSandbox } from '../helpers/cli'
 
-let sandbox: TestSandbox
-let home: string
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox()
-  home = mkdtempSync(join(tmpdir(), 'sr-aside-'))
-})
-afterAll(async () => {
-  await sandbox.close()
-})
-
-const cli = (args: string[]) =>
-  runCliCaptured([...args, '--base-url', sandbox.url], {
-    SKILL_RUNNER_HOME: home,
-    SKILL_RUNNER_TOKEN: sandbox.token,
-  })
+const { home, cli } = useCliOnSandbox('sr-aside-')
 
 async function totalTasks(runId: string): Promise<number> {
   const shown = await cli(['runs', 'show', runId, '--json'])
@@ -40,7 +23,15 @@ describe('run --skip-invalid', () => {
     const refused = await cli(['run', input, '--template', 'row-echo', '--json'])
     expect(refused.code).toBe(1)
 
-    const sent = await cli(['run', input, '--template', 'row-echo', '--skip-invalid', '--json', '--yes'])
+    const sent = await cli([
+      'run',
+      input,
+      '--template',
+      'row-echo',
+      '--skip-invalid',
+      '--json',
+      '--yes',
+    ])
     expect(sent.code).toBe(0)
     const answer = JSON.parse(sent.stdout)
     const asidePath = join(home, 'fifty (set aside).xlsx')
@@ -83,7 +74,15 @@ describe('run --skip-invalid', () => {
   it('never overwrites an earlier set-aside workbook by default', async () => {
     const input = join(home, 'two.csv')
     writeFileSync(input, 'Message,Sequence number\nok,1\nbad,x\n')
-    const first = await cli(['run', input, '--template', 'row-echo', '--skip-invalid', '--json', '--yes'])
+    const first = await cli([
+      'run',
+      input,
+      '--template',
+      'row-echo',
+      '--skip-invalid',
+      '--json',
+      '--yes',
+    ])
     const second = await cli([
       'run',
       input,

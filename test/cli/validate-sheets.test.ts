@@ -1,30 +1,12 @@
 // `validate` and `run` on a workbook of several sheets (issue #23, item 5): the sheet whose
 // headers fit is read and named on stderr, a tie is an error that names --sheet, and what the
 // reader read past (hidden rows, a total row, empty rows) is said on stderr, not sent.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCliCaptured } from '../helpers/cli'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { describe, expect, it } from 'vitest'
+import { useCliOnSandbox } from '../helpers/cli'
 
-let sandbox: TestSandbox
-let home: string
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox()
-  home = mkdtempSync(join(tmpdir(), 'sr-cli-sheets-'))
-})
-afterAll(async () => {
-  await sandbox.close()
-})
-
-const cli = (args: string[]) =>
-  runCliCaptured([...args, '--base-url', sandbox.url], {
-    SKILL_RUNNER_HOME: home,
-    SKILL_RUNNER_TOKEN: sandbox.token,
-  })
+const { home, cli } = useCliOnSandbox('sr-cli-sheets-')
 
 async function book(name: string, sheets: Record<string, ExcelJS.CellValue[][]>, hide = 0) {
   const wb = new ExcelJS.Workbook()

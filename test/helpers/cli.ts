@@ -8,6 +8,7 @@ import { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { runCli } from '../../src/cli/main'
 import { BUYER_SANDBOX, BUYER_TOKEN, buyerRunCount } from './buyer-seed'
+import type { SandboxOptions } from '../../src/sandbox'
 import { useTestSandbox, type TestSandbox } from './sandbox'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -49,26 +50,39 @@ export function runCliOn(
   })
 }
 
-/** Bea, the buyer, on the command line: her sandbox, her home folder, and what she types. */
-export interface BuyerOnCli {
-  /** The buyer seed's sandbox of the tests around the call (see useTestSandbox). */
+/** The command line on a test sandbox of the tests around the call, with a home folder of its own. */
+export interface CliOnSandbox {
+  /** The sandbox, started before the tests and closed after them (see useTestSandbox). */
   sandbox: TestSandbox
   home: string
-  /** The command line as Bea, on her sandbox. */
+  /** The command line signed in to that sandbox, `--base-url` after the arguments. */
   cli(args: string[]): Promise<CliResult>
+}
+
+/** `token` defaults to the sandbox's own first token. */
+export function useCliOnSandbox(
+  homePrefix: string,
+  options: SandboxOptions = {},
+  token?: string,
+): CliOnSandbox {
+  const sandbox = useTestSandbox(options)
+  const home = mkdtempSync(join(tmpdir(), homePrefix))
+  return {
+    sandbox,
+    home,
+    cli: (args) => runCliOn({ baseUrl: sandbox.url, token: token ?? sandbox.token, home }, args),
+  }
+}
+
+/** Bea, the buyer, on the command line: her sandbox, her home folder, and what she types. */
+export interface BuyerOnCli extends CliOnSandbox {
   /** How many runs Bea has: what tells whether anything was sent. */
   runCount(): Promise<number>
 }
 
 export function useBuyerOnCli(homePrefix: string): BuyerOnCli {
-  const sandbox = useTestSandbox(BUYER_SANDBOX)
-  const home = mkdtempSync(join(tmpdir(), homePrefix))
-  return {
-    sandbox,
-    home,
-    cli: (args) => runCliOn({ baseUrl: sandbox.url, token: BUYER_TOKEN, home }, args),
-    runCount: () => buyerRunCount(sandbox),
-  }
+  const buyer = useCliOnSandbox(homePrefix, BUYER_SANDBOX, BUYER_TOKEN)
+  return { ...buyer, runCount: () => buyerRunCount(buyer.sandbox) }
 }
 
 /**
