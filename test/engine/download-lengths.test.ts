@@ -1,21 +1,10 @@
 // Artifact downloads stream to disk with no size limit, but a body that is shorter or longer than
 // its Content-Length is an error: never a finished file, and never read on past what it announced.
-import { mkdtempSync, readdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { createEngine, type Engine } from '../../src/core/engine'
-import { MemorySecretStore } from '../../src/core/secrets'
-import { startHostileService, type HostileService } from '../api/hostile-service'
-import { runWithArtifact } from '../helpers/artifact-run'
+import { readdirSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { useHostileDownload } from '../helpers/artifact-run'
 
-let service: HostileService | undefined
-let engine: Engine | undefined
-afterEach(async () => {
-  await engine?.close()
-  await service?.close()
-  engine = service = undefined
-})
+const hostile = useHostileDownload('sr-lengths')
 
 /** Every file the download left in `folder`, finished or not, at any depth. */
 function filesIn(folder: string): string[] {
@@ -24,30 +13,11 @@ function filesIn(folder: string): string[] {
     .map((entry) => entry.name)
 }
 
-async function download(fetchImpl?: typeof fetch) {
-  engine = createEngine({
-    home: mkdtempSync(join(tmpdir(), 'sr-lengths-home-')),
-    secretStore: new MemorySecretStore(),
-    tokenOverride: 'token-ada',
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
-    api: { timeoutMs: 2000 },
-  })
-  const connection = await engine.connect({ baseUrl: service!.url })
-  const out = mkdtempSync(join(tmpdir(), 'sr-lengths-out-'))
-  const result = await engine.downloads.run(
-    connection,
-    runWithArtifact(`${service!.url}/files/a-1`),
-    out,
-    {
-      attempts: 1,
-    },
-  )
-  return { result, out }
-}
+const download = (fetchImpl?: typeof fetch) => hostile.download({ attempts: 1 }, fetchImpl)
 
 describe('an artifact whose body does not match its Content-Length', () => {
   it('shorter: the connection ends early, and no finished file is left', async () => {
-    service = await startHostileService((_req, res) => {
+    await hostile.serve((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': '1000' })
       res.write('x'.repeat(500))
       setTimeout(() => res.destroy(), 50)
@@ -59,7 +29,7 @@ describe('an artifact whose body does not match its Content-Length', () => {
   })
 
   it('longer (a fetch that does not hold the server to it): stopped at once, no file', async () => {
-    service = await startHostileService((_req, res) => res.end())
+    await hostile.serve((_req, res) => res.end())
     const started = Date.now()
     // 20 MB that announced 10 bytes: the download must stop at the first piece past 10.
     let piecesRead = 0
