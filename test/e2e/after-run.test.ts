@@ -8,21 +8,20 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
+import { expect, it } from 'vitest'
 import { runFolderName } from '../../src/core/flows/downloads/downloads'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { isTerminalStatus } from '../../src/shared/contract'
-import { useE2eApp, type E2eApp } from './harness'
-import { SCREENS_DIR, screenshotBothThemes, seriousA11yViolations } from './screens'
-import { chromiumMissing } from './support'
+import { describeInChromium, useE2eApp } from './harness'
+import {
+  SCREENS_DIR,
+  screenshotBothThemes,
+  seriousA11yViolations,
+  showScreen,
+  screenshotAtBothSizes,
+} from './screens'
 
-const missing = chromiumMissing()
-if (missing) console.log(`After-run end-to-end test skipped: ${missing}.`)
-
-describe.skipIf(missing !== null)('after the run, in the app', () => {
-  let app: E2eApp
-  let page: Page
+describeInChromium('After-run', 'after the run, in the app', () => {
   let outputs: string
   let runId: string
   let retryRunId: string
@@ -39,16 +38,9 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
     expect(await seriousA11yViolations(page)).toEqual([])
   }
 
-  async function showScreen(label: string) {
-    await page
-      .getByRole('navigation', { name: 'Screens' })
-      .getByRole('button', { name: label })
-      .click()
-  }
-
   /** The runs list, leaving a run detail the Runs screen may still show. */
   async function showRunsList() {
-    await showScreen('Runs')
+    await showScreen(page, 'Runs')
     const back = page.getByRole('button', { name: '← All runs' })
     if (await back.isVisible()) await back.click()
   }
@@ -62,7 +54,7 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
     }
   }
 
-  useE2eApp(
+  const { app, page } = useE2eApp(
     {
       homePrefix: 'skill-runner-after-run-',
       taskMs: 100,
@@ -71,15 +63,13 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
       context: { viewport: { width: 1280, height: 860 } },
     },
     (started) => {
-      app = started
-      page = started.page
       outputs = join(started.home, 'outputs of the test')
     },
   )
 
   it('saves outputs into the folder chosen in Settings', { timeout: 60_000 }, async () => {
     await page.goto(app.mode.url)
-    await showScreen('Settings')
+    await showScreen(page, 'Settings')
     await page.getByRole('heading', { name: 'Settings' }).waitFor()
     const folder = page.getByLabel('Outputs folder')
     await folder.fill(outputs)
@@ -116,7 +106,7 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
       })
       runId = (await app.engine.submissions.send(connection, entry)).runId
 
-      await showScreen('Runs')
+      await showScreen(page, 'Runs')
       const row = page.locator(`tr[data-run-id="${runId}"]`)
       await row
         .getByText('2 of 3 rows succeeded, 1 failed')
@@ -183,15 +173,9 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
 
   /** The dialog as a small and a large window show it, light and dark. */
   async function lookAtDialog(name: string) {
-    for (const [width, height] of [
-      [1280, 800],
-      [860, 700],
-    ] as const) {
-      await page.setViewportSize({ width, height })
-      await page.waitForTimeout(150)
-      await screenshotBothThemes(page, `after-run-${name}-${width}x${height}`)
-    }
-    await page.setViewportSize({ width: 1280, height: 860 })
+    await screenshotAtBothSizes(page, `after-run-${name}`, {
+      restore: { width: 1280, height: 860 },
+    })
     expect(await seriousA11yViolations(page)).toEqual([])
   }
 
@@ -251,7 +235,7 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
   )
 
   it('finds both runs in the history, and opens one from there', { timeout: 60_000 }, async () => {
-    await showScreen('History')
+    await showScreen(page, 'History')
     await page.getByRole('heading', { name: 'History' }).waitFor()
     // The first run, with its file and the run that retried it; the retry, naming the first.
     // Runs are named in words on the screen; their ids stay in the buttons' accessible names.
@@ -280,7 +264,7 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
     'shows my listings, a review request and my private template',
     { timeout: 60_000 },
     async () => {
-      await showScreen('Creator')
+      await showScreen(page, 'Creator')
       await page.getByRole('heading', { name: 'My listings' }).waitFor()
       await page
         .getByRole('button', { name: 'Open the review request of Horoscope writer' })
@@ -298,7 +282,7 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
   )
 
   it('saves a run’s outputs on its own as soon as it ends', { timeout: 90_000 }, async () => {
-    await showScreen('Settings')
+    await showScreen(page, 'Settings')
     await page.getByRole('checkbox', { name: /as soon as the run ends/ }).click()
     await expect.poll(() => app.engine.settings().read().autoSaveOutputs).toBe(true)
     const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
@@ -355,16 +339,10 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
       await expect.poll(() => card.getByLabel('Comparison saved in').inputValue()).toBe(saved)
       expect(existsSync(saved)).toBe(true)
       await card.getByLabel('Only rows that differ').uncheck()
-      for (const [width, height] of [
-        [1280, 800],
-        [860, 700],
-      ] as const) {
-        await page.setViewportSize({ width, height })
-        await card.scrollIntoViewIfNeeded()
-        await page.waitForTimeout(150)
-        await screenshotBothThemes(page, `after-run-compare-${width}`)
-      }
-      await page.setViewportSize({ width: 1280, height: 860 })
+      await screenshotAtBothSizes(page, 'after-run-compare', {
+        restore: { width: 1280, height: 860 },
+        eachSize: () => card.scrollIntoViewIfNeeded(),
+      })
       expect(await seriousA11yViolations(page)).toEqual([])
     },
   )
@@ -412,7 +390,7 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
     'keeps a setting across a restart of the engine and its server',
     { timeout: 90_000 },
     async () => {
-      await showScreen('Settings')
+      await showScreen(page, 'Settings')
       await page.getByRole('radio', { name: 'Dark' }).check()
       await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe('dark')
       await page.screenshot({
@@ -421,7 +399,7 @@ describe.skipIf(missing !== null)('after the run, in the app', () => {
 
       await app.restart()
       await page.goto(app.mode.url)
-      await showScreen('Settings')
+      await showScreen(page, 'Settings')
       await page.getByRole('heading', { name: 'Settings' }).waitFor()
       expect(await page.getByRole('radio', { name: 'Dark' }).isChecked()).toBe(true)
       expect(await page.getByLabel('Outputs folder').inputValue()).toBe(outputs)

@@ -4,33 +4,25 @@
 // WebSocket frame the page receives is kept, and none of them may contain a token.
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
+import { expect, it } from 'vitest'
 import { BUILTIN_SANDBOX_TOKEN } from '../../src/core/environments/builtin-sandbox'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
-import { useE2eApp, type E2eApp } from './harness'
-import { chromiumMissing } from './support'
-
-const missing = chromiumMissing()
-if (missing) console.log(`Browser-mode end-to-end test skipped: ${missing}.`)
+import { describeInChromium, useE2eApp } from './harness'
+import { showScreen } from './screens'
 
 /** A token only this test knows: it must never reach the page. */
 const STAGING_TOKEN = 'tok-e2e-very-secret-5f1c2a'
 
-describe.skipIf(missing !== null)('browser mode in headless Chromium', () => {
-  let app: E2eApp
-  let page: Page
+describeInChromium('Browser-mode', 'browser mode in headless Chromium', () => {
   const received: { where: string; text: string }[] = []
 
-  useE2eApp(
+  const { app, page } = useE2eApp(
     {
       homePrefix: 'skill-runner-e2e-',
       taskMs: 400,
       environments: [{ name: 'Staging', token: STAGING_TOKEN }],
     },
-    (started) => {
-      app = started
-      page = started.page
+    () => {
       keepWhatThePageReceives()
     },
   )
@@ -55,10 +47,7 @@ describe.skipIf(missing !== null)('browser mode in headless Chromium', () => {
     { timeout: 90_000 },
     async () => {
       await page.goto(app.mode.url)
-      await page
-        .getByRole('navigation', { name: 'Screens' })
-        .getByRole('button', { name: 'Runs' })
-        .click()
+      await showScreen(page, 'Runs')
       await page.getByRole('heading', { name: 'Runs' }).waitFor()
       await page.getByText('Staging').first().waitFor()
       await page

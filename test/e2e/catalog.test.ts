@@ -1,34 +1,20 @@
 // Finding what to run, in headless Chromium against a separately started sandbox added as an
 // environment (the service has no catalog): a listing Bea ran before is offered with the
 // version she ran, and a template is found from a link pasted from the service's website.
-import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
+import { expect, it } from 'vitest'
 import { paths } from '../../src/shared/contract'
 import { BUYER_TOKEN, LISTING_ID, LISTING_VERSION, buyerSeed } from '../helpers/buyer-seed'
 import { call } from '../helpers/sandbox'
-import { useE2eApp, type E2eApp } from './harness'
+import { describeInChromium, useE2eApp } from './harness'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
-import { chromiumMissing } from './support'
 
-const missing = chromiumMissing()
-if (missing) console.log(`Catalog end-to-end test skipped: ${missing}.`)
-
-describe.skipIf(missing !== null)('finding what to run', () => {
-  let app: E2eApp
-  let page: Page
-
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-e2e-catalog-',
-      taskMs: 50,
-      environments: [{ name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed } }],
-      context: { viewport: { width: 1280, height: 800 } },
-    },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
+describeInChromium('Catalog', 'finding what to run', () => {
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-e2e-catalog-',
+    taskMs: 50,
+    environments: [{ name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed } }],
+    context: { viewport: { width: 1280, height: 800 } },
+  })
 
   it(
     'offers a listing from an earlier run and reads a pasted link',

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, describe } from 'vitest'
 import { createEngine, type Engine } from '../../src/core/engine'
 import type { ChosenSecretStore } from '../../src/core/secrets'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
@@ -14,7 +14,13 @@ import type { SandboxOptions } from '../../src/sandbox'
 import { startBrowserMode, type BrowserMode } from '../../src/web/app'
 import { inProcessBuiltInSandbox, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
-import { CHROMIUM_ARGS, CHROMIUM_PATH, ensureAppBuilt, rendererDir } from './support'
+import {
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  chromiumMissing,
+  ensureAppBuilt,
+  rendererDir,
+} from './support'
 
 /** A second environment: its own test sandbox, added to the engine under `name`. */
 export interface ExtraEnvironment {
@@ -141,22 +147,55 @@ export async function startE2eApp(options: E2eAppOptions): Promise<E2eApp> {
   }
 }
 
+/** What a describe block's tests use: the app and its page, live once the tests start. */
+export interface E2eHandles {
+  app: E2eApp
+  page: Page
+}
+
 /**
- * Starts the app before the tests of the enclosing describe block and closes it after them; the
- * tests keep what `started` is given in their own variables. Starting may build the app first,
- * hence the long default time allowed.
+ * Starts the app before the tests of the enclosing describe block and closes it after them.
+ * The handles it returns stand for the app and its page from then on (reading them earlier is a
+ * mistake in the test, said as such); `started` runs once, for what a test sets up on the page
+ * before any test. Starting may build the app first, hence the long default time allowed.
  */
 export function useE2eApp(
   options: E2eAppOptions,
-  started: (app: E2eApp) => void,
+  started?: (app: E2eApp) => void,
   startTimeoutMs = 180_000,
-): void {
+): E2eHandles {
   let app: E2eApp | undefined
   beforeAll(async () => {
     app = await startE2eApp(options)
-    started(app)
+    started?.(app)
   }, startTimeoutMs)
   afterAll(async () => {
     await app?.close()
   })
+  const live = () => {
+    if (!app) throw new Error('the end-to-end app is used before it started (beforeAll)')
+    return app
+  }
+  return { app: standIn(live), page: standIn(() => live().page) }
+}
+
+/** An object that forwards every read to what `current` returns at the time of the read. */
+function standIn<T extends object>(current: () => T): T {
+  return new Proxy({} as T, {
+    get(_target, key) {
+      const target = current()
+      const value: unknown = Reflect.get(target, key)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+}
+
+/**
+ * A describe block of browser tests, skipped with its reason printed where this machine has no
+ * Chromium. `what` names the test in that line ("Keyboard end-to-end test skipped: ...").
+ */
+export function describeInChromium(what: string, title: string, body: () => void): void {
+  const missing = chromiumMissing()
+  if (missing) console.log(`${what} end-to-end test skipped: ${missing}.`)
+  describe.skipIf(missing !== null)(title, body)
 }

@@ -7,13 +7,9 @@
 // body; a dialog keeps Tab inside itself and gives the focus back to what opened it.
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { useE2eApp, type E2eApp } from './harness'
-import { chromiumMissing } from './support'
-
-const missing = chromiumMissing()
-if (missing) console.log(`Keyboard end-to-end test skipped: ${missing}.`)
+import { describeInChromium, useE2eApp } from './harness'
 
 /** What has the focus: its role or tag and its accessible words, or "body". */
 function focused(page: Page): Promise<string> {
@@ -31,21 +27,12 @@ function focusInDialog(page: Page): Promise<boolean> {
   return page.evaluate(() => Boolean(document.activeElement?.closest('dialog[open]')))
 }
 
-describe.skipIf(missing !== null)('the keyboard journey', () => {
-  let app: E2eApp
-  let page: Page
-
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-e2e-keyboard-',
-      taskMs: 50,
-      context: { viewport: { width: 1280, height: 800 } },
-    },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
+describeInChromium('Keyboard', 'the keyboard journey', () => {
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-e2e-keyboard-',
+    taskMs: 50,
+    context: { viewport: { width: 1280, height: 800 } },
+  })
 
   async function workbook(name: string, rows: (string | number | null)[][]): Promise<string> {
     const book = new ExcelJS.Workbook()

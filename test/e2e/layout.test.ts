@@ -6,56 +6,37 @@
 // tooltip and status badges are never cut. Every screen is photographed in light and dark.
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
-import { useE2eApp, type E2eApp } from './harness'
-import { chromiumMissing } from './support'
-import { screenshotBothThemes } from './screens'
+import { describeInChromium, useE2eApp } from './harness'
+import { screenshotBothThemes, showScreen } from './screens'
 import { cutWithoutTooltip, gridReach, measureLayout } from './layout-measure'
-
-const missing = chromiumMissing()
-if (missing) console.log(`Layout end-to-end test skipped: ${missing}.`)
 
 const LONG_NAME = 'a workbook with a long name that cannot fit in its column in any window.xlsx'
 
-describe.skipIf(missing !== null)('the layout of every screen', () => {
-  let app: E2eApp
-  let page: Page
+describeInChromium('Layout', 'the layout of every screen', () => {
   let runId: string
 
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-e2e-layout-',
-      taskMs: 50,
-      context: { acceptDownloads: true, viewport: { width: 1280, height: 800 } },
-    },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
-
-  async function showScreen(label: string) {
-    await page
-      .getByRole('navigation', { name: 'Screens' })
-      .getByRole('button', { name: label })
-      .click()
-  }
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-e2e-layout-',
+    taskMs: 50,
+    context: { acceptDownloads: true, viewport: { width: 1280, height: 800 } },
+  })
 
   /** The screens, each shown and waited for; the run detail last, as it replaces the list. */
   const screens: [string, () => Promise<void>][] = [
     [
       'new-run',
       async () => {
-        await showScreen('New run')
+        await showScreen(page, 'New run')
         await page.getByTestId('rows-grid').waitFor()
       },
     ],
     [
       'runs',
       async () => {
-        await showScreen('Runs')
+        await showScreen(page, 'Runs')
         await page
           .locator(`tr[data-run-id="${runId}"]`)
           .getByText('Succeeded', { exact: true })
@@ -65,14 +46,14 @@ describe.skipIf(missing !== null)('the layout of every screen', () => {
     [
       'history',
       async () => {
-        await showScreen('History')
+        await showScreen(page, 'History')
         await page.getByRole('button', { name: `Open run ${runId}` }).waitFor()
       },
     ],
     [
       'creator',
       async () => {
-        await showScreen('Creator')
+        await showScreen(page, 'Creator')
         await page.getByRole('heading', { name: 'My listings' }).waitFor()
         await page.getByText('Pending review').first().waitFor()
       },
@@ -80,14 +61,14 @@ describe.skipIf(missing !== null)('the layout of every screen', () => {
     [
       'settings',
       async () => {
-        await showScreen('Settings')
+        await showScreen(page, 'Settings')
         await page.getByLabel('Outputs folder').waitFor()
       },
     ],
     [
       'run-detail',
       async () => {
-        await showScreen('Runs')
+        await showScreen(page, 'Runs')
         await page.locator(`tr[data-run-id="${runId}"] button.run-name`).click()
         await page.getByRole('button', { name: '← All runs' }).waitFor()
       },
@@ -160,7 +141,7 @@ describe.skipIf(missing !== null)('the layout of every screen', () => {
       { width: 860, height: 700 },
     ]) {
       await page.setViewportSize(size)
-      await showScreen('New run')
+      await showScreen(page, 'New run')
       await page.getByRole('radio', { name: 'Marketplace listing' }).check()
       const id = page.getByLabel('Paste a link or id')
       await id.fill('some-listing')

@@ -4,14 +4,9 @@
 import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
-import { useE2eApp, type E2eApp } from './harness'
-import { chromiumMissing } from './support'
+import { expect, it } from 'vitest'
+import { describeInChromium, useE2eApp } from './harness'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
-
-const missing = chromiumMissing()
-if (missing) console.log(`Column mapping end-to-end test skipped: ${missing}.`)
 
 /** 50 rows under a title row and a blank row, with the user's own headers. */
 async function ownSheet(path: string) {
@@ -24,21 +19,12 @@ async function ownSheet(path: string) {
   await book.xlsx.writeFile(path)
 }
 
-describe.skipIf(missing !== null)('column mapping in headless Chromium', () => {
-  let app: E2eApp
-  let page: Page
-
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-e2e-mapping-',
-      taskMs: 200,
-      context: { viewport: { width: 1280, height: 800 } },
-    },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
+describeInChromium('Column mapping', 'column mapping in headless Chromium', () => {
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-e2e-mapping-',
+    taskMs: 200,
+    context: { viewport: { width: 1280, height: 800 } },
+  })
 
   const fieldOf = (header: string) => page.getByLabel(`Template field for “${header}”`)
 

@@ -2,26 +2,19 @@
 // environment says the real cause (no secure place to save the token), offers to keep the token
 // for this session only, and then the header, the sidebar and the token dialog all say so. The
 // session's token lives in the engine (the web host's process), never in the page.
-import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
+import { expect, it } from 'vitest'
 import { chooseSecretStore } from '../../src/core/secrets'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
-import { useE2eApp, type E2eApp } from './harness'
+import { describeInChromium, useE2eApp } from './harness'
 import { screenshotBothThemes } from './screens'
-import { chromiumMissing } from './support'
-
-const missing = chromiumMissing()
-if (missing) console.log(`No-keychain end-to-end test skipped: ${missing}.`)
 
 const TOKEN = 'tok-e2e-session-only-8d1e'
 
-describe.skipIf(missing !== null)('signing in on a computer without a keychain', () => {
-  let app: E2eApp
-  let page: Page
+describeInChromium('No-keychain', 'signing in on a computer without a keychain', () => {
   let service: TestSandbox
   const received: string[] = []
 
-  useE2eApp(
+  const { app, page } = useE2eApp(
     {
       homePrefix: 'skill-runner-e2e-nokeychain-',
       taskMs: 50,
@@ -29,9 +22,7 @@ describe.skipIf(missing !== null)('signing in on a computer without a keychain',
       // The machine's own keychain is never asked: this computer has none.
       secrets: () => chooseSecretStore({ keychain: async () => null }),
     },
-    (started) => {
-      app = started
-      page = started.page
+    () => {
       page.on(
         'response',
         (r) =>

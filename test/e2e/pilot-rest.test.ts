@@ -5,45 +5,22 @@
 // Shot in light and dark at 1280x800 and 860x700.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
+import { expect, it } from 'vitest'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { confirmPlan, planSubmission } from '../../src/core/flows/spend'
 import { parseInputWorkbook } from '../../src/core/workbooks'
 import { runEnded } from '../helpers/engine'
-import { useE2eApp, type E2eApp } from './harness'
-import { screenshotBothThemes, seriousA11yViolations } from './screens'
-import { chromiumMissing } from './support'
+import { describeInChromium, useE2eApp } from './harness'
+import { seriousA11yViolations, showScreen, screenshotAtBothSizes } from './screens'
 
-const missing = chromiumMissing()
-if (missing) console.log(`Pilot-rest end-to-end test skipped: ${missing}.`)
+describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-pilot-rest-',
+    taskMs: 50,
+    context: { viewport: { width: 1280, height: 800 } },
+  })
 
-describe.skipIf(missing !== null)('the rest of a pilot, in the app', () => {
-  let app: E2eApp
-  let page: Page
-
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-pilot-rest-',
-      taskMs: 50,
-      context: { viewport: { width: 1280, height: 800 } },
-    },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
-
-  async function look(name: string) {
-    for (const [width, height] of [
-      [1280, 800],
-      [860, 700],
-    ] as const) {
-      await page.setViewportSize({ width, height })
-      await screenshotBothThemes(page, `pilot-rest-${name}-${width}`)
-    }
-    await page.setViewportSize({ width: 1280, height: 800 })
-  }
+  const look = (name: string) => screenshotAtBothSizes(page, `pilot-rest-${name}`)
 
   it(
     'offers the remaining rows with their cost, confirms, and keeps one batch',
@@ -66,10 +43,7 @@ describe.skipIf(missing !== null)('the rest of a pilot, in the app', () => {
       await runEnded(connection, pilot.runId)
 
       await page.goto(app.mode.url)
-      await page
-        .getByRole('navigation', { name: 'Screens' })
-        .getByRole('button', { name: 'Runs' })
-        .click()
+      await showScreen(page, 'Runs')
       await page.locator(`tr[data-run-id="${pilot.runId}"]`).locator('button.run-name').click()
       const card = page.getByTestId('rest-of-pilot')
       await card
@@ -96,10 +70,7 @@ describe.skipIf(missing !== null)('the rest of a pilot, in the app', () => {
         .locator('.run-detail .more-details code', { hasText: /run_/ })
         .first()
         .waitFor({ state: 'attached' })
-      await page
-        .getByRole('navigation', { name: 'Screens' })
-        .getByRole('button', { name: 'History' })
-        .click()
+      await showScreen(page, 'History')
       const rest = page.locator('.history-table tbody tr', { hasText: 'rest of a pilot' })
       const first = page.locator('.history-table tbody tr', { hasText: /· pilot/ })
       await rest.waitFor()

@@ -5,30 +5,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
-import { useE2eApp, type E2eApp } from './harness'
-import { chromiumMissing } from './support'
+import { expect, it } from 'vitest'
+import { describeInChromium, useE2eApp } from './harness'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
-const missing = chromiumMissing()
-if (missing) console.log(`File-cells end-to-end test skipped: ${missing}.`)
-
-describe.skipIf(missing !== null)('file cells sent from a browser', () => {
-  let app: E2eApp
-  let page: Page
-
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-e2e-files-',
-      taskMs: 100,
-      context: { acceptDownloads: true, viewport: { width: 1280, height: 900 } },
-    },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
+describeInChromium('File-cells', 'file cells sent from a browser', () => {
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-e2e-files-',
+    taskMs: 100,
+    context: { acceptDownloads: true, viewport: { width: 1280, height: 900 } },
+  })
 
   it(
     'document-digest: workbook and its folder dropped, files uploaded, confirmed, run ends',

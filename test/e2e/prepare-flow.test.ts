@@ -6,8 +6,7 @@
 // do not own. Every step is photographed in light and dark and checked with axe-core.
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
+import { expect, it } from 'vitest'
 import {
   BUYER_TOKEN,
   LISTING_FEE,
@@ -15,31 +14,18 @@ import {
   LISTING_VERSION,
   buyerSeed,
 } from '../helpers/buyer-seed'
-import { useE2eApp, type E2eApp } from './harness'
-import { chromiumMissing } from './support'
+import { describeInChromium, useE2eApp } from './harness'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
-const missing = chromiumMissing()
-if (missing) console.log(`New-run end-to-end test skipped: ${missing}.`)
-
-describe.skipIf(missing !== null)('the New run screen in headless Chromium', () => {
-  let app: E2eApp
-  let page: Page
-
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-e2e-prepare-',
-      taskMs: 200,
-      environments: [
-        { name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed, taskMs: 200 } },
-      ],
-      context: { acceptDownloads: true, viewport: { width: 1280, height: 900 } },
-    },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
+describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-e2e-prepare-',
+    taskMs: 200,
+    environments: [
+      { name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed, taskMs: 200 } },
+    ],
+    context: { acceptDownloads: true, viewport: { width: 1280, height: 900 } },
+  })
 
   /** Photographs the screen; axe-core checks this screen's own page (the Runs screen is issue 11's). */
   async function look(name: string, options: { axe?: boolean; show?: string } = {}) {

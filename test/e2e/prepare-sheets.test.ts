@@ -4,30 +4,16 @@
 // through browser mode, the real engine with the built-in Sandbox, the built renderer.
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
-import { useE2eApp, type E2eApp } from './harness'
-import { chromiumMissing } from './support'
+import { expect, it } from 'vitest'
+import { describeInChromium, useE2eApp } from './harness'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
-const missing = chromiumMissing()
-if (missing) console.log(`Sheets end-to-end test skipped: ${missing}.`)
-
-describe.skipIf(missing !== null)('a workbook of several sheets', () => {
-  let app: E2eApp
-  let page: Page
-
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-e2e-sheets-',
-      taskMs: 100,
-      context: { viewport: { width: 1280, height: 800 } },
-    },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
+describeInChromium('Sheets', 'a workbook of several sheets', () => {
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-e2e-sheets-',
+    taskMs: 100,
+    context: { viewport: { width: 1280, height: 800 } },
+  })
 
   it('asks which sheet, then says what was read past', { timeout: 120_000 }, async () => {
     const book = new ExcelJS.Workbook()

@@ -7,12 +7,12 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { inflateSync } from 'node:zlib'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { isTerminalStatus } from '../../src/shared/contract'
-import { useE2eApp, type E2eApp } from './harness'
+import { describeInChromium, useE2eApp } from './harness'
 import { SCREENS_DIR } from './screens'
-import { chromiumMissing, root } from './support'
+import { root } from './support'
 
 export const README_SCREENSHOT = join('docs', 'skill-runner.png')
 const SIZE = { width: 1280, height: 800 }
@@ -24,9 +24,6 @@ const RENEW = 'SKILL_RUNNER_UPDATE_SCREENSHOT=1 npx vitest run test/e2e/readme-s
 // each moved some square by more than 50.
 const BLOCK = 8
 const TOLERANCE = 40
-
-const missing = chromiumMissing()
-if (missing) console.log(`README screenshot test skipped: ${missing}.`)
 
 interface Picture {
   width: number
@@ -142,11 +139,8 @@ async function changingParts(page: Page): Promise<Box[]> {
   return boxes.filter((box): box is Box => box !== null)
 }
 
-describe.skipIf(missing !== null)('the screenshot in README.md', () => {
-  let app: E2eApp
-  let page: Page
-
-  useE2eApp(
+describeInChromium('README screenshot', 'the screenshot in README.md', () => {
+  const { app, page } = useE2eApp(
     {
       homePrefix: 'skill-runner-shot-',
       taskMs: 50,
@@ -167,10 +161,7 @@ describe.skipIf(missing !== null)('the screenshot in README.md', () => {
       },
       context: { viewport: SIZE },
     },
-    (started) => {
-      app = started
-      page = started.page
-    },
+    undefined,
     120_000,
   )
 

@@ -5,52 +5,29 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { paths } from '../../src/shared/contract'
-import { useE2eApp, type E2eApp } from './harness'
+import { describeInChromium, useE2eApp } from './harness'
 import { call, requestId, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
-import { screenshotBothThemes } from './screens'
-import { chromiumMissing } from './support'
-
-const missing = chromiumMissing()
-if (missing) console.log(`Run-health end-to-end test skipped: ${missing}.`)
+import { showScreen, screenshotAtBothSizes } from './screens'
 
 const TOKEN = 'tok-away'
 
-describe.skipIf(missing !== null)('runs that need attention, and an outage', () => {
-  let app: E2eApp
-  let page: Page
+describeInChromium('Run-health', 'runs that need attention, and an outage', () => {
   let back: TestSandbox | undefined
   const dbPath = join(mkdtempSync(join(tmpdir(), 'sr-run-health-')), 'away.db')
   let failedRunId = ''
   let stalledRunId = ''
 
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-run-health-',
-      taskMs: 50,
-      environments: [{ name: 'Away', token: TOKEN, sandbox: { dbPath, taskMs: 100 } }],
-      context: { viewport: { width: 1280, height: 800 } },
-    },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-run-health-',
+    taskMs: 50,
+    environments: [{ name: 'Away', token: TOKEN, sandbox: { dbPath, taskMs: 100 } }],
+    context: { viewport: { width: 1280, height: 800 } },
+  })
 
   /** Light and dark at the two window sizes the app is used at. */
-  async function look(name: string) {
-    for (const [width, height] of [
-      [1280, 800],
-      [860, 700],
-    ] as const) {
-      await page.setViewportSize({ width, height })
-      await page.waitForTimeout(150)
-      await screenshotBothThemes(page, `run-health-${name}-${width}`)
-    }
-    await page.setViewportSize({ width: 1280, height: 800 })
-  }
+  const look = (name: string) => screenshotAtBothSizes(page, `run-health-${name}`)
 
   const row = (runId: string) => page.locator(`tr[data-run-id="${runId}"]`)
   const banner = () => page.getByTestId('runs-unreachable')
@@ -80,10 +57,7 @@ describe.skipIf(missing !== null)('runs that need attention, and an outage', () 
       await page.clock.install()
       await page.goto(app.mode.url)
       await page.getByText('Away').first().click()
-      await page
-        .getByRole('navigation', { name: 'Screens' })
-        .getByRole('button', { name: 'Runs' })
-        .click()
+      await showScreen(page, 'Runs')
       await row(failedRunId)
         .getByText('Finished with 1 failed (2 of 3 succeeded)', { exact: true })
         .waitFor({ timeout: 30_000 })

@@ -29,3 +29,36 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
         `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
     )
 }
+
+/** The two window sizes the app is used at: a laptop's and a narrow window's. */
+const WINDOW_SIZES = [
+  { width: 1280, height: 800 },
+  { width: 860, height: 700 },
+] as const
+
+/**
+ * Light and dark at both window sizes, saved as NAME-WIDTHxHEIGHT-light.png and so on, then the
+ * window back to `restore`. `eachSize` runs after each resize (to scroll a card into view); the
+ * page gets a moment to lay itself out again before the pictures.
+ */
+export async function screenshotAtBothSizes(
+  page: Page,
+  name: string,
+  options: { restore?: { width: number; height: number }; eachSize?: () => Promise<void> } = {},
+): Promise<void> {
+  for (const size of WINDOW_SIZES) {
+    await page.setViewportSize(size)
+    await options.eachSize?.()
+    await page.waitForTimeout(150)
+    await screenshotBothThemes(page, `${name}-${size.width}x${size.height}`)
+  }
+  await page.setViewportSize(options.restore ?? WINDOW_SIZES[0])
+}
+
+/** Opens one of the app's screens from its navigation ("Runs", "History", "New run"...). */
+export async function showScreen(page: Page, label: string): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Screens' })
+    .getByRole('button', { name: label })
+    .click()
+}

@@ -4,14 +4,9 @@
 // them as a workbook to fix.
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
-import { useE2eApp, type E2eApp } from './harness'
-import { chromiumMissing } from './support'
-import { screenshotBothThemes, seriousA11yViolations } from './screens'
-
-const missing = chromiumMissing()
-if (missing) console.log(`Set-aside end-to-end test skipped: ${missing}.`)
+import { expect, it } from 'vitest'
+import { describeInChromium, useE2eApp } from './harness'
+import { screenshotBothThemes, seriousA11yViolations, showScreen } from './screens'
 
 const BAD = [7, 20, 41]
 
@@ -24,21 +19,12 @@ async function sheetWithBadRows(path: string) {
   await book.xlsx.writeFile(path)
 }
 
-describe.skipIf(missing !== null)('set the rows with problems aside, in headless Chromium', () => {
-  let app: E2eApp
-  let page: Page
-
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-e2e-aside-',
-      taskMs: 100,
-      context: { viewport: { width: 1280, height: 800 }, acceptDownloads: true },
-    },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
+describeInChromium('Set-aside', 'set the rows with problems aside, in headless Chromium', () => {
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-e2e-aside-',
+    taskMs: 100,
+    context: { viewport: { width: 1280, height: 800 }, acceptDownloads: true },
+  })
 
   it(
     'sends the 47 valid rows after the usual confirmation and hands the 3 others back to fix',
@@ -77,10 +63,7 @@ describe.skipIf(missing !== null)('set the rows with problems aside, in headless
         .locator('.run-detail .more-details code', { hasText: /run_/ })
         .first()
         .waitFor({ state: 'attached' })
-      await page
-        .getByRole('navigation', { name: 'Screens' })
-        .getByRole('button', { name: 'History' })
-        .click()
+      await showScreen(page, 'History')
       const entry = page.locator('.history-table tbody tr', { hasText: '3 set aside to fix' })
       await entry.waitFor()
       expect(await entry.textContent()).toContain('47 rows')
@@ -105,10 +88,7 @@ describe.skipIf(missing !== null)('set the rows with problems aside, in headless
       // Fixed and dropped again, the 3 rows are sent as the first run's follow-up.
       for (const r of [2, 3, 4]) sheet.getCell(r, 2).value = r
       await book.xlsx.writeFile(saved)
-      await page
-        .getByRole('navigation', { name: 'Screens' })
-        .getByRole('button', { name: 'New run' })
-        .click()
+      await showScreen(page, 'New run')
       await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(saved)
       await page.getByText('3 rows, no problems: ready to send.').waitFor()
       await page.getByRole('button', { name: 'Review the cost and send…' }).click()

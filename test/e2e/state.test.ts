@@ -4,34 +4,20 @@
 // nothing of the old one; switching environment inside a run detail goes back to the list.
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
+import { expect, it } from 'vitest'
 import { BUYER_TOKEN, buyerSeed } from '../helpers/buyer-seed'
-import { useE2eApp, type E2eApp } from './harness'
-import { chromiumMissing } from './support'
+import { describeInChromium, useE2eApp } from './harness'
 import { screenshotBothThemes } from './screens'
 
-const missing = chromiumMissing()
-if (missing) console.log(`State end-to-end test skipped: ${missing}.`)
-
-describe.skipIf(missing !== null)('New run and run detail state in headless Chromium', () => {
-  let app: E2eApp
-  let page: Page
-
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-e2e-state-',
-      taskMs: 100,
-      environments: [
-        { name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed, taskMs: 100 } },
-      ],
-      context: { acceptDownloads: true, viewport: { width: 1280, height: 900 } },
-    },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
+describeInChromium('State', 'New run and run detail state in headless Chromium', () => {
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-e2e-state-',
+    taskMs: 100,
+    environments: [
+      { name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed, taskMs: 100 } },
+    ],
+    context: { acceptDownloads: true, viewport: { width: 1280, height: 900 } },
+  })
 
   async function fill(blank: string, out: string, rows: (string | number | null)[][]) {
     const book = new ExcelJS.Workbook()

@@ -2,32 +2,18 @@
 // End to end in headless Chromium through browser mode: a run whose tasks take minutes is sent
 // from this device, opened, and its page says plainly that it cannot be stopped from here, with
 // no button that claims to stop it. Shot in light and dark at 1280x800 and 860x700.
-import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
+import { expect, it } from 'vitest'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
-import { useE2eApp, type E2eApp } from './harness'
-import { screenshotBothThemes, seriousA11yViolations } from './screens'
-import { chromiumMissing } from './support'
+import { describeInChromium, useE2eApp } from './harness'
+import { seriousA11yViolations, showScreen, screenshotAtBothSizes } from './screens'
 
-const missing = chromiumMissing()
-if (missing) console.log(`Stopping end-to-end test skipped: ${missing}.`)
-
-describe.skipIf(missing !== null)('a sent run, in the app', () => {
-  let app: E2eApp
-  let page: Page
-
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-stopping-',
-      // Long enough that the run is still going while the test looks at it.
-      taskMs: 10 * 60_000,
-      context: { viewport: { width: 1280, height: 800 } },
-    },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
+describeInChromium('Stopping', 'a sent run, in the app', () => {
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-stopping-',
+    // Long enough that the run is still going while the test looks at it.
+    taskMs: 10 * 60_000,
+    context: { viewport: { width: 1280, height: 800 } },
+  })
 
   it(
     'says it cannot be stopped from here, and offers no stop button',
@@ -41,10 +27,7 @@ describe.skipIf(missing !== null)('a sent run, in the app', () => {
       const runId = (await app.engine.submissions.send(connection, entry)).runId
 
       await page.goto(app.mode.url)
-      await page
-        .getByRole('navigation', { name: 'Screens' })
-        .getByRole('button', { name: 'Runs' })
-        .click()
+      await showScreen(page, 'Runs')
       await page.locator(`tr[data-run-id="${runId}"]`).locator('button.run-name').click()
       const card = page.getByTestId('stopping-card')
       await card.getByRole('heading', { name: 'Stopping this run' }).waitFor()
@@ -52,14 +35,9 @@ describe.skipIf(missing !== null)('a sent run, in the app', () => {
       expect(await card.getByRole('button').count()).toBe(0)
       expect(await page.getByRole('button', { name: /stop|cancel/i }).count()).toBe(0)
 
-      for (const [width, height] of [
-        [1280, 800],
-        [860, 700],
-      ] as const) {
-        await page.setViewportSize({ width, height })
-        await card.scrollIntoViewIfNeeded()
-        await screenshotBothThemes(page, `stopping-live-${width}`)
-      }
+      await screenshotAtBothSizes(page, 'stopping-live', {
+        eachSize: () => card.scrollIntoViewIfNeeded(),
+      })
       expect(await seriousA11yViolations(page)).toEqual([])
     },
   )

@@ -6,16 +6,13 @@
 // must offer a button for its next step.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { isTerminalStatus } from '../../src/shared/contract'
-import { useE2eApp, type E2eApp } from './harness'
-import { screenshotBothThemes } from './screens'
-import { chromiumMissing, root } from './support'
-
-const missing = chromiumMissing()
-if (missing) console.log(`Words end-to-end test skipped: ${missing}.`)
+import { describeInChromium, useE2eApp } from './harness'
+import { screenshotBothThemes, showScreen } from './screens'
+import { root } from './support'
 
 /** The glossary's "Not" column: every backticked word of its table's third cell. */
 function forbiddenWords(): string[] {
@@ -75,9 +72,7 @@ function offences(text: string, forbidden: readonly string[]): string[] {
   return found
 }
 
-describe.skipIf(missing !== null)('the words of every screen', () => {
-  let app: E2eApp
-  let page: Page
+describeInChromium('Words', 'the words of every screen', () => {
   const forbidden = forbiddenWords()
   const seen: Record<string, string[]> = {}
 
@@ -86,25 +81,12 @@ describe.skipIf(missing !== null)('the words of every screen', () => {
     seen[name] = offences(await visibleText(page), forbidden)
   }
 
-  async function showScreen(label: string) {
-    await page
-      .getByRole('navigation', { name: 'Screens' })
-      .getByRole('button', { name: label })
-      .click()
-  }
-
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-words-',
-      taskMs: 50,
-      outputsFolder: 'outputs',
-      context: { viewport: { width: 1280, height: 860 } },
-    },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-words-',
+    taskMs: 50,
+    outputsFolder: 'outputs',
+    context: { viewport: { width: 1280, height: 860 } },
+  })
 
   it('reads its words from the glossary', () => {
     expect(forbidden).toEqual(expect.arrayContaining(['task', 'artifact', 'job', 'execution']))
@@ -112,7 +94,7 @@ describe.skipIf(missing !== null)('the words of every screen', () => {
 
   it('says what to do next, with a button, on every empty list', { timeout: 60_000 }, async () => {
     await page.goto(app.mode.url)
-    await showScreen('Runs')
+    await showScreen(page, 'Runs')
     await page.getByText('No runs yet.').waitFor()
     await page.getByText('What the service has for this environment').waitFor()
     await check('runs-empty')
@@ -121,7 +103,7 @@ describe.skipIf(missing !== null)('the words of every screen', () => {
     await expect.poll(() => page.locator('[aria-current="page"]').textContent()).toBe('New run')
     await check('new-run')
 
-    await showScreen('History')
+    await showScreen(page, 'History')
     await page.getByText('Nothing submitted yet.').waitFor()
     await page.getByText('What this computer sent, in every environment').waitFor()
     await check('history-empty')
@@ -129,7 +111,7 @@ describe.skipIf(missing !== null)('the words of every screen', () => {
     await page.getByRole('button', { name: 'Start a new run' }).click()
     await expect.poll(() => page.locator('[aria-current="page"]').textContent()).toBe('New run')
 
-    await showScreen('Creator')
+    await showScreen(page, 'Creator')
     // The Sandbox may list a few listings of its own; an empty list must offer its next step.
     await page.getByRole('heading', { name: 'My listings' }).waitFor()
     await page.locator('.empty-runs, .listings-table, [role="alert"]').first().waitFor()
@@ -139,7 +121,7 @@ describe.skipIf(missing !== null)('the words of every screen', () => {
     await check('creator-empty')
     await screenshotBothThemes(page, 'words-creator-empty')
 
-    await showScreen('Settings')
+    await showScreen(page, 'Settings')
     await page.getByRole('heading', { name: 'Settings' }).waitFor()
     await check('settings')
 
@@ -167,7 +149,7 @@ describe.skipIf(missing !== null)('the words of every screen', () => {
         await new Promise((r) => setTimeout(r, 100))
       }
 
-      await showScreen('Runs')
+      await showScreen(page, 'Runs')
       const row = page.locator(`tr[data-run-id="${runId}"]`)
       await row.getByText('1 of 2 rows succeeded, 1 failed').waitFor({ timeout: 30_000 })
       await check('runs')
@@ -187,7 +169,7 @@ describe.skipIf(missing !== null)('the words of every screen', () => {
       await check('confirm')
       await page.keyboard.press('Escape')
 
-      await showScreen('History')
+      await showScreen(page, 'History')
       await page.locator('.history-table tbody tr').first().waitFor()
       await check('history')
       await screenshotBothThemes(page, 'words-history')
