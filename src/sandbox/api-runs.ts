@@ -29,19 +29,14 @@ export async function runRowsHandler(ctx: SandboxContext, call: Call): Promise<A
   const templateId = call.params[0]!
   const template = findOfficialTemplate(ctx.db, templateId)
   const body = validateBody(runRowsBodySchema, await readJson(ctx, call))
-  const key: IdempotencyKey = {
-    userId: call.user.userId,
-    endpoint: 'runRows',
-    clientRequestId: body.clientRequestId,
-    requestHash: requestHash(templateId, body),
-  }
+  const key = keyOf(call, 'runRows', body.clientRequestId, requestHash(templateId, body))
   const previous = previousAnswer(ctx.db, key)
   if (previous) return previous
   const callbackUrl = checkCallbackUrl(body.callbackUrl)
   const schema = listingInputSchemaSchema.parse(JSON.parse(template.schema_json))
   const rows = acceptRows(ctx.db, call.user.userId, schema, body.rows, 'rows')
   const name = (JSON.parse(template.schema_json) as { name?: string }).name || template.template_id
-  const answer = ctx.db.transaction((): Answer => {
+  return createOnce(ctx, key, () => {
     const created = insertRun(ctx.db, {
       userId: call.user.userId,
       sourceType: 'official_template',
@@ -60,12 +55,8 @@ export async function runRowsHandler(ctx: SandboxContext, call: Call): Promise<A
       runId: created.run_id,
       status: created.status,
     }
-    const result: Answer = { status: 202, body: acceptance }
-    rememberAnswer(ctx.db, key, result)
-    return result
-  })()
-  ctx.scheduler.kick()
-  return answer
+    return { status: 202, body: acceptance }
+  })
 }
 
 export async function executeHandler(ctx: SandboxContext, call: Call): Promise<Answer> {
@@ -77,17 +68,12 @@ export async function executeHandler(ctx: SandboxContext, call: Call): Promise<A
       'confirm must be true: the buyer has to confirm the execution and its cost before anything is charged.',
     )
   }
-  const key: IdempotencyKey = {
-    userId: call.user.userId,
-    endpoint: 'execute',
-    clientRequestId: body.clientRequestId,
-    requestHash: requestHash(listingId, body),
-  }
+  const key = keyOf(call, 'execute', body.clientRequestId, requestHash(listingId, body))
   const previous = previousAnswer(ctx.db, key)
   if (previous) return previous
   requireExecutable(listing, body.listingVersionId)
   const rows = acceptRows(ctx.db, call.user.userId, schema, body.inputRows, 'inputRows')
-  const answer = ctx.db.transaction((): Answer => {
+  return createOnce(ctx, key, () => {
     const created = insertRun(ctx.db, {
       userId: call.user.userId,
       sourceType: 'market',
@@ -109,9 +95,28 @@ export async function executeHandler(ctx: SandboxContext, call: Call): Promise<A
       },
     })
     const result: ExecutionResult = marketContextOf(created) as ExecutionResult
-    const stored: Answer = { status: 200, body: result }
-    rememberAnswer(ctx.db, key, stored)
-    return stored
+    return { status: 200, body: result }
+  })
+}
+
+function keyOf(
+  call: Call,
+  endpoint: IdempotencyKey['endpoint'],
+  clientRequestId: string,
+  hash: string,
+): IdempotencyKey {
+  return { userId: call.user.userId, endpoint, clientRequestId, requestHash: hash }
+}
+
+/**
+ * Creates the run and remembers its answer under `key` in one transaction, so a request sent
+ * again with the same id gets the same answer and never a second run; then wakes the scheduler.
+ */
+function createOnce(ctx: SandboxContext, key: IdempotencyKey, create: () => Answer): Answer {
+  const answer = ctx.db.transaction((): Answer => {
+    const created = create()
+    rememberAnswer(ctx.db, key, created)
+    return created
   })()
   ctx.scheduler.kick()
   return answer
