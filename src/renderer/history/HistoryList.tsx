@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import type { HistoryEntryView } from '../../shared/bridge'
 import { useStores } from '../stores/context'
 import { formatAmount, formatMoment, runOutcome, statusLabel } from '../../shared/format'
@@ -31,6 +31,11 @@ export function HistoryList(props: {
   onOpen: (entry: HistoryEntryView) => void
   onEndReached?: () => void
 }) {
+  // The runs listed, so a follow-up listed right under its run can say so.
+  const listed = useMemo(
+    () => new Set(props.items.map((item) => runKey(item.environment, item.runId))),
+    [props.items],
+  )
   return (
     <VirtualTable
       items={props.items}
@@ -42,8 +47,14 @@ export function HistoryList(props: {
       columns={['Submitted', 'Input and template', 'Run', 'Cost', 'Saved here']}
       renderRow={(entry, place) => {
         const when = new Date(entry.createdAtMs)
+        const under =
+          !!entry.followUpOfRunId && listed.has(runKey(entry.environment, entry.followUpOfRunId))
         return (
-          <VirtualRow data-history-id={String(entry.id)} place={place}>
+          <VirtualRow
+            data-history-id={String(entry.id)}
+            {...(under ? { 'data-follow-up': 'under-its-run' } : {})}
+            place={place}
+          >
             <td>
               <time dateTime={when.toISOString()}>{formatMoment(when, 'date')}</time>
               <span className="run-sub">
@@ -52,11 +63,11 @@ export function HistoryList(props: {
             </td>
             <td>
               <span className="run-name">{entry.inputFilename || 'Rows without a file'}</span>
-              <span className="run-sub" title={batchWords(entry)}>
+              <span className="run-sub" title={linkWords(entry)}>
                 {entry.targetKind === 'listing' ? 'Listing' : 'Template'} {entry.target} ·{' '}
                 {plural(entry.rows, 'row')}
                 {entry.setAsideRows ? ` · ${entry.setAsideRows} set aside to fix` : ''}
-                {entry.retryOfRunId ? ' · retry of an earlier run' : ''}
+                {followUpWords(entry, listed)}
                 {entry.batchOfRunId
                   ? ' · rest of a pilot'
                   : entry.batchRests?.length
@@ -85,13 +96,40 @@ export function HistoryList(props: {
 }
 
 const entryKey = (entry: HistoryEntryView) => String(entry.id)
+const runKey = (environment: string, runId: string) => `${environment}\n${runId}`
 
-/** A pilot and its rest are one batch: each names the other runs (in full, on hover). */
-function batchWords(entry: HistoryEntryView): string | undefined {
-  if (entry.batchOfRunId) return `The rest of the workbook of pilot run ${entry.batchOfRunId}`
-  if (entry.batchRests?.length)
-    return `A pilot; the rest was sent in ${entry.batchRests.join(', ')}`
-  return undefined
+/**
+ * How a run is linked to the others (docs/glossary.md): a follow-up (its rows were set aside
+ * from a run and fixed) is not a retry (failed rows sent again). History lists a follow-up right
+ * under its run when both are listed (`listed`: the runs in the list).
+ */
+function followUpWords(entry: HistoryEntryView, listed: Set<string>): string {
+  const parts: string[] = []
+  if (entry.followUpOfRunId)
+    parts.push(
+      listed.has(runKey(entry.environment, entry.followUpOfRunId))
+        ? 'follow-up of the run above'
+        : 'follow-up of an earlier run',
+    )
+  else if (entry.retryOfRunId) parts.push('retry of an earlier run')
+  const followUps = entry.followUps ?? []
+  const below = followUps.filter((runId) => listed.has(runKey(entry.environment, runId))).length
+  if (below > 0) parts.push(`${plural(below, 'follow-up')} below`)
+  if (followUps.length > below) parts.push(`${plural(followUps.length - below, 'follow-up')} sent`)
+  return parts.map((part) => ` · ${part}`).join('')
+}
+
+/** The runs an entry is linked to, named in full on hover: its batch and its follow-ups. */
+function linkWords(entry: HistoryEntryView): string | undefined {
+  const lines: string[] = []
+  if (entry.batchOfRunId) lines.push(`The rest of the workbook of pilot run ${entry.batchOfRunId}`)
+  else if (entry.batchRests?.length)
+    lines.push(`A pilot; the rest was sent in ${entry.batchRests.join(', ')}`)
+  if (entry.followUpOfRunId)
+    lines.push(`The fixed rows set aside from run ${entry.followUpOfRunId}`)
+  if (entry.followUps?.length)
+    lines.push(`Its fixed rows were sent in ${entry.followUps.join(', ')}`)
+  return lines.length > 0 ? lines.join('. ') : undefined
 }
 
 /** The rows set aside to fix when the run was sent, a click away. */
