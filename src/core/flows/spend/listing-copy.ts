@@ -21,7 +21,7 @@ export function listingCopyNeeded(read: ReadResult, toSend: ParsedWorkbook): boo
 }
 
 /**
- * Writes `rows` under the listing's own headers, named after the user's `file`, into `into`
+ * Writes `rows` under the listing's own headers, named after the user's `file`, inside `into`
  * (a scratch folder the plan already removes) or a new folder under `<home>/tmp`.
  */
 export async function copyForListing(
@@ -36,7 +36,9 @@ export async function copyForListing(
     await mkdir(join(home, 'tmp'), { recursive: true })
     scratch = await mkdtemp(join(home, 'tmp', 'listing-'))
   }
-  const copy = join(scratch, `${basename(file, extname(file))}.xlsx`)
+  // A folder of its own: the user's file may be in `into` under the very same name.
+  const folder = await mkdtemp(join(scratch, 'listing-'))
+  const copy = join(folder, `${basename(file, extname(file))}.xlsx`)
   await writeRowsWorkbook(schema, rows, copy)
   return { file: copy, scratch }
 }
