@@ -142,7 +142,8 @@ describe.skipIf(missing !== null)('a buyer’s own sheet, from mapping to follow
     const next = page.locator(
       `.history-table tbody tr[aria-rowindex="${Number(await first.getAttribute('aria-rowindex')) + 1}"]`,
     )
-    expect(await next.textContent()).toContain('3 rows · follow-up of the run above')
+    expect(await next.textContent()).toContain('3 rows')
+    expect(await next.textContent()).toContain('Follow-up of the run above')
     expect(await next.getAttribute('data-follow-up')).toBe('under-its-run')
     expect(await next.textContent()).not.toContain('retry')
     // Each opens its own run.

@@ -63,11 +63,11 @@ export function HistoryList(props: {
             </td>
             <td>
               <span className="run-name">{entry.inputFilename || 'Rows without a file'}</span>
-              <span className="run-sub" title={linkWords(entry)}>
+              <span className="run-sub" title={batchWords(entry)}>
                 {entry.targetKind === 'listing' ? 'Listing' : 'Template'} {entry.target} ·{' '}
                 {plural(entry.rows, 'row')}
                 {entry.setAsideRows ? ` · ${entry.setAsideRows} set aside to fix` : ''}
-                {followUpWords(entry, listed)}
+                {entry.retryOfRunId && !entry.followUpOfRunId ? ' · retry of an earlier run' : ''}
                 {entry.batchOfRunId
                   ? ' · rest of a pilot'
                   : entry.batchRests?.length
@@ -75,7 +75,7 @@ export function HistoryList(props: {
                     : ''}
               </span>
             </td>
-            <RunCell entry={entry} onOpen={props.onOpen} />
+            <RunCell entry={entry} links={followUpWords(entry, listed)} onOpen={props.onOpen} />
             <td className="num">
               {entry.costIsEstimate && entry.costT > 0 ? 'about ' : ''}
               {formatAmount(entry.costT, entry.unitLabel)}
@@ -99,32 +99,37 @@ const entryKey = (entry: HistoryEntryView) => String(entry.id)
 const runKey = (environment: string, runId: string) => `${environment}\n${runId}`
 
 /**
- * How a run is linked to the others (docs/glossary.md): a follow-up (its rows were set aside
- * from a run and fixed) is not a retry (failed rows sent again). History lists a follow-up right
- * under its run when both are listed (`listed`: the runs in the list).
+ * How a run is linked to its follow-ups (docs/glossary.md: its set-aside rows, fixed and sent
+ * later; not a retry of failed rows). History lists a follow-up right under its run when both
+ * are listed (`listed`: the runs in the list). '' when it has none.
  */
 function followUpWords(entry: HistoryEntryView, listed: Set<string>): string {
+  const isListed = (runId: string) => listed.has(runKey(entry.environment, runId))
   const parts: string[] = []
   if (entry.followUpOfRunId)
     parts.push(
-      listed.has(runKey(entry.environment, entry.followUpOfRunId))
-        ? 'follow-up of the run above'
-        : 'follow-up of an earlier run',
+      isListed(entry.followUpOfRunId)
+        ? 'Follow-up of the run above'
+        : 'Follow-up of an earlier run',
     )
-  else if (entry.retryOfRunId) parts.push('retry of an earlier run')
   const followUps = entry.followUps ?? []
-  const below = followUps.filter((runId) => listed.has(runKey(entry.environment, runId))).length
+  const below = followUps.filter(isListed).length
   if (below > 0) parts.push(`${plural(below, 'follow-up')} below`)
   if (followUps.length > below) parts.push(`${plural(followUps.length - below, 'follow-up')} sent`)
-  return parts.map((part) => ` · ${part}`).join('')
+  return parts.join(' · ')
 }
 
-/** The runs an entry is linked to, named in full on hover: its batch and its follow-ups. */
+/** A pilot and its rest are one batch: each names the other runs (in full, on hover). */
+function batchWords(entry: HistoryEntryView): string | undefined {
+  if (entry.batchOfRunId) return `The rest of the workbook of pilot run ${entry.batchOfRunId}`
+  if (entry.batchRests?.length)
+    return `A pilot; the rest was sent in ${entry.batchRests.join(', ')}`
+  return undefined
+}
+
+/** A run and its follow-ups, named in full on hover. */
 function linkWords(entry: HistoryEntryView): string | undefined {
   const lines: string[] = []
-  if (entry.batchOfRunId) lines.push(`The rest of the workbook of pilot run ${entry.batchOfRunId}`)
-  else if (entry.batchRests?.length)
-    lines.push(`A pilot; the rest was sent in ${entry.batchRests.join(', ')}`)
   if (entry.followUpOfRunId)
     lines.push(`The fixed rows set aside from run ${entry.followUpOfRunId}`)
   if (entry.followUps?.length)
@@ -162,7 +167,12 @@ function RowsToFix(props: { entry: HistoryEntryView }) {
 }
 
 /** The run a submission became (its status and a link), or how far the submission got. */
-function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryView) => void }) {
+function RunCell(props: {
+  entry: HistoryEntryView
+  /** How the run is linked to its follow-ups, in words ('' when it is not). */
+  links: string
+  onOpen: (entry: HistoryEntryView) => void
+}) {
   return (
     <td>
       {props.entry.runId ? (
@@ -191,6 +201,11 @@ function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryV
             <span className="run-sub" title={props.entry.retries.join(', ')}>
               Rows sent again{' '}
               {props.entry.retries.length === 1 ? 'once' : `${props.entry.retries.length} times`}
+            </span>
+          )}
+          {props.links && (
+            <span className="run-sub" title={linkWords(props.entry)}>
+              {props.links}
             </span>
           )}
         </>
