@@ -10,7 +10,7 @@ import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { keptSetAsides } from '../../src/core/flows/spend/set-aside'
 import { paths, type RunDetail } from '../../src/shared/contract'
 import {
@@ -69,11 +69,17 @@ describe.skipIf(missing !== null)('a buyer’s own sheet, from mapping to follow
   )
 
   /** Light and dark at 1280x800, and at 860x700 too where the layout matters. */
-  async function shoot(name: string, options: { narrow?: boolean; axe?: boolean } = {}) {
+  async function shoot(
+    name: string,
+    options: { narrow?: boolean; axe?: boolean; show?: Locator } = {},
+  ) {
+    await options.show?.scrollIntoViewIfNeeded()
     await screenshotBothThemes(page, name)
     if (options.axe !== false) expect(await seriousA11yViolations(page)).toEqual([])
     if (!options.narrow) return
     await page.setViewportSize(NARROW)
+    // The app scrolls inside its content pane: what is shown must be in view at this size too.
+    await options.show?.scrollIntoViewIfNeeded()
     await screenshotBothThemes(page, `${name}-narrow`)
     await page.setViewportSize(WIDE)
   }
@@ -184,7 +190,7 @@ describe.skipIf(missing !== null)('a buyer’s own sheet, from mapping to follow
       expect(await fieldOf('Seq').inputValue()).toBe('sequence')
       expect(await fieldOf('Owner').inputValue()).toBe('')
       await panel.scrollIntoViewIfNeeded()
-      await shoot('journey-template-01-mapping-proposed', { narrow: true })
+      await shoot('journey-template-01-mapping-proposed', { narrow: true, show: fieldOf('Owner') })
       await page.getByRole('button', { name: 'Use this mapping' }).click()
       await page
         .getByText('Your mapping is in use and remembered for this sheet.', { exact: false })
@@ -251,8 +257,7 @@ describe.skipIf(missing !== null)('a buyer’s own sheet, from mapping to follow
       await page
         .getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
         .waitFor()
-      await panel.scrollIntoViewIfNeeded()
-      await shoot('journey-template-07-remembered', { narrow: true })
+      await shoot('journey-template-07-remembered', { narrow: true, show: fieldOf('Owner') })
     },
   )
 
@@ -288,7 +293,7 @@ describe.skipIf(missing !== null)('a buyer’s own sheet, from mapping to follow
       expect(await fieldOf('Word count').inputValue()).toBe('words')
       expect(await fieldOf('Owner').inputValue()).toBe('')
       await panel.scrollIntoViewIfNeeded()
-      await shoot('journey-listing-01-mapping-proposed', { narrow: true })
+      await shoot('journey-listing-01-mapping-proposed', { narrow: true, show: fieldOf('Owner') })
       await page.getByRole('button', { name: 'Use this mapping' }).click()
 
       const offer = page.getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
@@ -347,8 +352,7 @@ describe.skipIf(missing !== null)('a buyer’s own sheet, from mapping to follow
       await page
         .getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
         .waitFor()
-      await panel.scrollIntoViewIfNeeded()
-      await shoot('journey-listing-07-remembered', { narrow: true })
+      await shoot('journey-listing-07-remembered', { narrow: true, show: fieldOf('Owner') })
     },
   )
 })
