@@ -4,12 +4,11 @@
  * listing's headers holding the rows the user confirmed (the valid ones with --skip-invalid).
  * Without either, the user's file goes as it is, exactly as before.
  */
-import { mkdir, mkdtemp } from 'node:fs/promises'
-import { basename, extname, join } from 'node:path'
+import { basename } from 'node:path'
 import { buyerListing } from '../core/flows/listings/buyer-listing'
 import { mappingReadOptions, rememberGiven } from '../core/flows/prepare/column-mappings'
 import type { PlanRequest } from '../core/flows/spend/plan'
-import { writeRowsWorkbook } from '../core/workbooks'
+import { copyForListing, listingCopyNeeded } from '../core/flows/spend/listing-copy'
 import { EngineError } from '../core/errors'
 import { describeValidation } from './commands/validate'
 import { stringOption, type CommandContext, type ParsedArgs, type Session } from './command'
@@ -46,8 +45,7 @@ export async function listingFile(
     ['Target', JSON.stringify(target)],
   ])(file, listing.schema)
   // Nothing to change: the user's own file goes, and the service's check speaks for it.
-  const mapped = first.mapping && first.mapping.source !== 'exact'
-  if (!mapped && checked === first) return null
+  if (!listingCopyNeeded(first, checked)) return null
   if (!checked.valid) {
     ctx.out.note(describeValidation(checked))
     throw new EngineError(
@@ -56,9 +54,6 @@ export async function listingFile(
       'Fix them in the workbook, or send only the valid rows, then send again.',
     )
   }
-  await mkdir(join(engine.home, 'tmp'), { recursive: true })
-  const scratch = await mkdtemp(join(engine.home, 'tmp', 'listing-'))
-  const copy = join(scratch, `${basename(file, extname(file))}.xlsx`)
-  await writeRowsWorkbook(listing.schema, checked.rows, copy)
-  return { file: copy, fileName: basename(file), scratch }
+  const copy = await copyForListing(engine.home, listing.schema, checked.rows, file)
+  return { ...copy, fileName: basename(file) }
 }

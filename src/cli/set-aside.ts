@@ -120,5 +120,5 @@ export async function asFollowUp(ctx: CommandContext, plan: Plan, file: string):
   const runId = await setAsideRunOf(resolve(file))
   if (!runId) return plan
   ctx.out.note(`these rows were set aside from run ${runId}: they are sent as its follow-up`)
-  return { ...plan, retryOfRunId: runId }
+  return { ...plan, retryOfRunId: runId, followsSetAsideOf: runId }
 }

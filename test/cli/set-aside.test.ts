@@ -69,6 +69,7 @@ describe('run --skip-invalid', () => {
     const history = JSON.parse((await cli(['history', '--json'])).stdout)
     const item = history.items.find((i: { runId: string }) => i.runId === followRun)
     expect(item.retryOfRunId).toBe(answer.runId)
+    expect(item.followUpOfRunId).toBe(answer.runId)
   })
 
   it('never overwrites an earlier set-aside workbook by default', async () => {

@@ -30,6 +30,7 @@ function entry(id: number, rowCount: number, over: Partial<Submission> = {}): Su
     taskFixedFeeT: 4,
     estimatedCostT: 4 * rowCount,
     retryOfRunId: '',
+    followUpOfRunId: '',
     state: 'sent',
     runId: '',
     answer: null,

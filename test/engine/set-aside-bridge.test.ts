@@ -90,6 +90,13 @@ describe('set the rows with problems aside (Bridge)', () => {
     expect(second.runId).not.toBe(sent.runId)
     const after = await service.handlers.listHistory({}, http)
     expect(after.items.find((i) => i.runId === second.runId)?.retryOfRunId).toBe(sent.runId)
+    // Journaled as a follow-up, told apart from a retry, and listed right under its run.
+    const followEntry = after.items.find((i) => i.runId === second.runId)
+    expect(followEntry?.followUpOfRunId).toBe(sent.runId)
+    const firstEntry = after.items.find((i) => i.runId === sent.runId)
+    expect(firstEntry?.followUps).toEqual([second.runId])
+    expect(firstEntry?.retries).toEqual([])
+    expect(after.items.indexOf(followEntry!)).toBe(after.items.indexOf(firstEntry!) + 1)
 
     await expect(
       service.handlers.saveSetAsideRows({ environment: 'Local', runId: second.runId! }, http),

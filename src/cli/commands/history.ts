@@ -42,7 +42,11 @@ export const history: Command = {
               v.target,
               String(v.rows),
               v.state,
-              [v.runId || '-', v.batchOfRunId ? `(rest of pilot ${v.batchOfRunId})` : '']
+              [
+                v.runId || '-',
+                v.batchOfRunId ? `(rest of pilot ${v.batchOfRunId})` : '',
+                v.followUpOfRunId ? `(follow-up of ${v.followUpOfRunId})` : '',
+              ]
                 .filter(Boolean)
                 .join(' '),
               v.runStatus
@@ -78,6 +82,7 @@ function historyItemJson(view: HistoryEntryView, s: Submission | undefined) {
     costT: view.costT,
     costIsEstimate: view.costIsEstimate,
     retryOfRunId: view.retryOfRunId,
+    followUpOfRunId: view.followUpOfRunId ?? '',
     batchOfRunId: view.batchOfRunId ?? '',
     batchRests: view.batchRests ?? [],
     error: view.error,

@@ -133,6 +133,11 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (origin, target, headers_key)
   );
   `,
+  // 6: the run whose set-aside rows a submission sends once fixed (its follow-up), so the history
+  // tells a follow-up from a retry of failed rows and shows the two runs together
+  `
+  ALTER TABLE submissions ADD COLUMN follow_up_of_run_id TEXT NOT NULL DEFAULT '';
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

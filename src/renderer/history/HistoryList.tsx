@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import type { HistoryEntryView } from '../../shared/bridge'
 import { useStores } from '../stores/context'
 import { formatAmount, formatMoment, runOutcome, statusLabel } from '../../shared/format'
@@ -31,6 +31,11 @@ export function HistoryList(props: {
   onOpen: (entry: HistoryEntryView) => void
   onEndReached?: () => void
 }) {
+  // The runs listed, so a follow-up listed right under its run can say so.
+  const listed = useMemo(
+    () => new Set(props.items.map((item) => runKey(item.environment, item.runId))),
+    [props.items],
+  )
   return (
     <VirtualTable
       items={props.items}
@@ -42,8 +47,14 @@ export function HistoryList(props: {
       columns={['Submitted', 'Input and template', 'Run', 'Cost', 'Saved here']}
       renderRow={(entry, place) => {
         const when = new Date(entry.createdAtMs)
+        const under =
+          !!entry.followUpOfRunId && listed.has(runKey(entry.environment, entry.followUpOfRunId))
         return (
-          <VirtualRow data-history-id={String(entry.id)} place={place}>
+          <VirtualRow
+            data-history-id={String(entry.id)}
+            {...(under ? { 'data-follow-up': 'under-its-run' } : {})}
+            place={place}
+          >
             <td>
               <time dateTime={when.toISOString()}>{formatMoment(when, 'date')}</time>
               <span className="run-sub">
@@ -56,7 +67,7 @@ export function HistoryList(props: {
                 {entry.targetKind === 'listing' ? 'Listing' : 'Template'} {entry.target} ·{' '}
                 {plural(entry.rows, 'row')}
                 {entry.setAsideRows ? ` · ${entry.setAsideRows} set aside to fix` : ''}
-                {entry.retryOfRunId ? ' · retry of an earlier run' : ''}
+                {entry.retryOfRunId && !entry.followUpOfRunId ? ' · retry of an earlier run' : ''}
                 {entry.batchOfRunId
                   ? ' · rest of a pilot'
                   : entry.batchRests?.length
@@ -64,7 +75,7 @@ export function HistoryList(props: {
                     : ''}
               </span>
             </td>
-            <RunCell entry={entry} onOpen={props.onOpen} />
+            <RunCell entry={entry} links={followUpWords(entry, listed)} onOpen={props.onOpen} />
             <td className="num">
               {entry.costIsEstimate && entry.costT > 0 ? 'about ' : ''}
               {formatAmount(entry.costT, entry.unitLabel)}
@@ -85,6 +96,28 @@ export function HistoryList(props: {
 }
 
 const entryKey = (entry: HistoryEntryView) => String(entry.id)
+const runKey = (environment: string, runId: string) => `${environment}\n${runId}`
+
+/**
+ * How a run is linked to its follow-ups (docs/glossary.md: its set-aside rows, fixed and sent
+ * later; not a retry of failed rows). History lists a follow-up right under its run when both
+ * are listed (`listed`: the runs in the list). '' when it has none.
+ */
+function followUpWords(entry: HistoryEntryView, listed: Set<string>): string {
+  const isListed = (runId: string) => listed.has(runKey(entry.environment, runId))
+  const parts: string[] = []
+  if (entry.followUpOfRunId)
+    parts.push(
+      isListed(entry.followUpOfRunId)
+        ? 'Follow-up of the run above'
+        : 'Follow-up of an earlier run',
+    )
+  const followUps = entry.followUps ?? []
+  const below = followUps.filter(isListed).length
+  if (below > 0) parts.push(`${plural(below, 'follow-up')} below`)
+  if (followUps.length > below) parts.push(`${plural(followUps.length - below, 'follow-up')} sent`)
+  return parts.join(' · ')
+}
 
 /** A pilot and its rest are one batch: each names the other runs (in full, on hover). */
 function batchWords(entry: HistoryEntryView): string | undefined {
@@ -92,6 +125,16 @@ function batchWords(entry: HistoryEntryView): string | undefined {
   if (entry.batchRests?.length)
     return `A pilot; the rest was sent in ${entry.batchRests.join(', ')}`
   return undefined
+}
+
+/** A run and its follow-ups, named in full on hover. */
+function linkWords(entry: HistoryEntryView): string | undefined {
+  const lines: string[] = []
+  if (entry.followUpOfRunId)
+    lines.push(`The fixed rows set aside from run ${entry.followUpOfRunId}`)
+  if (entry.followUps?.length)
+    lines.push(`Its fixed rows were sent in ${entry.followUps.join(', ')}`)
+  return lines.length > 0 ? lines.join('. ') : undefined
 }
 
 /** The rows set aside to fix when the run was sent, a click away. */
@@ -124,7 +167,12 @@ function RowsToFix(props: { entry: HistoryEntryView }) {
 }
 
 /** The run a submission became (its status and a link), or how far the submission got. */
-function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryView) => void }) {
+function RunCell(props: {
+  entry: HistoryEntryView
+  /** How the run is linked to its follow-ups, in words ('' when it is not). */
+  links: string
+  onOpen: (entry: HistoryEntryView) => void
+}) {
   return (
     <td>
       {props.entry.runId ? (
@@ -153,6 +201,11 @@ function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryV
             <span className="run-sub" title={props.entry.retries.join(', ')}>
               Rows sent again{' '}
               {props.entry.retries.length === 1 ? 'once' : `${props.entry.retries.length} times`}
+            </span>
+          )}
+          {props.links && (
+            <span className="run-sub" title={linkWords(props.entry)}>
+              {props.links}
             </span>
           )}
         </>

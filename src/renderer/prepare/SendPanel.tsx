@@ -100,7 +100,8 @@ function SetAsideOffer() {
   const check = usePrepare((s) => s.check)
   const checking = usePrepare((s) => s.checkState === 'reading')
   const planning = usePrepare((s) => s.planning)
-  if (!check || check.valid || checking || check.target?.kind !== 'template') return null
+  // A listing too: its service is then sent a copy of the valid rows under its own headers.
+  if (!check || check.valid || checking || !check.target) return null
   if (check.fileErrors.length > 0 || check.problems.length === 0) return null
   const bad = new Set(check.problems.map((p) => p.rowNumber)).size
   const good = check.rowCount - bad

@@ -16,6 +16,7 @@ import type { RunDownload } from '../../flows/downloads/downloads'
 import { EngineError } from '../../errors'
 import { followAllUnfinished } from '../../flows/history/follow-unfinished'
 import { listHistory } from '../../flows/history/history-view'
+import { withFollowUpsTogether } from '../../flows/history/follow-up-groups'
 import { keptSetAsides } from '../../flows/spend/set-aside'
 import {
   downloadRunOutputs,
@@ -166,12 +167,12 @@ export function settingsVerbs(
         limit: args.limit,
       })
       const asides = await keptSetAsides(engine.home)
-      if (asides.size === 0) return page
       const items = page.items.map((item) => {
         const aside = item.runId ? asides.get(item.runId) : undefined
         return aside ? { ...item, setAsideRows: aside.rows } : item
       })
-      return { ...page, items }
+      // The window shows a run with its follow-ups under it; the command line keeps date order.
+      return { ...page, items: withFollowUpsTogether(items) }
     },
     getSettings: async () => settings.read(),
     async updateSettings(args) {

@@ -22,10 +22,12 @@ import {
   planSubmission,
   type Plan,
 } from '../../flows/spend'
+import { listingSheet } from '../../flows/spend/listing-copy'
 import {
   followUpOf,
   keepSetAsideWithRun,
   skippingInvalidRows,
+  type ReadSheet,
   type SetAsideFile,
 } from '../../flows/spend/set-aside'
 import { parseInputWorkbook } from '../../workbooks'
@@ -163,10 +165,14 @@ async function planFromFile(
   connection: Connection,
   args: RequestArgs<'planSubmission'>,
 ): Promise<Plan> {
-  const { path, fileName, scratch } = await materialise(ctx.engine.home, args.file)
+  const materialised = await materialise(ctx.engine.home, args.file)
+  const { path, fileName } = materialised
+  let scratch = materialised.scratch
   let setAside: SetAsideFile | undefined
   try {
-    const read = (file: string, schema: Parameters<typeof parseInputWorkbook>[1]) =>
+    // The column mapping the user confirmed on the check (remembered for these headers).
+    const rememberedMaps = ctx.engine.mappings.forTarget(connection.historyKey, args.target)
+    const read: ReadSheet = (file, schema) =>
       parseInputWorkbook({ path: file }, schema, {
         ...(args.skipInvalid ? { keepCells: true } : {}),
         // A workbook a page sent names files on the page's computer: only its uploads count.
@@ -174,19 +180,34 @@ async function planFromFile(
           ? { fileAssets: fileAssetsOf(args.fileAssets) }
           : { checkFiles: true }),
         ...(args.sheet !== undefined ? { sheet: args.sheet } : {}),
-        // The column mapping the user confirmed on the check (remembered for these headers).
-        rememberedMaps: ctx.engine.mappings.forTarget(connection.historyKey, args.target),
+        rememberedMaps,
       })
+    const aside = {
+      about: [['Set aside from', fileName]] as [string, string][],
+      onSetAside: (file: SetAsideFile) => (setAside = file),
+    }
+    // A listing's service is sent its own headers: a mapped sheet, or its valid rows, as a copy.
+    const copy =
+      args.target.kind === 'listing' && (args.skipInvalid || Object.keys(rememberedMaps).length)
+        ? await listingSheet(
+            ctx.engine.home,
+            connection.client,
+            args.target.listingId,
+            { path, scratch },
+            read,
+            args.skipInvalid ? aside : undefined,
+          )
+        : null
+    if (copy) scratch = copy.scratch
     const planned = await planSubmission(
       ctx.engine,
       connection,
-      args.skipInvalid
-        ? skippingInvalidRows(ctx.engine.home, read, [['Set aside from', fileName]], (file) => {
-            setAside = file
-          })
-        : read,
+      copy?.read ??
+        (args.skipInvalid
+          ? skippingInvalidRows(ctx.engine.home, read, aside.about, aside.onSetAside)
+          : read),
       {
-        file: path,
+        file: copy?.file ?? path,
         fileName,
         scratch,
         target:

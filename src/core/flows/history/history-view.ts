@@ -1,8 +1,8 @@
 /**
  * The history as the app shows it: every submission from this device (the journal), each with
  * what else this device knows about it: its run's latest status and cost (runs seen), the
- * outputs saved here (downloads) and the runs that retried it. Read from the history database
- * only, so it works offline.
+ * outputs saved here (downloads), the runs that retried it and its follow-ups. Read from the
+ * history database only, so it works offline.
  */
 import { isTerminalStatus } from '../../../shared/contract'
 import type { HistoryEntryView, HistoryPage, RunCounts } from '../../../shared/bridge'
@@ -43,12 +43,17 @@ function runSeen(history: History, origin: string, runId: string): RunSeen | nul
 
 function entryOf(
   history: History,
+  submissions: Pick<Submissions, 'followUpsOf'>,
   submission: Submission,
   unitLabelOf: (environment: string) => string,
 ): HistoryEntryView {
   const seen = runSeen(history, submission.historyKey, submission.runId)
   const downloaded = history.savedFileCount(submission.historyKey, submission.runId)
-  const retries = history.retriedBy(submission.historyKey, submission.runId)
+  const followUps = submissions.followUpsOf(submission.historyKey, submission.runId)
+  // A follow-up names its run as a retry does too; it is listed as a follow-up, not a retry.
+  const retries = history
+    .retriedBy(submission.historyKey, submission.runId)
+    .filter((runId) => !followUps.includes(runId))
   // A finished run's cost is what it actually cost (0 is a real amount); before that, the estimate.
   const ended = seen?.terminal ?? false
   const estimate = seen?.estimatedCostT || submission.estimatedCostT || 0
@@ -71,6 +76,8 @@ function entryOf(
     downloadedFiles: downloaded,
     retryOfRunId: submission.retryOfRunId,
     retries,
+    ...(submission.followUpOfRunId ? { followUpOfRunId: submission.followUpOfRunId } : {}),
+    ...(followUps.length > 0 ? { followUps } : {}),
     createdAtMs: submission.createdAtMs,
   }
 }
@@ -90,10 +97,10 @@ export function listHistory(
       ? submissions.batchRuns(s.historyKey, s.runId).filter((runId) => runId !== s.runId)
       : [],
   })
-  return {
-    items: found.slice(0, limit).map((s) => ({ ...entryOf(history, s, unitLabelOf), ...batch(s) })),
-    more: found.length > limit,
-  }
+  const items = found
+    .slice(0, limit)
+    .map((s) => ({ ...entryOf(history, submissions, s, unitLabelOf), ...batch(s) }))
+  return { items, more: found.length > limit }
 }
 
 /** Whether a run was sent from this computer (the history has it), for run-ended notices. */

@@ -98,6 +98,7 @@ export async function confirmPlan(
     inputPath: plan.file || undefined,
     inputFilename: plan.fileName,
     retryOfRunId: plan.retryOfRunId ?? undefined,
+    followUpOfRunId: plan.followsSetAsideOf,
     batchOfRunId: plan.batchOfRunId ?? undefined,
     workbookRows: plan.retryOfRunId ? undefined : plan.totalRows,
     fingerprint: plan.fingerprint,

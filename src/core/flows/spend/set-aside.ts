@@ -16,7 +16,6 @@ import {
   writeSetAsideWorkbook,
 } from '../../workbooks'
 import { PLAN_TTL_MS } from './plan-store'
-import type { ReadWorkbook } from './submission-inputs'
 
 /** The workbook of rows set aside for a plan (and, once sent, its run). */
 export interface SetAsideFile {
@@ -46,6 +45,9 @@ export async function keptSetAsides(home: string): Promise<Map<string, SetAsideF
   return kept
 }
 
+/** A reader of a sheet that keeps what the reader saw (mapping, cells), not only the rows. */
+export type ReadSheet = (path: string, schema: ListingInputSchema | null) => Promise<ReadResult>
+
 /**
  * A reader that gives only the valid rows of a sheet whose problems are all in some rows, and
  * writes the others to a workbook to fix (`onSetAside` says where). A file problem, or no valid
@@ -53,10 +55,10 @@ export async function keptSetAsides(home: string): Promise<Map<string, SetAsideF
  */
 export function skippingInvalidRows(
   home: string,
-  read: (path: string, schema: ListingInputSchema | null) => Promise<ReadResult>,
+  read: ReadSheet,
   about: [string, string][],
   onSetAside: (file: SetAsideFile) => void,
-): ReadWorkbook {
+): ReadSheet {
   return async (path, schema) => {
     const result = await read(path, schema)
     if (result.fileErrors.length > 0 || result.rowErrors.length === 0) return result

@@ -54,6 +54,8 @@ export interface SubmissionInput {
   inputFilename?: string | undefined
   /** The run whose failed rows this submission retries. */
   retryOfRunId?: string | undefined
+  /** The run whose set-aside rows these are, fixed: this submission is its follow-up. */
+  followUpOfRunId?: string | undefined
   /** The first run of the batch these rows complete (a pilot's, for the rest of its rows). */
   batchOfRunId?: string | undefined
   /** Rows in the whole workbook (more than sent for a pilot). */
@@ -290,6 +292,11 @@ export class Submissions {
     return this.table.batchRuns(historyKey, firstRunId)
   }
 
+  /** The runs that sent a run's set-aside rows once fixed (its follow-ups), oldest first. */
+  followUpsOf(historyKey: string, runId: string): string[] {
+    return runId ? this.table.followUpsOf(historyKey, runId) : []
+  }
+
   /** The accepted submission that created a run, when it was made on this device. */
   byRun(historyKey: string, runId: string): Submission | null {
     return this.table.latestOfRun(historyKey, runId)
@@ -346,6 +353,7 @@ function newSubmission(
           ? null
           : fee * input.rows.length,
     retryOfRunId: input.retryOfRunId ?? '',
+    followUpOfRunId: input.followUpOfRunId ?? '',
     inputPath: input.inputPath ? resolve(input.inputPath) : '',
     inputSha256,
     batchOfRunId: input.batchOfRunId ?? '',

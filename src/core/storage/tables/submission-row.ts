@@ -42,6 +42,8 @@ export interface Submission {
   /** The estimate shown before sending; null when the cost was not known. */
   estimatedCostT: number | null
   retryOfRunId: string
+  /** The run whose set-aside rows this submission sends, fixed ('' when none). */
+  followUpOfRunId: string
   state: SubmissionState
   runId: string
   /** The service's answer (runRows acceptance or execution result) once accepted. */
@@ -68,6 +70,7 @@ export type NewSubmission = Pick<
   | 'taskFixedFeeT'
   | 'estimatedCostT'
   | 'retryOfRunId'
+  | 'followUpOfRunId'
   | 'inputPath'
   | 'inputSha256'
   | 'batchOfRunId'
@@ -96,6 +99,7 @@ export const submissionRow = z.object({
   task_fee_t: z.number(),
   estimated_cost_t: z.number(),
   retry_of_run_id: z.string(),
+  follow_up_of_run_id: z.string(),
   state: z.enum(['pending', 'sent', 'accepted', 'refused']),
   run_id: z.string(),
   answer_json: z.string(),
@@ -147,6 +151,7 @@ export function submissionOf(row: SubmissionRow): Submission {
     taskFixedFeeT: row.task_fee_t < 0 ? null : row.task_fee_t,
     estimatedCostT: row.estimated_cost_t < 0 ? null : row.estimated_cost_t,
     retryOfRunId: row.retry_of_run_id,
+    followUpOfRunId: row.follow_up_of_run_id,
     state: row.state,
     runId: row.run_id,
     answer: answerOf(row),

@@ -37,9 +37,10 @@ export class SubmissionsTable {
       .prepare(
         `INSERT INTO submissions (client_request_id, environment, origin, target_kind, target_id,
            listing_version_id, fingerprint, input_filename, row_count, rows_json, row_numbers_json,
-           callback_url, task_fee_t, estimated_cost_t, retry_of_run_id, input_path, input_sha256,
-           batch_of_run_id, workbook_rows, state, created_at_ms, updated_at_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+           callback_url, task_fee_t, estimated_cost_t, retry_of_run_id, follow_up_of_run_id,
+           input_path, input_sha256, batch_of_run_id, workbook_rows, state, created_at_ms,
+           updated_at_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
       )
       .run(
         entry.clientRequestId,
@@ -57,6 +58,7 @@ export class SubmissionsTable {
         entry.taskFixedFeeT ?? -1,
         entry.estimatedCostT ?? -1,
         entry.retryOfRunId,
+        entry.followUpOfRunId,
         entry.inputPath,
         entry.inputSha256,
         entry.batchOfRunId,
@@ -236,6 +238,16 @@ export class SubmissionsTable {
     const rows = this.db
       .prepare(
         "SELECT run_id FROM submissions WHERE origin = ? AND retry_of_run_id = ? AND run_id <> '' ORDER BY id",
+      )
+      .all(historyKey, runId)
+    return readRows(runIdRow, rows).map((r) => r.run_id)
+  }
+
+  /** The runs that sent the set-aside rows of a run once fixed (its follow-ups), oldest first. */
+  followUpsOf(historyKey: string, runId: string): string[] {
+    const rows = this.db
+      .prepare(
+        "SELECT run_id FROM submissions WHERE origin = ? AND follow_up_of_run_id = ? AND run_id <> '' ORDER BY id",
       )
       .all(historyKey, runId)
     return readRows(runIdRow, rows).map((r) => r.run_id)

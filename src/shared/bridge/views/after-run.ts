@@ -97,8 +97,15 @@ export interface HistoryEntryView {
   /** Outputs saved on this device. */
   downloadedFiles: number
   retryOfRunId: string
-  /** Runs that retried this submission's run. */
+  /** Runs that retried this submission's run (its follow-ups are not among them). */
   retries: string[]
+  /**
+   * The run whose set-aside rows this submission sent once fixed: it is that run's follow-up
+   * (retryOfRunId names the same run, as it did before follow-ups were told apart).
+   */
+  followUpOfRunId?: string
+  /** The runs that sent this run's set-aside rows once fixed (its follow-ups), oldest first. */
+  followUps?: string[]
   /** The pilot's run when this submission sent the rest of its workbook (one batch). */
   batchOfRunId?: string
   /** For a pilot: the runs that sent the rest of its workbook (the same batch). */

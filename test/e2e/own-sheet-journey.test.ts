@@ -1,0 +1,358 @@
+// Issue 19's journey, end to end in headless Chromium through browser mode, against sandboxes
+// started on their own and added as environments by address: a buyer's own 50-row sheet (a
+// title row, renamed headers, 3 bad rows) is proposed a mapping, which is confirmed; the 47 valid
+// rows go after the usual confirmation and the 3 others are set aside; the workbook of rows to
+// fix is opened, fixed with exceljs and dropped again, and its 3 rows go as the first run's
+// follow-up; History shows the two runs together; the same sheet dropped again maps by itself.
+// Once for a template, once for a listing the buyer does not own (its service is sent a copy of
+// the valid rows under the listing's own headers). Every step is photographed, light and dark.
+import { copyFileSync } from 'node:fs'
+import { join } from 'node:path'
+import ExcelJS from 'exceljs'
+import { describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import { keptSetAsides } from '../../src/core/flows/spend/set-aside'
+import { paths, type RunDetail } from '../../src/shared/contract'
+import {
+  BUYER_TOKEN,
+  LISTING_FEE,
+  LISTING_ID,
+  LISTING_VERSION,
+  buyerSeed,
+} from '../helpers/buyer-seed'
+import { call, type TestSandbox } from '../helpers/sandbox'
+import { useE2eApp, type E2eApp } from './harness'
+import { chromiumMissing } from './support'
+import { screenshotBothThemes, seriousA11yViolations } from './screens'
+
+const missing = chromiumMissing()
+if (missing) console.log(`Own-sheet journey end-to-end test skipped: ${missing}.`)
+
+const TEAM_TOKEN = 'tok-e2e-team-own-sheet'
+const BAD = [7, 20, 41]
+const WIDE = { width: 1280, height: 800 }
+const NARROW = { width: 860, height: 700 }
+
+/** 50 rows under a title row, with the user's own headers; rows 7, 20 and 41 are bad. */
+async function writeOwnSheet(
+  path: string,
+  headers: string[],
+  row: (i: number, bad: boolean) => (string | number)[],
+) {
+  const book = new ExcelJS.Workbook()
+  const sheet = book.addWorksheet('Export')
+  sheet.addRow(['Exported from the shop, March'])
+  sheet.addRow([])
+  sheet.addRow(headers)
+  for (let i = 1; i <= 50; i += 1) sheet.addRow(row(i, BAD.includes(i)))
+  await book.xlsx.writeFile(path)
+}
+
+describe.skipIf(missing !== null)('a buyer’s own sheet, from mapping to follow-up', () => {
+  let app: E2eApp
+  let page: Page
+
+  useE2eApp(
+    {
+      homePrefix: 'skill-runner-e2e-own-sheet-',
+      taskMs: 50,
+      environments: [
+        { name: 'Team', token: TEAM_TOKEN, sandbox: { taskMs: 50 } },
+        { name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed, taskMs: 50 } },
+      ],
+      context: { viewport: WIDE, acceptDownloads: true },
+    },
+    (started) => {
+      app = started
+      page = started.page
+    },
+  )
+
+  /** Light and dark at 1280x800, and at 860x700 too where the layout matters. */
+  async function shoot(
+    name: string,
+    options: { narrow?: boolean; axe?: boolean; show?: Locator } = {},
+  ) {
+    await options.show?.scrollIntoViewIfNeeded()
+    await screenshotBothThemes(page, name)
+    if (options.axe !== false) expect(await seriousA11yViolations(page)).toEqual([])
+    if (!options.narrow) return
+    await page.setViewportSize(NARROW)
+    // The app scrolls inside its content pane: what is shown must be in view at this size too.
+    await options.show?.scrollIntoViewIfNeeded()
+    await screenshotBothThemes(page, `${name}-narrow`)
+    await page.setViewportSize(WIDE)
+  }
+
+  const screens = () => page.getByRole('navigation', { name: 'Screens' })
+  const workbookInput = () => page.getByLabel('Choose a workbook', { exact: true })
+  const fieldOf = (header: string) => page.getByLabel(`Template field for “${header}”`)
+
+  async function tasksOf(sandbox: TestSandbox, token: string, runId: string): Promise<number> {
+    const detail = await call<RunDetail>(sandbox, paths.run(runId), { token })
+    return detail.body.run.totalTasks
+  }
+
+  /** The run the page shows (its id is under Details). */
+  async function shownRunId(): Promise<string> {
+    const code = page.locator('.run-detail .more-details code', { hasText: /run_/ }).first()
+    await code.waitFor({ state: 'attached' })
+    return ((await code.textContent()) ?? '').trim()
+  }
+
+  /** Agrees to pay in the open confirmation and sends. */
+  async function agreeAndSend() {
+    const dialog = page.getByRole('dialog')
+    await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
+    await dialog.getByRole('button', { name: /^Send/ }).last().click()
+  }
+
+  /**
+   * After the valid rows went as `runId`: the rows to fix opened from the run's page (a browser
+   * downloads them), the same workbook the journal keeps with the run, fixed with `fix` and
+   * saved for dropping again.
+   */
+  async function openAndFixRowsToFix(
+    runId: string,
+    name: string,
+    fix: (sheet: ExcelJS.Worksheet) => void,
+  ): Promise<string> {
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Open the rows to fix' }).click(),
+    ])
+    const path = join(app.home, name)
+    await download.saveAs(path)
+    const kept = (await keptSetAsides(app.engine.home)).get(runId)
+    expect(kept?.rows).toBe(3)
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.readFile(path)
+    const journaled = new ExcelJS.Workbook()
+    await journaled.xlsx.readFile(kept!.path)
+    const sheet = book.getWorksheet('To fix')!
+    expect(sheet.getSheetValues()).toEqual(journaled.getWorksheet('To fix')!.getSheetValues())
+    expect(sheet.rowCount).toBe(4)
+    fix(sheet)
+    await book.xlsx.writeFile(path)
+    return path
+  }
+
+  /** History: the first run, its rows to fix and its follow-up right under it. */
+  async function historyShowsBothLinked(runId: string, followUpId: string, name: string) {
+    await screens().getByRole('button', { name: 'History' }).click()
+    const first = page.locator('.history-table tbody tr', { hasText: '3 set aside to fix' }).first()
+    await first.waitFor()
+    expect(await first.textContent()).toContain('47 rows')
+    expect(await first.textContent()).toContain('1 follow-up below')
+    expect(await first.getByRole('button', { name: 'Open the 3 rows to fix' }).count()).toBe(1)
+    const next = page.locator(
+      `.history-table tbody tr[aria-rowindex="${Number(await first.getAttribute('aria-rowindex')) + 1}"]`,
+    )
+    expect(await next.textContent()).toContain('3 rows')
+    expect(await next.textContent()).toContain('Follow-up of the run above')
+    expect(await next.getAttribute('data-follow-up')).toBe('under-its-run')
+    expect(await next.textContent()).not.toContain('retry')
+    // Each opens its own run.
+    await next.getByRole('button', { name: `Open run ${followUpId}` }).waitFor()
+    await first.getByRole('button', { name: `Open run ${runId}` }).waitFor()
+    await shoot(name, { narrow: true })
+  }
+
+  it(
+    'a template: mapped, 47 sent, 3 fixed and sent as a follow-up, the sheet remembered',
+    { timeout: 240_000 },
+    async () => {
+      const team = app.sandboxes.Team!
+      const sheet = join(app.home, 'march.xlsx')
+      await writeOwnSheet(sheet, ['Text', 'Seq', 'Long notes', 'Owner'], (i, bad) => [
+        `Hello ${i}`,
+        bad ? 'n/a' : i,
+        `Note ${i}`,
+        `ann${i}`,
+      ])
+      await page.goto(app.mode.url)
+      await page
+        .getByRole('navigation', { name: 'Environments' })
+        .getByRole('button', { name: /Team/ })
+        .click()
+      await page.getByRole('heading', { name: '1. What to run' }).waitFor()
+      // Nothing was run in this environment yet: the template is named by its id.
+      await page.getByLabel('Paste a link or id').fill('row-echo')
+      await page.getByRole('button', { name: 'Use this template' }).click()
+      await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+
+      // The mapping is proposed from the renamed headers under the title, then confirmed.
+      await workbookInput().setInputFiles(sheet)
+      const panel = page.getByRole('heading', { name: 'Your columns and the template’s fields' })
+      await panel.waitFor()
+      await page.getByText('The headers are on row 3', { exact: false }).waitFor()
+      expect(await fieldOf('Text').inputValue()).toBe('message')
+      expect(await fieldOf('Seq').inputValue()).toBe('sequence')
+      expect(await fieldOf('Owner').inputValue()).toBe('')
+      await panel.scrollIntoViewIfNeeded()
+      await shoot('journey-template-01-mapping-proposed', { narrow: true, show: fieldOf('Owner') })
+      await page.getByRole('button', { name: 'Use this mapping' }).click()
+      await page
+        .getByText('Your mapping is in use and remembered for this sheet.', { exact: false })
+        .waitFor()
+
+      // 47 valid rows go after the usual confirmation, priced for 47; 3 are set aside.
+      const offer = page.getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
+      await offer.waitFor()
+      await page.getByRole('heading', { name: '4. Send' }).scrollIntoViewIfNeeded()
+      await shoot('journey-template-02-offer')
+      await offer.click()
+      const dialog = page.getByRole('dialog')
+      await dialog.getByText('Send 47 valid rows and set 3 aside?').waitFor()
+      await dialog
+        .getByText(/47 valid rows .*; 3 rows with problems set aside to fix, not sent/)
+        .waitFor()
+      await shoot('journey-template-03-confirm-47')
+      await agreeAndSend()
+      const runId = await shownRunId()
+      expect(await tasksOf(team, TEAM_TOKEN, runId)).toBe(47)
+      await page.getByRole('heading', { name: 'Rows set aside to fix' }).scrollIntoViewIfNeeded()
+      await shoot('journey-template-04-run-rows-to-fix', { axe: false })
+
+      // The rows to fix, opened, fixed with exceljs and dropped again: a follow-up of 3.
+      const fixed = await openAndFixRowsToFix(runId, 'march rows to fix.xlsx', (s) => {
+        expect(s.getCell('A2').value).toBe('Hello 7')
+        for (const [r, n] of [
+          [2, 7],
+          [3, 20],
+          [4, 41],
+        ])
+          s.getCell(r!, 2).value = n!
+      })
+      await screens().getByRole('button', { name: 'New run' }).click()
+      await workbookInput().setInputFiles(fixed)
+      await page.getByText('matched the way you confirmed last time', { exact: false }).waitFor()
+      await page.getByText('3 rows, no problems: ready to send.').waitFor()
+      await page.getByRole('button', { name: 'Review the cost and send…' }).click()
+      await dialog.getByText('Send 3 fixed rows?').waitFor()
+      await dialog.getByText(/3 fixed rows set aside from an earlier run/).waitFor()
+      await shoot('journey-template-05-follow-up-confirm')
+      await agreeAndSend()
+      await page.locator('.run-detail').waitFor()
+      const followUpId = await page
+        .waitForFunction(
+          (first) =>
+            [...document.querySelectorAll('.run-detail .more-details code')]
+              .map((c) => c.textContent?.trim() ?? '')
+              .find((t) => /^run_/.test(t) && t !== first) ?? false,
+          runId,
+        )
+        .then((handle) => handle.jsonValue() as Promise<string>)
+      expect(await tasksOf(team, TEAM_TOKEN, followUpId)).toBe(3)
+
+      await historyShowsBothLinked(runId, followUpId, 'journey-template-06-history')
+
+      // The same sheet dropped again maps by itself, shown and changeable.
+      const again = join(app.home, 'march again.xlsx')
+      copyFileSync(sheet, again)
+      await screens().getByRole('button', { name: 'New run' }).click()
+      await workbookInput().setInputFiles(again)
+      await page.getByText('matched the way you confirmed last time', { exact: false }).waitFor()
+      expect(await fieldOf('Text').inputValue()).toBe('message')
+      await page
+        .getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
+        .waitFor()
+      await shoot('journey-template-07-remembered', { narrow: true, show: fieldOf('Owner') })
+    },
+  )
+
+  it(
+    'a listing the buyer does not own: the same, its service sent the valid rows only',
+    { timeout: 240_000 },
+    async () => {
+      const market = app.sandboxes.Market!
+      const sheet = join(app.home, 'spring ads.xlsx')
+      await writeOwnSheet(sheet, ['Item', 'Voice', 'Word count', 'Owner'], (i, bad) => [
+        `Lamp ${i}`,
+        'friendly',
+        bad ? 'lots' : 10 + i,
+        'bea',
+      ])
+      await screens().getByRole('button', { name: 'New run' }).click()
+      await page
+        .getByRole('navigation', { name: 'Environments' })
+        .getByRole('button', { name: /Market/ })
+        .click()
+      await page.getByRole('heading', { name: '1. What to run' }).waitFor()
+      await page.getByRole('radio', { name: 'Marketplace listing' }).check()
+      await page.getByLabel('Paste a link or id').fill(LISTING_ID)
+      await page.getByLabel('Version', { exact: true }).fill(LISTING_VERSION)
+      await page.getByRole('button', { name: 'Use this listing' }).click()
+      await page.getByRole('heading', { name: '2. Ad copy' }).waitFor()
+
+      await workbookInput().setInputFiles(sheet)
+      const panel = page.getByRole('heading', { name: /Your columns and the/ })
+      await panel.waitFor()
+      expect(await fieldOf('Item').inputValue()).toBe('product')
+      expect(await fieldOf('Voice').inputValue()).toBe('tone')
+      expect(await fieldOf('Word count').inputValue()).toBe('words')
+      expect(await fieldOf('Owner').inputValue()).toBe('')
+      await panel.scrollIntoViewIfNeeded()
+      await shoot('journey-listing-01-mapping-proposed', { narrow: true, show: fieldOf('Owner') })
+      await page.getByRole('button', { name: 'Use this mapping' }).click()
+
+      const offer = page.getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
+      await offer.waitFor()
+      await page.getByRole('heading', { name: '4. Send' }).scrollIntoViewIfNeeded()
+      await shoot('journey-listing-02-offer')
+      await offer.click()
+      const dialog = page.getByRole('dialog')
+      await dialog.getByText('Send 47 valid rows and set 3 aside?').waitFor()
+      // The cost counts only the 47 sent, at the listing's fee.
+      await dialog
+        .getByText(`About ${47 * LISTING_FEE} credits: 47 rows at ${LISTING_FEE} credits per row`)
+        .waitFor()
+      await shoot('journey-listing-03-confirm-47')
+      await agreeAndSend()
+      const runId = await shownRunId()
+      expect(await tasksOf(market, BUYER_TOKEN, runId)).toBe(47)
+      await page.getByRole('heading', { name: 'Rows set aside to fix' }).scrollIntoViewIfNeeded()
+      await shoot('journey-listing-04-run-rows-to-fix', { axe: false })
+
+      const fixed = await openAndFixRowsToFix(runId, 'spring rows to fix.xlsx', (s) => {
+        expect(s.getCell('A2').value).toBe('Lamp 7')
+        for (const r of [2, 3, 4]) s.getCell(r, 3).value = 30 + r
+      })
+      await screens().getByRole('button', { name: 'New run' }).click()
+      await workbookInput().setInputFiles(fixed)
+      await page.getByText('matched the way you confirmed last time', { exact: false }).waitFor()
+      await page.getByText('3 rows, no problems: ready to send.').waitFor()
+      await page.getByRole('button', { name: 'Review the cost and send…' }).click()
+      await dialog.getByText('Send 3 fixed rows?').waitFor()
+      await dialog
+        .getByText(`About ${3 * LISTING_FEE} credits: 3 rows at ${LISTING_FEE} credits per row`)
+        .waitFor()
+      await shoot('journey-listing-05-follow-up-confirm')
+      await agreeAndSend()
+      await page.locator('.run-detail').waitFor()
+      const followUpId = await page
+        .waitForFunction(
+          (first) =>
+            [...document.querySelectorAll('.run-detail .more-details code')]
+              .map((c) => c.textContent?.trim() ?? '')
+              .find((t) => /^run_/.test(t) && t !== first) ?? false,
+          runId,
+        )
+        .then((handle) => handle.jsonValue() as Promise<string>)
+      expect(await tasksOf(market, BUYER_TOKEN, followUpId)).toBe(3)
+
+      await historyShowsBothLinked(runId, followUpId, 'journey-listing-06-history')
+
+      const again = join(app.home, 'spring ads again.xlsx')
+      copyFileSync(sheet, again)
+      await screens().getByRole('button', { name: 'New run' }).click()
+      await workbookInput().setInputFiles(again)
+      await page.getByText('matched the way you confirmed last time', { exact: false }).waitFor()
+      expect(await fieldOf('Item').inputValue()).toBe('product')
+      await page
+        .getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
+        .waitFor()
+      await shoot('journey-listing-07-remembered', { narrow: true, show: fieldOf('Owner') })
+    },
+  )
+})
