@@ -8,6 +8,7 @@ import { RunsTable, useNow } from './RunsTable'
 import { SearchField } from './SearchField'
 import { CopyablePath } from '../runs/CopyablePath'
 import { CardHead, EmptyList } from './CardParts'
+import { CompareChooser, useCompareChoice } from '../compare/CompareFromList'
 
 export function RunsPanel(props: { env: EnvironmentView }) {
   const { runs, nav } = useStores()
@@ -29,6 +30,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
   const loadMore = useCallback(() => void runs.getState().loadMore(), [runs])
   const openRun = useCallback((runId: string) => nav.getState().openRun(runId), [nav])
   const more = canLoadMore({ nextPageToken, loadingMore })
+  const choice = useCompareChoice()
 
   return (
     <section className="card runs" aria-labelledby="runs-title">
@@ -54,6 +56,14 @@ export function RunsPanel(props: { env: EnvironmentView }) {
           <button
             type="button"
             className="btn btn-secondary"
+            aria-pressed={choice.choosing}
+            onClick={choice.choosing ? choice.stop : choice.start}
+          >
+            Compare runs
+          </button>
+          <button
+            type="button"
+            className="btn btn-secondary"
             onClick={() => void runs.getState().refresh()}
           >
             Refresh
@@ -63,6 +73,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
       <UnreachableBanner />
       {error && <ErrorNotice error={error} onRetry={() => void runs.getState().refresh()} />}
       <LastSaved />
+      <CompareChooser environment={props.env.name} choice={choice} />
       {!loading && shown.length === 0 && !error ? (
         <NoRunsShown />
       ) : (
@@ -71,6 +82,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
           unitLabel={props.env.unitLabel}
           environment={props.env.name}
           onOpen={openRun}
+          choice={choice}
           lastSeen={unreachable !== null}
           // While searching, older pages load only when asked (the button below): the search
           // looks at the runs loaded, and scrolling a few matches should not fetch them all.

@@ -16,6 +16,7 @@ import { saveText } from '../stores/saves-store'
 import { StatusBadge } from './StatusBadge'
 import { ProgressBar } from './ProgressBar'
 import { VirtualRow, VirtualTable } from './VirtualTable'
+import { choiceOf, type CompareChoice } from '../compare/CompareFromList'
 
 const ROW_HEIGHT = 60
 /** Ask for the next page when the last rows come within this many rows of the bottom. */
@@ -28,6 +29,8 @@ export function RunsTable(props: {
   environment: string
   onOpen: (runId: string) => void
   onEndReached?: () => void
+  /** "Compare runs": while choosing, each row has a box to tick. */
+  choice?: CompareChoice
   /** The service cannot be reached: the runs are as last seen (no "time left" is told). */
   lastSeen?: boolean
 }) {
@@ -61,6 +64,8 @@ export function RunsTable(props: {
           unitLabel={props.unitLabel}
           environment={props.environment}
           onOpen={props.onOpen}
+          chosen={props.choice ? choiceOf(props.choice, run.runId) : null}
+          onChoose={props.choice?.toggle}
         />
       )}
     />
@@ -84,6 +89,8 @@ const RunRow = memo(function RunRow(props: {
   unitLabel: string
   environment: string
   onOpen: (runId: string) => void
+  chosen: ReturnType<typeof choiceOf>
+  onChoose: ((runId: string) => void) | undefined
 }) {
   const { run, now } = props
   const fraction = runDoneFraction(run)
@@ -95,7 +102,17 @@ const RunRow = memo(function RunRow(props: {
       {...(props.lastSeen && !isTerminalStatus(run.status) ? { 'data-last-seen': '' } : {})}
       place={{ index: props.index, start: props.start, size: props.size }}
     >
-      <td>
+      <td className={props.chosen ? 'run-cell-choosing' : undefined}>
+        {props.chosen && (
+          <input
+            type="checkbox"
+            className="run-choose"
+            aria-label={`Compare ${name}`}
+            checked={props.chosen === 'on'}
+            disabled={props.chosen === 'full'}
+            onChange={() => props.onChoose?.(run.runId)}
+          />
+        )}
         <button
           type="button"
           className="run-name link-button"
