@@ -55,6 +55,7 @@ export const REQUEST_NAMES = [
   'saveComparison',
   'planRedo',
   'rowVersions',
+  'keepRowVersion',
 ] as const
 
 export const EVENT_NAMES = [
