@@ -96,7 +96,7 @@ export function CompareChooser(props: { environment: string; choice: CompareChoi
         sub={
           choice.chosen.length < PAIR
             ? `Tick two runs in the list below (${choice.chosen.length} of 2 ticked).`
-            : 'Two runs ticked: the first is A, the second B. Untick one to choose another.'
+            : 'Two runs ticked. Untick one to choose another.'
         }
       >
         <div className="toolbar">
@@ -116,7 +116,7 @@ export function CompareChooser(props: { environment: string; choice: CompareChoi
       {compared.state === 'failed' && (
         <ErrorNotice error={compared.error} onRetry={() => void compare()} />
       )}
-      {shown && <Comparison view={shown} sides={`A is ${shown.a.name}, B ${shown.b.name}`} />}
+      {shown && <Comparison view={shown} sides="A is the run ticked first, B the second" />}
     </section>
   )
 }

@@ -101,7 +101,7 @@ function Version(props: { row: RowItem; version: number; keeping: boolean; onKee
         <button
           type="button"
           className="btn btn-quiet btn-small keep-version"
-          aria-label={`Keep ${name} for ${row.label.toLowerCase()}`}
+          aria-label={`Keep this one: ${name}, ${row.label.toLowerCase()}`}
           disabled={props.keeping}
           onClick={props.onKeep}
         >
