@@ -34,6 +34,15 @@ export class History {
     return this.runsSeen.summary(historyKey, runId)
   }
 
+  /** The newest finished runs of a template or listing this device has seen (for paces). */
+  finishedRunsOf(
+    historyKey: string,
+    target: { templateKey: string } | { listingId: string },
+    limit: number,
+  ): RunSummary[] {
+    return this.runsSeen.finishedOf(historyKey, target, limit)
+  }
+
   /** Runs this device submitted whose last seen status is not terminal, newest first. */
   unfinishedRuns(historyKey: string, limit: number): string[] {
     // Finished runs are dropped below, so more are read than are wanted.

@@ -17,6 +17,7 @@ import { StatusBadge } from './StatusBadge'
 import { ProgressBar } from './ProgressBar'
 import { VirtualRow, VirtualTable } from './VirtualTable'
 import { choiceOf, type CompareChoice } from '../compare/CompareFromList'
+import { useEarlierPaces } from '../runs/use-earlier-paces'
 
 const ROW_HEIGHT = 60
 /** Ask for the next page when the last rows come within this many rows of the bottom. */
@@ -35,13 +36,15 @@ export function RunsTable(props: {
   lastSeen?: boolean
 }) {
   const now = useNow(30_000)
-  // How fast earlier runs of the same template went, for the active runs' time left.
+  // How fast earlier runs of the same template went (those listed, and those in this computer's
+  // history), for the active runs' time left.
+  const kept = useEarlierPaces(props.environment, props.runs)
   const earlier = useMemo(() => {
     const byRun = new Map<string, EarlierPace | null>()
     for (const run of props.runs)
-      if (!isTerminalStatus(run.status)) byRun.set(run.runId, earlierPace(run, props.runs))
+      if (!isTerminalStatus(run.status)) byRun.set(run.runId, earlierPace(run, props.runs, kept))
     return byRun
-  }, [props.runs])
+  }, [props.runs, kept])
   return (
     <VirtualTable
       items={props.runs}

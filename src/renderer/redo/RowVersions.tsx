@@ -95,8 +95,7 @@ function Version(props: { row: RowItem; version: number; keeping: boolean; onKee
         </button>
       )}{' '}
       ({statusLabel(v.status).toLowerCase()}
-      {kept ? (row.keptBy === 'choice' ? ', kept as you chose' : ', kept') : ''})
-      {!kept && ' '}
+      {kept ? (row.keptBy === 'choice' ? ', kept as you chose' : ', kept') : ''}){!kept && ' '}
       {!kept && (
         <button
           type="button"

@@ -56,6 +56,7 @@ export const REQUEST_NAMES = [
   'planRedo',
   'rowVersions',
   'keepRowVersion',
+  'earlierPaces',
 ] as const
 
 export const EVENT_NAMES = [
