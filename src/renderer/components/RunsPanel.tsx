@@ -8,7 +8,7 @@ import { RunsTable, useNow } from './RunsTable'
 import { SearchField } from './SearchField'
 import { CopyablePath } from '../runs/CopyablePath'
 import { CardHead, EmptyList } from './CardParts'
-import { CompareChooser, useCompareChoice } from '../compare/CompareFromList'
+import { CompareChooser, useCompareChoice, type CompareChoice } from '../compare/CompareFromList'
 
 export function RunsPanel(props: { env: EnvironmentView }) {
   const { runs, nav } = useStores()
@@ -21,7 +21,6 @@ export function RunsPanel(props: { env: EnvironmentView }) {
   const nextPageToken = useRuns((s) => s.nextPageToken)
   const error = useRuns((s) => s.error)
   const unreachable = useRuns((s) => s.unreachable)
-  const setSearch = useCallback((text: string) => runs.getState().setSearch(text), [runs])
   const filterContext = useFilterContext()
   const shown = useMemo(
     () => visibleRuns({ items, status, search }, filterContext),
@@ -44,31 +43,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
         }`}
         live
       >
-        <div className="toolbar">
-          <SearchField
-            label="Search runs by name, template or input file"
-            placeholder="Search name, template, file"
-            value={search}
-            onSearch={setSearch}
-            delayMs={0}
-          />
-          <StatusFilter />
-          <button
-            type="button"
-            className="btn btn-secondary"
-            aria-pressed={choice.choosing}
-            onClick={choice.choosing ? choice.stop : choice.start}
-          >
-            Compare runs
-          </button>
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => void runs.getState().refresh()}
-          >
-            Refresh
-          </button>
-        </div>
+        <RunsToolbar choice={choice} />
       </CardHead>
       <UnreachableBanner />
       {error && <ErrorNotice error={error} onRetry={() => void runs.getState().refresh()} />}
@@ -98,6 +73,41 @@ export function RunsPanel(props: { env: EnvironmentView }) {
       )}
       <LoadingMore />
     </section>
+  )
+}
+
+/** Search, the status filter, "Compare runs" and "Refresh". */
+function RunsToolbar(props: { choice: CompareChoice }) {
+  const { runs } = useStores()
+  const search = useRuns((s) => s.search)
+  const setSearch = useCallback((text: string) => runs.getState().setSearch(text), [runs])
+  const { choice } = props
+  return (
+    <div className="toolbar">
+      <SearchField
+        label="Search runs by name, template or input file"
+        placeholder="Search name, template, file"
+        value={search}
+        onSearch={setSearch}
+        delayMs={0}
+      />
+      <StatusFilter />
+      <button
+        type="button"
+        className="btn btn-secondary"
+        aria-pressed={choice.choosing}
+        onClick={choice.choosing ? choice.stop : choice.start}
+      >
+        Compare runs
+      </button>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        onClick={() => void runs.getState().refresh()}
+      >
+        Refresh
+      </button>
+    </div>
   )
 }
 

@@ -66,48 +66,7 @@ export function TasksCard(props: { overview: RunOverview }) {
       {tasks.length === 0 ? (
         <p className="card-sub">No rows have started yet.</p>
       ) : (
-        <VirtualTable
-          items={shown}
-          itemKey={taskKey}
-          rowHeight={TASK_ROW}
-          short
-          overscan={10}
-          label="Rows of the run, scrollable"
-          tableClassName={redoable ? 'tasks-table tasks-table-redo' : 'tasks-table'}
-          columns={
-            redoable
-              ? ['Redo', 'Row', 'Status', 'Error', 'Outputs']
-              : ['Row', 'Status', 'Error', 'Outputs']
-          }
-          renderRow={(task, place) => (
-            <VirtualRow data-task-id={task.taskId} place={place}>
-              {redoable && (
-                <td>
-                  {task.sourceRowIndex >= 0 && (
-                    <input
-                      type="checkbox"
-                      className="redo-mark"
-                      aria-label={`Redo ${rowLabel(task.sourceRowIndex, rowNumbers).toLowerCase()}`}
-                      checked={marks.marked.has(task.sourceRowIndex)}
-                      onChange={() => marks.toggle(task.sourceRowIndex)}
-                    />
-                  )}
-                </td>
-              )}
-              <td>{rowLabel(task.sourceRowIndex, rowNumbers)}</td>
-              <td>
-                <StatusBadge status={task.status} />
-              </td>
-              <td
-                className={task.errorMessage ? 'task-error' : 'muted'}
-                title={task.errorMessage || undefined}
-              >
-                {task.errorMessage || '—'}
-              </td>
-              <td className="num">{task.artifactCount}</td>
-            </VirtualRow>
-          )}
-        />
+        <RowsTable shown={shown} rowNumbers={rowNumbers} marks={redoable ? marks : null} />
       )}
     </section>
   )
@@ -132,6 +91,59 @@ function useRedoMarks(overview: RunOverview) {
     if (await confirm(choice)) setMarked(new Set())
   }
   return { marked, toggle, send, redo, confirm: confirmAndClear, close, busy }
+}
+
+/** The rows, virtualized; with `marks`, each row a run can redo has its "Redo" box first. */
+function RowsTable(props: {
+  shown: RunTask[]
+  rowNumbers: number[] | null
+  marks: ReturnType<typeof useRedoMarks> | null
+}) {
+  const { shown, rowNumbers, marks } = props
+  return (
+    <VirtualTable
+      items={shown}
+      itemKey={taskKey}
+      rowHeight={TASK_ROW}
+      short
+      overscan={10}
+      label="Rows of the run, scrollable"
+      tableClassName={marks ? 'tasks-table tasks-table-redo' : 'tasks-table'}
+      columns={
+        marks
+          ? ['Redo', 'Row', 'Status', 'Error', 'Outputs']
+          : ['Row', 'Status', 'Error', 'Outputs']
+      }
+      renderRow={(task, place) => (
+        <VirtualRow data-task-id={task.taskId} place={place}>
+          {marks && (
+            <td>
+              {task.sourceRowIndex >= 0 && (
+                <input
+                  type="checkbox"
+                  className="redo-mark"
+                  aria-label={`Redo ${rowLabel(task.sourceRowIndex, rowNumbers).toLowerCase()}`}
+                  checked={marks.marked.has(task.sourceRowIndex)}
+                  onChange={() => marks.toggle(task.sourceRowIndex)}
+                />
+              )}
+            </td>
+          )}
+          <td>{rowLabel(task.sourceRowIndex, rowNumbers)}</td>
+          <td>
+            <StatusBadge status={task.status} />
+          </td>
+          <td
+            className={task.errorMessage ? 'task-error' : 'muted'}
+            title={task.errorMessage || undefined}
+          >
+            {task.errorMessage || '—'}
+          </td>
+          <td className="num">{task.artifactCount}</td>
+        </VirtualRow>
+      )}
+    />
+  )
 }
 
 function RedoMarkedButton(props: { marks: ReturnType<typeof useRedoMarks> }) {
