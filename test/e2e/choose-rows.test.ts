@@ -167,6 +167,6 @@ describe.skipIf(missing !== null)('choosing runs and rows in the app', () => {
       await versions.first().getByText('kept as you chose').waitFor({ timeout: 30_000 })
       expect(await seriousA11yViolations(page)).toEqual([])
       await shots('kept-by-choice', '.row-versions')
-      },
+    },
   )
 })
