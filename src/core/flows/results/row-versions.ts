@@ -9,6 +9,7 @@ import type { Connection } from '../../environments/connection'
 import type { History } from '../../storage/run-history'
 import { EngineError } from '../../errors'
 import { inputKey } from '../compare/match-rows'
+import { redoIndexes } from '../spend/plan-redo'
 import type { Submission, Submissions } from '../spend/submissions'
 
 export interface VersionServices {
@@ -122,6 +123,37 @@ export async function keepRowVersion(
   }
   services.history.keepVersion(connection.historyKey, detail.run.runId, index, chosen.runId)
   return rows.map((r) => (r === row ? { ...r, kept: version, keptBy: 'choice' } : r))
+}
+
+/**
+ * The versions of one row of a run, the row named as the user sees it (its sheet row, or its
+ * place in the submission); with `version` (0 = as first sent), that version is kept first.
+ */
+export async function namedRowVersions(
+  services: KeepServices,
+  connection: Connection,
+  runId: string,
+  rowNumber: number,
+  version?: number,
+  signal?: AbortSignal,
+): Promise<RowVersions> {
+  const original = services.submissions.byRun(connection.historyKey, runId)
+  if (!original)
+    throw new EngineError(
+      'not-found',
+      `Run ${runId} was not sent from this computer, so its rows have no other versions here.`,
+      'Choose a run sent from this computer.',
+    )
+  const index = redoIndexes(original, runId, [rowNumber])[0]!
+  const detail = await connection.client.run(runId, { signal })
+  const rows =
+    version === undefined
+      ? await rowVersions(services, connection, detail, signal)
+      : await keepRowVersion(services, connection, detail, index, version, signal)
+  const row = rows.find((r) => r.index === index)
+  if (row) return row
+  // Never sent again: its only version is the run's own.
+  return keptOf(index, [versionOf(detail, index)])
 }
 
 /** The submission with each re-sent row's cells as its kept version sent them. */
