@@ -126,6 +126,7 @@ describe.skipIf(missing !== null)('choosing runs and rows in the app', () => {
       await page.getByRole('checkbox', { name: 'Redo row 2' }).check()
       await page.getByRole('checkbox', { name: 'Redo row 4' }).focus()
       await page.keyboard.press('Space')
+      await shots('redo-marked', 'section[aria-labelledby="tasks-title"]')
       await page.getByRole('button', { name: 'Redo 2 rows' }).click()
       const dialog = page.getByRole('dialog')
       await dialog.waitFor()
