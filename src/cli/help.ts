@@ -91,6 +91,11 @@ const BY_COMMAND: Record<string, Record<string, string>> = {
     rows: 'the rows to send again, by their spreadsheet row numbers (or submitted positions): 3,7,12 or 3-5',
     from: 'a results workbook of the run with its Redo? column filled in: the rows marked there',
   },
+  'runs keep': {
+    row: 'the row, by its spreadsheet row number (or submitted position)',
+    version:
+      'keep this version of the row: 1 is the row as the run first sent it, 2 the first time it was sent again...',
+  },
   'runs compare': { output: 'also write the comparison as a workbook (FILE.xlsx)' },
   history: { limit: 'show at most N submissions (default 200)' },
   listings: { limit: 'show at most N listings' },

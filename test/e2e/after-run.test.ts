@@ -257,7 +257,7 @@ describeInChromium('After-run', 'after the run, in the app', () => {
       .toBeGreaterThan(0)
     await page.getByLabel('Search the history').fill('')
     await page.getByRole('button', { name: `Open run ${retryRunId}` }).click()
-    await page.getByText('Retries the failed rows of').waitFor()
+    await page.getByText('Sends again rows of').waitFor()
   })
 
   it(
@@ -371,15 +371,15 @@ describeInChromium('After-run', 'after the run, in the app', () => {
     const versions = page.locator('.row-versions li')
     await versions.first().waitFor({ timeout: 30_000 })
     expect(await versions.allTextContents()).toEqual([
-      'Row 2: this run (succeeded) → sent again (succeeded, kept)',
+      'Row 2: this run (succeeded) Keep this one → sent again (succeeded, kept)',
       // The failed row, fixed and retried earlier, succeeded: its newest version is kept.
-      'Row 3: this run (failed) → sent again (succeeded, kept)',
-      'Row 4: this run (succeeded) → sent again (succeeded, kept)',
+      'Row 3: this run (failed) Keep this one → sent again (succeeded, kept)',
+      'Row 4: this run (succeeded) Keep this one → sent again (succeeded, kept)',
     ])
     // Each later version opens the run that sent it again: the redo, or the earlier retry.
     expect(
       await versions
-        .locator('button')
+        .locator('button[data-run-id]')
         .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-run-id'))),
     ).toEqual([redoRunId, retryRunId, redoRunId])
     await page.locator('.row-versions').scrollIntoViewIfNeeded()

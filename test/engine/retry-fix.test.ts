@@ -105,6 +105,8 @@ describe('fixing failed rows before they are sent again', () => {
           { runId: sent.runId, status: 'succeeded' },
         ],
         kept: 1,
+        index: 1,
+        keptBy: 'rule',
       },
     ])
     // The results workbook of the first run shows the row's newest output, the fixed one.

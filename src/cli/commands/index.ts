@@ -14,7 +14,7 @@ import { history } from './history'
 import { upload } from './upload'
 import { web } from './browser'
 import { runsCompare } from './compare'
-import { runsRedo } from './redo'
+import { runsKeep, runsRedo } from './redo'
 
 export const commands: Command[] = [
   doctor,
@@ -38,6 +38,7 @@ export const commands: Command[] = [
   runsRetryFailed,
   runsCompare,
   runsRedo,
+  runsKeep,
   history,
   listings,
   reviewsShow,

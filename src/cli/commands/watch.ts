@@ -1,5 +1,6 @@
 /** `runs watch`, and the following of a run to its end that `--watch` on the paid commands shares. */
 import type { Connection, Engine } from '../../core/engine'
+import { earlierPaces } from '../../core/flows/watch/earlier-paces'
 import { followRunToEnd } from '../../core/flows/watch/follow-run'
 import type { RunSummary } from '../../shared/contract'
 import { isTerminalStatus } from '../../shared/contract'
@@ -10,6 +11,7 @@ import {
   statusLabel,
   unreachableText,
   type EarlierPace,
+  type PaceSample,
 } from '../../shared/format'
 import type { Outage } from '../../core/flows/watch/run-watcher'
 import { integerOption, type Command, type CommandContext } from '../command'
@@ -29,7 +31,12 @@ export async function watchToEnd(
   runId: string,
 ) {
   const bar = ctx.out.bar(runId, 'rows')
-  const pace = paceNotes(ctx)
+  const pace = paceNotes(ctx, (run) =>
+    earlierPaces(engine, connection.historyKey, {
+      templateKeys: run.market?.listingId ? [] : [run.templateKey],
+      listingIds: run.market?.listingId ? [run.market.listingId] : [],
+    }),
+  )
   const outageRetryMs = integerOption(
     ctx.env.SKILL_RUNNER_RETRY_MS,
     'SKILL_RUNNER_RETRY_MS',
@@ -68,8 +75,10 @@ export async function watchToEnd(
 /**
  * The lines a watch writes beside its bar: a stall (looked for every 15 s, since nothing else
  * happens while a run stalls), its end, and an outage of the service (once, then once it is back).
+ * Earlier runs of the same template or listing in this computer's history are read once.
  */
-function paceNotes(ctx: CommandContext) {
+function paceNotes(ctx: CommandContext, history: (run: RunSummary) => PaceSample[]) {
+  let kept: PaceSample[] | null = null
   let last: RunSummary | null = null
   let earlier: EarlierPace | null = null
   let stalled = false
@@ -90,7 +99,8 @@ function paceNotes(ctx: CommandContext) {
     /** Records the run's news; returns the time left in words ('' when unknown). */
     seen(run: RunSummary, recent: readonly RunSummary[]): string {
       last = run
-      earlier = earlierPace(run, recent) ?? earlier
+      kept ??= history(run)
+      earlier = earlierPace(run, recent, kept) ?? earlier
       check()
       return runPace(run, Date.now(), earlier).leftText
     },

@@ -16,6 +16,7 @@ import { outputVerbs, savesOnRunEnd, settingsVerbs } from './verbs/after-run'
 import type { VerbContext } from './verbs/context'
 import { compareVerbs } from './verbs/compare'
 import { redoVerbs } from './verbs/redo'
+import { paceVerbs } from './verbs/pace'
 import { creatorVerbs } from './verbs/creator'
 import { environmentVerbs } from './verbs/environments'
 import { checkVerbs, targetVerbs } from './verbs/prepare'
@@ -100,6 +101,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     ...creatorVerbs(ctx),
     ...compareVerbs(ctx),
     ...redoVerbs(ctx),
+    ...paceVerbs(ctx),
   })
   const stopSubmissionUpdates = engine.submissions.onChange((change) =>
     emit('submissionUpdated', {

@@ -138,6 +138,18 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE submissions ADD COLUMN follow_up_of_run_id TEXT NOT NULL DEFAULT '';
   `,
+  // 7: which version of a re-sent row the user chose to keep (the run that made it), per row of
+  // the run it was first sent in; a row without a choice keeps its newest version that succeeded
+  `
+  CREATE TABLE IF NOT EXISTS kept_versions (
+    origin TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    row_index INTEGER NOT NULL,
+    kept_run_id TEXT NOT NULL,
+    chosen_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (origin, run_id, row_index)
+  );
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

@@ -1,11 +1,12 @@
 /**
- * What this device has seen of runs (runs_seen) and saved of them (downloads), as the history
- * shows it, read together with the journal of what it sent. The journal's own rules are the
+ * What this device has seen of runs (runs_seen), saved of them (downloads) and chose to keep of
+ * rows sent again (kept_versions), as the history shows it, read together with the journal of what it sent. The journal's own rules are the
  * Submissions journal's (flows/spend/submissions.ts).
  */
 import { isTerminalStatus, type RunSummary } from '../../shared/contract'
 import type { Db } from './db'
 import { DownloadsTable } from './tables/downloads'
+import { KeptVersionsTable } from './tables/kept-versions'
 import { RunsSeenTable } from './tables/runs-seen'
 import { SubmissionsTable } from './tables/submissions'
 
@@ -13,8 +14,10 @@ export class History {
   private readonly runsSeen: RunsSeenTable
   private readonly submissions: SubmissionsTable
   private readonly downloads: DownloadsTable
+  private readonly kept: KeptVersionsTable
 
   constructor(db: Db) {
+    this.kept = new KeptVersionsTable(db)
     this.runsSeen = new RunsSeenTable(db)
     this.submissions = new SubmissionsTable(db)
     this.downloads = new DownloadsTable(db)
@@ -29,6 +32,15 @@ export class History {
   seenRun(historyKey: string, runId: string): RunSummary | null {
     if (!runId) return null
     return this.runsSeen.summary(historyKey, runId)
+  }
+
+  /** The newest finished runs of a template or listing this device has seen (for paces). */
+  finishedRunsOf(
+    historyKey: string,
+    target: { templateKey: string } | { listingId: string },
+    limit: number,
+  ): RunSummary[] {
+    return this.runsSeen.finishedOf(historyKey, target, limit)
   }
 
   /** Runs this device submitted whose last seen status is not terminal, newest first. */
@@ -50,6 +62,16 @@ export class History {
   retriedBy(historyKey: string, runId: string): string[] {
     if (!runId) return []
     return this.submissions.retriesOf(historyKey, runId)
+  }
+
+  /** The versions the user chose to keep of a run's re-sent rows: row index → the run that made it. */
+  keptVersions(historyKey: string, runId: string): Map<number, string> {
+    return this.kept.ofRun(historyKey, runId)
+  }
+
+  /** Keeps the version `keptRunId` made of row `rowIndex` of `runId` (the first run). */
+  keepVersion(historyKey: string, runId: string, rowIndex: number, keptRunId: string) {
+    this.kept.put(historyKey, runId, rowIndex, keptRunId, Date.now())
   }
 
   /** How many of the run's outputs are saved on this device. */

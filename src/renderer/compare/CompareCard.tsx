@@ -71,13 +71,15 @@ export function CompareCard(props: { overview: RunOverview }) {
       {compared.state === 'failed' && (
         <ErrorNotice error={compared.error} onRetry={() => void compare()} />
       )}
-      {compared.state === 'shown' && <Comparison view={compared.view} />}
+      {compared.state === 'shown' && (
+        <Comparison view={compared.view} sides="A is this run, B the one you chose" />
+      )}
     </section>
   )
 }
 
-/** The comparison with its filters and "Save as workbook". */
-function Comparison(props: { view: ComparisonView }) {
+/** The comparison with its filters and "Save as workbook"; `sides` says which run is A and B. */
+export function Comparison(props: { view: ComparisonView; sides: string }) {
   const { bridge } = useStores()
   const { view } = props
   const [onlyDiffering, setOnlyDiffering] = useState(false)
@@ -107,7 +109,7 @@ function Comparison(props: { view: ComparisonView }) {
   return (
     <div className="comparison">
       <p className="card-sub" role="status">
-        A is this run, B the one you chose: {view.differing} of {view.rows.length} rows differ
+        {props.sides}: {view.differing} of {view.rows.length} rows differ
         {failedInOne ? `, ${failedInOne} failed in one run only` : ''}.
         {(!view.a.inputsKnown || !view.b.inputsKnown) &&
           ' A run not sent from this computer has its rows matched by position.'}

@@ -1,4 +1,5 @@
 import type { CompareOutput, CompareRow, CompareRowSide } from '../../shared/bridge'
+import { amount } from '../../shared/amounts'
 import { StatusBadge } from '../components/StatusBadge'
 import { kindLabel } from '../runs/run-view'
 
@@ -67,7 +68,7 @@ function OutputDiff(props: { output: CompareOutput }) {
 
 function cost(side: CompareRowSide | null, unit: string): string {
   if (!side || side.costT === null) return '—'
-  return `${Number(side.costT.toFixed(2))} ${unit}`
+  return amount(side.costT, unit)
 }
 
 function time(side: CompareRowSide | null): string {

@@ -8,6 +8,7 @@ import { RunsTable, useNow } from './RunsTable'
 import { SearchField } from './SearchField'
 import { CopyablePath } from '../runs/CopyablePath'
 import { CardHead, EmptyList } from './CardParts'
+import { CompareChooser, useCompareChoice, type CompareChoice } from '../compare/CompareFromList'
 
 export function RunsPanel(props: { env: EnvironmentView }) {
   const { runs, nav } = useStores()
@@ -20,7 +21,6 @@ export function RunsPanel(props: { env: EnvironmentView }) {
   const nextPageToken = useRuns((s) => s.nextPageToken)
   const error = useRuns((s) => s.error)
   const unreachable = useRuns((s) => s.unreachable)
-  const setSearch = useCallback((text: string) => runs.getState().setSearch(text), [runs])
   const filterContext = useFilterContext()
   const shown = useMemo(
     () => visibleRuns({ items, status, search }, filterContext),
@@ -29,6 +29,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
   const loadMore = useCallback(() => void runs.getState().loadMore(), [runs])
   const openRun = useCallback((runId: string) => nav.getState().openRun(runId), [nav])
   const more = canLoadMore({ nextPageToken, loadingMore })
+  const choice = useCompareChoice()
 
   return (
     <section className="card runs" aria-labelledby="runs-title">
@@ -42,27 +43,12 @@ export function RunsPanel(props: { env: EnvironmentView }) {
         }`}
         live
       >
-        <div className="toolbar">
-          <SearchField
-            label="Search runs by name, template or input file"
-            placeholder="Search name, template, file"
-            value={search}
-            onSearch={setSearch}
-            delayMs={0}
-          />
-          <StatusFilter />
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => void runs.getState().refresh()}
-          >
-            Refresh
-          </button>
-        </div>
+        <RunsToolbar choice={choice} />
       </CardHead>
       <UnreachableBanner />
       {error && <ErrorNotice error={error} onRetry={() => void runs.getState().refresh()} />}
       <LastSaved />
+      <CompareChooser environment={props.env.name} choice={choice} />
       {!loading && shown.length === 0 && !error ? (
         <NoRunsShown />
       ) : (
@@ -71,6 +57,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
           unitLabel={props.env.unitLabel}
           environment={props.env.name}
           onOpen={openRun}
+          choice={choice}
           lastSeen={unreachable !== null}
           // While searching, older pages load only when asked (the button below): the search
           // looks at the runs loaded, and scrolling a few matches should not fetch them all.
@@ -86,6 +73,41 @@ export function RunsPanel(props: { env: EnvironmentView }) {
       )}
       <LoadingMore />
     </section>
+  )
+}
+
+/** Search, the status filter, "Compare runs" and "Refresh". */
+function RunsToolbar(props: { choice: CompareChoice }) {
+  const { runs } = useStores()
+  const search = useRuns((s) => s.search)
+  const setSearch = useCallback((text: string) => runs.getState().setSearch(text), [runs])
+  const { choice } = props
+  return (
+    <div className="toolbar">
+      <SearchField
+        label="Search runs by name, template or input file"
+        placeholder="Search name, template, file"
+        value={search}
+        onSearch={setSearch}
+        delayMs={0}
+      />
+      <StatusFilter />
+      <button
+        type="button"
+        className="btn btn-secondary"
+        aria-pressed={choice.choosing}
+        onClick={choice.choosing ? choice.stop : choice.start}
+      >
+        Compare runs
+      </button>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        onClick={() => void runs.getState().refresh()}
+      >
+        Refresh
+      </button>
+    </div>
   )
 }
 

@@ -16,6 +16,8 @@ import { saveText } from '../stores/saves-store'
 import { StatusBadge } from './StatusBadge'
 import { ProgressBar } from './ProgressBar'
 import { VirtualRow, VirtualTable } from './VirtualTable'
+import { choiceOf, type CompareChoice } from '../compare/CompareFromList'
+import { useEarlierPaces } from '../runs/use-earlier-paces'
 
 const ROW_HEIGHT = 60
 /** Ask for the next page when the last rows come within this many rows of the bottom. */
@@ -28,17 +30,21 @@ export function RunsTable(props: {
   environment: string
   onOpen: (runId: string) => void
   onEndReached?: () => void
+  /** "Compare runs": while choosing, each row has a box to tick. */
+  choice?: CompareChoice
   /** The service cannot be reached: the runs are as last seen (no "time left" is told). */
   lastSeen?: boolean
 }) {
   const now = useNow(30_000)
-  // How fast earlier runs of the same template went, for the active runs' time left.
+  // How fast earlier runs of the same template went (those listed, and those in this computer's
+  // history), for the active runs' time left.
+  const kept = useEarlierPaces(props.environment, props.runs)
   const earlier = useMemo(() => {
     const byRun = new Map<string, EarlierPace | null>()
     for (const run of props.runs)
-      if (!isTerminalStatus(run.status)) byRun.set(run.runId, earlierPace(run, props.runs))
+      if (!isTerminalStatus(run.status)) byRun.set(run.runId, earlierPace(run, props.runs, kept))
     return byRun
-  }, [props.runs])
+  }, [props.runs, kept])
   return (
     <VirtualTable
       items={props.runs}
@@ -61,6 +67,8 @@ export function RunsTable(props: {
           unitLabel={props.unitLabel}
           environment={props.environment}
           onOpen={props.onOpen}
+          chosen={props.choice ? choiceOf(props.choice, run.runId) : null}
+          onChoose={props.choice?.toggle}
         />
       )}
     />
@@ -84,6 +92,8 @@ const RunRow = memo(function RunRow(props: {
   unitLabel: string
   environment: string
   onOpen: (runId: string) => void
+  chosen: ReturnType<typeof choiceOf>
+  onChoose: ((runId: string) => void) | undefined
 }) {
   const { run, now } = props
   const fraction = runDoneFraction(run)
@@ -95,7 +105,17 @@ const RunRow = memo(function RunRow(props: {
       {...(props.lastSeen && !isTerminalStatus(run.status) ? { 'data-last-seen': '' } : {})}
       place={{ index: props.index, start: props.start, size: props.size }}
     >
-      <td>
+      <td className={props.chosen ? 'run-cell-choosing' : undefined}>
+        {props.chosen && (
+          <input
+            type="checkbox"
+            className="run-choose"
+            aria-label={`Compare ${name}`}
+            checked={props.chosen === 'on'}
+            disabled={props.chosen === 'full'}
+            onChange={() => props.onChoose?.(run.runId)}
+          />
+        )}
         <button
           type="button"
           className="run-name link-button"

@@ -1,21 +1,9 @@
 import { useId, useState } from 'react'
-import type { BridgeErrorInfo, RunOverview, SubmissionPlanView } from '../../shared/bridge'
+import type { RunOverview } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { ConfirmSubmission } from '../prepare/ConfirmSubmission'
-import { useStores } from '../stores/context'
 import { SentAsNewRun } from '../runs/SentAsNewRun'
-import { errorInfo } from '../stores/errors'
-
-type Redo =
-  | { state: 'idle' | 'planning' }
-  | {
-      state: 'confirming'
-      plan: SubmissionPlanView
-      sending: boolean
-      error: BridgeErrorInfo | null
-    }
-  | { state: 'sent'; runId: string }
-  | { state: 'failed'; error: BridgeErrorInfo }
+import { useRedo, type Redo } from './use-redo'
 
 /** "3, 7, 12" or "3-5": the row numbers typed, or null when something is not one. */
 function typedRows(text: string): number[] | null {
@@ -37,42 +25,13 @@ function typedRows(text: string): number[] | null {
  * this computer: the rows are kept where they were sent from.
  */
 export function RedoRows(props: { overview: RunOverview }) {
-  const { bridge, runDetail } = useStores()
-  const { environment, detail, rowNumbers, fromThisDevice } = props.overview
+  const { rowNumbers, fromThisDevice } = props.overview
   const [text, setText] = useState('')
-  const [redo, setRedo] = useState<Redo>({ state: 'idle' })
+  const { redo, plan, confirm, close, busy } = useRedo(props.overview)
   const id = useId()
   if (!fromThisDevice) return null
   const rows = typedRows(text)
   const words = rowNumbers ? 'sheet rows' : 'submitted rows'
-
-  const plan = async () => {
-    if (!rows) return
-    setRedo({ state: 'planning' })
-    try {
-      const planned = await bridge.api.planRedo({ environment, runId: detail.run.runId, rows })
-      setRedo({ state: 'confirming', plan: planned, sending: false, error: null })
-    } catch (error) {
-      setRedo({ state: 'failed', error: errorInfo(error) })
-    }
-  }
-  const confirm = async (choice: { maxCostT?: number | undefined }) => {
-    if (redo.state !== 'confirming' || redo.sending) return
-    setRedo({ ...redo, sending: true, error: null })
-    try {
-      const sent = await bridge.api.confirmSubmission({
-        environment,
-        planId: redo.plan.planId,
-        confirmed: true,
-        ...(choice.maxCostT !== undefined ? { maxCostT: choice.maxCostT } : {}),
-      })
-      setRedo({ state: 'sent', runId: sent.runId })
-      // The run's overview now names the redo, and its rows' versions follow.
-      void runDetail.getState().refresh()
-    } catch (error) {
-      setRedo({ ...redo, sending: false, error: errorInfo(error) })
-    }
-  }
 
   return (
     <div className="outputs-action redo-rows">
@@ -88,8 +47,8 @@ export function RedoRows(props: { overview: RunOverview }) {
       <button
         type="button"
         className="btn btn-secondary"
-        disabled={!rows || redo.state === 'planning' || redo.state === 'confirming'}
-        onClick={() => void plan()}
+        disabled={!rows || busy}
+        onClick={() => rows && void plan(rows)}
       >
         {redo.state === 'planning'
           ? 'Preparing…'
@@ -98,19 +57,16 @@ export function RedoRows(props: { overview: RunOverview }) {
             : 'Redo rows'}
       </button>
       <span className="save-text" id={`${id}-hint`}>
-        By their {words}; a redo is a new run of only those, shown with its cost first.
+        Or mark them in the rows below. By their {words}; a redo is a new run of only those, shown
+        with its cost first.
       </span>
-      <RedoOutcome
-        redo={redo}
-        onConfirm={(choice) => void confirm(choice)}
-        onClose={() => setRedo({ state: 'idle' })}
-      />
+      <RedoOutcome redo={redo} onConfirm={(choice) => void confirm(choice)} onClose={close} />
     </div>
   )
 }
 
 /** How the redo went: its error, the new run, or the confirmation before anything is sent. */
-function RedoOutcome(props: {
+export function RedoOutcome(props: {
   redo: Redo
   onConfirm: (choice: { maxCostT?: number | undefined }) => void
   onClose: () => void

@@ -17,13 +17,16 @@ import { StatusBadge } from '../components/StatusBadge'
 import { useRuns, useStores } from '../stores/context'
 import { PaceNote, StalledNotice } from './RunPace'
 import { costLines, runDuration, runWords } from './run-view'
+import { useEarlierPaces } from './use-earlier-paces'
 
 /** The head of a run's page: name, status, progress, timing and cost, and related runs. */
 export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }) {
   const { overview } = props
   const { run } = overview.detail
   const listed = useRuns((s) => s.items)
-  const earlier = useMemo(() => earlierPace(run, listed), [run, listed])
+  const runs = useMemo(() => [run], [run])
+  const kept = useEarlierPaces(overview.environment, runs)
+  const earlier = useMemo(() => earlierPace(run, listed, kept), [run, listed, kept])
   // While the service cannot be reached, the run is shown as last seen: its clock stops there.
   const unreachable = useRuns((s) => s.unreachable)
   const ticking = useNow(5000)
@@ -113,7 +116,11 @@ function RunFacts(props: { overview: RunOverview; run: RunSummary; frozenAtMs: n
   )
 }
 
-/** The run this one retried, and the runs that retried this one, as links named in words. */
+/**
+ * The run whose rows this one sent again, and the runs that sent rows of this one again, as links
+ * named in words. Said the same for a retry of failed rows and a redo of chosen ones: both are
+ * linked the same way.
+ */
 function RelatedRuns(props: { overview: RunOverview }) {
   const { nav } = useStores()
   const { retryOfRunId, retriedBy } = props.overview
@@ -122,7 +129,7 @@ function RelatedRuns(props: { overview: RunOverview }) {
     <p className="run-links">
       {retryOfRunId && (
         <>
-          Retries the failed rows of{' '}
+          Sends again rows of{' '}
           <button
             type="button"
             className="link-button"
@@ -136,7 +143,7 @@ function RelatedRuns(props: { overview: RunOverview }) {
       )}
       {retriedBy.map((id) => (
         <span key={id}>
-          Failed rows retried in{' '}
+          Rows sent again in{' '}
           <button
             type="button"
             className="link-button"

@@ -1,21 +1,33 @@
-import { useMemo, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import type { RunOverview } from '../../shared/bridge'
-import type { RunTask } from '../../shared/contract'
+import { isTerminalStatus, type RunTask } from '../../shared/contract'
 import { StatusBadge } from '../components/StatusBadge'
 import { VirtualRow, VirtualTable } from '../components/VirtualTable'
 import { orderTasks, rowLabel } from './run-view'
 import { CardHead } from '../components/CardParts'
+import { RedoOutcome } from '../redo/RedoRows'
+import { useRedo } from '../redo/use-redo'
 
 const TASK_ROW = 52
 const taskKey = (task: RunTask) => task.taskId
 
-/** The run's rows: status and error of each, failed ones first. */
+/** The number a row is named by when redone: its sheet row, else its place in the submission. */
+const rowNumberOf = (index: number, rowNumbers: number[] | null) =>
+  rowNumbers ? (rowNumbers[index] ?? index + 1) : index + 1
+
+/**
+ * The run's rows: status and error of each, failed ones first. Once a run sent from this
+ * computer has ended, each row can be marked "Redo" and the marked ones sent again as a new run.
+ */
 export function TasksCard(props: { overview: RunOverview }) {
   const tasks = props.overview.detail.tasks
   const failed = tasks.filter((t) => t.status === 'failed').length
   const [onlyFailed, setOnlyFailed] = useState(false)
   const shown = useMemo(() => orderTasks(tasks, onlyFailed), [tasks, onlyFailed])
   const rowNumbers = props.overview.rowNumbers
+  const redoable =
+    props.overview.fromThisDevice && isTerminalStatus(props.overview.detail.run.status)
+  const marks = useRedoMarks(props.overview)
   return (
     <section className="card" aria-labelledby="tasks-title">
       <CardHead
@@ -25,50 +37,130 @@ export function TasksCard(props: { overview: RunOverview }) {
           <>
             {tasks.length} rows
             {failed ? `, ${failed} failed (shown first)` : ''}
+            {redoable ? '. Mark the rows whose outputs you want made again.' : ''}
           </>
         }
         level={3}
       >
-        {failed > 0 && (
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={onlyFailed}
-              onChange={(e) => setOnlyFailed(e.target.checked)}
-            />
-            Only failed rows
-          </label>
-        )}
+        <div className="toolbar">
+          {failed > 0 && (
+            <label className="check">
+              <input
+                type="checkbox"
+                checked={onlyFailed}
+                onChange={(e) => setOnlyFailed(e.target.checked)}
+              />
+              Only failed rows
+            </label>
+          )}
+          {redoable && <RedoMarkedButton marks={marks} />}
+        </div>
       </CardHead>
+      {redoable && (
+        <RedoOutcome
+          redo={marks.redo}
+          onConfirm={(choice) => void marks.confirm(choice)}
+          onClose={marks.close}
+        />
+      )}
       {tasks.length === 0 ? (
         <p className="card-sub">No rows have started yet.</p>
       ) : (
-        <VirtualTable
-          items={shown}
-          itemKey={taskKey}
-          rowHeight={TASK_ROW}
-          short
-          overscan={10}
-          label="Rows of the run, scrollable"
-          tableClassName="tasks-table"
-          columns={['Row', 'Status', 'Error', 'Outputs']}
-          renderRow={(task, place) => (
-            <VirtualRow data-task-id={task.taskId} place={place}>
-              <td>{rowLabel(task.sourceRowIndex, rowNumbers)}</td>
-              <td>
-                <StatusBadge status={task.status} />
-              </td>
-              <td
-                className={task.errorMessage ? 'task-error' : 'muted'}
-                title={task.errorMessage || undefined}
-              >
-                {task.errorMessage || '—'}
-              </td>
-              <td className="num">{task.artifactCount}</td>
-            </VirtualRow>
-          )}
-        />
+        <RowsTable shown={shown} rowNumbers={rowNumbers} marks={redoable ? marks : null} />
       )}
     </section>
+  )
+}
+
+/** The rows marked "Redo" (by index in the run) and the redo they make; sent, the marks clear. */
+function useRedoMarks(overview: RunOverview) {
+  const [marked, setMarked] = useState<ReadonlySet<number>>(new Set())
+  const { redo, plan, confirm, close, busy } = useRedo(overview)
+  const toggle = useCallback(
+    (index: number) =>
+      setMarked((now) => {
+        const next = new Set(now)
+        if (!next.delete(index)) next.add(index)
+        return next
+      }),
+    [],
+  )
+  const send = () =>
+    void plan([...marked].sort((a, b) => a - b).map((i) => rowNumberOf(i, overview.rowNumbers)))
+  const confirmAndClear = async (choice: { maxCostT?: number | undefined }) => {
+    if (await confirm(choice)) setMarked(new Set())
+  }
+  return { marked, toggle, send, redo, confirm: confirmAndClear, close, busy }
+}
+
+/** The rows, virtualized; with `marks`, each row a run can redo has its "Redo" box first. */
+function RowsTable(props: {
+  shown: RunTask[]
+  rowNumbers: number[] | null
+  marks: ReturnType<typeof useRedoMarks> | null
+}) {
+  const { shown, rowNumbers, marks } = props
+  return (
+    <VirtualTable
+      items={shown}
+      itemKey={taskKey}
+      rowHeight={TASK_ROW}
+      short
+      overscan={10}
+      label="Rows of the run, scrollable"
+      tableClassName={marks ? 'tasks-table tasks-table-redo' : 'tasks-table'}
+      columns={
+        marks
+          ? ['Redo', 'Row', 'Status', 'Error', 'Outputs']
+          : ['Row', 'Status', 'Error', 'Outputs']
+      }
+      renderRow={(task, place) => (
+        <VirtualRow data-task-id={task.taskId} place={place}>
+          {marks && (
+            <td>
+              {task.sourceRowIndex >= 0 && (
+                <input
+                  type="checkbox"
+                  className="redo-mark"
+                  aria-label={`Redo ${rowLabel(task.sourceRowIndex, rowNumbers).toLowerCase()}`}
+                  checked={marks.marked.has(task.sourceRowIndex)}
+                  onChange={() => marks.toggle(task.sourceRowIndex)}
+                />
+              )}
+            </td>
+          )}
+          <td>{rowLabel(task.sourceRowIndex, rowNumbers)}</td>
+          <td>
+            <StatusBadge status={task.status} />
+          </td>
+          <td
+            className={task.errorMessage ? 'task-error' : 'muted'}
+            title={task.errorMessage || undefined}
+          >
+            {task.errorMessage || '—'}
+          </td>
+          <td className="num">{task.artifactCount}</td>
+        </VirtualRow>
+      )}
+    />
+  )
+}
+
+function RedoMarkedButton(props: { marks: ReturnType<typeof useRedoMarks> }) {
+  const { marked, redo, busy, send } = props.marks
+  const count = marked.size
+  return (
+    <button
+      type="button"
+      className="btn btn-secondary"
+      disabled={count === 0 || busy}
+      onClick={send}
+    >
+      {redo.state === 'planning'
+        ? 'Preparing…'
+        : count === 0
+          ? 'Redo marked rows'
+          : `Redo ${count} ${count === 1 ? 'row' : 'rows'}`}
+    </button>
   )
 }

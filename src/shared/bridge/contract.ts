@@ -29,6 +29,7 @@ import type { RequestSpec } from './requests/arguments'
 import { afterRunRequests } from './requests/after-run'
 import { compareRequests } from './requests/compare'
 import { redoRequests } from './requests/redo'
+import { paceRequests } from './requests/pace'
 import { creatorRequests } from './requests/creator'
 import { environmentRequests } from './requests/environments'
 import { fileRequests } from './requests/files'
@@ -50,6 +51,7 @@ export const bridgeRequests = {
   ...settingsRequests,
   ...compareRequests,
   ...redoRequests,
+  ...paceRequests,
 }
 
 /** Every event the engine pushes to the UI. */

@@ -55,6 +55,8 @@ export const REQUEST_NAMES = [
   'saveComparison',
   'planRedo',
   'rowVersions',
+  'keepRowVersion',
+  'earlierPaces',
 ] as const
 
 export const EVENT_NAMES = [

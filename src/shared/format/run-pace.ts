@@ -53,25 +53,56 @@ function median(values: number[]): number {
 }
 
 /**
- * The pace of the finished runs among `runs` that ran the same template or listing as `run`
- * (the median of theirs), or null when none did.
+ * One finished run's pace, as this computer's history keeps it: what it ran (a template or a
+ * listing) and how fast it went.
+ */
+export interface PaceSample extends EarlierPace {
+  runId: string
+  templateKey: string
+  listingId: string
+}
+
+/** The pace of a finished run, or null when it is not finished or its times say nothing. */
+export function paceSample(
+  run: Pick<RunSummary, 'runId' | 'templateKey' | 'market'> & PaceRun,
+): PaceSample | null {
+  if (!isTerminalStatus(run.status)) return null
+  const rows = doneRows(run)
+  const ms = (run.completedAtUnix - (run.startedAtUnix || run.createdAtUnix)) * 1000
+  if (rows <= 0 || ms <= 0) return null
+  return {
+    runId: run.runId,
+    templateKey: run.templateKey,
+    listingId: run.market?.listingId ?? '',
+    rowsPerMinute: rows / (ms / 60_000),
+    rowMs: ms / rows,
+  }
+}
+
+/**
+ * The pace of the finished runs that ran the same template or listing as `run` (the median of
+ * theirs), from `runs` (those fetched) and `kept` (paces of earlier runs this computer's history
+ * holds; a run in both counts once), or null when none did.
  */
 export function earlierPace(
   run: Pick<RunSummary, 'runId' | 'templateKey' | 'market'>,
   runs: readonly RunSummary[],
+  kept: readonly PaceSample[] = [],
 ): EarlierPace | null {
-  const sameTarget = (other: RunSummary) =>
-    run.market?.listingId
-      ? other.market?.listingId === run.market.listingId
+  const listingId = run.market?.listingId ?? ''
+  const sameTarget = (other: PaceSample) =>
+    listingId
+      ? other.listingId === listingId
       : Boolean(run.templateKey) && other.templateKey === run.templateKey
-  const paces: EarlierPace[] = []
+  const byRun = new Map<string, PaceSample>()
+  for (const sample of kept) byRun.set(sample.runId, sample)
+  // A run fetched now is newer news than the history's copy of it.
   for (const other of runs) {
-    if (other.runId === run.runId || !isTerminalStatus(other.status) || !sameTarget(other)) continue
-    const rows = doneRows(other)
-    const ms = (other.completedAtUnix - (other.startedAtUnix || other.createdAtUnix)) * 1000
-    if (rows <= 0 || ms <= 0) continue
-    paces.push({ rowsPerMinute: rows / (ms / 60_000), rowMs: ms / rows })
+    const sample = paceSample(other)
+    if (sample) byRun.set(sample.runId, sample)
   }
+  byRun.delete(run.runId)
+  const paces = [...byRun.values()].filter(sameTarget)
   if (paces.length === 0) return null
   return {
     rowsPerMinute: median(paces.map((p) => p.rowsPerMinute)),

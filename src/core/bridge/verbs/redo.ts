@@ -1,13 +1,30 @@
 /** Redo rows: a plan of the chosen rows of a run, confirmed through confirmSubmission like any run. */
+import type { RowVersionsView } from '../../../shared/bridge'
 import { rowLabel } from '../../../shared/format'
-import { rowVersions } from '../../flows/results/row-versions'
+import type { Connection } from '../../environments/connection'
+import { keepRowVersion, rowVersions, type RowVersions } from '../../flows/results/row-versions'
 import { planRedo } from '../../flows/spend/plan-redo'
 import { rowNumberingOf } from '../../flows/spend/submissions'
 import { planView } from '../presenters/plan-view'
 import type { VerbContext, Verbs } from './context'
 
-export function redoVerbs(ctx: VerbContext): Verbs<'planRedo' | 'rowVersions'> {
+export function redoVerbs(ctx: VerbContext): Verbs<'planRedo' | 'rowVersions' | 'keepRowVersion'> {
   const { engine } = ctx
+  const view = (connection: Connection, runId: string, rows: RowVersions[]): RowVersionsView => {
+    const numbering = rowNumberingOf(engine.submissions.byRun(connection.historyKey, runId))
+    return {
+      items: rows.map((row) => ({
+        label: rowLabel(numbering, row.index),
+        versions: row.versions.map((v) => ({
+          runId: v.runId,
+          status: v.task?.status ?? 'unknown',
+        })),
+        kept: row.kept,
+        index: row.index,
+        keptBy: row.keptBy,
+      })),
+    }
+  }
   return {
     async planRedo(args) {
       const connection = await engine.connect({ env: args.environment })
@@ -16,18 +33,13 @@ export function redoVerbs(ctx: VerbContext): Verbs<'planRedo' | 'rowVersions'> {
     async rowVersions(args) {
       const connection = await engine.connect({ env: args.environment })
       const detail = await connection.client.run(args.runId)
-      const numbering = rowNumberingOf(engine.submissions.byRun(connection.historyKey, args.runId))
-      const rows = await rowVersions(engine, connection, detail)
-      return {
-        items: rows.map((row) => ({
-          label: rowLabel(numbering, row.index),
-          versions: row.versions.map((v) => ({
-            runId: v.runId,
-            status: v.task?.status ?? 'unknown',
-          })),
-          kept: row.kept,
-        })),
-      }
+      return view(connection, args.runId, await rowVersions(engine, connection, detail))
+    },
+    async keepRowVersion(args) {
+      const connection = await engine.connect({ env: args.environment })
+      const detail = await connection.client.run(args.runId)
+      const rows = await keepRowVersion(engine, connection, detail, args.index, args.version)
+      return view(connection, args.runId, rows)
     },
   }
 }

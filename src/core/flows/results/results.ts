@@ -27,7 +27,7 @@ import { rowNumberingOf, type Submissions } from '../spend/submissions'
 
 /** What saving a run's outputs needs of the engine (the engine itself has all of it). */
 export interface ResultsServices {
-  history: Pick<History, 'recordRuns' | 'retriedBy'>
+  history: Pick<History, 'recordRuns' | 'retriedBy' | 'keptVersions'>
   submissions: Pick<Submissions, 'byRun'>
   downloads: Pick<Downloads, 'run'>
   schemas: Pick<Schemas, 'cached'>

@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import { runSummarySchema, type RunSummary } from '../../../shared/contract'
 import type { Db } from '../db'
-import { parseJsonColumn, readOptionalRow } from '../read-row'
+import { parseJsonColumn, readOptionalRow, readRows } from '../read-row'
 
 const summaryRow = z.object({ summary_json: z.string() })
 
@@ -30,5 +30,31 @@ export class RunsSeenTable {
     if (!row) return null
     const parsed = runSummarySchema.safeParse(parseJsonColumn(row.summary_json))
     return parsed.success ? parsed.data : null
+  }
+
+  /**
+   * The newest `limit` finished runs seen of a template (by its key) or a listing (by its id),
+   * newest first; a summary that no longer reads as one is left out.
+   */
+  finishedOf(
+    historyKey: string,
+    target: { templateKey: string } | { listingId: string },
+    limit: number,
+  ): RunSummary[] {
+    const [path, value] =
+      'listingId' in target
+        ? ['$.market.listingId', target.listingId]
+        : ['$.templateKey', target.templateKey]
+    const rows = this.db
+      .prepare(
+        `SELECT summary_json FROM runs_seen
+         WHERE origin = ? AND status IN ('succeeded', 'failed', 'cancelled') AND json_extract(summary_json, ?) = ?
+         ORDER BY seen_at_ms DESC LIMIT ?`,
+      )
+      .all(historyKey, path, value, limit)
+    return readRows(summaryRow, rows).flatMap((row) => {
+      const parsed = runSummarySchema.safeParse(parseJsonColumn(row.summary_json))
+      return parsed.success ? [parsed.data] : []
+    })
   }
 }

@@ -15,4 +15,15 @@ export const redoRequests = {
   ),
   /** Each row of the run that was sent again (redo or retry), with its versions and the kept one. */
   rowVersions: request<RowVersionsView>()(runRef),
+  /** Keeps one version of a re-sent row (its place among the row's versions); the run's rows again. */
+  keepRowVersion: request<RowVersionsView>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      runId: runIdSchema,
+      /** The row's index in the run (RowVersionsView's `index`). */
+      index: z.number().int().min(0),
+      /** 0 is the row as this run sent it; 1 the first time it was sent again... */
+      version: z.number().int().min(0),
+    }),
+  ),
 }

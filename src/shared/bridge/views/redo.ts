@@ -7,5 +7,9 @@ export interface RowVersionsView {
     versions: { runId: string; status: string }[]
     /** Index into versions of the one the results workbook shows. */
     kept: number
+    /** The row's index in the run, to name it when keeping another version. */
+    index: number
+    /** Kept because the user chose it, or by the rule (the newest that succeeded). */
+    keptBy: 'choice' | 'rule'
   }[]
 }

@@ -1,0 +1,13 @@
+/** Time left: earlier runs' paces from this computer's history, for runs with too few rows done. */
+import { earlierPaces } from '../../flows/watch/earlier-paces'
+import type { VerbContext, Verbs } from './context'
+
+export function paceVerbs(ctx: VerbContext): Verbs<'earlierPaces'> {
+  const { engine } = ctx
+  return {
+    async earlierPaces(args) {
+      const connection = await engine.connect({ env: args.environment })
+      return { samples: earlierPaces(engine, connection.historyKey, args) }
+    },
+  }
+}

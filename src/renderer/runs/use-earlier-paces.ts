@@ -1,0 +1,44 @@
+import { useEffect, useMemo, useState } from 'react'
+import type { PaceSample } from '../../shared/format'
+import { isTerminalStatus, type RunSummary } from '../../shared/contract'
+import { useStores } from '../stores/context'
+
+type Targeted = Pick<RunSummary, 'status' | 'templateKey' | 'market'>
+
+/**
+ * The paces of earlier runs this computer's history holds, for the templates and listings of the
+ * runs still going: what their time left goes by before two of their rows are done. Asked again
+ * only when that set of templates and listings changes; none while no run is going.
+ */
+export function useEarlierPaces(environment: string, runs: readonly Targeted[]): PaceSample[] {
+  const { bridge } = useStores()
+  const [samples, setSamples] = useState<PaceSample[]>([])
+  const wanted = useMemo(() => {
+    const templateKeys = new Set<string>()
+    const listingIds = new Set<string>()
+    for (const run of runs) {
+      if (isTerminalStatus(run.status)) continue
+      if (run.market?.listingId) listingIds.add(run.market.listingId)
+      else if (run.templateKey) templateKeys.add(run.templateKey)
+    }
+    // A string, so the effect below runs when the set changes, not when the runs move.
+    return JSON.stringify([
+      [...templateKeys].sort().slice(0, 50),
+      [...listingIds].sort().slice(0, 50),
+    ])
+  }, [runs])
+  useEffect(() => {
+    const [templateKeys, listingIds] = JSON.parse(wanted) as [string[], string[]]
+    if (templateKeys.length === 0 && listingIds.length === 0) return
+    let current = true
+    bridge.api
+      .earlierPaces({ environment, templateKeys, listingIds })
+      .then((view) => current && setSamples(view.samples))
+      // Without the history's figures the time left comes from the runs fetched, as before.
+      .catch(() => current && setSamples([]))
+    return () => {
+      current = false
+    }
+  }, [bridge, environment, wanted])
+  return samples
+}

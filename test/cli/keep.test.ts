@@ -1,0 +1,101 @@
+// `runs keep` against the sandbox: a row sent again has versions; without --version the command
+// shows them and the kept one (the newest that succeeded), with --version it keeps the one chosen,
+// remembered on this computer, and `runs results` follows the choice.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import ExcelJS from 'exceljs'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { runCliOn } from '../helpers/cli'
+import { runEnded, testEngine } from '../helpers/engine'
+import { useTestSandbox } from '../helpers/sandbox'
+
+const sandbox = useTestSandbox()
+const home = mkdtempSync(join(tmpdir(), 'sr-keep-home-'))
+let runId: string
+let redoRunId: string
+
+const cli = (args: string[]) => runCliOn({ baseUrl: sandbox.url, token: sandbox.token, home }, args)
+
+async function ended(id: string) {
+  const engine = testEngine(home, { tokenOverride: sandbox.token })
+  try {
+    await runEnded(await engine.connect({ baseUrl: sandbox.url }), id)
+  } finally {
+    await engine.close()
+  }
+}
+
+beforeAll(async () => {
+  const engine = testEngine(home, { tokenOverride: sandbox.token })
+  try {
+    const connection = await engine.connect({ baseUrl: sandbox.url })
+    const entry = await engine.submissions.journal(connection, {
+      target: { kind: 'template', templateId: 'row-echo' },
+      rows: ['a', 'b', 'c'].map((message) => ({ message })),
+      rowNumbers: [2, 3, 4],
+    })
+    runId = (await engine.submissions.send(connection, entry)).runId
+    await runEnded(connection, runId)
+  } finally {
+    await engine.close()
+  }
+  const redo = await cli(['runs', 'redo', runId, '--rows', '3', '--yes', '--json'])
+  expect(redo.code).toBe(0)
+  redoRunId = JSON.parse(redo.stdout).runId
+  await ended(redoRunId)
+})
+
+/** The results workbook's line for a sheet row, as text (its output's link names the run). */
+async function resultsLine(sheetRow: number): Promise<string> {
+  const path = join(mkdtempSync(join(tmpdir(), 'sr-keep-results-')), 'results.xlsx')
+  expect((await cli(['runs', 'results', runId, '-o', path])).code).toBe(0)
+  const book = new ExcelJS.Workbook()
+  await book.xlsx.readFile(path)
+  const lines = book.getWorksheet('Results')!.getSheetValues() as unknown[][]
+  return JSON.stringify(lines.find((line) => line?.[1] === sheetRow))
+}
+
+describe('runs keep', () => {
+  it('shows a row’s versions and the one kept by the rule', async () => {
+    const shown = await cli(['runs', 'keep', runId, '--row', '3'])
+    expect(shown.code).toBe(0)
+    expect(shown.stdout).toContain('row 3: version 2 kept (the newest that succeeded)')
+    expect(shown.stdout).toContain('  1. as first sent (succeeded)')
+    expect(shown.stdout).toContain(`  2. sent again in ${redoRunId} (succeeded)  ← kept`)
+    expect(await resultsLine(3)).toContain(redoRunId)
+  })
+
+  it('keeps the version chosen, and the results workbook follows', async () => {
+    const kept = await cli(['runs', 'keep', runId, '--row', '3', '--version', '1', '--json'])
+    expect(kept.code).toBe(0)
+    expect(JSON.parse(kept.stdout)).toEqual({
+      row: 3,
+      kept: 1,
+      keptBy: 'choice',
+      versions: [
+        { version: 1, runId, status: 'succeeded' },
+        { version: 2, runId: redoRunId, status: 'succeeded' },
+      ],
+    })
+    // Asked again later, in another process: the choice was kept on this computer.
+    const shown = await cli(['runs', 'keep', runId, '--row', '3'])
+    expect(shown.stdout).toContain('row 3: version 1 kept (chosen)')
+    const line = await resultsLine(3)
+    expect(line).toContain(runId)
+    expect(line).not.toContain(redoRunId)
+  })
+
+  it('refuses a version or a row the run does not have, and needs --row', async () => {
+    const tooFar = await cli(['runs', 'keep', runId, '--row', '3', '--version', '5'])
+    expect(tooFar.code).not.toBe(0)
+    expect(tooFar.stderr).toContain('there is no version 5')
+    const noRow = await cli(['runs', 'keep', runId, '--row', '9'])
+    expect(noRow.code).not.toBe(0)
+    expect(noRow.stderr).toContain('has no sheet row 9')
+    expect((await cli(['runs', 'keep', runId])).code).toBe(2)
+    const help = await cli(['runs', 'keep', '--help'])
+    expect(help.stdout).toContain('--version')
+    expect(help.stdout).toContain('1 is the row as the run first sent it')
+  })
+})

@@ -1,0 +1,104 @@
+// The paces of earlier runs read from this computer's history (runs_seen, real SQLite), through
+// the Bridge verb the runs list and a run's page ask: finished runs of each named template or
+// listing only, newest first, whatever screen fetched them.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
+import type { Engine } from '../../src/core/engine'
+import type { RunSummary } from '../../src/shared/contract'
+import { ipc, TEST_APP, testEngine } from '../helpers/engine'
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+
+let sandbox: TestSandbox
+let engine: Engine
+let bridge: BridgeService
+let historyKey: string
+
+const T0 = 1_800_000_000
+
+function summary(runId: string, over: Partial<RunSummary>): RunSummary {
+  return {
+    runId,
+    displayName: '',
+    status: 'succeeded',
+    sourceType: 'template',
+    templateKey: 'row-echo',
+    templateName: 'Row echo',
+    templateUuid: '',
+    definitionHash: '',
+    inputFilename: '',
+    totalTasks: 10,
+    completedTasks: 10,
+    failedTasks: 0,
+    cancelledTasks: 0,
+    estimatedCostT: 0,
+    actualCostT: 0,
+    firstErrorMessage: '',
+    createdAtUnix: T0,
+    startedAtUnix: T0,
+    completedAtUnix: T0 + 300,
+    updatedAtUnix: T0 + 300,
+    market: undefined,
+    ...over,
+  }
+}
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+  const home = mkdtempSync(join(tmpdir(), 'sr-earlier-paces-'))
+  engine = testEngine(home, { tokenOverride: sandbox.token })
+  await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
+  historyKey = (await engine.connect({ env: 'Local' })).historyKey
+  bridge = createBridgeService(engine, {
+    shell: 'electron',
+    app: TEST_APP,
+    dialogs: { defaultOutputsFolder: () => join(home, 'outputs') },
+  })
+})
+
+afterAll(async () => {
+  bridge?.dispose()
+  await engine?.close()
+  await sandbox?.close()
+})
+
+describe('earlier paces from the history', () => {
+  it('gives the finished runs of the templates and listings named, and nothing else', async () => {
+    engine.recordRuns(historyKey, [
+      summary('fast', { completedAtUnix: T0 + 60 }), // 10 rows a minute
+      summary('slow', {}), // 2 rows a minute
+      summary('going', { status: 'running', completedTasks: 3, completedAtUnix: 0 }),
+      summary('other', { templateKey: 'other-template' }),
+      summary('listed', {
+        templateKey: '',
+        market: { listingId: 'lst_1' } as RunSummary['market'],
+      }),
+    ])
+    const byTemplate = await bridge.handlers.earlierPaces(
+      { environment: 'Local', templateKeys: ['row-echo'], listingIds: [] },
+      ipc,
+    )
+    expect(byTemplate.samples.map((s) => [s.runId, s.rowsPerMinute]).sort()).toEqual([
+      ['fast', 10],
+      ['slow', 2],
+    ])
+    const byListing = await bridge.handlers.earlierPaces(
+      { environment: 'Local', templateKeys: [], listingIds: ['lst_1'] },
+      ipc,
+    )
+    expect(byListing.samples).toEqual([
+      { runId: 'listed', templateKey: '', listingId: 'lst_1', rowsPerMinute: 2, rowMs: 30_000 },
+    ])
+  })
+
+  it('sees a run as it was last seen: once finished, it counts', async () => {
+    engine.recordRuns(historyKey, [summary('going', { completedAtUnix: T0 + 600 })])
+    const view = await bridge.handlers.earlierPaces(
+      { environment: 'Local', templateKeys: ['row-echo'], listingIds: [] },
+      ipc,
+    )
+    expect(view.samples.find((s) => s.runId === 'going')).toMatchObject({ rowsPerMinute: 1 })
+  })
+})

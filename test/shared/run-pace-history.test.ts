@@ -1,0 +1,99 @@
+// Time left before two rows are done, from the paces of earlier runs this computer's history
+// holds (passed in: the function stays pure). The clock is fake: every time is given.
+import { describe, expect, it } from 'vitest'
+import type { RunSummary } from '../../src/shared/contract'
+import { earlierPace, paceSample, runPace, type PaceSample } from '../../src/shared/format'
+
+const T0 = 1_800_000_000 // unix seconds: the fake clock counts from here
+const at = (seconds: number) => (T0 + seconds) * 1000
+
+function run(over: Partial<RunSummary> = {}): RunSummary {
+  return {
+    runId: 'run-now',
+    displayName: 'Orders',
+    status: 'running',
+    sourceType: 'template',
+    templateKey: 'row-echo',
+    templateName: 'Row echo',
+    templateUuid: '',
+    definitionHash: '',
+    inputFilename: '',
+    totalTasks: 30,
+    completedTasks: 0,
+    failedTasks: 0,
+    cancelledTasks: 0,
+    estimatedCostT: 0,
+    actualCostT: 0,
+    firstErrorMessage: '',
+    createdAtUnix: T0,
+    startedAtUnix: T0,
+    completedAtUnix: 0,
+    updatedAtUnix: T0,
+    market: undefined,
+    ...over,
+  }
+}
+
+/** A finished run of `rows` rows that took `seconds`, long before now. */
+const finished = (runId: string, rows: number, seconds: number, over: Partial<RunSummary> = {}) =>
+  run({
+    runId,
+    status: 'succeeded',
+    totalTasks: rows,
+    completedTasks: rows,
+    createdAtUnix: T0 - 10_000,
+    startedAtUnix: T0 - 10_000,
+    completedAtUnix: T0 - 10_000 + seconds,
+    updatedAtUnix: T0 - 10_000 + seconds,
+    ...over,
+  })
+
+const sample = (r: RunSummary) => paceSample(r)!
+
+describe('time left from the history’s earlier runs', () => {
+  it('reads a finished run’s pace, and none of a run still going', () => {
+    expect(paceSample(finished('a', 10, 300))).toEqual({
+      runId: 'a',
+      templateKey: 'row-echo',
+      listingId: '',
+      rowsPerMinute: 2,
+      rowMs: 30_000,
+    })
+    expect(paceSample(run())).toBeNull()
+  })
+
+  it('tells the time left of a run with no row done from the history alone', () => {
+    // Nothing fetched; the history has two runs of the template: 2 and 4 rows a minute.
+    const kept: PaceSample[] = [sample(finished('a', 10, 300)), sample(finished('b', 20, 300))]
+    const pace = earlierPace(run(), [], kept)
+    expect(pace).toEqual({ rowsPerMinute: 3, rowMs: 22_500 })
+    expect(runPace(run(), at(10), pace).leftText).toBe('about 10 min left')
+    // One row done: still the history's pace (30 - 1 rows at 3 a minute).
+    const one = run({ completedTasks: 1, updatedAtUnix: T0 + 20 })
+    expect(runPace(one, at(20), pace).leftText).toBe('about 10 min left')
+    // Two rows done: the run's own pace takes over (2 rows in 60 s: 28 rows left at 2 a minute).
+    const two = run({ completedTasks: 2, updatedAtUnix: T0 + 60 })
+    expect(runPace(two, at(60), pace).leftText).toBe('about 14 min left')
+  })
+
+  it('counts a run fetched and in the history once, the fetched copy first', () => {
+    const old = sample(finished('a', 10, 600)) // 1 a minute, as the history last saw it
+    const fetched = finished('a', 10, 300) // 2 a minute, as fetched now
+    expect(earlierPace(run(), [fetched], [old])).toEqual({ rowsPerMinute: 2, rowMs: 30_000 })
+  })
+
+  it('takes only runs of the same template or listing, never the run itself', () => {
+    const kept = [
+      sample(finished('other', 10, 60, { templateKey: 'other-template' })),
+      sample(finished('listed', 10, 60, { templateKey: '', market: listing('lst_1') })),
+      sample(finished('run-now', 10, 60)),
+    ]
+    expect(earlierPace(run(), [], kept)).toBeNull()
+    const ofListing = run({ market: listing('lst_1') })
+    expect(earlierPace(ofListing, [], kept)).toEqual({ rowsPerMinute: 10, rowMs: 6000 })
+  })
+})
+
+function listing(listingId: string): RunSummary['market'] {
+  return { listingId } as RunSummary['market']
+}
