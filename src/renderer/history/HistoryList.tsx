@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import type { HistoryEntryView } from '../../shared/bridge'
 import { useStores } from '../stores/context'
 import { formatAmount, formatMoment, runOutcome, statusLabel } from '../../shared/format'
@@ -31,6 +31,9 @@ export function HistoryList(props: {
   onOpen: (entry: HistoryEntryView) => void
   onEndReached?: () => void
 }) {
+  // Hover titles name the runs a submission is linked to in words, read from the entries loaded.
+  const byRun = useMemo(() => entriesByRun(props.items), [props.items])
+  const batchWords = (entry: HistoryEntryView) => batchTitle(entry, byRun)
   return (
     <VirtualTable
       items={props.items}
@@ -43,7 +46,7 @@ export function HistoryList(props: {
       renderRow={(entry, place) => {
         const when = new Date(entry.createdAtMs)
         return (
-          <VirtualRow data-history-id={String(entry.id)} place={place}>
+          <VirtualRow data-history-id={String(entry.id)} data-run-id={entry.runId} place={place}>
             <td>
               <time dateTime={when.toISOString()}>{formatMoment(when, 'date')}</time>
               <span className="run-sub">
@@ -64,7 +67,7 @@ export function HistoryList(props: {
                     : ''}
               </span>
             </td>
-            <RunCell entry={entry} onOpen={props.onOpen} />
+            <RunCell entry={entry} byRun={byRun} onOpen={props.onOpen} />
             <td className="num">
               {entry.costIsEstimate && entry.costT > 0 ? 'about ' : ''}
               {formatAmount(entry.costT, entry.unitLabel)}
@@ -86,11 +89,31 @@ export function HistoryList(props: {
 
 const entryKey = (entry: HistoryEntryView) => String(entry.id)
 
-/** A pilot and its rest are one batch: each names the other runs (in full, on hover). */
-function batchWords(entry: HistoryEntryView): string | undefined {
-  if (entry.batchOfRunId) return `The rest of the workbook of pilot run ${entry.batchOfRunId}`
+type EntriesByRun = ReadonlyMap<string, HistoryEntryView>
+
+function entriesByRun(items: readonly HistoryEntryView[]): EntriesByRun {
+  return new Map(items.filter((e) => e.runId).map((e) => [e.runId, e]))
+}
+
+/**
+ * A linked run as a buyer knows it: its workbook (or template), when it was sent, how it went.
+ * A run whose entry is not loaded is named without its id (the id is on the row's data-run-id).
+ */
+function linkedRunWords(runId: string, byRun: EntriesByRun): string {
+  const entry = byRun.get(runId)
+  if (!entry) return 'a run not in this list'
+  const when = new Date(entry.createdAtMs)
+  const what = entry.inputFilename || `${entry.targetKind} ${entry.target}`
+  const sent = `${formatMoment(when, 'date')} ${formatMoment(when, 'time')}`
+  return `${what}, sent ${sent} (${submissionStateText(entry).toLowerCase()})`
+}
+
+/** A pilot and its rest are one batch: each names the other runs (in words, on hover). */
+function batchTitle(entry: HistoryEntryView, byRun: EntriesByRun): string | undefined {
+  if (entry.batchOfRunId)
+    return `The rest of the workbook of a pilot: ${linkedRunWords(entry.batchOfRunId, byRun)}`
   if (entry.batchRests?.length)
-    return `A pilot; the rest was sent in ${entry.batchRests.join(', ')}`
+    return `A pilot; the rest was sent in ${entry.batchRests.map((id) => linkedRunWords(id, byRun)).join('; ')}`
   return undefined
 }
 
@@ -124,7 +147,11 @@ function RowsToFix(props: { entry: HistoryEntryView }) {
 }
 
 /** The run a submission became (its status and a link), or how far the submission got. */
-function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryView) => void }) {
+function RunCell(props: {
+  entry: HistoryEntryView
+  byRun: EntriesByRun
+  onOpen: (entry: HistoryEntryView) => void
+}) {
   return (
     <td>
       {props.entry.runId ? (
@@ -150,7 +177,10 @@ function RunCell(props: { entry: HistoryEntryView; onOpen: (entry: HistoryEntryV
             </button>
           </span>
           {props.entry.retries.length > 0 && (
-            <span className="run-sub" title={props.entry.retries.join(', ')}>
+            <span
+              className="run-sub"
+              title={`Sent again in ${props.entry.retries.map((id) => linkedRunWords(id, props.byRun)).join('; ')}`}
+            >
               Rows sent again{' '}
               {props.entry.retries.length === 1 ? 'once' : `${props.entry.retries.length} times`}
             </span>
