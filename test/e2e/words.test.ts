@@ -1,9 +1,10 @@
 // The words of the window, end to end in headless Chromium through browser mode: every screen
-// (the empty Runs, History and Creator of a fresh environment, a run's page, the confirmation of
-// a retry, History with a run, Settings, the add-environment dialog) is walked and its visible
-// text, outside the folded "Details", must use none of the words docs/glossary.md says not to
-// use, no run ID, no MIME type, no command to type and no interface version. Each empty list
-// must offer a button for its next step.
+// (the empty Runs, History and Creator of a fresh environment, a run's page before and after its
+// outputs are saved, the confirmation of a retry, History with a run sent again, Settings, the
+// add-environment dialog, the window with no environment) is walked and its visible text, input
+// values and hover titles, outside the folded "Details", must use none of the words
+// docs/glossary.md says not to use, no run ID, no MIME type, no command to type and no interface
+// version. Each empty list must offer a button for its next step.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -16,6 +17,20 @@ import { chromiumMissing, root } from './support'
 
 const missing = chromiumMissing()
 if (missing) console.log(`Words end-to-end test skipped: ${missing}.`)
+
+/** Screenshots in light and dark at the two window sizes the app is checked at. */
+async function screenshotAtSizes(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize()
+  for (const [width, height] of [
+    [1280, 800],
+    [860, 700],
+  ] as const) {
+    await page.setViewportSize({ width, height })
+    await page.waitForTimeout(100)
+    await screenshotBothThemes(page, `${name}-${width}`)
+  }
+  if (before) await page.setViewportSize(before)
+}
 
 /** The glossary's "Not" column: every backticked word of its table's third cell. */
 function forbiddenWords(): string[] {
@@ -38,7 +53,10 @@ const PATTERNS: readonly [string, RegExp][] = [
   ['an interface version', /\b(v\d+(alpha|beta)\d*|api version|interface version)\b/i],
 ]
 
-/** The visible text of the page outside <details> bodies, with placeholders and input values. */
+/**
+ * The visible text of the page outside <details> bodies, with placeholders, input values and
+ * the hover titles (title attributes) a pointer can bring up.
+ */
 async function visibleText(page: Page): Promise<string> {
   return page.evaluate(() => {
     const out: string[] = []
@@ -51,9 +69,18 @@ async function visibleText(page: Page): Promise<string> {
       if (parent.closest('script, style')) continue
       out.push(node.textContent ?? '')
     }
+    const unfolded = (el: Element) => {
+      const folded = el.closest('details')
+      return el.checkVisibility() && (!folded || Boolean(el.closest('summary')))
+    }
     for (const input of document.querySelectorAll('input, textarea')) {
       const field = input as HTMLInputElement
-      if (field.checkVisibility() && field.type !== 'hidden') out.push(field.placeholder)
+      if (!unfolded(field) || field.type === 'hidden') continue
+      out.push(field.placeholder)
+      if (!['checkbox', 'radio', 'file'].includes(field.type)) out.push(field.value)
+    }
+    for (const el of document.querySelectorAll('[title]')) {
+      if (unfolded(el)) out.push(el.getAttribute('title') ?? '')
     }
     return out.join(' ').replace(/\s+/g, ' ')
   })
@@ -187,16 +214,77 @@ describe.skipIf(missing !== null)('the words of every screen', () => {
       await check('confirm')
       await page.keyboard.press('Escape')
 
+      // Saved outputs are named in words; the folder's full path (it carries the run's ID, so
+      // the command line and support find it) waits under Details.
+      // (The outputs may be saved already: keeping them when a run ends is on by default.)
+      await page.getByRole('button', { name: /^Save all (outputs|again)$/ }).click()
+      await page.getByText(/^Saved \d+ files?/).waitFor({ timeout: 30_000 })
+      await page.getByRole('button', { name: 'Save results workbook' }).click()
+      await page.getByText(/Saved the results of 2 rows/).waitFor({ timeout: 30_000 })
+      await page.getByText('In this run’s own folder, in “outputs”').first().waitFor()
+      expect(await page.getByLabel('Outputs saved in').inputValue()).toContain(runId)
+      await check('run-saved')
+      await screenshotBothThemes(page, 'words-run-saved')
+
+      // A retry, so that History has a run sent again: its hover title names it in words.
+      await page.getByRole('button', { name: 'Retry failed rows' }).click()
+      const fix = page.getByTestId('fix-failed-rows')
+      await fix.getByLabel('Row 3, Message').fill('fixed')
+      await fix.getByRole('button', { name: 'Check' }).click()
+      const review = fix.getByRole('button', { name: 'Review and send fixed rows' })
+      await expect.poll(() => review.isDisabled()).toBe(false)
+      await review.click()
+      const confirm = page.getByTestId('confirm-submission')
+      await confirm.getByRole('checkbox', { name: /I agree/ }).check()
+      await confirm.getByRole('button', { name: /^Send/ }).click()
+      await page.getByText('Sent as a new run.').waitFor({ timeout: 30_000 })
+
       await showScreen('History')
-      await page.locator('.history-table tbody tr').first().waitFor()
+      const sent = page.locator(`.history-table tbody tr[data-run-id="${runId}"]`)
+      await sent.getByText('Rows sent again once').waitFor()
+      expect(await sent.getByText('Rows sent again once').getAttribute('title')).toMatch(
+        /^Sent again in template row-echo, sent .+ \(/,
+      )
       await check('history')
-      await screenshotBothThemes(page, 'words-history')
+      await screenshotAtSizes(page, 'words-history')
     },
   )
 
+  it('offers to add an environment when there is none', { timeout: 60_000 }, async () => {
+    // The built-in Sandbox cannot be removed, so the window is shown an empty list instead.
+    const list = (url: URL) => url.pathname === '/bridge/listEnvironments'
+    await page.route(list, async (route) => {
+      const response = await route.fetch()
+      const answer = await response.json()
+      await route.fulfill({ response, json: { ...answer, value: { ...answer.value, items: [] } } })
+    })
+    try {
+      await page.goto(app.mode.url)
+      await page.getByRole('heading', { name: 'No environment yet' }).waitFor()
+      await check('no-environment')
+      await screenshotAtSizes(page, 'words-no-environment')
+      const add = page.locator('.empty-state').getByRole('button', { name: 'Add environment' })
+      await add.click()
+      await page.getByRole('dialog', { name: 'Add an environment' }).waitFor()
+      await page.keyboard.press('Escape')
+      await page.getByRole('dialog').waitFor({ state: 'detached' })
+      await expect.poll(() => add.evaluate((el) => el === document.activeElement)).toBe(true)
+    } finally {
+      await page.unroute(list)
+    }
+  })
+
   it('uses no word outside the glossary on any screen it walked', () => {
     expect(Object.keys(seen)).toEqual(
-      expect.arrayContaining(['runs-empty', 'run-detail', 'confirm', 'history', 'settings']),
+      expect.arrayContaining([
+        'runs-empty',
+        'run-detail',
+        'run-saved',
+        'confirm',
+        'history',
+        'settings',
+        'no-environment',
+      ]),
     )
     const all = Object.entries(seen).flatMap(([screen, found]) =>
       found.map((f) => `${screen}: ${f}`),
