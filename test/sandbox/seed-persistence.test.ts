@@ -105,7 +105,7 @@ describe('sandbox: seed files', () => {
     const dbPath = join(dir, 'restarts.db')
     const changed: SeedFile = {
       ...seed,
-      users: [seed.users[0]!, { ...seed.users[1]!, name: 'Grace H.' }],
+      users: [seed.users![0]!, { ...seed.users![1]!, name: 'Grace H.' }],
       officialTemplates: [
         { ...seed.officialTemplates![0]!, taskCostT: 8, schema: { ...seed.officialTemplates![0]!.schema, name: 'Keywords' } },
       ],
