@@ -1,5 +1,13 @@
-/** How the CLI reads a workbook: in a worker thread, every row kept, local files checked. */
-import { parseInputWorkbook, type ColumnMap, type ReadResult } from '../core/workbooks'
+/**
+ * How the CLI reads a workbook: in a worker thread (a small csv on this thread), every row kept,
+ * local files checked.
+ */
+import {
+  parseInputWorkbook,
+  SMALL_CSV_BYTES,
+  type ColumnMap,
+  type ReadResult,
+} from '../core/workbooks'
 import type { ListingInputSchema } from '../shared/contract'
 import type { CommandContext } from './command'
 
@@ -30,6 +38,8 @@ export function readWorkbookWith(
       keepRows,
       checkFiles: true,
       signal: ctx.signal,
+      // No window to freeze here: a small csv is read at once, without starting a worker.
+      onThisThreadUpToBytes: SMALL_CSV_BYTES,
       onProgress: rowsReadProgress(ctx),
       ...(sheet !== undefined ? { sheet } : {}),
     })

@@ -246,7 +246,8 @@ export function applySeedUsers(db: Db, seed: Seed): void {
       run(
         db,
         `INSERT INTO users (user_id, name, token) VALUES (?, ?, ?)
-         ON CONFLICT(user_id) DO UPDATE SET name = excluded.name, token = excluded.token`,
+         ON CONFLICT(user_id) DO UPDATE SET name = excluded.name, token = excluded.token
+         WHERE users.name IS NOT excluded.name OR users.token IS NOT excluded.token`,
         user.userId,
         user.name,
         user.token ?? null,
@@ -257,7 +258,9 @@ export function applySeedUsers(db: Db, seed: Seed): void {
 
 /**
  * Stores the seed's content. Entries replace earlier versions with the same id, so a restart
- * with the same database and seed changes nothing; runs and uploads are kept. Every owner must
+ * with the same database and seed changes nothing; runs and uploads are kept. An entry that is
+ * already stored as it is is not written again: every start of the built-in Sandbox (each CLI
+ * command on it) would otherwise rewrite the demo content and wait for the disk. Every owner must
  * be one of `userIds`.
  */
 export function applySeedContent(db: Db, seed: Seed, userIds: ReadonlySet<number>): void {
@@ -268,7 +271,11 @@ export function applySeedContent(db: Db, seed: Seed, userIds: ReadonlySet<number
     for (const entry of seed.privateTemplates) {
       run(
         db,
-        'INSERT OR REPLACE INTO private_templates (template_id, owner_user_id, template_json) VALUES (?, ?, ?)',
+        `INSERT INTO private_templates (template_id, owner_user_id, template_json) VALUES (?, ?, ?)
+         ON CONFLICT(template_id) DO UPDATE SET
+           owner_user_id = excluded.owner_user_id, template_json = excluded.template_json
+         WHERE private_templates.owner_user_id IS NOT excluded.owner_user_id
+           OR private_templates.template_json IS NOT excluded.template_json`,
         entry.template.templateId,
         entry.ownerUserId,
         JSON.stringify(entry.template),
@@ -277,7 +284,11 @@ export function applySeedContent(db: Db, seed: Seed, userIds: ReadonlySet<number
     for (const entry of seed.reviewRequests) {
       run(
         db,
-        'INSERT OR REPLACE INTO review_requests (request_id, owner_user_id, request_json) VALUES (?, ?, ?)',
+        `INSERT INTO review_requests (request_id, owner_user_id, request_json) VALUES (?, ?, ?)
+         ON CONFLICT(request_id) DO UPDATE SET
+           owner_user_id = excluded.owner_user_id, request_json = excluded.request_json
+         WHERE review_requests.owner_user_id IS NOT excluded.owner_user_id
+           OR review_requests.request_json IS NOT excluded.request_json`,
         entry.request.id,
         entry.ownerUserId,
         JSON.stringify(entry.request),
@@ -313,9 +324,17 @@ function storeOfficialTemplates(db: Db, seed: Seed): void {
     const schemaJson = JSON.stringify(entry.schema)
     run(
       db,
-      `INSERT OR REPLACE INTO official_templates
+      `INSERT INTO official_templates
            (template_id, skill, task_cost_t, artifact_mode, schema_json, definition_hash)
-         VALUES (?, ?, ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT(template_id) DO UPDATE SET
+           skill = excluded.skill, task_cost_t = excluded.task_cost_t,
+           artifact_mode = excluded.artifact_mode, schema_json = excluded.schema_json,
+           definition_hash = excluded.definition_hash
+         WHERE official_templates.skill IS NOT excluded.skill
+           OR official_templates.task_cost_t IS NOT excluded.task_cost_t
+           OR official_templates.artifact_mode IS NOT excluded.artifact_mode
+           OR official_templates.definition_hash IS NOT excluded.definition_hash`,
       entry.schema.templateId,
       entry.skill,
       entry.taskCostT ?? DEFAULT_TASK_COST_T,
@@ -345,7 +364,14 @@ function storeMarketListings(db: Db, seed: Seed): void {
            owner_user_id = excluded.owner_user_id, skill = excluded.skill,
            artifact_mode = excluded.artifact_mode, listing_json = excluded.listing_json,
            schema_json = excluded.schema_json, position = excluded.position,
-           created_at_ms = CASE WHEN ? THEN excluded.created_at_ms ELSE market_listings.created_at_ms END`,
+           created_at_ms = CASE WHEN ?9 THEN excluded.created_at_ms ELSE market_listings.created_at_ms END
+         WHERE market_listings.owner_user_id IS NOT excluded.owner_user_id
+           OR market_listings.skill IS NOT excluded.skill
+           OR market_listings.artifact_mode IS NOT excluded.artifact_mode
+           OR market_listings.listing_json IS NOT excluded.listing_json
+           OR market_listings.schema_json IS NOT excluded.schema_json
+           OR market_listings.position IS NOT excluded.position
+           OR (?9 AND market_listings.created_at_ms IS NOT excluded.created_at_ms)`,
       entry.listing.id,
       entry.ownerUserId,
       entry.skill,

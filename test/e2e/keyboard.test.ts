@@ -3,8 +3,9 @@
 // (The functions given to page.evaluate run in the page, hence the DOM types.)
 // The keyboard journey (issue #23, item 4), in headless Chromium through browser mode: with the
 // keyboard alone a user picks a template, loads a workbook, fixes it, sends it and opens and
-// closes dialogs. After each step the focus is on the next useful control, never on the page's
-// body; a dialog keeps Tab inside itself and gives the focus back to what opened it.
+// closes dialogs and an error notice. After each step the focus is on the next useful control,
+// never on the page's body; a dialog keeps Tab inside itself and gives the focus back to what
+// opened it. (An error notice is not a dialog: it is closed by its Dismiss button, not Escape.)
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
@@ -127,6 +128,38 @@ describeInChromium('Keyboard', 'the keyboard journey', () => {
       await page.keyboard.press('Escape')
       await dialog.waitFor({ state: 'detached' })
       await expect.poll(() => focused(page)).toBe('button: Add environment')
+    },
+  )
+
+  it(
+    'dismissing an error notice with the keyboard moves the focus on, never to the body',
+    { timeout: 60_000 },
+    async () => {
+      // An environment that is removed behind the window's back: making it the default fails,
+      // and the header shows the error with its Dismiss button.
+      await app.engine.addEnvironment({ name: 'Gone soon', baseUrl: 'http://127.0.0.1:9' })
+      await page.reload()
+      const env = page.locator('.env-item', { hasText: 'Gone soon' })
+      await env.focus()
+      await page.keyboard.press('Enter')
+      await page.getByRole('heading', { name: 'Gone soon' }).waitFor()
+      await app.engine.removeEnvironment('Gone soon')
+      await page.getByRole('button', { name: 'Make default' }).focus()
+      await page.keyboard.press('Enter')
+      const notice = page.locator('.env-header .notice-error')
+      await notice.waitFor()
+
+      await notice.getByRole('button', { name: 'Dismiss' }).focus()
+      await page.keyboard.press('Enter')
+      await notice.waitFor({ state: 'detached' })
+      await expect.poll(() => focused(page)).not.toBe('body')
+      // The control that followed the notice, in the screen's tabs, takes the focus.
+      expect(await focused(page)).toMatch(/^button: /)
+      expect(
+        await page.evaluate(() =>
+          Boolean(document.activeElement?.closest('nav[aria-label="Screens"]')),
+        ),
+      ).toBe(true)
     },
   )
 })

@@ -75,14 +75,16 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
       const first = page.locator('.history-table tbody tr', { hasText: /· pilot/ })
       await rest.waitFor()
       await first.waitFor()
-      expect(await rest.locator('[title]').first().getAttribute('title')).toBe(
-        `The rest of the workbook of pilot run ${pilot.runId}`,
-      )
-      // The pilot's run is named in words; its ID stays in the button's accessible name.
+      // Each names the other in words on hover (workbook, when, how it went); the IDs stay on
+      // the rows' data-run-id and in the buttons' accessible names.
+      const restTitle = await rest.locator('[title]').first().getAttribute('title')
+      expect(restTitle).toMatch(/^The rest of the workbook of a pilot: six\.csv, sent .+ \(.+\)$/)
+      expect(restTitle).not.toMatch(/run_/)
+      expect(await first.getAttribute('data-run-id')).toBe(pilot.runId)
       expect(await first.getByRole('button', { name: `Open run ${pilot.runId}` }).count()).toBe(1)
-      expect(await first.locator('[title^="A pilot"]').getAttribute('title')).toMatch(
-        /^A pilot; the rest was sent in run_/,
-      )
+      const pilotTitle = await first.locator('[title^="A pilot"]').getAttribute('title')
+      expect(pilotTitle).toMatch(/^A pilot; the rest was sent in six\.csv, sent .+ \(.+\)$/)
+      expect(pilotTitle).not.toMatch(/run_/)
       await look('history')
     },
   )

@@ -1,9 +1,10 @@
 // The words of the window, end to end in headless Chromium through browser mode: every screen
-// (the empty Runs, History and Creator of a fresh environment, a run's page, the confirmation of
-// a retry, History with a run, Settings, the add-environment dialog) is walked and its visible
-// text, outside the folded "Details", must use none of the words docs/glossary.md says not to
-// use, no run ID, no MIME type, no command to type and no interface version. Each empty list
-// must offer a button for its next step.
+// (the empty Runs, History and Creator of a fresh environment, a run's page before and after its
+// outputs are saved, the confirmation of a retry, History with a run sent again, Settings, the
+// add-environment dialog, the window with no environment) is walked and its visible text, input
+// values and hover titles, outside the folded "Details", must use none of the words
+// docs/glossary.md says not to use, no run ID, no MIME type, no command to type and no interface
+// version. Each empty list must offer a button for its next step.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
@@ -11,7 +12,7 @@ import type { Page } from 'playwright-core'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { isTerminalStatus } from '../../src/shared/contract'
 import { describeInChromium, useE2eApp } from './harness'
-import { screenshotBothThemes, showScreen } from './screens'
+import { screenshotAtBothSizes, screenshotBothThemes, showScreen } from './screens'
 import { root } from './support'
 
 /** The glossary's "Not" column: every backticked word of its table's third cell. */
@@ -35,7 +36,10 @@ const PATTERNS: readonly [string, RegExp][] = [
   ['an interface version', /\b(v\d+(alpha|beta)\d*|api version|interface version)\b/i],
 ]
 
-/** The visible text of the page outside <details> bodies, with placeholders and input values. */
+/**
+ * The visible text of the page outside <details> bodies, with placeholders, input values and
+ * the hover titles (title attributes) a pointer can bring up.
+ */
 async function visibleText(page: Page): Promise<string> {
   return page.evaluate(() => {
     const out: string[] = []
@@ -48,9 +52,18 @@ async function visibleText(page: Page): Promise<string> {
       if (parent.closest('script, style')) continue
       out.push(node.textContent ?? '')
     }
+    const unfolded = (el: Element) => {
+      const folded = el.closest('details')
+      return el.checkVisibility() && (!folded || Boolean(el.closest('summary')))
+    }
     for (const input of document.querySelectorAll('input, textarea')) {
       const field = input as HTMLInputElement
-      if (field.checkVisibility() && field.type !== 'hidden') out.push(field.placeholder)
+      if (!unfolded(field) || field.type === 'hidden') continue
+      out.push(field.placeholder)
+      if (!['checkbox', 'radio', 'file'].includes(field.type)) out.push(field.value)
+    }
+    for (const el of document.querySelectorAll('[title]')) {
+      if (unfolded(el)) out.push(el.getAttribute('title') ?? '')
     }
     return out.join(' ').replace(/\s+/g, ' ')
   })
@@ -72,6 +85,9 @@ function offences(text: string, forbidden: readonly string[]): string[] {
   return found
 }
 
+/** The window the words are read in. */
+const WINDOW = { width: 1280, height: 860 }
+
 describeInChromium('Words', 'the words of every screen', () => {
   const forbidden = forbiddenWords()
   const seen: Record<string, string[]> = {}
@@ -85,7 +101,7 @@ describeInChromium('Words', 'the words of every screen', () => {
     homePrefix: 'skill-runner-words-',
     taskMs: 50,
     outputsFolder: 'outputs',
-    context: { viewport: { width: 1280, height: 860 } },
+    context: { viewport: WINDOW },
   })
 
   it('reads its words from the glossary', () => {
@@ -169,16 +185,77 @@ describeInChromium('Words', 'the words of every screen', () => {
       await check('confirm')
       await page.keyboard.press('Escape')
 
+      // Saved outputs are named in words; the folder's full path (it carries the run's ID, so
+      // the command line and support find it) waits under Details.
+      // (The outputs may be saved already: keeping them when a run ends is on by default.)
+      await page.getByRole('button', { name: /^Save all (outputs|again)$/ }).click()
+      await page.getByText(/^Saved \d+ files?/).waitFor({ timeout: 30_000 })
+      await page.getByRole('button', { name: 'Save results workbook' }).click()
+      await page.getByText(/Saved the results of 2 rows/).waitFor({ timeout: 30_000 })
+      await page.getByText('In this run’s own folder, in “outputs”').first().waitFor()
+      expect(await page.getByLabel('Outputs saved in').inputValue()).toContain(runId)
+      await check('run-saved')
+      await screenshotBothThemes(page, 'words-run-saved')
+
+      // A retry, so that History has a run sent again: its hover title names it in words.
+      await page.getByRole('button', { name: 'Retry failed rows' }).click()
+      const fix = page.getByTestId('fix-failed-rows')
+      await fix.getByLabel('Row 3, Message').fill('fixed')
+      await fix.getByRole('button', { name: 'Check' }).click()
+      const review = fix.getByRole('button', { name: 'Review and send fixed rows' })
+      await expect.poll(() => review.isDisabled()).toBe(false)
+      await review.click()
+      const confirm = page.getByTestId('confirm-submission')
+      await confirm.getByRole('checkbox', { name: /I agree/ }).check()
+      await confirm.getByRole('button', { name: /^Send/ }).click()
+      await page.getByText('Sent as a new run.').waitFor({ timeout: 30_000 })
+
       await showScreen(page, 'History')
-      await page.locator('.history-table tbody tr').first().waitFor()
+      const sent = page.locator(`.history-table tbody tr[data-run-id="${runId}"]`)
+      await sent.getByText('Rows sent again once').waitFor()
+      expect(await sent.getByText('Rows sent again once').getAttribute('title')).toMatch(
+        /^Sent again in template row-echo, sent .+ \(/,
+      )
       await check('history')
-      await screenshotBothThemes(page, 'words-history')
+      await screenshotAtBothSizes(page, 'words-history', { restore: WINDOW })
     },
   )
 
+  it('offers to add an environment when there is none', { timeout: 60_000 }, async () => {
+    // The built-in Sandbox cannot be removed, so the window is shown an empty list instead.
+    const list = (url: URL) => url.pathname === '/bridge/listEnvironments'
+    await page.route(list, async (route) => {
+      const response = await route.fetch()
+      const answer = await response.json()
+      await route.fulfill({ response, json: { ...answer, value: { ...answer.value, items: [] } } })
+    })
+    try {
+      await page.goto(app.mode.url)
+      await page.getByRole('heading', { name: 'No environment yet' }).waitFor()
+      await check('no-environment')
+      await screenshotAtBothSizes(page, 'words-no-environment', { restore: WINDOW })
+      const add = page.locator('.empty-state').getByRole('button', { name: 'Add environment' })
+      await add.click()
+      await page.getByRole('dialog', { name: 'Add an environment' }).waitFor()
+      await page.keyboard.press('Escape')
+      await page.getByRole('dialog').waitFor({ state: 'detached' })
+      await expect.poll(() => add.evaluate((el) => el === document.activeElement)).toBe(true)
+    } finally {
+      await page.unroute(list)
+    }
+  })
+
   it('uses no word outside the glossary on any screen it walked', () => {
     expect(Object.keys(seen)).toEqual(
-      expect.arrayContaining(['runs-empty', 'run-detail', 'confirm', 'history', 'settings']),
+      expect.arrayContaining([
+        'runs-empty',
+        'run-detail',
+        'run-saved',
+        'confirm',
+        'history',
+        'settings',
+        'no-environment',
+      ]),
     )
     const all = Object.entries(seen).flatMap(([screen, found]) =>
       found.map((f) => `${screen}: ${f}`),

@@ -101,6 +101,46 @@ describe('sandbox: seed files', () => {
     }
   })
 
+  it('a restart on the same database stores a changed seed, and keeps an unchanged one as it is', async () => {
+    const dbPath = join(dir, 'restarts.db')
+    const changed: SeedFile = {
+      ...seed,
+      users: [seed.users![0]!, { ...seed.users![1]!, name: 'Grace H.' }],
+      officialTemplates: [
+        { ...seed.officialTemplates![0]!, taskCostT: 8, schema: { ...seed.officialTemplates![0]!.schema, name: 'Keywords' } },
+      ],
+      marketListings: [
+        { ...seed.marketListings![0]!, listing: { ...seed.marketListings![0]!.listing, taskFixedFeeT: 11 } },
+      ],
+      privateTemplates: [
+        { ...seed.privateTemplates![0]!, template: { ...seed.privateTemplates![0]!.template, name: 'Ada renamed' } },
+      ],
+      reviewRequests: [{ ownerUserId: 2, request: { id: 'rr-1', listingId: 'grace-echo', status: 'rejected' } }],
+    }
+    const look = async (given: SeedFile) => {
+      const sb = await startTestSandbox({ seed: given, tokens: ['tok-ada'], dbPath })
+      try {
+        const schema = officialTemplateSchemaSchema.parse((await call(sb, paths.templateSchema('tpl-keywords'))).body)
+        const accepted = await call<{ runId: string }>(sb, paths.runRows('tpl-keywords'), {
+          body: { clientRequestId: requestId(), rows: [{ text: 'lid' }] },
+        })
+        const cost = (await waitForRun(sb, accepted.body.runId)).run.estimatedCostT
+        const listing = creatorListingListSchema.parse(
+          (await call(sb, paths.creatorListings(), { token: 'tok-grace' })).body,
+        ).items[0]!
+        const template = (await call<{ name: string }>(sb, paths.privateTemplate('ada-private'))).body
+        const review = (await call<{ status: string }>(sb, paths.reviewRequest('rr-1'), { token: 'tok-grace' })).body
+        return [schema.name, cost, listing.taskFixedFeeT, template.name, review.status]
+      } finally {
+        await sb.close()
+      }
+    }
+    expect(await look(seed)).toEqual(['Keyword finder', 7, 9, 'Ada private', 'approved'])
+    expect(await look(seed)).toEqual(['Keyword finder', 7, 9, 'Ada private', 'approved'])
+    expect(await look(changed)).toEqual(['Keywords', 8, 11, 'Ada renamed', 'rejected'])
+    expect(await look(seed)).toEqual(['Keyword finder', 7, 9, 'Ada private', 'approved'])
+  })
+
   it('stops with a message naming the bad entry', async () => {
     const broken = structuredClone(seed) as { marketListings: { listing: Record<string, unknown> }[] }
     delete broken.marketListings[0]!.listing.status

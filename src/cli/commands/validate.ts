@@ -8,7 +8,12 @@ import { EngineError } from '../../core/errors'
 import { validateOnServer } from '../../core/flows/spend'
 import { checkWorkbook } from '../../core/flows/prepare'
 import { describeAge } from '../../core/flows/prepare/schema-cache'
-import { annotateWorkbook, type ColumnMap, type MappingOutcome } from '../../core/workbooks'
+import {
+  annotateWorkbook,
+  SMALL_CSV_BYTES,
+  type ColumnMap,
+  type MappingOutcome,
+} from '../../core/workbooks'
 import type { WorkbookValidation } from '../../shared/contract'
 import { stringOption, type Command, type CommandContext, type ParsedArgs } from '../command'
 import { EXIT, UsageError } from '../errors'
@@ -90,6 +95,8 @@ async function validateAgainstTemplate(
     checkFiles: true,
     sheet: stringOption(args, 'sheet'),
     signal: ctx.signal,
+    // No window to freeze here: a small csv is read at once, without starting a worker.
+    onThisThreadUpToBytes: SMALL_CSV_BYTES,
     onProgress: rowsReadProgress(ctx),
   })
   ctx.out.endProgress()

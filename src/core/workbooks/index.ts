@@ -25,4 +25,9 @@ export {
   writeSetAsideWorkbook,
 } from './write/set-aside'
 export { writeRowsWorkbook } from './write/rows-workbook'
-export { annotateWorkbook, parseInputWorkbook, writeResultsWorkbookFile } from './worker/client'
+export {
+  annotateWorkbook,
+  parseInputWorkbook,
+  SMALL_CSV_BYTES,
+  writeResultsWorkbookFile,
+} from './worker/client'

@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { useStores, useApp, useEnvironments, useNav } from '../stores/context'
 import { selectedEnvironment } from '../stores/environments-selectors'
 import { EnvironmentSidebar } from './EnvironmentSidebar'
@@ -9,6 +9,7 @@ import { RunsScreen } from '../screens/RunsScreen'
 import { HistoryScreen } from '../screens/HistoryScreen'
 import { CreatorScreen } from '../screens/CreatorScreen'
 import { SettingsScreen } from '../screens/SettingsScreen'
+import { AddEnvironmentDialog } from './AddEnvironmentDialog'
 import { ErrorNotice } from './ErrorNotice'
 import { useCutTextTitles } from './cut-text-titles'
 import { LastFocused, useLastFocusedTracker, useScreenFocus } from './focus'
@@ -71,20 +72,32 @@ export function App() {
               </div>
             </>
           ) : (
-            !loadError && (
-              <section className="empty-state" aria-live="polite">
-                <h1>{loading ? 'Starting Skill Runner…' : 'No environment yet'}</h1>
-                {!loading && (
-                  <p>
-                    Add the service you work with, or restart the app to get the built-in Sandbox
-                    back.
-                  </p>
-                )}
-              </section>
-            )
+            !loadError && <NoEnvironment loading={loading} />
           )}
         </main>
       </div>
     </LastFocused.Provider>
+  )
+}
+
+/**
+ * Before the environments are known, or when none is left: says so, and offers the next step
+ * as a button of its own (the sidebar's button is far from where the eye is).
+ */
+function NoEnvironment(props: { loading: boolean }) {
+  const [adding, setAdding] = useState(false)
+  return (
+    <section className="empty-state" aria-live="polite">
+      <h1>{props.loading ? 'Starting Skill Runner…' : 'No environment yet'}</h1>
+      {!props.loading && (
+        <>
+          <p>Add the service you work with, or restart the app to get the built-in Sandbox back.</p>
+          <button type="button" className="btn btn-primary" onClick={() => setAdding(true)}>
+            Add environment
+          </button>
+          {adding && <AddEnvironmentDialog onClose={() => setAdding(false)} />}
+        </>
+      )}
+    </section>
   )
 }

@@ -52,9 +52,10 @@ export function EmptyList(props: {
  * What only support or the CLI needs (a run's id, pricing terms' version), folded away under
  * "Details" so a buyer's screen speaks in words and the ids are still there to copy.
  */
-export function Details(props: { children: ReactNode }) {
+export function Details(props: { children: ReactNode; open?: boolean }) {
   return (
-    <details className="more-details">
+    // Opened by the screen when the user asked for what it holds (a path to copy in a browser).
+    <details className="more-details" open={props.open || undefined}>
       <summary>Details</summary>
       <div className="more-details-body">{props.children}</div>
     </details>

@@ -7,7 +7,8 @@ import { ErrorNotice } from './ErrorNotice'
 import { RunsTable, useNow } from './RunsTable'
 import { SearchField } from './SearchField'
 import { CopyablePath } from '../runs/CopyablePath'
-import { CardHead, EmptyList } from './CardParts'
+import { savedFolderWords } from '../runs/run-view'
+import { CardHead, Details, EmptyList } from './CardParts'
 import { CompareChooser, useCompareChoice, type CompareChoice } from '../compare/CompareFromList'
 
 export function RunsPanel(props: { env: EnvironmentView }) {
@@ -174,19 +175,23 @@ function StatusFilter() {
   )
 }
 
-/** Where the last "Save outputs" of the list put the files: written out, copyable. */
+/** Where the last "Save outputs" of the list put the files: in words, the full path under Details. */
 function LastSaved() {
   const { saves } = useStores()
   const last = useSaves((s) => s.lastSaved)
   if (!last) return null
+  const saved = `Saved ${last.savedFiles} file${last.savedFiles === 1 ? '' : 's'} of the run${
+    last.failedFiles ? ` (${last.failedFiles} failed: save again to retry)` : ''
+  }`
   return (
     <div className="last-saved" role="status">
-      <CopyablePath
-        label={`Saved ${last.savedFiles} file${last.savedFiles === 1 ? '' : 's'} of the run${
-          last.failedFiles ? ` (${last.failedFiles} failed: save again to retry)` : ''
-        } in`}
-        path={last.folder}
-      />
+      <div className="last-saved-words">
+        <span>{saved}</span>
+        <span className="card-sub">{savedFolderWords(last.folder)}</span>
+        <Details>
+          <CopyablePath label={`${saved} in`} path={last.folder} />
+        </Details>
+      </div>
       <button
         type="button"
         className="btn btn-quiet btn-small"

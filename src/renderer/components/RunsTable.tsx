@@ -1,4 +1,4 @@
-import { runWords } from '../runs/run-view'
+import { runWords, savedFolderWords } from '../runs/run-view'
 import { memo, useEffect, useMemo, useState } from 'react'
 import type { RunSummary } from '../../shared/contract'
 import {
@@ -175,7 +175,7 @@ function SaveOutputs(props: { run: RunSummary; environment: string }) {
         <span
           className={`save-text${save?.state === 'failed' ? ' save-failed' : ''}`}
           role="status"
-          title={save?.state === 'saved' ? save.folder : undefined}
+          title={save?.state === 'saved' ? savedFolderWords(save.folder) : undefined}
         >
           {text}
         </span>

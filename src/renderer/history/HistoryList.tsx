@@ -36,6 +36,9 @@ export function HistoryList(props: {
     () => new Set(props.items.map((item) => runKey(item.environment, item.runId))),
     [props.items],
   )
+  // Hover titles name the runs a submission is linked to in words, read from the entries loaded.
+  const byRun = useMemo(() => entriesByRun(props.items), [props.items])
+  const batchWords = (entry: HistoryEntryView) => batchTitle(entry, byRun)
   return (
     <VirtualTable
       items={props.items}
@@ -52,6 +55,7 @@ export function HistoryList(props: {
         return (
           <VirtualRow
             data-history-id={String(entry.id)}
+            data-run-id={entry.runId}
             {...(under ? { 'data-follow-up': 'under-its-run' } : {})}
             place={place}
           >
@@ -75,7 +79,12 @@ export function HistoryList(props: {
                     : ''}
               </span>
             </td>
-            <RunCell entry={entry} links={followUpWords(entry, listed)} onOpen={props.onOpen} />
+            <RunCell
+              entry={entry}
+              links={followUpWords(entry, listed)}
+              byRun={byRun}
+              onOpen={props.onOpen}
+            />
             <td className="num">
               {entry.costIsEstimate && entry.costT > 0 ? 'about ' : ''}
               {formatAmount(entry.costT, entry.unitLabel)}
@@ -119,21 +128,43 @@ function followUpWords(entry: HistoryEntryView, listed: Set<string>): string {
   return parts.join(' · ')
 }
 
-/** A pilot and its rest are one batch: each names the other runs (in full, on hover). */
-function batchWords(entry: HistoryEntryView): string | undefined {
-  if (entry.batchOfRunId) return `The rest of the workbook of pilot run ${entry.batchOfRunId}`
+type EntriesByRun = ReadonlyMap<string, HistoryEntryView>
+
+function entriesByRun(items: readonly HistoryEntryView[]): EntriesByRun {
+  return new Map(items.filter((e) => e.runId).map((e) => [e.runId, e]))
+}
+
+/**
+ * A linked run as a buyer knows it: its workbook (or template), when it was sent, how it went.
+ * A run whose entry is not loaded is named without its id (the id is on the row's data-run-id).
+ */
+function linkedRunWords(runId: string, byRun: EntriesByRun): string {
+  const entry = byRun.get(runId)
+  if (!entry) return 'a run not in this list'
+  const when = new Date(entry.createdAtMs)
+  const what = entry.inputFilename || `${entry.targetKind} ${entry.target}`
+  const sent = `${formatMoment(when, 'date')} ${formatMoment(when, 'time')}`
+  return `${what}, sent ${sent} (${submissionStateText(entry).toLowerCase()})`
+}
+
+/** A pilot and its rest are one batch: each names the other runs (in words, on hover). */
+function batchTitle(entry: HistoryEntryView, byRun: EntriesByRun): string | undefined {
+  if (entry.batchOfRunId)
+    return `The rest of the workbook of a pilot: ${linkedRunWords(entry.batchOfRunId, byRun)}`
   if (entry.batchRests?.length)
-    return `A pilot; the rest was sent in ${entry.batchRests.join(', ')}`
+    return `A pilot; the rest was sent in ${entry.batchRests.map((id) => linkedRunWords(id, byRun)).join('; ')}`
   return undefined
 }
 
 /** A run and its follow-ups, named in full on hover. */
-function linkWords(entry: HistoryEntryView): string | undefined {
+function linkWords(entry: HistoryEntryView, byRun: EntriesByRun): string | undefined {
   const lines: string[] = []
   if (entry.followUpOfRunId)
-    lines.push(`The fixed rows set aside from run ${entry.followUpOfRunId}`)
+    lines.push(`The fixed rows set aside from ${linkedRunWords(entry.followUpOfRunId, byRun)}`)
   if (entry.followUps?.length)
-    lines.push(`Its fixed rows were sent in ${entry.followUps.join(', ')}`)
+    lines.push(
+      `Its fixed rows were sent in ${entry.followUps.map((id) => linkedRunWords(id, byRun)).join('; ')}`,
+    )
   return lines.length > 0 ? lines.join('. ') : undefined
 }
 
@@ -171,6 +202,7 @@ function RunCell(props: {
   entry: HistoryEntryView
   /** How the run is linked to its follow-ups, in words ('' when it is not). */
   links: string
+  byRun: EntriesByRun
   onOpen: (entry: HistoryEntryView) => void
 }) {
   return (
@@ -198,13 +230,16 @@ function RunCell(props: {
             </button>
           </span>
           {props.entry.retries.length > 0 && (
-            <span className="run-sub" title={props.entry.retries.join(', ')}>
+            <span
+              className="run-sub"
+              title={`Sent again in ${props.entry.retries.map((id) => linkedRunWords(id, props.byRun)).join('; ')}`}
+            >
               Rows sent again{' '}
               {props.entry.retries.length === 1 ? 'once' : `${props.entry.retries.length} times`}
             </span>
           )}
           {props.links && (
-            <span className="run-sub" title={linkWords(props.entry)}>
+            <span className="run-sub" title={linkWords(props.entry, props.byRun)}>
               {props.links}
             </span>
           )}

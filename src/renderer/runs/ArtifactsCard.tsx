@@ -40,9 +40,7 @@ export function ArtifactsCard(props: { overview: RunOverview }) {
               <VirtualRow place={place}>
                 <td>{label}</td>
                 <td>{artifact.portName || 'output'}</td>
-                <td className="muted" title={artifact.mimeType || undefined}>
-                  {kindLabel(artifact.mimeType)}
-                </td>
+                <td className="muted">{kindLabel(artifact.mimeType)}</td>
                 <td>
                   <button
                     type="button"

@@ -1,11 +1,13 @@
 import { useEffect, useRef } from 'react'
 import type { RunOverview } from '../../shared/bridge'
 import { isTerminalStatus } from '../../shared/contract'
+import { Details } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { ProgressBar } from '../components/ProgressBar'
 import { useRunDetail, useSaves, useSettings, useStores } from '../stores/context'
 import { saveText } from '../stores/saves-store'
 import { CopyablePath } from './CopyablePath'
+import { parentFolderName, savedFolderWords } from './run-view'
 import { RedoRows } from '../redo/RedoRows'
 import { RowVersions } from '../redo/RowVersions'
 import { RetryFailed } from './RetryFailed'
@@ -128,38 +130,59 @@ function SaveResultsWorkbook(props: { disabled: boolean }) {
   )
 }
 
-/** Where the outputs and the results workbook were saved, with "Show in folder". */
+/**
+ * Where the outputs and the results workbook were saved, in words, with "Show in folder". The
+ * folder on disk carries the run's id (so the command line and support find it from the id):
+ * the full paths, to copy, are folded under Details.
+ */
 function SavedPlaces(props: { savedFolder: string; resultsPath: string }) {
   const { runDetail, bridge } = useStores()
   const shown = useRunDetail((s) => s.shown)
   const showError = useRunDetail((s) => s.showError)
   const showLabel = bridge.shell === 'electron' ? 'Show in folder' : 'Where is it?'
   const places = [
-    { item: 'outputs' as const, label: 'Outputs saved in', path: props.savedFolder },
-    { item: 'results' as const, label: 'Results workbook', path: props.resultsPath },
-  ]
+    {
+      item: 'outputs' as const,
+      label: 'Outputs saved in',
+      words: savedFolderWords(props.savedFolder),
+      path: props.savedFolder,
+    },
+    {
+      item: 'results' as const,
+      label: 'Results workbook',
+      words: `In “${parentFolderName(props.resultsPath)}”, beside the run’s folder`,
+      path: props.resultsPath,
+    },
+  ].filter((place) => place.path)
+  const askedWhere = shown && shown.item !== 'artifact' && !shown.shown
   return (
     <div className="saved-places">
-      {places
-        .filter((place) => place.path)
-        .map((place) => (
-          <div className="saved-place" key={place.item}>
-            <CopyablePath label={place.label} path={place.path} />
-            <button
-              type="button"
-              className="btn btn-secondary btn-small"
-              onClick={() => void runDetail.getState().showInFolder(place.item)}
-            >
-              {showLabel}
-            </button>
-          </div>
-        ))}
-      {shown && shown.item !== 'artifact' && !shown.shown && (
+      {places.map((place) => (
+        <div className="saved-place" key={place.item}>
+          <p className="saved-place-words">
+            <span className="saved-place-label">{place.label}</span>
+            <span>{place.words}</span>
+          </p>
+          <button
+            type="button"
+            className="btn btn-secondary btn-small"
+            onClick={() => void runDetail.getState().showInFolder(place.item)}
+          >
+            {showLabel}
+          </button>
+        </div>
+      ))}
+      {askedWhere && (
         <p className="card-sub" role="status">
-          A browser cannot open folders on this computer. Open your file manager and go to{' '}
-          <code>{shown.path}</code> (copy it with the button above).
+          A browser cannot open folders on this computer. Open your file manager and go to the
+          folder written out under Details (copy it with its button).
         </p>
       )}
+      <Details open={Boolean(askedWhere)}>
+        {places.map((place) => (
+          <CopyablePath key={place.item} label={place.label} path={place.path} />
+        ))}
+      </Details>
       {showError && showError.item !== 'artifact' && <ErrorNotice error={showError} />}
     </div>
   )

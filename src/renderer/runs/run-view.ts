@@ -141,3 +141,18 @@ export function runWords(run: {
     : ''
   return [what || 'Run', when && `started ${when}`].filter(Boolean).join(', ')
 }
+
+/** The folder a file or folder is in, named as a file manager shows it ("Skill Runner"). */
+export function parentFolderName(path: string): string {
+  const parts = path.split(/[\\/]+/).filter(Boolean)
+  return parts.at(-2) ?? path
+}
+
+/**
+ * A run's saved outputs in words. Its folder on disk carries the run's id (the command line and
+ * support find it from the id), so screens name the folder it is in and keep the full path
+ * under Details.
+ */
+export function savedFolderWords(runFolder: string): string {
+  return `In this run’s own folder, in “${parentFolderName(runFolder)}”`
+}

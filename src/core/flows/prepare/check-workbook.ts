@@ -43,6 +43,8 @@ export async function checkWorkbook(
     mapping?: ColumnMap | undefined
     signal?: AbortSignal
     maxMemoryMb?: number
+    /** A csv this small is read on the calling thread (the command line's; see parseInputWorkbook). */
+    onThisThreadUpToBytes?: number
     onProgress?: ((rowsRead: number) => void) | undefined
   } = {},
 ): Promise<OfflineCheck> {
@@ -70,6 +72,9 @@ export async function checkWorkbook(
     ...(options.sheet !== undefined ? { sheet: options.sheet } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.maxMemoryMb ? { maxMemoryMb: options.maxMemoryMb } : {}),
+    ...(options.onThisThreadUpToBytes
+      ? { onThisThreadUpToBytes: options.onThisThreadUpToBytes }
+      : {}),
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(found
       ? mappingReadOptions(services.mappings, connection.historyKey, target, options.mapping)

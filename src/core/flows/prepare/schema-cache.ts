@@ -18,6 +18,9 @@ export interface CachedSchema {
   fromCache: boolean
 }
 
+/** How long a saved schema that the service still answers the same is not written again. */
+const UNCHANGED_KEPT_MS = 60 * 60 * 1000
+
 /** The copy saved on this computer, or null. */
 function savedCopy(table: SchemaCacheTable, historyKey: string, templateId: string) {
   const saved = table.get(historyKey, templateId)
@@ -35,6 +38,15 @@ async function templateSchema(
     try {
       const schema = await connection.client.templateSchema(templateId, { signal: options.signal })
       const now = Date.now()
+      // The same schema saved within the hour is kept as it is: a write (and its sync to disk)
+      // on every validate would cost the command line more than the check itself.
+      const saved = table.get(connection.historyKey, templateId)
+      if (
+        saved &&
+        now - saved.fetchedAtMs < UNCHANGED_KEPT_MS &&
+        JSON.stringify(saved.schema) === JSON.stringify(schema)
+      )
+        return { schema, fetchedAtMs: saved.fetchedAtMs, fromCache: false }
       table.put(connection.historyKey, templateId, { schema, fetchedAtMs: now })
       return { schema, fetchedAtMs: now, fromCache: false }
     } catch (error) {

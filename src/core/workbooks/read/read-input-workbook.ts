@@ -23,8 +23,9 @@ import { describeCsv, readCsvBytes } from './csv/read-csv'
 import { readWithExceljs, readXlsx } from './xlsx/read-xlsx'
 import { isZip, openZip } from './xlsx/zip'
 
-const OLE = [0xd0, 0xcf, 0x11, 0xe0] as const
-const CSV_EXTENSIONS: ReadonlySet<string> = new Set(['.csv', '.txt', '.tsv', '.tab'])
+/** The first bytes of an OLE compound file (old .xls, or an encrypted workbook). */
+export const OLE = [0xd0, 0xcf, 0x11, 0xe0] as const
+export const CSV_EXTENSIONS: ReadonlySet<string> = new Set(['.csv', '.txt', '.tsv', '.tab'])
 
 export async function readInputWorkbook(
   source: WorkbookSource,

@@ -5,37 +5,100 @@
  * too big for the worker ends with a clear message, never with the app running out of memory
  * or its window freezing.
  */
+import { open, stat } from 'node:fs/promises'
+import { extname } from 'node:path'
 import type { ListingInputSchema } from '../../../shared/contract'
 import { EngineError } from '../../errors'
-import type { WorkbookSource } from '../byte-source'
-import { readInputWorkbook } from '../read/read-input-workbook'
+import { sourceName, type WorkbookSource } from '../byte-source'
+import { CSV_EXTENSIONS, OLE, readInputWorkbook } from '../read/read-input-workbook'
+import { isZip } from '../read/xlsx/zip'
 import type { ReadOptions, ReadResult } from '../validate/read-result'
 import { annotateHere, type AnnotateResult, type CheckedWorkbook } from '../write/annotated-copy'
 import { writeResultsFile, type ResultsPlan } from '../write/results-workbook'
 import { inWorker, type Failure, type WorkerOptions } from './run-in-worker'
 
-export interface ParseOptions extends ReadOptions, WorkerOptions {}
+export interface ParseOptions extends ReadOptions, WorkerOptions {
+  /**
+   * A csv file of at most this many bytes is read on the calling thread: starting a worker
+   * costs more than reading it, and its size bounds its memory. Only for callers with no window
+   * to freeze (the command line sets 1 MB); by default every file is read in a worker.
+   */
+  onThisThreadUpToBytes?: number
+}
+
+/** How the command line's small workbooks are read (see `onThisThreadUpToBytes`). */
+export const SMALL_CSV_BYTES = 1024 * 1024
 
 export async function parseInputWorkbook(
   source: WorkbookSource,
   schema: ListingInputSchema | null,
   options: ParseOptions = {},
 ): Promise<ReadResult> {
-  const { signal, maxMemoryMb, onProgress, workerFile, ...readOptions } = options
+  const { signal, maxMemoryMb, onProgress, workerFile, onThisThreadUpToBytes, ...readOptions } =
+    options
+  // One reader, wherever it runs: the worker's entry calls the same function with these options.
+  const here = () =>
+    readInputWorkbook(source, schema, { ...readOptions, ...(onProgress ? { onProgress } : {}) })
+  if (onThisThreadUpToBytes && (await smallCsv(source, onThisThreadUpToBytes))) {
+    signal?.throwIfAborted()
+    try {
+      return await here()
+    } catch (error) {
+      // What a worker's failure would have said, for the same failure here.
+      return readFailureOf(
+        error instanceof EngineError
+          ? { kind: 'user', message: error.message, nextStep: error.nextStep }
+          : { kind: 'crash', detail: String(error) },
+      )
+    }
+  }
   return inWorker<ReadResult>(
     { kind: 'read', source, schema, options: readOptions },
     { signal, maxMemoryMb, onProgress, workerFile },
-    () =>
-      readInputWorkbook(source, schema, { ...readOptions, ...(onProgress ? { onProgress } : {}) }),
-    (failure) =>
-      readFailure(
-        failure.kind === 'memory'
-          ? `The workbook is too large to check on this computer (it needs more than ${failure.maxMemoryMb} MB). Split it into smaller workbooks and try again.`
-          : failure.kind === 'user'
-            ? failure.message
-            : 'Checking the workbook stopped unexpectedly. Open it in Excel or LibreOffice, save it again as .xlsx, and try again.',
-      ),
+    here,
+    readFailureOf,
   )
+}
+
+function readFailureOf(failure: Failure): ReadResult {
+  return readFailure(
+    failure.kind === 'memory'
+      ? `The workbook is too large to check on this computer (it needs more than ${failure.maxMemoryMb} MB). Split it into smaller workbooks and try again.`
+      : failure.kind === 'user'
+        ? failure.message
+        : 'Checking the workbook stopped unexpectedly. Open it in Excel or LibreOffice, save it again as .xlsx, and try again.',
+  )
+}
+
+/**
+ * Whether a workbook is a csv of at most `maxBytes`, found before reading it: named as a csv, a
+ * regular file of that size, and not a zip or OLE file wearing a csv's name (those go to the
+ * xlsx reader, whose memory the worker's ceiling guards).
+ */
+async function smallCsv(source: WorkbookSource, maxBytes: number): Promise<boolean> {
+  if (!CSV_EXTENSIONS.has(extname(sourceName(source)).toLowerCase())) return false
+  if ('bytes' in source)
+    return source.bytes.byteLength <= maxBytes && !packaged(source.bytes.subarray(0, 4))
+  try {
+    const found = await stat(source.path)
+    if (!found.isFile() || found.size > maxBytes) return false
+    const file = await open(source.path, 'r')
+    try {
+      const head = Buffer.alloc(4)
+      await file.read(head, 0, 4, 0)
+      return !packaged(head)
+    } finally {
+      await file.close()
+    }
+  } catch {
+    // Not there, or not readable: the worker's reader says what is wrong, in its words.
+    return false
+  }
+}
+
+/** A zip (xlsx) or OLE (xls, encrypted) file's first bytes. */
+function packaged(head: Uint8Array): boolean {
+  return isZip(head) || OLE.every((b, i) => head[i] === b)
 }
 
 /** The error for a write job that did not finish. */
