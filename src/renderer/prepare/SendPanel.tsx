@@ -1,4 +1,4 @@
-import { useId } from 'react'
+import { useEffect, useId, useRef } from 'react'
 import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { usePrepare, useStores } from '../stores/context'
@@ -15,6 +15,7 @@ export function SendPanel(props: { env: EnvironmentView }) {
   const { prepare, nav, runs } = useStores()
   const check = usePrepare((s) => s.check)
   const planning = usePrepare((s) => s.planning)
+  const planStopped = usePrepare((s) => s.planStopped)
   const plan = usePrepare((s) => s.plan)
   const planError = usePrepare((s) => s.planError)
   const sending = usePrepare((s) => s.sending)
@@ -22,6 +23,14 @@ export function SendPanel(props: { env: EnvironmentView }) {
   const blocker = usePrepare(sendBlocker)
   const reasonId = useId()
   const ready = blocker === null
+  const review = useRef<HTMLButtonElement>(null)
+  const cancelled = useRef(false)
+  // Once the user stopped working out the cost, the button that starts it again has the focus
+  // (the Cancel they pressed is gone).
+  useEffect(() => {
+    if (planStopped && cancelled.current) review.current?.focus()
+    cancelled.current = false
+  }, [planStopped])
 
   async function confirm(choice: { maxCostT?: number; again?: boolean }) {
     const sent = await prepare.getState().confirmSend(choice)
@@ -56,6 +65,7 @@ export function SendPanel(props: { env: EnvironmentView }) {
 
       <div className="prep-actions">
         <button
+          ref={review}
           type="button"
           className="btn btn-primary"
           disabled={!ready || planning}
@@ -64,6 +74,18 @@ export function SendPanel(props: { env: EnvironmentView }) {
         >
           {planning ? 'Working out the cost…' : 'Review the cost and send…'}
         </button>
+        {planning && (
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => {
+              cancelled.current = true
+              prepare.getState().cancelPlan()
+            }}
+          >
+            Cancel
+          </button>
+        )}
         {blocker && (
           <span id={reasonId} className="prep-muted send-blocker">
             {blocker}
@@ -71,6 +93,12 @@ export function SendPanel(props: { env: EnvironmentView }) {
         )}
         <SetAsideOffer />
       </div>
+
+      {planStopped && !planning && !plan && (
+        <p className="prep-note" role="status">
+          Stopped working out the cost. Nothing was sent and nothing was charged.
+        </p>
+      )}
 
       {planError && <PlanError error={planError} environment={props.env.name} />}
 

@@ -29,6 +29,7 @@ import {
   type SetAsideFile,
 } from '../../flows/spend/set-aside'
 import { parseInputWorkbook } from '../../workbooks'
+import { CancellableWork } from '../cancellable-work'
 import { fileAssetsOf, materialise, refusePathsOverHttp } from '../files'
 import { pendingView } from '../presenters/pending-view'
 import { planView } from '../presenters/plan-view'
@@ -45,10 +46,13 @@ export function spendVerbs(
   | 'getPilotRest'
   | 'planRestOfPilot'
   | 'listPendingSubmissions'
+  | 'cancelWork'
 > {
   const { engine } = ctx
   /** Environments whose unanswered submissions are being sent again now. */
   const resending = new Set<string>()
+  /** Plannings and uploads under way that the page may stop (neither spends). */
+  const work = new CancellableWork()
   const connect = (environment: string) => engine.connect({ env: environment })
   return {
     ...restOfPilotVerbs(ctx),
@@ -61,12 +65,22 @@ export function spendVerbs(
           ctx.emit('uploadProgress', { environment: args.environment, ...p }),
         (p) => p.state !== 'hashing' && p.state !== 'uploading',
       )
-      return uploadFiles(ctx, connection, args.files, progress)
+      return work.run(args.workId, UPLOAD_STOPPED, (signal) =>
+        uploadFiles(ctx, connection, args.files, progress, signal),
+      )
     },
     async planSubmission(args, context) {
       refusePathsOverHttp([args.file], context.transport)
       const connection = await connect(args.environment)
-      return planView(await planFromFile(ctx, connection, args))
+      return planView(
+        await work.run(args.workId, PLANNING_STOPPED, (signal) =>
+          planFromFile(ctx, connection, args, signal),
+        ),
+      )
+    },
+    async cancelWork(args) {
+      work.cancel(args.workId)
+      return null
     },
     confirmSubmission: (args) => confirmSubmission(ctx, args),
     async planRetryFailed(args) {
@@ -157,11 +171,23 @@ function restOfPilotVerbs(ctx: VerbContext): Verbs<'getPilotRest' | 'planRestOfP
 
 type UploadProgressArgs = Omit<UploadProgressUpdate, 'environment'>
 
+const PLANNING_STOPPED = {
+  message: 'Working out the cost was stopped. Nothing was sent and nothing was charged.',
+  nextStep: 'Review the cost again when you are ready to send.',
+}
+
+const UPLOAD_STOPPED = {
+  message:
+    'The upload was stopped. Files that had not finished are not on the service; nothing was charged.',
+  nextStep: 'Upload the files again when you are ready.',
+}
+
 /** Reads, validates and prices a dropped workbook; its temporary copy goes with the plan. */
 async function planFromFile(
   ctx: VerbContext,
   connection: Connection,
   args: RequestArgs<'planSubmission'>,
+  signal?: AbortSignal,
 ): Promise<Plan> {
   const { path, fileName, scratch } = await materialise(ctx.engine.home, args.file)
   let setAside: SetAsideFile | undefined
@@ -196,6 +222,7 @@ async function planFromFile(
         selection: args.pilotRows !== undefined ? { first: args.pilotRows } : {},
         runValues: args.runValues,
       },
+      signal ? { signal } : {},
     )
     const followed = await followUpOf(path)
     // The kept plan itself gains them (the store holds this object until it is confirmed).
@@ -204,8 +231,12 @@ async function planFromFile(
       // Fixed rows set aside from a run are its follow-up, as a retry is.
       ...(followed ? { retryOfRunId: followed, followsSetAsideOf: followed } : {}),
     })
-    // A plan that cannot be confirmed keeps nothing on disk.
+    // A plan that cannot be confirmed, or that the page stopped waiting for, keeps nothing.
     if (!plan.id) await dropFiles(scratch, setAside)
+    else if (signal?.aborted) {
+      ctx.engine.plans.drop(plan.id) // its temporary copy goes with it
+      await dropFiles(undefined, setAside)
+    }
     return plan
   } catch (error) {
     await dropFiles(scratch, setAside)
@@ -228,6 +259,7 @@ async function uploadFiles(
   connection: Connection,
   files: RequestArgs<'uploadFiles'>['files'],
   onProgress: (progress: UploadProgressArgs) => void,
+  signal?: AbortSignal,
 ): Promise<UploadResultView> {
   const scratch = await mkdtemp(join(ctx.engine.home, 'tmp-upload-'))
   try {
@@ -246,6 +278,7 @@ async function uploadFiles(
       names.set(path, file.name)
     }
     const results = await ctx.engine.uploads.files(connection, paths, {
+      ...(signal ? { signal } : {}),
       onProgress: (p) =>
         onProgress({
           name: names.get(p.path) ?? p.filename,

@@ -15,6 +15,8 @@ export function initialSend(): SendData {
   return {
     pilot: { on: false, rows: 5 },
     planning: false,
+    planWorkId: '',
+    planStopped: false,
     plan: null,
     planError: null,
     sending: false,
@@ -58,14 +60,21 @@ export function sendActions(ctx: SliceContext): SendActions {
       const { environment, file, check, pilot } = get()
       const target = check?.target
       if (!environment || !file || !target) return
-      set({ planning: true, planError: null, plan: null, sendError: null, sent: null })
+      const workId = ctx.newId()
+      set({ planning: true, planWorkId: workId, planStopped: false })
+      set({ planError: null, plan: null, sendError: null, sent: null })
+      // A plan for a check no longer shown (another target or environment), or one the user
+      // stopped, is dropped.
+      const current = () => get().check === check && get().planWorkId === workId
       try {
         const ref = await ctx.toFileRef(file)
+        if (!current()) return
         const runValues = filledRunValues(get())
         const plan = await api.planSubmission({
           environment,
           file: ref,
           target: planTarget(target),
+          workId,
           ...(pilot.on && !options.skipInvalid ? { pilotRows: pilot.rows } : {}),
           ...(options.skipInvalid ? { skipInvalid: true } : {}),
           ...(Object.keys(runValues).length ? { runValues } : {}),
@@ -73,11 +82,16 @@ export function sendActions(ctx: SliceContext): SendActions {
           // The plan reads the sheet the check read (the reader's choice, or the user's).
           ...(check?.sheet ? { sheet: check.sheet } : {}),
         })
-        if (get().check === check) set({ planning: false, plan })
+        if (current()) set({ planning: false, planWorkId: '', plan })
       } catch (error) {
-        // A plan for a check that is no longer shown (another target or environment) is dropped.
-        if (get().check === check) set({ planning: false, planError: errorInfo(error) })
+        if (current()) set({ planning: false, planWorkId: '', planError: errorInfo(error) })
       }
+    },
+    cancelPlan() {
+      const { planning, planWorkId } = get()
+      if (!planning) return
+      set({ planning: false, planWorkId: '', planStopped: true })
+      if (planWorkId) void api.cancelWork({ workId: planWorkId }).catch(() => {})
     },
     closePlan() {
       if (get().sending) return
