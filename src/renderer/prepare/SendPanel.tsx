@@ -14,23 +14,11 @@ import { sendBlocker } from '../stores/prepare/send-blocker'
 export function SendPanel(props: { env: EnvironmentView }) {
   const { prepare, nav, runs } = useStores()
   const check = usePrepare((s) => s.check)
-  const planning = usePrepare((s) => s.planning)
-  const planStopped = usePrepare((s) => s.planStopped)
   const plan = usePrepare((s) => s.plan)
   const planError = usePrepare((s) => s.planError)
   const sending = usePrepare((s) => s.sending)
   const sendError = usePrepare((s) => s.sendError)
-  const blocker = usePrepare(sendBlocker)
-  const reasonId = useId()
-  const ready = blocker === null
-  const review = useRef<HTMLButtonElement>(null)
-  const cancelled = useRef(false)
-  // Once the user stopped working out the cost, the button that starts it again has the focus
-  // (the Cancel they pressed is gone).
-  useEffect(() => {
-    if (planStopped && cancelled.current) review.current?.focus()
-    cancelled.current = false
-  }, [planStopped])
+  const ready = usePrepare(sendBlocker) === null
 
   async function confirm(choice: { maxCostT?: number; again?: boolean }) {
     const sent = await prepare.getState().confirmSend(choice)
@@ -63,12 +51,54 @@ export function SendPanel(props: { env: EnvironmentView }) {
 
       <PilotChoice ready={ready} />
 
+      <PlanActions />
+
+      {planError && <PlanError error={planError} environment={props.env.name} />}
+
+      {plan && (
+        <ConfirmSubmission
+          plan={plan}
+          sending={sending}
+          error={sendError}
+          onConfirm={(choice) => void confirm(choice)}
+          onCancel={() => prepare.getState().closePlan()}
+          onOpenRun={(runId) => {
+            prepare.getState().closePlan()
+            nav.getState().openRun(runId)
+          }}
+        />
+      )}
+    </section>
+  )
+}
+
+/**
+ * "Review the cost and send…", with Cancel while the cost is worked out (the planning is
+ * abandoned: nothing was sent, nothing is charged), and why sending is not possible yet.
+ */
+function PlanActions() {
+  const { prepare } = useStores()
+  const planning = usePrepare((s) => s.planning)
+  const planStopped = usePrepare((s) => s.planStopped)
+  const plan = usePrepare((s) => s.plan)
+  const blocker = usePrepare(sendBlocker)
+  const reasonId = useId()
+  const review = useRef<HTMLButtonElement>(null)
+  const cancelled = useRef(false)
+  // Once the user stopped working out the cost, the button that starts it again has the focus
+  // (the Cancel they pressed is gone).
+  useEffect(() => {
+    if (planStopped && cancelled.current) review.current?.focus()
+    cancelled.current = false
+  }, [planStopped])
+  return (
+    <>
       <div className="prep-actions">
         <button
           ref={review}
           type="button"
           className="btn btn-primary"
-          disabled={!ready || planning}
+          disabled={blocker !== null || planning}
           aria-describedby={blocker ? reasonId : undefined}
           onClick={() => void prepare.getState().planSend()}
         >
@@ -99,23 +129,7 @@ export function SendPanel(props: { env: EnvironmentView }) {
           Stopped working out the cost. Nothing was sent and nothing was charged.
         </p>
       )}
-
-      {planError && <PlanError error={planError} environment={props.env.name} />}
-
-      {plan && (
-        <ConfirmSubmission
-          plan={plan}
-          sending={sending}
-          error={sendError}
-          onConfirm={(choice) => void confirm(choice)}
-          onCancel={() => prepare.getState().closePlan()}
-          onOpenRun={(runId) => {
-            prepare.getState().closePlan()
-            nav.getState().openRun(runId)
-          }}
-        />
-      )}
-    </section>
+    </>
   )
 }
 
