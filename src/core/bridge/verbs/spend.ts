@@ -83,11 +83,9 @@ export function spendVerbs(
       return null
     },
     confirmSubmission: (args) => confirmSubmission(ctx, args),
-    async planRetryFailed(args) {
-      const connection = await connect(args.environment)
-      return planView(
-        await planRetryFailed(engine, connection, args.runId, undefined, args.edits ?? []),
-      )
+    async planRetryFailed(args, context) {
+      if (args.file) refusePathsOverHttp([args.file], context.transport)
+      return planView(await retryPlan(engine, await connect(args.environment), args))
     },
     async listPendingSubmissions(args) {
       const connection = await connect(args.environment)
@@ -104,6 +102,29 @@ export function spendVerbs(
       }
       return { environment: args.environment, items: items.map(pendingView) }
     },
+  }
+}
+
+/** The failed rows of a run as a plan: fixed as typed in the app, or from a corrected workbook. */
+async function retryPlan(
+  engine: VerbContext['engine'],
+  connection: Connection,
+  args: RequestArgs<'planRetryFailed'>,
+): Promise<Plan> {
+  if (!args.file)
+    return planRetryFailed(engine, connection, args.runId, undefined, args.edits ?? [])
+  const { path, fileName, scratch } = await materialise(engine.home, args.file)
+  try {
+    const read = (file: string, schema: Parameters<typeof parseInputWorkbook>[1]) =>
+      parseInputWorkbook({ path: file }, schema, { keepCells: true })
+    return await planRetryFailed(engine, connection, args.runId, undefined, {
+      file: path,
+      fileName,
+      read,
+    })
+  } finally {
+    // Only the fixes are kept (in the plan): the copy of the workbook is not needed.
+    if (scratch) await rm(scratch, { recursive: true, force: true })
   }
 }
 

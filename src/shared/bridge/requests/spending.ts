@@ -83,7 +83,8 @@ export const spendingRequests = {
   /**
    * The failed rows of a finished run made on this device, as a plan (confirm it as above).
    * `edits` fixes cells of failed rows first (row as named in the run, field key -> new text),
-   * checked like a workbook's cells; a plan with problems has `validation.valid` false.
+   * or `file` brings them in a corrected workbook, checked like a workbook's cells; a plan with
+   * problems has `validation.valid` false.
    */
   planRetryFailed: request<SubmissionPlanView>()(
     z.strictObject({
@@ -98,6 +99,11 @@ export const spendingRequests = {
         )
         .max(10_000)
         .optional(),
+      /**
+       * The workbook the run was sent from, corrected: its failed rows (by sheet row) give the
+       * fixes instead of `edits`, checked the same way. Refused when its rows are not the run's.
+       */
+      file: fileRefSchema.optional(),
     }),
   ),
   /** What is left of the workbook a pilot run was sent from, or null (spends nothing). */
