@@ -22,6 +22,7 @@ import {
   planSubmission,
   type Plan,
 } from '../../flows/spend'
+import type { ReadCorrected } from '../../flows/spend/retry-workbook'
 import {
   followUpOf,
   keepSetAsideWithRun,
@@ -115,8 +116,12 @@ async function retryPlan(
     return planRetryFailed(engine, connection, args.runId, undefined, args.edits ?? [])
   const { path, fileName, scratch } = await materialise(engine.home, args.file)
   try {
-    const read = (file: string, schema: Parameters<typeof parseInputWorkbook>[1]) =>
-      parseInputWorkbook({ path: file }, schema, { keepCells: true })
+    const read: ReadCorrected = (file, schema, target) =>
+      parseInputWorkbook({ path: file }, schema, {
+        keepCells: true,
+        // A sheet with its own headers is read with the mapping the user confirmed for it.
+        rememberedMaps: engine.mappings.forTarget(connection.historyKey, target),
+      })
     return await planRetryFailed(engine, connection, args.runId, undefined, {
       file: path,
       fileName,

@@ -6,6 +6,7 @@
  * many rows as when it was sent). The cells changed in the failed rows become the same edits as
  * typing them in the app (retry-edits.ts), checked the same way; files are kept as sent.
  */
+import type { PrepareTarget } from '../../../shared/bridge'
 import type { InputRow, ListingInputSchema } from '../../../shared/contract'
 import { EngineError } from '../../errors'
 import type { RowEdit } from './retry-edits'
@@ -20,9 +21,11 @@ export interface CorrectedWorkbook {
   columnFields?: (string | null)[] | undefined
 }
 
+/** Reads it like the run's workbook: `target` finds the column mapping remembered for its sheet. */
 export type ReadCorrected = (
   path: string,
   schema: ListingInputSchema | null,
+  target: PrepareTarget,
 ) => Promise<CorrectedWorkbook>
 
 /** A corrected workbook to take the failed rows' new cells from. */
@@ -113,7 +116,15 @@ export async function editsFromWorkbook(
       `The rows of run ${run.runId} did not come from a workbook, so a corrected one cannot be matched to them.`,
       'Fix the rows in a workbook and send it again.',
     )
-  const book = await from.read(from.file, schema)
+  const target: PrepareTarget =
+    original.targetKind === 'listing'
+      ? {
+          kind: 'listing',
+          listingId: original.targetId,
+          listingVersionId: original.listingVersionId,
+        }
+      : { kind: 'template', templateId: original.targetId }
+  const book = await from.read(from.file, schema, target)
   const place = new Map(book.rowNumbers.map((n, i) => [n, i]))
   checkSameRows(schema, run, book, place, from.fileName)
   const edits: RowEdit[] = []
