@@ -76,7 +76,7 @@ describe('failed rows fixed in a corrected workbook', () => {
     expect(error).toBeInstanceOf(BridgeError)
     expect((error as BridgeError).category).toBe('bad-input')
     expect((error as BridgeError).message).toMatch(
-      /Row 2 of “fixed.csv” is not the row sent as row 2/,
+      /Row 2 of “fixed.csv” is not the row this run sent as row 2/,
     )
     expect((error as BridgeError).nextStep).toMatch(/no rows added, removed or moved/)
     // The same workbook, unchanged: nothing to take from it.

@@ -90,13 +90,13 @@ function checkSameRows(
     const now = at === undefined ? undefined : book.rows[at]
     if (!now || comparedKeys(schema, sent).some((key) => !same(sent[key], now[key])))
       refuse(
-        `Row ${sheetRow} of “${fileName}” is not the row sent as row ${sheetRow} in run ${run.runId}, so its failed rows cannot be found by their row numbers.`,
+        `Row ${sheetRow} of “${fileName}” is not the row this run sent as row ${sheetRow}, so the failed rows cannot be found by their row numbers.`,
       )
     anchors += 1
   })
   if (anchors === 0 && original.workbookRows > 0 && book.rows.length !== original.workbookRows)
     refuse(
-      `“${fileName}” has ${book.rows.length} rows; the workbook of run ${run.runId} had ${original.workbookRows}, so its failed rows cannot be found by their row numbers.`,
+      `“${fileName}” has ${book.rows.length} rows; the workbook this run was sent from had ${original.workbookRows}, so the failed rows cannot be found by their row numbers.`,
     )
 }
 
@@ -113,7 +113,7 @@ export async function editsFromWorkbook(
   const { original } = run
   if (original.rowNumbers.length === 0)
     refuse(
-      `The rows of run ${run.runId} did not come from a workbook, so a corrected one cannot be matched to them.`,
+      'The rows of this run did not come from a workbook, so a corrected one cannot be matched to them.',
       'Fix the rows in a workbook and send it again.',
     )
   const target: PrepareTarget =
