@@ -57,7 +57,10 @@ describe('runs retry-failed --from', () => {
 
   it('sends the failed row with the corrected cells once confirmed', async () => {
     const before = await runCount()
-    const fixed = csv('fixed.csv', ['one', 'two, now fine', 'three'].map((t) => `"${t}"`))
+    const fixed = csv(
+      'fixed.csv',
+      ['one', 'two, now fine', 'three'].map((t) => `"${t}"`),
+    )
     const refused = await cli(['runs', 'retry-failed', runId, '--from', fixed])
     expect(refused.code).toBe(1)
     expect(await runCount()).toBe(before)

@@ -67,7 +67,9 @@ async function readBack(path: string) {
     const values = (row.values as ExcelJS.CellValue[]).slice(1)
     results.push(values.map(text))
     links.push(
-      values.map((v) => (v && typeof v === 'object' && 'hyperlink' in v ? String(v.hyperlink) : '')),
+      values.map((v) =>
+        v && typeof v === 'object' && 'hyperlink' in v ? String(v.hyperlink) : '',
+      ),
     )
   })
   const about = new Map<string, string>()
