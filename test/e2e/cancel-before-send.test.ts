@@ -119,6 +119,10 @@ describe.skipIf(missing !== null)('cancel what has not started', () => {
         .getByRole('button', { name: 'Cancel' })
       await cancelPlan.scrollIntoViewIfNeeded()
       await screenshotBothThemes(page, 'cancel-03-working-out-cost')
+      await page.setViewportSize({ width: 860, height: 700 })
+      await cancelPlan.scrollIntoViewIfNeeded()
+      await screenshotBothThemes(page, 'cancel-03-working-out-cost-860')
+      await page.setViewportSize({ width: 1280, height: 800 })
       await cancelPlan.click()
 
       await page

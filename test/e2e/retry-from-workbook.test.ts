@@ -70,6 +70,9 @@ describe.skipIf(missing !== null)('failed rows fixed in a corrected workbook, in
       const review = fix.getByRole('button', { name: 'Review and send fixed rows' })
       expect(await review.isEnabled()).toBe(true)
       await screenshotBothThemes(page, 'retry-from-workbook-01-taken')
+      await page.setViewportSize({ width: 860, height: 700 })
+      await screenshotBothThemes(page, 'retry-from-workbook-01-taken-860')
+      await page.setViewportSize({ width: 1280, height: 800 })
       expect(await seriousA11yViolations(page)).toEqual([])
 
       // A workbook whose rows moved is refused, and what was taken stays.
