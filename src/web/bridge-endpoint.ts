@@ -32,6 +32,7 @@ const VERBS_WITH_FILES: ReadonlySet<string> = new Set<RequestName>([
   'uploadFiles',
   'checkWorkbook',
   'planSubmission',
+  'planRetryFailed',
 ])
 const FILE_CALL_MAX_BYTES = 64 * 1024 * 1024
 const OTHER_CALL_MAX_BYTES = 1024 * 1024

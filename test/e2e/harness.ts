@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe } from 'vitest'
 import { createEngine, type Engine } from '../../src/core/engine'
 import type { ChosenSecretStore } from '../../src/core/secrets'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
-import type { SandboxOptions } from '../../src/sandbox'
+import type { Sandbox, SandboxOptions } from '../../src/sandbox'
 import { startBrowserMode, type BrowserMode } from '../../src/web/app'
 import { inProcessBuiltInSandbox, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
@@ -45,6 +45,8 @@ export interface E2eAppOptions {
   ) => Promise<void>
   /** Where the engine keeps tokens (memory by default), e.g. a computer without a keychain. */
   secrets?: () => Promise<ChosenSecretStore>
+  /** Given the built-in Sandbox once it started (its `injectFault` slows or breaks requests). */
+  builtInSandbox?: (sandbox: Sandbox) => void
   /** The browser context of the page: its viewport, whether it takes downloads. */
   context?: BrowserContextOptions
 }
@@ -74,7 +76,10 @@ export async function startE2eApp(options: E2eAppOptions): Promise<E2eApp> {
 
   /** The first start also adds the extra environments and runs `afterConnect`. */
   async function startApp(first: boolean) {
-    const startBuiltInSandbox = inProcessBuiltInSandbox({ taskMs: options.taskMs })
+    const startBuiltInSandbox = inProcessBuiltInSandbox(
+      { taskMs: options.taskMs },
+      options.builtInSandbox,
+    )
     const secrets = await options.secrets?.()
     engine = secrets
       ? createEngine({

@@ -15,7 +15,7 @@ import {
 } from '../../src/core/engine'
 import type { StartBuiltInSandbox } from '../../src/core/environments/builtin-sandbox'
 import { MemorySecretStore } from '../../src/core/secrets'
-import { startSandbox, type SandboxOptions } from '../../src/sandbox'
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox'
 import { isTerminalStatus, type RunDetail } from '../../src/shared/contract'
 
 /** A Bridge call as the desktop window makes it (over IPC), and as a browser page makes it. */
@@ -58,7 +58,10 @@ export function pushedEvents<E extends BridgeEventName>(
 }
 
 /** Starts the built-in Sandbox in this process, as the desktop app does, with its own database. */
-export function inProcessBuiltInSandbox(options: SandboxOptions = {}): StartBuiltInSandbox {
+export function inProcessBuiltInSandbox(
+  options: SandboxOptions = {},
+  started?: (sandbox: Sandbox) => void,
+): StartBuiltInSandbox {
   return async ({ dataDir }) => {
     const sandbox = await startSandbox({
       host: '127.0.0.1',
@@ -66,6 +69,8 @@ export function inProcessBuiltInSandbox(options: SandboxOptions = {}): StartBuil
       dbPath: join(dataDir, 'sandbox.db'),
       ...options,
     })
+    // A test may slow or break its next requests (injectFault), e.g. to stop work mid-way.
+    started?.(sandbox)
     return { url: sandbox.url, token: sandbox.demoToken ?? '', close: () => sandbox.close() }
   }
 }

@@ -2,10 +2,12 @@
  * The commands that send rows and may spend: `run` (an official template), `execute` (a
  * marketplace listing) and `runs retry-failed`. Each makes a plan and hands it to spend().
  */
+import { basename, resolve } from 'node:path'
 import { plural } from '../../shared/amounts'
 import { planRestOfPilot, planRetryFailed, planSubmission, rowName } from '../../core/flows/spend'
 import type { RowSelection } from '../../core/flows/spend'
 import type { PlanRequest } from '../../core/flows/spend/plan'
+import type { ReadCorrected } from '../../core/flows/spend/retry-workbook'
 import type { PrepareTarget } from '../../shared/bridge'
 import {
   integerOption,
@@ -100,18 +102,44 @@ export const runsRetryFailed: Command = {
   name: 'runs retry-failed',
   summary:
     'Submit a new run with only the failed rows of a finished run made from this computer (asks first, or --yes).',
-  usage: 'runs retry-failed RUN [--yes] [--max-cost N] [--again] [--watch]',
-  options: { yes: { type: 'boolean' }, watch: { type: 'boolean' }, ...spendingFlags },
+  usage: 'runs retry-failed RUN [--from FIXED.xlsx] [--yes] [--max-cost N] [--again] [--watch]',
+  options: {
+    from: { type: 'string' },
+    yes: { type: 'boolean' },
+    watch: { type: 'boolean' },
+    ...spendingFlags,
+  },
   positionals: { min: 1, max: 1, names: 'a RUN id' },
   async run(ctx, args) {
     spendingOptions(args)
     const { engine, connection } = await ctx.session()
-    const plan = await planRetryFailed(engine, connection, args.positionals[0]!, ctx.signal)
+    const from = stringOption(args, 'from')
+    // --from: the run's workbook, fixed in its failed rows; their changed cells are sent.
+    const fixes = from
+      ? { file: resolve(from), fileName: basename(from), read: correctedReader(ctx, engine) }
+      : []
+    const plan = await planRetryFailed(engine, connection, args.positionals[0]!, ctx.signal, fixes)
     ctx.out.note(
       `${plural(plan.rows.length, 'failed row')}: ${plan.rowNumbers.map((n) => rowName(plan, n)).join(', ')}`,
     )
+    for (const fix of plan.fixesFromWorkbook ?? [])
+      ctx.out.note(
+        `Row ${fix.row}: ${Object.keys(fix.cells).join(', ')} changed in ${basename(from!)}`,
+      )
     return spend(ctx, engine, plan, args)
   },
+}
+
+/** Reads a corrected workbook like the run's: cells kept as typed, its sheet's mapping used. */
+function correctedReader(
+  ctx: CommandContext,
+  engine: Awaited<ReturnType<CommandContext['session']>>['engine'],
+): ReadCorrected {
+  return async (path, schema, target) => {
+    const { connection } = await ctx.session()
+    const rememberedMaps = engine.mappings.forTarget(connection.historyKey, target)
+    return readWorkbookWith(ctx, { columns: { keepCells: true, rememberedMaps } })(path, schema)
+  }
 }
 
 /**

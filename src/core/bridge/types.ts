@@ -52,17 +52,33 @@ export interface BridgeServiceOptions extends RunFollowOptions {
   opensOn?: string | null
 }
 
-/** Calls `send` at most once every `ms`, and always for a final value. */
+/**
+ * Calls `send` at most once every `ms`, and always for a final value. A value held back is sent
+ * when its `ms` are up unless a newer one came first, so the last word before a long wait (an
+ * upload whose body is all on the wire, waiting for the answer) is never lost.
+ */
 export function throttled<T>(
   ms: number,
   send: (value: T) => void,
   isFinal: (value: T) => boolean = () => false,
 ): (value: T) => void {
   let last = 0
-  return (value) => {
-    const now = Date.now()
-    if (!isFinal(value) && now - last < ms) return
-    last = now
+  let held: { value: T } | null = null
+  let timer: ReturnType<typeof setTimeout> | null = null
+  const sendNow = (value: T) => {
+    held = null
+    if (timer) clearTimeout(timer)
+    timer = null
+    last = Date.now()
     send(value)
+  }
+  return (value) => {
+    const waited = Date.now() - last
+    if (isFinal(value) || waited >= ms) return sendNow(value)
+    held = { value }
+    timer ??= setTimeout(() => {
+      timer = null
+      if (held) sendNow(held.value)
+    }, ms - waited)
   }
 }

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { ProgressBar } from '../components/ProgressBar'
 import { FileDrop } from '../components/FileDrop'
@@ -95,6 +96,14 @@ function Uploads(props: { allUploaded: boolean }) {
   const uploading = usePrepare((s) => s.uploading)
   const overall = usePrepare((s) => s.overall)
   const error = usePrepare((s) => s.uploadError)
+  const stopped = usePrepare((s) => s.uploadStopped)
+  const start = useRef<HTMLButtonElement>(null)
+  const cancelled = useRef(false)
+  // After Cancel (which is gone then), the button that uploads again has the focus.
+  useEffect(() => {
+    if (stopped && cancelled.current) start.current?.focus()
+    cancelled.current = false
+  }, [stopped])
   const failed = uploads.some((u) => u.state === 'failed')
   const totalBytes = overall?.totalBytes ?? uploads.reduce((n, u) => n + u.totalBytes, 0)
   const sentBytes =
@@ -102,14 +111,35 @@ function Uploads(props: { allUploaded: boolean }) {
   const fraction = totalBytes > 0 ? sentBytes / totalBytes : 0
   return (
     <div className="uploads">
-      <button
-        type="button"
-        className="btn btn-secondary"
-        disabled={uploading || props.allUploaded}
-        onClick={() => void prepare.getState().uploadFiles()}
-      >
-        {uploading ? 'Uploading…' : failed ? 'Retry the failed uploads' : 'Upload the files'}
-      </button>
+      <div className="prep-actions">
+        <button
+          ref={start}
+          type="button"
+          className="btn btn-secondary"
+          disabled={uploading || props.allUploaded}
+          onClick={() => void prepare.getState().uploadFiles()}
+        >
+          {uploading ? 'Uploading…' : failed ? 'Retry the failed uploads' : 'Upload the files'}
+        </button>
+        {uploading && (
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => {
+              cancelled.current = true
+              prepare.getState().cancelUploads()
+            }}
+          >
+            Cancel
+          </button>
+        )}
+      </div>
+      {stopped && !uploading && (
+        <p className="prep-note" role="status">
+          Upload stopped. Files that had not finished are not on the service; nothing was charged.
+          Upload them again when you are ready.
+        </p>
+      )}
       {uploads.length > 0 && (
         <>
           <ProgressBar label="All files" fraction={fraction} />

@@ -1,4 +1,4 @@
-import { useId } from 'react'
+import { useEffect, useId, useRef } from 'react'
 import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { usePrepare, useStores } from '../stores/context'
@@ -14,14 +14,11 @@ import { sendBlocker } from '../stores/prepare/send-blocker'
 export function SendPanel(props: { env: EnvironmentView }) {
   const { prepare, nav, runs } = useStores()
   const check = usePrepare((s) => s.check)
-  const planning = usePrepare((s) => s.planning)
   const plan = usePrepare((s) => s.plan)
   const planError = usePrepare((s) => s.planError)
   const sending = usePrepare((s) => s.sending)
   const sendError = usePrepare((s) => s.sendError)
-  const blocker = usePrepare(sendBlocker)
-  const reasonId = useId()
-  const ready = blocker === null
+  const ready = usePrepare(sendBlocker) === null
 
   async function confirm(choice: { maxCostT?: number; again?: boolean }) {
     const sent = await prepare.getState().confirmSend(choice)
@@ -54,23 +51,7 @@ export function SendPanel(props: { env: EnvironmentView }) {
 
       <PilotChoice ready={ready} />
 
-      <div className="prep-actions">
-        <button
-          type="button"
-          className="btn btn-primary"
-          disabled={!ready || planning}
-          aria-describedby={blocker ? reasonId : undefined}
-          onClick={() => void prepare.getState().planSend()}
-        >
-          {planning ? 'Working out the cost…' : 'Review the cost and send…'}
-        </button>
-        {blocker && (
-          <span id={reasonId} className="prep-muted send-blocker">
-            {blocker}
-          </span>
-        )}
-        <SetAsideOffer />
-      </div>
+      <PlanActions />
 
       {planError && <PlanError error={planError} environment={props.env.name} />}
 
@@ -88,6 +69,67 @@ export function SendPanel(props: { env: EnvironmentView }) {
         />
       )}
     </section>
+  )
+}
+
+/**
+ * "Review the cost and send…", with Cancel while the cost is worked out (the planning is
+ * abandoned: nothing was sent, nothing is charged), and why sending is not possible yet.
+ */
+function PlanActions() {
+  const { prepare } = useStores()
+  const planning = usePrepare((s) => s.planning)
+  const planStopped = usePrepare((s) => s.planStopped)
+  const plan = usePrepare((s) => s.plan)
+  const blocker = usePrepare(sendBlocker)
+  const reasonId = useId()
+  const review = useRef<HTMLButtonElement>(null)
+  const cancelled = useRef(false)
+  // Once the user stopped working out the cost, the button that starts it again has the focus
+  // (the Cancel they pressed is gone).
+  useEffect(() => {
+    if (planStopped && cancelled.current) review.current?.focus()
+    cancelled.current = false
+  }, [planStopped])
+  return (
+    <>
+      <div className="prep-actions">
+        <button
+          ref={review}
+          type="button"
+          className="btn btn-primary"
+          disabled={blocker !== null || planning}
+          aria-describedby={blocker ? reasonId : undefined}
+          onClick={() => void prepare.getState().planSend()}
+        >
+          {planning ? 'Working out the cost…' : 'Review the cost and send…'}
+        </button>
+        {planning && (
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => {
+              cancelled.current = true
+              prepare.getState().cancelPlan()
+            }}
+          >
+            Cancel
+          </button>
+        )}
+        {blocker && (
+          <span id={reasonId} className="prep-muted send-blocker">
+            {blocker}
+          </span>
+        )}
+        <SetAsideOffer />
+      </div>
+
+      {planStopped && !planning && !plan && (
+        <p className="prep-note" role="status">
+          Stopped working out the cost. Nothing was sent and nothing was charged.
+        </p>
+      )}
+    </>
   )
 }
 

@@ -2,6 +2,8 @@ import type { FixableRowView } from '../../shared/bridge'
 import type { RowError } from '../../shared/contract'
 import { Dialog } from '../components/Dialog'
 import { ErrorNotice } from '../components/ErrorNotice'
+import { FileDrop } from '../components/FileDrop'
+import { toFileRef } from '../bridge/files'
 import { useRunDetail, useStores } from '../stores/context'
 import type { RetryEdits } from '../stores/run-detail/retry-types'
 import { plural } from '../../shared/amounts'
@@ -61,6 +63,14 @@ export function FixFailedRows() {
             </tbody>
           </table>
         </div>
+        <CorrectedWorkbook busy={retry.checking} />
+        {retry.fromWorkbook && !retry.checking && (
+          <p className="prep-note" role="status">
+            Taken from “{retry.fromWorkbook}”:{' '}
+            {plural(retry.plan.fixesFromWorkbook?.length ?? 0, 'row')} changed, shown above. Check
+            them, then send.
+          </p>
+        )}
         {retry.error && <ErrorNotice error={retry.error} />}
         {blocked && (
           <p className="card-sub" role="status">
@@ -75,6 +85,26 @@ export function FixFailedRows() {
         />
       </div>
     </Dialog>
+  )
+}
+
+/**
+ * "Use a corrected workbook…": the workbook the run was sent from, fixed in a spreadsheet program.
+ * The engine finds the failed rows by their row numbers and takes their changed cells.
+ */
+function CorrectedWorkbook(props: { busy: boolean }) {
+  const { runDetail, bridge } = useStores()
+  return (
+    <FileDrop
+      prompt="Or fix the failed rows in the workbook you sent, save it, and drop it here: they are found by their row numbers, and only they are sent."
+      chooseLabel="Use a corrected workbook…"
+      inputLabel="Choose the corrected workbook"
+      accept=".xlsx,.csv"
+      busy={props.busy}
+      onFiles={(files) =>
+        void toFileRef(bridge, files[0]!).then((file) => runDetail.getState().fixFromWorkbook(file))
+      }
+    />
   )
 }
 

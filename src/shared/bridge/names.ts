@@ -20,6 +20,7 @@ export const REQUEST_NAMES = [
   'getPilotRest',
   'planRestOfPilot',
   'listPendingSubmissions',
+  'cancelWork',
   'saveSetAsideRows',
   'watchRuns',
   'unwatchRuns',

@@ -43,6 +43,7 @@ export function planView(plan: Plan): SubmissionPlanView {
     ...(plan.setAside ? { setAsideRows: plan.setAside.rows } : {}),
     ...(plan.followsSetAsideOf ? { followsSetAsideOf: plan.followsSetAsideOf } : {}),
     ...(plan.fixableRows?.length ? { fixableRows: plan.fixableRows } : {}),
+    ...(plan.fixesFromWorkbook ? { fixesFromWorkbook: plan.fixesFromWorkbook } : {}),
     summary: plan.validation.valid
       ? describePlan(plan)
       : 'The workbook has problems: nothing can be sent.',

@@ -23,6 +23,7 @@ import {
   type Plan,
 } from '../../flows/spend'
 import { listingSheet } from '../../flows/spend/listing-copy'
+import type { ReadCorrected } from '../../flows/spend/retry-workbook'
 import {
   followUpOf,
   keepSetAsideWithRun,
@@ -31,6 +32,7 @@ import {
   type SetAsideFile,
 } from '../../flows/spend/set-aside'
 import { parseInputWorkbook } from '../../workbooks'
+import { CancellableWork } from '../cancellable-work'
 import { fileAssetsOf, materialise, refusePathsOverHttp } from '../files'
 import { pendingView } from '../presenters/pending-view'
 import { planView } from '../presenters/plan-view'
@@ -47,10 +49,13 @@ export function spendVerbs(
   | 'getPilotRest'
   | 'planRestOfPilot'
   | 'listPendingSubmissions'
+  | 'cancelWork'
 > {
   const { engine } = ctx
   /** Environments whose unanswered submissions are being sent again now. */
   const resending = new Set<string>()
+  /** Plannings and uploads under way that the page may stop (neither spends). */
+  const work = new CancellableWork()
   const connect = (environment: string) => engine.connect({ env: environment })
   return {
     ...restOfPilotVerbs(ctx),
@@ -63,19 +68,27 @@ export function spendVerbs(
           ctx.emit('uploadProgress', { environment: args.environment, ...p }),
         (p) => p.state !== 'hashing' && p.state !== 'uploading',
       )
-      return uploadFiles(ctx, connection, args.files, progress)
+      return work.run(args.workId, UPLOAD_STOPPED, (signal) =>
+        uploadFiles(ctx, connection, args.files, progress, signal),
+      )
     },
     async planSubmission(args, context) {
       refusePathsOverHttp([args.file], context.transport)
       const connection = await connect(args.environment)
-      return planView(await planFromFile(ctx, connection, args))
+      return planView(
+        await work.run(args.workId, PLANNING_STOPPED, (signal) =>
+          planFromFile(ctx, connection, args, signal),
+        ),
+      )
+    },
+    async cancelWork(args) {
+      work.cancel(args.workId)
+      return null
     },
     confirmSubmission: (args) => confirmSubmission(ctx, args),
-    async planRetryFailed(args) {
-      const connection = await connect(args.environment)
-      return planView(
-        await planRetryFailed(engine, connection, args.runId, undefined, args.edits ?? []),
-      )
+    async planRetryFailed(args, context) {
+      if (args.file) refusePathsOverHttp([args.file], context.transport)
+      return planView(await retryPlan(engine, await connect(args.environment), args))
     },
     async listPendingSubmissions(args) {
       const connection = await connect(args.environment)
@@ -92,6 +105,33 @@ export function spendVerbs(
       }
       return { environment: args.environment, items: items.map(pendingView) }
     },
+  }
+}
+
+/** The failed rows of a run as a plan: fixed as typed in the app, or from a corrected workbook. */
+async function retryPlan(
+  engine: VerbContext['engine'],
+  connection: Connection,
+  args: RequestArgs<'planRetryFailed'>,
+): Promise<Plan> {
+  if (!args.file)
+    return planRetryFailed(engine, connection, args.runId, undefined, args.edits ?? [])
+  const { path, fileName, scratch } = await materialise(engine.home, args.file)
+  try {
+    const read: ReadCorrected = (file, schema, target) =>
+      parseInputWorkbook({ path: file }, schema, {
+        keepCells: true,
+        // A sheet with its own headers is read with the mapping the user confirmed for it.
+        rememberedMaps: engine.mappings.forTarget(connection.historyKey, target),
+      })
+    return await planRetryFailed(engine, connection, args.runId, undefined, {
+      file: path,
+      fileName,
+      read,
+    })
+  } finally {
+    // Only the fixes are kept (in the plan): the copy of the workbook is not needed.
+    if (scratch) await rm(scratch, { recursive: true, force: true })
   }
 }
 
@@ -159,11 +199,23 @@ function restOfPilotVerbs(ctx: VerbContext): Verbs<'getPilotRest' | 'planRestOfP
 
 type UploadProgressArgs = Omit<UploadProgressUpdate, 'environment'>
 
+const PLANNING_STOPPED = {
+  message: 'Working out the cost was stopped. Nothing was sent and nothing was charged.',
+  nextStep: 'Review the cost again when you are ready to send.',
+}
+
+const UPLOAD_STOPPED = {
+  message:
+    'The upload was stopped. Files that had not finished are not on the service; nothing was charged.',
+  nextStep: 'Upload the files again when you are ready.',
+}
+
 /** Reads, validates and prices a dropped workbook; its temporary copy goes with the plan. */
 async function planFromFile(
   ctx: VerbContext,
   connection: Connection,
   args: RequestArgs<'planSubmission'>,
+  signal?: AbortSignal,
 ): Promise<Plan> {
   const materialised = await materialise(ctx.engine.home, args.file)
   const { path, fileName } = materialised
@@ -217,6 +269,7 @@ async function planFromFile(
         selection: args.pilotRows !== undefined ? { first: args.pilotRows } : {},
         runValues: args.runValues,
       },
+      signal ? { signal } : {},
     )
     const followed = await followUpOf(path)
     // The kept plan itself gains them (the store holds this object until it is confirmed).
@@ -225,8 +278,12 @@ async function planFromFile(
       // Fixed rows set aside from a run are its follow-up, as a retry is.
       ...(followed ? { retryOfRunId: followed, followsSetAsideOf: followed } : {}),
     })
-    // A plan that cannot be confirmed keeps nothing on disk.
+    // A plan that cannot be confirmed, or that the page stopped waiting for, keeps nothing.
     if (!plan.id) await dropFiles(scratch, setAside)
+    else if (signal?.aborted) {
+      ctx.engine.plans.drop(plan.id) // its temporary copy goes with it
+      await dropFiles(undefined, setAside)
+    }
     return plan
   } catch (error) {
     await dropFiles(scratch, setAside)
@@ -249,6 +306,7 @@ async function uploadFiles(
   connection: Connection,
   files: RequestArgs<'uploadFiles'>['files'],
   onProgress: (progress: UploadProgressArgs) => void,
+  signal?: AbortSignal,
 ): Promise<UploadResultView> {
   const scratch = await mkdtemp(join(ctx.engine.home, 'tmp-upload-'))
   try {
@@ -267,6 +325,7 @@ async function uploadFiles(
       names.set(path, file.name)
     }
     const results = await ctx.engine.uploads.files(connection, paths, {
+      ...(signal ? { signal } : {}),
       onProgress: (p) =>
         onProgress({
           name: names.get(p.path) ?? p.filename,

@@ -38,6 +38,10 @@ export interface ResultsInput {
   connection: Pick<Connection, 'name' | 'origin' | 'unitLabel'>
   /** A mapped sheet's own columns (field key and the user's header), in the sheet's order. */
   userColumns?: UserColumn[]
+  /** A batch's rows (batch.ts): the run each row came from, in words ('Pilot', 'Rest'). */
+  sentIn?: string[]
+  /** A batch's lines for the Run sheet: its runs, by their ids. */
+  batchLines?: [string, string][]
 }
 
 function cellValue(value: unknown): PlanCell {
@@ -143,6 +147,7 @@ function aboutLines(input: ResultsInput): ResultsPlan['about']['lines'] {
     ['Outputs folder', relative(input.workbookDir, input.download.folder) || '.'],
     ['Retry of run', submission?.retryOfRunId || null],
     ['First error', run.firstErrorMessage || null],
+    ...(input.batchLines ?? []),
   ]
 }
 
@@ -158,9 +163,13 @@ export function resultsPlan(input: ResultsInput): ResultsPlan {
     paths: new Map(input.download.files.map((f) => [f.artifactId, f.path])),
     failures: new Map(input.download.failed.map((f) => [f.artifactId, f.error])),
   }
+  // A batch's rows say which of its runs sent them, beside the row number.
+  const sentIn = input.sentIn
+  const lead = sentIn ? 1 : 0
   const plan: ResultsPlan = {
     columns: [
       { header: rowColumnHeader(numbering), width: 12 },
+      ...(sentIn ? [{ header: 'Sent in', width: 10 }] : []),
       ...inputKeys.map((key) => ({
         header: input.userColumns?.find((c) => c.key === key)?.header ?? labelOf(input.schema, key),
         width: 24,
@@ -187,16 +196,19 @@ export function resultsPlan(input: ResultsInput): ResultsPlan {
     plan.rows.push({
       cells: [
         rowNumberOf(numbering, index),
+        ...(sentIn ? [sentIn[index] ?? null] : []),
         ...inputKeys.map((key) => cellValue(row[key])),
         task ? statusLabel(task.status) : 'no task',
         task?.errorMessage || null,
         ...outputs,
         null,
       ],
-      ...(task && statusTone(task.status) === 'bad' ? { badCell: inputKeys.length + 2 } : {}),
+      ...(task && statusTone(task.status) === 'bad'
+        ? { badCell: lead + inputKeys.length + 2 }
+        : {}),
       linkCells: outputs.flatMap((value, i) =>
         value && typeof value === 'object' && !(value instanceof Date)
-          ? [inputKeys.length + 4 + i]
+          ? [lead + inputKeys.length + 4 + i]
           : [],
       ),
     })

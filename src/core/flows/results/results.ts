@@ -24,11 +24,12 @@ import { userColumnsOf } from './user-columns'
 import type { ColumnMappings } from '../prepare/column-mappings'
 import { keptDetail, keptInputs, rowVersions, type RowVersions } from './row-versions'
 import { rowNumberingOf, type Submissions } from '../spend/submissions'
+import { batchRunsOf, mergeBatch, type BatchPart } from './batch'
 
 /** What saving a run's outputs needs of the engine (the engine itself has all of it). */
 export interface ResultsServices {
   history: Pick<History, 'recordRuns' | 'retriedBy' | 'keptVersions'>
-  submissions: Pick<Submissions, 'byRun'>
+  submissions: Pick<Submissions, 'byRun' | 'batchRuns'>
   downloads: Pick<Downloads, 'run'>
   schemas: Pick<Schemas, 'cached'>
   /** Column mappings the user confirmed: the results keep the names of a mapped sheet's columns. */
@@ -92,6 +93,32 @@ async function keptVersions(
   return { detail: keptDetail(detail, versions), download: merged, versions }
 }
 
+/** One run of the results: its outputs saved, and each re-sent row's kept version in place. */
+async function shownRun(
+  services: ResultsServices,
+  connection: Connection,
+  runId: string,
+  workbookDir: string,
+  options: DownloadOptions,
+): Promise<BatchPart> {
+  const detail: RunDetail = await connection.client.run(runId, { signal: options.signal })
+  // Every output goes to disk first, so that links work and long text is never cut.
+  const download = await downloadRunOutputs(services, connection, detail, workbookDir, options)
+  const submission = services.submissions.byRun(connection.historyKey, runId)
+  // A row sent again (redone, or retried) shows its kept version: the newest that succeeded.
+  const kept = await keptVersions(services, connection, detail, workbookDir, download, options)
+  return {
+    detail: kept.detail,
+    download: kept.download,
+    // A fixed retry's row shows the cells that made its kept output, not the ones that failed.
+    submission: submission && keptInputs(submission, kept.versions),
+  }
+}
+
+/**
+ * The results workbook of a run; for a pilot or the rest of its workbook, of the whole batch:
+ * both runs' rows on one sheet in the sheet's row order, each saying which run sent it.
+ */
 export async function writeResultsWorkbook(
   services: ResultsServices,
   connection: Connection,
@@ -106,10 +133,14 @@ export async function writeResultsWorkbook(
   // anything is fetched, so that a folder that cannot be made is said at once.
   await ensureFolder(workbookDir)
   await checkWritableFolder(path)
-  const detail: RunDetail = await connection.client.run(runId, { signal: options.signal })
-  // Every output goes to disk first, so that links work and long text is never cut.
-  const download = await downloadRunOutputs(services, connection, detail, workbookDir, options)
   const submission = services.submissions.byRun(connection.historyKey, runId)
+  const runIds = batchRunsOf(services.submissions, connection.historyKey, runId, submission)
+  const parts: BatchPart[] = []
+  for (const id of runIds)
+    parts.push(await shownRun(services, connection, id, workbookDir, options))
+  const asked = parts[runIds.indexOf(runId)]!
+  const merged = parts.length > 1 ? mergeBatch(parts, runIds.indexOf(runId)) : null
+  const shown = merged ?? asked
   // Column headers as the user knows them: the template's labels when its schema is saved here.
   const schema =
     submission?.targetKind === 'template'
@@ -125,19 +156,17 @@ export async function writeResultsWorkbook(
           options.signal,
         )
       : undefined
-  // A row sent again (redone, or retried) shows its kept version: the newest that succeeded.
-  const kept = await keptVersions(services, connection, detail, workbookDir, download, options)
   const plan = resultsPlan({
-    detail: kept.detail,
-    download: kept.download,
-    // A fixed retry's row shows the cells that made its kept output, not the ones that failed.
-    submission: submission && keptInputs(submission, kept.versions),
+    detail: shown.detail,
+    download: shown.download,
+    submission: shown.submission,
     schema,
     workbookDir,
     connection,
     ...(userColumns ? { userColumns } : {}),
+    ...(merged ? { sentIn: merged.sentIn, batchLines: merged.aboutLines } : {}),
   })
   // Written in a worker, under the same memory ceiling as reading a workbook.
   await writeResultsWorkbookFile(plan, path, { signal: options.signal })
-  return { path, folder: download.folder, rows: plan.rows.length, download }
+  return { path, folder: asked.download.folder, rows: plan.rows.length, download: shown.download }
 }

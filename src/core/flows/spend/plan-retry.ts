@@ -8,6 +8,7 @@ import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import type { Plan, SpendServices } from './plan'
 import { editedRows, fixableRows, schemaOf, type RowEdit } from './retry-edits'
+import { editsFromWorkbook, type CorrectedFrom } from './retry-workbook'
 import { rowsAgainPlan, submissionOfRun } from './rows-again'
 
 /** The run's detail once it has ended, refusing a run still going or one with no failed rows. */
@@ -37,8 +38,9 @@ async function endedWithFailures(
 }
 
 /**
- * The failed rows as a plan, with the user's fixes (`edits`) applied and checked like a
- * workbook's cells: a fix that does not fit gives a plan that cannot be confirmed. Fixed rows are
+ * The failed rows as a plan, with the user's fixes applied and checked like a workbook's cells:
+ * typed in the app (`edits`), or taken from the corrected workbook (retry-workbook.ts). A fix
+ * that does not fit gives a plan that cannot be confirmed. Fixed rows are
  * other content, so their fingerprint differs from the unfixed retry's (an earlier retry does not
  * block them) while the same fixes sent again after a lost answer find the same request.
  */
@@ -47,7 +49,7 @@ export async function planRetryFailed(
   connection: Connection,
   runId: string,
   signal?: AbortSignal,
-  edits: RowEdit[] = [],
+  fixes: RowEdit[] | CorrectedFrom = [],
 ): Promise<Plan> {
   const original = submissionOfRun(services, connection, runId)
   const { detail, failed } = await endedWithFailures(services, connection, runId, signal)
@@ -55,6 +57,7 @@ export async function planRetryFailed(
   const rowNumbers = indexes.map((i) => original.rowNumbers[i] ?? i + 1)
   const run = { runId, original, indexes, rowNumbers }
   const schema = await schemaOf(services, connection, original, signal)
+  const edits = Array.isArray(fixes) ? fixes : await editsFromWorkbook(schema, run, fixes)
   const { rows, problems } = editedRows(schema, run, edits)
   const errors = new Map(detail.tasks.map((t) => [t.sourceRowIndex, t.errorMessage]))
   const fixable = fixableRows(
@@ -68,7 +71,11 @@ export async function planRetryFailed(
     services,
     connection,
     { ...run, detail, rows },
-    () => ({ fixableRows: fixable, ...(validation ? { validation } : {}) }),
+    () => ({
+      fixableRows: fixable,
+      ...(validation ? { validation } : {}),
+      ...(Array.isArray(fixes) ? {} : { fixesFromWorkbook: edits }),
+    }),
     signal,
   )
 }

@@ -84,6 +84,8 @@ export interface Plan {
   followsSetAsideOf?: string | undefined
   /** A retry's failed rows with their cells as sent, for the user to fix (retry-edits.ts). */
   fixableRows?: FixableRowView[] | undefined
+  /** The fixes a corrected workbook made to the failed rows (retry-workbook.ts). */
+  fixesFromWorkbook?: { row: number; cells: Record<string, string> }[] | undefined
 }
 
 /** What planning and confirming need of the engine (the engine itself has all of it). */

@@ -17,7 +17,15 @@ import type {
 export type { FolderFiles, FilesData, FilesActions, ResolvedFileCell } from './files-types'
 
 export function initialFiles(): FilesData {
-  return { folder: new Map(), uploads: [], uploading: false, uploadError: null, overall: null }
+  return {
+    folder: new Map(),
+    uploads: [],
+    uploading: false,
+    uploadWorkId: '',
+    uploadStopped: false,
+    uploadError: null,
+    overall: null,
+  }
 }
 
 function normalise(path: string): string {
@@ -100,6 +108,41 @@ function uploaded(
   } satisfies UploadItem
 }
 
+/** Sends the files not uploaded yet, under a work id the user's Cancel stops. */
+async function sendUploads(ctx: SliceContext, environment: string, todo: [string, File][]) {
+  const { set, get, api } = ctx
+  const workId = ctx.newId()
+  set({ uploadWorkId: workId, uploadStopped: false })
+  // Uploads the user stopped answer late, if at all: what they say is dropped.
+  const current = () => get().uploadWorkId === workId
+  try {
+    const refs: FileRef[] = []
+    for (const [name, file] of todo) refs.push({ ...(await ctx.toFileRef(file)), name })
+    if (!current()) return
+    const result = await api.uploadFiles({ environment, files: refs, workId })
+    if (!current()) return
+    const ids = new Map(result.assets.map((a) => [a.name, a]))
+    set({
+      uploading: false,
+      uploadWorkId: '',
+      uploads: get().uploads.map((u) => {
+        const asset = ids.get(u.name)
+        return asset ? uploaded(u, asset) : u
+      }),
+    })
+  } catch (error) {
+    if (!current()) return
+    set({
+      uploading: false,
+      uploadWorkId: '',
+      uploadError: errorInfo(error),
+      uploads: get().uploads.map((u) =>
+        u.inputAssetId ? u : { ...u, state: u.state === 'waiting' ? 'waiting' : 'failed' },
+      ),
+    })
+  }
+}
+
 export function filesActions(ctx: SliceContext): FilesActions {
   const { set, get, api } = ctx
 
@@ -131,28 +174,22 @@ export function filesActions(ctx: SliceContext): FilesActions {
             },
         ),
       })
-      if (todo.length === 0) return
-      try {
-        const refs: FileRef[] = []
-        for (const [name, file] of todo) refs.push({ ...(await ctx.toFileRef(file)), name })
-        const result = await api.uploadFiles({ environment, files: refs })
-        const ids = new Map(result.assets.map((a) => [a.name, a]))
-        set({
-          uploading: false,
-          uploads: get().uploads.map((u) => {
-            const asset = ids.get(u.name)
-            return asset ? uploaded(u, asset) : u
-          }),
-        })
-      } catch (error) {
-        set({
-          uploading: false,
-          uploadError: errorInfo(error),
-          uploads: get().uploads.map((u) =>
-            u.inputAssetId ? u : { ...u, state: u.state === 'waiting' ? 'waiting' : 'failed' },
-          ),
-        })
-      }
+      if (todo.length > 0) await sendUploads(ctx, environment, todo)
+    },
+    cancelUploads() {
+      const { uploading, uploadWorkId } = get()
+      if (!uploading) return
+      // A file cut off mid-way is not on the service: it waits to be uploaded again.
+      set({
+        uploading: false,
+        uploadWorkId: '',
+        uploadStopped: true,
+        overall: null,
+        uploads: get().uploads.map((u) =>
+          u.inputAssetId ? u : { ...u, state: 'waiting', sentBytes: 0 },
+        ),
+      })
+      if (uploadWorkId) void api.cancelWork({ workId: uploadWorkId }).catch(() => {})
     },
     applyUploadProgress(update) {
       if (update.environment !== get().environment || !get().uploading) return

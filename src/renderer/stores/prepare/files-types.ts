@@ -21,6 +21,10 @@ export interface FilesData {
   folder: FolderFiles
   uploads: UploadItem[]
   uploading: boolean
+  /** The id `cancelWork` stops the uploads under way by; '' when none run. */
+  uploadWorkId: string
+  /** The user stopped the uploads (said until the next try). */
+  uploadStopped: boolean
   uploadError: BridgeErrorInfo | null
   overall: UploadProgressUpdate['overall'] | null
 }
@@ -28,6 +32,8 @@ export interface FilesData {
 export interface FilesActions {
   addFolder(files: FolderFiles): void
   uploadFiles(): Promise<void>
+  /** Aborts the uploads under way; files not finished go back to waiting, to upload again. */
+  cancelUploads(): void
   applyUploadProgress(update: UploadProgressUpdate): void
 }
 

@@ -15,6 +15,8 @@ export function initialSend(): SendData {
   return {
     pilot: { on: false, rows: 5 },
     planning: false,
+    planWorkId: '',
+    planStopped: false,
     plan: null,
     planError: null,
     sending: false,
@@ -47,6 +49,40 @@ async function openRowsToFix(ctx: SliceContext, environment: string, runId: stri
   }
 }
 
+/** Works out the cost of sending the checked workbook: opens the confirmation, or says why not. */
+async function planSend(ctx: SliceContext, options: { skipInvalid?: boolean }) {
+  const { set, get, api } = ctx
+  const { environment, file, check, pilot } = get()
+  const target = check?.target
+  if (!environment || !file || !target) return
+  const workId = ctx.newId()
+  set({ planning: true, planWorkId: workId, planStopped: false })
+  set({ planError: null, plan: null, sendError: null, sent: null })
+  // A plan for a check no longer shown (another target or environment), or one the user
+  // stopped, is dropped.
+  const current = () => get().check === check && get().planWorkId === workId
+  try {
+    const ref = await ctx.toFileRef(file)
+    if (!current()) return
+    const runValues = filledRunValues(get())
+    const plan = await api.planSubmission({
+      environment,
+      file: ref,
+      target: planTarget(target),
+      workId,
+      ...(pilot.on && !options.skipInvalid ? { pilotRows: pilot.rows } : {}),
+      ...(options.skipInvalid ? { skipInvalid: true } : {}),
+      ...(Object.keys(runValues).length ? { runValues } : {}),
+      ...(ref.kind === 'bytes' ? { fileAssets: uploadedFileCells(get()) } : {}),
+      // The plan reads the sheet the check read (the reader's choice, or the user's).
+      ...(check?.sheet ? { sheet: check.sheet } : {}),
+    })
+    if (current()) set({ planning: false, planWorkId: '', plan })
+  } catch (error) {
+    if (current()) set({ planning: false, planWorkId: '', planError: errorInfo(error) })
+  }
+}
+
 export function sendActions(ctx: SliceContext): SendActions {
   const { set, get, api } = ctx
 
@@ -54,30 +90,12 @@ export function sendActions(ctx: SliceContext): SendActions {
     setPilot(pilot) {
       set({ pilot: { on: pilot.on, rows: Math.max(1, Math.floor(pilot.rows) || 1) } })
     },
-    async planSend(options = {}) {
-      const { environment, file, check, pilot } = get()
-      const target = check?.target
-      if (!environment || !file || !target) return
-      set({ planning: true, planError: null, plan: null, sendError: null, sent: null })
-      try {
-        const ref = await ctx.toFileRef(file)
-        const runValues = filledRunValues(get())
-        const plan = await api.planSubmission({
-          environment,
-          file: ref,
-          target: planTarget(target),
-          ...(pilot.on && !options.skipInvalid ? { pilotRows: pilot.rows } : {}),
-          ...(options.skipInvalid ? { skipInvalid: true } : {}),
-          ...(Object.keys(runValues).length ? { runValues } : {}),
-          ...(ref.kind === 'bytes' ? { fileAssets: uploadedFileCells(get()) } : {}),
-          // The plan reads the sheet the check read (the reader's choice, or the user's).
-          ...(check?.sheet ? { sheet: check.sheet } : {}),
-        })
-        if (get().check === check) set({ planning: false, plan })
-      } catch (error) {
-        // A plan for a check that is no longer shown (another target or environment) is dropped.
-        if (get().check === check) set({ planning: false, planError: errorInfo(error) })
-      }
+    planSend: (options = {}) => planSend(ctx, options),
+    cancelPlan() {
+      const { planning, planWorkId } = get()
+      if (!planning) return
+      set({ planning: false, planWorkId: '', planStopped: true })
+      if (planWorkId) void api.cancelWork({ workId: planWorkId }).catch(() => {})
     },
     closePlan() {
       if (get().sending) return

@@ -14,6 +14,10 @@ export interface SendData {
   /** Sending: all rows, or a pilot of the first N. */
   pilot: { on: boolean; rows: number }
   planning: boolean
+  /** The id `cancelWork` stops the planning under way by; '' when none runs. */
+  planWorkId: string
+  /** The user stopped working out the cost (said until the next try). */
+  planStopped: boolean
   plan: SubmissionPlanView | null
   planError: BridgeErrorInfo | null
   sending: boolean
@@ -30,6 +34,8 @@ export interface SendActions {
    * `skipInvalid`, only the valid rows are planned and the others set aside to fix.
    */
   planSend(options?: { skipInvalid?: boolean }): Promise<void>
+  /** Stops working out the cost: its requests are aborted, its late answer dropped. */
+  cancelPlan(): void
   closePlan(): void
   /** The explicit yes: sends the plan. Resolves with the submission, null when refused. */
   confirmSend(options: { maxCostT?: number; again?: boolean }): Promise<SubmissionView | null>

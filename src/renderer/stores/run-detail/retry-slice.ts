@@ -63,7 +63,7 @@ export function retryActions(ctx: RunDetailContext): RetryActions {
 /** Fixing the failed rows before the confirmation: the user's cells, checked by the engine. */
 function fixActions(
   ctx: RunDetailContext,
-): Pick<RetryActions, 'editCell' | 'checkFixes' | 'reviewRetry'> {
+): Pick<RetryActions, 'editCell' | 'checkFixes' | 'reviewRetry' | 'fixFromWorkbook'> {
   const { set, get, api } = ctx
   return {
     editCell(row, key, text) {
@@ -75,6 +75,9 @@ function fixActions(
     async checkFixes() {
       const { environment, runId, retry } = get()
       if (!environment || !runId || retry.state !== 'fixing' || retry.checking) return
+      // Leaving a cell that did not change (the plan is of the cells as they are) asks nothing:
+      // a check then would hold "Review" disabled under the pointer that is pressing it.
+      if (retry.checked) return
       const mine = ctx.generation()
       const asked = retry.edits
       set({ retry: { ...retry, checking: true, error: null } })
@@ -89,6 +92,28 @@ function fixActions(
         const now = get().retry
         if (mine !== ctx.generation() || now.state !== 'fixing') return
         set({ retry: { ...now, checking: false, checked: false, error: errorInfo(error) } })
+      }
+    },
+    async fixFromWorkbook(file) {
+      const { environment, runId, retry } = get()
+      if (!environment || !runId || retry.state !== 'fixing' || retry.checking) return
+      const mine = ctx.generation()
+      set({ retry: { ...retry, checking: true, error: null } })
+      try {
+        const plan = await api.planRetryFailed({ environment, runId, file })
+        const now = get().retry
+        if (mine !== ctx.generation() || now.state !== 'fixing') return
+        // The workbook's changes are shown in the grid as if typed, already checked.
+        const edits = Object.fromEntries(
+          (plan.fixesFromWorkbook ?? []).map((f) => [f.row, f.cells]),
+        )
+        set({
+          retry: { ...now, plan, edits, checking: false, checked: true, fromWorkbook: file.name },
+        })
+      } catch (error) {
+        const now = get().retry
+        if (mine !== ctx.generation() || now.state !== 'fixing') return
+        set({ retry: { ...now, checking: false, error: errorInfo(error) } })
       }
     },
     reviewRetry() {

@@ -2,7 +2,7 @@
  * The state and actions of retry-slice.ts, kept apart from its code so the store's state type can
  * name them without importing the slice (no import circle).
  */
-import type { BridgeErrorInfo, SubmissionPlanView } from '../../../shared/bridge'
+import type { BridgeErrorInfo, FileRef, SubmissionPlanView } from '../../../shared/bridge'
 
 export type RetryState =
   | { state: 'idle' }
@@ -15,6 +15,8 @@ export type RetryState =
       checked: boolean
       checking: boolean
       error: BridgeErrorInfo | null
+      /** The corrected workbook the edits were last taken from, by name. */
+      fromWorkbook?: string
     }
   | {
       state: 'confirming'
@@ -40,6 +42,11 @@ export interface RetryActions {
   editCell(row: number, key: string, text: string): void
   /** Plans the retry again with the edits, checked like a workbook's cells. */
   checkFixes(): Promise<void>
+  /**
+   * Takes the fixes from the corrected workbook (the run's own, fixed in its failed rows): its
+   * changed cells become the edits, checked the same way; the user reviews them, then sends.
+   */
+  fixFromWorkbook(file: FileRef): Promise<void>
   /** From the fixed rows to the usual confirmation, once the plan is checked and valid. */
   reviewRetry(): void
   confirmRetry(choice: RetryChoice): Promise<void>

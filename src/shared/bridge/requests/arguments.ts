@@ -40,6 +40,16 @@ export const fileRefSchema = z.discriminatedUnion('kind', [
 export type FileRef = z.infer<typeof fileRefSchema>
 
 export const noArgs = z.strictObject({})
+
+/**
+ * Made by the page for work it may stop before it ends (working out a cost, an upload):
+ * `cancelWork` with the same id abandons it.
+ */
+export const workIdSchema = z
+  .string()
+  .min(8)
+  .max(64)
+  .regex(/^[A-Za-z0-9-]+$/)
 export const idSchema = z.string().trim().min(1).max(256)
 export const runIdSchema = z.string().min(1).max(256)
 export const runRef = z.strictObject({ environment: environmentNameSchema, runId: runIdSchema })

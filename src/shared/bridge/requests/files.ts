@@ -1,7 +1,7 @@
 /** Files moving between this computer and the service: dropped files, uploads, downloads. */
 import { z } from 'zod'
 import type { DownloadResultView, DroppedFileInfo, UploadResultView } from '../views/files'
-import { environmentNameSchema, fileRefSchema, request } from './arguments'
+import { environmentNameSchema, fileRefSchema, request, workIdSchema } from './arguments'
 
 export const fileRequests = {
   describeFile: request<DroppedFileInfo>()(z.strictObject({ file: fileRefSchema })),
@@ -10,6 +10,8 @@ export const fileRequests = {
     z.strictObject({
       environment: environmentNameSchema,
       files: z.array(fileRefSchema).min(1).max(500),
+      /** Lets `cancelWork` abort the uploads under way (a file not finished is not kept). */
+      workId: workIdSchema.optional(),
     }),
   ),
   /**

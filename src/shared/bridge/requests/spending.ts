@@ -17,6 +17,7 @@ import {
   idSchema,
   planTargetSchema,
   request,
+  workIdSchema,
 } from './arguments'
 
 /** Most uploads a plan takes for a workbook's file cells (as many as a check lists). */
@@ -36,6 +37,8 @@ export const spendingRequests = {
       environment: environmentNameSchema,
       file: fileRefSchema,
       target: planTargetSchema,
+      /** Lets `cancelWork` abandon the planning while it waits for the service. */
+      workId: workIdSchema.optional(),
       /** Send only the first N rows (a pilot). */
       pilotRows: z.number().int().min(1).max(1_000_000).optional(),
       /** Values of run-scoped fields, by field key, for every row. */
@@ -80,7 +83,8 @@ export const spendingRequests = {
   /**
    * The failed rows of a finished run made on this device, as a plan (confirm it as above).
    * `edits` fixes cells of failed rows first (row as named in the run, field key -> new text),
-   * checked like a workbook's cells; a plan with problems has `validation.valid` false.
+   * or `file` brings them in a corrected workbook, checked like a workbook's cells; a plan with
+   * problems has `validation.valid` false.
    */
   planRetryFailed: request<SubmissionPlanView>()(
     z.strictObject({
@@ -95,6 +99,11 @@ export const spendingRequests = {
         )
         .max(10_000)
         .optional(),
+      /**
+       * The workbook the run was sent from, corrected: its failed rows (by sheet row) give the
+       * fixes instead of `edits`, checked the same way. Refused when its rows are not the run's.
+       */
+      file: fileRefSchema.optional(),
     }),
   ),
   /** What is left of the workbook a pilot run was sent from, or null (spends nothing). */
@@ -112,6 +121,11 @@ export const spendingRequests = {
   saveSetAsideRows: request<SavedFileView | null>()(
     z.strictObject({ environment: environmentNameSchema, runId: idSchema }),
   ),
+  /**
+   * Stops a planning or an upload the page started with this `workId`: its requests to the
+   * service are aborted and its caller gets a "cancelled" error. Nothing was sent or charged.
+   */
+  cancelWork: request<null>()(z.strictObject({ workId: workIdSchema })),
   /** Submissions sent but not answered yet, e.g. after a crash: a "sending" state that lasts. */
   listPendingSubmissions: request<PendingSubmissionList>()(
     z.strictObject({ environment: environmentNameSchema }),

@@ -125,6 +125,11 @@ export interface SubmissionPlanView {
    * in the app, they are planned again with planRetryFailed's `edits`.
    */
   fixableRows?: FixableRowView[]
+  /**
+   * A retry planned from a corrected workbook (planRetryFailed's `file`): the cells it changed
+   * in the failed rows (row as the run names it, field key -> text), as if typed in the app.
+   */
+  fixesFromWorkbook?: { row: number; cells: Record<string, string> }[]
   /** One paragraph that says what confirming will do and spend. */
   summary: string
 }
