@@ -15,6 +15,7 @@ import type { BridgeServiceOptions, Emit } from './types'
 import { outputVerbs, savesOnRunEnd, settingsVerbs } from './verbs/after-run'
 import type { VerbContext } from './verbs/context'
 import { compareVerbs } from './verbs/compare'
+import { draftVerbs } from './verbs/drafts'
 import { redoVerbs } from './verbs/redo'
 import { creatorVerbs } from './verbs/creator'
 import { environmentVerbs } from './verbs/environments'
@@ -100,6 +101,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     ...creatorVerbs(ctx),
     ...compareVerbs(ctx),
     ...redoVerbs(ctx),
+    ...draftVerbs(ctx),
   })
   const stopSubmissionUpdates = engine.submissions.onChange((change) =>
     emit('submissionUpdated', {

@@ -30,6 +30,7 @@ import { afterRunRequests } from './requests/after-run'
 import { compareRequests } from './requests/compare'
 import { redoRequests } from './requests/redo'
 import { creatorRequests } from './requests/creator'
+import { draftRequests } from './requests/drafts'
 import { environmentRequests } from './requests/environments'
 import { fileRequests } from './requests/files'
 import { prepareRequests } from './requests/prepare'
@@ -38,6 +39,7 @@ import { settingsRequests } from './requests/settings'
 import { spendingRequests } from './requests/spending'
 
 export type { FileRef, RequestSpec } from './requests/arguments'
+export type { DraftStep, PrepareDraft } from './requests/drafts'
 
 export const bridgeRequests = {
   ...environmentRequests,
@@ -50,6 +52,7 @@ export const bridgeRequests = {
   ...settingsRequests,
   ...compareRequests,
   ...redoRequests,
+  ...draftRequests,
 }
 
 /** Every event the engine pushes to the UI. */

@@ -55,6 +55,10 @@ export const REQUEST_NAMES = [
   'saveComparison',
   'planRedo',
   'rowVersions',
+  // The New run screen's draft, kept across reloads and restarts.
+  'saveDraft',
+  'restoreDraft',
+  'clearDraft',
 ] as const
 
 export const EVENT_NAMES = [

@@ -51,6 +51,8 @@ export function spendVerbs(
   const { engine } = ctx
   /** Environments whose unanswered submissions are being sent again now. */
   const resending = new Set<string>()
+  /** Plans made on the New run screen: once one is sent, that screen's draft becomes its run. */
+  const fromNewRun = new Set<string>()
   const connect = (environment: string) => engine.connect({ env: environment })
   return {
     ...restOfPilotVerbs(ctx),
@@ -68,9 +70,19 @@ export function spendVerbs(
     async planSubmission(args, context) {
       refusePathsOverHttp([args.file], context.transport)
       const connection = await connect(args.environment)
-      return planView(await planFromFile(ctx, connection, args))
+      const plan = await planFromFile(ctx, connection, args)
+      fromNewRun.add(plan.id)
+      return planView(plan)
     },
-    confirmSubmission: (args) => confirmSubmission(ctx, args),
+    async confirmSubmission(args) {
+      const sent = await confirmSubmission(ctx, args)
+      if (fromNewRun.delete(args.planId) && sent.runId) {
+        const link = { runId: sent.runId, clientRequestId: sent.clientRequestId }
+        // The run is sent either way: a draft not updated only shows the screen as it was.
+        await engine.drafts.markSent(args.environment, link).catch(() => undefined)
+      }
+      return sent
+    },
     async planRetryFailed(args) {
       const connection = await connect(args.environment)
       return planView(
