@@ -96,6 +96,8 @@ export function draftActions(ctx: SliceContext): DraftActions {
       const found = await api.restoreDraft({ environment }).catch(() => null)
       if (get().environment !== environment) return
       try {
+        // The user chose something while the draft was asked for: theirs wins.
+        if (get().target || get().file) return
         const sent = found?.draft.sent
         if (found && sent) {
           // Sent already: the run is shown, and nothing is made ready to send again.

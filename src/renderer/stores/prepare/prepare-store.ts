@@ -115,8 +115,8 @@ function keepDraft(store: StoreApi<PrepareState>, api: BridgeApi, delayMs: numbe
       saved = ''
     }
     if (!state.draftReady || state.checkState === 'reading') return
-    if (!previous.draftReady) {
-      // Just restored (or found none): what is on screen is what the engine has.
+    if (!previous.draftReady && (state.restored || !draftOf(state))) {
+      // Just restored (or none found, nothing chosen): the engine has what is on screen.
       saved = draftKey(state)
       return
     }
