@@ -1,7 +1,7 @@
 // The New run screen's draft through the Bridge handlers, with the real engine, the real sandbox
 // over HTTP and the real workbook worker: the desktop's own file kept by its path and named back
 // only over IPC, a change to it noticed, content a page sent kept as a copy, and a plan made on
-// that screen turning the draft into its run once sent (a refused one does not).
+// that screen turning the draft into its run once sent (one refused by the spending cap does not).
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -74,7 +74,10 @@ describe('the draft through the Bridge', () => {
 
     const plan = await h.planSubmission({ environment: 'Local', file, target }, http)
     await expect(
-      h.confirmSubmission({ environment: 'Local', planId: plan.planId, confirmed: false }, http),
+      h.confirmSubmission(
+        { environment: 'Local', planId: plan.planId, confirmed: true, maxCostT: 1 },
+        http,
+      ),
     ).rejects.toBeTruthy()
     expect((await h.restoreDraft({ environment: 'Local' }, http))?.draft.step).toBe('send')
 

@@ -39,7 +39,7 @@ import { settingsRequests } from './requests/settings'
 import { spendingRequests } from './requests/spending'
 
 export type { FileRef, RequestSpec } from './requests/arguments'
-export type { DraftStep, PrepareDraft } from './requests/drafts'
+export type { DraftStep, PrepareDraft } from './requests/draft-schema'
 
 export const bridgeRequests = {
   ...environmentRequests,

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto'
 import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { prepareDraftSchema, type PrepareDraft } from '../../../shared/bridge/requests/drafts'
+import { prepareDraftSchema, type PrepareDraft } from '../../../shared/bridge/requests/draft-schema'
 import { safeFileName } from '../../files/safe-names'
 import type { Db } from '../../storage/db'
 import { parseJsonColumn } from '../../storage/read-row'

@@ -1,5 +1,5 @@
 /** What restoring the New run screen's draft answers. */
-import type { PrepareDraft } from '../requests/drafts'
+import type { PrepareDraft } from '../requests/draft-schema'
 
 /**
  * A draft's workbook as it is now: the same as when kept (its content comes along, and over IPC
