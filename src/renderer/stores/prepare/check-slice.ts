@@ -125,7 +125,9 @@ export function checkActions(ctx: SliceContext): CheckActions {
   return {
     async takeFile(file) {
       // Another workbook: the uploads made for the previous one's file cells no longer apply.
+      // The note about a restored draft (and its workbook) no longer applies either.
       set({ uploads: [], overall: null, uploadError: null, sheet: null, mapping: null })
+      set({ restored: null })
       await checkFile(ctx, file, get().target)
     },
     async checkAgain() {
