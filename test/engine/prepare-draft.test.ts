@@ -8,7 +8,10 @@ import Database from 'libsql'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { PrepareDrafts } from '../../src/core/flows/prepare/draft'
 import { openDb, SCHEMA_VERSION, type Db } from '../../src/core/storage/db'
-import { prepareDraftSchema, type PrepareDraft } from '../../src/shared/bridge/requests/draft-schema'
+import {
+  prepareDraftSchema,
+  type PrepareDraft,
+} from '../../src/shared/bridge/requests/draft-schema'
 
 const choices: PrepareDraft = {
   step: 'send',
