@@ -60,7 +60,8 @@ async function restore(ctx: SliceContext, found: PrepareDraftView) {
   const { draft, workbook } = found
   // Choosing the target again starts by clearing what belonged to the previous one: the choices
   // made for this one are put back after it.
-  const targetChosen = chooseAgain(ctx, draft.target)
+  // Its form is not waited for: a slow service must not hold the draft (and its saving) back.
+  void chooseAgain(ctx, draft.target)
   set({
     runValues: draft.runValues,
     sheet: draft.sheet,
@@ -75,7 +76,6 @@ async function restore(ctx: SliceContext, found: PrepareDraftView) {
       ctx.restoredPaths.set(file, { kind: 'path', path: workbook.path, name: workbook.name })
     await checkFile(ctx, file, get().target, draft.mapping ?? undefined)
   }
-  await targetChosen
   const problem = workbook && workbook.state !== 'same' ? workbook : null
   set({
     restored: {
