@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { useE2eApp, type E2eApp } from './harness'
 import { chromiumMissing } from './support'
-import { screenshotBothThemes } from './screens'
+import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
 const missing = chromiumMissing()
 if (missing) console.log(`Draft end-to-end test skipped: ${missing}.`)
@@ -88,6 +88,7 @@ describe.skipIf(missing !== null)('the New run draft in headless Chromium', () =
       await page.reload()
       await expectSameStep()
       await screenshotBothThemes(page, 'draft-01-restored-1280')
+      expect(await seriousA11yViolations(page)).toEqual([])
       await page.setViewportSize({ width: 860, height: 700 })
       await page.reload()
       await expectSameStep()
@@ -122,6 +123,7 @@ describe.skipIf(missing !== null)('the New run draft in headless Chromium', () =
         expect(app.engine.submissions.unanswered(historyKey)).toEqual([])
       }
       await screenshotBothThemes(page, 'draft-03-sent')
+      expect(await seriousA11yViolations(page)).toEqual([])
       await note().getByRole('button', { name: 'Open it' }).click()
       await page
         .locator('.run-detail .more-details code', { hasText: runId! })
