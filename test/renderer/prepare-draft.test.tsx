@@ -87,7 +87,7 @@ const saved = (environment = 'Sandbox'): PrepareDraftView => ({
     state: 'same',
     name: 'orders.csv',
     sizeBytes: 12,
-    base64: Buffer.from('Text\nHello\n').toString('base64'),
+    base64: btoa('Text\nHello\n'),
     path: null,
   },
   savedAtMs: 1,
