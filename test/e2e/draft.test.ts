@@ -6,15 +6,10 @@
 import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
+import { expect, it } from 'vitest'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
-import { useE2eApp, type E2eApp } from './harness'
-import { chromiumMissing } from './support'
-import { screenshotBothThemes, seriousA11yViolations } from './screens'
-
-const missing = chromiumMissing()
-if (missing) console.log(`Draft end-to-end test skipped: ${missing}.`)
+import { describeInChromium, useE2eApp } from './harness'
+import { screenshotAtBothSizes, screenshotBothThemes, seriousA11yViolations } from './screens'
 
 /** 5 rows under the user's own headers (mapped by hand to Row echo's fields). */
 async function ownSheet(path: string) {
@@ -25,21 +20,12 @@ async function ownSheet(path: string) {
   await book.xlsx.writeFile(path)
 }
 
-describe.skipIf(missing !== null)('the New run draft in headless Chromium', () => {
-  let app: E2eApp
-  let page: Page
-
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-e2e-draft-',
-      taskMs: 50,
-      context: { viewport: { width: 1280, height: 800 } },
-    },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
+describeInChromium('Draft', 'the New run draft in headless Chromium', () => {
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-e2e-draft-',
+    taskMs: 50,
+    context: { viewport: { width: 1280, height: 800 } },
+  })
 
   const fieldOf = (header: string) => page.getByLabel(`Template field for “${header}”`)
   const sendButton = () => page.getByRole('button', { name: 'Review the cost and send…' })
@@ -87,13 +73,14 @@ describe.skipIf(missing !== null)('the New run draft in headless Chromium', () =
 
       await page.reload()
       await expectSameStep()
-      await screenshotBothThemes(page, 'draft-01-restored-1280')
       expect(await seriousA11yViolations(page)).toEqual([])
-      await page.setViewportSize({ width: 860, height: 700 })
-      await page.reload()
-      await expectSameStep()
-      await screenshotBothThemes(page, 'draft-02-restored-860')
-      await page.setViewportSize({ width: 1280, height: 800 })
+      // At each size the page is reloaded, so the restore lands on the step in that window.
+      await screenshotAtBothSizes(page, 'draft-01-restored', {
+        eachSize: async () => {
+          await page.reload()
+          await expectSameStep()
+        },
+      })
 
       // The engine stops and starts again on the same data folder: the draft is still there.
       await app.restart()
