@@ -20,6 +20,7 @@ import { History } from './storage/run-history'
 import { openDb, type Db } from './storage/db'
 import { Schemas } from './flows/prepare/schema-cache'
 import { ColumnMappings } from './flows/prepare/column-mappings'
+import { PrepareDrafts } from './flows/prepare/draft'
 import type { SecretStore } from './secrets'
 import { Settings } from './storage/settings'
 import { Submissions } from './flows/spend/submissions'
@@ -67,6 +68,8 @@ export class Engine {
   readonly schemas: Schemas
   /** Column mappings the user confirmed, per template and set of headers. */
   readonly mappings: ColumnMappings
+  /** The New run screen's draft per environment, kept across reloads and restarts. */
+  readonly drafts: PrepareDrafts
   /** Plans waiting for the user's confirmation (emptied when the engine closes). */
   readonly plans = new PlanStore<Plan>()
   private readonly db: Db
@@ -97,6 +100,7 @@ export class Engine {
     this.downloads = new Downloads(this.db)
     this.schemas = new Schemas(this.db)
     this.mappings = new ColumnMappings(this.db)
+    this.drafts = new PrepareDrafts(this.db, join(options.home, 'drafts'))
   }
 
   /** The app's settings (outputs folder, download concurrency, theme), kept in the history. */

@@ -15,6 +15,7 @@ import type { BridgeServiceOptions, Emit } from './types'
 import { outputVerbs, savesOnRunEnd, settingsVerbs } from './verbs/after-run'
 import type { VerbContext } from './verbs/context'
 import { compareVerbs } from './verbs/compare'
+import { draftVerbs } from './verbs/drafts'
 import { redoVerbs } from './verbs/redo'
 import { paceVerbs } from './verbs/pace'
 import { creatorVerbs } from './verbs/creator'
@@ -50,8 +51,11 @@ function guarded(handlers: BridgeHandlers): BridgeHandlers {
   return out as BridgeHandlers
 }
 
-export function createBridgeService(engine: Engine, options: BridgeServiceOptions): BridgeService {
-  const listeners = new Set<(event: BridgeEventName, payload: unknown) => void>()
+type Listener = (event: BridgeEventName, payload: unknown) => void
+
+/** The windows listening for pushed events, and the one way to push to all of them. */
+function broadcaster(): { listeners: Set<Listener>; emit: Emit } {
+  const listeners = new Set<Listener>()
   const emit: Emit = (event, payload) => {
     for (const listener of [...listeners]) {
       try {
@@ -61,6 +65,11 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
       }
     }
   }
+  return { listeners, emit }
+}
+
+export function createBridgeService(engine: Engine, options: BridgeServiceOptions): BridgeService {
+  const { listeners, emit } = broadcaster()
   const dialogs = options.dialogs ?? {}
   const source = runsSource(engine)
   const sessionDefault = { name: options.opensOn ?? null }
@@ -102,6 +111,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     ...compareVerbs(ctx),
     ...redoVerbs(ctx),
     ...paceVerbs(ctx),
+    ...draftVerbs(ctx),
   })
   const stopSubmissionUpdates = engine.submissions.onChange((change) =>
     emit('submissionUpdated', {

@@ -178,6 +178,13 @@ export class WorkbookChecks {
     await annotateWorkbook(kept.path, kept.result, outPath)
   }
 
+  /** The file a kept check read (a scratch copy for content a page sent), or null when gone. */
+  checkedFile(checkId: string): { path: string; name: string; isCopy: boolean } | null {
+    const kept = this.kept.get(checkId)
+    if (!kept) return null
+    return { path: kept.path, name: kept.view.fileName, isCopy: kept.scratch !== null }
+  }
+
   /** The name a marked-up copy is offered under. */
   markedUpName(checkId: string): string {
     const name = this.get(checkId).view.fileName.replace(/\.(xlsx|csv|tsv|txt)$/i, '')

@@ -150,6 +150,21 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (origin, run_id, row_index)
   );
   `,
+  // 8: the New run screen's draft per environment (the choices, and the workbook with what it
+  // was when kept, so a changed or missing file is noticed when the draft is restored)
+  `
+  CREATE TABLE IF NOT EXISTS prepare_drafts (
+    environment TEXT PRIMARY KEY COLLATE NOCASE,
+    choices_json TEXT NOT NULL,
+    workbook_name TEXT NOT NULL DEFAULT '',
+    workbook_path TEXT NOT NULL DEFAULT '',
+    workbook_is_copy INTEGER NOT NULL DEFAULT 0,
+    workbook_sha256 TEXT NOT NULL DEFAULT '',
+    workbook_size INTEGER NOT NULL DEFAULT 0,
+    workbook_mtime_ms INTEGER NOT NULL DEFAULT 0,
+    saved_at_ms INTEGER NOT NULL
+  );
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

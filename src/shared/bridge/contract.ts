@@ -31,6 +31,7 @@ import { compareRequests } from './requests/compare'
 import { redoRequests } from './requests/redo'
 import { paceRequests } from './requests/pace'
 import { creatorRequests } from './requests/creator'
+import { draftRequests } from './requests/drafts'
 import { environmentRequests } from './requests/environments'
 import { fileRequests } from './requests/files'
 import { prepareRequests } from './requests/prepare'
@@ -39,6 +40,7 @@ import { settingsRequests } from './requests/settings'
 import { spendingRequests } from './requests/spending'
 
 export type { FileRef, RequestSpec } from './requests/arguments'
+export type { DraftStep, PrepareDraft } from './requests/draft-schema'
 
 export const bridgeRequests = {
   ...environmentRequests,
@@ -52,6 +54,7 @@ export const bridgeRequests = {
   ...compareRequests,
   ...redoRequests,
   ...paceRequests,
+  ...draftRequests,
 }
 
 /** Every event the engine pushes to the UI. */

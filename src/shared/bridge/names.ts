@@ -58,6 +58,10 @@ export const REQUEST_NAMES = [
   'rowVersions',
   'keepRowVersion',
   'earlierPaces',
+  // The New run screen's draft, kept across reloads and restarts.
+  'saveDraft',
+  'restoreDraft',
+  'clearDraft',
 ] as const
 
 export const EVENT_NAMES = [

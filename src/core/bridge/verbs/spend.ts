@@ -56,6 +56,8 @@ export function spendVerbs(
   const resending = new Set<string>()
   /** Plannings and uploads under way that the page may stop (neither spends). */
   const work = new CancellableWork()
+  /** Plans made on the New run screen: once one is sent, that screen's draft becomes its run. */
+  const fromNewRun = new Set<string>()
   const connect = (environment: string) => engine.connect({ env: environment })
   return {
     ...restOfPilotVerbs(ctx),
@@ -75,17 +77,25 @@ export function spendVerbs(
     async planSubmission(args, context) {
       refusePathsOverHttp([args.file], context.transport)
       const connection = await connect(args.environment)
-      return planView(
-        await work.run(args.workId, PLANNING_STOPPED, (signal) =>
-          planFromFile(ctx, connection, args, signal),
-        ),
+      const plan = await work.run(args.workId, PLANNING_STOPPED, (signal) =>
+        planFromFile(ctx, connection, args, signal),
       )
+      fromNewRun.add(plan.id)
+      return planView(plan)
     },
     async cancelWork(args) {
       work.cancel(args.workId)
       return null
     },
-    confirmSubmission: (args) => confirmSubmission(ctx, args),
+    async confirmSubmission(args) {
+      const sent = await confirmSubmission(ctx, args)
+      if (fromNewRun.delete(args.planId) && sent.runId) {
+        const link = { runId: sent.runId, clientRequestId: sent.clientRequestId }
+        // The run is sent either way: a draft not updated only shows the screen as it was.
+        await engine.drafts.markSent(args.environment, link).catch(() => undefined)
+      }
+      return sent
+    },
     async planRetryFailed(args, context) {
       if (args.file) refusePathsOverHttp([args.file], context.transport)
       return planView(await retryPlan(engine, await connect(args.environment), args))

@@ -58,7 +58,7 @@ function unreadableFile(file: File): BridgeErrorInfo {
 }
 
 /** Checks `file` against `target`; a later check (a new checkId) makes this one's answer moot. */
-async function runCheck(
+export async function checkFile(
   ctx: SliceContext,
   file: File,
   target: PrepareTarget | null,
@@ -125,12 +125,14 @@ export function checkActions(ctx: SliceContext): CheckActions {
   return {
     async takeFile(file) {
       // Another workbook: the uploads made for the previous one's file cells no longer apply.
-      set({ uploads: [], overall: null, uploadError: null, sheet: null })
-      await runCheck(ctx, file, get().target)
+      // The note about a restored draft (and its workbook) no longer applies either.
+      set({ uploads: [], overall: null, uploadError: null, sheet: null, mapping: null })
+      set({ restored: null })
+      await checkFile(ctx, file, get().target)
     },
     async checkAgain() {
       const { file, target } = get()
-      if (file) await runCheck(ctx, file, target)
+      if (file) await checkFile(ctx, file, target)
     },
     async cancelCheck() {
       const { checkId, checkState } = get()
@@ -150,7 +152,7 @@ export function checkActions(ctx: SliceContext): CheckActions {
     async chooseSheet(sheet) {
       const { file, target } = get()
       set({ sheet })
-      if (file) await runCheck(ctx, file, target)
+      if (file) await checkFile(ctx, file, target)
     },
     setRunValue(key, value) {
       set({ runValues: { ...get().runValues, [key]: value } })
@@ -160,7 +162,8 @@ export function checkActions(ctx: SliceContext): CheckActions {
     },
     async confirmMapping(mapping) {
       const { file, target } = get()
-      if (file) await runCheck(ctx, file, target, mapping)
+      set({ mapping })
+      if (file) await checkFile(ctx, file, target, mapping)
     },
     async saveMarkedUp() {
       const { check } = get()

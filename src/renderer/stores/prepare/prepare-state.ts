@@ -6,6 +6,7 @@
 import type { StoreApi } from 'zustand/vanilla'
 import type { BridgeApi, FileRef, SavedFileView } from '../../../shared/bridge'
 import type { CheckActions, CheckData } from './check-types'
+import type { DraftActions, DraftData } from './draft-types'
 import type { FilesActions, FilesData } from './files-types'
 import type { SendActions, SendData } from './send-types'
 import type { TargetActions, TargetData } from './target-types'
@@ -17,14 +18,17 @@ export interface PrepareDeps {
   /** Hands bytes the engine made to the browser as a download. */
   download(file: Extract<SavedFileView, { kind: 'bytes' }>): void
   newId?: () => string
+  /** How long the draft waits after the last change before it is saved (ms). */
+  draftDelayMs?: number
 }
 
-export interface PrepareData extends TargetData, CheckData, FilesData, SendData {
+export interface PrepareData extends TargetData, CheckData, FilesData, SendData, DraftData {
   /** The environment the screen prepares a run for; every step works in it. */
   environment: string | null
 }
 
-export interface PrepareActions extends TargetActions, CheckActions, FilesActions, SendActions {
+export interface PrepareActions
+  extends TargetActions, CheckActions, FilesActions, SendActions, DraftActions {
   open(environment: string): Promise<void>
   reset(): void
 }
@@ -42,4 +46,6 @@ export interface SliceContext {
   toFileRef: PrepareDeps['toFileRef']
   download: PrepareDeps['download']
   newId: () => string
+  /** Workbooks brought back from a draft in the desktop app: read from the user's own path. */
+  restoredPaths: WeakMap<File, FileRef>
 }
