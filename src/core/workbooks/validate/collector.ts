@@ -15,6 +15,7 @@ import {
   headerKey,
   isBlank,
   type CellValue,
+  type WireValue,
 } from '../../../shared/input-schema'
 import type { WorkbookSource } from '../byte-source'
 import { MAX_FILE_ERRORS } from '../limits'
@@ -23,9 +24,20 @@ import { HeaderMapping } from '../mapping/header-mapping'
 import { FileCells } from './file-cells'
 import { headerColumns, type MappingSheet } from './header'
 import type { ErrorCell, ReadOptions, ReadResult, RowSink, SheetHeader } from './read-result'
-import { isTotalRow, RowTally } from './row-shape'
+import { isBlankText, isTotalRow, RowTally } from './row-shape'
 
 const REPLACEMENT = '\uFFFD'
+
+/**
+ * Whether a cell is good for a field of `type` and is sent as it is (what checkCell answers for
+ * it): a whole number for an integer, a finite number for a number, filled text for text.
+ */
+function sentAsIs(type: SchemaField['type'], cell: CellValue): boolean {
+  if (typeof cell === 'number')
+    return type === 'integer' ? Number.isInteger(cell) : type === 'number' && Number.isFinite(cell)
+  if (typeof cell === 'string') return (type === 'string' || type === 'text') && !isBlankText(cell)
+  return false
+}
 
 /** Maps columns, coerces cells, keeps errors (bounded) and rows (optional). */
 export class Collector implements RowSink {
@@ -164,15 +176,17 @@ export class Collector implements RowSink {
    * hidden row is read past, and a total row is held until a row follows it.
    */
   row(cells: CellValue[], rowNumber: number, hidden = false) {
-    // Blank rows (and rows with nothing but formatting) above the header are not the header.
+    // Blank rows (and rows with nothing but formatting) are skipped; text that lost letters in
+    // a conversion is noticed. One pass over the cells does both (a million cells a sheet).
     let blank = true
-    for (let i = 0; i < cells.length; i += 1)
-      if (!isBlank(cells[i])) {
-        blank = false
-        break
-      }
+    for (let i = 0; i < cells.length; i += 1) {
+      const cell = cells[i]
+      if (typeof cell === 'string') {
+        if (blank && !isBlankText(cell)) blank = false
+        if (cell.includes(REPLACEMENT)) this.noticeReplacement(rowNumber, i)
+      } else if (blank && cell !== null && cell !== undefined) blank = false
+    }
     if (blank) return
-    this.noticeReplacement(cells, rowNumber)
     if (!this.headerSeen) {
       // A title or notes may stand above the header: the header stage may look a few rows ahead.
       this.replay(this.headerMapping.offer(cells, rowNumber, hidden))
@@ -255,6 +269,17 @@ export class Collector implements RowSink {
     rowNumber: number,
     rowIndex: number,
   ) {
+    // The usual good cell of a plain column, answered without the general check (a million
+    // cells a sheet): what that check would send is the cell itself, or (a date when only
+    // checking) nothing at all.
+    if (!field.multiValue) {
+      if (sentAsIs(field.type, cell)) {
+        if (out) out[field.key] = cell as WireValue
+        return
+      }
+      if (!out && field.type === 'date' && cell instanceof Date && !Number.isNaN(cell.getTime()))
+        return
+    }
     const checked = checkCell(field, cell)
     if (checked instanceof CellProblem) {
       this.problem(rowIndex, rowNumber, field, cellMessage(rowNumber, field, checked.problem))
@@ -277,13 +302,9 @@ export class Collector implements RowSink {
   }
 
   /** Text with U+FFFD lost its letters in a conversion: never sent on silently. */
-  private noticeReplacement(cells: CellValue[], rowNumber: number) {
-    for (let i = 0; i < cells.length; i += 1) {
-      const cell = cells[i]
-      if (typeof cell !== 'string' || !cell.includes(REPLACEMENT)) continue
-      if (this.replacement) this.replacement.count += 1
-      else this.replacement = { row: rowNumber, column: i, count: 1 }
-    }
+  private noticeReplacement(rowNumber: number, column: number) {
+    if (this.replacement) this.replacement.count += 1
+    else this.replacement = { row: rowNumber, column, count: 1 }
   }
 
   /** The total row held to the end is a total: said, not sent. */
