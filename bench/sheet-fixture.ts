@@ -148,4 +148,3 @@ export async function floor(path: string): Promise<number> {
   if (cells < ROWS * fields.length || seen === 0) throw new Error(`the floor found ${cells} cells`)
   return rows - 1
 }
-

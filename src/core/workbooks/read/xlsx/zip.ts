@@ -238,7 +238,12 @@ async function* inflateEntry(
     }
     return
   }
-  const inflater = createInflateRaw({ chunkSize: 64 * 1024 })
+  // Up to 2 MB inflated ahead: the inflating (on libuv's threads) goes on while the text
+  // already out is scanned, instead of waiting for each chunk to be asked for.
+  const inflater = createInflateRaw({
+    chunkSize: 64 * 1024,
+    readableHighWaterMark: 2 * 1024 * 1024,
+  })
   const stream = pipeline(Readable.from(raw), inflater, () => {})
   try {
     for await (const chunk of stream) {
