@@ -166,9 +166,14 @@ async function planFromFile(
   const { path, fileName, scratch } = await materialise(ctx.engine.home, args.file)
   let setAside: SetAsideFile | undefined
   try {
-    const read = (file: string, schema: Parameters<typeof parseInputWorkbook>[1]) =>
+    const read = (
+      file: string,
+      schema: Parameters<typeof parseInputWorkbook>[1],
+      // With skipInvalid: where the worker writes the rows with problems as it reads them.
+      more: Pick<NonNullable<Parameters<typeof parseInputWorkbook>[2]>, 'setAside'> = {},
+    ) =>
       parseInputWorkbook({ path: file }, schema, {
-        ...(args.skipInvalid ? { keepCells: true } : {}),
+        ...more,
         // A workbook a page sent names files on the page's computer: only its uploads count.
         ...(args.file.kind === 'bytes'
           ? { fileAssets: fileAssetsOf(args.fileAssets) }

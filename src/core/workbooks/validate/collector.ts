@@ -11,7 +11,6 @@ import {
   cellMessage,
   CellProblem,
   checkCell,
-  coerceCell,
   headerKey,
   isBlank,
   type CellValue,
@@ -19,25 +18,17 @@ import {
 } from '../../../shared/input-schema'
 import type { WorkbookSource } from '../byte-source'
 import { MAX_FILE_ERRORS } from '../limits'
-import { cellText, columnLetter, SHEETS } from '../sheets'
-import { HeaderMapping } from '../mapping/header-mapping'
+import { cellText, columnLetter } from '../sheets'
+import { HeaderMapping, type MappingOutcome } from '../mapping/header-mapping'
+import { AsideRows, cellTexts, withoutAside, type AsideSink } from './aside-rows'
 import { FileCells } from './file-cells'
 import { headerColumns, type MappingSheet } from './header'
 import type { ErrorCell, ReadOptions, ReadResult, RowSink, SheetHeader } from './read-result'
+import { plainGood } from './plain-cells'
 import { isBlankText, isTotalRow, RowTally } from './row-shape'
+import { applyRunValues } from './run-values'
 
 const REPLACEMENT = '\uFFFD'
-
-/**
- * Whether a cell is good for a field of `type` and is sent as it is (what checkCell answers for
- * it): a whole number for an integer, a finite number for a number, filled text for text.
- */
-function sentAsIs(type: SchemaField['type'], cell: CellValue): boolean {
-  if (typeof cell === 'number')
-    return type === 'integer' ? Number.isInteger(cell) : type === 'number' && Number.isFinite(cell)
-  if (typeof cell === 'string') return (type === 'string' || type === 'text') && !isBlankText(cell)
-  return false
-}
 
 /** Maps columns, coerces cells, keeps errors (bounded) and rows (optional). */
 export class Collector implements RowSink {
@@ -74,11 +65,18 @@ export class Collector implements RowSink {
   /** Which row is the header and which mapping its columns take (mapping/). */
   private readonly headerMapping: HeaderMapping
 
+  /** With ReadOptions.setAside: the rows with problems, sent to `aside` as they are checked. */
+  private readonly aside: AsideRows | null
+  private readonly setAsidePath: string | null
+
   constructor(
     private readonly schema: ListingInputSchema | null,
     source: WorkbookSource,
     options: ReadOptions,
+    aside?: AsideSink,
   ) {
+    this.aside = aside ? new AsideRows(aside) : null
+    this.setAsidePath = options.setAside?.path ?? null
     this.fields = new Map((schema?.fields ?? []).map((f) => [f.key, f]))
     this.headerMapping = new HeaderMapping(
       schema,
@@ -140,6 +138,7 @@ export class Collector implements RowSink {
     this.headerSeen = true
     const texts = this.headerMapping.texts(cells)
     if (this.keepCells) this.headers = texts.map((t) => t ?? '')
+    this.aside?.sink.header(texts.map((t) => t ?? ''))
     const { columns, problems } = this.headerMapping.columns(
       texts,
       headerColumns(texts, this.schema, this.fields, this.mapping),
@@ -238,19 +237,14 @@ export class Collector implements RowSink {
         field,
         cellMessage(rowNumber, field, 'is required but empty'),
       )
+    this.aside?.endRow(rowIndex, rowNumber, cells, columns.length)
     if (out) this.keepRow(out, cells, rowNumber)
   }
 
   private keepRow(out: InputRow, cells: CellValue[], rowNumber: number) {
     this.rows.push(out)
     this.rowNumbers.push(rowNumber)
-    if (this.keepCells)
-      this.cells.push(
-        this.columns.map((_, i) => {
-          const cell = cells[i] ?? null
-          return isBlank(cell) ? '' : cellText(cell)
-        }),
-      )
+    if (this.keepCells) this.cells.push(cellTexts(cells, this.columns.length))
   }
 
   /** The header, then the rows held while it was looked for. */
@@ -269,16 +263,9 @@ export class Collector implements RowSink {
     rowNumber: number,
     rowIndex: number,
   ) {
-    // The usual good cell of a plain column, answered without the general check (a million
-    // cells a sheet): what that check would send is the cell itself, or (a date when only
-    // checking) nothing at all.
-    if (!field.multiValue) {
-      if (sentAsIs(field.type, cell)) {
-        if (out) out[field.key] = cell as WireValue
-        return
-      }
-      if (!out && field.type === 'date' && cell instanceof Date && !Number.isNaN(cell.getTime()))
-        return
+    if (plainGood(field, cell, out === null)) {
+      if (out) out[field.key] = cell as WireValue
+      return
     }
     const checked = checkCell(field, cell)
     if (checked instanceof CellProblem) {
@@ -292,13 +279,15 @@ export class Collector implements RowSink {
   }
 
   private problem(rowIndex: number, rowNumber: number, field: SchemaField, error: string) {
+    const index = this.columns.indexOf(field)
+    const column = index < 0 ? null : index + 1
+    this.aside?.problem(error, column)
     if (this.rowErrors.length >= this.maxRowErrors) {
       this.extraErrors += 1
       return
     }
     this.rowErrors.push({ error, fieldKey: field.key, rowIndex })
-    const column = this.columns.indexOf(field)
-    this.errorCells.push({ row: rowNumber, column: column < 0 ? null : column + 1 })
+    this.errorCells.push({ row: rowNumber, column })
   }
 
   /** Text with U+FFFD lost its letters in a conversion: never sent on silently. */
@@ -336,15 +325,26 @@ export class Collector implements RowSink {
         'The workbook has no rows to send. Fill in at least one row under the headers.',
       )
     }
-    this.applyRunValues()
+    if (!this.unreadable)
+      applyRunValues(this.fields.values(), this.rows, this.runValues, (m) => this.fileError(m))
+    // The rows with problems are set aside when nothing else is wrong and some row is good; then
+    // every one of their problems is in the workbook to fix, none left unlisted.
+    const aside = this.aside?.indexes ?? []
+    const setAside =
+      this.fileErrors.length === 0 && aside.length > 0 && aside.length < this.rowCount
     if (this.extraFileErrors > 0)
       this.fileErrors.push(
         `${this.extraFileErrors} more problems with the file are not listed; fix the ones shown first.`,
       )
-    if (this.extraErrors > 0)
+    if (this.extraErrors > 0 && !setAside)
       this.fileErrors.push(
         `${this.extraErrors} more problems in the rows are not listed; fix the ones shown first.`,
       )
+    const result = this.result(mapping)
+    return setAside ? withoutAside(result, aside, this.setAsidePath ?? '') : result
+  }
+
+  private result(mapping: MappingOutcome | undefined): ReadResult {
     return {
       valid: this.fileErrors.length === 0 && this.rowErrors.length === 0,
       fileErrors: this.fileErrors,
@@ -378,27 +378,6 @@ export class Collector implements RowSink {
       ...(hiddenRows.length ? { hiddenRows } : {}),
       ...(totalRow ? { totalRow: totalRow.rowNumber } : {}),
       ...(emptyRows ? { emptyRowsSkipped: emptyRows } : {}),
-    }
-  }
-
-  /** Run-scoped values: checked once, then repeated in every row. */
-  private applyRunValues() {
-    for (const field of this.fields.values()) {
-      if (field.scope !== 'run' || this.unreadable) continue
-      const columnValue = this.rows.find((r) => r[field.key] !== undefined)?.[field.key]
-      if (columnValue !== undefined) {
-        for (const row of this.rows) row[field.key] ??= columnValue
-        continue
-      }
-      const raw = this.runValues.get(field.key) ?? null
-      const coerced = coerceCell(field, raw)
-      if (!coerced.ok) {
-        this.fileError(
-          `${SHEETS.run}, ${field.label || field.key}: ${coerced.problem} (it applies to the whole run).`,
-        )
-        continue
-      }
-      if (coerced.value !== undefined) for (const row of this.rows) row[field.key] = coerced.value
     }
   }
 

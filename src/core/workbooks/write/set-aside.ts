@@ -1,23 +1,19 @@
 /**
- * "Send the valid rows, set the rest aside": the rows of a checked sheet split into those to
- * send and those with problems, and the workbook to fix the latter in. It keeps the user's own
- * columns in their order, adds a Problem column, marks each bad cell with its problem, and keeps
- * where the rows came from on a hidden sheet. Read back, the Problem column is left out.
+ * "Send the valid rows, set the rest aside": the workbook to fix the rows with problems in,
+ * written as the sheet is read (validate/aside-rows.ts), or from a read that kept every row's
+ * cells, split (the command line). It keeps the user's own columns in their order, adds a
+ * Problem column, marks each bad cell with its problem, and keeps where the rows came from on a
+ * hidden sheet. Read back, the Problem column is left out.
  */
-import { rename, stat } from 'node:fs/promises'
-import type { ReadResult } from '../validate/read-result'
+import { rename, rm, stat } from 'node:fs/promises'
+import type ExcelJS from 'exceljs'
+import type { AsideRow } from '../validate/aside-rows'
+import type { ReadResult, SetAsideTarget } from '../validate/read-result'
 import { loadExcelJs } from '../load-exceljs'
 import { SET_ASIDE_PROBLEM } from '../mapping/header-mapping'
+import { streamingWorkbook, type StreamingWorkbook } from './streaming-writer'
 
-export interface SetAsideRow {
-  /** The row's number in the original sheet. */
-  rowNumber: number
-  /** The row's cells as the user typed them, column for column. */
-  cells: string[]
-  problems: string[]
-  /** 1-based columns of the bad cells. */
-  badColumns: number[]
-}
+type SetAsideRow = AsideRow
 
 /**
  * The read without its bad rows (valid when no file problem is left), and the bad rows. Needs a
@@ -57,6 +53,73 @@ export function splitInvalidRows(result: ReadResult): { send: ReadResult; aside:
 /** The sheet the set-aside workbook keeps its origin on (hidden). */
 const SET_ASIDE_SHEET = 'Set aside'
 
+const BAD_CELL = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFDE2E1' } } as const
+
+/**
+ * The workbook of rows to fix, written as the rows come (a streaming writer: a row is on its
+ * way to the disk once added, so 50,000 rows set aside cost no more memory than 50). Written to
+ * `<path>.partial` and moved into place by `close`, so a half-written file never carries the
+ * name; `abandon` removes it.
+ */
+export class SetAsideWriter {
+  private sheet: ReturnType<ExcelJS.stream.xlsx.WorkbookWriter['addWorksheet']> | null = null
+  private width = 0
+
+  private constructor(
+    private readonly target: SetAsideTarget,
+    private readonly book: StreamingWorkbook,
+  ) {}
+
+  static async open(target: SetAsideTarget): Promise<SetAsideWriter> {
+    return new SetAsideWriter(target, await streamingWorkbook(partialOf(target.path)))
+  }
+
+  /** The user's headers (the Problem column is added after them). */
+  header(headers: string[]): void {
+    if (this.sheet) return
+    this.width = headers.length
+    this.sheet = this.book.writer.addWorksheet('To fix')
+    this.sheet.getColumn(headers.length + 1).width = 60
+    const row = this.sheet.addRow([...headers, SET_ASIDE_PROBLEM])
+    row.font = { bold: true }
+    row.commit()
+  }
+
+  row(row: SetAsideRow): void {
+    if (!this.sheet) this.header([])
+    const problems = row.problems.join('\n')
+    const cells: string[] = []
+    for (let i = 0; i < this.width; i += 1) cells.push(row.cells[i] ?? '')
+    cells.push(problems)
+    const added = this.sheet!.addRow(cells)
+    for (const column of row.badColumns) {
+      const cell = added.getCell(column)
+      cell.fill = BAD_CELL
+      cell.note = problems
+    }
+    added.commit()
+  }
+
+  /** Finishes the workbook (its hidden sheet says where the rows came from) and names it. */
+  async close(): Promise<void> {
+    if (!this.sheet) this.header([])
+    this.sheet!.commit()
+    const hidden = this.book.writer.addWorksheet(SET_ASIDE_SHEET, { state: 'hidden' })
+    for (const line of this.target.about) hidden.addRow(line).commit()
+    hidden.commit()
+    await this.book.commit()
+    await rename(partialOf(this.target.path), this.target.path)
+  }
+
+  /** Nothing set aside after all: the partial file goes. */
+  async abandon(): Promise<void> {
+    await this.book.commit().catch(() => undefined)
+    await rm(partialOf(this.target.path), { force: true })
+  }
+}
+
+const partialOf = (path: string) => `${path}.partial`
+
 /** Writes the workbook of rows to fix; `about` lines go to the hidden sheet. */
 export async function writeSetAsideWorkbook(
   path: string,
@@ -64,28 +127,15 @@ export async function writeSetAsideWorkbook(
   rows: SetAsideRow[],
   about: [string, string][],
 ): Promise<void> {
-  const ExcelJS = await loadExcelJs()
-  const book = new ExcelJS.Workbook()
-  const sheet = book.addWorksheet('To fix')
-  sheet.addRow([...headers, SET_ASIDE_PROBLEM]).font = { bold: true }
-  sheet.getColumn(headers.length + 1).width = 60
-  for (const row of rows) {
-    const added = sheet.addRow([
-      ...headers.map((_, i) => row.cells[i] ?? ''),
-      row.problems.join('\n'),
-    ])
-    for (const column of row.badColumns) {
-      const cell = added.getCell(column)
-      cell.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFDE2E1' } }
-      cell.note = row.problems.join('\n')
-    }
+  const writer = await SetAsideWriter.open({ path, about })
+  try {
+    writer.header(headers)
+    for (const row of rows) writer.row(row)
+  } catch (error) {
+    await writer.abandon()
+    throw error
   }
-  const hidden = book.addWorksheet(SET_ASIDE_SHEET, { state: 'hidden' })
-  for (const line of about) hidden.addRow(line)
-  // Written whole, then moved into place: a half-written file never carries the name.
-  const partial = `${path}.partial`
-  await book.xlsx.writeFile(partial)
-  await rename(partial, path)
+  await writer.close()
 }
 
 /** Adds the run the other rows went to, on the hidden sheet of a set-aside workbook. */
