@@ -5,12 +5,12 @@
  * nothing checked) and exceljs's `xlsx.readFile` (the whole workbook in memory). Each is
  * measured in a process of its own, so that peak RSS figures are the reader's alone.
  *
- * Targets: at most 2x the floor, at most 1.3x the streaming read, peak RSS under 250 MB, and at
+ * Targets: at most 1.2x the floor (issue 19), at most 1.3x the streaming read, peak RSS under 250 MB, and at
  * least 2x faster with at most half the memory of readFile.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ExcelJS from 'exceljs'
@@ -22,6 +22,7 @@ type Mode = 'floor' | 'stream' | 'readFile' | 'ours'
 
 /** One measurement, run in a child process: prints `{ ms, rssMb, rows }`. */
 async function measure(mode: Mode, path: string) {
+  const cpu = process.cpuUsage()
   const started = performance.now()
   let rows = 0
   if (mode === 'floor') {
@@ -59,7 +60,10 @@ async function measure(mode: Mode, path: string) {
     rows = result.rowCount
   }
   const ms = performance.now() - started
-  console.log(JSON.stringify({ ms, rssMb: peakRssMb(), rows }))
+  const used = process.cpuUsage(cpu)
+  console.log(
+    JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, rssMb: peakRssMb(), rows }),
+  )
 }
 
 function runChild(mode: Mode, path: string) {
@@ -73,6 +77,8 @@ function runChild(mode: Mode, path: string) {
 
 interface Measured {
   ms: number
+  /** CPU time of the whole process (every thread) over the same span. */
+  cpuMs: number
   rssMb: number
   rows: number
 }
@@ -94,19 +100,20 @@ if (mode) {
     const readFile = runChild('readFile', path)
     // The floor and ours, taken in turns three times, the best of each kept: on a shared
     // machine one run can be slowed by other work, and the ratio is what the target is about.
-    const best = (a: Measured, b: Measured) =>
-      b.ms < a.ms
-        ? { ...b, rssMb: Math.max(a.rssMb, b.rssMb) }
-        : { ...a, rssMb: Math.max(a.rssMb, b.rssMb) }
+    const best = (a: Measured, b: Measured) => ({
+      ...(b.ms < a.ms ? b : a),
+      cpuMs: Math.min(a.cpuMs, b.cpuMs),
+      rssMb: Math.max(a.rssMb, b.rssMb),
+    })
     let floorRun = runChild('floor', path)
     let ours = runChild('ours', path)
     for (let i = 1; i < 3; i += 1) {
       floorRun = best(floorRun, runChild('floor', path))
       ours = best(ours, runChild('ours', path))
     }
-    const line = (name: string, m: { ms: number; rssMb: number; rows: number }) =>
+    const line = (name: string, m: Measured) =>
       console.log(
-        `${name.padEnd(34)} ${(m.ms / 1000).toFixed(2).padStart(6)} s  peak RSS ${m.rssMb.toFixed(0).padStart(4)} MB  (${m.rows} rows)`,
+        `${name.padEnd(34)} ${(m.ms / 1000).toFixed(2).padStart(6)} s  (CPU ${(m.cpuMs / 1000).toFixed(2)} s)  peak RSS ${m.rssMb.toFixed(0).padStart(4)} MB  (${m.rows} rows)`,
       )
     console.log(
       `${ROWS.toLocaleString('en-US')} rows x ${fields.length} fields (every field type), xlsx`,
@@ -124,8 +131,16 @@ if (mode) {
       '  (floor and parse + validate: best time of 3 runs taken in turns, highest peak RSS)',
     )
     const check = (ok: boolean, text: string) => console.log(`${ok ? 'MET ' : 'MISS'} ${text}`)
+    console.log(
+      `  machine load while measuring: ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(', ')} (1, 5, 15 min; ${cpus().length} cores)`,
+    )
     const vsFloor = ours.ms / floorRun.ms
-    check(vsFloor <= 2, `time vs the floor: ${vsFloor.toFixed(2)}x (target at most 2x)`)
+    check(vsFloor <= 1.2, `time vs the floor: ${vsFloor.toFixed(2)}x (target at most 1.2x)`)
+    console.log(
+      `     (in CPU time, every thread: ${(ours.cpuMs / floorRun.cpuMs).toFixed(2)}x; the floor uses one thread, ours a worker and inflates ahead on libuv's threads, so the clock gains where a core is free)`,
+    )
     const vsStream = ours.ms / stream.ms
     check(vsStream <= 1.3, `time vs streaming read: ${vsStream.toFixed(2)}x (target at most 1.3x)`)
     check(ours.rssMb < 250, `peak RSS ${ours.rssMb.toFixed(0)} MB (target under 250 MB)`)
