@@ -5,13 +5,27 @@
  * Problem column, marks each bad cell with its problem, and keeps where the rows came from on a
  * hidden sheet. Read back, the Problem column is left out.
  */
-import { rename, rm, stat } from 'node:fs/promises'
-import type ExcelJS from 'exceljs'
+import { rename, stat } from 'node:fs/promises'
 import type { AsideRow } from '../validate/aside-rows'
 import type { ReadResult, SetAsideTarget } from '../validate/read-result'
 import { loadExcelJs } from '../load-exceljs'
 import { SET_ASIDE_PROBLEM } from '../mapping/header-mapping'
-import { streamingWorkbook, type StreamingWorkbook } from './streaming-writer'
+import { columnLetter } from '../sheets'
+import {
+  comment,
+  commentsEnd,
+  commentsStart,
+  fixedParts,
+  hiddenSheet,
+  sheetEnd,
+  sheetStart,
+  STYLE,
+  textCell,
+  vmlEnd,
+  vmlShape,
+  vmlStart,
+} from './set-aside-parts'
+import { ZipParts, type ZipPart } from './zip-writer'
 
 type SetAsideRow = AsideRow
 
@@ -53,68 +67,80 @@ export function splitInvalidRows(result: ReadResult): { send: ReadResult; aside:
 /** The sheet the set-aside workbook keeps its origin on (hidden). */
 const SET_ASIDE_SHEET = 'Set aside'
 
-const BAD_CELL = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFDE2E1' } } as const
-
 /**
- * The workbook of rows to fix, written as the rows come (a streaming writer: a row is on its
- * way to the disk once added, so 50,000 rows set aside cost no more memory than 50). Written to
+ * The workbook of rows to fix, written as the rows come: each row's XML is packed the moment it
+ * is added (zip-writer.ts), so 50,000 rows set aside keep no more than their packed bytes, and
+ * no spreadsheet library is loaded into the worker that reads the sheet. Written to
  * `<path>.partial` and moved into place by `close`, so a half-written file never carries the
- * name; `abandon` removes it.
+ * name; `abandon` leaves nothing.
  */
 export class SetAsideWriter {
-  private sheet: ReturnType<ExcelJS.stream.xlsx.WorkbookWriter['addWorksheet']> | null = null
-  private width = 0
+  private readonly zip = new ZipParts()
+  private readonly sheet: ZipPart
+  private readonly comments: ZipPart
+  private readonly shapes: ZipPart
+  private width = -1
+  private rowNumber = 1
+  private notes = 0
 
-  private constructor(
-    private readonly target: SetAsideTarget,
-    private readonly book: StreamingWorkbook,
-  ) {}
+  private constructor(private readonly target: SetAsideTarget) {
+    this.sheet = this.zip.add('xl/worksheets/sheet1.xml')
+    this.comments = this.zip.add('xl/comments1.xml', commentsStart)
+    this.shapes = this.zip.add('xl/drawings/vmlDrawing1.vml', vmlStart)
+  }
 
   static async open(target: SetAsideTarget): Promise<SetAsideWriter> {
-    return new SetAsideWriter(target, await streamingWorkbook(partialOf(target.path)))
+    return new SetAsideWriter(target)
   }
 
   /** The user's headers (the Problem column is added after them). */
   header(headers: string[]): void {
-    if (this.sheet) return
+    if (this.width >= 0) return
     this.width = headers.length
-    this.sheet = this.book.writer.addWorksheet('To fix')
-    this.sheet.getColumn(headers.length + 1).width = 60
-    const row = this.sheet.addRow([...headers, SET_ASIDE_PROBLEM])
-    row.font = { bold: true }
-    row.commit()
+    this.sheet.write(sheetStart(headers.length + 1))
+    const cells = [...headers, SET_ASIDE_PROBLEM].map((text, i) =>
+      textCell(`${columnLetter(i)}1`, text, STYLE.bold),
+    )
+    this.sheet.write(`<row r="1">${cells.join('')}</row>`)
   }
 
   row(row: SetAsideRow): void {
-    if (!this.sheet) this.header([])
+    if (this.width < 0) this.header([])
+    const r = (this.rowNumber += 1)
     const problems = row.problems.join('\n')
-    const cells: string[] = []
-    for (let i = 0; i < this.width; i += 1) cells.push(row.cells[i] ?? '')
-    cells.push(problems)
-    const added = this.sheet!.addRow(cells)
-    for (const column of row.badColumns) {
-      const cell = added.getCell(column)
-      cell.fill = BAD_CELL
-      cell.note = problems
+    const bad = new Set(row.badColumns)
+    let xml = `<row r="${r}">`
+    for (let i = 0; i < this.width; i += 1) {
+      const ref = `${columnLetter(i)}${r}`
+      const marked = bad.has(i + 1)
+      xml += textCell(ref, row.cells[i] ?? '', marked ? STYLE.bad : 0)
+      if (!marked) continue
+      this.comments.write(comment(ref, problems))
+      this.shapes.write(vmlShape(this.notes, r - 1, i))
+      this.notes += 1
     }
-    added.commit()
+    this.sheet.write(`${xml}${textCell(`${columnLetter(this.width)}${r}`, problems)}</row>`)
   }
 
   /** Finishes the workbook (its hidden sheet says where the rows came from) and names it. */
   async close(): Promise<void> {
-    if (!this.sheet) this.header([])
-    this.sheet!.commit()
-    const hidden = this.book.writer.addWorksheet(SET_ASIDE_SHEET, { state: 'hidden' })
-    for (const line of this.target.about) hidden.addRow(line).commit()
-    hidden.commit()
-    await this.book.commit()
+    if (this.width < 0) this.header([])
+    this.sheet.write(sheetEnd)
+    this.comments.write(commentsEnd)
+    this.shapes.write(vmlEnd)
+    const about = this.target.about.map(
+      ([a, b], i) =>
+        `<row r="${i + 1}">${textCell(`A${i + 1}`, a)}${textCell(`B${i + 1}`, b)}</row>`,
+    )
+    this.zip.add('xl/worksheets/sheet2.xml', hiddenSheet(about.join('')))
+    for (const [name, text] of fixedParts('To fix', SET_ASIDE_SHEET)) this.zip.add(name, text)
+    await this.zip.writeTo(partialOf(this.target.path))
     await rename(partialOf(this.target.path), this.target.path)
   }
 
-  /** Nothing set aside after all: the partial file goes. */
+  /** Nothing set aside after all: nothing is written. */
   async abandon(): Promise<void> {
-    await this.book.commit().catch(() => undefined)
-    await rm(partialOf(this.target.path), { force: true })
+    this.zip.discard()
   }
 }
 
