@@ -69,6 +69,15 @@ describe('rows with problems set aside as the sheet is read', () => {
     expect(String(sheet.getCell('C11').value).split('\n')).toHaveLength(2)
     expect(book.getWorksheet('Set aside')!.state).toBe('hidden')
     expect(existsSync(`${path}.partial`)).toBe(false)
+
+    // Dropped again as it is, both readers read the same 10 rows (the Problem column left out).
+    for (const xlsxReader of ['fast', 'exceljs'] as const) {
+      const back = await readInputWorkbook({ path }, schema, { xlsxReader })
+      expect(back.fileErrors).toEqual([])
+      expect(back.rowCount).toBe(10)
+      expect(back.rowNumbers).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+      expect(back.rowErrors).toHaveLength(11)
+    }
   })
 
   it('leaves no file and the read as it was when the file itself has a problem', async () => {
