@@ -56,10 +56,20 @@ export function fixedParts(sheetName: string, hiddenName: string): [string, stri
   ]
 }
 
+/** Whether XML can hold the character (tab, line ends and the printable ones). */
+function xmlChar(c: number): boolean {
+  return c >= 32 ? c !== 0xfffe && c !== 0xffff : c === 9 || c === 10 || c === 13
+}
+
 /** Characters XML cannot hold are left out (as spreadsheet programs do); the rest escaped. */
 export function xmlText(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
+  let kept = text
+  for (let i = 0; i < text.length; i += 1)
+    if (!xmlChar(text.charCodeAt(i))) {
+      kept = [...text].filter((ch) => xmlChar(ch.charCodeAt(0))).join('')
+      break
+    }
+  return kept
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
