@@ -234,9 +234,10 @@ async function planFromFile(
   try {
     // The column mapping the user confirmed on the check (remembered for these headers).
     const rememberedMaps = ctx.engine.mappings.forTarget(connection.historyKey, args.target)
-    const read: ReadSheet = (file, schema) =>
+    // With skipInvalid, `more` says where the worker writes the rows with problems as it reads.
+    const read: ReadSheet = (file, schema, more = {}) =>
       parseInputWorkbook({ path: file }, schema, {
-        ...(args.skipInvalid ? { keepCells: true } : {}),
+        ...more,
         // A workbook a page sent names files on the page's computer: only its uploads count.
         ...(args.file.kind === 'bytes'
           ? { fileAssets: fileAssetsOf(args.fileAssets) }

@@ -14,10 +14,13 @@ import { buyerListing } from '../listings/buyer-listing'
 import { skippingInvalidRows, type ReadSheet, type SetAsideFile } from './set-aside'
 import type { ParsedWorkbook, ReadWorkbook } from './submission-inputs'
 
-/** Whether the service must be sent a copy: the sheet was mapped, or rows were left out. */
-export function listingCopyNeeded(read: ReadResult, toSend: ParsedWorkbook): boolean {
+/**
+ * Whether the service must be sent a copy: the sheet was mapped, or rows were left out (set
+ * aside as the sheet was read, or split from it afterwards into `toSend`).
+ */
+export function listingCopyNeeded(read: ReadResult, toSend: ParsedWorkbook = read): boolean {
   const mapped = read.mapping !== undefined && read.mapping.source !== 'exact'
-  return mapped || toSend !== read
+  return mapped || toSend !== read || (read.setAside?.rows ?? 0) > 0
 }
 
 /**
@@ -60,16 +63,10 @@ export async function listingSheet(
 ): Promise<{ file: string; scratch: string; read: ReadWorkbook } | null> {
   const { schema } = await buyerListing(client, listingId)
   if (!schema) return null
-  const first = await read(sheet.path, schema)
   const toSend = setAside
-    ? await skippingInvalidRows(
-        home,
-        async () => first,
-        setAside.about,
-        setAside.onSetAside,
-      )(sheet.path, schema)
-    : first
-  if (!listingCopyNeeded(first, toSend) || !toSend.valid) return null
+    ? await skippingInvalidRows(home, read, setAside.about, setAside.onSetAside)(sheet.path, schema)
+    : await read(sheet.path, schema)
+  if (!listingCopyNeeded(toSend) || !toSend.valid) return null
   const copy = await copyForListing(home, schema, toSend.rows, sheet.path, sheet.scratch)
   return { ...copy, read: async () => toSend }
 }

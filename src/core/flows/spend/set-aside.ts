@@ -8,13 +8,8 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import type { ListingInputSchema } from '../../../shared/contract'
-import type { ReadResult } from '../../workbooks/validate/read-result'
-import {
-  linkSetAsideToRun,
-  setAsideRunOf,
-  splitInvalidRows,
-  writeSetAsideWorkbook,
-} from '../../workbooks'
+import type { ReadResult, SetAsideTarget } from '../../workbooks/validate/read-result'
+import { linkSetAsideToRun, setAsideRunOf } from '../../workbooks'
 import { PLAN_TTL_MS } from './plan-store'
 
 /** The workbook of rows set aside for a plan (and, once sent, its run). */
@@ -45,13 +40,20 @@ export async function keptSetAsides(home: string): Promise<Map<string, SetAsideF
   return kept
 }
 
-/** A reader of a sheet that keeps what the reader saw (mapping, cells), not only the rows. */
-export type ReadSheet = (path: string, schema: ListingInputSchema | null) => Promise<ReadResult>
+/**
+ * A reader of a sheet that keeps what the reader saw (mapping, cells), not only the rows; asked
+ * to, it sets the rows with problems aside as it reads them (ReadOptions.setAside).
+ */
+export type ReadSheet = (
+  path: string,
+  schema: ListingInputSchema | null,
+  options?: { setAside?: SetAsideTarget },
+) => Promise<ReadResult>
 
 /**
- * A reader that gives only the valid rows of a sheet whose problems are all in some rows, and
- * writes the others to a workbook to fix (`onSetAside` says where). A file problem, or no valid
- * row at all, leaves the read as it was, so nothing can be sent.
+ * A reader that gives only the valid rows of a sheet whose problems are all in some rows, the
+ * others written to a workbook to fix as the sheet is read (`onSetAside` says where). A file
+ * problem, or no valid row at all, leaves the read as it was, so nothing can be sent.
  */
 export function skippingInvalidRows(
   home: string,
@@ -60,16 +62,12 @@ export function skippingInvalidRows(
   onSetAside: (file: SetAsideFile) => void,
 ): ReadSheet {
   return async (path, schema) => {
-    const result = await read(path, schema)
-    if (result.fileErrors.length > 0 || result.rowErrors.length === 0) return result
-    const { send, aside } = splitInvalidRows(result)
-    if (send.rows.length === 0) return result
     await mkdir(setAsideFolder(home), { recursive: true })
     await dropUnsent(home)
     const target = join(setAsideFolder(home), `plan-${randomUUID()}.xlsx`)
-    await writeSetAsideWorkbook(target, result.headers ?? [], aside, about)
-    onSetAside({ path: target, rows: aside.length })
-    return send
+    const result = await read(path, schema, { setAside: { path: target, about } })
+    if (result.setAside) onSetAside({ path: target, rows: result.setAside.rows })
+    return result
   }
 }
 

@@ -18,6 +18,7 @@ import {
 } from '../byte-source'
 import { RESAVE, WorkbookFileError } from '../limits'
 import { Collector } from '../validate/collector'
+import { SetAsideWriter } from '../write/set-aside'
 import type { ReadOptions, ReadResult } from '../validate/read-result'
 import { describeCsv, readCsvBytes } from './csv/read-csv'
 import { readWithExceljs, readXlsx } from './xlsx/read-xlsx'
@@ -32,7 +33,27 @@ export async function readInputWorkbook(
   schema: ListingInputSchema | null,
   options: ReadOptions = {},
 ): Promise<ReadResult> {
-  const collector = new Collector(schema, source, options)
+  if (!options.setAside) return readInto(new Collector(schema, source, options), source, options)
+  // The rows with problems go to the workbook to fix as they are read; it is kept only when
+  // the result says they were set aside.
+  const writer = await SetAsideWriter.open(options.setAside)
+  let result: ReadResult
+  try {
+    result = await readInto(new Collector(schema, source, options, writer), source, options)
+  } catch (error) {
+    await writer.abandon()
+    throw error
+  }
+  if (result.setAside) await writer.close()
+  else await writer.abandon()
+  return result
+}
+
+async function readInto(
+  collector: Collector,
+  source: WorkbookSource,
+  options: ReadOptions,
+): Promise<ReadResult> {
   const name = sourceName(source)
   let bytes: ByteSource
   try {

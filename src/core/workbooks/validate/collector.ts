@@ -11,19 +11,22 @@ import {
   cellMessage,
   CellProblem,
   checkCell,
-  coerceCell,
   headerKey,
   isBlank,
   type CellValue,
+  type WireValue,
 } from '../../../shared/input-schema'
 import type { WorkbookSource } from '../byte-source'
 import { MAX_FILE_ERRORS } from '../limits'
-import { cellText, columnLetter, SHEETS } from '../sheets'
-import { HeaderMapping } from '../mapping/header-mapping'
+import { cellText, columnLetter } from '../sheets'
+import { HeaderMapping, type MappingOutcome } from '../mapping/header-mapping'
+import { AsideRows, cellTexts, withoutAside, type AsideSink } from './aside-rows'
 import { FileCells } from './file-cells'
 import { headerColumns, type MappingSheet } from './header'
 import type { ErrorCell, ReadOptions, ReadResult, RowSink, SheetHeader } from './read-result'
-import { isTotalRow, RowTally } from './row-shape'
+import { plainGood } from './plain-cells'
+import { isBlankText, isTotalRow, RowTally } from './row-shape'
+import { applyRunValues } from './run-values'
 
 const REPLACEMENT = '\uFFFD'
 
@@ -62,11 +65,18 @@ export class Collector implements RowSink {
   /** Which row is the header and which mapping its columns take (mapping/). */
   private readonly headerMapping: HeaderMapping
 
+  /** With ReadOptions.setAside: the rows with problems, sent to `aside` as they are checked. */
+  private readonly aside: AsideRows | null
+  private readonly setAsidePath: string | null
+
   constructor(
     private readonly schema: ListingInputSchema | null,
     source: WorkbookSource,
     options: ReadOptions,
+    aside?: AsideSink,
   ) {
+    this.aside = aside ? new AsideRows(aside) : null
+    this.setAsidePath = options.setAside?.path ?? null
     this.fields = new Map((schema?.fields ?? []).map((f) => [f.key, f]))
     this.headerMapping = new HeaderMapping(
       schema,
@@ -128,6 +138,7 @@ export class Collector implements RowSink {
     this.headerSeen = true
     const texts = this.headerMapping.texts(cells)
     if (this.keepCells) this.headers = texts.map((t) => t ?? '')
+    this.aside?.sink.header(texts.map((t) => t ?? ''))
     const { columns, problems } = this.headerMapping.columns(
       texts,
       headerColumns(texts, this.schema, this.fields, this.mapping),
@@ -164,15 +175,17 @@ export class Collector implements RowSink {
    * hidden row is read past, and a total row is held until a row follows it.
    */
   row(cells: CellValue[], rowNumber: number, hidden = false) {
-    // Blank rows (and rows with nothing but formatting) above the header are not the header.
+    // Blank rows (and rows with nothing but formatting) are skipped; text that lost letters in
+    // a conversion is noticed. One pass over the cells does both (a million cells a sheet).
     let blank = true
-    for (let i = 0; i < cells.length; i += 1)
-      if (!isBlank(cells[i])) {
-        blank = false
-        break
-      }
+    for (let i = 0; i < cells.length; i += 1) {
+      const cell = cells[i]
+      if (typeof cell === 'string') {
+        if (blank && !isBlankText(cell)) blank = false
+        if (cell.includes(REPLACEMENT)) this.noticeReplacement(rowNumber, i)
+      } else if (blank && cell !== null && cell !== undefined) blank = false
+    }
     if (blank) return
-    this.noticeReplacement(cells, rowNumber)
     if (!this.headerSeen) {
       // A title or notes may stand above the header: the header stage may look a few rows ahead.
       this.replay(this.headerMapping.offer(cells, rowNumber, hidden))
@@ -224,19 +237,14 @@ export class Collector implements RowSink {
         field,
         cellMessage(rowNumber, field, 'is required but empty'),
       )
+    this.aside?.endRow(rowIndex, rowNumber, cells, columns.length)
     if (out) this.keepRow(out, cells, rowNumber)
   }
 
   private keepRow(out: InputRow, cells: CellValue[], rowNumber: number) {
     this.rows.push(out)
     this.rowNumbers.push(rowNumber)
-    if (this.keepCells)
-      this.cells.push(
-        this.columns.map((_, i) => {
-          const cell = cells[i] ?? null
-          return isBlank(cell) ? '' : cellText(cell)
-        }),
-      )
+    if (this.keepCells) this.cells.push(cellTexts(cells, this.columns.length))
   }
 
   /** The header, then the rows held while it was looked for. */
@@ -255,6 +263,10 @@ export class Collector implements RowSink {
     rowNumber: number,
     rowIndex: number,
   ) {
+    if (plainGood(field, cell, out === null)) {
+      if (out) out[field.key] = cell as WireValue
+      return
+    }
     const checked = checkCell(field, cell)
     if (checked instanceof CellProblem) {
       this.problem(rowIndex, rowNumber, field, cellMessage(rowNumber, field, checked.problem))
@@ -267,23 +279,21 @@ export class Collector implements RowSink {
   }
 
   private problem(rowIndex: number, rowNumber: number, field: SchemaField, error: string) {
+    const index = this.columns.indexOf(field)
+    const column = index < 0 ? null : index + 1
+    this.aside?.problem(error, column)
     if (this.rowErrors.length >= this.maxRowErrors) {
       this.extraErrors += 1
       return
     }
     this.rowErrors.push({ error, fieldKey: field.key, rowIndex })
-    const column = this.columns.indexOf(field)
-    this.errorCells.push({ row: rowNumber, column: column < 0 ? null : column + 1 })
+    this.errorCells.push({ row: rowNumber, column })
   }
 
   /** Text with U+FFFD lost its letters in a conversion: never sent on silently. */
-  private noticeReplacement(cells: CellValue[], rowNumber: number) {
-    for (let i = 0; i < cells.length; i += 1) {
-      const cell = cells[i]
-      if (typeof cell !== 'string' || !cell.includes(REPLACEMENT)) continue
-      if (this.replacement) this.replacement.count += 1
-      else this.replacement = { row: rowNumber, column: i, count: 1 }
-    }
+  private noticeReplacement(rowNumber: number, column: number) {
+    if (this.replacement) this.replacement.count += 1
+    else this.replacement = { row: rowNumber, column, count: 1 }
   }
 
   /** The total row held to the end is a total: said, not sent. */
@@ -315,15 +325,26 @@ export class Collector implements RowSink {
         'The workbook has no rows to send. Fill in at least one row under the headers.',
       )
     }
-    this.applyRunValues()
+    if (!this.unreadable)
+      applyRunValues(this.fields.values(), this.rows, this.runValues, (m) => this.fileError(m))
+    // The rows with problems are set aside when nothing else is wrong and some row is good; then
+    // every one of their problems is in the workbook to fix, none left unlisted.
+    const aside = this.aside?.indexes ?? []
+    const setAside =
+      this.fileErrors.length === 0 && aside.length > 0 && aside.length < this.rowCount
     if (this.extraFileErrors > 0)
       this.fileErrors.push(
         `${this.extraFileErrors} more problems with the file are not listed; fix the ones shown first.`,
       )
-    if (this.extraErrors > 0)
+    if (this.extraErrors > 0 && !setAside)
       this.fileErrors.push(
         `${this.extraErrors} more problems in the rows are not listed; fix the ones shown first.`,
       )
+    const result = this.result(mapping)
+    return setAside ? withoutAside(result, aside, this.setAsidePath ?? '') : result
+  }
+
+  private result(mapping: MappingOutcome | undefined): ReadResult {
     return {
       valid: this.fileErrors.length === 0 && this.rowErrors.length === 0,
       fileErrors: this.fileErrors,
@@ -357,27 +378,6 @@ export class Collector implements RowSink {
       ...(hiddenRows.length ? { hiddenRows } : {}),
       ...(totalRow ? { totalRow: totalRow.rowNumber } : {}),
       ...(emptyRows ? { emptyRowsSkipped: emptyRows } : {}),
-    }
-  }
-
-  /** Run-scoped values: checked once, then repeated in every row. */
-  private applyRunValues() {
-    for (const field of this.fields.values()) {
-      if (field.scope !== 'run' || this.unreadable) continue
-      const columnValue = this.rows.find((r) => r[field.key] !== undefined)?.[field.key]
-      if (columnValue !== undefined) {
-        for (const row of this.rows) row[field.key] ??= columnValue
-        continue
-      }
-      const raw = this.runValues.get(field.key) ?? null
-      const coerced = coerceCell(field, raw)
-      if (!coerced.ok) {
-        this.fileError(
-          `${SHEETS.run}, ${field.label || field.key}: ${coerced.problem} (it applies to the whole run).`,
-        )
-        continue
-      }
-      if (coerced.value !== undefined) for (const row of this.rows) row[field.key] = coerced.value
     }
   }
 

@@ -37,6 +37,18 @@ export interface ReadOptions {
   columnMap?: ColumnMap
   /** Mappings remembered for this template, by `headersKey()`: used when the headers are theirs. */
   rememberedMaps?: Record<string, ColumnMap>
+  /**
+   * Set the rows with problems aside: written, as they are read, to a workbook to fix at this
+   * path, and left out of the result, when the file has no other problem and some row is good
+   * (else no file is left there and the result is as without this).
+   */
+  setAside?: SetAsideTarget
+}
+
+/** Where a set-aside workbook goes, and the lines its hidden sheet holds (where the rows came from). */
+export interface SetAsideTarget {
+  path: string
+  about: [string, string][]
 }
 
 /** A sheet that could hold the rows, with the row that looks most like its header. */
@@ -91,6 +103,8 @@ export interface ReadResult {
   emptyRowsSkipped?: number
   /** With a schema: the header row, how its columns were matched, and a proposal when needed. */
   mapping?: MappingOutcome
+  /** With ReadOptions.setAside, when rows were set aside: the workbook to fix and its rows. */
+  setAside?: { path: string; rows: number }
 }
 
 /** The sink every format's reader feeds. */

@@ -16,18 +16,26 @@ function isNumber(cell: CellValue): boolean {
 }
 
 /**
+ * Whether a text cell is blank (isBlank's answer): the usual text, starting with a visible
+ * ASCII character, is answered without trimming a copy of it.
+ */
+export function isBlankText(text: string): boolean {
+  const first = text.charCodeAt(0)
+  return first > 32 && first < 127 ? false : text.trim() === ''
+}
+
+/**
  * A row that sums the rows above it: its first filled cell says Total, Sum or Grand total, and
- * every other filled cell is a number (a formula's result), at least one of them.
+ * every other filled cell is a number (a formula's result), at least one of them. Asked of
+ * every row, so the usual row (its first cell no such label) is answered without a copy.
  */
 export function isTotalRow(cells: CellValue[]): boolean {
-  const filled = cells.filter((cell) => !isBlank(cell))
-  const [label, ...rest] = filled
-  return (
-    typeof label === 'string' &&
-    TOTAL_LABEL.test(label.trim()) &&
-    rest.length > 0 &&
-    rest.every(isNumber)
-  )
+  let first = 0
+  while (first < cells.length && isBlank(cells[first])) first += 1
+  const label = cells[first]
+  if (typeof label !== 'string' || !TOTAL_LABEL.test(label.trim())) return false
+  const rest = cells.slice(first + 1).filter((cell) => !isBlank(cell))
+  return rest.length > 0 && rest.every(isNumber)
 }
 
 /** Counts what the Collector read past below the header, and says it. */

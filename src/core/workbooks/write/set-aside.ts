@@ -1,23 +1,33 @@
 /**
- * "Send the valid rows, set the rest aside": the rows of a checked sheet split into those to
- * send and those with problems, and the workbook to fix the latter in. It keeps the user's own
- * columns in their order, adds a Problem column, marks each bad cell with its problem, and keeps
- * where the rows came from on a hidden sheet. Read back, the Problem column is left out.
+ * "Send the valid rows, set the rest aside": the workbook to fix the rows with problems in,
+ * written as the sheet is read (validate/aside-rows.ts), or from a read that kept every row's
+ * cells, split (the command line). It keeps the user's own columns in their order, adds a
+ * Problem column, marks each bad cell with its problem, and keeps where the rows came from on a
+ * hidden sheet. Read back, the Problem column is left out.
  */
 import { rename, stat } from 'node:fs/promises'
-import type { ReadResult } from '../validate/read-result'
+import type { AsideRow } from '../validate/aside-rows'
+import type { ReadResult, SetAsideTarget } from '../validate/read-result'
 import { loadExcelJs } from '../load-exceljs'
 import { SET_ASIDE_PROBLEM } from '../mapping/header-mapping'
+import { columnLetter } from '../sheets'
+import {
+  comment,
+  commentsEnd,
+  commentsStart,
+  fixedParts,
+  hiddenSheet,
+  sheetEnd,
+  sheetStart,
+  STYLE,
+  textCell,
+  vmlEnd,
+  vmlShape,
+  vmlStart,
+} from './set-aside-parts'
+import { ZipParts, type ZipPart } from './zip-writer'
 
-export interface SetAsideRow {
-  /** The row's number in the original sheet. */
-  rowNumber: number
-  /** The row's cells as the user typed them, column for column. */
-  cells: string[]
-  problems: string[]
-  /** 1-based columns of the bad cells. */
-  badColumns: number[]
-}
+type SetAsideRow = AsideRow
 
 /**
  * The read without its bad rows (valid when no file problem is left), and the bad rows. Needs a
@@ -57,6 +67,85 @@ export function splitInvalidRows(result: ReadResult): { send: ReadResult; aside:
 /** The sheet the set-aside workbook keeps its origin on (hidden). */
 const SET_ASIDE_SHEET = 'Set aside'
 
+/**
+ * The workbook of rows to fix, written as the rows come: each row's XML is packed the moment it
+ * is added (zip-writer.ts), so 50,000 rows set aside keep no more than their packed bytes, and
+ * no spreadsheet library is loaded into the worker that reads the sheet. Written to
+ * `<path>.partial` and moved into place by `close`, so a half-written file never carries the
+ * name; `abandon` leaves nothing.
+ */
+export class SetAsideWriter {
+  private readonly zip = new ZipParts()
+  private readonly sheet: ZipPart
+  private readonly comments: ZipPart
+  private readonly shapes: ZipPart
+  private width = -1
+  private rowNumber = 1
+  private notes = 0
+
+  private constructor(private readonly target: SetAsideTarget) {
+    this.sheet = this.zip.add('xl/worksheets/sheet1.xml')
+    this.comments = this.zip.add('xl/comments1.xml', commentsStart)
+    this.shapes = this.zip.add('xl/drawings/vmlDrawing1.vml', vmlStart)
+  }
+
+  static async open(target: SetAsideTarget): Promise<SetAsideWriter> {
+    return new SetAsideWriter(target)
+  }
+
+  /** The user's headers (the Problem column is added after them). */
+  header(headers: string[]): void {
+    if (this.width >= 0) return
+    this.width = headers.length
+    this.sheet.write(sheetStart(headers.length + 1))
+    const cells = [...headers, SET_ASIDE_PROBLEM].map((text, i) =>
+      textCell(`${columnLetter(i)}1`, text, STYLE.bold),
+    )
+    this.sheet.write(`<row r="1">${cells.join('')}</row>`)
+  }
+
+  row(row: SetAsideRow): void {
+    if (this.width < 0) this.header([])
+    const r = (this.rowNumber += 1)
+    const problems = row.problems.join('\n')
+    const bad = new Set(row.badColumns)
+    let xml = `<row r="${r}">`
+    for (let i = 0; i < this.width; i += 1) {
+      const ref = `${columnLetter(i)}${r}`
+      const marked = bad.has(i + 1)
+      xml += textCell(ref, row.cells[i] ?? '', marked ? STYLE.bad : 0)
+      if (!marked) continue
+      this.comments.write(comment(ref, problems))
+      this.shapes.write(vmlShape(this.notes, r - 1, i))
+      this.notes += 1
+    }
+    this.sheet.write(`${xml}${textCell(`${columnLetter(this.width)}${r}`, problems)}</row>`)
+  }
+
+  /** Finishes the workbook (its hidden sheet says where the rows came from) and names it. */
+  async close(): Promise<void> {
+    if (this.width < 0) this.header([])
+    this.sheet.write(sheetEnd)
+    this.comments.write(commentsEnd)
+    this.shapes.write(vmlEnd)
+    const about = this.target.about.map(
+      ([a, b], i) =>
+        `<row r="${i + 1}">${textCell(`A${i + 1}`, a)}${textCell(`B${i + 1}`, b)}</row>`,
+    )
+    this.zip.add('xl/worksheets/sheet2.xml', hiddenSheet(about.join('')))
+    for (const [name, text] of fixedParts('To fix', SET_ASIDE_SHEET)) this.zip.add(name, text)
+    await this.zip.writeTo(partialOf(this.target.path))
+    await rename(partialOf(this.target.path), this.target.path)
+  }
+
+  /** Nothing set aside after all: nothing is written. */
+  async abandon(): Promise<void> {
+    this.zip.discard()
+  }
+}
+
+const partialOf = (path: string) => `${path}.partial`
+
 /** Writes the workbook of rows to fix; `about` lines go to the hidden sheet. */
 export async function writeSetAsideWorkbook(
   path: string,
@@ -64,28 +153,15 @@ export async function writeSetAsideWorkbook(
   rows: SetAsideRow[],
   about: [string, string][],
 ): Promise<void> {
-  const ExcelJS = await loadExcelJs()
-  const book = new ExcelJS.Workbook()
-  const sheet = book.addWorksheet('To fix')
-  sheet.addRow([...headers, SET_ASIDE_PROBLEM]).font = { bold: true }
-  sheet.getColumn(headers.length + 1).width = 60
-  for (const row of rows) {
-    const added = sheet.addRow([
-      ...headers.map((_, i) => row.cells[i] ?? ''),
-      row.problems.join('\n'),
-    ])
-    for (const column of row.badColumns) {
-      const cell = added.getCell(column)
-      cell.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFFDE2E1' } }
-      cell.note = row.problems.join('\n')
-    }
+  const writer = await SetAsideWriter.open({ path, about })
+  try {
+    writer.header(headers)
+    for (const row of rows) writer.row(row)
+  } catch (error) {
+    await writer.abandon()
+    throw error
   }
-  const hidden = book.addWorksheet(SET_ASIDE_SHEET, { state: 'hidden' })
-  for (const line of about) hidden.addRow(line)
-  // Written whole, then moved into place: a half-written file never carries the name.
-  const partial = `${path}.partial`
-  await book.xlsx.writeFile(partial)
-  await rename(partial, path)
+  await writer.close()
 }
 
 /** Adds the run the other rows went to, on the hidden sheet of a set-aside workbook. */
