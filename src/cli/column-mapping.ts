@@ -10,20 +10,16 @@ import {
   parseMapText,
   type ColumnMap,
   type MappingOutcome,
-  type ReadResult,
 } from '../core/workbooks'
 import { mappingReadOptions, rememberGiven } from '../core/flows/prepare/column-mappings'
-import type { ListingInputSchema } from '../shared/contract'
 import type { PrepareTarget } from '../shared/bridge'
 import { stringOption, type CommandContext, type ParsedArgs, type Session } from './command'
+import type { ReadSheet } from '../core/flows/spend/set-aside'
 import { readWorkbookWith } from './workbook-reader'
 import { UsageError } from './errors'
 
 /** A reader that answers everything the read found (cells and the mapping included). */
-export type ReadWholeWorkbook = (
-  path: string,
-  schema: ListingInputSchema | null,
-) => Promise<ReadResult>
+export type ReadWholeWorkbook = ReadSheet
 
 export const mappingFlags = {
   map: { type: 'string' },
@@ -125,8 +121,8 @@ export async function mappedReader(
   const { engine, connection } = session
   const columns = mappingReadOptions(engine.mappings, connection.historyKey, target, given)
   const read = readWorkbookWith(ctx, { sheet, columns: { ...columns, keepCells } })
-  return async (path, schema) => {
-    const result = await read(path, schema)
+  return async (path, schema, more) => {
+    const result = await read(path, schema, more)
     reportMapping(ctx, result.mapping)
     if (result.mapping?.source === 'proposed') throw mappingNeeded()
     rememberGiven(engine.mappings, connection.historyKey, target, result.mapping)

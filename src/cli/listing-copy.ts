@@ -6,15 +6,13 @@
  */
 import { basename } from 'node:path'
 import { buyerListing } from '../core/flows/listings/buyer-listing'
-import { mappingReadOptions, rememberGiven } from '../core/flows/prepare/column-mappings'
 import type { PlanRequest } from '../core/flows/spend/plan'
 import { copyForListing, listingCopyNeeded } from '../core/flows/spend/listing-copy'
 import { EngineError } from '../core/errors'
 import { describeValidation } from './commands/validate'
 import { stringOption, type CommandContext, type ParsedArgs, type Session } from './command'
-import { mappingNeeded, mappingOption, reportMapping } from './column-mapping'
+import { mappedReader, mappingOption } from './column-mapping'
 import { skippingInvalid, type SetAside } from './set-aside'
-import { readWorkbookWith } from './workbook-reader'
 
 /** The file a listing's plan is made from: a copy as above, or null for the user's own. */
 export async function listingFile(
@@ -32,20 +30,19 @@ export async function listingFile(
   const listing = await buyerListing(connection.client, target.listingId, ctx.signal)
   if (!listing.schema) return null
   const file = args.positionals[0]!
-  const columns = mappingReadOptions(engine.mappings, connection.historyKey, target, given)
-  const read = readWorkbookWith(ctx, {
-    sheet: stringOption(args, 'sheet'),
-    columns: { ...columns, keepCells: setAside.enabled },
-  })
-  const first = await read(file, listing.schema)
-  reportMapping(ctx, first.mapping)
-  if (first.mapping?.source === 'proposed') throw mappingNeeded()
-  rememberGiven(engine.mappings, connection.historyKey, target, first.mapping)
-  const checked = await skippingInvalid(ctx, async () => first, setAside, [
+  const mapped = await mappedReader(
+    ctx,
+    session,
+    target,
+    args,
+    setAside.enabled,
+    stringOption(args, 'sheet'),
+  )
+  const checked = await skippingInvalid(ctx, mapped, setAside, [
     ['Target', JSON.stringify(target)],
   ])(file, listing.schema)
   // Nothing to change: the user's own file goes, and the service's check speaks for it.
-  if (!listingCopyNeeded(first, checked)) return null
+  if (!listingCopyNeeded(checked)) return null
   if (!checked.valid) {
     ctx.out.note(describeValidation(checked))
     throw new EngineError(

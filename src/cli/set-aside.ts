@@ -6,15 +6,10 @@
  */
 import { existsSync } from 'node:fs'
 import { basename, dirname, extname, join, resolve } from 'node:path'
-import type { ReadWorkbook } from '../core/flows/spend'
 import type { ReadWholeWorkbook } from './column-mapping'
 import type { Plan } from '../core/flows/spend/plan'
-import {
-  linkSetAsideToRun,
-  setAsideRunOf,
-  splitInvalidRows,
-  writeSetAsideWorkbook,
-} from '../core/workbooks'
+import { linkSetAsideToRun, setAsideRunOf, type SetAsideTarget } from '../core/workbooks'
+import { plural } from '../shared/amounts'
 import { flag, stringOption, type CommandContext, type ParsedArgs } from './command'
 import { UsageError } from './errors'
 
@@ -62,30 +57,30 @@ export function setAsideOption(args: ParsedArgs, input: string): SetAside {
 
 /**
  * The reader with --skip-invalid: a sheet whose only problems are in some rows gives its valid
- * rows, and the others are written to the set-aside workbook. A file problem, or no valid row
- * at all, leaves the read as it was (nothing is sent).
+ * rows, the others written to the set-aside workbook as the sheet is read (every one of them,
+ * however many). A file problem, or no valid row at all, leaves the read as it was (nothing is
+ * sent).
  */
 export function skippingInvalid(
   ctx: CommandContext,
   read: ReadWholeWorkbook,
   setAside: SetAside,
   about: [string, string][],
-): ReadWorkbook {
+): ReadWholeWorkbook {
   if (!setAside.enabled) return read
   return async (path, schema) => {
-    const result = await read(path, schema)
-    if (result.fileErrors.length > 0 || result.rowErrors.length === 0) return result
-    const { send, aside } = splitInvalidRows(result)
-    if (send.rows.length === 0) return result
-    await writeSetAsideWorkbook(setAside.path, result.headers ?? [], aside, [
-      ['Set aside from', resolve(path)],
-      ...about,
-    ])
-    setAside.written = { path: setAside.path, rows: aside.length }
+    const target: SetAsideTarget = {
+      path: setAside.path,
+      about: [['Set aside from', resolve(path)], ...about],
+    }
+    const result = await read(path, schema, { setAside: target })
+    if (!result.setAside) return result
+    const rows = result.setAside.rows
+    setAside.written = { path: setAside.path, rows }
     ctx.out.note(
-      `${aside.length} row${aside.length === 1 ? '' : 's'} with problems set aside in ${setAside.path} (fix them there and send that workbook); planning the ${send.rows.length} valid row${send.rows.length === 1 ? '' : 's'}`,
+      `${plural(rows, 'row')} with problems set aside in ${setAside.path} (fix them there and send that workbook); planning the ${plural(result.rows.length, 'valid row')}`,
     )
-    return send
+    return result
   }
 }
 

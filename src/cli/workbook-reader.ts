@@ -8,7 +8,7 @@ import {
   type ColumnMap,
   type ReadResult,
 } from '../core/workbooks'
-import type { ListingInputSchema } from '../shared/contract'
+import type { ReadSheet } from '../core/flows/spend/set-aside'
 import type { CommandContext } from './command'
 
 /** A column mapping to apply, or the remembered ones to choose from. */
@@ -21,7 +21,7 @@ interface ColumnOptions {
 
 /**
  * `keepRows: false` for checking only: a 1,000,000-row sheet then costs no more than a small one.
- * `sheet`: the sheet --sheet names. What the reader read past (hidden, total, empty rows, the
+ * `sheet`: the sheet --sheet names; a read asked to set rows aside (`more`) writes them as it goes. What the reader read past (hidden, total, empty rows, the
  * sheet it chose) is said on stderr.
  */
 export function readWorkbookWith(
@@ -31,9 +31,10 @@ export function readWorkbookWith(
     sheet,
     columns = {},
   }: { keepRows?: boolean; sheet?: string | undefined; columns?: ColumnOptions } = {},
-): (path: string, schema: ListingInputSchema | null) => Promise<ReadResult> {
-  return async (path, schema) => {
+): ReadSheet {
+  return async (path, schema, more = {}) => {
     const result = await parseInputWorkbook({ path }, schema, {
+      ...more,
       ...columns,
       keepRows,
       checkFiles: true,

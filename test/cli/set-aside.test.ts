@@ -98,6 +98,31 @@ describe('run --skip-invalid', () => {
     expect(JSON.parse(second.stdout).setAside.path).toBe(join(home, 'two (set aside 2).xlsx'))
   })
 
+  it('sets aside every row with problems, past the 1,000 problems a check lists', async () => {
+    const input = join(home, 'many.csv')
+    const lines = ['Message,Sequence number']
+    // 1,200 rows with a problem among 1,500: more than the check's list of problems holds.
+    for (let i = 1; i <= 1500; i += 1) lines.push(`Hello ${i},${i % 5 === 0 ? i : 'n/a'}`)
+    writeFileSync(input, lines.join('\n'))
+    const sent = await cli([
+      'run',
+      input,
+      '--template',
+      'row-echo',
+      '--skip-invalid',
+      '--json',
+      '--yes',
+    ])
+    expect(sent.stderr).toMatch(/1,200 rows with problems set aside/)
+    expect(sent.code).toBe(0)
+    const answer = JSON.parse(sent.stdout)
+    expect(answer.setAside.rows).toBe(1200)
+    expect(await totalTasks(answer.runId)).toBe(300)
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.readFile(answer.setAside.path)
+    expect(book.getWorksheet('To fix')!.rowCount).toBe(1201)
+  })
+
   it('--set-aside without --skip-invalid is a usage error', async () => {
     const result = await cli(['run', 'x.csv', '--template', 'row-echo', '--set-aside', 'y.xlsx'])
     expect(result.code).toBe(2)

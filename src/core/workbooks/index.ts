@@ -9,7 +9,7 @@
  *   worker/    the worker thread's entry and the client that runs jobs in it
  */
 export { chooseInputSheet, columnLetter, SHEETS } from './sheets'
-export type { ReadResult } from './validate/read-result'
+export type { ReadResult, SetAsideTarget } from './validate/read-result'
 export { readInputWorkbook } from './read/read-input-workbook'
 export { readCsv } from './read/csv/read-csv'
 export { openXlsx } from './read/xlsx/xlsx-file'
@@ -18,12 +18,7 @@ export type { PlanCell, ResultsPlan } from './write/results-workbook'
 export { checkWritableFolder, streamingWorkbook } from './write/streaming-writer'
 export { columnMapFromJson, headersKey, parseMapText, type ColumnMap } from './mapping/column-map'
 export type { MappingOutcome } from './mapping/header-mapping'
-export {
-  linkSetAsideToRun,
-  setAsideRunOf,
-  splitInvalidRows,
-  writeSetAsideWorkbook,
-} from './write/set-aside'
+export { linkSetAsideToRun, setAsideRunOf } from './write/set-aside'
 export { writeRowsWorkbook } from './write/rows-workbook'
 export {
   annotateWorkbook,

@@ -1,13 +1,13 @@
 /**
  * "Send the valid rows, set the rest aside": the workbook to fix the rows with problems in,
- * written as the sheet is read (validate/aside-rows.ts), or from a read that kept every row's
- * cells, split (the command line). It keeps the user's own columns in their order, adds a
+ * written as the sheet is read (validate/aside-rows.ts), by the app and the command line alike.
+ * It keeps the user's own columns in their order, adds a
  * Problem column, marks each bad cell with its problem, and keeps where the rows came from on a
  * hidden sheet. Read back, the Problem column is left out.
  */
 import { rename, stat } from 'node:fs/promises'
 import type { AsideRow } from '../validate/aside-rows'
-import type { ReadResult, SetAsideTarget } from '../validate/read-result'
+import type { SetAsideTarget } from '../validate/read-result'
 import { loadExcelJs } from '../load-exceljs'
 import { SET_ASIDE_PROBLEM } from '../mapping/header-mapping'
 import { columnLetter } from '../sheets'
@@ -26,43 +26,6 @@ import {
   vmlStart,
 } from './set-aside-parts'
 import { ZipParts, type ZipPart } from './zip-writer'
-
-type SetAsideRow = AsideRow
-
-/**
- * The read without its bad rows (valid when no file problem is left), and the bad rows. Needs a
- * read that kept its cells (`keepCells`).
- */
-export function splitInvalidRows(result: ReadResult): { send: ReadResult; aside: SetAsideRow[] } {
-  const byIndex = new Map<number, { problems: string[]; columns: number[] }>()
-  result.rowErrors.forEach((error, i) => {
-    const entry = byIndex.get(error.rowIndex) ?? { problems: [], columns: [] }
-    entry.problems.push(error.error)
-    const column = result.errorCells[i]?.column
-    if (column) entry.columns.push(column)
-    byIndex.set(error.rowIndex, entry)
-  })
-  const keep = (_: unknown, i: number) => !byIndex.has(i)
-  const aside = [...byIndex.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([i, entry]) => ({
-      rowNumber: result.rowNumbers[i] ?? i + 2,
-      cells: result.cells?.[i] ?? [],
-      problems: entry.problems,
-      badColumns: entry.columns,
-    }))
-  const send: ReadResult = {
-    ...result,
-    valid: result.fileErrors.length === 0,
-    rowErrors: [],
-    errorCells: [],
-    rows: result.rows.filter(keep),
-    rowNumbers: result.rowNumbers.filter(keep),
-    rowCount: result.rowCount - aside.length,
-    ...(result.cells ? { cells: result.cells.filter(keep) } : {}),
-  }
-  return { send, aside }
-}
 
 /** The sheet the set-aside workbook keeps its origin on (hidden). */
 const SET_ASIDE_SHEET = 'Set aside'
@@ -104,7 +67,7 @@ export class SetAsideWriter {
     this.sheet.write(`<row r="1">${cells.join('')}</row>`)
   }
 
-  row(row: SetAsideRow): void {
+  row(row: AsideRow): void {
     if (this.width < 0) this.header([])
     const r = (this.rowNumber += 1)
     const problems = row.problems.join('\n')
@@ -145,24 +108,6 @@ export class SetAsideWriter {
 }
 
 const partialOf = (path: string) => `${path}.partial`
-
-/** Writes the workbook of rows to fix; `about` lines go to the hidden sheet. */
-export async function writeSetAsideWorkbook(
-  path: string,
-  headers: string[],
-  rows: SetAsideRow[],
-  about: [string, string][],
-): Promise<void> {
-  const writer = await SetAsideWriter.open({ path, about })
-  try {
-    writer.header(headers)
-    for (const row of rows) writer.row(row)
-  } catch (error) {
-    await writer.abandon()
-    throw error
-  }
-  await writer.close()
-}
 
 /** Adds the run the other rows went to, on the hidden sheet of a set-aside workbook. */
 export async function linkSetAsideToRun(path: string, runId: string): Promise<void> {
