@@ -1,5 +1,5 @@
 // One row numbering everywhere (DESIGN.md, "Row numbers").
-import { expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { rowNumberingOf } from '../../src/core/flows/spend/submissions'
 import {
   SUBMITTED_ROWS,
@@ -7,6 +7,7 @@ import {
   rowFolderName,
   rowLabel,
   rowNumberOf,
+  sheetRowsText,
   spreadsheetRows,
 } from '../../src/shared/format'
 
@@ -28,4 +29,17 @@ it('knows a submission’s numbering from what it kept', () => {
   expect(rowNumberingOf(null)).toBeNull()
   expect(rowNumberingOf({ ...base } as never)).toEqual(SUBMITTED_ROWS)
   expect(rowNumberingOf({ rowNumbers: [2, 5] } as never)?.source).toBe('spreadsheet')
+})
+
+describe('sheetRowsText', () => {
+  it('names rows as the sheet has them, gaps included', () => {
+    expect(sheetRowsText([])).toBe('')
+    expect(sheetRowsText([5])).toBe('row 5')
+    expect(sheetRowsText([2, 3, 4])).toBe('rows 2 to 4')
+    // A redo of rows 2 and 4 is not "rows 2 to 4".
+    expect(sheetRowsText([2, 4])).toBe('rows 2 and 4')
+    expect(sheetRowsText([2, 4, 7])).toBe('rows 2, 4 and 7')
+    const many = Array.from({ length: 50 }, (_, i) => i + 4).filter((n) => n !== 20)
+    expect(sheetRowsText(many)).toBe('rows between 4 and 53')
+  })
 })

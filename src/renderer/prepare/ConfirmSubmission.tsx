@@ -11,6 +11,7 @@ import {
   plural,
   type EstimateFacts,
 } from '../../shared/amounts'
+import { sheetRowsText } from '../../shared/format/rows'
 
 /** Options the user chose in the confirmation. */
 export interface ConfirmChoice {
@@ -28,16 +29,8 @@ function factsOf(plan: SubmissionPlanView): EstimateFacts {
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
 
 function rowsWords(plan: SubmissionPlanView): string {
-  const first = plan.rowNumbers[0]
-  const last = plan.rowNumbers[plan.rowNumbers.length - 1]
-  const where =
-    first !== undefined && last !== undefined
-      ? plan.rowNumbering === 'spreadsheet'
-        ? first === last
-          ? ` (row ${first} of the sheet)`
-          : ` (rows ${first} to ${last} of the sheet)`
-        : ''
-      : ''
+  const rows = plan.rowNumbering === 'spreadsheet' ? sheetRowsText(plan.rowNumbers) : ''
+  const where = rows ? ` (${rows} of the sheet)` : ''
   if (plan.followsSetAsideOf)
     return `${plural(plan.rowCount, 'fixed row')} set aside from an earlier run${where}`
   if (plan.setAsideRows)

@@ -63,3 +63,17 @@ export function rowFolderName(
     numbering?.source === 'spreadsheet' ? Math.max(rowCount, ...numbering.numbers) : rowCount
   return `row-${String(rowNumberOf(numbering, index)).padStart(Math.max(3, String(widest).length), '0')}`
 }
+
+/**
+ * Which sheet rows, in a few words: "row 5", "rows 2 to 4", "rows 2, 4 and 7", or for many rows
+ * with gaps "rows between 4 and 53" (the count is said beside it). '' for no rows.
+ */
+export function sheetRowsText(numbers: readonly number[]): string {
+  const first = numbers[0]
+  const last = numbers[numbers.length - 1]
+  if (first === undefined || last === undefined) return ''
+  if (first === last) return `row ${first}`
+  if (last - first + 1 === numbers.length) return `rows ${first} to ${last}`
+  if (numbers.length > 12) return `rows between ${first} and ${last}`
+  return `rows ${numbers.slice(0, -1).join(', ')} and ${last}`
+}

@@ -1,6 +1,7 @@
 /** A plan in words, for the command line and the app's confirmation. */
 import { amount, estimateSourceWords, plural, type EstimateFacts } from '../../../shared/amounts'
 import { sourceNote } from '../listings/buyer-listing'
+import { sheetRowsText } from '../../../shared/format/rows'
 import type { Plan } from './plan'
 
 /** The facts the shared estimate words need, read off a plan. */
@@ -19,18 +20,6 @@ export function estimateFacts(plan: Plan): EstimateFacts {
 /** "Row 6", or "submitted row 5" when the rows did not come from a workbook here. */
 export function rowName(plan: Pick<Plan, 'rowNumbering'>, n: number): string {
   return plan.rowNumbering === 'spreadsheet' ? `row ${n}` : `submitted row ${n}`
-}
-
-/** "rows 7 to 50", or the rows one by one when they are not one run of numbers. */
-function rowRange(numbers: number[]): string {
-  const first = numbers[0]
-  const last = numbers[numbers.length - 1]
-  if (first === undefined || last === undefined) return 'no rows'
-  if (first === last) return `row ${first}`
-  if (last - first + 1 === numbers.length) return `rows ${first} to ${last}`
-  return numbers.length <= 12
-    ? `rows ${numbers.join(', ')}`
-    : `${plural(numbers.length, 'row')} from row ${first} to row ${last}`
 }
 
 /** One paragraph that says what confirming will do and spend. */
@@ -53,7 +42,7 @@ export function describePlan(plan: Plan): string {
     )
   if (plan.batchOfRunId) {
     parts.push(
-      `These are the rows of ${plan.fileName} that the pilot (run ${plan.batchOfRunId}) did not send: ${rowRange(plan.rowNumbers)}; the pilot’s rows are not sent again.`,
+      `These are the rows of ${plan.fileName} that the pilot (run ${plan.batchOfRunId}) did not send: ${sheetRowsText(plan.rowNumbers) || 'no rows'}; the pilot’s rows are not sent again.`,
     )
   }
   if (plan.estimateSource === 'fee' && plan.taskFixedFeeT !== null) {
