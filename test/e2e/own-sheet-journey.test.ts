@@ -244,6 +244,12 @@ describe.skipIf(missing !== null)('a buyer’s own sheet, from mapping to follow
         )
         .then((handle) => handle.jsonValue() as Promise<string>)
       expect(await tasksOf(team, TEAM_TOKEN, followUpId)).toBe(3)
+      // Its page names it a follow-up of the first run, not rows sent again.
+      const links = page.locator('.run-detail .run-links')
+      await links.getByText('A follow-up: sends the rows set aside from').waitFor()
+      expect(await links.locator(`button[data-run-id="${runId}"]`).textContent()).toBe(
+        'an earlier run',
+      )
 
       await historyShowsBothLinked(runId, followUpId, 'journey-template-06-history')
 

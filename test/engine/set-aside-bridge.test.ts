@@ -97,6 +97,12 @@ describe('set the rows with problems aside (Bridge)', () => {
     expect(firstEntry?.followUps).toEqual([second.runId])
     expect(firstEntry?.retries).toEqual([])
     expect(after.items.indexOf(followEntry!)).toBe(after.items.indexOf(firstEntry!) + 1)
+    // The run pages link the two as a follow-up, not as rows sent again.
+    const ref = (runId: string) => ({ environment: 'Local', runId })
+    const firstPage = await service.handlers.getRunOverview(ref(sent.runId!), http)
+    expect(firstPage).toMatchObject({ retriedBy: [], followUps: [second.runId] })
+    const followPage = await service.handlers.getRunOverview(ref(second.runId!), http)
+    expect(followPage).toMatchObject({ retryOfRunId: '', followUpOfRunId: sent.runId })
 
     await expect(
       service.handlers.saveSetAsideRows({ environment: 'Local', runId: second.runId! }, http),

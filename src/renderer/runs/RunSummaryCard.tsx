@@ -117,44 +117,52 @@ function RunFacts(props: { overview: RunOverview; run: RunSummary; frozenAtMs: n
 }
 
 /**
- * The run whose rows this one sent again, and the runs that sent rows of this one again, as links
- * named in words. Said the same for a retry of failed rows and a redo of chosen ones: both are
- * linked the same way.
+ * How this run is linked to others, as links named in words: the run whose rows it sent again
+ * and the runs that sent its rows again (a retry of failed rows and a redo of chosen ones alike),
+ * and apart from those, the run whose set-aside rows it sent once fixed and its own follow-ups.
  */
 function RelatedRuns(props: { overview: RunOverview }) {
-  const { nav } = useStores()
-  const { retryOfRunId, retriedBy } = props.overview
-  if (!retryOfRunId && retriedBy.length === 0) return null
+  const { retryOfRunId, retriedBy, followUpOfRunId, followUps = [] } = props.overview
+  if (!retryOfRunId && retriedBy.length === 0 && !followUpOfRunId && followUps.length === 0)
+    return null
   return (
     <p className="run-links">
       {retryOfRunId && (
         <>
-          Sends again rows of{' '}
-          <button
-            type="button"
-            className="link-button"
-            data-run-id={retryOfRunId}
-            onClick={() => nav.getState().openRun(retryOfRunId)}
-          >
-            an earlier run
-          </button>
-          .{' '}
+          Sends again rows of <RunLink runId={retryOfRunId}>an earlier run</RunLink>.{' '}
+        </>
+      )}
+      {followUpOfRunId && (
+        <>
+          A follow-up: sends the rows set aside from{' '}
+          <RunLink runId={followUpOfRunId}>an earlier run</RunLink>, fixed.{' '}
         </>
       )}
       {retriedBy.map((id) => (
         <span key={id}>
-          Rows sent again in{' '}
-          <button
-            type="button"
-            className="link-button"
-            data-run-id={id}
-            onClick={() => nav.getState().openRun(id)}
-          >
-            a later run
-          </button>
-          .{' '}
+          Rows sent again in <RunLink runId={id}>a later run</RunLink>.{' '}
+        </span>
+      ))}
+      {followUps.map((id) => (
+        <span key={id}>
+          Rows set aside, fixed and sent in <RunLink runId={id}>a follow-up</RunLink>.{' '}
         </span>
       ))}
     </p>
+  )
+}
+
+/** A link to another run, named in words; its id stays on the link for support and tests. */
+function RunLink(props: { runId: string; children: string }) {
+  const { nav } = useStores()
+  return (
+    <button
+      type="button"
+      className="link-button"
+      data-run-id={props.runId}
+      onClick={() => nav.getState().openRun(props.runId)}
+    >
+      {props.children}
+    </button>
   )
 }

@@ -76,6 +76,7 @@ async function runOverview(
   engine.recordRuns(connection.historyKey, [detail.run])
   const submission = engine.submissions.byRun(connection.historyKey, runId)
   const saved = savedOutputs(engine, connection.historyKey, runId)
+  const followUps = engine.submissions.followUpsOf(connection.historyKey, runId)
   const workbook = join(ctx.settings.read().outputsFolder, resultsWorkbookName(runId))
   const numbering = rowNumberingOf(submission)
   const rowNumbers = numbering?.source === 'spreadsheet' ? numbering.numbers : []
@@ -87,8 +88,13 @@ async function runOverview(
     fromThisDevice: submission !== null,
     inputFilename: submission?.inputFilename || detail.run.inputFilename,
     rowNumbers: rowNumbers.length > 0 ? [...rowNumbers] : null,
-    retryOfRunId: submission?.retryOfRunId ?? '',
-    retriedBy: engine.history.retriedBy(connection.historyKey, runId),
+    // A follow-up (set-aside rows sent once fixed) is linked as such, never as a retry.
+    retryOfRunId: submission?.followUpOfRunId ? '' : (submission?.retryOfRunId ?? ''),
+    retriedBy: engine.history
+      .retriedBy(connection.historyKey, runId)
+      .filter((id) => !followUps.includes(id)),
+    ...(submission?.followUpOfRunId ? { followUpOfRunId: submission.followUpOfRunId } : {}),
+    ...(followUps.length > 0 ? { followUps } : {}),
     savedFolder: saved.folder,
     savedFiles: saved.files,
     resultsWorkbook: (await exists(workbook)) ? workbook : '',

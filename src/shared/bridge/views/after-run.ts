@@ -21,6 +21,10 @@ export interface RunOverview {
   retryOfRunId: string
   /** Runs that retried this one's failed rows, from this device. */
   retriedBy: string[]
+  /** The run whose set-aside rows this one sent once fixed (a follow-up of it). */
+  followUpOfRunId?: string
+  /** Runs that sent this one's set-aside rows once fixed (its follow-ups), oldest first. */
+  followUps?: string[]
   /** Where this run's outputs were saved here, and how many files ('' / 0 when not yet). */
   savedFolder: string
   savedFiles: number
