@@ -55,6 +55,7 @@ export const REQUEST_NAMES = [
   'saveComparison',
   'planRedo',
   'rowVersions',
+  'resendRunDetail',
 ] as const
 
 export const EVENT_NAMES = [
@@ -69,6 +70,7 @@ export const EVENT_NAMES = [
   'runDetailUpdated',
   'runsReachability',
   'outputsSaved',
+  'runDetailChanged',
 ] as const
 
 export type RequestNameList = (typeof REQUEST_NAMES)[number]
