@@ -26,6 +26,7 @@ const artifact = (i: number, accessUrl = `https://files.example/a-${i}`): Artifa
 })
 const detail = (tasks: RunTask[], artifacts: Artifact[] = [], updatedAtUnix = 10): RunDetail => ({
   run: runSummary({ totalTasks: tasks.length, updatedAtUnix }),
+  market: undefined,
   tasks,
   artifacts,
 })

@@ -36,6 +36,7 @@ function detailAt(size: number, done: number, updatedAtUnix = 10 + done): RunDet
     .map((t) => artifact(t.sourceRowIndex))
   return {
     run: runSummary({ totalTasks: size, completedTasks: done, updatedAtUnix }),
+    market: undefined,
     tasks,
     artifacts,
   }
