@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react'
+import { memo, useMemo, useState } from 'react'
 import type { RunOverview } from '../../shared/bridge'
 import type { RunTask } from '../../shared/contract'
 import { StatusBadge } from '../components/StatusBadge'
@@ -9,8 +9,22 @@ import { CardHead } from '../components/CardParts'
 const TASK_ROW = 52
 const taskKey = (task: RunTask) => task.taskId
 
+/**
+ * Drawn again only when what it shows changed: a big run's summary changes at every look (each
+ * second), its tasks only with a push of what changed.
+ */
+export const TasksCard = memo(
+  TasksCardView,
+  (a, b) =>
+    a.overview.detail.tasks === b.overview.detail.tasks &&
+    a.overview.rowNumbers === b.overview.rowNumbers &&
+    a.overview.environment === b.overview.environment &&
+    a.overview.detail.run.runId === b.overview.detail.run.runId &&
+    a.overview.detail.run.status === b.overview.detail.run.status,
+)
+
 /** The run's rows: status and error of each, failed ones first. */
-export function TasksCard(props: { overview: RunOverview }) {
+function TasksCardView(props: { overview: RunOverview }) {
   const tasks = props.overview.detail.tasks
   const failed = tasks.filter((t) => t.status === 'failed').length
   const [onlyFailed, setOnlyFailed] = useState(false)
