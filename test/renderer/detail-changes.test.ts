@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest'
 import { DetailChanges } from '../../src/core/flows/watch/run-watcher-changes'
 import type { RunDetailChange } from '../../src/shared/bridge'
 import type { Artifact, RunDetail, RunTask } from '../../src/shared/contract'
-import { followChange, newChangeChain } from '../../src/renderer/stores/run-detail/detail-changes'
+import {
+  endedWithChanges,
+  followChange,
+  newChangeChain,
+} from '../../src/renderer/stores/run-detail/detail-changes'
 import { runSummary } from './fixtures'
 
 const task = (i: number, status = 'queued'): RunTask => ({
@@ -116,5 +120,42 @@ describe('followChange', () => {
     if (!whole || whole === 'missed') throw new Error('the whole detail was not applied')
     const change = { ...engine.next(detailAt(5, 1)), taskCount: 6 }
     expect(followChange(chain, whole, pushed(change))).toBe('missed')
+  })
+})
+
+describe('endedWithChanges', () => {
+  it('says the detail is final only once the change that ended the run was applied', () => {
+    const engine = new DetailChanges()
+    const chain = newChangeChain()
+    let shown = followChange(
+      chain,
+      detailAt(3, 0),
+      pushed(engine.next(detailAt(3, 0))),
+    ) as RunDetail
+    expect(endedWithChanges(chain)).toBe(false)
+    const finished = {
+      ...detailAt(3, 3),
+      run: runSummary({ status: 'succeeded', updatedAtUnix: 20 }),
+    }
+    shown = followChange(chain, shown, pushed(engine.next(finished))) as RunDetail
+    expect(shown.run.status).toBe('succeeded')
+    expect(endedWithChanges(chain)).toBe(true)
+  })
+
+  it('is not sure after a missed push', () => {
+    const engine = new DetailChanges()
+    const chain = newChangeChain()
+    const whole = followChange(
+      chain,
+      detailAt(3, 0),
+      pushed(engine.next(detailAt(3, 0))),
+    ) as RunDetail
+    engine.next(detailAt(3, 1))
+    const finished = {
+      ...detailAt(3, 3),
+      run: runSummary({ status: 'succeeded', updatedAtUnix: 20 }),
+    }
+    expect(followChange(chain, whole, pushed(engine.next(finished)))).toBe('missed')
+    expect(endedWithChanges(chain)).toBe(false)
   })
 })

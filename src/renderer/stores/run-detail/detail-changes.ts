@@ -4,7 +4,13 @@
  * a push of a few hundred rows of a 20,000-row run stays a small piece of work for the window.
  */
 import type { RunDetailChange } from '../../../shared/bridge'
-import type { Artifact, RunDetail, RunSummary, RunTask } from '../../../shared/contract'
+import {
+  isTerminalStatus,
+  type Artifact,
+  type RunDetail,
+  type RunSummary,
+  type RunTask,
+} from '../../../shared/contract'
 
 /** Where each task and output of the detail shown sits, kept so a change need not look for them. */
 interface DetailIndex {
@@ -21,9 +27,16 @@ export interface ChangeChain {
   index: DetailIndex | null
   /** The whole detail was asked for again and has not come yet. */
   asked: boolean
+  /** The run's status in the last push applied. */
+  status: string
 }
 
-export const newChangeChain = (): ChangeChain => ({ seq: null, index: null, asked: false })
+export const newChangeChain = (): ChangeChain => ({
+  seq: null,
+  index: null,
+  asked: false,
+  status: '',
+})
 
 /** Changes cannot be placed: ask for the whole detail, once until it comes. */
 function missed(chain: ChangeChain): 'missed' | null {
@@ -91,6 +104,7 @@ export function followChange(
     chain.seq = change.seq
     chain.index = null
     chain.asked = false
+    chain.status = change.run.status
     return {
       run: newer(change.run, detail.run),
       market: change.market,
@@ -100,9 +114,18 @@ export function followChange(
   }
   if (change.after !== chain.seq) return missed(chain)
   chain.seq = change.seq
+  chain.status = change.run.status
   const next = withChange(detail, change, chain)
   // A count that does not add up means a push was lost on the way: start again from a whole one.
   if (next.tasks.length !== change.taskCount || next.artifacts.length !== change.artifactCount)
     return missed(chain)
   return next
+}
+
+/**
+ * The detail shown is whole and final: every change up to the run's end was applied (the engine
+ * pushes a run's last change before saying it ended), so reading it again would bring nothing.
+ */
+export function endedWithChanges(chain: ChangeChain): boolean {
+  return chain.seq !== null && isTerminalStatus(chain.status)
 }

@@ -13,7 +13,7 @@ import { errorInfo } from '../errors'
 import type { RunSummariesStore } from '../run-summaries-store'
 import { outputsActions } from './outputs-slice'
 import { retryActions } from './retry-slice'
-import { followChange, newChangeChain, type ChangeChain } from './detail-changes'
+import { endedWithChanges, followChange, newChangeChain, type ChangeChain } from './detail-changes'
 import {
   EMPTY_RUN_DETAIL,
   type LiveActions,
@@ -142,6 +142,8 @@ function liveActions(
         set({ overview: { ...overview, detail: { ...overview.detail, run: event.run } } })
       // The engine stops following it by itself; the final outputs and payment come next.
       if (follower.is({ environment, runId })) follower.unfollow()
+      // A big run followed by its changes already has them: its last change came before its end.
+      if (endedWithChanges(chain.current)) return
       readSoon()
     },
   }
