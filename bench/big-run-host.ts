@@ -3,7 +3,8 @@
  * the engine as the app makes it, connected to the sandbox named by BIG_RUN_SANDBOX_URL, served
  * to a browser by browser mode. Prints `app at URL` once ready. Every request the engine sends
  * to the service is counted by method and path (ids folded); a line `counts` on stdin prints
- * the counts so far as one JSON line, `reset` starts counting again, `quit` stops.
+ * the counts so far as one JSON line, `reset` starts counting again, `saved RUN` prints how many
+ * of a run's outputs the history knows saved, `quit` stops.
  */
 import { createInterface } from 'node:readline'
 import { join } from 'node:path'
@@ -51,7 +52,10 @@ console.log(`app at ${mode.url}`)
 for await (const line of createInterface({ input: process.stdin })) {
   if (line === 'counts') console.log(`counts ${JSON.stringify(Object.fromEntries(counts))}`)
   else if (line === 'reset') counts.clear()
-  else if (line === 'quit') break
+  else if (line.startsWith('saved ')) {
+    const { historyKey } = await engine.connect({ env: 'Bench' })
+    console.log(`saved ${engine.history.savedFiles(historyKey, line.slice(6)).length}`)
+  } else if (line === 'quit') break
 }
 // Open connections (the page's socket) must not keep the host alive once asked to stop.
 await Promise.race([

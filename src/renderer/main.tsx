@@ -49,6 +49,7 @@ bridge.api.on('downloadProgress', (update) => {
 })
 bridge.api.on('runsUpdated', (update) => stores.runDetail.getState().applyRunsUpdate(update))
 bridge.api.on('runDetailUpdated', (update) => stores.runDetail.getState().applyDetailUpdate(update))
+bridge.api.on('runDetailChanged', (change) => stores.runDetail.getState().applyDetailChange(change))
 bridge.api.on('runEnded', (event) => stores.runDetail.getState().applyRunEnded(event))
 bridge.api.on('outputsSaved', (result) => stores.saves.getState().applyAutoSaved(result))
 bridge.onConnectionChange((state) => {

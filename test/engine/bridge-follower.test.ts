@@ -135,3 +135,46 @@ it('stops asking for a followed run as soon as its detail closes', async () => {
   expect((await connection.client.run(older)).run.status).not.toBe('succeeded')
   service.dispose()
 })
+
+it('pushes a big open run whole once, then what changed, and the whole again when asked', async () => {
+  // Every run counts as big here, so a small run shows the path a 10,000-row one takes.
+  const service = browserBridgeService(engine, {
+    followMinMs: 20,
+    followMaxMs: 100,
+    wholeDetailUpTo: 0,
+  })
+  const changes = pushedEvents(service, 'runDetailChanged')
+  const whole = pushedEvents(service, 'runDetailUpdated')
+  const ended = pushedEvents(service, 'runEnded')
+  const runId = await submit(40)
+  const ref = { environment: 'Local', runId }
+  await service.handlers.followRun(ref, { transport: 'http' })
+  await until(() => changes.length >= 1)
+  await service.handlers.resendRunDetail(ref, { transport: 'http' })
+  await until(() => ended.some((e) => e.run.runId === runId))
+
+  expect(whole).toEqual([])
+  const mine = changes.filter((c) => c.runId === runId)
+  expect(mine[0]).toMatchObject({ environment: 'Local', seq: 1, after: null, taskCount: 40 })
+  expect(mine[0]!.tasks).toHaveLength(40)
+  // Numbered one after the other; after the first, the whole detail again only once asked.
+  mine.forEach((c, i) => expect(c.seq).toBe(i + 1))
+  const wholeAgain = mine.filter((c, i) => i > 0 && c.after === null)
+  expect(wholeAgain).toHaveLength(1)
+  expect(wholeAgain[0]!.tasks).toHaveLength(40)
+  for (const c of mine.slice(1)) if (c.after !== null) expect(c.after).toBe(c.seq - 1)
+  // The changes rebuild the detail the service ends with, tasks and outputs alike.
+  const tasks = new Map<string, unknown>()
+  const outputs = new Set<string>()
+  for (const c of mine) {
+    for (const t of c.tasks) tasks.set(t.taskId, t)
+    for (const a of c.artifacts) outputs.add(a.artifactId)
+  }
+  const final = await (await engine.connect({ env: 'Local' })).client.run(runId)
+  expect(final.run.status).toBe('succeeded')
+  expect(mine.at(-1)!.run.status).toBe('succeeded')
+  expect([...tasks.values()]).toEqual(expect.arrayContaining(final.tasks))
+  expect(tasks.size).toBe(final.tasks.length)
+  expect([...outputs].sort()).toEqual(final.artifacts.map((a) => a.artifactId).sort())
+  service.dispose()
+})

@@ -121,3 +121,21 @@ it('fetches a detail owed to a run that has stopped changing once its time has c
   expect(source.detailRequests).toBe(2)
   watcher.stop()
 })
+
+it('looks every other interval while the runs it follows hold thousands of tasks', async () => {
+  const delays = async (totalTasks: number) => {
+    const scheduled: number[] = []
+    const watcher = new RunWatcher(movingRun(totalTasks), {
+      minMs: 1000,
+      setTimer: (_fn, ms) => (scheduled.push(ms), null),
+      clearTimer: () => {},
+    })
+    watcher.follow('run_big')
+    await watcher.refresh()
+    await watcher.refresh()
+    watcher.stop()
+    return scheduled.slice(-2)
+  }
+  expect(await delays(TASKS)).toEqual([1000, 1000])
+  expect(await delays(10_000)).toEqual([2000, 2000])
+})

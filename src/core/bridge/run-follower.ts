@@ -8,6 +8,7 @@ import type { RunDetail, RunList } from '../../shared/contract'
 import { isTerminalStatus } from '../../shared/contract'
 import type { ActivityUpdate, RunsUpdate } from '../../shared/bridge'
 import { RunWatcher } from '../flows/watch/run-watcher'
+import { DetailChanges } from '../flows/watch/run-watcher-changes'
 import type { Emit, RunFollowOptions } from './types'
 
 /** Where the follower reads runs: the service of each environment, and this computer's history. */
@@ -28,6 +29,11 @@ export interface RunsSource {
 }
 
 const FOLLOW_PAGE_SIZE = 50
+/**
+ * A detail of more tasks than this is pushed whole once, then as what changed
+ * (runDetailChanged); a smaller one is pushed whole at each change (runDetailUpdated).
+ */
+const WHOLE_DETAIL_UP_TO = 1000
 
 interface Followed {
   watcher: RunWatcher
@@ -37,6 +43,8 @@ interface Followed {
   listed: boolean
   /** Runs whose detail is open (followRun), with how many viewers each. */
   open: Map<string, number>
+  /** The big open runs' pushes so far (what the windows hold), by run id. */
+  changes: Map<string, DetailChanges>
 }
 
 /**
@@ -91,7 +99,14 @@ export class RunFollower {
   followRun(environment: string, runId: string) {
     const f = this.followedOf(environment)
     f.open.set(runId, (f.open.get(runId) ?? 0) + 1)
+    // The new viewer holds none of the pushes so far: the next one is whole, for everyone.
+    f.changes.get(runId)?.restart()
     f.watcher.focus(runId)
+  }
+
+  /** A window missed a push of this run's detail: the next push is the whole detail. */
+  resendRunDetail(environment: string, runId: string) {
+    this.followed.get(environment)?.changes.get(runId)?.restart()
   }
 
   unfollowRun(environment: string, runId: string) {
@@ -103,6 +118,7 @@ export class RunFollower {
       return
     }
     f.open.delete(runId)
+    f.changes.delete(runId)
     f.watcher.unfocus(runId)
     if (f.listed || f.open.size > 0) return
     this.forget(environment, f)
@@ -164,9 +180,16 @@ export class RunFollower {
         clearTimer: this.clearTimer,
       },
     )
-    const f: Followed = { watcher, totalCount: 0, stop: () => {}, listed: false, open: new Map() }
+    const f: Followed = {
+      watcher,
+      totalCount: 0,
+      stop: () => {},
+      listed: false,
+      open: new Map(),
+      changes: new Map(),
+    }
     const offs = [
-      watcher.on('detail', (detail) => emit('runDetailUpdated', { environment, detail })),
+      watcher.on('detail', (detail) => this.pushDetail(environment, f, detail)),
       watcher.on('changed', (runs) => {
         emit('runsUpdated', {
           environment,
@@ -177,6 +200,8 @@ export class RunFollower {
         this.pushActivity()
       }),
       watcher.on('ended', (run) => {
+        // Its last detail was pushed before this: nothing more to send of it.
+        f.changes.delete(run.runId)
         emit('runEnded', { environment, unitLabel: source.unitLabel(environment), run })
       }),
       // The service went away: the window keeps what it last saw and says since when.
@@ -203,6 +228,22 @@ export class RunFollower {
       for (const off of offs) off()
     }
     return f
+  }
+
+  /** A followed run's detail: whole when small, else what changed since the last push. */
+  private pushDetail(environment: string, f: Followed, detail: RunDetail) {
+    const runId = detail.run.runId
+    let changes = f.changes.get(runId)
+    const wholeUpTo = this.options.wholeDetailUpTo ?? WHOLE_DETAIL_UP_TO
+    if (!changes && Math.max(detail.tasks.length, detail.run.totalTasks) <= wholeUpTo) {
+      this.emit('runDetailUpdated', { environment, detail })
+      return
+    }
+    if (!changes) {
+      changes = new DetailChanges()
+      f.changes.set(runId, changes)
+    }
+    this.emit('runDetailChanged', { environment, ...changes.next(detail) })
   }
 
   /** Looks at the newest page now; its active runs are followed from then on. */

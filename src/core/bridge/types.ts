@@ -37,6 +37,11 @@ export interface RunFollowOptions {
   followPageSize?: number
   /** While a service cannot be reached, how often it is asked again (ms, default 30 s). */
   outageRetryMs?: number
+  /**
+   * An open run of more tasks than this has its detail pushed as what changed
+   * (runDetailChanged) instead of whole at each change (default 1,000).
+   */
+  wholeDetailUpTo?: number
   setTimer?: (fn: () => void, ms: number) => unknown
   clearTimer?: (handle: unknown) => void
 }

@@ -1,3 +1,4 @@
+import { memo } from 'react'
 import type { RunOverview } from '../../shared/bridge'
 import type { Artifact } from '../../shared/contract'
 import { VirtualRow, VirtualTable } from '../components/VirtualTable'
@@ -8,8 +9,16 @@ import { kindLabel, rowLabel } from './run-view'
 const ARTIFACT_ROW = 44
 const artifactKey = (artifact: Artifact) => artifact.artifactId
 
+/** Drawn again only when the outputs changed, not at each change of the run's summary. */
+export const ArtifactsCard = memo(
+  ArtifactsCardView,
+  (a, b) =>
+    a.overview.detail.artifacts === b.overview.detail.artifacts &&
+    a.overview.rowNumbers === b.overview.rowNumbers,
+)
+
 /** The run's outputs, one per row and port, each with a preview. */
-export function ArtifactsCard(props: { overview: RunOverview }) {
+function ArtifactsCardView(props: { overview: RunOverview }) {
   const { runDetail, bridge } = useStores()
   const artifacts = props.overview.detail.artifacts
   const previewing = useRunDetail((s) => s.previewing)

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react'
+import { memo, useCallback, useMemo, useState } from 'react'
 import type { RunOverview } from '../../shared/bridge'
 import { isTerminalStatus, type RunTask } from '../../shared/contract'
 import { StatusBadge } from '../components/StatusBadge'
@@ -16,10 +16,25 @@ const rowNumberOf = (index: number, rowNumbers: number[] | null) =>
   rowNumbers ? (rowNumbers[index] ?? index + 1) : index + 1
 
 /**
+ * Drawn again only when what it shows changed: a big run's summary changes at every look (each
+ * second), its tasks only with a push of what changed.
+ */
+export const TasksCard = memo(
+  TasksCardView,
+  (a, b) =>
+    a.overview.detail.tasks === b.overview.detail.tasks &&
+    a.overview.rowNumbers === b.overview.rowNumbers &&
+    a.overview.environment === b.overview.environment &&
+    a.overview.fromThisDevice === b.overview.fromThisDevice &&
+    a.overview.detail.run.runId === b.overview.detail.run.runId &&
+    a.overview.detail.run.status === b.overview.detail.run.status,
+)
+
+/**
  * The run's rows: status and error of each, failed ones first. Once a run sent from this
  * computer has ended, each row can be marked "Redo" and the marked ones sent again as a new run.
  */
-export function TasksCard(props: { overview: RunOverview }) {
+function TasksCardView(props: { overview: RunOverview }) {
   const tasks = props.overview.detail.tasks
   const failed = tasks.filter((t) => t.status === 'failed').length
   const [onlyFailed, setOnlyFailed] = useState(false)

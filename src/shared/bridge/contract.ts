@@ -17,6 +17,7 @@ import type {
   DownloadProgressUpdate,
   DownloadResultView,
   EnvironmentList,
+  RunDetailChange,
   RunDetailUpdate,
   RunsReachability,
   RunEnded,
@@ -71,6 +72,8 @@ export interface BridgeEvents {
   runsReachability: RunsReachability
   /** A run's outputs saved on their own when it ended (the "keep outputs" setting). */
   outputsSaved: DownloadResultView
+  /** A big followed run's detail, whole once and then as what changed (see RunDetailChange). */
+  runDetailChanged: RunDetailChange
 }
 
 export type BridgeRequests = typeof bridgeRequests

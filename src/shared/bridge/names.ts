@@ -62,6 +62,7 @@ export const REQUEST_NAMES = [
   'saveDraft',
   'restoreDraft',
   'clearDraft',
+  'resendRunDetail',
 ] as const
 
 export const EVENT_NAMES = [
@@ -76,6 +77,7 @@ export const EVENT_NAMES = [
   'runDetailUpdated',
   'runsReachability',
   'outputsSaved',
+  'runDetailChanged',
 ] as const
 
 export type RequestNameList = (typeof REQUEST_NAMES)[number]

@@ -127,12 +127,15 @@ export function savesOnRunEnd(ctx: VerbContext) {
     })
     if (result) ctx.emit('outputsSaved', downloadResultView(environment, result))
   }
+  let queue: Promise<void> = Promise.resolve()
   const ended = (environment: string, run: RunSummary) => {
     const key = JSON.stringify([environment, run.runId])
     if (seen.has(key)) return
     seen.add(key)
+    // One run's outputs at a time: runs that end together (a big send split in parts) would
+    // otherwise each hold thousands of downloads in memory at once.
     // A save that fails leaves the run as it was: "Save all outputs" is still there to try.
-    void save(environment, run.runId).catch(() => {})
+    queue = queue.then(() => save(environment, run.runId).catch(() => {}))
   }
   return {
     listener(event: BridgeEventName, payload: unknown) {

@@ -113,6 +113,7 @@ export function runVerbs(
   | 'refreshRuns'
   | 'followRun'
   | 'unfollowRun'
+  | 'resendRunDetail'
   | 'getRunOverview'
   | 'previewArtifact'
 > {
@@ -139,6 +140,10 @@ export function runVerbs(
     },
     async unfollowRun(args) {
       follower.unfollowRun(args.environment, args.runId)
+      return null
+    },
+    async resendRunDetail(args) {
+      follower.resendRunDetail(args.environment, args.runId)
       return null
     },
     getRunOverview: (args) => runOverview(ctx, args.environment, args.runId),

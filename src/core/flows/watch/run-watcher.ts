@@ -296,8 +296,18 @@ export class RunWatcher {
     }
     if (changedRuns.length) for (const l of this.listeners.changed) l(changedRuns)
     this.delay = changedRuns.length
-      ? this.minMs
+      ? this.changedMs()
       : Math.min(this.maxMs, Math.round(this.delay * 1.5))
+  }
+
+  /**
+   * The interval after a change: minMs, twice that while the runs followed hold thousands of
+   * tasks (minutes long: their progress reads as well at half the requests to the service).
+   */
+  private changedMs(): number {
+    let tasks = 0
+    for (const run of this.active.values()) tasks += run?.totalTasks ?? 0
+    return tasks >= BIG_ACTIVE_TASKS ? this.minMs * 2 : this.minMs
   }
 
   /**
@@ -337,6 +347,9 @@ export class RunWatcher {
     this.detailOwed.delete(runId)
   }
 }
+
+/** Tasks of the active runs from which a look every other interval is enough. */
+const BIG_ACTIVE_TASKS = 5000
 
 /** Tasks a detail may carry and still be fetched at every look while its run moves. */
 const TASKS_PER_LOOK = 1000

@@ -7,6 +7,7 @@ import type { StoreApi } from 'zustand/vanilla'
 import type {
   BridgeApi,
   BridgeErrorInfo,
+  RunDetailChange,
   RunDetailUpdate,
   RunEnded,
   RunOverview,
@@ -49,6 +50,8 @@ export interface LiveActions {
   applyRunsUpdate(update: RunsUpdate): void
   /** The engine's news about the followed run (runDetailUpdated). */
   applyDetailUpdate(update: RunDetailUpdate): void
+  /** The engine's news about a big followed run, as what changed (runDetailChanged). */
+  applyDetailChange(change: RunDetailChange): void
   applyRunEnded(event: RunEnded): void
 }
 

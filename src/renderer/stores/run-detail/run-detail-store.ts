@@ -13,6 +13,7 @@ import { errorInfo } from '../errors'
 import type { RunSummariesStore } from '../run-summaries-store'
 import { outputsActions } from './outputs-slice'
 import { retryActions } from './retry-slice'
+import { endedWithChanges, followChange, newChangeChain, type ChangeChain } from './detail-changes'
 import {
   EMPTY_RUN_DETAIL,
   type LiveActions,
@@ -75,15 +76,16 @@ export function shownOverview(
 }
 
 function liveActions(
-  ctx: RunDetailContext & { bump(): number },
+  ctx: RunDetailContext & { bump(): number; chain: { current: ChangeChain } },
   follower: ReturnType<typeof createFollower>,
   readSoon: () => void,
   putSummaries: (environment: string, runs: RunSummary[]) => void,
 ): LiveActions {
-  const { set, get, api } = ctx
+  const { set, get, api, chain } = ctx
   return {
     async open(environment, runId) {
       const mine = ctx.bump()
+      chain.current = newChangeChain()
       if (!follower.is({ environment, runId })) follower.unfollow()
       set({ ...EMPTY_RUN_DETAIL, environment, runId, loading: true })
       await ctx.read(mine)
@@ -102,6 +104,7 @@ function liveActions(
     },
     close() {
       ctx.bump()
+      chain.current = newChangeChain()
       follower.unfollow()
       set({ ...EMPTY_RUN_DETAIL })
     },
@@ -123,6 +126,14 @@ function liveActions(
       if (run.updatedAtUnix < overview.detail.run.updatedAtUnix) return
       set({ overview: { ...overview, detail: update.detail } })
     },
+    applyDetailChange(change) {
+      putSummaries(change.environment, [change.run])
+      const { environment, runId, overview } = get()
+      if (change.environment !== environment || change.runId !== runId || !overview) return
+      const detail = followChange(chain.current, overview.detail, change)
+      if (detail === 'missed') void api.resendRunDetail({ environment, runId }).catch(() => {})
+      else if (detail) set({ overview: { ...overview, detail } })
+    },
     applyRunEnded(event) {
       putSummaries(event.environment, [event.run])
       const { environment, runId, overview } = get()
@@ -131,6 +142,8 @@ function liveActions(
         set({ overview: { ...overview, detail: { ...overview.detail, run: event.run } } })
       // The engine stops following it by itself; the final outputs and payment come next.
       if (follower.is({ environment, runId })) follower.unfollow()
+      // A big run followed by its changes already has them: its last change came before its end.
+      if (endedWithChanges(chain.current)) return
       readSoon()
     },
   }
@@ -180,7 +193,15 @@ export function createRunDetailStore(
       }, wait)
     }
 
-    const ctx = { set, get, api, read, generation: () => generation, bump: () => ++generation }
+    const ctx = {
+      set,
+      get,
+      api,
+      read,
+      generation: () => generation,
+      bump: () => ++generation,
+      chain: { current: newChangeChain() },
+    }
     return {
       ...EMPTY_RUN_DETAIL,
       ...liveActions(ctx, follower, readSoon, putSummaries),

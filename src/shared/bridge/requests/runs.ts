@@ -30,4 +30,9 @@ export const runRequests = {
    */
   followRun: request<null>()(runRef),
   unfollowRun: request<null>()(runRef),
+  /**
+   * A window that missed a `runDetailChanged` of a followed run: the engine sends the run's
+   * whole detail again with its next change.
+   */
+  resendRunDetail: request<null>()(runRef),
 }

@@ -1,8 +1,8 @@
 /**
  * Views of the runs list and an open run: pages of runs, a run's detail, and the events that keep
- * them current (runsUpdated, runEnded, activity, runDetailUpdated).
+ * them current (runsUpdated, runEnded, activity, runDetailUpdated, runDetailChanged).
  */
-import type { RunDetail, RunSummary } from '../../contract'
+import type { Artifact, MarketContext, RunDetail, RunSummary, RunTask } from '../../contract'
 
 export interface RunPage {
   environment: string
@@ -53,4 +53,33 @@ export interface RunsReachability {
   unreachableSinceMs: number | null
   /** How often it is asked again meanwhile (ms). */
   retryMs: number
+}
+
+/**
+ * A big followed run's detail as what changed (runDetailChanged): a detail of thousands of tasks
+ * is megabytes, too much to send and parse at every change, so the engine sends it whole once
+ * (`after` null) and then only the tasks that changed and the outputs that appeared since its
+ * previous push for this run. A window applies a change only onto the push numbered `after`;
+ * otherwise it missed one and asks for the whole detail again (resendRunDetail).
+ */
+export interface RunDetailChange {
+  environment: string
+  runId: string
+  /** This push's number for this run (counting from 1 each time a window starts following). */
+  seq: number
+  /** The push this one follows; null: this one is the whole detail. */
+  after: number | null
+  run: RunSummary
+  market?: MarketContext | undefined
+  /** Tasks new or changed since `after`, whole (keyed by taskId); every task when whole. */
+  tasks: RunTask[]
+  /**
+   * Outputs new since `after` (keyed by artifactId); every output when whole. An output never
+   * changes once made, except that its access address may be signed anew, which the window
+   * never uses (previews and saves go through the engine).
+   */
+  artifacts: Artifact[]
+  /** How many tasks and outputs the detail holds now, so a window can check it has them all. */
+  taskCount: number
+  artifactCount: number
 }

@@ -1,0 +1,81 @@
+// What the engine pushes of a big followed run's detail: whole once, then only the tasks that
+// changed and the outputs that appeared, numbered so a window can tell it missed one.
+import { describe, expect, it } from 'vitest'
+import { DetailChanges } from '../../src/core/flows/watch/run-watcher-changes'
+import type { Artifact, RunDetail, RunTask } from '../../src/shared/contract'
+import { runSummary } from '../renderer/fixtures'
+
+const task = (i: number, status = 'queued', over: Partial<RunTask> = {}): RunTask => ({
+  taskId: `task-${i}`,
+  status,
+  sourceRowIndex: i,
+  artifactCount: status === 'succeeded' ? 1 : 0,
+  errorMessage: '',
+  ...over,
+})
+const artifact = (i: number, accessUrl = `https://files.example/a-${i}`): Artifact => ({
+  artifactId: `a-${i}`,
+  taskId: `task-${i}`,
+  stepId: 'step',
+  portName: 'reply',
+  sourceRowIndex: i,
+  mimeType: 'text/plain',
+  accessUrl,
+  inlineText: `reply ${i}`,
+  createdAtUnix: 1_700_000_100 + i,
+})
+const detail = (tasks: RunTask[], artifacts: Artifact[] = [], updatedAtUnix = 10): RunDetail => ({
+  run: runSummary({ totalTasks: tasks.length, updatedAtUnix }),
+  market: undefined,
+  tasks,
+  artifacts,
+})
+
+describe('DetailChanges', () => {
+  it('sends the whole detail first, then only what changed, numbered one after the other', () => {
+    const changes = new DetailChanges()
+    const first = changes.next(detail([task(0), task(1), task(2)]))
+    expect(first).toMatchObject({ runId: 'run-1', seq: 1, after: null, taskCount: 3 })
+    expect(first.tasks.map((t) => t.taskId)).toEqual(['task-0', 'task-1', 'task-2'])
+
+    const second = changes.next(
+      detail([task(0, 'succeeded'), task(1, 'running'), task(2)], [artifact(0)], 11),
+    )
+    expect(second).toMatchObject({ seq: 2, after: 1, taskCount: 3, artifactCount: 1 })
+    expect(second.tasks).toEqual([task(0, 'succeeded'), task(1, 'running')])
+    expect(second.artifacts).toEqual([artifact(0)])
+    expect(second.run.updatedAtUnix).toBe(11)
+
+    // Nothing moved: the push says so with no task and no output.
+    const third = changes.next(
+      detail([task(0, 'succeeded'), task(1, 'running'), task(2)], [artifact(0)], 11),
+    )
+    expect(third).toMatchObject({ seq: 3, after: 2, tasks: [], artifacts: [] })
+  })
+
+  it('sees an error message as a change, and an output signed anew as none', () => {
+    const changes = new DetailChanges()
+    changes.next(detail([task(0, 'succeeded')], [artifact(0)]))
+    const next = changes.next(
+      detail(
+        [task(0, 'failed', { errorMessage: 'The reply was empty.' })],
+        [artifact(0, 'https://files.example/a-0?expires=2')],
+      ),
+    )
+    expect(next.tasks).toEqual([task(0, 'failed', { errorMessage: 'The reply was empty.' })])
+    expect(next.artifacts).toEqual([])
+  })
+
+  it('sends the whole detail again after a restart, or when tasks went missing', () => {
+    const changes = new DetailChanges()
+    changes.next(detail([task(0), task(1)]))
+    changes.restart()
+    const again = changes.next(detail([task(0), task(1, 'running')]))
+    expect(again).toMatchObject({ seq: 2, after: null })
+    expect(again.tasks).toHaveLength(2)
+
+    const fewer = changes.next(detail([task(0)]))
+    expect(fewer).toMatchObject({ seq: 3, after: null, taskCount: 1 })
+    expect(fewer.tasks).toEqual([task(0)])
+  })
+})

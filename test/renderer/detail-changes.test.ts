@@ -1,0 +1,161 @@
+// A big run's detail as the window rebuilds it from the engine's pushes (runDetailChanged):
+// changes land on the tasks they name, untouched tasks stay the same objects (rows drawn from
+// them need not be drawn again), and a missed push asks for the whole detail once.
+import { describe, expect, it } from 'vitest'
+import { DetailChanges } from '../../src/core/flows/watch/run-watcher-changes'
+import type { RunDetailChange } from '../../src/shared/bridge'
+import type { Artifact, RunDetail, RunTask } from '../../src/shared/contract'
+import {
+  endedWithChanges,
+  followChange,
+  newChangeChain,
+} from '../../src/renderer/stores/run-detail/detail-changes'
+import { runSummary } from './fixtures'
+
+const task = (i: number, status = 'queued'): RunTask => ({
+  taskId: `task-${i}`,
+  status,
+  sourceRowIndex: i,
+  artifactCount: status === 'succeeded' ? 1 : 0,
+  errorMessage: status === 'failed' ? `Row ${i} failed.` : '',
+})
+const artifact = (i: number): Artifact => ({
+  artifactId: `a-${i}`,
+  taskId: `task-${i}`,
+  stepId: 'step',
+  portName: 'reply',
+  sourceRowIndex: i,
+  mimeType: 'text/plain',
+  accessUrl: `https://files.example/a-${i}`,
+  inlineText: `reply ${i}`,
+  createdAtUnix: 1_700_000_100 + i,
+})
+/** A run of `size` rows of which the first `done` succeeded, and row 3 failed once `done` > 3. */
+function detailAt(size: number, done: number, updatedAtUnix = 10 + done): RunDetail {
+  const tasks = Array.from({ length: size }, (_, i) =>
+    task(i, i >= done ? 'queued' : i === 3 ? 'failed' : 'succeeded'),
+  )
+  const artifacts = tasks
+    .filter((t) => t.status === 'succeeded')
+    .map((t) => artifact(t.sourceRowIndex))
+  return {
+    run: runSummary({ totalTasks: size, completedTasks: done, updatedAtUnix }),
+    market: undefined,
+    tasks,
+    artifacts,
+  }
+}
+const pushed = (change: Omit<RunDetailChange, 'environment'>): RunDetailChange => ({
+  environment: 'Sandbox',
+  ...change,
+})
+
+describe('followChange', () => {
+  it('rebuilds each detail the engine saw from its whole detail and the changes after it', () => {
+    const engine = new DetailChanges()
+    const chain = newChangeChain()
+    let shown: RunDetail = detailAt(50, 0, 1)
+    for (const done of [0, 2, 7, 7, 20, 50]) {
+      const next = followChange(chain, shown, pushed(engine.next(detailAt(50, done))))
+      if (next === null || next === 'missed') throw new Error(`push ${done} was not applied`)
+      shown = next
+      expect(shown).toEqual(detailAt(50, done))
+    }
+  })
+
+  it('replaces only the tasks a change names, and keeps the others as they were', () => {
+    const engine = new DetailChanges()
+    const chain = newChangeChain()
+    const whole = followChange(chain, detailAt(6, 0), pushed(engine.next(detailAt(6, 0))))
+    if (!whole || whole === 'missed') throw new Error('the whole detail was not applied')
+    const change = engine.next(detailAt(6, 2))
+    expect(change.tasks.map((t) => t.taskId)).toEqual(['task-0', 'task-1'])
+    const next = followChange(chain, whole, pushed(change))
+    if (!next || next === 'missed') throw new Error('the change was not applied')
+    expect(next.tasks).not.toBe(whole.tasks)
+    expect(next.tasks[0]).toEqual(task(0, 'succeeded'))
+    for (const i of [2, 3, 4, 5]) expect(next.tasks[i]).toBe(whole.tasks[i])
+    expect(next.artifacts.map((a) => a.artifactId)).toEqual(['a-0', 'a-1'])
+  })
+
+  it('keeps the newer run summary when a read brought one newer than the push', () => {
+    const engine = new DetailChanges()
+    const chain = newChangeChain()
+    const whole = followChange(chain, detailAt(4, 0), pushed(engine.next(detailAt(4, 0))))
+    if (!whole || whole === 'missed') throw new Error('the whole detail was not applied')
+    const read = { ...whole, run: runSummary({ completedTasks: 3, updatedAtUnix: 99 }) }
+    const next = followChange(chain, read, pushed(engine.next(detailAt(4, 1))))
+    if (!next || next === 'missed') throw new Error('the change was not applied')
+    expect(next.run.updatedAtUnix).toBe(99)
+    expect(next.tasks[0]!.status).toBe('succeeded')
+  })
+
+  it('asks once for the whole detail when a push went missing, and goes on from the next whole', () => {
+    const engine = new DetailChanges()
+    const chain = newChangeChain()
+    const whole = followChange(chain, detailAt(8, 0), pushed(engine.next(detailAt(8, 0))))
+    if (!whole || whole === 'missed') throw new Error('the whole detail was not applied')
+    engine.next(detailAt(8, 1)) // lost on the way
+    expect(followChange(chain, whole, pushed(engine.next(detailAt(8, 2))))).toBe('missed')
+    // Asked already: later changes wait for the whole detail instead of asking again.
+    expect(followChange(chain, whole, pushed(engine.next(detailAt(8, 3))))).toBeNull()
+    engine.restart()
+    const again = followChange(chain, whole, pushed(engine.next(detailAt(8, 5))))
+    expect(again).toEqual(detailAt(8, 5))
+    const after = followChange(chain, again as RunDetail, pushed(engine.next(detailAt(8, 8))))
+    expect(after).toEqual(detailAt(8, 8))
+  })
+
+  it('asks for the whole detail when changes arrive before any whole one', () => {
+    const engine = new DetailChanges()
+    engine.next(detailAt(5, 0))
+    const chain = newChangeChain()
+    expect(followChange(chain, detailAt(5, 0), pushed(engine.next(detailAt(5, 1))))).toBe('missed')
+  })
+
+  it('asks for the whole detail when the counts do not add up', () => {
+    const engine = new DetailChanges()
+    const chain = newChangeChain()
+    const whole = followChange(chain, detailAt(5, 0), pushed(engine.next(detailAt(5, 0))))
+    if (!whole || whole === 'missed') throw new Error('the whole detail was not applied')
+    const change = { ...engine.next(detailAt(5, 1)), taskCount: 6 }
+    expect(followChange(chain, whole, pushed(change))).toBe('missed')
+  })
+})
+
+describe('endedWithChanges', () => {
+  it('says the detail is final only once the change that ended the run was applied', () => {
+    const engine = new DetailChanges()
+    const chain = newChangeChain()
+    let shown = followChange(
+      chain,
+      detailAt(3, 0),
+      pushed(engine.next(detailAt(3, 0))),
+    ) as RunDetail
+    expect(endedWithChanges(chain)).toBe(false)
+    const finished = {
+      ...detailAt(3, 3),
+      run: runSummary({ status: 'succeeded', updatedAtUnix: 20 }),
+    }
+    shown = followChange(chain, shown, pushed(engine.next(finished))) as RunDetail
+    expect(shown.run.status).toBe('succeeded')
+    expect(endedWithChanges(chain)).toBe(true)
+  })
+
+  it('is not sure after a missed push', () => {
+    const engine = new DetailChanges()
+    const chain = newChangeChain()
+    const whole = followChange(
+      chain,
+      detailAt(3, 0),
+      pushed(engine.next(detailAt(3, 0))),
+    ) as RunDetail
+    engine.next(detailAt(3, 1))
+    const finished = {
+      ...detailAt(3, 3),
+      run: runSummary({ status: 'succeeded', updatedAtUnix: 20 }),
+    }
+    expect(followChange(chain, whole, pushed(engine.next(finished)))).toBe('missed')
+    expect(endedWithChanges(chain)).toBe(false)
+  })
+})

@@ -1,0 +1,82 @@
+// The open run's store fed by a big run's pushes (runDetailChanged): it shows what the engine saw,
+// asks for the whole detail again through the Bridge when a push went missing, and does not read
+// the run again when its end comes after its last change.
+import { expect, it } from 'vitest'
+import { DetailChanges } from '../../src/core/flows/watch/run-watcher-changes'
+import type { BridgeApi, RunOverview } from '../../src/shared/bridge'
+import type { RunDetail, RunTask } from '../../src/shared/contract'
+import { createRunDetailStore } from '../../src/renderer/stores/run-detail/run-detail-store'
+import { createRunSummariesStore } from '../../src/renderer/stores/run-summaries-store'
+import { runSummary } from './fixtures'
+
+const task = (i: number, status: string): RunTask => ({
+  taskId: `task-${i}`,
+  status,
+  sourceRowIndex: i,
+  artifactCount: 0,
+  errorMessage: '',
+})
+const detailAt = (done: number, status = 'running'): RunDetail => ({
+  run: runSummary({ status, totalTasks: 5, completedTasks: done, updatedAtUnix: 100 + done }),
+  market: undefined,
+  tasks: Array.from({ length: 5 }, (_, i) => task(i, i < done ? 'succeeded' : 'queued')),
+  artifacts: [],
+})
+const overviewOf = (detail: RunDetail): RunOverview => ({
+  environment: 'Sandbox',
+  unitLabel: 'credits',
+  detail,
+  fromThisDevice: false,
+  inputFilename: 'rows.xlsx',
+  rowNumbers: null,
+  retryOfRunId: '',
+  retriedBy: [],
+  savedFolder: '',
+  savedFiles: 0,
+  resultsWorkbook: '',
+})
+
+it('applies pushed changes, asks again after a missed one, and ends without a read', async () => {
+  const calls: string[] = []
+  const api = {
+    getRunOverview: async () => {
+      calls.push('getRunOverview')
+      return overviewOf(detailAt(0))
+    },
+    followRun: async () => (calls.push('followRun'), null),
+    unfollowRun: async () => (calls.push('unfollowRun'), null),
+    resendRunDetail: async () => (calls.push('resendRunDetail'), null),
+  } as unknown as BridgeApi
+  const later: (() => void)[] = []
+  const store = createRunDetailStore(api, createRunSummariesStore(), {
+    now: () => 0,
+    later: (fn) => void later.push(fn),
+  })
+  await store.getState().open('Sandbox', 'run-1')
+  expect(calls).toEqual(['getRunOverview', 'followRun'])
+
+  const engine = new DetailChanges()
+  const push = (detail: RunDetail) =>
+    store.getState().applyDetailChange({ environment: 'Sandbox', ...engine.next(detail) })
+  push(detailAt(0))
+  push(detailAt(2))
+  const statuses = () => store.getState().overview!.detail.tasks.map((t) => t.status)
+  expect(statuses()).toEqual(['succeeded', 'succeeded', 'queued', 'queued', 'queued'])
+
+  engine.next(detailAt(3)) // never arrives
+  push(detailAt(4))
+  expect(calls.filter((c) => c === 'resendRunDetail')).toHaveLength(1)
+  expect(statuses()).toEqual(['succeeded', 'succeeded', 'queued', 'queued', 'queued'])
+
+  engine.restart()
+  push(detailAt(5, 'succeeded'))
+  expect(statuses()).toEqual(Array(5).fill('succeeded'))
+  store.getState().applyRunEnded({
+    environment: 'Sandbox',
+    unitLabel: 'credits',
+    run: detailAt(5, 'succeeded').run,
+  })
+  for (const fn of later.splice(0)) fn()
+  expect(calls.filter((c) => c === 'getRunOverview')).toHaveLength(1)
+  expect(calls.at(-1)).toBe('unfollowRun')
+})
