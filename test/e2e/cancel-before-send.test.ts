@@ -4,13 +4,13 @@
 // template's schema. Headless Chromium through browser mode, the real engine and web server.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import ExcelJS from 'exceljs'
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import type { Sandbox } from '../../src/sandbox'
 import { paths } from '../../src/shared/contract'
 import { useE2eApp, type E2eApp } from './harness'
+import { filledInputWorkbook } from './input-workbook'
 import { chromiumMissing } from './support'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
@@ -41,21 +41,10 @@ describe.skipIf(missing !== null)('cancel what has not started', () => {
   )
 
   async function filledDigestWorkbook(): Promise<{ workbook: string; folder: string }> {
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Get the input workbook' }).click(),
+    const workbook = await filledInputWorkbook(page, app.home, 'digest', [
+      ['big-a.txt', 'First'],
+      ['big-b.txt', 'Second'],
     ])
-    const blank = join(app.home, 'digest-blank.xlsx')
-    await download.saveAs(blank)
-    const book = new ExcelJS.Workbook()
-    await book.xlsx.readFile(blank)
-    const input = book.getWorksheet('Input')!
-    input.getCell('A2').value = 'big-a.txt'
-    input.getCell('B2').value = 'First'
-    input.getCell('A3').value = 'big-b.txt'
-    input.getCell('B3').value = 'Second'
-    const workbook = join(app.home, 'digest.xlsx')
-    await book.xlsx.writeFile(workbook)
     const folder = join(app.home, 'files')
     mkdirSync(folder, { recursive: true })
     // Big enough that the body cannot all leave while the service does not read it.

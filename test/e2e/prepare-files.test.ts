@@ -4,9 +4,9 @@
 // Sandbox's document-digest template, the real web server and the built renderer.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
+import { filledInputWorkbook } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
 describeInChromium('File-cells', 'file cells sent from a browser', () => {
@@ -25,21 +25,10 @@ describeInChromium('File-cells', 'file cells sent from a browser', () => {
       await page.getByRole('radio', { name: /Document digest/ }).check()
       await page.getByRole('heading', { name: '2. Document digest' }).waitFor()
 
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        page.getByRole('button', { name: 'Get the input workbook' }).click(),
+      const filled = await filledInputWorkbook(page, app.home, 'digest', [
+        ['docs/report.txt', 'Report'],
+        ['notes.txt', 'Notes'],
       ])
-      const blank = join(app.home, 'digest-blank.xlsx')
-      await download.saveAs(blank)
-      const book = new ExcelJS.Workbook()
-      await book.xlsx.readFile(blank)
-      const input = book.getWorksheet('Input')!
-      input.getCell('A2').value = 'docs/report.txt'
-      input.getCell('B2').value = 'Report'
-      input.getCell('A3').value = 'notes.txt'
-      input.getCell('B3').value = 'Notes'
-      const filled = join(app.home, 'digest.xlsx')
-      await book.xlsx.writeFile(filled)
       const folder = join(app.home, 'shoot')
       mkdirSync(join(folder, 'docs'), { recursive: true })
       writeFileSync(join(folder, 'docs', 'report.txt'), 'Quarterly figures.\n')

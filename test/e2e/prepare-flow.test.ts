@@ -15,6 +15,7 @@ import {
   buyerSeed,
 } from '../helpers/buyer-seed'
 import { describeInChromium, useE2eApp } from './harness'
+import { downloadFrom, fillInputWorkbook } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
 describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
@@ -37,27 +38,7 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
   }
 
   /** Clicks a button that starts a download and saves what arrives. */
-  async function download(button: string, name: string): Promise<string> {
-    const [file] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: button }).click(),
-    ])
-    const path = join(app.home, name)
-    await file.saveAs(path)
-    return path
-  }
-
-  async function fill(blank: string, out: string, rows: (string | number | null)[][]) {
-    const book = new ExcelJS.Workbook()
-    await book.xlsx.readFile(blank)
-    const input = book.getWorksheet('Input')!
-    rows.forEach((values, r) =>
-      values.forEach((v, c) => {
-        input.getCell(r + 2, c + 1).value = v
-      }),
-    )
-    await book.xlsx.writeFile(out)
-  }
+  const download = (button: string, name: string) => downloadFrom(page, button, app.home, name)
 
   const workbookInput = () => page.getByLabel('Choose a workbook', { exact: true })
 
@@ -78,7 +59,7 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
       const blank = await download('Get the input workbook', 'row-echo-blank.xlsx')
       await page.getByText(/Downloaded “Row echo input.xlsx”/).waitFor()
       const filled = join(app.home, 'row-echo.xlsx')
-      await fill(blank, filled, [
+      await fillInputWorkbook(blank, filled, [
         ['Hello', null, 1],
         ['World', null, 'two'],
         [null, 'a row with no message', 3],
@@ -108,7 +89,7 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
       expect(String(copy.getWorksheet('Input')?.getCell('A4').note ?? '')).toContain('Message')
 
       // Fixed in "Excel", then checked again (the browser may need the file chosen again).
-      await fill(blank, filled, [
+      await fillInputWorkbook(blank, filled, [
         ['Hello', null, 1],
         ['World', null, 2],
         ['Again', 'a row with a message now', 3],
@@ -176,7 +157,7 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
 
       const blank = await download('Get the input workbook', 'ad-copy-blank.xlsx')
       const filled = join(app.home, 'ad-copy.xlsx')
-      await fill(blank, filled, [
+      await fillInputWorkbook(blank, filled, [
         ['Blue kettle', 'friendly', 40],
         ['Red lamp', 'angry', 30],
         ['Green mug', 'formal', 'many'],
@@ -193,7 +174,7 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
         .waitFor()
       await look('prepare-09-listing-problems', { show: '3. Your filled workbook' })
 
-      await fill(blank, filled, [
+      await fillInputWorkbook(blank, filled, [
         ['Blue kettle', 'friendly', 40],
         ['Red lamp', 'formal', 30],
         ['Green mug', 'formal', 25],

@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { BUYER_TOKEN, buyerSeed } from '../helpers/buyer-seed'
 import { describeInChromium, useE2eApp } from './harness'
+import { downloadFrom, fillInputWorkbook } from './input-workbook'
 import { screenshotBothThemes } from './screens'
 
 describeInChromium('State', 'New run and run detail state in headless Chromium', () => {
@@ -18,14 +19,6 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
     ],
     context: { acceptDownloads: true, viewport: { width: 1280, height: 900 } },
   })
-
-  async function fill(blank: string, out: string, rows: (string | number | null)[][]) {
-    const book = new ExcelJS.Workbook()
-    await book.xlsx.readFile(blank)
-    const input = book.getWorksheet('Input')!
-    rows.forEach((values, r) => values.forEach((v, c) => (input.getCell(r + 2, c + 1).value = v)))
-    await book.xlsx.writeFile(out)
-  }
 
   const environment = (name: RegExp) =>
     page.getByRole('navigation', { name: 'Environments' }).getByRole('button', { name })
@@ -40,14 +33,9 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
     expect(await sendButton().isDisabled()).toBe(true)
     await page.getByText('Drop the filled workbook in step 3 first.').waitFor()
 
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Get the input workbook' }).click(),
-    ])
-    const blank = join(app.home, 'blank.xlsx')
-    await download.saveAs(blank)
+    const blank = await downloadFrom(page, 'Get the input workbook', app.home, 'blank.xlsx')
     const bad = join(app.home, 'bad.xlsx')
-    await fill(blank, bad, [
+    await fillInputWorkbook(blank, bad, [
       ['Hello', null, 1],
       ['World', null, 'two'],
     ])
@@ -81,7 +69,7 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
 
     // Fixed: ready, and Send is enabled with no reason beside it.
     const good = join(app.home, 'good.xlsx')
-    await fill(blank, good, [
+    await fillInputWorkbook(blank, good, [
       ['Hello', null, 1],
       ['World', null, 2],
     ])
@@ -120,14 +108,9 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
   it('a run that set rows aside opens them from its detail', { timeout: 180_000 }, async () => {
     await page.goto(app.mode.url)
     await page.getByRole('radio', { name: /Row echo/ }).check()
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Get the input workbook' }).click(),
-    ])
-    const blank = join(app.home, 'aside-blank.xlsx')
-    await download.saveAs(blank)
+    const blank = await downloadFrom(page, 'Get the input workbook', app.home, 'aside-blank.xlsx')
     const bad = join(app.home, 'aside.xlsx')
-    await fill(blank, bad, [
+    await fillInputWorkbook(blank, bad, [
       ['Hello', null, 1],
       ['World', null, 'two'],
     ])
