@@ -6,7 +6,8 @@
 // Then issue 20's journey on a sandbox added by address (a real environment, not the built-in
 // shortcut): a 50-row workbook dropped on New run, a pilot of 5 chosen in the app, the rest of 45
 // from the run's page; the service holds two runs of 5 and 45 with every row once, History shows
-// one batch, and the results workbook saved from the app has the 50 rows in sheet order.
+// one batch (the rest right under its pilot), and the results workbook saved from the app has
+// the 50 rows in sheet order, each saying whether the pilot or the rest sent it.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
@@ -170,6 +171,7 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
 
       await card.getByRole('button', { name: 'Send the remaining 45 rows…' }).click()
       await dialog.getByText(/45 rows \(rows 7 to 51 of the sheet\)/).waitFor()
+      await dialog.getByText('About 45 credits: 45 rows at 1 credit per row').waitFor()
       const sendRest = dialog.getByRole('button', { name: 'Send for about 45 credits' })
       expect(await sendRest.isDisabled()).toBe(true)
       await dialog.getByRole('checkbox', { name: /I agree to pay about 45 credits/ }).check()
@@ -185,10 +187,10 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
       expect([pilot.run.totalTasks, rest.run.totalTasks]).toEqual([5, 45])
       expect([pilot.run.actualCostT, rest.run.actualCostT]).toEqual([5, 45])
       // No row went twice: the rows the service was sent are the 50, each once.
-      const sent = [...(await messagesOf(team, pilot)), ...(await messagesOf(team, rest))]
+      const sent = [...(await messagesOf(pilot)), ...(await messagesOf(rest))]
       expect(sent).toHaveLength(50)
       expect(new Set(sent)).toEqual(new Set(MESSAGES))
-      expect((await messagesOf(team, pilot)).sort()).toEqual(MESSAGES.slice(0, 5).sort())
+      expect((await messagesOf(pilot)).sort()).toEqual(MESSAGES.slice(0, 5).sort())
 
       // History: the two as one batch.
       await showScreen(page, 'History')
@@ -196,6 +198,12 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
       const pilotRow = page.locator(`.history-table tbody tr[data-run-id="${pilotId}"]`)
       await restRow.waitFor()
       expect(await restRow.textContent()).toContain('rest of a pilot')
+      // The rest sits right under its pilot, said so.
+      expect(Number(await restRow.getAttribute('aria-rowindex'))).toBe(
+        Number(await pilotRow.getAttribute('aria-rowindex')) + 1,
+      )
+      expect(await restRow.getAttribute('data-batch')).toBe('under-its-pilot')
+      expect(await restRow.textContent()).toContain('Rest of the pilot above')
       expect(await pilotRow.textContent()).toMatch(/· pilot/)
       expect(await restRow.locator('[title]').first().getAttribute('title')).toMatch(
         /^The rest of the workbook of a pilot: fifty\.xlsx, sent .+/,
@@ -260,7 +268,7 @@ async function waitForEnded(sandbox: TestSandbox, expected: string[]): Promise<R
 }
 
 /** The messages a run was sent, as the service echoes them back in each row's output. */
-async function messagesOf(sandbox: TestSandbox, detail: RunDetail): Promise<string[]> {
+async function messagesOf(detail: RunDetail): Promise<string[]> {
   const messages: string[] = []
   for (const artifact of detail.artifacts) {
     const response = await fetch(artifact.accessUrl, {
