@@ -69,4 +69,13 @@ describe('a run and its follow-ups together', () => {
     expect(out).toHaveLength(2)
     expect(new Set(ids(out))).toEqual(new Set(['a', 'b']))
   })
+
+  it('keeps the rest of a pilot under its pilot, even with a run sent in between', () => {
+    const items = [
+      entry(3, 'rest', { batchOfRunId: 'pilot' }),
+      entry(2, 'other'),
+      entry(1, 'pilot', { batchRests: ['rest'] }),
+    ]
+    expect(ids(withFollowUpsTogether(items))).toEqual(['pilot', 'rest', 'other'])
+  })
 })

@@ -50,13 +50,16 @@ export function HistoryList(props: {
       columns={['Submitted', 'Input and template', 'Run', 'Cost', 'Saved here']}
       renderRow={(entry, place) => {
         const when = new Date(entry.createdAtMs)
-        const under =
-          !!entry.followUpOfRunId && listed.has(runKey(entry.environment, entry.followUpOfRunId))
+        const isListed = (runId?: string) => !!runId && listed.has(runKey(entry.environment, runId))
+        const under = isListed(entry.followUpOfRunId)
+        // The history lists the rest of a pilot right under it: one batch.
+        const restUnder = isListed(entry.batchOfRunId)
         return (
           <VirtualRow
             data-history-id={String(entry.id)}
             data-run-id={entry.runId}
             {...(under ? { 'data-follow-up': 'under-its-run' } : {})}
+            {...(restUnder ? { 'data-batch': 'under-its-pilot' } : {})}
             place={place}
           >
             <td>
@@ -109,12 +112,14 @@ const runKey = (environment: string, runId: string) => `${environment}\n${runId}
 
 /**
  * How a run is linked to its follow-ups (docs/glossary.md: its set-aside rows, fixed and sent
- * later; not a retry of failed rows). History lists a follow-up right under its run when both
- * are listed (`listed`: the runs in the list). '' when it has none.
+ * later; not a retry of failed rows), or to the pilot it is the rest of. History lists a
+ * follow-up or a rest right under its run when both are listed (`listed`: the runs in the
+ * list). '' when it has none.
  */
 function followUpWords(entry: HistoryEntryView, listed: Set<string>): string {
   const isListed = (runId: string) => listed.has(runKey(entry.environment, runId))
   const parts: string[] = []
+  if (entry.batchOfRunId && isListed(entry.batchOfRunId)) parts.push('Rest of the pilot above')
   if (entry.followUpOfRunId)
     parts.push(
       isListed(entry.followUpOfRunId)
