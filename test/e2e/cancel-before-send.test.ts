@@ -4,41 +4,28 @@
 // template's schema. Headless Chromium through browser mode, the real engine and web server.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
+import { expect, it } from 'vitest'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import type { Sandbox } from '../../src/sandbox'
 import { paths } from '../../src/shared/contract'
-import { useE2eApp, type E2eApp } from './harness'
+import { describeInChromium, useE2eApp } from './harness'
 import { filledInputWorkbook } from './input-workbook'
-import { chromiumMissing } from './support'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
-
-const missing = chromiumMissing()
-if (missing) console.log(`Cancel-before-send end-to-end test skipped: ${missing}.`)
 
 /** Long enough that only Cancel ends the wait; the held request is abandoned by the client. */
 const HOLD_MS = 20_000
 
-describe.skipIf(missing !== null)('cancel what has not started', () => {
-  let app: E2eApp
-  let page: Page
+describeInChromium('Cancel-before-send', 'cancel what has not started', () => {
   let sandbox: Sandbox | undefined
 
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-e2e-cancel-',
-      taskMs: 50,
-      context: { acceptDownloads: true, viewport: { width: 1280, height: 800 } },
-      builtInSandbox: (started) => {
-        sandbox = started
-      },
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-e2e-cancel-',
+    taskMs: 50,
+    context: { acceptDownloads: true, viewport: { width: 1280, height: 800 } },
+    builtInSandbox: (started) => {
+      sandbox = started
     },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
+  })
 
   async function filledDigestWorkbook(): Promise<{ workbook: string; folder: string }> {
     const workbook = await filledInputWorkbook(page, app.home, 'digest', [

@@ -2,38 +2,24 @@
 // the built-in Sandbox: two runs of the same sheet ticked in the runs list and compared, with the
 // differing output highlighted; two rows marked "Redo" in a run's row table, confirmed and their
 // new versions shown; and an older version of a row kept by choice, remembered by the history.
-import type { Page } from 'playwright-core'
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { isTerminalStatus } from '../../src/shared/contract'
-import { useE2eApp, type E2eApp } from './harness'
+import { describeInChromium, useE2eApp } from './harness'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
-import { chromiumMissing } from './support'
-
-const missing = chromiumMissing()
-if (missing) console.log(`Choosing end-to-end test skipped: ${missing}.`)
 
 const SIZES = [
   [1280, 800],
   [860, 700],
 ] as const
 
-describe.skipIf(missing !== null)('choosing runs and rows in the app', () => {
-  let app: E2eApp
-  let page: Page
-
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-choose-',
-      taskMs: 50,
-      outputsFolder: 'outputs',
-      context: { viewport: { width: 1280, height: 800 } },
-    },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
+describeInChromium('Choosing', 'choosing runs and rows in the app', () => {
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-choose-',
+    taskMs: 50,
+    outputsFolder: 'outputs',
+    context: { viewport: { width: 1280, height: 800 } },
+  })
 
   /** A run of row-echo with these messages on sheet rows 2, 3..., sent from here and ended. */
   async function sent(messages: string[]): Promise<string> {

@@ -9,8 +9,8 @@
 import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { describe, expect, it } from 'vitest'
-import type { Locator, Page } from 'playwright-core'
+import { expect, it } from 'vitest'
+import type { Locator } from 'playwright-core'
 import { keptSetAsides } from '../../src/core/flows/spend/set-aside'
 import { paths, type RunDetail } from '../../src/shared/contract'
 import {
@@ -21,12 +21,8 @@ import {
   buyerSeed,
 } from '../helpers/buyer-seed'
 import { call, type TestSandbox } from '../helpers/sandbox'
-import { useE2eApp, type E2eApp } from './harness'
-import { chromiumMissing } from './support'
+import { describeInChromium, useE2eApp } from './harness'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
-
-const missing = chromiumMissing()
-if (missing) console.log(`Own-sheet journey end-to-end test skipped: ${missing}.`)
 
 const TEAM_TOKEN = 'tok-e2e-team-own-sheet'
 const BAD = [7, 20, 41]
@@ -48,25 +44,16 @@ async function writeOwnSheet(
   await book.xlsx.writeFile(path)
 }
 
-describe.skipIf(missing !== null)('a buyer’s own sheet, from mapping to follow-up', () => {
-  let app: E2eApp
-  let page: Page
-
-  useE2eApp(
-    {
-      homePrefix: 'skill-runner-e2e-own-sheet-',
-      taskMs: 50,
-      environments: [
-        { name: 'Team', token: TEAM_TOKEN, sandbox: { taskMs: 50 } },
-        { name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed, taskMs: 50 } },
-      ],
-      context: { viewport: WIDE, acceptDownloads: true },
-    },
-    (started) => {
-      app = started
-      page = started.page
-    },
-  )
+describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to follow-up', () => {
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-e2e-own-sheet-',
+    taskMs: 50,
+    environments: [
+      { name: 'Team', token: TEAM_TOKEN, sandbox: { taskMs: 50 } },
+      { name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed, taskMs: 50 } },
+    ],
+    context: { viewport: WIDE, acceptDownloads: true },
+  })
 
   /** Light and dark at 1280x800, and at 860x700 too where the layout matters. */
   async function shoot(
