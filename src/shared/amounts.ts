@@ -30,6 +30,8 @@ export interface EstimateFacts {
   learnedFrom: { runId: string; costPerRowT: number } | null
   unitLabel: string
   targetKind: 'template' | 'listing'
+  /** The rows sent are a pilot: it is what will tell the cost per row. */
+  isPilot?: boolean
 }
 
 /** The cost before sending: "about 12 credits: 3 rows at 4 credits per row", or unknown. */
@@ -59,9 +61,12 @@ export function estimateSourceWords(f: EstimateFacts, withRunId = true): string 
       ? `the last run’s cost per row (run ${f.learnedFrom.runId})`
       : 'the last run’s cost per row'
   }
+  const learn = f.isPilot
+    ? 'this pilot will tell it.'
+    : 'send a pilot of a few rows first to learn it.'
   return f.targetKind === 'listing'
-    ? 'unknown. The service does not show this listing’s fee to your account, and no earlier run of it has ended here: send a pilot of a few rows first to learn it.'
-    : 'unknown. The service charges what each row actually costs, and no earlier run of this template has ended here: send a pilot of a few rows first to learn it.'
+    ? `unknown. The service does not show this listing’s fee to your account, and no earlier run of it has ended here: ${learn}`
+    : `unknown. The service charges what each row actually costs, and no earlier run of this template has ended here: ${learn}`
 }
 
 /** The sentence of consent: "I agree to pay up to 12 credits for this run." */

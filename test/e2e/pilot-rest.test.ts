@@ -170,7 +170,9 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
       expect(await seriousA11yViolations(page)).toEqual([])
 
       await card.getByRole('button', { name: 'Send the remaining 45 rows…' }).click()
-      await dialog.getByText(/45 rows \(rows 7 to 51 of the sheet\)/).waitFor()
+      await dialog
+        .getByText(/The rest after the pilot: 45 rows \(rows 7 to 51 of the sheet\)/)
+        .waitFor()
       await dialog.getByText('About 45 credits: 45 rows at 1 credit per row').waitFor()
       const sendRest = dialog.getByRole('button', { name: 'Send for about 45 credits' })
       expect(await sendRest.isDisabled()).toBe(true)

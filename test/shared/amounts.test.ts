@@ -59,6 +59,12 @@ describe('amounts in words', () => {
     expect(
       estimateSourceWords(facts({ estimateT: null, estimateSource: 'none', learnedFrom: null })),
     ).toMatch(/^unknown\. /)
+    // A pilot is itself how the cost is learned: it is not told to send one.
+    const unknownPilot = facts({ estimateT: null, estimateSource: 'none', learnedFrom: null })
+    expect(estimateSourceWords(unknownPilot)).toMatch(/send a pilot of a few rows first/)
+    expect(estimateSourceWords({ ...unknownPilot, isPilot: true })).toMatch(
+      /this pilot will tell it\.$/,
+    )
   })
 
   it('the agreement names the cap when one is set, else the estimate', () => {

@@ -23,7 +23,7 @@ export interface ConfirmChoice {
 
 /** The plan's estimate facts, for the shared words of src/shared/amounts.ts. */
 function factsOf(plan: SubmissionPlanView): EstimateFacts {
-  return { ...plan, targetKind: plan.target.kind }
+  return { ...plan, targetKind: plan.target.kind, isPilot: plan.pilotRows !== null }
 }
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
@@ -35,6 +35,8 @@ function rowsWords(plan: SubmissionPlanView): string {
     return `${plural(plan.rowCount, 'fixed row')} set aside from an earlier run${where}`
   if (plan.setAsideRows)
     return `${plural(plan.rowCount, 'valid row')}${where}; ${plural(plan.setAsideRows, 'row')} with problems set aside to fix, not sent and not counted`
+  if (plan.restOfPilotRunId)
+    return `The rest after the pilot: ${plural(plan.rowCount, 'row')}${where}, none of them sent before`
   if (plan.retryOfRunId) return `${plural(plan.rowCount, 'failed row')} of this run${where}`
   if (plan.pilotRows !== null)
     return `A pilot: the first ${plural(plan.rowCount, 'row')} of ${plan.totalRows.toLocaleString('en-US')}${where}`

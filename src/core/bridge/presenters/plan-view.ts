@@ -42,6 +42,7 @@ export function planView(plan: Plan): SubmissionPlanView {
     retryOfRunId: plan.retryOfRunId,
     ...(plan.setAside ? { setAsideRows: plan.setAside.rows } : {}),
     ...(plan.followsSetAsideOf ? { followsSetAsideOf: plan.followsSetAsideOf } : {}),
+    ...(plan.batchOfRunId ? { restOfPilotRunId: plan.batchOfRunId } : {}),
     ...(plan.fixableRows?.length ? { fixableRows: plan.fixableRows } : {}),
     ...(plan.fixesFromWorkbook ? { fixesFromWorkbook: plan.fixesFromWorkbook } : {}),
     summary: plan.validation.valid

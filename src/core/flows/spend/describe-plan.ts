@@ -14,6 +14,7 @@ export function estimateFacts(plan: Plan): EstimateFacts {
     learnedFrom: plan.learnedFrom,
     unitLabel: plan.connection.unitLabel,
     targetKind: plan.targetView.kind,
+    isPilot: plan.pilotRows !== null,
   }
 }
 

@@ -95,6 +95,8 @@ export interface SubmissionPlanView {
   rowNumbering: 'spreadsheet' | 'submitted'
   /** Rows that are a pilot (the first N of the workbook), or null. */
   pilotRows: number | null
+  /** These rows are the rest of the workbook after its pilot (the run named), not sent before. */
+  restOfPilotRunId?: string
   taskFixedFeeT: number | null
   /** What sending will cost (an estimate: the service charges the actual cost), or null. */
   estimateT: number | null
