@@ -1,7 +1,8 @@
 // Fix and resend from a corrected workbook, in the app: a 4-row workbook sent to the built-in
 // Sandbox fails in rows 3 and 5; in "Retry failed rows" the user gives back the same workbook,
 // fixed in those rows. The dialog shows the changed cells as if typed, and only those rows go,
-// through the same confirmation. Headless Chromium through browser mode; light and dark.
+// through the same confirmation. The same two rows fixed by hand in the dialog's grid go the
+// same way. Headless Chromium through browser mode; light and dark.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
@@ -10,7 +11,12 @@ import { confirmPlan, planSubmission } from '../../src/core/flows/spend'
 import { parseInputWorkbook } from '../../src/core/workbooks'
 import { runEnded } from '../helpers/engine'
 import { describeInChromium, useE2eApp } from './harness'
-import { screenshotBothThemes, seriousA11yViolations } from './screens'
+import {
+  screenshotAtBothSizes,
+  screenshotBothThemes,
+  seriousA11yViolations,
+  showScreen,
+} from './screens'
 
 describeInChromium(
   'Retry-from-workbook',
@@ -22,36 +28,85 @@ describeInChromium(
       context: { viewport: { width: 1280, height: 800 } },
     })
 
+    const write = (name: string, lines: string[]) => {
+      const path = join(app.home, name)
+      writeFileSync(path, ['Message', ...lines].join('\n'))
+      return path
+    }
+
+    /** A 4-row workbook sent from here whose rows 3 and 5 fail ([[fail]]), its run's fix dialog open. */
+    async function failedRunOpened(name: string, rows: string[]) {
+      const sentCsv = write(`${name}.csv`, rows)
+      const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
+      const planned = await planSubmission(
+        app.engine,
+        connection,
+        (path, schema) => parseInputWorkbook({ path }, schema, { checkFiles: true }),
+        { file: sentCsv, target: { kind: 'template', templateId: 'row-echo' } },
+      )
+      const runId = (await confirmPlan(app.engine, planned, { confirmed: true })).submission.runId
+      await runEnded(connection, runId)
+      await page.goto(app.mode.url)
+      await showScreen(page, 'Runs')
+      await page.locator(`tr[data-run-id="${runId}"]`).locator('button.run-name').click()
+      await page.getByRole('button', { name: 'Retry failed rows' }).click()
+      const fix = page.getByTestId('fix-failed-rows')
+      await fix.waitFor()
+      return { runId, connection, fix }
+    }
+
+    /** Agrees and sends in the confirmation; the new run's id. */
+    async function agreeAndSend(): Promise<string> {
+      const dialog = page.getByTestId('confirm-submission')
+      await dialog.waitFor()
+      const send = dialog.getByRole('button', { name: /^Send/ })
+      expect(await send.isDisabled()).toBe(true)
+      await dialog.getByRole('checkbox', { name: /I agree/ }).check()
+      await send.click()
+      const sent = page.getByText('Sent as a new run.')
+      await sent.waitFor({ timeout: 30_000 })
+      return (await sent.getByRole('button').getAttribute('data-run-id'))!
+    }
+
+    it(
+      'two failed rows fixed in the grid, checked, and only those resent',
+      { timeout: 120_000 },
+      async () => {
+        const { runId, connection, fix } = await failedRunOpened('grid', [
+          'one',
+          'two [[fail]]',
+          'three',
+          'four [[fail]]',
+        ])
+        await fix.getByLabel('Row 3, Message').fill('two by hand')
+        await fix.getByLabel('Row 5, Message').fill('four by hand')
+        await fix.getByRole('button', { name: 'Check' }).click()
+        const review = fix.getByRole('button', { name: 'Review and send fixed rows' })
+        await expect.poll(() => review.isDisabled()).toBe(false)
+        await screenshotAtBothSizes(page, 'retry-grid-01-fixed')
+        await review.click()
+        const retryRunId = await agreeAndSend()
+        expect(retryRunId).not.toBe(runId)
+        const retry = await runEnded(connection, retryRunId)
+        expect(retry.run.totalTasks).toBe(2)
+        expect(retry.run.completedTasks).toBe(2)
+        const journaled = app.engine.submissions.byRun(connection.historyKey, retryRunId)
+        expect(journaled?.rows.map((r) => r.message)).toEqual(['two by hand', 'four by hand'])
+        expect(journaled?.rowNumbers).toEqual([3, 5])
+      },
+    )
+
     it(
       'takes the fixed cells from the workbook, shows them, and resends only those rows',
       { timeout: 120_000 },
       async () => {
-        const write = (name: string, lines: string[]) => {
-          const path = join(app.home, name)
-          writeFileSync(path, ['Message', ...lines].join('\n'))
-          return path
-        }
-        const sentCsv = write('orders.csv', ['alpha', 'beta [[fail]]', 'gamma', 'delta [[fail]]'])
-        const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
-        const planned = await planSubmission(
-          app.engine,
-          connection,
-          (path, schema) => parseInputWorkbook({ path }, schema, { checkFiles: true }),
-          { file: sentCsv, target: { kind: 'template', templateId: 'row-echo' } },
-        )
-        const runId = (await confirmPlan(app.engine, planned, { confirmed: true })).submission.runId
-        await runEnded(connection, runId)
+        const { runId, connection, fix } = await failedRunOpened('orders', [
+          'alpha',
+          'beta [[fail]]',
+          'gamma',
+          'delta [[fail]]',
+        ])
         const fixed = write('orders fixed.csv', ['alpha', 'beta fixed', 'gamma', 'delta fixed'])
-
-        await page.goto(app.mode.url)
-        await page
-          .getByRole('navigation', { name: 'Screens' })
-          .getByRole('button', { name: 'Runs' })
-          .click()
-        await page.locator(`tr[data-run-id="${runId}"]`).locator('button.run-name').click()
-        await page.getByRole('button', { name: 'Retry failed rows' }).click()
-        const fix = page.getByTestId('fix-failed-rows')
-        await fix.waitFor()
         await fix.getByLabel('Choose the corrected workbook').setInputFiles(fixed)
         await fix.getByText('Taken from “orders fixed.csv”: 2 rows changed').waitFor()
         expect(await fix.getByLabel('Row 3, Message').inputValue()).toBe('beta fixed')
@@ -72,15 +127,7 @@ describeInChromium(
         await screenshotBothThemes(page, 'retry-from-workbook-02-refused')
 
         await review.click()
-        const dialog = page.getByTestId('confirm-submission')
-        await dialog.waitFor()
-        const send = dialog.getByRole('button', { name: /^Send/ })
-        expect(await send.isDisabled()).toBe(true)
-        await dialog.getByRole('checkbox', { name: /I agree/ }).check()
-        await send.click()
-        const sent = page.getByText('Sent as a new run.')
-        await sent.waitFor({ timeout: 30_000 })
-        const retryRunId = (await sent.getByRole('button').getAttribute('data-run-id'))!
+        const retryRunId = await agreeAndSend()
         expect(retryRunId).not.toBe(runId)
         const retry = await runEnded(connection, retryRunId)
         expect(retry.run.totalTasks).toBe(2)
