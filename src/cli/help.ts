@@ -87,6 +87,9 @@ const BY_COMMAND: Record<string, Record<string, string>> = {
   'runs results': {
     output: 'the results workbook to write (FILE.xlsx); outputs are downloaded next to it',
   },
+  'runs retry-failed': {
+    from: 'the workbook the run was sent from, its failed rows corrected there: those rows are sent with its cells',
+  },
   'runs redo': {
     rows: 'the rows to send again, by their spreadsheet row numbers (or submitted positions): 3,7,12 or 3-5',
     from: 'a results workbook of the run with its Redo? column filled in: the rows marked there',
