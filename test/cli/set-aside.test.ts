@@ -13,6 +13,10 @@ async function totalTasks(runId: string): Promise<number> {
   return JSON.parse(shown.stdout).run.totalTasks
 }
 
+/** `run FILE --template row-echo --skip-invalid --json --yes`, with `more` options. */
+const runSkipping = (input: string, ...more: string[]) =>
+  cli(['run', input, '--template', 'row-echo', '--skip-invalid', '--json', '--yes', ...more])
+
 describe('run --skip-invalid', () => {
   it('sends the 47 valid rows of 50, sets 3 aside with a Problem column; fixed, those 3 are sent', async () => {
     const input = join(home, 'fifty.csv')
@@ -23,15 +27,7 @@ describe('run --skip-invalid', () => {
     const refused = await cli(['run', input, '--template', 'row-echo', '--json'])
     expect(refused.code).toBe(1)
 
-    const sent = await cli([
-      'run',
-      input,
-      '--template',
-      'row-echo',
-      '--skip-invalid',
-      '--json',
-      '--yes',
-    ])
+    const sent = await runSkipping(input)
     expect(sent.code).toBe(0)
     const answer = JSON.parse(sent.stdout)
     const asidePath = join(home, 'fifty (set aside).xlsx')
@@ -75,25 +71,8 @@ describe('run --skip-invalid', () => {
   it('never overwrites an earlier set-aside workbook by default', async () => {
     const input = join(home, 'two.csv')
     writeFileSync(input, 'Message,Sequence number\nok,1\nbad,x\n')
-    const first = await cli([
-      'run',
-      input,
-      '--template',
-      'row-echo',
-      '--skip-invalid',
-      '--json',
-      '--yes',
-    ])
-    const second = await cli([
-      'run',
-      input,
-      '--template',
-      'row-echo',
-      '--skip-invalid',
-      '--json',
-      '--again',
-      '--yes',
-    ])
+    const first = await runSkipping(input)
+    const second = await runSkipping(input, '--again')
     expect(JSON.parse(first.stdout).setAside.path).toBe(join(home, 'two (set aside).xlsx'))
     expect(JSON.parse(second.stdout).setAside.path).toBe(join(home, 'two (set aside 2).xlsx'))
   })
@@ -104,15 +83,7 @@ describe('run --skip-invalid', () => {
     // 1,200 rows with a problem among 1,500: more than the check's list of problems holds.
     for (let i = 1; i <= 1500; i += 1) lines.push(`Hello ${i},${i % 5 === 0 ? i : 'n/a'}`)
     writeFileSync(input, lines.join('\n'))
-    const sent = await cli([
-      'run',
-      input,
-      '--template',
-      'row-echo',
-      '--skip-invalid',
-      '--json',
-      '--yes',
-    ])
+    const sent = await runSkipping(input)
     expect(sent.stderr).toMatch(/1,200 rows with problems set aside/)
     expect(sent.code).toBe(0)
     const answer = JSON.parse(sent.stdout)
