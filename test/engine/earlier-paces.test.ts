@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
 import type { Engine } from '../../src/core/engine'
 import type { RunSummary } from '../../src/shared/contract'
+import { runStartedAt } from '../renderer/fixtures'
 import { ipc, TEST_APP, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
@@ -18,32 +19,17 @@ let historyKey: string
 
 const T0 = 1_800_000_000
 
-function summary(runId: string, over: Partial<RunSummary>): RunSummary {
-  return {
+/** A run of 10 rows that ended after 5 minutes. */
+const summary = (runId: string, over: Partial<RunSummary>) =>
+  runStartedAt(T0, {
     runId,
-    displayName: '',
     status: 'succeeded',
-    sourceType: 'template',
-    templateKey: 'row-echo',
-    templateName: 'Row echo',
-    templateUuid: '',
-    definitionHash: '',
-    inputFilename: '',
     totalTasks: 10,
     completedTasks: 10,
-    failedTasks: 0,
-    cancelledTasks: 0,
-    estimatedCostT: 0,
-    actualCostT: 0,
-    firstErrorMessage: '',
-    createdAtUnix: T0,
-    startedAtUnix: T0,
     completedAtUnix: T0 + 300,
     updatedAtUnix: T0 + 300,
-    market: undefined,
     ...over,
-  }
-}
+  })
 
 beforeAll(async () => {
   sandbox = await startTestSandbox()

@@ -28,6 +28,23 @@ export function runSummary(over: Partial<RunSummary> = {}): RunSummary {
   }
 }
 
+/**
+ * A running row-echo run that started at `t0` (unix seconds) with no row done yet, for the pace
+ * and outcome rules that read only its counts and times.
+ */
+export function runStartedAt(t0: number, over: Partial<RunSummary> = {}): RunSummary {
+  return runSummary({
+    sourceType: 'template',
+    templateKey: 'row-echo',
+    templateName: 'Row echo',
+    completedTasks: 0,
+    createdAtUnix: t0,
+    startedAtUnix: t0,
+    updatedAtUnix: t0,
+    ...over,
+  })
+}
+
 export function environment(over: Partial<EnvironmentView> = {}): EnvironmentView {
   return {
     name: 'Production',

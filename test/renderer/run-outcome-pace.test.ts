@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { RunSummary } from '../../src/shared/contract'
+import { runStartedAt } from './fixtures'
 import {
   earlierPace,
   minutesLeftText,
@@ -11,32 +12,8 @@ import {
 
 const T0 = 1_800_000_000 // a fixed start (unix seconds): the fake clock counts from here
 
-function run(over: Partial<RunSummary> = {}): RunSummary {
-  return {
-    runId: 'run-1',
-    displayName: 'Orders',
-    status: 'running',
-    sourceType: 'template',
-    templateKey: 'row-echo',
-    templateName: 'Row echo',
-    templateUuid: '',
-    definitionHash: '',
-    inputFilename: '',
-    totalTasks: 10,
-    completedTasks: 0,
-    failedTasks: 0,
-    cancelledTasks: 0,
-    estimatedCostT: 0,
-    actualCostT: 0,
-    firstErrorMessage: '',
-    createdAtUnix: T0,
-    startedAtUnix: T0,
-    completedAtUnix: 0,
-    updatedAtUnix: T0,
-    market: undefined,
-    ...over,
-  }
-}
+const run = (over: Partial<RunSummary> = {}) =>
+  runStartedAt(T0, { displayName: 'Orders', totalTasks: 10, ...over })
 const at = (seconds: number) => (T0 + seconds) * 1000
 
 describe('how a run ended', () => {

@@ -2,37 +2,14 @@
 // holds (passed in: the function stays pure). The clock is fake: every time is given.
 import { describe, expect, it } from 'vitest'
 import type { RunSummary } from '../../src/shared/contract'
+import { runStartedAt } from '../renderer/fixtures'
 import { earlierPace, paceSample, runPace, type PaceSample } from '../../src/shared/format'
 
 const T0 = 1_800_000_000 // unix seconds: the fake clock counts from here
 const at = (seconds: number) => (T0 + seconds) * 1000
 
-function run(over: Partial<RunSummary> = {}): RunSummary {
-  return {
-    runId: 'run-now',
-    displayName: 'Orders',
-    status: 'running',
-    sourceType: 'template',
-    templateKey: 'row-echo',
-    templateName: 'Row echo',
-    templateUuid: '',
-    definitionHash: '',
-    inputFilename: '',
-    totalTasks: 30,
-    completedTasks: 0,
-    failedTasks: 0,
-    cancelledTasks: 0,
-    estimatedCostT: 0,
-    actualCostT: 0,
-    firstErrorMessage: '',
-    createdAtUnix: T0,
-    startedAtUnix: T0,
-    completedAtUnix: 0,
-    updatedAtUnix: T0,
-    market: undefined,
-    ...over,
-  }
-}
+const run = (over: Partial<RunSummary> = {}) =>
+  runStartedAt(T0, { runId: 'run-now', totalTasks: 30, ...over })
 
 /** A finished run of `rows` rows that took `seconds`, long before now. */
 const finished = (runId: string, rows: number, seconds: number, over: Partial<RunSummary> = {}) =>
