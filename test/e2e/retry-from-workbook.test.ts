@@ -55,6 +55,25 @@ describeInChromium(
       return { runId, connection, fix }
     }
 
+    /**
+     * Agrees and sends in the confirmation; then the new run holds rows 3 and 5 only, with
+     * `messages`, and both succeed.
+     */
+    async function sentAgainAsNewRun(
+      runId: string,
+      connection: Awaited<ReturnType<typeof app.engine.connect>>,
+      messages: string[],
+    ) {
+      const retryRunId = await agreeAndSend()
+      expect(retryRunId).not.toBe(runId)
+      const retry = await runEnded(connection, retryRunId)
+      expect(retry.run.totalTasks).toBe(2)
+      expect(retry.run.completedTasks).toBe(2)
+      const journaled = app.engine.submissions.byRun(connection.historyKey, retryRunId)
+      expect(journaled?.rows.map((r) => r.message)).toEqual(messages)
+      expect(journaled?.rowNumbers).toEqual([3, 5])
+    }
+
     /** Agrees and sends in the confirmation; the new run's id. */
     async function agreeAndSend(): Promise<string> {
       const dialog = page.getByTestId('confirm-submission')
@@ -85,14 +104,7 @@ describeInChromium(
         await expect.poll(() => review.isDisabled()).toBe(false)
         await screenshotAtBothSizes(page, 'retry-grid-01-fixed')
         await review.click()
-        const retryRunId = await agreeAndSend()
-        expect(retryRunId).not.toBe(runId)
-        const retry = await runEnded(connection, retryRunId)
-        expect(retry.run.totalTasks).toBe(2)
-        expect(retry.run.completedTasks).toBe(2)
-        const journaled = app.engine.submissions.byRun(connection.historyKey, retryRunId)
-        expect(journaled?.rows.map((r) => r.message)).toEqual(['two by hand', 'four by hand'])
-        expect(journaled?.rowNumbers).toEqual([3, 5])
+        await sentAgainAsNewRun(runId, connection, ['two by hand', 'four by hand'])
       },
     )
 
@@ -127,14 +139,7 @@ describeInChromium(
         await screenshotBothThemes(page, 'retry-from-workbook-02-refused')
 
         await review.click()
-        const retryRunId = await agreeAndSend()
-        expect(retryRunId).not.toBe(runId)
-        const retry = await runEnded(connection, retryRunId)
-        expect(retry.run.totalTasks).toBe(2)
-        expect(retry.run.completedTasks).toBe(2)
-        const journaled = app.engine.submissions.byRun(connection.historyKey, retryRunId)
-        expect(journaled?.rows.map((r) => r.message)).toEqual(['beta fixed', 'delta fixed'])
-        expect(journaled?.rowNumbers).toEqual([3, 5])
+        await sentAgainAsNewRun(runId, connection, ['beta fixed', 'delta fixed'])
       },
     )
   },
