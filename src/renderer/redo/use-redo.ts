@@ -1,18 +1,10 @@
 import { useCallback, useState } from 'react'
-import type { BridgeErrorInfo, RunOverview, SubmissionPlanView } from '../../shared/bridge'
+import type { RunOverview } from '../../shared/bridge'
 import { useStores } from '../stores/context'
 import { errorInfo } from '../stores/errors'
+import type { SendAgainStage } from '../stores/run-detail/retry-types'
 
-export type Redo =
-  | { state: 'idle' | 'planning' }
-  | {
-      state: 'confirming'
-      plan: SubmissionPlanView
-      sending: boolean
-      error: BridgeErrorInfo | null
-    }
-  | { state: 'sent'; runId: string }
-  | { state: 'failed'; error: BridgeErrorInfo }
+export type Redo = { state: 'idle' | 'planning' } | SendAgainStage
 
 /**
  * One redo of chosen rows of a run: planned (its cost), confirmed by the user in the same dialog

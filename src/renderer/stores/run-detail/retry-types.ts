@@ -18,6 +18,13 @@ export type RetryState =
       /** The corrected workbook the edits were last taken from, by name. */
       fromWorkbook?: string
     }
+  | SendAgainStage
+
+/**
+ * Where a paid send of rows again (a retry, a redo) stands once planned: in the confirmation,
+ * sent as a new run, or failed.
+ */
+export type SendAgainStage =
   | {
       state: 'confirming'
       plan: SubmissionPlanView
