@@ -11,7 +11,7 @@ import { namedRowVersions, type RowVersions } from '../../core/flows/results/row
 import { statusLabel } from '../../shared/format'
 import { integerOption, stringOption, type Command } from '../command'
 import { EXIT, UsageError } from '../errors'
-import { spend, spendingFlags, spendingOptions } from './spending'
+import { spend, paidRunFlags, spendingOptions } from './spending'
 
 /** "3,7,12" or "3-5,9": the row numbers named, in order. */
 function rowList(text: string): number[] {
@@ -38,9 +38,7 @@ export const runsRedo: Command = {
   options: {
     rows: { type: 'string' },
     from: { type: 'string' },
-    yes: { type: 'boolean' },
-    watch: { type: 'boolean' },
-    ...spendingFlags,
+    ...paidRunFlags,
   },
   positionals: { min: 1, max: 1, names: 'a RUN id' },
   async run(ctx, args) {

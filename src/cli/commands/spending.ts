@@ -122,6 +122,13 @@ export const spendingFlags = {
   again: { type: 'boolean' },
 } as const
 
+/** The flags of every command that sends a paid run: the consent, the cap, and following it. */
+export const paidRunFlags = {
+  yes: { type: 'boolean' },
+  watch: { type: 'boolean' },
+  ...spendingFlags,
+} as const
+
 export function spendingOptions(args: ParsedArgs) {
   return {
     yes: flag(args, 'yes'),

@@ -29,7 +29,7 @@ import {
 } from '../set-aside'
 import { readWorkbookWith } from '../workbook-reader'
 import { flowHooks } from './flow-hooks'
-import { spend, spendingFlags, spendingOptions } from './spending'
+import { spend, paidRunFlags, spendingOptions } from './spending'
 
 export const run: Command = {
   name: 'run',
@@ -41,11 +41,9 @@ export const run: Command = {
     template: { type: 'string' },
     sheet: { type: 'string' },
     'rest-of': { type: 'string' },
-    yes: { type: 'boolean' },
     'callback-url': { type: 'string' },
     rows: { type: 'string' },
-    watch: { type: 'boolean' },
-    ...spendingFlags,
+    ...paidRunFlags,
     ...mappingFlags,
     ...setAsideFlags,
   },
@@ -73,11 +71,9 @@ export const execute: Command = {
     listing: { type: 'string' },
     sheet: { type: 'string' },
     version: { type: 'string' },
-    yes: { type: 'boolean' },
     pilot: { type: 'string' },
     rows: { type: 'string' },
-    watch: { type: 'boolean' },
-    ...spendingFlags,
+    ...paidRunFlags,
     ...mappingFlags,
     ...setAsideFlags,
   },
@@ -105,9 +101,7 @@ export const runsRetryFailed: Command = {
   usage: 'runs retry-failed RUN [--from FIXED.xlsx] [--yes] [--max-cost N] [--again] [--watch]',
   options: {
     from: { type: 'string' },
-    yes: { type: 'boolean' },
-    watch: { type: 'boolean' },
-    ...spendingFlags,
+    ...paidRunFlags,
   },
   positionals: { min: 1, max: 1, names: 'a RUN id' },
   async run(ctx, args) {
