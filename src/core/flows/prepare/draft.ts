@@ -12,6 +12,7 @@ import { safeFileName } from '../../files/safe-names'
 import type { Db } from '../../storage/db'
 import { parseJsonColumn } from '../../storage/read-row'
 import { PrepareDraftsTable, type DraftWorkbookRecord } from '../../storage/tables/prepare-drafts'
+import { hashFile } from '../spend/uploads'
 
 /** A checked workbook to keep with the draft: the user's own file, or the engine's scratch copy. */
 export interface DraftWorkbookSource {
@@ -119,12 +120,19 @@ export class PrepareDrafts {
     source: DraftWorkbookSource,
     previous: DraftWorkbookRecord | null,
   ): Promise<DraftWorkbookRecord> {
-    const bytes = await readFile(source.path)
-    const hash = sha256(bytes)
+    const { size, mtimeMs } = await stat(source.path)
     if (!source.isCopy) {
-      const { mtimeMs } = await stat(source.path)
-      return { ...source, sha256: hash, sizeBytes: bytes.length, mtimeMs }
+      // Saved again as the user goes: a file unchanged on disk is not read again.
+      const same =
+        previous !== null &&
+        !previous.isCopy &&
+        previous.path === source.path &&
+        previous.sizeBytes === size &&
+        previous.mtimeMs === mtimeMs
+      if (same) return previous
+      return { ...source, sha256: await hashFile(source.path), sizeBytes: size, mtimeMs }
     }
+    const hash = await hashFile(source.path)
     // The same content kept already (a check again, another sheet): no second copy.
     if (previous?.isCopy && previous.sha256 === hash) return previous
     await mkdir(this.folder, { recursive: true })
@@ -139,7 +147,7 @@ export class PrepareDrafts {
       path,
       isCopy: true,
       sha256: hash,
-      sizeBytes: bytes.length,
+      sizeBytes: size,
       mtimeMs: 0,
     }
   }
