@@ -5,26 +5,11 @@
  * moved. Only a fingerprint of each task and the ids of the outputs are kept, never the detail
  * itself, so following a big run holds its tasks once (the detail just fetched), not twice.
  */
-import type {
-  Artifact,
-  MarketContext,
-  RunDetail,
-  RunSummary,
-  RunTask,
-} from '../../../shared/contract'
+import type { RunDetailChange } from '../../../shared/bridge'
+import type { Artifact, RunDetail, RunTask } from '../../../shared/contract'
 
-/** One push of a run's detail: whole (`after` null), or what changed since push `after`. */
-export interface DetailChange {
-  runId: string
-  seq: number
-  after: number | null
-  run: RunSummary
-  market?: MarketContext | undefined
-  tasks: RunTask[]
-  artifacts: Artifact[]
-  taskCount: number
-  artifactCount: number
-}
+/** One push of a run's detail, as the Bridge sends it (less the environment it belongs to). */
+export type DetailChange = Omit<RunDetailChange, 'environment'>
 
 /** What a window sees of a task; a change in any of it is a change of the task. */
 function fingerprint(task: RunTask): string {
