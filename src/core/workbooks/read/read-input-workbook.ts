@@ -25,8 +25,18 @@ import { readWithExceljs, readXlsx } from './xlsx/read-xlsx'
 import { isZip, openZip } from './xlsx/zip'
 
 /** The first bytes of an OLE compound file (old .xls, or an encrypted workbook). */
-export const OLE = [0xd0, 0xcf, 0x11, 0xe0] as const
-export const CSV_EXTENSIONS: ReadonlySet<string> = new Set(['.csv', '.txt', '.tsv', '.tab'])
+const OLE = [0xd0, 0xcf, 0x11, 0xe0] as const
+const CSV_EXTENSIONS: ReadonlySet<string> = new Set(['.csv', '.txt', '.tsv', '.tab'])
+
+/**
+ * What a file is, by its first bytes and then its name: an OLE compound file (old .xls or an
+ * encrypted workbook), a zip (xlsx), a csv, or none of these. The bytes win over the name.
+ */
+export function fileKind(head: Uint8Array, name: string): 'ole' | 'zip' | 'csv' | 'unknown' {
+  if (OLE.every((b, i) => head[i] === b)) return 'ole'
+  if (isZip(head)) return 'zip'
+  return CSV_EXTENSIONS.has(extname(name).toLowerCase()) ? 'csv' : 'unknown'
+}
 
 export async function readInputWorkbook(
   source: WorkbookSource,
@@ -64,9 +74,8 @@ async function readInto(
   try {
     if (bytes.size === 0)
       return collector.fail('The file is empty. Fill in the workbook and save it again.')
-    const head = await bytes.readAt(0, 8)
-    const ext = extname(name).toLowerCase()
-    if (OLE.every((b, i) => head[i] === b)) {
+    const kind = fileKind(await bytes.readAt(0, 8), name)
+    if (kind === 'ole') {
       // An OLE compound file: Excel's encrypted workbooks and the old .xls format both are.
       return collector.fail(
         (await isEncryptedPackage(bytes))
@@ -74,12 +83,12 @@ async function readInto(
           : `“${baseName(name)}” is in the old Excel 97-2003 (.xls) format. Open it in Excel or LibreOffice, save it as .xlsx, and try again.`,
       )
     }
-    if (isZip(head)) {
+    if (kind === 'zip') {
       const zip = await openZip(bytes)
       if (options.xlsxReader === 'exceljs')
         await readWithExceljs(zip, bytes, baseName(name), collector, options.sheet)
       else await readXlsx(zip, bytes, baseName(name), collector, options.sheet)
-    } else if (CSV_EXTENSIONS.has(ext)) {
+    } else if (kind === 'csv') {
       const info = await readCsvBytes(bytes, name, collector)
       collector.notices.push(describeCsv(info))
     } else {

@@ -6,12 +6,10 @@
  * or its window freezing.
  */
 import { open, stat } from 'node:fs/promises'
-import { extname } from 'node:path'
 import type { ListingInputSchema } from '../../../shared/contract'
 import { EngineError } from '../../errors'
 import { sourceName, type WorkbookSource } from '../byte-source'
-import { CSV_EXTENSIONS, OLE, readInputWorkbook } from '../read/read-input-workbook'
-import { isZip } from '../read/xlsx/zip'
+import { fileKind, readInputWorkbook } from '../read/read-input-workbook'
 import type { ReadOptions, ReadResult } from '../validate/read-result'
 import { annotateHere, type AnnotateResult, type CheckedWorkbook } from '../write/annotated-copy'
 import { writeResultsFile, type ResultsPlan } from '../write/results-workbook'
@@ -76,17 +74,19 @@ function readFailureOf(failure: Failure): ReadResult {
  * xlsx reader, whose memory the worker's ceiling guards).
  */
 async function smallCsv(source: WorkbookSource, maxBytes: number): Promise<boolean> {
-  if (!CSV_EXTENSIONS.has(extname(sourceName(source)).toLowerCase())) return false
+  const name = sourceName(source)
   if ('bytes' in source)
-    return source.bytes.byteLength <= maxBytes && !packaged(source.bytes.subarray(0, 4))
+    return (
+      source.bytes.byteLength <= maxBytes && fileKind(source.bytes.subarray(0, 8), name) === 'csv'
+    )
   try {
     const found = await stat(source.path)
     if (!found.isFile() || found.size > maxBytes) return false
     const file = await open(source.path, 'r')
     try {
-      const head = Buffer.alloc(4)
-      await file.read(head, 0, 4, 0)
-      return !packaged(head)
+      const head = Buffer.alloc(8)
+      await file.read(head, 0, 8, 0)
+      return fileKind(head, name) === 'csv'
     } finally {
       await file.close()
     }
@@ -94,11 +94,6 @@ async function smallCsv(source: WorkbookSource, maxBytes: number): Promise<boole
     // Not there, or not readable: the worker's reader says what is wrong, in its words.
     return false
   }
-}
-
-/** A zip (xlsx) or OLE (xls, encrypted) file's first bytes. */
-function packaged(head: Uint8Array): boolean {
-  return isZip(head) || OLE.every((b, i) => head[i] === b)
 }
 
 /** The error for a write job that did not finish. */
