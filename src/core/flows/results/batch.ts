@@ -44,11 +44,11 @@ function partWords(count: number): string[] {
 
 /** How many rows a part shows: its submitted rows, or more when the service knows more. */
 function rowsOf(part: BatchPart): number {
-  return Math.max(
-    part.submission?.rows.length ?? 0,
-    ...part.detail.tasks.map((t) => t.sourceRowIndex + 1),
-    ...part.detail.artifacts.map((a) => a.sourceRowIndex + 1),
-  )
+  // A loop, not Math.max(...): a big run's tens of thousands of items are no argument list.
+  let rows = part.submission?.rows.length ?? 0
+  for (const item of [part.detail.tasks, part.detail.artifacts].flat())
+    rows = Math.max(rows, item.sourceRowIndex + 1)
+  return rows
 }
 
 /** The counters and costs of every run, added up; the rest from the run asked for. */
