@@ -14,7 +14,7 @@ import { hashFile } from './uploads'
 import { planSubmission } from './plan-submission'
 import type { ProgressHooks, ReadWorkbook } from './submission-inputs'
 import type { LearnedCost, Plan, PlanRequest, SpendServices } from './plan'
-import type { Submission } from './submissions'
+import { submittedTarget, type Submission } from './submissions'
 
 /** The pilot's accepted submission, refusing a run this device did not send from a workbook. */
 function pilotOf(services: SpendServices, connection: Connection, runId: string): Submission {
@@ -73,14 +73,9 @@ export async function planRestOfPilot(
 ): Promise<Plan> {
   const pilot = pilotOf(services, connection, pilotRunId)
   const file = await sameWorkbook(pilot, hooks)
+  const sent = submittedTarget(pilot)
   const target: PlanRequest['target'] =
-    pilot.targetKind === 'template'
-      ? {
-          kind: 'template',
-          templateId: pilot.targetId,
-          callbackUrl: pilot.callbackUrl || undefined,
-        }
-      : { kind: 'listing', listingId: pilot.targetId, listingVersionId: pilot.listingVersionId }
+    sent.kind === 'template' ? { ...sent, callbackUrl: pilot.callbackUrl || undefined } : sent
   return planSubmission(
     services,
     connection,

@@ -10,7 +10,7 @@ import type { PrepareTarget } from '../../../shared/bridge'
 import type { InputRow, ListingInputSchema } from '../../../shared/contract'
 import { EngineError } from '../../errors'
 import type { RowEdit } from './retry-edits'
-import type { Submission } from './submissions'
+import { submittedTarget, type Submission } from './submissions'
 
 /** What reading the corrected workbook gives (src/core/workbooks, with `keepCells`). */
 export interface CorrectedWorkbook {
@@ -116,15 +116,7 @@ export async function editsFromWorkbook(
       'The rows of this run did not come from a workbook, so a corrected one cannot be matched to them.',
       'Fix the rows in a workbook and send it again.',
     )
-  const target: PrepareTarget =
-    original.targetKind === 'listing'
-      ? {
-          kind: 'listing',
-          listingId: original.targetId,
-          listingVersionId: original.listingVersionId,
-        }
-      : { kind: 'template', templateId: original.targetId }
-  const book = await from.read(from.file, schema, target)
+  const book = await from.read(from.file, schema, submittedTarget(original))
   const place = new Map(book.rowNumbers.map((n, i) => [n, i]))
   checkSameRows(schema, run, book, place, from.fileName)
   const edits: RowEdit[] = []

@@ -11,6 +11,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
+import type { PrepareTarget } from '../../../shared/bridge'
 import type { InputRow, RunSummary } from '../../../shared/contract'
 import { SUBMITTED_ROWS, spreadsheetRows, type RowNumbering } from '../../../shared/format'
 import { ApiError } from '../../service'
@@ -369,6 +370,19 @@ function newSubmission(
 export function rowNumberingOf(submission: Submission | null): RowNumbering | null {
   if (!submission) return null
   return submission.rowNumbers.length > 0 ? spreadsheetRows(submission.rowNumbers) : SUBMITTED_ROWS
+}
+
+/** The template or listing a submission went to, named as the New run screen names targets. */
+export function submittedTarget(
+  submission: Pick<Submission, 'targetKind' | 'targetId' | 'listingVersionId'>,
+): PrepareTarget {
+  return submission.targetKind === 'listing'
+    ? {
+        kind: 'listing',
+        listingId: submission.targetId,
+        listingVersionId: submission.listingVersionId,
+      }
+    : { kind: 'template', templateId: submission.targetId }
 }
 
 /** The service answered and said no: resending the same request cannot succeed. */
