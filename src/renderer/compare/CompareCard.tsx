@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
 import type { BridgeErrorInfo, ComparisonView, RunOverview } from '../../shared/bridge'
-import { CardHead } from '../components/CardParts'
+import { Card } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useRuns, useStores } from '../stores/context'
 import { errorInfo } from '../stores/errors'
@@ -35,13 +35,13 @@ export function CompareCard(props: { overview: RunOverview }) {
   }
 
   return (
-    <section className="card compare-card" aria-labelledby="compare-title">
-      <CardHead
-        titleId="compare-title"
-        title="Compare with…"
-        sub="Another run beside this one: rows matched by what was sent, outputs side by side."
-        level={3}
-      />
+    <Card
+      titleId="compare-title"
+      title="Compare with…"
+      sub="Another run beside this one: rows matched by what was sent, outputs side by side."
+      level={3}
+      className="compare-card"
+    >
       <div className="compare-pick">
         <label htmlFor={pickId}>Other run</label>
         <input
@@ -74,7 +74,7 @@ export function CompareCard(props: { overview: RunOverview }) {
       {compared.state === 'shown' && (
         <Comparison view={compared.view} sides="A is this run, B the one you chose" />
       )}
-    </section>
+    </Card>
   )
 }
 

@@ -28,6 +28,33 @@ export function CardHead(props: {
   )
 }
 
+/**
+ * A card: a section labelled by its head's title, the head (see CardHead; `tools` go at its
+ * right), then what the card holds.
+ */
+export function Card(
+  props: Omit<Parameters<typeof CardHead>[0], 'children'> & {
+    className?: string
+    tools?: ReactNode
+    busy?: boolean
+    testId?: string
+    children?: ReactNode
+  },
+) {
+  const { className, tools, busy, testId, children, ...head } = props
+  return (
+    <section
+      className={className ? `card ${className}` : 'card'}
+      aria-labelledby={head.titleId}
+      aria-busy={busy}
+      data-testid={testId}
+    >
+      <CardHead {...head}>{tools}</CardHead>
+      {children}
+    </section>
+  )
+}
+
 /** What a list says when it has nothing to show: why, and what would put something there. */
 export function EmptyList(props: {
   title: ReactNode

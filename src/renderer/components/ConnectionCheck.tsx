@@ -3,7 +3,7 @@ import { useEnvironments, useStores } from '../stores/context'
 import { checkFor } from '../stores/environments-selectors'
 import { ErrorNotice } from './ErrorNotice'
 import { stepWords } from '../stores/plain-words'
-import { CardHead } from './CardParts'
+import { Card } from './CardParts'
 
 const PLANNED: Array<Pick<ConnectionStep, 'step' | 'title'>> = [
   { step: 'healthz', title: 'Service reachable' },
@@ -25,12 +25,11 @@ export function ConnectionCheck(props: { env: EnvironmentView }) {
       : 'Not checked yet.'
 
   return (
-    <section className="card" aria-labelledby="check-title">
-      <CardHead
-        titleId="check-title"
-        title="Connection"
-        sub="Is the service there, which version it runs, and is your token accepted."
-      >
+    <Card
+      titleId="check-title"
+      title="Connection"
+      sub="Is the service there, which version it runs, and is your token accepted."
+      tools={
         <button
           type="button"
           className="btn btn-primary"
@@ -39,7 +38,8 @@ export function ConnectionCheck(props: { env: EnvironmentView }) {
         >
           {check.running ? 'Checking…' : check.report ? 'Check again' : 'Check connection'}
         </button>
-      </CardHead>
+      }
+    >
       <p
         className={`verdict ${check.report ? (check.report.ok ? 'verdict-ok' : 'verdict-bad') : ''}`}
         aria-live="polite"
@@ -80,7 +80,7 @@ export function ConnectionCheck(props: { env: EnvironmentView }) {
           onRetry={() => void environments.getState().check(props.env.name)}
         />
       )}
-    </section>
+    </Card>
   )
 }
 

@@ -5,10 +5,10 @@ import { useRuns, useSaves, useStores } from '../stores/context'
 import { canLoadMore, NEEDS_ATTENTION, runsCaption, visibleRuns } from '../stores/runs-selectors'
 import { ErrorNotice } from './ErrorNotice'
 import { RunsTable, useNow } from './RunsTable'
-import { SearchField } from './SearchField'
+import { SearchToolbar } from './SearchField'
 import { CopyablePath } from '../runs/CopyablePath'
 import { savedFolderWords } from '../runs/run-view'
-import { CardHead, Details, EmptyList } from './CardParts'
+import { Card, Details, EmptyList } from './CardParts'
 import { CompareChooser, useCompareChoice, type CompareChoice } from '../compare/CompareFromList'
 
 export function RunsPanel(props: { env: EnvironmentView }) {
@@ -33,19 +33,18 @@ export function RunsPanel(props: { env: EnvironmentView }) {
   const choice = useCompareChoice()
 
   return (
-    <section className="card runs" aria-labelledby="runs-title">
-      <CardHead
-        titleId="runs-title"
-        title="Runs"
-        sub={`What the service has for this environment, sent from any computer · ${
-          loading
-            ? 'Loading runs…'
-            : runsCaption({ items, status, search, totalCount }, filterContext)
-        }`}
-        live
-      >
-        <RunsToolbar choice={choice} />
-      </CardHead>
+    <Card
+      titleId="runs-title"
+      title="Runs"
+      sub={`What the service has for this environment, sent from any computer · ${
+        loading
+          ? 'Loading runs…'
+          : runsCaption({ items, status, search, totalCount }, filterContext)
+      }`}
+      live
+      className="runs"
+      tools={<RunsToolbar choice={choice} />}
+    >
       <UnreachableBanner />
       {error && <ErrorNotice error={error} onRetry={() => void runs.getState().refresh()} />}
       <LastSaved />
@@ -73,7 +72,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
         </div>
       )}
       <LoadingMore />
-    </section>
+    </Card>
   )
 }
 
@@ -84,14 +83,13 @@ function RunsToolbar(props: { choice: CompareChoice }) {
   const setSearch = useCallback((text: string) => runs.getState().setSearch(text), [runs])
   const { choice } = props
   return (
-    <div className="toolbar">
-      <SearchField
-        label="Search runs by name, template or input file"
-        placeholder="Search name, template, file"
-        value={search}
-        onSearch={setSearch}
-        delayMs={0}
-      />
+    <SearchToolbar
+      label="Search runs by name, template or input file"
+      placeholder="Search name, template, file"
+      value={search}
+      onSearch={setSearch}
+      delayMs={0}
+    >
       <StatusFilter />
       <button
         type="button"
@@ -108,7 +106,7 @@ function RunsToolbar(props: { choice: CompareChoice }) {
       >
         Refresh
       </button>
-    </div>
+    </SearchToolbar>
   )
 }
 

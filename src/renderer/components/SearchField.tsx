@@ -1,16 +1,18 @@
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useId, useState, type ReactNode } from 'react'
 
-/**
- * A search box that asks for results once the user pauses typing (`delayMs`; 0 asks at every
- * key, for searches of what is already loaded). `value` is the search in effect.
- */
-export function SearchField(props: {
+interface SearchProps {
   label: string
   placeholder: string
   value: string
   onSearch: (text: string) => void
   delayMs?: number
-}) {
+}
+
+/**
+ * A search box that asks for results once the user pauses typing (`delayMs`; 0 asks at every
+ * key, for searches of what is already loaded). `value` is the search in effect.
+ */
+function SearchField(props: SearchProps) {
   const id = useId()
   const [typed, setTyped] = useState(props.value)
   const { value, onSearch } = props
@@ -34,5 +36,16 @@ export function SearchField(props: {
         onChange={(e) => (delay === 0 ? onSearch(e.target.value) : setTyped(e.target.value))}
       />
     </>
+  )
+}
+
+/** A list's toolbar: its search box first, then what else acts on the list (`children`). */
+export function SearchToolbar(props: SearchProps & { children?: ReactNode }) {
+  const { children, ...search } = props
+  return (
+    <div className="toolbar">
+      <SearchField {...search} />
+      {children}
+    </div>
   )
 }

@@ -4,7 +4,7 @@ import type { SchemaColumn, SchemaField } from '../../shared/contract'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { usePrepare, useStores } from '../stores/context'
 import { describeAge, describeFileKinds, describeType } from '../stores/prepare/field-words'
-import { CardHead } from '../components/CardParts'
+import { Card } from '../components/CardParts'
 
 /** Fields in the order of the workbook's columns (run-wide fields last). */
 export function orderedFields(columns: SchemaColumn[], fields: SchemaField[]): SchemaField[] {
@@ -35,30 +35,30 @@ export function SchemaForm() {
   }
 
   return (
-    <section className="card prep-card" aria-labelledby="schema-title" aria-busy={loading}>
-      <CardHead
-        titleId="schema-title"
-        title={
-          <>
-            2.{' '}
-            {template
-              ? template.name
-              : target.kind === 'listing'
-                ? listing?.displayName || 'Listing'
-                : 'Template'}
-          </>
-        }
-        sub={
-          target.kind === 'template'
-            ? `Template ${target.templateId}${template?.version ? `, version ${template.version}` : ''}`
-            : `Listing ${target.listingId}, version ${target.listingVersionId}`
-        }
-      >
-        <GetWorkbook />
-      </CardHead>
+    <Card
+      titleId="schema-title"
+      title={
+        <>
+          2.{' '}
+          {template
+            ? template.name
+            : target.kind === 'listing'
+              ? listing?.displayName || 'Listing'
+              : 'Template'}
+        </>
+      }
+      sub={
+        target.kind === 'template'
+          ? `Template ${target.templateId}${template?.version ? `, version ${template.version}` : ''}`
+          : `Listing ${target.listingId}, version ${target.listingVersionId}`
+      }
+      className="prep-card"
+      busy={loading}
+      tools={<GetWorkbook />}
+    >
       <TemplateDetails />
       {target.kind === 'listing' && <ListingDetails target={target} />}
-    </section>
+    </Card>
   )
 }
 

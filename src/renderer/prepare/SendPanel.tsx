@@ -3,7 +3,7 @@ import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { usePrepare, useStores } from '../stores/context'
 import { ConfirmSubmission } from './ConfirmSubmission'
-import { CardHead } from '../components/CardParts'
+import { Card } from '../components/CardParts'
 import { sendBlocker } from '../stores/prepare/send-blocker'
 
 /**
@@ -29,17 +29,16 @@ export function SendPanel(props: { env: EnvironmentView }) {
   }
 
   return (
-    <section className="card prep-card" aria-labelledby="send-title">
-      <CardHead
-        titleId="send-title"
-        title="4. Send"
-        sub={
-          ready
-            ? `Review the cost and send to ${props.env.name}. Nothing is charged before you confirm.`
-            : 'Once the workbook has no problems, you review the cost here and send it.'
-        }
-      />
-
+    <Card
+      titleId="send-title"
+      title="4. Send"
+      sub={
+        ready
+          ? `Review the cost and send to ${props.env.name}. Nothing is charged before you confirm.`
+          : 'Once the workbook has no problems, you review the cost here and send it.'
+      }
+      className="prep-card"
+    >
       <PendingSends />
 
       {check?.schemaFromCache && (
@@ -68,7 +67,7 @@ export function SendPanel(props: { env: EnvironmentView }) {
           }}
         />
       )}
-    </section>
+    </Card>
   )
 }
 

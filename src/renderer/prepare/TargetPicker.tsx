@@ -3,7 +3,7 @@ import type { CatalogEntry } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { usePrepare, useStores } from '../stores/context'
 import { describeAge } from '../stores/prepare/field-words'
-import { CardHead } from '../components/CardParts'
+import { Card } from '../components/CardParts'
 import { ListingEntries } from './CatalogEntries'
 import { entryFacts } from './catalog-words'
 import { PasteTarget } from './PasteTarget'
@@ -20,12 +20,12 @@ export function TargetPicker() {
   const catalog = useCatalog()
 
   return (
-    <section className="card prep-card" aria-labelledby="target-title">
-      <CardHead
-        titleId="target-title"
-        title="1. What to run"
-        sub="An official template, or a listing from the marketplace."
-      />
+    <Card
+      titleId="target-title"
+      title="1. What to run"
+      sub="An official template, or a listing from the marketplace."
+      className="prep-card"
+    >
       <fieldset className="segmented">
         <legend className="visually-hidden">Kind of work</legend>
         {(['template', 'listing'] as const).map((k) => (
@@ -48,7 +48,7 @@ export function TargetPicker() {
         <ListingChoice catalog={catalog} />
       )}
       <PasteTarget key={kind} kind={kind} catalog={catalog.items} />
-    </section>
+    </Card>
   )
 }
 

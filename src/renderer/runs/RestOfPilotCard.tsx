@@ -7,7 +7,7 @@ import type {
 } from '../../shared/bridge'
 import { isTerminalStatus } from '../../shared/contract'
 import { estimateWords, plural } from '../../shared/amounts'
-import { CardHead } from '../components/CardParts'
+import { Card } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { ConfirmSubmission, type ConfirmChoice } from '../prepare/ConfirmSubmission'
 import { errorInfo } from '../stores/errors'
@@ -54,13 +54,13 @@ export function RestOfPilotCard(props: { overview: RunOverview }) {
   if (!rest) return null
   const cost = estimateWords(rest)
   return (
-    <section className="card" aria-labelledby="rest-title" data-testid="rest-of-pilot">
-      <CardHead
-        titleId="rest-title"
-        level={3}
-        title="The rest of the workbook"
-        sub={`${plural(rest.rowCount, 'row')} of the workbook ${rest.pilotRunId === runId ? 'this pilot' : 'its pilot'} was sent from ${rest.rowCount === 1 ? 'is' : 'are'} not sent yet. Cost: ${cost}. The rows already sent are not sent again.`}
-      >
+    <Card
+      titleId="rest-title"
+      level={3}
+      title="The rest of the workbook"
+      sub={`${plural(rest.rowCount, 'row')} of the workbook ${rest.pilotRunId === runId ? 'this pilot' : 'its pilot'} was sent from ${rest.rowCount === 1 ? 'is' : 'are'} not sent yet. Cost: ${cost}. The rows already sent are not sent again.`}
+      testId="rest-of-pilot"
+      tools={
         <button
           type="button"
           className="btn btn-secondary"
@@ -71,7 +71,8 @@ export function RestOfPilotCard(props: { overview: RunOverview }) {
             ? 'Reading the workbook…'
             : `Send the remaining ${plural(rest.rowCount, 'row')}…`}
         </button>
-      </CardHead>
+      }
+    >
       {step.state === 'failed' && (
         <ErrorNotice
           error={step.error}
@@ -90,7 +91,7 @@ export function RestOfPilotCard(props: { overview: RunOverview }) {
           }}
         />
       )}
-    </section>
+    </Card>
   )
 }
 

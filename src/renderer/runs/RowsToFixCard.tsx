@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { BridgeErrorInfo, RunOverview } from '../../shared/bridge'
 import { plural } from '../../shared/amounts'
-import { CardHead } from '../components/CardParts'
+import { Card } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useStores } from '../stores/context'
 
@@ -17,18 +17,19 @@ export function RowsToFixCard(props: { overview: RunOverview }) {
   const runId = props.overview.detail.run.runId
   const open = async () => setError(await prepare.getState().openRowsToFix(environment, runId))
   return (
-    <section className="card" aria-labelledby="rows-to-fix-title" data-testid="rows-to-fix">
-      <CardHead
-        titleId="rows-to-fix-title"
-        level={3}
-        title="Rows set aside to fix"
-        sub={`${plural(setAsideRows, 'row')} had problems when this run was sent and were not sent. Fix them in their workbook and drop it on New run to send them.`}
-      >
+    <Card
+      titleId="rows-to-fix-title"
+      level={3}
+      title="Rows set aside to fix"
+      sub={`${plural(setAsideRows, 'row')} had problems when this run was sent and were not sent. Fix them in their workbook and drop it on New run to send them.`}
+      testId="rows-to-fix"
+      tools={
         <button type="button" className="btn btn-secondary" onClick={() => void open()}>
           Open the rows to fix
         </button>
-      </CardHead>
+      }
+    >
       {error && <ErrorNotice error={error} onDismiss={() => setError(null)} />}
-    </section>
+    </Card>
   )
 }

@@ -1,7 +1,7 @@
 import type { RunOverview } from '../../shared/bridge'
 import { isTerminalStatus } from '../../shared/contract'
 import { plural } from '../../shared/amounts'
-import { CardHead } from '../components/CardParts'
+import { Card } from '../components/CardParts'
 import { rowLabel } from './run-view'
 
 /**
@@ -16,17 +16,17 @@ export function StoppingCard(props: { overview: RunOverview }) {
   if (!live && run.cancelledTasks === 0 && cancelled.length === 0) return null
   const count = Math.max(run.cancelledTasks, cancelled.length)
   return (
-    <section className="card" aria-labelledby="stopping-title" data-testid="stopping-card">
-      <CardHead
-        titleId="stopping-title"
-        level={3}
-        title={live ? 'Stopping this run' : 'Cancelled rows'}
-        sub={
-          live
-            ? 'A sent run cannot be stopped from here: the service offers no way to cancel a run, so the rows still waiting will run.'
-            : 'A sent run cannot be stopped from here; these rows were cancelled by the service.'
-        }
-      />
+    <Card
+      titleId="stopping-title"
+      level={3}
+      title={live ? 'Stopping this run' : 'Cancelled rows'}
+      sub={
+        live
+          ? 'A sent run cannot be stopped from here: the service offers no way to cancel a run, so the rows still waiting will run.'
+          : 'A sent run cannot be stopped from here; these rows were cancelled by the service.'
+      }
+      testId="stopping-card"
+    >
       {count > 0 && (
         <p className="card-sub" role="status">
           The service reports {plural(count, 'cancelled row')}
@@ -34,7 +34,7 @@ export function StoppingCard(props: { overview: RunOverview }) {
           {tasks.length > 0 ? ', shown with their status under Rows' : ''}.
         </p>
       )}
-    </section>
+    </Card>
   )
 }
 

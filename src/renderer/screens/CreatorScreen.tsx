@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useId, useState } from 'react'
 import type { EnvironmentView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
-import { SearchField } from '../components/SearchField'
+import { SearchToolbar } from '../components/SearchField'
 import { ListingsTable } from '../creator/ListingsTable'
 import { PrivateTemplateCard } from '../creator/PrivateTemplateCard'
 import { ReviewRequestCard } from '../creator/ReviewRequestCard'
 import { useCreator, useStores } from '../stores/context'
-import { CardHead, EmptyList } from '../components/CardParts'
+import { Card, EmptyList } from '../components/CardParts'
 
 /** My marketplace listings with their review, one review request, and a private template. */
 export function CreatorScreen(props: { env: EnvironmentView }) {
@@ -28,28 +28,26 @@ export function CreatorScreen(props: { env: EnvironmentView }) {
 
   return (
     <div className="run-detail-stack">
-      <section className="card" aria-labelledby="listings-title">
-        <CardHead
-          titleId="listings-title"
-          title="My listings"
-          sub={
-            loading
-              ? 'Loading your listings…'
-              : `Listings you sell on the ${props.env.name} marketplace, in every state${
-                  loaded ? ` · ${listings.length}${nextPageToken ? '+' : ''} shown` : ''
-                }.`
-          }
-          live
-        >
-          <div className="toolbar">
-            <SearchField
-              label="Search my listings"
-              placeholder="Search my listings"
-              value={search}
-              onSearch={setSearch}
-            />
-          </div>
-        </CardHead>
+      <Card
+        titleId="listings-title"
+        title="My listings"
+        sub={
+          loading
+            ? 'Loading your listings…'
+            : `Listings you sell on the ${props.env.name} marketplace, in every state${
+                loaded ? ` · ${listings.length}${nextPageToken ? '+' : ''} shown` : ''
+              }.`
+        }
+        live
+        tools={
+          <SearchToolbar
+            label="Search my listings"
+            placeholder="Search my listings"
+            value={search}
+            onSearch={setSearch}
+          />
+        }
+      >
         {error && (
           <ErrorNotice error={error} onRetry={() => void creator.getState().open(props.env.name)} />
         )}
@@ -84,7 +82,7 @@ export function CreatorScreen(props: { env: EnvironmentView }) {
         )}
         <MoreListings />
         <OpenedReview />
-      </section>
+      </Card>
       <PrivateTemplateLookup />
     </div>
   )

@@ -1,10 +1,10 @@
 import { useCallback, useEffect } from 'react'
 import type { EnvironmentView, HistoryEntryView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
-import { SearchField } from '../components/SearchField'
+import { SearchToolbar } from '../components/SearchField'
 import { HistoryList } from '../history/HistoryList'
 import { useApp, useHistory, useStores } from '../stores/context'
-import { CardHead, EmptyList } from '../components/CardParts'
+import { Card, EmptyList } from '../components/CardParts'
 
 /** Every submission from this computer, searchable offline; opening one opens its run. */
 export function HistoryScreen(props: { env: EnvironmentView }) {
@@ -35,28 +35,27 @@ export function HistoryScreen(props: { env: EnvironmentView }) {
   const loadMore = useCallback(() => void history.getState().loadMore(), [history])
 
   return (
-    <section className="card runs" aria-labelledby="history-title">
-      <CardHead
-        titleId="history-title"
-        title="History"
-        sub={
-          loading && !loaded
-            ? 'Loading the history…'
-            : `What this computer sent, in every environment${
-                loaded ? ` · ${items.length}${more ? '+' : ''} shown` : ''
-              }. Kept on this computer: it works offline.`
-        }
-        live
-      >
-        <div className="toolbar">
-          <SearchField
-            label="Search the history"
-            placeholder="Search file, template, run, status, date"
-            value={search}
-            onSearch={setSearch}
-          />
-        </div>
-      </CardHead>
+    <Card
+      titleId="history-title"
+      title="History"
+      sub={
+        loading && !loaded
+          ? 'Loading the history…'
+          : `What this computer sent, in every environment${
+              loaded ? ` · ${items.length}${more ? '+' : ''} shown` : ''
+            }. Kept on this computer: it works offline.`
+      }
+      live
+      className="runs"
+      tools={
+        <SearchToolbar
+          label="Search the history"
+          placeholder="Search file, template, run, status, date"
+          value={search}
+          onSearch={setSearch}
+        />
+      }
+    >
       {connection === 'closed' && (
         <p className="card-sub" role="status">
           The engine is not answering; the history shows what was loaded before.
@@ -70,7 +69,7 @@ export function HistoryScreen(props: { env: EnvironmentView }) {
           <HistoryList items={items} onOpen={open} {...(more ? { onEndReached: loadMore } : {})} />
         )
       )}
-    </section>
+    </Card>
   )
 }
 
