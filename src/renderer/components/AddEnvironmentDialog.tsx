@@ -1,17 +1,9 @@
-import { useState, type FormEvent } from 'react'
-import type { BridgeErrorInfo } from '../../shared/bridge'
+import { useState } from 'react'
 import { useEnvironments, useStores } from '../stores/context'
 import { suggestedEnvironmentName } from '../stores/environments-selectors'
 import { Dialog } from './Dialog'
 import { Field } from './Field'
-import {
-  DialogFormFoot,
-  TokenField,
-  TokenKeepingChoice,
-  useTokenDescription,
-  useTokenDraft,
-  useTokenKeeping,
-} from './TokenFormParts'
+import { TokenField, TokenFormEnd, useTokenForm } from './TokenFormParts'
 
 /**
  * Name + service address + token. The token goes straight to the engine, which saves it or, when
@@ -22,32 +14,18 @@ export function AddEnvironmentDialog(props: { onClose: () => void }) {
   const items = useEnvironments((s) => s.items)
   const [name, setName] = useState(() => suggestedEnvironmentName({ items }))
   const [baseUrl, setBaseUrl] = useState('https://')
-  const { token, setToken, close } = useTokenDraft(props.onClose)
-  const { keeping, setKeeping } = useTokenKeeping()
-  const description = useTokenDescription(keeping)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<BridgeErrorInfo | null>(null)
+  const form = useTokenForm(props.onClose, (token, keeping) =>
+    environments.getState().add({ name, baseUrl, token, keeping }),
+  )
 
-  async function submit(event: FormEvent) {
-    event.preventDefault()
-    setBusy(true)
-    const result = await environments.getState().add({ name, baseUrl, token, keeping })
-    setBusy(false)
-    if (result === null) {
-      close()
-      return
-    }
-    setError(result)
-  }
-
-  const fields = error?.fields ?? {}
+  const fields = form.error?.fields ?? {}
   return (
     <Dialog
       title="Add an environment"
-      description={`An environment is a service that runs skills for you. ${description}`}
-      onClose={close}
+      description={`An environment is a service that runs skills for you. ${form.description}`}
+      onClose={form.close}
     >
-      <form onSubmit={submit} noValidate>
+      <form onSubmit={form.submit} noValidate>
         <Field
           label="Name"
           value={name}
@@ -67,18 +45,11 @@ export function AddEnvironmentDialog(props: { onClose: () => void }) {
         />
         <TokenField
           hint="Optional now; you can add it later."
-          value={token}
-          onChange={setToken}
+          value={form.token}
+          onChange={form.setToken}
           error={fields.token}
         />
-        <TokenKeepingChoice keeping={keeping} onChange={setKeeping} />
-        <DialogFormFoot
-          error={error}
-          busy={busy}
-          submitLabel="Add environment"
-          busyLabel="Adding…"
-          onCancel={close}
-        />
+        <TokenFormEnd form={form} submitLabel="Add environment" busyLabel="Adding…" />
       </form>
     </Dialog>
   )

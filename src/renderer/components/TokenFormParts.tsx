@@ -1,4 +1,4 @@
-import { useCallback, useState, type ChangeEvent } from 'react'
+import { useCallback, useState, type ChangeEvent, type FormEvent } from 'react'
 import type { BridgeErrorInfo, TokenStorageView } from '../../shared/bridge'
 import { useApp } from '../stores/context'
 import { Field } from './Field'
@@ -15,7 +15,7 @@ function useTokenStore(): { store: TokenStorageView | null; note: string } {
  * Where the token being typed will be kept. Without a secure place to save it, "this session
  * only" is chosen from the start, and the reason is said before anything is typed.
  */
-export function useTokenKeeping() {
+function useTokenKeeping() {
   const { store } = useTokenStore()
   const [keeping, setKeeping] = useState<TokenKeeping>(() =>
     store && !store.canSaveTokens ? 'session' : 'saved',
@@ -24,7 +24,7 @@ export function useTokenKeeping() {
 }
 
 /** The dialog's sentence on where the token goes. */
-export function useTokenDescription(keeping: TokenKeeping): string {
+function useTokenDescription(keeping: TokenKeeping): string {
   const { store } = useTokenStore()
   if (keeping === 'session') {
     return 'Skill Runner holds the token in its memory for this session only: it is gone when Skill Runner closes, and never shown again.'
@@ -39,7 +39,7 @@ export function useTokenDescription(keeping: TokenKeeping): string {
  * The choice "Keep the token for this session only", with the engine's own words on why when
  * nothing can save it (the same note the sidebar shows).
  */
-export function TokenKeepingChoice(props: {
+function TokenKeepingChoice(props: {
   keeping: TokenKeeping
   onChange: (keeping: TokenKeeping) => void
 }) {
@@ -69,7 +69,7 @@ export function TokenKeepingChoice(props: {
  * The token being typed in a dialog, and a close that forgets it: a token must not linger in
  * memory once its dialog is gone, whichever way the dialog was left.
  */
-export function useTokenDraft(onClose: () => void) {
+function useTokenDraft(onClose: () => void) {
   const [token, setToken] = useState('')
   const close = useCallback(() => {
     setToken('')
@@ -105,7 +105,7 @@ export function TokenField(props: {
  * The foot of a dialog's form: the problem that belongs to no single field (a field's own
  * problem shows under it), then Cancel and the submit button, which says what it is doing.
  */
-export function DialogFormFoot(props: {
+function DialogFormFoot(props: {
   error: BridgeErrorInfo | null
   busy: boolean
   submitLabel: string
@@ -128,6 +128,52 @@ export function DialogFormFoot(props: {
           {props.busy ? props.busyLabel : props.submitLabel}
         </button>
       </div>
+    </>
+  )
+}
+
+/**
+ * A dialog's form that takes a token: the token being typed, where it will be kept and the
+ * dialog's sentence on that, and a submit that hands both to `send` (which answers the problem,
+ * or null once done) and closes the dialog once they went through.
+ */
+export function useTokenForm(
+  onClose: () => void,
+  send: (token: string, keeping: TokenKeeping) => Promise<BridgeErrorInfo | null>,
+) {
+  const { token, setToken, close } = useTokenDraft(onClose)
+  const { keeping, setKeeping } = useTokenKeeping()
+  const description = useTokenDescription(keeping)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<BridgeErrorInfo | null>(null)
+  async function submit(event: FormEvent) {
+    event.preventDefault()
+    setBusy(true)
+    const problem = await send(token, keeping)
+    setBusy(false)
+    if (problem) setError(problem)
+    else close()
+  }
+  return { token, setToken, keeping, setKeeping, description, busy, error, submit, close }
+}
+
+/** The end of a token form: where to keep the token, then the form's foot. */
+export function TokenFormEnd(props: {
+  form: ReturnType<typeof useTokenForm>
+  submitLabel: string
+  busyLabel: string
+}) {
+  const { form } = props
+  return (
+    <>
+      <TokenKeepingChoice keeping={form.keeping} onChange={form.setKeeping} />
+      <DialogFormFoot
+        error={form.error}
+        busy={form.busy}
+        submitLabel={props.submitLabel}
+        busyLabel={props.busyLabel}
+        onCancel={form.close}
+      />
     </>
   )
 }
