@@ -6,6 +6,7 @@ import { useRuns, useStores } from '../stores/context'
 import { errorInfo } from '../stores/errors'
 import { CopyablePath } from '../runs/CopyablePath'
 import { ComparisonTable } from './ComparisonTable'
+import { Checkbox } from '../components/Field'
 
 type Compared =
   | { state: 'idle' }
@@ -117,22 +118,12 @@ export function Comparison(props: { view: ComparisonView; sides: string }) {
           ` ${view.notRead} outputs were compared by name only (too many to read).`}
       </p>
       <div className="comparison-tools">
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={onlyDiffering}
-            onChange={(e) => setOnlyDiffering(e.target.checked)}
-          />
+        <Checkbox className="check" checked={onlyDiffering} onChange={setOnlyDiffering}>
           Only rows that differ
-        </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={onlyFailedInOne}
-            onChange={(e) => setOnlyFailedInOne(e.target.checked)}
-          />
+        </Checkbox>
+        <Checkbox className="check" checked={onlyFailedInOne} onChange={setOnlyFailedInOne}>
           Only failed in one
-        </label>
+        </Checkbox>
         <button
           type="button"
           className="btn btn-secondary"

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes } from 'react'
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react'
 
 /** A labelled text field with its hint and error wired for screen readers. */
 export function Field(
@@ -34,5 +34,26 @@ export function Field(
         </p>
       )}
     </div>
+  )
+}
+
+/** A box to tick, inside its words; `className` is the label's look ("check", "check-label"). */
+export function Checkbox(props: {
+  className: string
+  checked: boolean
+  onChange: (checked: boolean) => void
+  disabled?: boolean
+  children: ReactNode
+}) {
+  return (
+    <label className={props.className}>
+      <input
+        type="checkbox"
+        checked={props.checked}
+        onChange={(e) => props.onChange(e.target.checked)}
+        disabled={props.disabled}
+      />
+      {props.children}
+    </label>
   )
 }

@@ -1,7 +1,7 @@
 import { useCallback, useState, type ChangeEvent, type FormEvent } from 'react'
 import type { BridgeErrorInfo, TokenStorageView } from '../../shared/bridge'
 import { useApp } from '../stores/context'
-import { Field } from './Field'
+import { Checkbox, Field } from './Field'
 
 export type TokenKeeping = 'saved' | 'session'
 
@@ -53,14 +53,13 @@ function TokenKeepingChoice(props: {
           {store.advice && <span className="token-keeping-advice">{store.advice}</span>}
         </p>
       )}
-      <label className="check-label">
-        <input
-          type="checkbox"
-          checked={props.keeping === 'session'}
-          onChange={(e) => props.onChange(e.target.checked ? 'session' : 'saved')}
-        />
+      <Checkbox
+        className="check-label"
+        checked={props.keeping === 'session'}
+        onChange={(checked) => props.onChange(checked ? 'session' : 'saved')}
+      >
         Keep the token for this session only
-      </label>
+      </Checkbox>
     </div>
   )
 }

@@ -12,6 +12,7 @@ import {
   type EstimateFacts,
 } from '../../shared/amounts'
 import { sheetRowsText } from '../../shared/format/rows'
+import { Checkbox } from '../components/Field'
 
 /** Options the user chose in the confirmation. */
 export interface ConfirmChoice {
@@ -258,15 +259,14 @@ function DuplicateNote(props: {
             Open that run
           </button>
         )}
-        <label className="check-label">
-          <input
-            type="checkbox"
-            checked={props.again}
-            onChange={(e) => props.setAgain(e.target.checked)}
-            disabled={props.sending}
-          />
+        <Checkbox
+          className="check-label"
+          checked={props.again}
+          onChange={props.setAgain}
+          disabled={props.sending}
+        >
           Send them again as a new paid run
-        </label>
+        </Checkbox>
       </div>
     </div>
   )
@@ -318,15 +318,14 @@ function AgreeToPay(props: {
 }) {
   const { plan } = props
   return (
-    <label className="check-label confirm-agree">
-      <input
-        type="checkbox"
-        checked={props.agreed}
-        onChange={(e) => props.setAgreed(e.target.checked)}
-        disabled={props.sending}
-      />
+    <Checkbox
+      className="check-label confirm-agree"
+      checked={props.agreed}
+      onChange={props.setAgreed}
+      disabled={props.sending}
+    >
       {agreeWords(factsOf(plan), props.capT)}
-    </label>
+    </Checkbox>
   )
 }
 

@@ -7,6 +7,7 @@ import type {
 } from '../../shared/bridge'
 import { useStores } from '../stores/context'
 import { errorInfo } from '../stores/errors'
+import { Checkbox } from '../components/Field'
 
 const THEMES: { id: ThemeChoice; label: string }[] = [
   { id: 'system', label: 'Same as the system' },
@@ -190,14 +191,13 @@ function NotificationsSetting(props: { value: boolean; desktop: boolean; save: S
   return (
     <fieldset className="setting">
       <legend className="setting-title">Notifications</legend>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={props.value}
-          onChange={(e) => void props.save({ notifications: e.target.checked }).then(setState)}
-        />
+      <Checkbox
+        className="check"
+        checked={props.value}
+        onChange={(checked) => void props.save({ notifications: checked }).then(setState)}
+      >
         Tell me when a run I started from this computer ends
-      </label>
+      </Checkbox>
       <p className="setting-hint">
         {props.desktop
           ? 'A desktop notification, even when the window is in the background.'
@@ -213,14 +213,13 @@ function AutoSaveSetting(props: { value: boolean; save: Save }) {
   return (
     <fieldset className="setting">
       <legend className="setting-title">Keep outputs</legend>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={props.value}
-          onChange={(e) => void props.save({ autoSaveOutputs: e.target.checked }).then(setState)}
-        />
+      <Checkbox
+        className="check"
+        checked={props.value}
+        onChange={(checked) => void props.save({ autoSaveOutputs: checked }).then(setState)}
+      >
         Save every run’s outputs as soon as the run ends
-      </label>
+      </Checkbox>
       <p className="setting-hint">
         Into the folder above, while the app is open (and with <code>--watch</code> on the command
         line). The service’s links to outputs may stop working after a while; saved files stay.
