@@ -4,8 +4,7 @@
 import { act } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { RunsScreen } from '../../src/renderer/screens/RunsScreen'
-import type { RunOverview } from '../../src/shared/bridge'
-import { environment, runSummary } from '../renderer/fixtures'
+import { environment, runOverview, runSummary } from '../renderer/fixtures'
 import { render, type Harness } from './harness'
 
 const env = environment({ name: 'Sandbox' })
@@ -14,21 +13,8 @@ afterEach(() => h?.unmount())
 
 const first = runSummary({ completedTasks: 1, updatedAtUnix: 10 })
 
-function overview(): RunOverview {
-  return {
-    environment: 'Sandbox',
-    unitLabel: 'credits',
-    detail: { run: first, market: undefined, tasks: [], artifacts: [] },
-    fromThisDevice: true,
-    inputFilename: 'rows.xlsx',
-    rowNumbers: null,
-    retryOfRunId: '',
-    retriedBy: [],
-    savedFolder: '',
-    savedFiles: 0,
-    resultsWorkbook: '',
-  }
-}
+const overview = () =>
+  runOverview({ detail: { run: first, market: undefined, tasks: [], artifacts: [] } })
 
 /** The runs list of Sandbox with run-1 in it, and run-1 open on screen. */
 async function listAndDetail() {

@@ -3,7 +3,7 @@ import { act } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { RunsScreen } from '../../src/renderer/screens/RunsScreen'
 import type { RunOverview, RunPage, RunsUpdate, SubmissionPlanView } from '../../src/shared/bridge'
-import { environment, runSummary } from '../renderer/fixtures'
+import { environment, runOverview, runSummary } from '../renderer/fixtures'
 import {
   bridgeError,
   buttonNamed,
@@ -132,9 +132,7 @@ function overview(over: Partial<RunOverview> = {}): RunOverview {
     estimatedCostT: 30,
     completedAtUnix: 1_700_000_050,
   })
-  return {
-    environment: 'Sandbox',
-    unitLabel: 'credits',
+  return runOverview({
     detail: {
       run,
       market: undefined,
@@ -163,16 +161,9 @@ function overview(over: Partial<RunOverview> = {}): RunOverview {
       ],
       artifacts: [],
     },
-    fromThisDevice: true,
-    inputFilename: 'rows.xlsx',
     rowNumbers: [2, 3, 5],
-    retryOfRunId: '',
-    retriedBy: [],
-    savedFolder: '',
-    savedFiles: 0,
-    resultsWorkbook: '',
     ...over,
-  }
+  })
 }
 
 async function openDetail(verbs: Parameters<typeof render>[1]) {

@@ -3,9 +3,8 @@
 // cancel), and what the service reports of cancelled rows, by their spreadsheet row.
 import { afterEach, describe, expect, it } from 'vitest'
 import { StoppingCard } from '../../src/renderer/runs/StoppingCard'
-import type { RunOverview } from '../../src/shared/bridge'
 import type { RunTask } from '../../src/shared/contract'
-import { runSummary } from '../renderer/fixtures'
+import { runOverview, runSummary, runTask } from '../renderer/fixtures'
 import { render, text, type Rendered } from '../renderer/render'
 
 let view: Rendered | undefined
@@ -14,35 +13,19 @@ afterEach(async () => {
   view = undefined
 })
 
-const task = (i: number, status: string): RunTask => ({
-  taskId: `t${i}`,
-  status,
-  sourceRowIndex: i,
-  artifactCount: 0,
-  errorMessage: '',
-})
-
-function overview(run: Parameters<typeof runSummary>[0], tasks: RunTask[]): RunOverview {
-  return {
-    environment: 'Sandbox',
-    unitLabel: 'credits',
+/** A run of Sandbox sent from here, of `orders.xlsx` rows 2 to 4. */
+const overview = (run: Parameters<typeof runSummary>[0], tasks: RunTask[]) =>
+  runOverview({
     detail: { run: runSummary(run), market: undefined, tasks, artifacts: [] },
-    fromThisDevice: true,
     inputFilename: 'orders.xlsx',
     rowNumbers: [2, 3, 4],
-    retryOfRunId: '',
-    retriedBy: [],
-    savedFolder: '',
-    savedFiles: 0,
-    resultsWorkbook: '',
-  }
-}
+  })
 
 describe('stopping a sent run', () => {
   it('while the run goes, says plainly it cannot be stopped from here, with no button', async () => {
     view = await render(
       <StoppingCard
-        overview={overview({ status: 'running', totalTasks: 3 }, [task(0, 'running')])}
+        overview={overview({ status: 'running', totalTasks: 3 }, [runTask(0, 'running')])}
       />,
     )
     expect(text(view.container)).toContain('A sent run cannot be stopped from here')
@@ -53,9 +36,9 @@ describe('stopping a sent run', () => {
     view = await render(
       <StoppingCard
         overview={overview({ status: 'cancelled', totalTasks: 3, cancelledTasks: 2 }, [
-          task(0, 'succeeded'),
-          task(1, 'cancelled'),
-          task(2, 'cancelled'),
+          runTask(0, 'succeeded'),
+          runTask(1, 'cancelled'),
+          runTask(2, 'cancelled'),
         ])}
       />,
     )

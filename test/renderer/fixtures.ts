@@ -1,5 +1,5 @@
-import type { RunSummary } from '../../src/shared/contract'
-import type { EnvironmentView } from '../../src/shared/bridge'
+import type { RunSummary, RunTask } from '../../src/shared/contract'
+import type { EnvironmentView, RunOverview } from '../../src/shared/bridge'
 
 export function runSummary(over: Partial<RunSummary> = {}): RunSummary {
   return {
@@ -55,6 +55,36 @@ export function environment(over: Partial<EnvironmentView> = {}): EnvironmentVie
     hasToken: true,
     token: { place: 'saved', label: 'Token saved in the system keychain (Secret Service)' },
     unitLabel: 'credits',
+    ...over,
+  }
+}
+
+/** Row `row` of a run (counted from 0), in `status`, with no outputs and no error. */
+export function runTask(row: number, status: string, over: Partial<RunTask> = {}): RunTask {
+  return {
+    taskId: `task-${row}`,
+    status,
+    sourceRowIndex: row,
+    artifactCount: 0,
+    errorMessage: '',
+    ...over,
+  }
+}
+
+/** A run as its detail screen gets it: run-1 of Sandbox, sent from here, rows not read yet. */
+export function runOverview(over: Partial<RunOverview> = {}): RunOverview {
+  return {
+    environment: 'Sandbox',
+    unitLabel: 'credits',
+    detail: { run: runSummary(), market: undefined, tasks: [], artifacts: [] },
+    fromThisDevice: true,
+    inputFilename: 'rows.xlsx',
+    rowNumbers: null,
+    retryOfRunId: '',
+    retriedBy: [],
+    savedFolder: '',
+    savedFiles: 0,
+    resultsWorkbook: '',
     ...over,
   }
 }

@@ -3,25 +3,29 @@
 import { expect, it } from 'vitest'
 import { orderTasks } from '../../src/renderer/runs/run-view'
 import type { RunTask } from '../../src/shared/contract'
+import { runTask } from './fixtures'
 
-const task = (row: number, status: string): RunTask => ({
-  taskId: `task-${row}`,
-  status,
-  sourceRowIndex: row,
-  artifactCount: 0,
-  errorMessage: '',
-})
 const rows = (tasks: RunTask[]) => tasks.map((t) => `${t.sourceRowIndex}:${t.status}`)
 
 it('lists failed rows first, then the others, each in row order', () => {
-  const inOrder = [task(0, 'succeeded'), task(1, 'failed'), task(2, 'running'), task(3, 'failed')]
+  const inOrder = [
+    runTask(0, 'succeeded'),
+    runTask(1, 'failed'),
+    runTask(2, 'running'),
+    runTask(3, 'failed'),
+  ]
   expect(rows(orderTasks(inOrder, false))).toEqual([
     '1:failed',
     '3:failed',
     '0:succeeded',
     '2:running',
   ])
-  const shuffled = [task(3, 'failed'), task(2, 'running'), task(0, 'succeeded'), task(1, 'failed')]
+  const shuffled = [
+    runTask(3, 'failed'),
+    runTask(2, 'running'),
+    runTask(0, 'succeeded'),
+    runTask(1, 'failed'),
+  ]
   expect(rows(orderTasks(shuffled, false))).toEqual(rows(orderTasks(inOrder, false)))
   expect(rows(orderTasks(shuffled, true))).toEqual(['1:failed', '3:failed'])
   // The list it was given is left as it was.
