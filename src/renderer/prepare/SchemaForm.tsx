@@ -1,5 +1,5 @@
 import { Details } from '../components/CardParts'
-import type { PrepareTarget, SavedFileView } from '../../shared/bridge'
+import type { BridgeErrorInfo, PrepareTarget, SavedFileView } from '../../shared/bridge'
 import type { SchemaColumn, SchemaField } from '../../shared/contract'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { usePrepare, useStores } from '../stores/context'
@@ -223,7 +223,7 @@ export function FieldList(props: { columns: SchemaColumn[]; fields: SchemaField[
 }
 
 function GetWorkbook() {
-  const { prepare, bridge } = useStores()
+  const { prepare } = useStores()
   const saving = usePrepare((s) => s.workbookSaving)
   const saved = usePrepare((s) => s.workbookSaved)
   const error = usePrepare((s) => s.workbookSaveError)
@@ -239,48 +239,50 @@ function GetWorkbook() {
       </button>
       <SavedLine
         saved={saved}
-        browser={bridge.shell === 'browser'}
-        onOpen={(path) => void prepare.getState().openSaved(path)}
+        error={error}
+        onDismiss={() => prepare.setState({ workbookSaveError: null })}
       />
-      {error && (
-        <ErrorNotice
-          error={error}
-          onDismiss={() => prepare.setState({ workbookSaveError: null })}
-        />
-      )}
     </div>
   )
 }
 
-/** Where a file the app made went, and "Open" where the desktop can open it. */
+/**
+ * Where a file the app made went, and "Open" where the desktop can open it; or, until dismissed,
+ * why it could not be made.
+ */
 export function SavedLine(props: {
   saved: SavedFileView | null
-  browser: boolean
-  onOpen: (path: string) => void
+  error: BridgeErrorInfo | null
+  onDismiss: () => void
 }) {
-  const { saved } = props
-  if (!saved) return null
+  const { prepare } = useStores()
+  const { saved, error } = props
   return (
-    <p className="saved-line" role="status">
-      {saved.kind === 'path' ? (
-        <>
-          Saved as <span className="mono">{saved.path}</span>
-          {saved.canOpen && (
-            <button
-              type="button"
-              className="btn btn-small btn-quiet"
-              onClick={() => props.onOpen(saved.path)}
-            >
-              Open
-            </button>
+    <>
+      {saved && (
+        <p className="saved-line" role="status">
+          {saved.kind === 'path' ? (
+            <>
+              Saved as <span className="mono">{saved.path}</span>
+              {saved.canOpen && (
+                <button
+                  type="button"
+                  className="btn btn-small btn-quiet"
+                  onClick={() => void prepare.getState().openSaved(saved.path)}
+                >
+                  Open
+                </button>
+              )}
+            </>
+          ) : (
+            <>
+              Downloaded “{saved.fileName}”: find it in your browser’s downloads, open it in Excel
+              or LibreOffice.
+            </>
           )}
-        </>
-      ) : (
-        <>
-          Downloaded “{saved.fileName}”: find it in your browser’s downloads, open it in Excel or
-          LibreOffice.
-        </>
+        </p>
       )}
-    </p>
+      {error && <ErrorNotice error={error} onDismiss={props.onDismiss} />}
+    </>
   )
 }

@@ -161,15 +161,9 @@ function CheckResult(props: { shown: WorkbookCheckView }) {
       <ReadNotices shown={shown} />
       <SavedLine
         saved={markedUpSaved}
-        browser={bridge.shell === 'browser'}
-        onOpen={(path) => void prepare.getState().openSaved(path)}
+        error={markedUpError}
+        onDismiss={() => prepare.setState({ markedUpError: null })}
       />
-      {markedUpError && (
-        <ErrorNotice
-          error={markedUpError}
-          onDismiss={() => prepare.setState({ markedUpError: null })}
-        />
-      )}
       {shown.mapping && <MappingPanel key={shown.checkId} mapping={shown.mapping} />}
       <ErrorList
         fileErrors={shown.fileErrors}
