@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react'
-import { canTakeFocus, focusScreenStart, tabbables, useOpener } from './focus'
+import { canTakeFocus, focusScreenStart, listen, tabbables, useOpener } from './focus'
 
 /**
  * A modal dialog on the native <dialog> element. Tab and Shift+Tab go round its own controls
@@ -42,11 +42,9 @@ export function Dialog(props: {
         first.focus()
       }
     }
-    dialog.addEventListener('cancel', cancel)
-    dialog.addEventListener('keydown', keepTabInside)
+    const unlisten = listen(dialog, { cancel, keydown: keepTabInside })
     return () => {
-      dialog.removeEventListener('cancel', cancel)
-      dialog.removeEventListener('keydown', keepTabInside)
+      unlisten()
       if (dialog.open) dialog.close()
       if (canTakeFocus(opener)) opener.focus()
       else focusScreenStart()

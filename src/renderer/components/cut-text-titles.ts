@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { listen } from './focus'
 
 /** Marks a title this module wrote, so it is taken back when the text is no longer cut. */
 const OWN = 'data-cut-title'
@@ -35,11 +36,6 @@ export function useCutTextTitles(): void {
       const box = ellipsisBox(event.target)
       if (box) titleIfCut(box)
     }
-    document.addEventListener('pointerover', reach)
-    document.addEventListener('focusin', reach)
-    return () => {
-      document.removeEventListener('pointerover', reach)
-      document.removeEventListener('focusin', reach)
-    }
+    return listen(document, { pointerover: reach, focusin: reach })
   }, [])
 }

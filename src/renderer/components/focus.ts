@@ -43,6 +43,21 @@ export function focusScreenStart(): void {
   target.focus({ preventScroll: false })
 }
 
+/**
+ * Adds `listeners` (by event name) to `target` and answers what takes them off again, for an
+ * effect to return.
+ */
+export function listen(
+  target: EventTarget,
+  listeners: Record<string, (event: never) => void>,
+): () => void {
+  const added = Object.entries(listeners) as [string, EventListener][]
+  for (const [name, listener] of added) target.addEventListener(name, listener)
+  return () => {
+    for (const [name, listener] of added) target.removeEventListener(name, listener)
+  }
+}
+
 /** The control that last had the focus, kept by the App for the whole window. */
 export const LastFocused = createContext<RefObject<Element | null>>({ current: null })
 
@@ -71,12 +86,7 @@ export function useLastFocusedTracker(): RefObject<Element | null> {
         next.focus()
       })
     }
-    document.addEventListener('focusin', remember)
-    document.addEventListener('focusout', handOn)
-    return () => {
-      document.removeEventListener('focusin', remember)
-      document.removeEventListener('focusout', handOn)
-    }
+    return listen(document, { focusin: remember, focusout: handOn })
   }, [])
   return last
 }
