@@ -1,6 +1,7 @@
 // Renders one screen of the app in happy-dom with real stores over a fake Bridge: each test
 // gives the verbs it needs (anything else rejects, so a test sees what a screen asks for).
 import { act } from 'react'
+import { onTestFinished } from 'vitest'
 import { createRoot, type Root } from 'react-dom/client'
 import type { ReactNode } from 'react'
 import {
@@ -113,17 +114,16 @@ export async function render(
     })
   }
   await settle()
-  return {
-    stores,
-    calls,
-    container,
-    text: () => container.textContent ?? '',
-    settle,
-    unmount: () => {
-      act(() => root.unmount())
-      container.remove()
-    },
+  let mounted = true
+  const unmount = () => {
+    if (!mounted) return
+    mounted = false
+    act(() => root.unmount())
+    container.remove()
   }
+  // Gone when the test ends, passed or failed, so no test has to remember it.
+  onTestFinished(unmount)
+  return { stores, calls, container, text: () => container.textContent ?? '', settle, unmount }
 }
 
 /** Types into an input the way React sees it (the value setter, then an input event). */

@@ -1,25 +1,14 @@
 // @vitest-environment happy-dom
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { CreatorScreen } from '../../src/renderer/screens/CreatorScreen'
 import { HistoryScreen } from '../../src/renderer/screens/HistoryScreen'
 import { SettingsScreen } from '../../src/renderer/screens/SettingsScreen'
 import type { HistoryEntryView, SettingsView } from '../../src/shared/bridge'
 import type { CreatorListing } from '../../src/shared/contract'
 import { environment } from '../renderer/fixtures'
-import {
-  bridgeError,
-  buttonNamed,
-  byLabel,
-  click,
-  pending,
-  render,
-  typeInto,
-  type Harness,
-} from './harness'
+import { bridgeError, buttonNamed, byLabel, click, pending, render, typeInto } from './harness'
 
 const env = environment({ name: 'Sandbox' })
-let h: Harness | undefined
-afterEach(() => h?.unmount())
 
 function entry(over: Partial<HistoryEntryView> = {}): HistoryEntryView {
   return {
@@ -48,12 +37,12 @@ function entry(over: Partial<HistoryEntryView> = {}): HistoryEntryView {
 
 describe('the history', () => {
   it('says it is loading', async () => {
-    h = await render(() => <HistoryScreen env={env} />, { listHistory: () => pending() })
+    const h = await render(() => <HistoryScreen env={env} />, { listHistory: () => pending() })
     expect(h.text()).toContain('Loading the history…')
   })
 
   it('says nothing was submitted yet', async () => {
-    h = await render(() => <HistoryScreen env={env} />, {
+    const h = await render(() => <HistoryScreen env={env} />, {
       listHistory: async () => ({ items: [], more: false }),
     })
     expect(h.text()).toContain('Nothing submitted yet.')
@@ -62,7 +51,7 @@ describe('the history', () => {
   })
 
   it('says what went wrong reading it', async () => {
-    h = await render(() => <HistoryScreen env={env} />, {
+    const h = await render(() => <HistoryScreen env={env} />, {
       listHistory: async () => {
         throw bridgeError('internal', 'The history could not be read.')
       },
@@ -73,7 +62,7 @@ describe('the history', () => {
   })
 
   it('still shows what it loaded when the engine goes away (offline)', async () => {
-    h = await render(() => <HistoryScreen env={env} />, {
+    const h = await render(() => <HistoryScreen env={env} />, {
       listHistory: async () => ({ items: [entry()], more: false }),
     })
     h.stores.app.getState().setConnection('closed')
@@ -83,7 +72,7 @@ describe('the history', () => {
   })
 
   it('shows each submission with its run, cost, saves and retries; opening one opens its run', async () => {
-    h = await render(() => <HistoryScreen env={env} />, {
+    const h = await render(() => <HistoryScreen env={env} />, {
       listHistory: async () => ({
         items: [
           entry({ retries: ['run-2'] }),
@@ -111,7 +100,7 @@ describe('the history', () => {
 
   it('searches as the user types', async () => {
     const searches: unknown[] = []
-    h = await render(() => <HistoryScreen env={env} />, {
+    const h = await render(() => <HistoryScreen env={env} />, {
       listHistory: async (args: { search?: string }) => {
         searches.push(args.search)
         return { items: [], more: false }
@@ -125,7 +114,7 @@ describe('the history', () => {
 
   it('keeps a long history to a window of rows in the page and asks for more near the end', async () => {
     const limits: number[] = []
-    h = await render(() => <HistoryScreen env={env} />, {
+    const h = await render(() => <HistoryScreen env={env} />, {
       listHistory: async (args: { limit?: number }) => {
         limits.push(args.limit ?? 0)
         return {
@@ -166,12 +155,12 @@ function listing(over: Partial<CreatorListing> = {}): CreatorListing {
 
 describe('the creator screen', () => {
   it('says it is loading my listings', async () => {
-    h = await render(() => <CreatorScreen env={env} />, { listMyListings: () => pending() })
+    const h = await render(() => <CreatorScreen env={env} />, { listMyListings: () => pending() })
     expect(h.text()).toContain('Loading your listings…')
   })
 
   it('says I have no listings', async () => {
-    h = await render(() => <CreatorScreen env={env} />, {
+    const h = await render(() => <CreatorScreen env={env} />, {
       listMyListings: async () => ({ environment: 'Sandbox', items: [], nextPageToken: '' }),
     })
     expect(h.text()).toContain('You have no listings here.')
@@ -180,7 +169,7 @@ describe('the creator screen', () => {
   })
 
   it('says why listings cannot be read (offline)', async () => {
-    h = await render(() => <CreatorScreen env={env} />, {
+    const h = await render(() => <CreatorScreen env={env} />, {
       listMyListings: async () => {
         throw bridgeError('unreachable', 'The service did not answer.', 'Check your connection.')
       },
@@ -191,7 +180,7 @@ describe('the creator screen', () => {
   })
 
   it('shows status, sale, availability and review with its reason; opens the review request', async () => {
-    h = await render(() => <CreatorScreen env={env} />, {
+    const h = await render(() => <CreatorScreen env={env} />, {
       listMyListings: async () => ({
         environment: 'Sandbox',
         items: [listing()],
@@ -223,7 +212,7 @@ describe('the creator screen', () => {
       ['', { items: Array.from({ length: 50 }, (_, i) => listing({ id: `l${i}` })), next: 'p2' }],
       ['p2', { items: [listing({ id: 'last' })], next: '' }],
     ])
-    h = await render(() => <CreatorScreen env={env} />, {
+    const h = await render(() => <CreatorScreen env={env} />, {
       listMyListings: async (args: { pageToken?: string }) => {
         const p = pages.get(args.pageToken ?? '')!
         return { environment: 'Sandbox', items: p.items, nextPageToken: p.next }
@@ -237,7 +226,7 @@ describe('the creator screen', () => {
   })
 
   it('shows a private template with its versions, or why not', async () => {
-    h = await render(() => <CreatorScreen env={env} />, {
+    const h = await render(() => <CreatorScreen env={env} />, {
       listMyListings: async () => ({ environment: 'Sandbox', items: [], nextPageToken: '' }),
       getPrivateTemplate: async (args: { templateId: string }) => {
         if (args.templateId !== 'weekly') throw bridgeError('not-found', 'No such template.')
@@ -295,7 +284,7 @@ const settings: SettingsView = {
 
 describe('the settings screen', () => {
   it('says it is loading, then why it could not', async () => {
-    h = await render(() => <SettingsScreen env={env} />, {})
+    let h = await render(() => <SettingsScreen env={env} />, {})
     await h.stores.settings.getState().load()
     await h.settle()
     expect(h.container.querySelector('[role="alert"]')).not.toBeNull()
@@ -308,7 +297,7 @@ describe('the settings screen', () => {
 
   it('changes the outputs folder through the engine and says when a path is refused', async () => {
     const patches: unknown[] = []
-    h = await render(() => <SettingsScreen env={env} />, {
+    const h = await render(() => <SettingsScreen env={env} />, {
       getSettings: async () => settings,
       updateSettings: async (patch: { outputsFolder?: string }) => {
         patches.push(patch)
@@ -341,7 +330,7 @@ describe('the settings screen', () => {
       getSettings: async () => settings,
       chooseOutputsFolder: async () => ({ ...settings, outputsFolder: '/picked/here' }),
     }
-    h = await render(() => <SettingsScreen env={env} />, verbs)
+    let h = await render(() => <SettingsScreen env={env} />, verbs)
     await h.stores.settings.getState().load()
     await h.settle()
     expect(h.text()).not.toContain('Choose…')
@@ -358,7 +347,7 @@ describe('the settings screen', () => {
   it('switches the theme and notifications at once', async () => {
     const patches: unknown[] = []
     let kept = settings
-    h = await render(() => <SettingsScreen env={env} />, {
+    const h = await render(() => <SettingsScreen env={env} />, {
       getSettings: async () => kept,
       updateSettings: async (patch: Partial<SettingsView>) => {
         patches.push(patch)

@@ -2,14 +2,13 @@
 // The runs list and the open run read one cache of run summaries: news of a run that reaches
 // either is what both show at once, and an older summary never replaces a newer one.
 import { act } from 'react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { RunsScreen } from '../../src/renderer/screens/RunsScreen'
 import { environment, runOverview, runSummary } from '../renderer/fixtures'
 import { render, type Harness } from './harness'
 
 const env = environment({ name: 'Sandbox' })
 let h: Harness | undefined
-afterEach(() => h?.unmount())
 
 const first = runSummary({ completedTasks: 1, updatedAtUnix: 10 })
 

@@ -3,7 +3,7 @@
 // empty list), and when the service answers again the banner goes and the counts are right.
 // A run that "succeeded" with a failed row says so; "Needs attention" finds it.
 import { act } from 'react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { RunsScreen } from '../../src/renderer/screens/RunsScreen'
 import type { RunPage } from '../../src/shared/bridge'
 import { environment, runSummary } from '../renderer/fixtures'
@@ -11,7 +11,6 @@ import { bridgeError, buttonNamed, click, render, type Harness } from './harness
 
 const env = environment({ name: 'Sandbox' })
 let h: Harness | undefined
-afterEach(() => h?.unmount())
 
 const runs = [
   runSummary({

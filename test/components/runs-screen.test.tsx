@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { act } from 'react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { RunsScreen } from '../../src/renderer/screens/RunsScreen'
 import type { RunOverview, RunPage, RunsUpdate, SubmissionPlanView } from '../../src/shared/bridge'
 import { environment, runOverview, runSummary } from '../renderer/fixtures'
@@ -17,7 +17,6 @@ import {
 
 const env = environment({ name: 'Sandbox' })
 let h: Harness | undefined
-afterEach(() => h?.unmount())
 
 const page = (items = [runSummary()], nextPageToken = ''): RunPage => ({
   environment: 'Sandbox',
