@@ -19,9 +19,16 @@ import { VirtualRow, VirtualTable } from './VirtualTable'
 import { choiceOf, type CompareChoice } from '../compare/CompareFromList'
 import { useEarlierPaces } from '../runs/use-earlier-paces'
 
-const ROW_HEIGHT = 60
-/** Ask for the next page when the last rows come within this many rows of the bottom. */
-const END_MARGIN = 10
+/** What every runs table is, whatever runs it shows. */
+const RUNS_TABLE = {
+  itemKey: (run: RunSummary) => run.runId,
+  rowHeight: 60,
+  label: 'Runs table, scrollable',
+  tableClassName: 'runs-table',
+  /** Ask for the next page when the last rows come within this many rows of the bottom. */
+  endMargin: 10,
+  columns: ['Run', 'Status', 'Progress', 'Cost', 'Outputs'],
+}
 
 /** The runs, virtualized; scrolling near the end asks for older runs, a name opens its detail. */
 export function RunsTable(props: {
@@ -47,14 +54,9 @@ export function RunsTable(props: {
   }, [props.runs, kept])
   return (
     <VirtualTable
+      {...RUNS_TABLE}
       items={props.runs}
-      itemKey={runKey}
-      rowHeight={ROW_HEIGHT}
-      label="Runs table, scrollable"
-      tableClassName="runs-table"
-      endMargin={END_MARGIN}
       onEndReached={props.onEndReached}
-      columns={['Run', 'Status', 'Progress', 'Cost', 'Outputs']}
       renderRow={(run, place) => (
         <RunRow
           run={run}
@@ -74,8 +76,6 @@ export function RunsTable(props: {
     />
   )
 }
-
-const runKey = (run: RunSummary) => run.runId
 
 /**
  * One run's row. Memoized: scrolling moves rows (a new `start`) and adds a few; the others are

@@ -6,7 +6,14 @@ import { plural } from '../../shared/amounts'
 import { StatusBadge } from '../components/StatusBadge'
 import { VirtualRow, VirtualTable } from '../components/VirtualTable'
 
-const ROW_HEIGHT = 68
+/** What the history table is, whatever entries it shows. */
+const HISTORY_TABLE = {
+  itemKey: (entry: HistoryEntryView) => String(entry.id),
+  rowHeight: 68,
+  label: 'History, scrollable',
+  tableClassName: 'history-table',
+  columns: ['Submitted', 'Input and template', 'Run', 'Cost', 'Saved here'],
+}
 
 /** What the history says about a submission's state, in words. */
 export function submissionStateText(entry: HistoryEntryView): string {
@@ -41,13 +48,9 @@ export function HistoryList(props: {
   const batchWords = (entry: HistoryEntryView) => batchTitle(entry, byRun)
   return (
     <VirtualTable
+      {...HISTORY_TABLE}
       items={props.items}
-      itemKey={entryKey}
-      rowHeight={ROW_HEIGHT}
-      label="History, scrollable"
-      tableClassName="history-table"
       onEndReached={props.onEndReached}
-      columns={['Submitted', 'Input and template', 'Run', 'Cost', 'Saved here']}
       renderRow={(entry, place) => {
         const when = new Date(entry.createdAtMs)
         const isListed = (runId?: string) => !!runId && listed.has(runKey(entry.environment, runId))
@@ -107,7 +110,6 @@ export function HistoryList(props: {
   )
 }
 
-const entryKey = (entry: HistoryEntryView) => String(entry.id)
 const runKey = (environment: string, runId: string) => `${environment}\n${runId}`
 
 /**
