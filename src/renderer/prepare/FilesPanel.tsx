@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { CancelButton, useCancel } from './CancelButton'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { ProgressBar } from '../components/ProgressBar'
 import { FileDrop } from '../components/FileDrop'
@@ -97,13 +97,7 @@ function Uploads(props: { allUploaded: boolean }) {
   const overall = usePrepare((s) => s.overall)
   const error = usePrepare((s) => s.uploadError)
   const stopped = usePrepare((s) => s.uploadStopped)
-  const start = useRef<HTMLButtonElement>(null)
-  const cancelled = useRef(false)
-  // After Cancel (which is gone then), the button that uploads again has the focus.
-  useEffect(() => {
-    if (stopped && cancelled.current) start.current?.focus()
-    cancelled.current = false
-  }, [stopped])
+  const { restart, cancel } = useCancel(stopped, () => prepare.getState().cancelUploads())
   const failed = uploads.some((u) => u.state === 'failed')
   const totalBytes = overall?.totalBytes ?? uploads.reduce((n, u) => n + u.totalBytes, 0)
   const sentBytes =
@@ -113,7 +107,7 @@ function Uploads(props: { allUploaded: boolean }) {
     <div className="uploads">
       <div className="prep-actions">
         <button
-          ref={start}
+          ref={restart}
           type="button"
           className="btn btn-secondary"
           disabled={uploading || props.allUploaded}
@@ -121,18 +115,7 @@ function Uploads(props: { allUploaded: boolean }) {
         >
           {uploading ? 'Uploading…' : failed ? 'Retry the failed uploads' : 'Upload the files'}
         </button>
-        {uploading && (
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => {
-              cancelled.current = true
-              prepare.getState().cancelUploads()
-            }}
-          >
-            Cancel
-          </button>
-        )}
+        {uploading && <CancelButton onCancel={cancel} />}
       </div>
       {stopped && !uploading && (
         <p className="prep-note" role="status">

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef } from 'react'
+import { useId } from 'react'
+import { CancelButton, useCancel } from './CancelButton'
 import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { usePrepare, useStores } from '../stores/context'
@@ -82,19 +83,12 @@ function PlanActions() {
   const plan = usePrepare((s) => s.plan)
   const blocker = usePrepare(sendBlocker)
   const reasonId = useId()
-  const review = useRef<HTMLButtonElement>(null)
-  const cancelled = useRef(false)
-  // Once the user stopped working out the cost, the button that starts it again has the focus
-  // (the Cancel they pressed is gone).
-  useEffect(() => {
-    if (planStopped && cancelled.current) review.current?.focus()
-    cancelled.current = false
-  }, [planStopped])
+  const { restart, cancel } = useCancel(planStopped, () => prepare.getState().cancelPlan())
   return (
     <>
       <div className="prep-actions">
         <button
-          ref={review}
+          ref={restart}
           type="button"
           className="btn btn-primary"
           disabled={blocker !== null || planning}
@@ -103,18 +97,7 @@ function PlanActions() {
         >
           {planning ? 'Working out the cost…' : 'Review the cost and send…'}
         </button>
-        {planning && (
-          <button
-            type="button"
-            className="btn btn-secondary"
-            onClick={() => {
-              cancelled.current = true
-              prepare.getState().cancelPlan()
-            }}
-          >
-            Cancel
-          </button>
-        )}
+        {planning && <CancelButton onCancel={cancel} />}
         {blocker && (
           <span id={reasonId} className="prep-muted send-blocker">
             {blocker}
