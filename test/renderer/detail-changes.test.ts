@@ -50,6 +50,20 @@ const pushed = (change: Omit<RunDetailChange, 'environment'>): RunDetailChange =
   ...change,
 })
 
+/** The engine's changes and the window's chain, once the whole detail of `size` rows is shown. */
+function following(size: number) {
+  const engine = new DetailChanges()
+  const chain = newChangeChain()
+  const whole = followChange(chain, detailAt(size, 0), pushed(engine.next(detailAt(size, 0))))
+  if (!whole || whole === 'missed') throw new Error('the whole detail was not applied')
+  return { engine, chain, whole }
+}
+/** The 3-row run of `following(3)`, ended with every row done. */
+const ended = (): RunDetail => ({
+  ...detailAt(3, 3),
+  run: runSummary({ status: 'succeeded', updatedAtUnix: 20 }),
+})
+
 describe('followChange', () => {
   it('rebuilds each detail the engine saw from its whole detail and the changes after it', () => {
     const engine = new DetailChanges()
@@ -64,10 +78,7 @@ describe('followChange', () => {
   })
 
   it('replaces only the tasks a change names, and keeps the others as they were', () => {
-    const engine = new DetailChanges()
-    const chain = newChangeChain()
-    const whole = followChange(chain, detailAt(6, 0), pushed(engine.next(detailAt(6, 0))))
-    if (!whole || whole === 'missed') throw new Error('the whole detail was not applied')
+    const { engine, chain, whole } = following(6)
     const change = engine.next(detailAt(6, 2))
     expect(change.tasks.map((t) => t.taskId)).toEqual(['task-0', 'task-1'])
     const next = followChange(chain, whole, pushed(change))
@@ -79,10 +90,7 @@ describe('followChange', () => {
   })
 
   it('keeps the newer run summary when a read brought one newer than the push', () => {
-    const engine = new DetailChanges()
-    const chain = newChangeChain()
-    const whole = followChange(chain, detailAt(4, 0), pushed(engine.next(detailAt(4, 0))))
-    if (!whole || whole === 'missed') throw new Error('the whole detail was not applied')
+    const { engine, chain, whole } = following(4)
     const read = { ...whole, run: runSummary({ completedTasks: 3, updatedAtUnix: 99 }) }
     const next = followChange(chain, read, pushed(engine.next(detailAt(4, 1))))
     if (!next || next === 'missed') throw new Error('the change was not applied')
@@ -91,10 +99,7 @@ describe('followChange', () => {
   })
 
   it('asks once for the whole detail when a push went missing, and goes on from the next whole', () => {
-    const engine = new DetailChanges()
-    const chain = newChangeChain()
-    const whole = followChange(chain, detailAt(8, 0), pushed(engine.next(detailAt(8, 0))))
-    if (!whole || whole === 'missed') throw new Error('the whole detail was not applied')
+    const { engine, chain, whole } = following(8)
     engine.next(detailAt(8, 1)) // lost on the way
     expect(followChange(chain, whole, pushed(engine.next(detailAt(8, 2))))).toBe('missed')
     // Asked already: later changes wait for the whole detail instead of asking again.
@@ -114,10 +119,7 @@ describe('followChange', () => {
   })
 
   it('asks for the whole detail when the counts do not add up', () => {
-    const engine = new DetailChanges()
-    const chain = newChangeChain()
-    const whole = followChange(chain, detailAt(5, 0), pushed(engine.next(detailAt(5, 0))))
-    if (!whole || whole === 'missed') throw new Error('the whole detail was not applied')
+    const { engine, chain, whole } = following(5)
     const change = { ...engine.next(detailAt(5, 1)), taskCount: 6 }
     expect(followChange(chain, whole, pushed(change))).toBe('missed')
   })
@@ -125,37 +127,17 @@ describe('followChange', () => {
 
 describe('endedWithChanges', () => {
   it('says the detail is final only once the change that ended the run was applied', () => {
-    const engine = new DetailChanges()
-    const chain = newChangeChain()
-    let shown = followChange(
-      chain,
-      detailAt(3, 0),
-      pushed(engine.next(detailAt(3, 0))),
-    ) as RunDetail
+    const { engine, chain, whole } = following(3)
     expect(endedWithChanges(chain)).toBe(false)
-    const finished = {
-      ...detailAt(3, 3),
-      run: runSummary({ status: 'succeeded', updatedAtUnix: 20 }),
-    }
-    shown = followChange(chain, shown, pushed(engine.next(finished))) as RunDetail
+    const shown = followChange(chain, whole, pushed(engine.next(ended()))) as RunDetail
     expect(shown.run.status).toBe('succeeded')
     expect(endedWithChanges(chain)).toBe(true)
   })
 
   it('is not sure after a missed push', () => {
-    const engine = new DetailChanges()
-    const chain = newChangeChain()
-    const whole = followChange(
-      chain,
-      detailAt(3, 0),
-      pushed(engine.next(detailAt(3, 0))),
-    ) as RunDetail
+    const { engine, chain, whole } = following(3)
     engine.next(detailAt(3, 1))
-    const finished = {
-      ...detailAt(3, 3),
-      run: runSummary({ status: 'succeeded', updatedAtUnix: 20 }),
-    }
-    expect(followChange(chain, whole, pushed(engine.next(finished)))).toBe('missed')
+    expect(followChange(chain, whole, pushed(engine.next(ended())))).toBe('missed')
     expect(endedWithChanges(chain)).toBe(false)
   })
 })
