@@ -3,9 +3,10 @@
  * environment changes and after a run was sent. When it cannot be had, the list is empty and the
  * templates the prepare store knows are shown as before.
  */
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import type { CatalogEntry } from '../../shared/bridge'
 import { usePrepare, useStores } from '../stores/context'
+import { useLatestAnswer } from '../components/use-latest-answer'
 
 export interface CatalogState {
   items: CatalogEntry[]
@@ -20,21 +21,17 @@ export function useCatalog(): CatalogState {
   const environment = usePrepare((s) => s.environment)
   const sent = usePrepare((s) => s.sent)
   const [state, setState] = useState<CatalogState>(EMPTY)
-  useEffect(() => {
-    if (!environment) return
-    let current = true
-    setState(EMPTY)
-    void (async () => {
-      try {
-        const view = await bridge.api.listCatalog({ environment })
-        if (current) setState({ items: view.items, unitLabel: view.unitLabel, loaded: true })
-      } catch {
-        if (current) setState({ ...EMPTY, loaded: true })
-      }
-    })()
-    return () => {
-      current = false
-    }
-  }, [bridge, environment, sent])
+  useLatestAnswer(
+    () => {
+      if (!environment) return null
+      setState(EMPTY)
+      return bridge.api.listCatalog({ environment }).then(
+        (view) => ({ items: view.items, unitLabel: view.unitLabel, loaded: true }),
+        () => ({ ...EMPTY, loaded: true }),
+      )
+    },
+    setState,
+    [bridge, environment, sent],
+  )
   return state
 }

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import type { BridgeErrorInfo, RowVersionsView, RunOverview } from '../../shared/bridge'
 import { statusLabel } from '../../shared/format'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useStores } from '../stores/context'
+import { useLatestAnswer } from '../components/use-latest-answer'
 import { errorInfo } from '../stores/errors'
 
 type RowItem = RowVersionsView['items'][number]
@@ -20,17 +21,11 @@ export function RowVersions(props: { overview: RunOverview }) {
   const [keeping, setKeeping] = useState<string | null>(null)
   const [error, setError] = useState<BridgeErrorInfo | null>(null)
   const later = retriedBy.join(' ')
-  useEffect(() => {
-    if (!later) return
-    let current = true
-    bridge.api
-      .rowVersions({ environment, runId })
-      .then((v) => current && setView(v))
-      .catch(() => current && setView(null))
-    return () => {
-      current = false
-    }
-  }, [bridge, environment, runId, later])
+  useLatestAnswer(
+    () => (later ? bridge.api.rowVersions({ environment, runId }).catch(() => null) : null),
+    setView,
+    [bridge, environment, runId, later],
+  )
   if (!later || !view || view.items.length === 0) return null
 
   const keep = async (row: RowItem, version: number) => {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import type {
   BridgeErrorInfo,
   PilotRestView,
@@ -12,6 +12,7 @@ import { ErrorNotice } from '../components/ErrorNotice'
 import { ConfirmSubmission, type ConfirmChoice } from '../prepare/ConfirmSubmission'
 import { errorInfo } from '../stores/errors'
 import { useStores } from '../stores/context'
+import { useLatestAnswer } from '../components/use-latest-answer'
 
 type Step =
   | { state: 'idle' }
@@ -37,19 +38,15 @@ export function RestOfPilotCard(props: { overview: RunOverview }) {
   const [rest, setRest] = useState<PilotRestView | null>(null)
   const { step, setStep, plan, confirm } = useSendRest(environment, runId)
 
-  useEffect(() => {
-    let current = true
-    setRest(null)
-    if (fromThisDevice && ended) {
-      bridge.api
-        .getPilotRest({ environment, runId })
-        .then((found) => current && setRest(found))
-        .catch(() => current && setRest(null))
-    }
-    return () => {
-      current = false
-    }
-  }, [bridge, environment, runId, fromThisDevice, ended])
+  useLatestAnswer(
+    () => {
+      setRest(null)
+      if (!fromThisDevice || !ended) return null
+      return bridge.api.getPilotRest({ environment, runId }).catch(() => null)
+    },
+    setRest,
+    [bridge, environment, runId, fromThisDevice, ended],
+  )
 
   if (!rest) return null
   const cost = estimateWords(rest)

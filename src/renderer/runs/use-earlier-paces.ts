@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useMemo, useState } from 'react'
 import type { PaceSample } from '../../shared/format'
 import { isTerminalStatus, type RunSummary } from '../../shared/contract'
 import { useStores } from '../stores/context'
+import { useLatestAnswer } from '../components/use-latest-answer'
 
 type Targeted = Pick<RunSummary, 'status' | 'templateKey' | 'market'>
 
@@ -27,18 +28,20 @@ export function useEarlierPaces(environment: string, runs: readonly Targeted[]):
       [...listingIds].sort().slice(0, 50),
     ])
   }, [runs])
-  useEffect(() => {
-    const [templateKeys, listingIds] = JSON.parse(wanted) as [string[], string[]]
-    if (templateKeys.length === 0 && listingIds.length === 0) return
-    let current = true
-    bridge.api
-      .earlierPaces({ environment, templateKeys, listingIds })
-      .then((view) => current && setSamples(view.samples))
-      // Without the history's figures the time left comes from the runs fetched, as before.
-      .catch(() => current && setSamples([]))
-    return () => {
-      current = false
-    }
-  }, [bridge, environment, wanted])
+  useLatestAnswer(
+    () => {
+      const [templateKeys, listingIds] = JSON.parse(wanted) as [string[], string[]]
+      if (templateKeys.length === 0 && listingIds.length === 0) return null
+      return (
+        bridge.api
+          .earlierPaces({ environment, templateKeys, listingIds })
+          .then((view) => view.samples)
+          // Without the history's figures the time left comes from the runs fetched, as before.
+          .catch(() => [])
+      )
+    },
+    setSamples,
+    [bridge, environment, wanted],
+  )
   return samples
 }
