@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
 import { screenshotBothThemes, seriousA11yViolations, showScreen } from './screens'
+import { shownRunId } from './steps'
 
 const BAD = [7, 20, 41]
 
@@ -59,10 +60,7 @@ describeInChromium('Set-aside', 'set the rows with problems aside, in headless C
       expect(await send.isDisabled()).toBe(false)
       await send.click()
 
-      await page
-        .locator('.run-detail .more-details code', { hasText: /run_/ })
-        .first()
-        .waitFor({ state: 'attached' })
+      await shownRunId(page)
       await showScreen(page, 'History')
       const entry = page.locator('.history-table tbody tr', { hasText: '3 set aside to fix' })
       await entry.waitFor()
@@ -97,10 +95,7 @@ describeInChromium('Set-aside', 'set the rows with problems aside, in headless C
       await screenshotBothThemes(page, 'aside-05-follow-up-narrow')
       await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
       await dialog.getByRole('button', { name: /^Send/ }).last().click()
-      await page
-        .locator('.run-detail .more-details code', { hasText: /run_/ })
-        .first()
-        .waitFor({ state: 'attached' })
+      await shownRunId(page)
     },
   )
 })
