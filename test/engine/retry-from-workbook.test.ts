@@ -7,13 +7,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
+import type { BridgeService } from '../../src/core/bridge/service'
 import type { Connection, Engine } from '../../src/core/engine'
 import { confirmPlan, planSubmission } from '../../src/core/flows/spend'
 import { parseInputWorkbook } from '../../src/core/workbooks'
 import { BridgeError } from '../../src/shared/bridge'
 import { paths } from '../../src/shared/contract'
-import { http, ipc, runEnded, TEST_APP, testEngine } from '../helpers/engine'
+import { desktopBridgeService, engineOnLocal, http, ipc, runEnded } from '../helpers/engine'
 import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
 let sandbox: TestSandbox
@@ -37,14 +37,8 @@ const runCount = async () =>
 beforeAll(async () => {
   sandbox = await startTestSandbox()
   home = mkdtempSync(join(tmpdir(), 'sr-retry-workbook-'))
-  engine = testEngine(home, { tokenOverride: sandbox.token })
-  await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
-  connection = await engine.connect({ env: 'Local' })
-  bridge = createBridgeService(engine, {
-    shell: 'electron',
-    app: TEST_APP,
-    dialogs: { defaultOutputsFolder: () => join(home, 'outputs') },
-  })
+  ;({ engine, connection } = await engineOnLocal(home, sandbox))
+  bridge = desktopBridgeService(engine)
   const planned = await planSubmission(
     engine,
     connection,
