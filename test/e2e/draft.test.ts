@@ -9,6 +9,7 @@ import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { describeInChromium, useE2eApp } from './harness'
+import { agreeToCostAndSend, pickRowEcho } from './steps'
 import { screenshotAtBothSizes, screenshotBothThemes, seriousA11yViolations } from './screens'
 
 /** 5 rows under the user's own headers (mapped by hand to Row echo's fields). */
@@ -54,8 +55,7 @@ describeInChromium('Draft', 'the New run draft in headless Chromium', () => {
     async () => {
       await ownSheet(join(app.home, 'march.xlsx'))
       await page.goto(app.mode.url)
-      await page.getByRole('radio', { name: /Row echo/ }).check()
-      await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+      await pickRowEcho(page)
       await page
         .getByLabel('Choose a workbook', { exact: true })
         .setInputFiles(join(app.home, 'march.xlsx'))
@@ -89,12 +89,7 @@ describeInChromium('Draft', 'the New run draft in headless Chromium', () => {
 
       // Sent: the draft becomes the run.
       await sendButton().click()
-      const dialog = page.getByRole('dialog')
-      await dialog.getByRole('checkbox', { name: /I agree to pay what this run costs/ }).check()
-      await dialog.getByRole('button', { name: 'Send 2 rows' }).click()
-      await page
-        .locator('.run-detail .more-details code', { hasText: /run_/ })
-        .waitFor({ state: 'attached' })
+      await agreeToCostAndSend(page, 'Send 2 rows')
       await expect.poll(async () => (await kept())?.step).toBe('sent')
       const runId = (await kept())?.sent?.runId
       expect(runId).toMatch(/^run_/)

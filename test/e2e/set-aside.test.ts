@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
 import { screenshotBothThemes, seriousA11yViolations, showScreen } from './screens'
-import { shownRunId } from './steps'
+import { pickRowEcho, shownRunId } from './steps'
 
 const BAD = [7, 20, 41]
 
@@ -34,8 +34,7 @@ describeInChromium('Set-aside', 'set the rows with problems aside, in headless C
       const input = join(app.home, 'fifty.xlsx')
       await sheetWithBadRows(input)
       await page.goto(app.mode.url)
-      await page.getByRole('radio', { name: /Row echo/ }).check()
-      await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+      await pickRowEcho(page)
       await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(input)
 
       const offer = page.getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })

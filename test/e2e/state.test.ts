@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { BUYER_TOKEN, buyerSeed } from '../helpers/buyer-seed'
 import { describeInChromium, useE2eApp } from './harness'
+import { agreeToCostAndSend, pickRowEcho } from './steps'
 import { downloadFrom, fillInputWorkbook } from './input-workbook'
 import { screenshotBothThemes } from './screens'
 
@@ -27,8 +28,7 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
 
   it('clears what belonged to the old template or environment', { timeout: 180_000 }, async () => {
     await page.goto(app.mode.url)
-    await page.getByRole('radio', { name: /Row echo/ }).check()
-    await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+    await pickRowEcho(page)
     // Nothing dropped yet: Send is disabled and says why.
     expect(await sendButton().isDisabled()).toBe(true)
     await page.getByText('Drop the filled workbook in step 3 first.').waitFor()
@@ -93,13 +93,8 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
     await workbookInput().setInputFiles(good)
     await page.getByText('2 rows, no problems: ready to send.').waitFor()
     await sendButton().click()
-    const dialog = page.getByRole('dialog')
-    await dialog.getByRole('checkbox', { name: /I agree to pay what this run costs/ }).check()
-    await dialog.getByRole('button', { name: 'Send 2 rows' }).click()
-    // The run's page is open once its ID is there, folded under Details.
-    await page
-      .locator('.run-detail .more-details code', { hasText: /run_/ })
-      .waitFor({ state: 'attached' })
+    // Sent: the run's page is open once its ID is there, folded under Details.
+    await agreeToCostAndSend(page, 'Send 2 rows')
     await environment(/Market/).click()
     await expect.poll(() => page.locator('.run-detail').count()).toBe(0)
     expect(await page.getByRole('alert').count()).toBe(0)

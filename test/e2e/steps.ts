@@ -2,6 +2,7 @@
 // template by its id, and waiting for the page of the run just sent. Kept here so a change to
 // how the app shows them is made once.
 import type { Page } from 'playwright-core'
+import { expect } from 'vitest'
 
 /** Picks the environment in the sidebar and waits for the first step of a new run. */
 export async function chooseEnvironment(page: Page, name: RegExp): Promise<void> {
@@ -29,4 +30,34 @@ export async function shownRunId(page: Page, other = ''): Promise<string> {
     other,
   )
   return (await handle.jsonValue()) as string
+}
+
+/** Picks Row echo among the templates of a new run and waits for its step. */
+export async function pickRowEcho(page: Page): Promise<void> {
+  await page.getByRole('radio', { name: /Row echo/ }).check()
+  await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+}
+
+/** Agrees to what the run costs in the open confirmation, presses `send`; the run's id. */
+export async function agreeToCostAndSend(page: Page, send: string): Promise<string> {
+  const dialog = page.getByRole('dialog')
+  await dialog.getByRole('checkbox', { name: /I agree to pay what this run costs/ }).check()
+  await dialog.getByRole('button', { name: send }).click()
+  return shownRunId(page)
+}
+
+/**
+ * In the confirmation of rows sent again: nothing can be sent before the user agrees to the
+ * cost; agrees, sends, and returns the new run's id once it says it was sent.
+ */
+export async function agreeAndSendAgain(page: Page): Promise<string> {
+  const dialog = page.getByTestId('confirm-submission')
+  await dialog.waitFor()
+  const send = dialog.getByRole('button', { name: /^Send/ })
+  expect(await send.isDisabled()).toBe(true)
+  await dialog.getByRole('checkbox', { name: /I agree/ }).check()
+  await send.click()
+  const sent = page.getByText('Sent as a new run.')
+  await sent.waitFor({ timeout: 30_000 })
+  return (await sent.getByRole('button').getAttribute('data-run-id'))!
 }
