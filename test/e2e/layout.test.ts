@@ -5,11 +5,11 @@
 // shows its last column, the sidebar folds to named icons below 960 px, cut names carry a
 // tooltip and status badges are never cut. Every screen is photographed in light and dark.
 import { join } from 'node:path'
-import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { describeInChromium, useE2eApp } from './harness'
+import { downloadFrom, readWorkbook } from './input-workbook'
 import { screenshotBothThemes, showScreen } from './screens'
 import { cutWithoutTooltip, gridReach, measureLayout } from './layout-measure'
 
@@ -87,14 +87,8 @@ describeInChromium('Layout', 'the layout of every screen', () => {
 
     await page.goto(app.mode.url)
     await page.getByRole('radio', { name: /Product description writer/ }).check()
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Get the input workbook' }).click(),
-    ])
-    const blank = join(app.home, 'blank.xlsx')
-    await download.saveAs(blank)
-    const book = new ExcelJS.Workbook()
-    await book.xlsx.readFile(blank)
+    const blank = await downloadFrom(page, 'Get the input workbook', app.home, 'blank.xlsx')
+    const book = await readWorkbook(blank)
     const input = book.getWorksheet('Input')!
     const columns = input.getRow(1).cellCount
     for (let r = 2; r <= 40; r += 1)

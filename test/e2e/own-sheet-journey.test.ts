@@ -22,6 +22,7 @@ import {
 } from '../helpers/buyer-seed'
 import { call, type TestSandbox } from '../helpers/sandbox'
 import { describeInChromium, useE2eApp } from './harness'
+import { downloadFrom, readWorkbook } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 import { chooseEnvironment, shownRunId, useTemplateById } from './steps'
 
@@ -99,18 +100,11 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
     name: string,
     fix: (sheet: ExcelJS.Worksheet) => void,
   ): Promise<string> {
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Open the rows to fix' }).click(),
-    ])
-    const path = join(app.home, name)
-    await download.saveAs(path)
+    const path = await downloadFrom(page, 'Open the rows to fix', app.home, name)
     const kept = (await keptSetAsides(app.engine.home)).get(runId)
     expect(kept?.rows).toBe(3)
-    const book = new ExcelJS.Workbook()
-    await book.xlsx.readFile(path)
-    const journaled = new ExcelJS.Workbook()
-    await journaled.xlsx.readFile(kept!.path)
+    const book = await readWorkbook(path)
+    const journaled = await readWorkbook(kept!.path)
     const sheet = book.getWorksheet('To fix')!
     expect(sheet.getSheetValues()).toEqual(journaled.getWorksheet('To fix')!.getSheetValues())
     expect(sheet.rowCount).toBe(4)

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
+import { downloadFrom, readWorkbook } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations, showScreen } from './screens'
 import { pickRowEcho, shownRunId } from './steps'
 
@@ -67,15 +68,9 @@ describeInChromium('Set-aside', 'set the rows with problems aside, in headless C
       await screenshotBothThemes(page, 'aside-03-history')
       expect(await seriousA11yViolations(page)).toEqual([])
 
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        entry.getByRole('button', { name: 'Open the 3 rows to fix' }).click(),
-      ])
-      const saved = join(app.home, 'to-fix.xlsx')
-      await download.saveAs(saved)
-      const book = new ExcelJS.Workbook()
-      await book.xlsx.readFile(saved)
-      const sheet = book.getWorksheet('To fix')!
+      const openRows = entry.getByRole('button', { name: 'Open the 3 rows to fix' })
+      const saved = await downloadFrom(page, openRows, app.home, 'to-fix.xlsx')
+      const sheet = (await readWorkbook(saved)).getWorksheet('To fix')!
       expect(sheet.rowCount).toBe(4)
       expect(sheet.getCell('A2').value).toBe('Hello 7')
 

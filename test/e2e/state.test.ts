@@ -3,12 +3,11 @@
 // new one; Send says why it is disabled; switching environment on the New run screen leaves
 // nothing of the old one; switching environment inside a run detail goes back to the list.
 import { join } from 'node:path'
-import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { BUYER_TOKEN, buyerSeed } from '../helpers/buyer-seed'
 import { describeInChromium, useE2eApp } from './harness'
 import { agreeToCostAndSend, pickRowEcho } from './steps'
-import { downloadFrom, fillInputWorkbook } from './input-workbook'
+import { downloadFrom, fillInputWorkbook, readWorkbook } from './input-workbook'
 import { screenshotBothThemes } from './screens'
 
 describeInChromium('State', 'New run and run detail state in headless Chromium', () => {
@@ -119,15 +118,9 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
     await card.getByText(/1 row had problems when this run was sent/).waitFor()
     await card.scrollIntoViewIfNeeded()
     await screenshotBothThemes(page, 'state-05-run-rows-to-fix')
-    const [rows] = await Promise.all([
-      page.waitForEvent('download'),
-      card.getByRole('button', { name: 'Open the rows to fix' }).click(),
-    ])
-    const saved = join(app.home, 'rows-to-fix.xlsx')
-    await rows.saveAs(saved)
-    const book = new ExcelJS.Workbook()
-    await book.xlsx.readFile(saved)
-    const sheet = book.getWorksheet('To fix')!
+    const openRows = card.getByRole('button', { name: 'Open the rows to fix' })
+    const saved = await downloadFrom(page, openRows, app.home, 'rows-to-fix.xlsx')
+    const sheet = (await readWorkbook(saved)).getWorksheet('To fix')!
     expect(sheet.rowCount).toBe(2)
     expect(sheet.getCell('A2').value).toBe('World')
   })
