@@ -70,7 +70,8 @@ describeInChromium('Set-aside', 'set the rows with problems aside, in headless C
 
       const openRows = entry.getByRole('button', { name: 'Open the 3 rows to fix' })
       const saved = await downloadFrom(page, openRows, app.home, 'to-fix.xlsx')
-      const sheet = (await readWorkbook(saved)).getWorksheet('To fix')!
+      const book = await readWorkbook(saved)
+      const sheet = book.getWorksheet('To fix')!
       expect(sheet.rowCount).toBe(4)
       expect(sheet.getCell('A2').value).toBe('Hello 7')
 
