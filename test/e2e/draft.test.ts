@@ -9,7 +9,7 @@ import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { describeInChromium, useE2eApp } from './harness'
-import { agreeToCostAndSend, pickRowEcho } from './steps'
+import { agreeToCostAndSend, pickTemplate } from './steps'
 import { screenshotAtBothSizes, screenshotBothThemes, seriousA11yViolations } from './screens'
 
 /** 5 rows under the user's own headers (mapped by hand to Row echo's fields). */
@@ -55,7 +55,7 @@ describeInChromium('Draft', 'the New run draft in headless Chromium', () => {
     async () => {
       await ownSheet(join(app.home, 'march.xlsx'))
       await page.goto(app.mode.url)
-      await pickRowEcho(page)
+      await pickTemplate(page, 'Row echo')
       await page
         .getByLabel('Choose a workbook', { exact: true })
         .setInputFiles(join(app.home, 'march.xlsx'))

@@ -25,55 +25,37 @@ describeInChromium('Layout', 'the layout of every screen', () => {
   })
 
   /** The screens, each shown and waited for; the run detail last, as it replaces the list. */
-  const screens: [string, () => Promise<void>][] = [
-    [
-      'new-run',
-      async () => {
-        await showScreen(page, 'New run')
-        await page.getByTestId('rows-grid').waitFor()
-      },
-    ],
-    [
-      'runs',
-      async () => {
-        await showScreen(page, 'Runs')
-        await page
-          .locator(`tr[data-run-id="${runId}"]`)
-          .getByText('Succeeded', { exact: true })
-          .waitFor()
-      },
-    ],
-    [
-      'history',
-      async () => {
-        await showScreen(page, 'History')
-        await page.getByRole('button', { name: `Open run ${runId}` }).waitFor()
-      },
-    ],
-    [
-      'creator',
-      async () => {
-        await showScreen(page, 'Creator')
-        await page.getByRole('heading', { name: 'My listings' }).waitFor()
-        await page.getByText('Pending review').first().waitFor()
-      },
-    ],
-    [
-      'settings',
-      async () => {
-        await showScreen(page, 'Settings')
-        await page.getByLabel('Outputs folder').waitFor()
-      },
-    ],
-    [
-      'run-detail',
-      async () => {
-        await showScreen(page, 'Runs')
-        await page.locator(`tr[data-run-id="${runId}"] button.run-name`).click()
-        await page.getByRole('button', { name: '← All runs' }).waitFor()
-      },
-    ],
-  ]
+  const screens: Record<string, () => Promise<void>> = {
+    'new-run': async () => {
+      await showScreen(page, 'New run')
+      await page.getByTestId('rows-grid').waitFor()
+    },
+    runs: async () => {
+      await showScreen(page, 'Runs')
+      await page
+        .locator(`tr[data-run-id="${runId}"]`)
+        .getByText('Succeeded', { exact: true })
+        .waitFor()
+    },
+    history: async () => {
+      await showScreen(page, 'History')
+      await page.getByRole('button', { name: `Open run ${runId}` }).waitFor()
+    },
+    creator: async () => {
+      await showScreen(page, 'Creator')
+      await page.getByRole('heading', { name: 'My listings' }).waitFor()
+      await page.getByText('Pending review').first().waitFor()
+    },
+    settings: async () => {
+      await showScreen(page, 'Settings')
+      await page.getByLabel('Outputs folder').waitFor()
+    },
+    'run-detail': async () => {
+      await showScreen(page, 'Runs')
+      await page.locator(`tr[data-run-id="${runId}"] button.run-name`).click()
+      await page.getByRole('button', { name: '← All runs' }).waitFor()
+    },
+  }
 
   it('prepares a run with a long file name and a wide workbook', { timeout: 120_000 }, async () => {
     const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
@@ -108,7 +90,7 @@ describeInChromium('Layout', 'the layout of every screen', () => {
       { timeout: 180_000 },
       async () => {
         await page.setViewportSize(size)
-        for (const [name, show] of screens) {
+        for (const [name, show] of Object.entries(screens)) {
           await show()
           const at = `${name} at ${size.width}x${size.height}`
           const figures = await measureLayout(page)

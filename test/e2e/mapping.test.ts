@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
-import { pickRowEcho } from './steps'
+import { pickTemplate } from './steps'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
 /** 50 rows under a title row and a blank row, with the user's own headers. */
@@ -36,7 +36,7 @@ describeInChromium('Column mapping', 'column mapping in headless Chromium', () =
       const first = join(app.home, 'march.xlsx')
       await ownSheet(first)
       await page.goto(app.mode.url)
-      await pickRowEcho(page)
+      await pickTemplate(page, 'Row echo')
 
       await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(first)
       const panel = page.getByRole('heading', { name: 'Your columns and the template’s fields' })

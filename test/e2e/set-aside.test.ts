@@ -8,7 +8,7 @@ import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
 import { downloadFrom, readWorkbook } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations, showScreen } from './screens'
-import { pickRowEcho, shownRunId } from './steps'
+import { pickTemplate, shownRunId } from './steps'
 
 const BAD = [7, 20, 41]
 
@@ -35,7 +35,7 @@ describeInChromium('Set-aside', 'set the rows with problems aside, in headless C
       const input = join(app.home, 'fifty.xlsx')
       await sheetWithBadRows(input)
       await page.goto(app.mode.url)
-      await pickRowEcho(page)
+      await pickTemplate(page, 'Row echo')
       await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(input)
 
       const offer = page.getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })

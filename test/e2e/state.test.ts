@@ -6,9 +6,15 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { BUYER_TOKEN, buyerSeed } from '../helpers/buyer-seed'
 import { describeInChromium, useE2eApp } from './harness'
-import { agreeToCostAndSend, pickRowEcho } from './steps'
-import { downloadFrom, fillInputWorkbook, readWorkbook } from './input-workbook'
+import { agreeToCostAndSend, pickTemplate } from './steps'
+import { downloadFrom, fillInputWorkbook, readWorkbook, type InputCells } from './input-workbook'
 import { screenshotBothThemes } from './screens'
+
+/** Two rows of Row echo, the second's sequence number not a number. */
+const ONE_BAD: InputCells = [
+  ['Hello', null, 1],
+  ['World', null, 'two'],
+]
 
 describeInChromium('State', 'New run and run detail state in headless Chromium', () => {
   const { app, page } = useE2eApp({
@@ -27,17 +33,14 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
 
   it('clears what belonged to the old template or environment', { timeout: 180_000 }, async () => {
     await page.goto(app.mode.url)
-    await pickRowEcho(page)
+    await pickTemplate(page, 'Row echo')
     // Nothing dropped yet: Send is disabled and says why.
     expect(await sendButton().isDisabled()).toBe(true)
     await page.getByText('Drop the filled workbook in step 3 first.').waitFor()
 
     const blank = await downloadFrom(page, 'Get the input workbook', app.home, 'blank.xlsx')
     const bad = join(app.home, 'bad.xlsx')
-    await fillInputWorkbook(blank, bad, [
-      ['Hello', null, 1],
-      ['World', null, 'two'],
-    ])
+    await fillInputWorkbook(blank, bad, ONE_BAD)
     await workbookInput().setInputFiles(bad)
     await page.getByText('2 rows, 1 problem to fix in the workbook.').waitFor()
     await page.getByText('Fix the 1 problem in the workbook, then check it again.').waitFor()
@@ -47,8 +50,7 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
 
     // Another template: the Row echo check, its grid and its error go; the workbook is checked
     // again against Document digest, and one answer (not the old one too) is shown.
-    await page.getByRole('radio', { name: /Document digest/ }).check()
-    await page.getByRole('heading', { name: '2. Document digest' }).waitFor()
+    await pickTemplate(page, 'Document digest')
     await expect
       .poll(() => page.getByText('2 rows, 1 problem to fix in the workbook.').count())
       .toBe(0)
@@ -104,10 +106,7 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
     await page.getByRole('radio', { name: /Row echo/ }).check()
     const blank = await downloadFrom(page, 'Get the input workbook', app.home, 'aside-blank.xlsx')
     const bad = join(app.home, 'aside.xlsx')
-    await fillInputWorkbook(blank, bad, [
-      ['Hello', null, 1],
-      ['World', null, 'two'],
-    ])
+    await fillInputWorkbook(blank, bad, ONE_BAD)
     await workbookInput().setInputFiles(bad)
     await page.getByRole('button', { name: 'Send 1 valid row and set 1 aside to fix…' }).click()
     const dialog = page.getByRole('dialog')

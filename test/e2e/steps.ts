@@ -32,10 +32,10 @@ export async function shownRunId(page: Page, other = ''): Promise<string> {
   return (await handle.jsonValue()) as string
 }
 
-/** Picks Row echo among the templates of a new run and waits for its step. */
-export async function pickRowEcho(page: Page): Promise<void> {
-  await page.getByRole('radio', { name: /Row echo/ }).check()
-  await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+/** Picks the template called `name` among those of a new run and waits for its step. */
+export async function pickTemplate(page: Page, name: string): Promise<void> {
+  await page.getByRole('radio', { name: new RegExp(name) }).check()
+  await page.getByRole('heading', { name: `2. ${name}` }).waitFor()
 }
 
 /** Agrees to what the run costs in the open confirmation, presses `send`; the run's id. */
