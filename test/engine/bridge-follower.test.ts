@@ -8,20 +8,18 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Engine } from '../../src/core/engine'
 import { paths } from '../../src/shared/contract'
 import { browserBridgeService, pushedEvents, testEngine } from '../helpers/engine'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { useTestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
-let engine: Engine
 const log: string[] = []
+const sandbox = useTestSandbox({ taskMs: 60, log: (line) => log.push(line) })
+let engine: Engine
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ taskMs: 60, log: (line) => log.push(line) })
   engine = testEngine(mkdtempSync(join(tmpdir(), 'sr-follower-')))
   await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url, token: sandbox.token })
 })
 afterAll(async () => {
   await engine.close()
-  await sandbox.close()
 })
 
 async function until(test: () => boolean, ms = 20_000) {

@@ -10,9 +10,9 @@ import type { Engine } from '../../src/core/engine'
 import type { RunSummary } from '../../src/shared/contract'
 import { runStartedAt } from '../renderer/fixtures'
 import { desktopBridgeService, engineOnLocal, ipc } from '../helpers/engine'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { useTestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
+const sandbox = useTestSandbox()
 let engine: Engine
 let bridge: BridgeService
 let historyKey: string
@@ -32,7 +32,6 @@ const summary = (runId: string, over: Partial<RunSummary>) =>
   })
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
   const home = mkdtempSync(join(tmpdir(), 'sr-earlier-paces-'))
   const local = await engineOnLocal(home, sandbox)
   engine = local.engine
@@ -43,7 +42,6 @@ beforeAll(async () => {
 afterAll(async () => {
   bridge?.dispose()
   await engine?.close()
-  await sandbox?.close()
 })
 
 describe('earlier paces from the history', () => {

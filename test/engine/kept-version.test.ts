@@ -10,9 +10,9 @@ import type { BridgeService } from '../../src/core/bridge/service'
 import type { Connection, Engine } from '../../src/core/engine'
 import { BridgeError } from '../../src/shared/bridge'
 import { desktopBridgeService, ipc, runEnded, sendRowEcho, testEngine } from '../helpers/engine'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { useTestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
+const sandbox = useTestSandbox()
 let home: string
 let engine: Engine
 let connection: Connection
@@ -26,7 +26,6 @@ function open() {
 }
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
   home = mkdtempSync(join(tmpdir(), 'sr-kept-version-'))
   open()
   await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
@@ -45,7 +44,6 @@ beforeAll(async () => {
 afterAll(async () => {
   bridge?.dispose()
   await engine?.close()
-  await sandbox?.close()
 })
 
 const versions = () => bridge.handlers.rowVersions({ environment: 'Local', runId }, ipc)

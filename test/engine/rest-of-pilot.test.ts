@@ -17,9 +17,9 @@ import {
 } from '../../src/core/flows/spend'
 import { parseInputWorkbook } from '../../src/core/workbooks'
 import { runEnded, testEngine } from '../helpers/engine'
-import { runCount, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { runCount, useTestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
+const sandbox = useTestSandbox()
 let engine: Engine
 let connection: Connection
 let home: string
@@ -37,7 +37,6 @@ function messagesCsv(name: string, word: string, count: number): string {
 }
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
   home = mkdtempSync(join(tmpdir(), 'sr-rest-of-pilot-'))
   engine = testEngine(home)
   await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url, token: sandbox.token })
@@ -45,7 +44,6 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await engine.close()
-  await sandbox.close()
 })
 
 describe('a pilot, then the rest of its workbook', () => {

@@ -9,16 +9,15 @@ import type { BridgeService } from '../../src/core/bridge/service'
 import type { Connection, Engine } from '../../src/core/engine'
 import { BridgeError } from '../../src/shared/bridge'
 import { desktopBridgeService, engineOnLocal, ipc, runEnded, sendRowEcho } from '../helpers/engine'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { useTestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
+const sandbox = useTestSandbox()
 let engine: Engine
 let connection: Connection
 let bridge: BridgeService
 let runId: string
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
   const home = mkdtempSync(join(tmpdir(), 'sr-retry-fix-'))
   ;({ engine, connection } = await engineOnLocal(home, sandbox))
   bridge = desktopBridgeService(engine)
@@ -33,7 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   bridge?.dispose()
   await engine?.close()
-  await sandbox?.close()
 })
 
 const plan = (edits?: { row: number; cells: Record<string, string> }[]) =>

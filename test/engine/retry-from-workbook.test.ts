@@ -13,9 +13,9 @@ import { confirmPlan, planSubmission } from '../../src/core/flows/spend'
 import { parseInputWorkbook } from '../../src/core/workbooks'
 import { BridgeError } from '../../src/shared/bridge'
 import { desktopBridgeService, engineOnLocal, http, ipc, runEnded } from '../helpers/engine'
-import { runCount, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { runCount, useTestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
+const sandbox = useTestSandbox()
 let engine: Engine
 let connection: Connection
 let bridge: BridgeService
@@ -33,7 +33,6 @@ function csv(name: string, lines: string[]): string {
 const runs = () => runCount(sandbox)
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
   home = mkdtempSync(join(tmpdir(), 'sr-retry-workbook-'))
   ;({ engine, connection } = await engineOnLocal(home, sandbox))
   bridge = desktopBridgeService(engine)
@@ -51,7 +50,6 @@ beforeAll(async () => {
 afterAll(async () => {
   bridge?.dispose()
   await engine?.close()
-  await sandbox?.close()
 })
 
 const fromFile = (path: string) =>
