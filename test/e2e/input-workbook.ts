@@ -1,6 +1,6 @@
 // The input workbook a buyer gets from the New run screen ("Get the input workbook") and fills
 // in, as the journeys do it: downloaded through the page, rows written from row 2 of its Input
-// sheet with exceljs, saved beside it.
+// sheet with exceljs, saved beside it; and the workbooks a journey writes itself (writeSheet).
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import type { Locator, Page } from 'playwright-core'
@@ -23,6 +23,24 @@ export async function downloadFrom(
   ])
   const path = join(folder, name)
   await download.saveAs(path)
+  return path
+}
+
+/**
+ * Writes a workbook of one sheet, `sheet`, to `path`: the rows of `head` (headers, a title
+ * above them), then `count` rows, `row(1)` to `row(count)`. Answers the path.
+ */
+export async function writeSheet(
+  path: string,
+  sheet: string,
+  head: ExcelJS.CellValue[][],
+  count: number,
+  row: (i: number) => ExcelJS.CellValue[],
+): Promise<string> {
+  const book = new ExcelJS.Workbook()
+  const rows = Array.from({ length: count }, (_, k) => row(k + 1))
+  book.addWorksheet(sheet).addRows([...head, ...rows])
+  await book.xlsx.writeFile(path)
   return path
 }
 

@@ -8,7 +8,7 @@
 // the valid rows under the listing's own headers). Every step is photographed, light and dark.
 import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
-import ExcelJS from 'exceljs'
+import type ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import type { Locator } from 'playwright-core'
 import { keptSetAsides } from '../../src/core/flows/spend/set-aside'
@@ -22,9 +22,9 @@ import {
 } from '../helpers/buyer-seed'
 import { call, type TestSandbox } from '../helpers/sandbox'
 import { describeInChromium, useE2eApp } from './harness'
-import { downloadFrom, readWorkbook } from './input-workbook'
+import { downloadFrom, readWorkbook, writeSheet } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
-import { chooseEnvironment, shownRunId, useTemplateById } from './steps'
+import { chooseEnvironment, fieldOf, shownRunId, useTemplateById } from './steps'
 
 const TEAM_TOKEN = 'tok-e2e-team-own-sheet'
 const BAD = [7, 20, 41]
@@ -32,19 +32,13 @@ const WIDE = { width: 1280, height: 800 }
 const NARROW = { width: 860, height: 700 }
 
 /** 50 rows under a title row, with the user's own headers; rows 7, 20 and 41 are bad. */
-async function writeOwnSheet(
+function writeOwnSheet(
   path: string,
   headers: string[],
   row: (i: number, bad: boolean) => (string | number)[],
 ): Promise<string> {
-  const book = new ExcelJS.Workbook()
-  const sheet = book.addWorksheet('Export')
-  sheet.addRow(['Exported from the shop, March'])
-  sheet.addRow([])
-  sheet.addRow(headers)
-  for (let i = 1; i <= 50; i += 1) sheet.addRow(row(i, BAD.includes(i)))
-  await book.xlsx.writeFile(path)
-  return path
+  const head = [['Exported from the shop, March'], [], headers]
+  return writeSheet(path, 'Export', head, 50, (i) => row(i, BAD.includes(i)))
 }
 
 describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to follow-up', () => {
@@ -76,7 +70,6 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
 
   const screens = () => page.getByRole('navigation', { name: 'Screens' })
   const workbookInput = () => page.getByLabel('Choose a workbook', { exact: true })
-  const fieldOf = (header: string) => page.getByLabel(`Template field for “${header}”`)
 
   async function tasksOf(sandbox: TestSandbox, token: string, runId: string): Promise<number> {
     const detail = await call<RunDetail>(sandbox, paths.run(runId), { token })
@@ -201,15 +194,18 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
     await screens().getByRole('button', { name: 'New run' }).click()
     await workbookInput().setInputFiles(again)
     await page.getByText('matched the way you confirmed last time', { exact: false }).waitFor()
-    expect(await fieldOf(first.header).inputValue()).toBe(first.field)
+    expect(await fieldOf(page, first.header).inputValue()).toBe(first.field)
     await page.getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' }).waitFor()
-    await shoot(`journey-${journey}-07-remembered`, { narrow: true, show: fieldOf('Owner') })
+    await shoot(`journey-${journey}-07-remembered`, { narrow: true, show: fieldOf(page, 'Owner') })
   }
 
   /** The proposed mapping photographed, then put to use. */
   async function useProposedMapping(journey: string, panel: Locator) {
     await panel.scrollIntoViewIfNeeded()
-    await shoot(`journey-${journey}-01-mapping-proposed`, { narrow: true, show: fieldOf('Owner') })
+    await shoot(`journey-${journey}-01-mapping-proposed`, {
+      narrow: true,
+      show: fieldOf(page, 'Owner'),
+    })
     await page.getByRole('button', { name: 'Use this mapping' }).click()
   }
 
@@ -233,9 +229,9 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
       const panel = page.getByRole('heading', { name: 'Your columns and the template’s fields' })
       await panel.waitFor()
       await page.getByText('The headers are on row 3', { exact: false }).waitFor()
-      expect(await fieldOf('Text').inputValue()).toBe('message')
-      expect(await fieldOf('Seq').inputValue()).toBe('sequence')
-      expect(await fieldOf('Owner').inputValue()).toBe('')
+      expect(await fieldOf(page, 'Text').inputValue()).toBe('message')
+      expect(await fieldOf(page, 'Seq').inputValue()).toBe('sequence')
+      expect(await fieldOf(page, 'Owner').inputValue()).toBe('')
       await useProposedMapping('template', panel)
       await page
         .getByText('Your mapping is in use and remembered for this sheet.', { exact: false })
@@ -303,10 +299,10 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
       await workbookInput().setInputFiles(sheet)
       const panel = page.getByRole('heading', { name: /Your columns and the/ })
       await panel.waitFor()
-      expect(await fieldOf('Item').inputValue()).toBe('product')
-      expect(await fieldOf('Voice').inputValue()).toBe('tone')
-      expect(await fieldOf('Word count').inputValue()).toBe('words')
-      expect(await fieldOf('Owner').inputValue()).toBe('')
+      expect(await fieldOf(page, 'Item').inputValue()).toBe('product')
+      expect(await fieldOf(page, 'Voice').inputValue()).toBe('tone')
+      expect(await fieldOf(page, 'Word count').inputValue()).toBe('words')
+      expect(await fieldOf(page, 'Owner').inputValue()).toBe('')
       await useProposedMapping('listing', panel)
 
       // The cost counts only the 47 sent, at the listing's fee.

@@ -19,6 +19,7 @@ import { runEnded } from '../helpers/engine'
 import { call, type TestSandbox } from '../helpers/sandbox'
 import { isTerminalStatus, paths, type RunDetail, type RunList } from '../../src/shared/contract'
 import { describeInChromium, useE2eApp } from './harness'
+import { writeSheet } from './input-workbook'
 import { seriousA11yViolations, showScreen, screenshotAtBothSizes } from './screens'
 import { chooseEnvironment, shownRunId, useTemplateById } from './steps'
 
@@ -223,13 +224,8 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
 const MESSAGES = Array.from({ length: 50 }, (_, i) => `Row ${i + 1} of fifty`)
 
 /** A workbook of 50 messages under a "Message" header: sheet rows 2 to 51. */
-async function writeFiftyRows(path: string) {
-  const book = new ExcelJS.Workbook()
-  const sheet = book.addWorksheet('Rows')
-  sheet.addRow(['Message'])
-  for (const message of MESSAGES) sheet.addRow([message])
-  await book.xlsx.writeFile(path)
-}
+const writeFiftyRows = (path: string) =>
+  writeSheet(path, 'Rows', [['Message']], 50, (i) => [MESSAGES[i - 1]])
 
 /** Every run the service holds for the user, read in full once `expected` have all ended. */
 async function waitForEnded(sandbox: TestSandbox, expected: string[]): Promise<RunDetail[]> {

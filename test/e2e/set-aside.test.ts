@@ -3,23 +3,20 @@
 // usual confirmation priced for 47; once sent, History counts the 3 with the run and downloads
 // them as a workbook to fix.
 import { join } from 'node:path'
-import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
-import { downloadFrom, readWorkbook } from './input-workbook'
+import { downloadFrom, readWorkbook, writeSheet } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations, showScreen } from './screens'
 import { pickTemplate, shownRunId } from './steps'
 
 const BAD = [7, 20, 41]
 
 /** 50 rows of the template's own columns; rows 7, 20 and 41 have no number in Sequence. */
-async function sheetWithBadRows(path: string) {
-  const book = new ExcelJS.Workbook()
-  const sheet = book.addWorksheet('Input')
-  sheet.addRow(['Message', 'Sequence number'])
-  for (let i = 1; i <= 50; i += 1) sheet.addRow([`Hello ${i}`, BAD.includes(i) ? 'n/a' : i])
-  await book.xlsx.writeFile(path)
-}
+const sheetWithBadRows = (path: string) =>
+  writeSheet(path, 'Input', [['Message', 'Sequence number']], 50, (i) => [
+    `Hello ${i}`,
+    BAD.includes(i) ? 'n/a' : i,
+  ])
 
 describeInChromium('Set-aside', 'set the rows with problems aside, in headless Chromium', () => {
   const { app, page } = useE2eApp({

@@ -61,3 +61,7 @@ export async function agreeAndSendAgain(page: Page): Promise<string> {
   await sent.waitFor({ timeout: 30_000 })
   return (await sent.getByRole('button').getAttribute('data-run-id'))!
 }
+
+/** The template field chosen for the sheet's column `header` in the mapping panel. */
+export const fieldOf = (page: Page, header: string) =>
+  page.getByLabel(`Template field for “${header}”`)
