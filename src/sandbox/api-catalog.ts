@@ -139,29 +139,39 @@ export function templateSchemaHandler(ctx: SandboxContext, call: Call): Answer {
 }
 
 export function privateTemplateHandler(ctx: SandboxContext, call: Call): Answer {
-  const templateId = call.params[0]!
-  const row = getRow<{ template_json: string }>(
+  return ownedEntry(ctx, call, 'private_templates', 'template', (id) => {
+    return `There is no private template "${id}" among your templates.`
+  })
+}
+
+/**
+ * The entry of `table` (kept as JSON in its KIND_json column, under KIND_id) that the path
+ * names, for its owner only: anyone else is told `missing`, as if it did not exist.
+ */
+function ownedEntry(
+  ctx: SandboxContext,
+  call: Call,
+  table: 'private_templates' | 'review_requests',
+  kind: 'template' | 'request',
+  missing: (id: string) => string,
+): Answer {
+  const id = call.params[0]!
+  const row = getRow<{ json: string }>(
     ctx.db,
-    'SELECT template_json FROM private_templates WHERE template_id = ? AND owner_user_id = ?',
-    templateId,
+    `SELECT ${kind}_json AS json FROM ${table} WHERE ${kind}_id = ? AND owner_user_id = ?`,
+    id,
     call.user.userId,
   )
-  if (!row) throw notFound(`There is no private template "${templateId}" among your templates.`)
-  return { status: 200, body: JSON.parse(row.template_json) as unknown }
+  if (!row) throw notFound(missing(id))
+  return { status: 200, body: JSON.parse(row.json) as unknown }
 }
 
 // ---- creators --------------------------------------------------------------------------------
 
 export function reviewRequestHandler(ctx: SandboxContext, call: Call): Answer {
-  const id = call.params[0]!
-  const row = getRow<{ request_json: string }>(
-    ctx.db,
-    'SELECT request_json FROM review_requests WHERE request_id = ? AND owner_user_id = ?',
-    id,
-    call.user.userId,
-  )
-  if (!row) throw notFound(`There is no review request "${id}" among your review requests.`)
-  return { status: 200, body: JSON.parse(row.request_json) as unknown }
+  return ownedEntry(ctx, call, 'review_requests', 'request', (id) => {
+    return `There is no review request "${id}" among your review requests.`
+  })
 }
 
 export function creatorListingsHandler(ctx: SandboxContext, call: Call): Answer {

@@ -29,8 +29,7 @@ export async function runRowsHandler(ctx: SandboxContext, call: Call): Promise<A
   const templateId = call.params[0]!
   const template = findOfficialTemplate(ctx.db, templateId)
   const body = validateBody(runRowsBodySchema, await readJson(ctx, call))
-  const key = keyOf(call, 'runRows', body.clientRequestId, requestHash(templateId, body))
-  const previous = previousAnswer(ctx.db, key)
+  const { key, previous } = earlier(ctx, call, 'runRows', templateId, body)
   if (previous) return previous
   const callbackUrl = checkCallbackUrl(body.callbackUrl)
   const schema = listingInputSchemaSchema.parse(JSON.parse(template.schema_json))
@@ -68,8 +67,7 @@ export async function executeHandler(ctx: SandboxContext, call: Call): Promise<A
       'confirm must be true: the buyer has to confirm the execution and its cost before anything is charged.',
     )
   }
-  const key = keyOf(call, 'execute', body.clientRequestId, requestHash(listingId, body))
-  const previous = previousAnswer(ctx.db, key)
+  const { key, previous } = earlier(ctx, call, 'execute', listingId, body)
   if (previous) return previous
   requireExecutable(listing, body.listingVersionId)
   const rows = acceptRows(ctx.db, call.user.userId, schema, body.inputRows, 'inputRows')
@@ -99,13 +97,24 @@ export async function executeHandler(ctx: SandboxContext, call: Call): Promise<A
   })
 }
 
-function keyOf(
+/**
+ * The request's idempotency key (its user, endpoint, clientRequestId and the hash of its target
+ * and body), and the answer already given under that key, if any.
+ */
+function earlier(
+  ctx: SandboxContext,
   call: Call,
   endpoint: IdempotencyKey['endpoint'],
-  clientRequestId: string,
-  hash: string,
-): IdempotencyKey {
-  return { userId: call.user.userId, endpoint, clientRequestId, requestHash: hash }
+  targetId: string,
+  body: { clientRequestId: string },
+) {
+  const key: IdempotencyKey = {
+    userId: call.user.userId,
+    endpoint,
+    clientRequestId: body.clientRequestId,
+    requestHash: requestHash(targetId, body),
+  }
+  return { key, previous: previousAnswer(ctx.db, key) }
 }
 
 /**

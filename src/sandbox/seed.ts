@@ -161,34 +161,19 @@ export function parseSeed(value: unknown, source = 'The seed'): Seed {
   }
   const seed = result.data
   const problems: string[] = []
-  const report = (label: string, values: (string | number)[]) => {
+  // What must not be used twice, and where it is in the seed.
+  const unique: [string, (string | number)[]][] = [
+    ['users: userId', seed.users.map((u) => u.userId)],
+    ['users: token', seed.users.flatMap((u) => (u.token ? [u.token] : []))],
+    ['officialTemplates: templateId', seed.officialTemplates.map((t) => t.schema.templateId)],
+    ['marketListings: listing.id', seed.marketListings.map((l) => l.listing.id)],
+    ['privateTemplates: templateId', seed.privateTemplates.map((t) => t.template.templateId)],
+    ['reviewRequests: request.id', seed.reviewRequests.map((r) => r.request.id)],
+  ]
+  for (const [label, values] of unique) {
     for (const value of duplicates(values))
       problems.push(`${label} ${JSON.stringify(value)} is used twice`)
   }
-  report(
-    'users: userId',
-    seed.users.map((u) => u.userId),
-  )
-  report(
-    'users: token',
-    seed.users.flatMap((u) => (u.token ? [u.token] : [])),
-  )
-  report(
-    'officialTemplates: templateId',
-    seed.officialTemplates.map((t) => t.schema.templateId),
-  )
-  report(
-    'marketListings: listing.id',
-    seed.marketListings.map((l) => l.listing.id),
-  )
-  report(
-    'privateTemplates: templateId',
-    seed.privateTemplates.map((t) => t.template.templateId),
-  )
-  report(
-    'reviewRequests: request.id',
-    seed.reviewRequests.map((r) => r.request.id),
-  )
   seed.officialTemplates.forEach((entry, i) => {
     problems.push(...checkInputSchema(entry.schema, `officialTemplates[${i}].schema`))
   })
@@ -268,44 +253,21 @@ export function applySeedContent(db: Db, seed: Seed, userIds: ReadonlySet<number
   db.transaction(() => {
     storeOfficialTemplates(db, seed)
     storeMarketListings(db, seed)
-    for (const entry of seed.privateTemplates) {
-      run(
-        db,
-        `INSERT INTO private_templates (template_id, owner_user_id, template_json) VALUES (?, ?, ?)
-         ON CONFLICT(template_id) DO UPDATE SET
-           owner_user_id = excluded.owner_user_id, template_json = excluded.template_json
-         WHERE private_templates.owner_user_id IS NOT excluded.owner_user_id
-           OR private_templates.template_json IS NOT excluded.template_json`,
-        entry.template.templateId,
-        entry.ownerUserId,
-        JSON.stringify(entry.template),
-      )
-    }
-    for (const entry of seed.reviewRequests) {
-      run(
-        db,
-        `INSERT INTO review_requests (request_id, owner_user_id, request_json) VALUES (?, ?, ?)
-         ON CONFLICT(request_id) DO UPDATE SET
-           owner_user_id = excluded.owner_user_id, request_json = excluded.request_json
-         WHERE review_requests.owner_user_id IS NOT excluded.owner_user_id
-           OR review_requests.request_json IS NOT excluded.request_json`,
-        entry.request.id,
-        entry.ownerUserId,
-        JSON.stringify(entry.request),
-      )
-    }
+    for (const { template, ownerUserId } of seed.privateTemplates)
+      storeOwned(db, 'private_templates', template.templateId, ownerUserId, template)
+    for (const { request, ownerUserId } of seed.reviewRequests)
+      storeOwned(db, 'review_requests', request.id, ownerUserId, request)
   })()
 }
 
 /** Every owner the seed names must be one of `userIds`. */
 function checkOwners(seed: Seed, userIds: ReadonlySet<number>): void {
-  const owners: [string, number][] = [
-    ...seed.marketListings.map((l, i): [string, number] => [`marketListings[${i}]`, l.ownerUserId]),
-    ...seed.privateTemplates.map((t, i): [string, number] => [
-      `privateTemplates[${i}]`,
-      t.ownerUserId,
-    ]),
-    ...seed.reviewRequests.map((r, i): [string, number] => [`reviewRequests[${i}]`, r.ownerUserId]),
+  const named = (name: string, entries: { ownerUserId: number }[]) =>
+    entries.map((e, i): [string, number] => [`${name}[${i}]`, e.ownerUserId])
+  const owners = [
+    ...named('marketListings', seed.marketListings),
+    ...named('privateTemplates', seed.privateTemplates),
+    ...named('reviewRequests', seed.reviewRequests),
   ]
   const unknown = owners.filter(([, owner]) => !userIds.has(owner))
   if (unknown.length > 0) {
@@ -383,4 +345,29 @@ function storeMarketListings(db: Db, seed: Seed): void {
       entry.createdAtUnix !== undefined ? 1 : 0,
     )
   })
+}
+
+/** What an entry of each owned table is called: its columns are KIND_id and KIND_json. */
+const OWNED_KIND = { private_templates: 'template', review_requests: 'request' } as const
+
+/** Stores an owned entry as JSON, writing only when its owner or its content changed. */
+function storeOwned(
+  db: Db,
+  table: keyof typeof OWNED_KIND,
+  id: string,
+  ownerUserId: number,
+  value: unknown,
+) {
+  const [key, json] = [`${OWNED_KIND[table]}_id`, `${OWNED_KIND[table]}_json`]
+  run(
+    db,
+    `INSERT INTO ${table} (${key}, owner_user_id, ${json}) VALUES (?, ?, ?)
+     ON CONFLICT(${key}) DO UPDATE SET
+       owner_user_id = excluded.owner_user_id, ${json} = excluded.${json}
+     WHERE ${table}.owner_user_id IS NOT excluded.owner_user_id
+       OR ${table}.${json} IS NOT excluded.${json}`,
+    id,
+    ownerUserId,
+    JSON.stringify(value),
+  )
 }

@@ -13,6 +13,7 @@ import { runFolderName } from '../../src/core/flows/downloads/downloads'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { isTerminalStatus } from '../../src/shared/contract'
 import { describeInChromium, useE2eApp } from './harness'
+import { agreeAndSendAgain } from './steps'
 import {
   SCREENS_DIR,
   screenshotBothThemes,
@@ -203,17 +204,10 @@ describeInChromium('After-run', 'after the run, in the app', () => {
       await lookAtDialog('retry-fix')
       await review.click()
 
-      const dialog = page.getByTestId('confirm-submission')
-      await dialog.waitFor()
+      await page.getByTestId('confirm-submission').waitFor()
       await look('run-retry-confirm')
       // Money is at stake: nothing can be sent before the user agrees to the cost.
-      const send = dialog.getByRole('button', { name: /^Send/ })
-      expect(await send.isDisabled()).toBe(true)
-      await dialog.getByRole('checkbox', { name: /I agree/ }).check()
-      await send.click()
-      const sent = page.getByText('Sent as a new run.')
-      await sent.waitFor({ timeout: 30_000 })
-      retryRunId = (await sent.getByRole('button').getAttribute('data-run-id'))!
+      retryRunId = await agreeAndSendAgain(page)
       expect(retryRunId).not.toBe(runId)
       const retried = await ended(retryRunId)
       expect(retried.run.totalTasks).toBe(1)

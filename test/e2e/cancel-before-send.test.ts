@@ -9,6 +9,7 @@ import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import type { Sandbox } from '../../src/sandbox'
 import { paths } from '../../src/shared/contract'
 import { describeInChromium, useE2eApp } from './harness'
+import { pickTemplate } from './steps'
 import { filledInputWorkbook } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
@@ -45,8 +46,7 @@ describeInChromium('Cancel-before-send', 'cancel what has not started', () => {
     { timeout: 180_000 },
     async () => {
       await page.goto(app.mode.url)
-      await page.getByRole('radio', { name: /Document digest/ }).check()
-      await page.getByRole('heading', { name: '2. Document digest' }).waitFor()
+      await pickTemplate(page, 'Document digest')
       const { workbook, folder } = await filledDigestWorkbook()
       await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(workbook)
       await page.getByText('2 rows, no problems: ready to send.').waitFor()

@@ -7,6 +7,7 @@ import { BUYER_TOKEN, LISTING_ID, LISTING_VERSION, buyerSeed } from '../helpers/
 import { call } from '../helpers/sandbox'
 import { describeInChromium, useE2eApp } from './harness'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
+import { chooseEnvironment } from './steps'
 
 describeInChromium('Catalog', 'finding what to run', () => {
   const { app, page } = useE2eApp({
@@ -44,11 +45,7 @@ describeInChromium('Catalog', 'finding what to run', () => {
       expect(await sandboxListing.textContent()).toContain('your listing')
       await screenshotBothThemes(page, 'catalog-sandbox-listings')
 
-      await page
-        .getByRole('navigation', { name: 'Environments' })
-        .getByRole('button', { name: /Market/ })
-        .click()
-      await page.getByRole('heading', { name: '1. What to run' }).waitFor()
+      await chooseEnvironment(page, /Market/)
       await page.getByRole('radio', { name: 'Marketplace listing' }).check()
       const entry = page.locator('.template-option', { hasText: 'Ad copy' })
       await entry.waitFor()

@@ -5,20 +5,21 @@
 // is said in words with a way to choose it again.
 import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { describeInChromium, useE2eApp } from './harness'
+import { writeSheet } from './input-workbook'
+import { agreeToCostAndSend, fieldOf, pickTemplate } from './steps'
 import { screenshotAtBothSizes, screenshotBothThemes, seriousA11yViolations } from './screens'
 
 /** 5 rows under the user's own headers (mapped by hand to Row echo's fields). */
-async function ownSheet(path: string) {
-  const book = new ExcelJS.Workbook()
-  const sheet = book.addWorksheet('Export')
-  sheet.addRow(['Text', 'Seq', 'Long notes', 'Owner'])
-  for (let i = 1; i <= 5; i += 1) sheet.addRow([`Hello ${i}`, i, `Note ${i}`, `ann${i}`])
-  await book.xlsx.writeFile(path)
-}
+const ownSheet = (path: string) =>
+  writeSheet(path, 'Export', [['Text', 'Seq', 'Long notes', 'Owner']], 5, (i) => [
+    `Hello ${i}`,
+    i,
+    `Note ${i}`,
+    `ann${i}`,
+  ])
 
 describeInChromium('Draft', 'the New run draft in headless Chromium', () => {
   const { app, page } = useE2eApp({
@@ -27,7 +28,6 @@ describeInChromium('Draft', 'the New run draft in headless Chromium', () => {
     context: { viewport: { width: 1280, height: 800 } },
   })
 
-  const fieldOf = (header: string) => page.getByLabel(`Template field for “${header}”`)
   const sendButton = () => page.getByRole('button', { name: 'Review the cost and send…' })
   const note = () => page.getByTestId('draft-note')
   const kept = async () => (await app.engine.drafts.load(BUILTIN_SANDBOX))?.draft
@@ -42,7 +42,7 @@ describeInChromium('Draft', 'the New run draft in headless Chromium', () => {
     await page
       .getByText('Your mapping is in use and remembered for this sheet.', { exact: false })
       .waitFor()
-    expect(await fieldOf('Long notes').inputValue()).toBe('')
+    expect(await fieldOf(page, 'Long notes').inputValue()).toBe('')
     expect(await page.getByRole('radio', { name: /A pilot of the first/ }).isChecked()).toBe(true)
     expect(await page.getByLabel('Rows in the pilot').inputValue()).toBe('2')
     expect(await sendButton().isDisabled()).toBe(false)
@@ -54,14 +54,13 @@ describeInChromium('Draft', 'the New run draft in headless Chromium', () => {
     async () => {
       await ownSheet(join(app.home, 'march.xlsx'))
       await page.goto(app.mode.url)
-      await page.getByRole('radio', { name: /Row echo/ }).check()
-      await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+      await pickTemplate(page, 'Row echo')
       await page
         .getByLabel('Choose a workbook', { exact: true })
         .setInputFiles(join(app.home, 'march.xlsx'))
       await page.getByRole('heading', { name: 'Your columns and the template’s fields' }).waitFor()
       // A choice of the user's own, unlike the proposal: only the draft can bring it back.
-      await fieldOf('Long notes').selectOption('')
+      await fieldOf(page, 'Long notes').selectOption('')
       await page.getByRole('button', { name: 'Use this mapping' }).click()
       await page.getByText('5 rows, no problems: ready to send.').waitFor()
       await page.getByRole('radio', { name: /A pilot of the first/ }).check()
@@ -89,12 +88,7 @@ describeInChromium('Draft', 'the New run draft in headless Chromium', () => {
 
       // Sent: the draft becomes the run.
       await sendButton().click()
-      const dialog = page.getByRole('dialog')
-      await dialog.getByRole('checkbox', { name: /I agree to pay what this run costs/ }).check()
-      await dialog.getByRole('button', { name: 'Send 2 rows' }).click()
-      await page
-        .locator('.run-detail .more-details code', { hasText: /run_/ })
-        .waitFor({ state: 'attached' })
+      await agreeToCostAndSend(page, 'Send 2 rows')
       await expect.poll(async () => (await kept())?.step).toBe('sent')
       const runId = (await kept())?.sent?.runId
       expect(runId).toMatch(/^run_/)

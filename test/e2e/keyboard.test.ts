@@ -9,7 +9,7 @@
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { describeInChromium, useE2eApp } from './harness'
 
 /** What has the focus: its role or tag and its accessible words, or "body". */
@@ -44,6 +44,43 @@ describeInChromium('Keyboard', 'the keyboard journey', () => {
   }
 
   /** Loads a workbook as the chooser does once the focused "Choose a workbook" button opened it. */
+  /** Presses `key` on `target` as a keyboard user does: focus first, then the key. */
+  async function pressOn(target: Locator, key: 'Enter' | 'Space') {
+    await target.focus()
+    await page.keyboard.press(key)
+  }
+
+  /** Pressing `key` `times` times never takes the focus out of the open dialog. */
+  async function focusStaysInDialog(key: 'Tab' | 'Shift+Tab', times: number) {
+    for (let i = 0; i < times; i += 1) {
+      await page.keyboard.press(key)
+      expect(await focusInDialog(page), `${key} ${i + 1}`).toBe(true)
+    }
+  }
+
+  /**
+   * The dialog the button named `button` opens from the keyboard (shown once `shown` resolves):
+   * the focus goes in, Tab and Shift+Tab keep it inside, and Escape closes the dialog and gives
+   * the focus back to the button. Returns the dialog, to open it again.
+   */
+  async function dialogHoldsFocus(
+    button: string,
+    shown: (dialog: Locator) => Promise<void>,
+    tabs: number,
+    shiftTabs = 0,
+  ): Promise<Locator> {
+    await pressOn(page.getByRole('button', { name: button }), 'Enter')
+    const dialog = page.getByRole('dialog')
+    await shown(dialog)
+    await expect.poll(() => focusInDialog(page)).toBe(true)
+    await focusStaysInDialog('Tab', tabs)
+    await focusStaysInDialog('Shift+Tab', shiftTabs)
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+    await expect.poll(() => focused(page)).toBe(`button: ${button}`)
+    return dialog
+  }
+
   async function chooseWorkbook(path: string, expectText: string) {
     await page.getByRole('button', { name: /^Choose (a workbook|another)…$/ }).focus()
     await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(path)
@@ -55,8 +92,7 @@ describeInChromium('Keyboard', 'the keyboard journey', () => {
     { timeout: 120_000 },
     async () => {
       await page.goto(app.mode.url)
-      await page.getByRole('radio', { name: /Row echo/ }).focus()
-      await page.keyboard.press('Space')
+      await pressOn(page.getByRole('radio', { name: /Row echo/ }), 'Space')
       await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
 
       const bad = await workbook('bad.xlsx', [
@@ -79,31 +115,14 @@ describeInChromium('Keyboard', 'the keyboard journey', () => {
     'the confirmation keeps Tab inside, Escape gives the focus back, sending moves it on',
     { timeout: 120_000 },
     async () => {
-      const review = page.getByRole('button', { name: 'Review the cost and send…' })
-      await review.focus()
-      await page.keyboard.press('Enter')
-      const dialog = page.getByRole('dialog')
-      await dialog.getByText('Send 2 rows to Row echo?').waitFor()
-      await expect.poll(() => focusInDialog(page)).toBe(true)
-      for (let i = 0; i < 12; i += 1) {
-        await page.keyboard.press('Tab')
-        expect(await focusInDialog(page), `Tab ${i + 1}`).toBe(true)
-      }
-      for (let i = 0; i < 4; i += 1) {
-        await page.keyboard.press('Shift+Tab')
-        expect(await focusInDialog(page), `Shift+Tab ${i + 1}`).toBe(true)
-      }
-      await page.keyboard.press('Escape')
-      await dialog.waitFor({ state: 'detached' })
-      await expect.poll(() => focused(page)).toBe('button: Review the cost and send…')
+      const asked = (dialog: Locator) => dialog.getByText('Send 2 rows to Row echo?').waitFor()
+      const dialog = await dialogHoldsFocus('Review the cost and send…', asked, 12, 4)
 
       await page.keyboard.press('Enter')
       await dialog.getByText('Send 2 rows to Row echo?').waitFor()
       // Every paid send waits for the one agreement, ticked with the keyboard too.
-      await dialog.getByRole('checkbox', { name: /I agree to pay/ }).focus()
-      await page.keyboard.press('Space')
-      await dialog.getByRole('button', { name: /^Send/ }).focus()
-      await page.keyboard.press('Enter')
+      await pressOn(dialog.getByRole('checkbox', { name: /I agree to pay/ }), 'Space')
+      await pressOn(dialog.getByRole('button', { name: /^Send/ }), 'Enter')
       await page.getByRole('button', { name: '← All runs' }).waitFor()
       // The new run's screen: its title has the focus, also once the run has loaded.
       await page.locator('.run-detail .badge').first().waitFor()
@@ -115,19 +134,7 @@ describeInChromium('Keyboard', 'the keyboard journey', () => {
     'the environment dialog: Tab stays inside, Escape returns to its button',
     { timeout: 60_000 },
     async () => {
-      const add = page.getByRole('button', { name: 'Add environment' })
-      await add.focus()
-      await page.keyboard.press('Enter')
-      const dialog = page.getByRole('dialog')
-      await dialog.waitFor()
-      await expect.poll(() => focusInDialog(page)).toBe(true)
-      for (let i = 0; i < 10; i += 1) {
-        await page.keyboard.press('Tab')
-        expect(await focusInDialog(page), `Tab ${i + 1}`).toBe(true)
-      }
-      await page.keyboard.press('Escape')
-      await dialog.waitFor({ state: 'detached' })
-      await expect.poll(() => focused(page)).toBe('button: Add environment')
+      await dialogHoldsFocus('Add environment', (dialog) => dialog.waitFor(), 10)
     },
   )
 
@@ -140,17 +147,14 @@ describeInChromium('Keyboard', 'the keyboard journey', () => {
       await app.engine.addEnvironment({ name: 'Gone soon', baseUrl: 'http://127.0.0.1:9' })
       await page.reload()
       const env = page.locator('.env-item', { hasText: 'Gone soon' })
-      await env.focus()
-      await page.keyboard.press('Enter')
+      await pressOn(env, 'Enter')
       await page.getByRole('heading', { name: 'Gone soon' }).waitFor()
       await app.engine.removeEnvironment('Gone soon')
-      await page.getByRole('button', { name: 'Make default' }).focus()
-      await page.keyboard.press('Enter')
+      await pressOn(page.getByRole('button', { name: 'Make default' }), 'Enter')
       const notice = page.locator('.env-header .notice-error')
       await notice.waitFor()
 
-      await notice.getByRole('button', { name: 'Dismiss' }).focus()
-      await page.keyboard.press('Enter')
+      await pressOn(notice.getByRole('button', { name: 'Dismiss' }), 'Enter')
       await notice.waitFor({ state: 'detached' })
       await expect.poll(() => focused(page)).not.toBe('body')
       // The control that followed the notice, in the screen's tabs, takes the focus.

@@ -5,11 +5,11 @@
 // shows its last column, the sidebar folds to named icons below 960 px, cut names carry a
 // tooltip and status badges are never cut. Every screen is photographed in light and dark.
 import { join } from 'node:path'
-import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { describeInChromium, useE2eApp } from './harness'
+import { downloadFrom, readWorkbook } from './input-workbook'
 import { screenshotBothThemes, showScreen } from './screens'
 import { cutWithoutTooltip, gridReach, measureLayout } from './layout-measure'
 
@@ -25,55 +25,37 @@ describeInChromium('Layout', 'the layout of every screen', () => {
   })
 
   /** The screens, each shown and waited for; the run detail last, as it replaces the list. */
-  const screens: [string, () => Promise<void>][] = [
-    [
-      'new-run',
-      async () => {
-        await showScreen(page, 'New run')
-        await page.getByTestId('rows-grid').waitFor()
-      },
-    ],
-    [
-      'runs',
-      async () => {
-        await showScreen(page, 'Runs')
-        await page
-          .locator(`tr[data-run-id="${runId}"]`)
-          .getByText('Succeeded', { exact: true })
-          .waitFor()
-      },
-    ],
-    [
-      'history',
-      async () => {
-        await showScreen(page, 'History')
-        await page.getByRole('button', { name: `Open run ${runId}` }).waitFor()
-      },
-    ],
-    [
-      'creator',
-      async () => {
-        await showScreen(page, 'Creator')
-        await page.getByRole('heading', { name: 'My listings' }).waitFor()
-        await page.getByText('Pending review').first().waitFor()
-      },
-    ],
-    [
-      'settings',
-      async () => {
-        await showScreen(page, 'Settings')
-        await page.getByLabel('Outputs folder').waitFor()
-      },
-    ],
-    [
-      'run-detail',
-      async () => {
-        await showScreen(page, 'Runs')
-        await page.locator(`tr[data-run-id="${runId}"] button.run-name`).click()
-        await page.getByRole('button', { name: '← All runs' }).waitFor()
-      },
-    ],
-  ]
+  const screens: Record<string, () => Promise<void>> = {
+    'new-run': async () => {
+      await showScreen(page, 'New run')
+      await page.getByTestId('rows-grid').waitFor()
+    },
+    runs: async () => {
+      await showScreen(page, 'Runs')
+      await page
+        .locator(`tr[data-run-id="${runId}"]`)
+        .getByText('Succeeded', { exact: true })
+        .waitFor()
+    },
+    history: async () => {
+      await showScreen(page, 'History')
+      await page.getByRole('button', { name: `Open run ${runId}` }).waitFor()
+    },
+    creator: async () => {
+      await showScreen(page, 'Creator')
+      await page.getByRole('heading', { name: 'My listings' }).waitFor()
+      await page.getByText('Pending review').first().waitFor()
+    },
+    settings: async () => {
+      await showScreen(page, 'Settings')
+      await page.getByLabel('Outputs folder').waitFor()
+    },
+    'run-detail': async () => {
+      await showScreen(page, 'Runs')
+      await page.locator(`tr[data-run-id="${runId}"] button.run-name`).click()
+      await page.getByRole('button', { name: '← All runs' }).waitFor()
+    },
+  }
 
   it('prepares a run with a long file name and a wide workbook', { timeout: 120_000 }, async () => {
     const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
@@ -87,14 +69,8 @@ describeInChromium('Layout', 'the layout of every screen', () => {
 
     await page.goto(app.mode.url)
     await page.getByRole('radio', { name: /Product description writer/ }).check()
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Get the input workbook' }).click(),
-    ])
-    const blank = join(app.home, 'blank.xlsx')
-    await download.saveAs(blank)
-    const book = new ExcelJS.Workbook()
-    await book.xlsx.readFile(blank)
+    const blank = await downloadFrom(page, 'Get the input workbook', app.home, 'blank.xlsx')
+    const book = await readWorkbook(blank)
     const input = book.getWorksheet('Input')!
     const columns = input.getRow(1).cellCount
     for (let r = 2; r <= 40; r += 1)
@@ -114,7 +90,7 @@ describeInChromium('Layout', 'the layout of every screen', () => {
       { timeout: 180_000 },
       async () => {
         await page.setViewportSize(size)
-        for (const [name, show] of screens) {
+        for (const [name, show] of Object.entries(screens)) {
           await show()
           const at = `${name} at ${size.width}x${size.height}`
           const figures = await measureLayout(page)

@@ -3,21 +3,21 @@
 // mapping is confirmed and the 50 rows check clean; the same sheet dropped again maps itself.
 import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
-import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
+import { writeSheet } from './input-workbook'
+import { fieldOf, pickTemplate } from './steps'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
 /** 50 rows under a title row and a blank row, with the user's own headers. */
-async function ownSheet(path: string) {
-  const book = new ExcelJS.Workbook()
-  const sheet = book.addWorksheet('Export')
-  sheet.addRow(['Messages to echo, March'])
-  sheet.addRow([])
-  sheet.addRow(['Text', 'Seq', 'Long notes', 'Owner'])
-  for (let i = 1; i <= 50; i += 1) sheet.addRow([`Hello ${i}`, i, `Note ${i}`, `ann${i}`])
-  await book.xlsx.writeFile(path)
-}
+const ownSheet = (path: string) =>
+  writeSheet(
+    path,
+    'Export',
+    [['Messages to echo, March'], [], ['Text', 'Seq', 'Long notes', 'Owner']],
+    50,
+    (i) => [`Hello ${i}`, i, `Note ${i}`, `ann${i}`],
+  )
 
 describeInChromium('Column mapping', 'column mapping in headless Chromium', () => {
   const { app, page } = useE2eApp({
@@ -26,8 +26,6 @@ describeInChromium('Column mapping', 'column mapping in headless Chromium', () =
     context: { viewport: { width: 1280, height: 800 } },
   })
 
-  const fieldOf = (header: string) => page.getByLabel(`Template field for “${header}”`)
-
   it(
     'proposes, blocks on a missing required field, confirms, and remembers',
     { timeout: 180_000 },
@@ -35,16 +33,15 @@ describeInChromium('Column mapping', 'column mapping in headless Chromium', () =
       const first = join(app.home, 'march.xlsx')
       await ownSheet(first)
       await page.goto(app.mode.url)
-      await page.getByRole('radio', { name: /Row echo/ }).check()
-      await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+      await pickTemplate(page, 'Row echo')
 
       await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(first)
       const panel = page.getByRole('heading', { name: 'Your columns and the template’s fields' })
       await panel.waitFor()
-      expect(await fieldOf('Text').inputValue()).toBe('message')
-      expect(await fieldOf('Seq').inputValue()).toBe('sequence')
-      expect(await fieldOf('Long notes').inputValue()).toBe('details')
-      expect(await fieldOf('Owner').inputValue()).toBe('')
+      expect(await fieldOf(page, 'Text').inputValue()).toBe('message')
+      expect(await fieldOf(page, 'Seq').inputValue()).toBe('sequence')
+      expect(await fieldOf(page, 'Long notes').inputValue()).toBe('details')
+      expect(await fieldOf(page, 'Owner').inputValue()).toBe('')
       await page.getByText('The headers are on row 3', { exact: false }).waitFor()
       await page.getByText('Hello 1 · Hello 2 · Hello 3').waitFor()
       await panel.scrollIntoViewIfNeeded()
@@ -52,13 +49,13 @@ describeInChromium('Column mapping', 'column mapping in headless Chromium', () =
       expect(await seriousA11yViolations(page)).toEqual([])
 
       // Leaving the required Message without a column blocks, and says which field.
-      await fieldOf('Text').selectOption('')
+      await fieldOf(page, 'Text').selectOption('')
       await page
         .getByText('The required field “Message” has no column.', { exact: false })
         .waitFor()
       expect(await page.getByRole('button', { name: 'Use this mapping' }).isDisabled()).toBe(true)
       await screenshotBothThemes(page, 'mapping-02-required-missing')
-      await fieldOf('Text').selectOption('message')
+      await fieldOf(page, 'Text').selectOption('message')
 
       await page.getByRole('button', { name: 'Use this mapping' }).click()
       await page.getByText('50 rows, no problems: ready to send.').waitFor()
@@ -74,7 +71,7 @@ describeInChromium('Column mapping', 'column mapping in headless Chromium', () =
       await page.getByText('april.xlsx', { exact: false }).first().waitFor()
       await page.getByText('matched the way you confirmed last time', { exact: false }).waitFor()
       await page.getByText('50 rows, no problems: ready to send.').waitFor()
-      expect(await fieldOf('Text').inputValue()).toBe('message')
+      expect(await fieldOf(page, 'Text').inputValue()).toBe('message')
       await page.setViewportSize({ width: 860, height: 700 })
       await panel.scrollIntoViewIfNeeded()
       await screenshotBothThemes(page, 'mapping-04-remembered-narrow')

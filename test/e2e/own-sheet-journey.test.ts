@@ -8,7 +8,7 @@
 // the valid rows under the listing's own headers). Every step is photographed, light and dark.
 import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
-import ExcelJS from 'exceljs'
+import type ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import type { Locator } from 'playwright-core'
 import { keptSetAsides } from '../../src/core/flows/spend/set-aside'
@@ -22,7 +22,9 @@ import {
 } from '../helpers/buyer-seed'
 import { call, type TestSandbox } from '../helpers/sandbox'
 import { describeInChromium, useE2eApp } from './harness'
+import { downloadFrom, readWorkbook, writeSheet } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
+import { chooseEnvironment, fieldOf, shownRunId, useTemplateById } from './steps'
 
 const TEAM_TOKEN = 'tok-e2e-team-own-sheet'
 const BAD = [7, 20, 41]
@@ -30,18 +32,13 @@ const WIDE = { width: 1280, height: 800 }
 const NARROW = { width: 860, height: 700 }
 
 /** 50 rows under a title row, with the user's own headers; rows 7, 20 and 41 are bad. */
-async function writeOwnSheet(
+function writeOwnSheet(
   path: string,
   headers: string[],
   row: (i: number, bad: boolean) => (string | number)[],
-) {
-  const book = new ExcelJS.Workbook()
-  const sheet = book.addWorksheet('Export')
-  sheet.addRow(['Exported from the shop, March'])
-  sheet.addRow([])
-  sheet.addRow(headers)
-  for (let i = 1; i <= 50; i += 1) sheet.addRow(row(i, BAD.includes(i)))
-  await book.xlsx.writeFile(path)
+): Promise<string> {
+  const head = [['Exported from the shop, March'], [], headers]
+  return writeSheet(path, 'Export', head, 50, (i) => row(i, BAD.includes(i)))
 }
 
 describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to follow-up', () => {
@@ -73,18 +70,10 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
 
   const screens = () => page.getByRole('navigation', { name: 'Screens' })
   const workbookInput = () => page.getByLabel('Choose a workbook', { exact: true })
-  const fieldOf = (header: string) => page.getByLabel(`Template field for “${header}”`)
 
   async function tasksOf(sandbox: TestSandbox, token: string, runId: string): Promise<number> {
     const detail = await call<RunDetail>(sandbox, paths.run(runId), { token })
     return detail.body.run.totalTasks
-  }
-
-  /** The run the page shows (its id is under Details). */
-  async function shownRunId(): Promise<string> {
-    const code = page.locator('.run-detail .more-details code', { hasText: /run_/ }).first()
-    await code.waitFor({ state: 'attached' })
-    return ((await code.textContent()) ?? '').trim()
   }
 
   /** Agrees to pay in the open confirmation and sends. */
@@ -104,18 +93,11 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
     name: string,
     fix: (sheet: ExcelJS.Worksheet) => void,
   ): Promise<string> {
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Open the rows to fix' }).click(),
-    ])
-    const path = join(app.home, name)
-    await download.saveAs(path)
+    const path = await downloadFrom(page, 'Open the rows to fix', app.home, name)
     const kept = (await keptSetAsides(app.engine.home)).get(runId)
     expect(kept?.rows).toBe(3)
-    const book = new ExcelJS.Workbook()
-    await book.xlsx.readFile(path)
-    const journaled = new ExcelJS.Workbook()
-    await journaled.xlsx.readFile(kept!.path)
+    const book = await readWorkbook(path)
+    const journaled = await readWorkbook(kept!.path)
     const sheet = book.getWorksheet('To fix')!
     expect(sheet.getSheetValues()).toEqual(journaled.getWorksheet('To fix')!.getSheetValues())
     expect(sheet.rowCount).toBe(4)
@@ -145,61 +127,123 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
     await shoot(name, { narrow: true })
   }
 
+  /**
+   * From the mapping in use: the offer to send the 47 valid rows, its confirmation (`cost` says
+   * what else the dialog must show), sent; the run the page then shows has 47 tasks.
+   */
+  async function sendValidRows(
+    journey: string,
+    sandbox: TestSandbox,
+    token: string,
+    cost: string | RegExp,
+  ): Promise<string> {
+    const offer = page.getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
+    await offer.waitFor()
+    await page.getByRole('heading', { name: '4. Send' }).scrollIntoViewIfNeeded()
+    await shoot(`journey-${journey}-02-offer`)
+    await offer.click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByText('Send 47 valid rows and set 3 aside?').waitFor()
+    await dialog.getByText(cost).waitFor()
+    await shoot(`journey-${journey}-03-confirm-47`)
+    await agreeAndSend()
+    const runId = await shownRunId(page)
+    expect(await tasksOf(sandbox, token, runId)).toBe(47)
+    await page.getByRole('heading', { name: 'Rows set aside to fix' }).scrollIntoViewIfNeeded()
+    await shoot(`journey-${journey}-04-run-rows-to-fix`, { axe: false })
+    return runId
+  }
+
+  /**
+   * The fixed rows to fix dropped on a new run: matched as last time, confirmed (`cost` says
+   * what else the dialog must show) and sent; the follow-up the page then shows has 3 tasks.
+   */
+  async function sendFollowUp(
+    journey: string,
+    fixed: string,
+    runId: string,
+    sandbox: TestSandbox,
+    token: string,
+    cost: string | RegExp,
+  ): Promise<string> {
+    await screens().getByRole('button', { name: 'New run' }).click()
+    await workbookInput().setInputFiles(fixed)
+    await page.getByText('matched the way you confirmed last time', { exact: false }).waitFor()
+    await page.getByText('3 rows, no problems: ready to send.').waitFor()
+    await page.getByRole('button', { name: 'Review the cost and send…' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByText('Send 3 fixed rows?').waitFor()
+    await dialog.getByText(cost).waitFor()
+    await shoot(`journey-${journey}-05-follow-up-confirm`)
+    await agreeAndSend()
+    await page.locator('.run-detail').waitFor()
+    const followUpId = await shownRunId(page, runId)
+    expect(await tasksOf(sandbox, token, followUpId)).toBe(3)
+    return followUpId
+  }
+
+  /** A copy of `sheet` dropped on a new run maps by itself, shown and changeable. */
+  async function droppedAgainMapsItself(
+    journey: string,
+    sheet: string,
+    copyName: string,
+    first: { header: string; field: string },
+  ) {
+    const again = join(app.home, copyName)
+    copyFileSync(sheet, again)
+    await screens().getByRole('button', { name: 'New run' }).click()
+    await workbookInput().setInputFiles(again)
+    await page.getByText('matched the way you confirmed last time', { exact: false }).waitFor()
+    expect(await fieldOf(page, first.header).inputValue()).toBe(first.field)
+    await page.getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' }).waitFor()
+    await shoot(`journey-${journey}-07-remembered`, { narrow: true, show: fieldOf(page, 'Owner') })
+  }
+
+  /** The proposed mapping photographed, then put to use. */
+  async function useProposedMapping(journey: string, panel: Locator) {
+    await panel.scrollIntoViewIfNeeded()
+    await shoot(`journey-${journey}-01-mapping-proposed`, {
+      narrow: true,
+      show: fieldOf(page, 'Owner'),
+    })
+    await page.getByRole('button', { name: 'Use this mapping' }).click()
+  }
+
   it(
     'a template: mapped, 47 sent, 3 fixed and sent as a follow-up, the sheet remembered',
     { timeout: 240_000 },
     async () => {
       const team = app.sandboxes.Team!
-      const sheet = join(app.home, 'march.xlsx')
-      await writeOwnSheet(sheet, ['Text', 'Seq', 'Long notes', 'Owner'], (i, bad) => [
-        `Hello ${i}`,
-        bad ? 'n/a' : i,
-        `Note ${i}`,
-        `ann${i}`,
-      ])
+      const sheet = await writeOwnSheet(
+        join(app.home, 'march.xlsx'),
+        ['Text', 'Seq', 'Long notes', 'Owner'],
+        (i, bad) => [`Hello ${i}`, bad ? 'n/a' : i, `Note ${i}`, `ann${i}`],
+      )
       await page.goto(app.mode.url)
-      await page
-        .getByRole('navigation', { name: 'Environments' })
-        .getByRole('button', { name: /Team/ })
-        .click()
-      await page.getByRole('heading', { name: '1. What to run' }).waitFor()
+      await chooseEnvironment(page, /Team/)
       // Nothing was run in this environment yet: the template is named by its id.
-      await page.getByLabel('Paste a link or id').fill('row-echo')
-      await page.getByRole('button', { name: 'Use this template' }).click()
-      await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+      await useTemplateById(page, 'row-echo', 'Row echo')
 
       // The mapping is proposed from the renamed headers under the title, then confirmed.
       await workbookInput().setInputFiles(sheet)
       const panel = page.getByRole('heading', { name: 'Your columns and the template’s fields' })
       await panel.waitFor()
       await page.getByText('The headers are on row 3', { exact: false }).waitFor()
-      expect(await fieldOf('Text').inputValue()).toBe('message')
-      expect(await fieldOf('Seq').inputValue()).toBe('sequence')
-      expect(await fieldOf('Owner').inputValue()).toBe('')
-      await panel.scrollIntoViewIfNeeded()
-      await shoot('journey-template-01-mapping-proposed', { narrow: true, show: fieldOf('Owner') })
-      await page.getByRole('button', { name: 'Use this mapping' }).click()
+      expect(await fieldOf(page, 'Text').inputValue()).toBe('message')
+      expect(await fieldOf(page, 'Seq').inputValue()).toBe('sequence')
+      expect(await fieldOf(page, 'Owner').inputValue()).toBe('')
+      await useProposedMapping('template', panel)
       await page
         .getByText('Your mapping is in use and remembered for this sheet.', { exact: false })
         .waitFor()
 
       // 47 valid rows go after the usual confirmation, priced for 47; 3 are set aside.
-      const offer = page.getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
-      await offer.waitFor()
-      await page.getByRole('heading', { name: '4. Send' }).scrollIntoViewIfNeeded()
-      await shoot('journey-template-02-offer')
-      await offer.click()
-      const dialog = page.getByRole('dialog')
-      await dialog.getByText('Send 47 valid rows and set 3 aside?').waitFor()
-      await dialog
-        .getByText(/47 valid rows .*; 3 rows with problems set aside to fix, not sent/)
-        .waitFor()
-      await shoot('journey-template-03-confirm-47')
-      await agreeAndSend()
-      const runId = await shownRunId()
-      expect(await tasksOf(team, TEAM_TOKEN, runId)).toBe(47)
-      await page.getByRole('heading', { name: 'Rows set aside to fix' }).scrollIntoViewIfNeeded()
-      await shoot('journey-template-04-run-rows-to-fix', { axe: false })
+      const runId = await sendValidRows(
+        'template',
+        team,
+        TEAM_TOKEN,
+        /47 valid rows .*; 3 rows with problems set aside to fix, not sent/,
+      )
 
       // The rows to fix, opened, fixed with exceljs and dropped again: a follow-up of 3.
       const fixed = await openAndFixRowsToFix(runId, 'march rows to fix.xlsx', (s) => {
@@ -211,26 +255,14 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
         ])
           s.getCell(r!, 2).value = n!
       })
-      await screens().getByRole('button', { name: 'New run' }).click()
-      await workbookInput().setInputFiles(fixed)
-      await page.getByText('matched the way you confirmed last time', { exact: false }).waitFor()
-      await page.getByText('3 rows, no problems: ready to send.').waitFor()
-      await page.getByRole('button', { name: 'Review the cost and send…' }).click()
-      await dialog.getByText('Send 3 fixed rows?').waitFor()
-      await dialog.getByText(/3 fixed rows set aside from an earlier run/).waitFor()
-      await shoot('journey-template-05-follow-up-confirm')
-      await agreeAndSend()
-      await page.locator('.run-detail').waitFor()
-      const followUpId = await page
-        .waitForFunction(
-          (first) =>
-            [...document.querySelectorAll('.run-detail .more-details code')]
-              .map((c) => c.textContent?.trim() ?? '')
-              .find((t) => /^run_/.test(t) && t !== first) ?? false,
-          runId,
-        )
-        .then((handle) => handle.jsonValue() as Promise<string>)
-      expect(await tasksOf(team, TEAM_TOKEN, followUpId)).toBe(3)
+      const followUpId = await sendFollowUp(
+        'template',
+        fixed,
+        runId,
+        team,
+        TEAM_TOKEN,
+        /3 fixed rows set aside from an earlier run/,
+      )
       // Its page names it a follow-up of the first run, not rows sent again.
       const links = page.locator('.run-detail .run-links')
       await links.getByText('A follow-up: sends the rows set aside from').waitFor()
@@ -239,18 +271,10 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
       )
 
       await historyShowsBothLinked(runId, followUpId, 'journey-template-06-history')
-
-      // The same sheet dropped again maps by itself, shown and changeable.
-      const again = join(app.home, 'march again.xlsx')
-      copyFileSync(sheet, again)
-      await screens().getByRole('button', { name: 'New run' }).click()
-      await workbookInput().setInputFiles(again)
-      await page.getByText('matched the way you confirmed last time', { exact: false }).waitFor()
-      expect(await fieldOf('Text').inputValue()).toBe('message')
-      await page
-        .getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
-        .waitFor()
-      await shoot('journey-template-07-remembered', { narrow: true, show: fieldOf('Owner') })
+      await droppedAgainMapsItself('template', sheet, 'march again.xlsx', {
+        header: 'Text',
+        field: 'message',
+      })
     },
   )
 
@@ -258,20 +282,14 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
     'a listing the buyer does not own: the same, its service sent the valid rows only',
     { timeout: 240_000 },
     async () => {
+      const sheet = await writeOwnSheet(
+        join(app.home, 'spring ads.xlsx'),
+        ['Item', 'Voice', 'Word count', 'Owner'],
+        (i, bad) => [`Lamp ${i}`, 'friendly', bad ? 'lots' : 10 + i, 'bea'],
+      )
       const market = app.sandboxes.Market!
-      const sheet = join(app.home, 'spring ads.xlsx')
-      await writeOwnSheet(sheet, ['Item', 'Voice', 'Word count', 'Owner'], (i, bad) => [
-        `Lamp ${i}`,
-        'friendly',
-        bad ? 'lots' : 10 + i,
-        'bea',
-      ])
       await screens().getByRole('button', { name: 'New run' }).click()
-      await page
-        .getByRole('navigation', { name: 'Environments' })
-        .getByRole('button', { name: /Market/ })
-        .click()
-      await page.getByRole('heading', { name: '1. What to run' }).waitFor()
+      await chooseEnvironment(page, /Market/)
       await page.getByRole('radio', { name: 'Marketplace listing' }).check()
       await page.getByLabel('Paste a link or id').fill(LISTING_ID)
       await page.getByLabel('Version', { exact: true }).fill(LISTING_VERSION)
@@ -281,71 +299,28 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
       await workbookInput().setInputFiles(sheet)
       const panel = page.getByRole('heading', { name: /Your columns and the/ })
       await panel.waitFor()
-      expect(await fieldOf('Item').inputValue()).toBe('product')
-      expect(await fieldOf('Voice').inputValue()).toBe('tone')
-      expect(await fieldOf('Word count').inputValue()).toBe('words')
-      expect(await fieldOf('Owner').inputValue()).toBe('')
-      await panel.scrollIntoViewIfNeeded()
-      await shoot('journey-listing-01-mapping-proposed', { narrow: true, show: fieldOf('Owner') })
-      await page.getByRole('button', { name: 'Use this mapping' }).click()
+      expect(await fieldOf(page, 'Item').inputValue()).toBe('product')
+      expect(await fieldOf(page, 'Voice').inputValue()).toBe('tone')
+      expect(await fieldOf(page, 'Word count').inputValue()).toBe('words')
+      expect(await fieldOf(page, 'Owner').inputValue()).toBe('')
+      await useProposedMapping('listing', panel)
 
-      const offer = page.getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
-      await offer.waitFor()
-      await page.getByRole('heading', { name: '4. Send' }).scrollIntoViewIfNeeded()
-      await shoot('journey-listing-02-offer')
-      await offer.click()
-      const dialog = page.getByRole('dialog')
-      await dialog.getByText('Send 47 valid rows and set 3 aside?').waitFor()
       // The cost counts only the 47 sent, at the listing's fee.
-      await dialog
-        .getByText(`About ${47 * LISTING_FEE} credits: 47 rows at ${LISTING_FEE} credits per row`)
-        .waitFor()
-      await shoot('journey-listing-03-confirm-47')
-      await agreeAndSend()
-      const runId = await shownRunId()
-      expect(await tasksOf(market, BUYER_TOKEN, runId)).toBe(47)
-      await page.getByRole('heading', { name: 'Rows set aside to fix' }).scrollIntoViewIfNeeded()
-      await shoot('journey-listing-04-run-rows-to-fix', { axe: false })
+      const perRow = (rows: number) =>
+        `About ${rows * LISTING_FEE} credits: ${rows} rows at ${LISTING_FEE} credits per row`
+      const runId = await sendValidRows('listing', market, BUYER_TOKEN, perRow(47))
 
       const fixed = await openAndFixRowsToFix(runId, 'spring rows to fix.xlsx', (s) => {
         expect(s.getCell('A2').value).toBe('Lamp 7')
         for (const r of [2, 3, 4]) s.getCell(r, 3).value = 30 + r
       })
-      await screens().getByRole('button', { name: 'New run' }).click()
-      await workbookInput().setInputFiles(fixed)
-      await page.getByText('matched the way you confirmed last time', { exact: false }).waitFor()
-      await page.getByText('3 rows, no problems: ready to send.').waitFor()
-      await page.getByRole('button', { name: 'Review the cost and send…' }).click()
-      await dialog.getByText('Send 3 fixed rows?').waitFor()
-      await dialog
-        .getByText(`About ${3 * LISTING_FEE} credits: 3 rows at ${LISTING_FEE} credits per row`)
-        .waitFor()
-      await shoot('journey-listing-05-follow-up-confirm')
-      await agreeAndSend()
-      await page.locator('.run-detail').waitFor()
-      const followUpId = await page
-        .waitForFunction(
-          (first) =>
-            [...document.querySelectorAll('.run-detail .more-details code')]
-              .map((c) => c.textContent?.trim() ?? '')
-              .find((t) => /^run_/.test(t) && t !== first) ?? false,
-          runId,
-        )
-        .then((handle) => handle.jsonValue() as Promise<string>)
-      expect(await tasksOf(market, BUYER_TOKEN, followUpId)).toBe(3)
+      const followUpId = await sendFollowUp('listing', fixed, runId, market, BUYER_TOKEN, perRow(3))
 
       await historyShowsBothLinked(runId, followUpId, 'journey-listing-06-history')
-
-      const again = join(app.home, 'spring ads again.xlsx')
-      copyFileSync(sheet, again)
-      await screens().getByRole('button', { name: 'New run' }).click()
-      await workbookInput().setInputFiles(again)
-      await page.getByText('matched the way you confirmed last time', { exact: false }).waitFor()
-      expect(await fieldOf('Item').inputValue()).toBe('product')
-      await page
-        .getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
-        .waitFor()
-      await shoot('journey-listing-07-remembered', { narrow: true, show: fieldOf('Owner') })
+      await droppedAgainMapsItself('listing', sheet, 'spring ads again.xlsx', {
+        header: 'Item',
+        field: 'product',
+      })
     },
   )
 })

@@ -19,7 +19,9 @@ import { runEnded } from '../helpers/engine'
 import { call, type TestSandbox } from '../helpers/sandbox'
 import { isTerminalStatus, paths, type RunDetail, type RunList } from '../../src/shared/contract'
 import { describeInChromium, useE2eApp } from './harness'
+import { writeSheet } from './input-workbook'
 import { seriousA11yViolations, showScreen, screenshotAtBothSizes } from './screens'
+import { chooseEnvironment, shownRunId, useTemplateById } from './steps'
 
 const TEAM_TOKEN = 'tok-e2e-team-pilot-rest'
 
@@ -77,10 +79,7 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
       await send.click()
 
       // The new run opens; the history names the two as one batch.
-      await page
-        .locator('.run-detail .more-details code', { hasText: /run_/ })
-        .first()
-        .waitFor({ state: 'attached' })
+      await shownRunId(page)
       await showScreen(page, 'History')
       const rest = page.locator('.history-table tbody tr', { hasText: 'rest of a pilot' })
       const first = page.locator('.history-table tbody tr', { hasText: /· pilot/ })
@@ -100,18 +99,6 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
     },
   )
 
-  /** The run the page shows (its id is under Details), once it is not `other`. */
-  async function shownRunId(other = ''): Promise<string> {
-    const handle = await page.waitForFunction(
-      (not) =>
-        [...document.querySelectorAll('.run-detail .more-details code')]
-          .map((c) => c.textContent?.trim() ?? '')
-          .find((t) => /^run_/.test(t) && t !== not) ?? false,
-      other,
-    )
-    return (await handle.jsonValue()) as string
-  }
-
   it(
     'a pilot of 5 then the rest of 45 on an environment added by address, paid once each',
     { timeout: 180_000 },
@@ -123,14 +110,8 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
       await page.setViewportSize({ width: 1280, height: 800 })
       await page.goto(app.mode.url)
       await showScreen(page, 'New run')
-      await page
-        .getByRole('navigation', { name: 'Environments' })
-        .getByRole('button', { name: /Team/ })
-        .click()
-      await page.getByRole('heading', { name: '1. What to run' }).waitFor()
-      await page.getByLabel('Paste a link or id').fill('row-echo')
-      await page.getByRole('button', { name: 'Use this template' }).click()
-      await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+      await chooseEnvironment(page, /Team/)
+      await useTemplateById(page, 'row-echo', 'Row echo')
       await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(sheet)
       await page.getByText('50 rows, no problems: ready to send.').waitFor()
 
@@ -156,7 +137,7 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
       await dialog.getByRole('checkbox', { name: /I agree to pay what this run costs/ }).check()
       await screenshotAtBothSizes(page, 'pilot-rest-real-pilot-confirm')
       await sendPilot.click()
-      const pilotId = await shownRunId()
+      const pilotId = await shownRunId(page)
 
       // Once the pilot ended, its page offers the 45 others at the cost per row it learned.
       const card = page.getByTestId('rest-of-pilot')
@@ -179,7 +160,7 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
       await dialog.getByRole('checkbox', { name: /I agree to pay about 45 credits/ }).check()
       await screenshotAtBothSizes(page, 'pilot-rest-real-rest-confirm')
       await sendRest.click()
-      const restId = await shownRunId(pilotId)
+      const restId = await shownRunId(page, pilotId)
 
       // The service holds exactly the two runs, of 5 and 45 tasks, each charged once.
       const runs = await waitForEnded(team, [pilotId, restId])
@@ -243,13 +224,8 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
 const MESSAGES = Array.from({ length: 50 }, (_, i) => `Row ${i + 1} of fifty`)
 
 /** A workbook of 50 messages under a "Message" header: sheet rows 2 to 51. */
-async function writeFiftyRows(path: string) {
-  const book = new ExcelJS.Workbook()
-  const sheet = book.addWorksheet('Rows')
-  sheet.addRow(['Message'])
-  for (const message of MESSAGES) sheet.addRow([message])
-  await book.xlsx.writeFile(path)
-}
+const writeFiftyRows = (path: string) =>
+  writeSheet(path, 'Rows', [['Message']], 50, (i) => [MESSAGES[i - 1]])
 
 /** Every run the service holds for the user, read in full once `expected` have all ended. */
 async function waitForEnded(sandbox: TestSandbox, expected: string[]): Promise<RunDetail[]> {

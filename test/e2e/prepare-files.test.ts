@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
+import { pickTemplate } from './steps'
 import { filledInputWorkbook } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
@@ -22,8 +23,7 @@ describeInChromium('File-cells', 'file cells sent from a browser', () => {
     async () => {
       await page.goto(app.mode.url)
       await page.getByRole('heading', { name: '1. What to run' }).waitFor()
-      await page.getByRole('radio', { name: /Document digest/ }).check()
-      await page.getByRole('heading', { name: '2. Document digest' }).waitFor()
+      await pickTemplate(page, 'Document digest')
 
       const filled = await filledInputWorkbook(page, app.home, 'digest', [
         ['docs/report.txt', 'Report'],

@@ -15,6 +15,7 @@ import {
   buyerSeed,
 } from '../helpers/buyer-seed'
 import { describeInChromium, useE2eApp } from './harness'
+import { pickTemplate } from './steps'
 import { downloadFrom, fillInputWorkbook } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
@@ -51,8 +52,7 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
       await page.getByText('Row echo').first().waitFor()
       await look('prepare-01-start')
 
-      await page.getByRole('radio', { name: /Row echo/ }).check()
-      await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+      await pickTemplate(page, 'Row echo')
       await page.getByText('Sequence number').first().waitFor()
       await look('prepare-02-template', { show: '2. Row echo' })
 

@@ -11,6 +11,7 @@ import { confirmPlan, planSubmission } from '../../src/core/flows/spend'
 import { parseInputWorkbook } from '../../src/core/workbooks'
 import { runEnded } from '../helpers/engine'
 import { describeInChromium, useE2eApp } from './harness'
+import { agreeAndSendAgain } from './steps'
 import {
   screenshotAtBothSizes,
   screenshotBothThemes,
@@ -64,7 +65,7 @@ describeInChromium(
       connection: Awaited<ReturnType<typeof app.engine.connect>>,
       messages: string[],
     ) {
-      const retryRunId = await agreeAndSend()
+      const retryRunId = await agreeAndSendAgain(page)
       expect(retryRunId).not.toBe(runId)
       const retry = await runEnded(connection, retryRunId)
       expect(retry.run.totalTasks).toBe(2)
@@ -72,19 +73,6 @@ describeInChromium(
       const journaled = app.engine.submissions.byRun(connection.historyKey, retryRunId)
       expect(journaled?.rows.map((r) => r.message)).toEqual(messages)
       expect(journaled?.rowNumbers).toEqual([3, 5])
-    }
-
-    /** Agrees and sends in the confirmation; the new run's id. */
-    async function agreeAndSend(): Promise<string> {
-      const dialog = page.getByTestId('confirm-submission')
-      await dialog.waitFor()
-      const send = dialog.getByRole('button', { name: /^Send/ })
-      expect(await send.isDisabled()).toBe(true)
-      await dialog.getByRole('checkbox', { name: /I agree/ }).check()
-      await send.click()
-      const sent = page.getByText('Sent as a new run.')
-      await sent.waitFor({ timeout: 30_000 })
-      return (await sent.getByRole('button').getAttribute('data-run-id'))!
     }
 
     it(

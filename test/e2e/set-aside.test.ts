@@ -3,21 +3,20 @@
 // usual confirmation priced for 47; once sent, History counts the 3 with the run and downloads
 // them as a workbook to fix.
 import { join } from 'node:path'
-import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
+import { downloadFrom, readWorkbook, writeSheet } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations, showScreen } from './screens'
+import { pickTemplate, shownRunId } from './steps'
 
 const BAD = [7, 20, 41]
 
 /** 50 rows of the template's own columns; rows 7, 20 and 41 have no number in Sequence. */
-async function sheetWithBadRows(path: string) {
-  const book = new ExcelJS.Workbook()
-  const sheet = book.addWorksheet('Input')
-  sheet.addRow(['Message', 'Sequence number'])
-  for (let i = 1; i <= 50; i += 1) sheet.addRow([`Hello ${i}`, BAD.includes(i) ? 'n/a' : i])
-  await book.xlsx.writeFile(path)
-}
+const sheetWithBadRows = (path: string) =>
+  writeSheet(path, 'Input', [['Message', 'Sequence number']], 50, (i) => [
+    `Hello ${i}`,
+    BAD.includes(i) ? 'n/a' : i,
+  ])
 
 describeInChromium('Set-aside', 'set the rows with problems aside, in headless Chromium', () => {
   const { app, page } = useE2eApp({
@@ -33,8 +32,7 @@ describeInChromium('Set-aside', 'set the rows with problems aside, in headless C
       const input = join(app.home, 'fifty.xlsx')
       await sheetWithBadRows(input)
       await page.goto(app.mode.url)
-      await page.getByRole('radio', { name: /Row echo/ }).check()
-      await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+      await pickTemplate(page, 'Row echo')
       await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(input)
 
       const offer = page.getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
@@ -59,10 +57,7 @@ describeInChromium('Set-aside', 'set the rows with problems aside, in headless C
       expect(await send.isDisabled()).toBe(false)
       await send.click()
 
-      await page
-        .locator('.run-detail .more-details code', { hasText: /run_/ })
-        .first()
-        .waitFor({ state: 'attached' })
+      await shownRunId(page)
       await showScreen(page, 'History')
       const entry = page.locator('.history-table tbody tr', { hasText: '3 set aside to fix' })
       await entry.waitFor()
@@ -70,14 +65,9 @@ describeInChromium('Set-aside', 'set the rows with problems aside, in headless C
       await screenshotBothThemes(page, 'aside-03-history')
       expect(await seriousA11yViolations(page)).toEqual([])
 
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        entry.getByRole('button', { name: 'Open the 3 rows to fix' }).click(),
-      ])
-      const saved = join(app.home, 'to-fix.xlsx')
-      await download.saveAs(saved)
-      const book = new ExcelJS.Workbook()
-      await book.xlsx.readFile(saved)
+      const openRows = entry.getByRole('button', { name: 'Open the 3 rows to fix' })
+      const saved = await downloadFrom(page, openRows, app.home, 'to-fix.xlsx')
+      const book = await readWorkbook(saved)
       const sheet = book.getWorksheet('To fix')!
       expect(sheet.rowCount).toBe(4)
       expect(sheet.getCell('A2').value).toBe('Hello 7')
@@ -97,10 +87,7 @@ describeInChromium('Set-aside', 'set the rows with problems aside, in headless C
       await screenshotBothThemes(page, 'aside-05-follow-up-narrow')
       await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
       await dialog.getByRole('button', { name: /^Send/ }).last().click()
-      await page
-        .locator('.run-detail .more-details code', { hasText: /run_/ })
-        .first()
-        .waitFor({ state: 'attached' })
+      await shownRunId(page)
     },
   )
 })

@@ -3,12 +3,18 @@
 // new one; Send says why it is disabled; switching environment on the New run screen leaves
 // nothing of the old one; switching environment inside a run detail goes back to the list.
 import { join } from 'node:path'
-import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { BUYER_TOKEN, buyerSeed } from '../helpers/buyer-seed'
 import { describeInChromium, useE2eApp } from './harness'
-import { downloadFrom, fillInputWorkbook } from './input-workbook'
+import { agreeToCostAndSend, pickTemplate } from './steps'
+import { downloadFrom, fillInputWorkbook, readWorkbook, type InputCells } from './input-workbook'
 import { screenshotBothThemes } from './screens'
+
+/** Two rows of Row echo, the second's sequence number not a number. */
+const ONE_BAD: InputCells = [
+  ['Hello', null, 1],
+  ['World', null, 'two'],
+]
 
 describeInChromium('State', 'New run and run detail state in headless Chromium', () => {
   const { app, page } = useE2eApp({
@@ -27,18 +33,14 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
 
   it('clears what belonged to the old template or environment', { timeout: 180_000 }, async () => {
     await page.goto(app.mode.url)
-    await page.getByRole('radio', { name: /Row echo/ }).check()
-    await page.getByRole('heading', { name: '2. Row echo' }).waitFor()
+    await pickTemplate(page, 'Row echo')
     // Nothing dropped yet: Send is disabled and says why.
     expect(await sendButton().isDisabled()).toBe(true)
     await page.getByText('Drop the filled workbook in step 3 first.').waitFor()
 
     const blank = await downloadFrom(page, 'Get the input workbook', app.home, 'blank.xlsx')
     const bad = join(app.home, 'bad.xlsx')
-    await fillInputWorkbook(blank, bad, [
-      ['Hello', null, 1],
-      ['World', null, 'two'],
-    ])
+    await fillInputWorkbook(blank, bad, ONE_BAD)
     await workbookInput().setInputFiles(bad)
     await page.getByText('2 rows, 1 problem to fix in the workbook.').waitFor()
     await page.getByText('Fix the 1 problem in the workbook, then check it again.').waitFor()
@@ -48,8 +50,7 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
 
     // Another template: the Row echo check, its grid and its error go; the workbook is checked
     // again against Document digest, and one answer (not the old one too) is shown.
-    await page.getByRole('radio', { name: /Document digest/ }).check()
-    await page.getByRole('heading', { name: '2. Document digest' }).waitFor()
+    await pickTemplate(page, 'Document digest')
     await expect
       .poll(() => page.getByText('2 rows, 1 problem to fix in the workbook.').count())
       .toBe(0)
@@ -93,13 +94,8 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
     await workbookInput().setInputFiles(good)
     await page.getByText('2 rows, no problems: ready to send.').waitFor()
     await sendButton().click()
-    const dialog = page.getByRole('dialog')
-    await dialog.getByRole('checkbox', { name: /I agree to pay what this run costs/ }).check()
-    await dialog.getByRole('button', { name: 'Send 2 rows' }).click()
-    // The run's page is open once its ID is there, folded under Details.
-    await page
-      .locator('.run-detail .more-details code', { hasText: /run_/ })
-      .waitFor({ state: 'attached' })
+    // Sent: the run's page is open once its ID is there, folded under Details.
+    await agreeToCostAndSend(page, 'Send 2 rows')
     await environment(/Market/).click()
     await expect.poll(() => page.locator('.run-detail').count()).toBe(0)
     expect(await page.getByRole('alert').count()).toBe(0)
@@ -110,10 +106,7 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
     await page.getByRole('radio', { name: /Row echo/ }).check()
     const blank = await downloadFrom(page, 'Get the input workbook', app.home, 'aside-blank.xlsx')
     const bad = join(app.home, 'aside.xlsx')
-    await fillInputWorkbook(blank, bad, [
-      ['Hello', null, 1],
-      ['World', null, 'two'],
-    ])
+    await fillInputWorkbook(blank, bad, ONE_BAD)
     await workbookInput().setInputFiles(bad)
     await page.getByRole('button', { name: 'Send 1 valid row and set 1 aside to fix…' }).click()
     const dialog = page.getByRole('dialog')
@@ -124,15 +117,9 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
     await card.getByText(/1 row had problems when this run was sent/).waitFor()
     await card.scrollIntoViewIfNeeded()
     await screenshotBothThemes(page, 'state-05-run-rows-to-fix')
-    const [rows] = await Promise.all([
-      page.waitForEvent('download'),
-      card.getByRole('button', { name: 'Open the rows to fix' }).click(),
-    ])
-    const saved = join(app.home, 'rows-to-fix.xlsx')
-    await rows.saveAs(saved)
-    const book = new ExcelJS.Workbook()
-    await book.xlsx.readFile(saved)
-    const sheet = book.getWorksheet('To fix')!
+    const openRows = card.getByRole('button', { name: 'Open the rows to fix' })
+    const saved = await downloadFrom(page, openRows, app.home, 'rows-to-fix.xlsx')
+    const sheet = (await readWorkbook(saved)).getWorksheet('To fix')!
     expect(sheet.rowCount).toBe(2)
     expect(sheet.getCell('A2').value).toBe('World')
   })

@@ -109,23 +109,28 @@ describeInChromium('Words', 'the words of every screen', () => {
   })
 
   it('says what to do next, with a button, on every empty list', { timeout: 60_000 }, async () => {
-    await page.goto(app.mode.url)
-    await showScreen(page, 'Runs')
-    await page.getByText('No runs yet.').waitFor()
-    await page.getByText('What the service has for this environment').waitFor()
-    await check('runs-empty')
-    await screenshotBothThemes(page, 'words-runs-empty')
-    await page.getByRole('button', { name: 'Start a new run' }).click()
-    await expect.poll(() => page.locator('[aria-current="page"]').textContent()).toBe('New run')
-    await check('new-run')
+    /** `screen`'s empty list, said with what the list is, checked; its button starts a run. */
+    async function emptyList(screen: string, words: string[], name: string) {
+      await showScreen(page, screen)
+      for (const text of words) await page.getByText(text).waitFor()
+      await check(name)
+      await screenshotBothThemes(page, `words-${name}`)
+      await page.getByRole('button', { name: 'Start a new run' }).click()
+      await expect.poll(() => page.locator('[aria-current="page"]').textContent()).toBe('New run')
+    }
 
-    await showScreen(page, 'History')
-    await page.getByText('Nothing submitted yet.').waitFor()
-    await page.getByText('What this computer sent, in every environment').waitFor()
-    await check('history-empty')
-    await screenshotBothThemes(page, 'words-history-empty')
-    await page.getByRole('button', { name: 'Start a new run' }).click()
-    await expect.poll(() => page.locator('[aria-current="page"]').textContent()).toBe('New run')
+    await page.goto(app.mode.url)
+    await emptyList(
+      'Runs',
+      ['No runs yet.', 'What the service has for this environment'],
+      'runs-empty',
+    )
+    await check('new-run')
+    await emptyList(
+      'History',
+      ['Nothing submitted yet.', 'What this computer sent, in every environment'],
+      'history-empty',
+    )
 
     await showScreen(page, 'Creator')
     // The Sandbox may list a few listings of its own; an empty list must offer its next step.

@@ -8,20 +8,18 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Engine } from '../../src/core/engine'
 import { paths } from '../../src/shared/contract'
 import { browserBridgeService, pushedEvents, testEngine } from '../helpers/engine'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { useTestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
-let engine: Engine
 const log: string[] = []
+const sandbox = useTestSandbox({ taskMs: 60, log: (line) => log.push(line) })
+let engine: Engine
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ taskMs: 60, log: (line) => log.push(line) })
   engine = testEngine(mkdtempSync(join(tmpdir(), 'sr-follower-')))
   await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url, token: sandbox.token })
 })
 afterAll(async () => {
   await engine.close()
-  await sandbox.close()
 })
 
 async function until(test: () => boolean, ms = 20_000) {
@@ -30,6 +28,27 @@ async function until(test: () => boolean, ms = 20_000) {
     if (Date.now() > end) throw new Error('timed out')
     await new Promise((r) => setTimeout(r, 10))
   }
+}
+
+/** A Bridge service that follows runs every 20 ms at first, with `options` on top. */
+function quickService(options: Parameters<typeof browserBridgeService>[1]) {
+  return browserBridgeService(engine, { followMinMs: 20, followMaxMs: 100, ...options })
+}
+
+/** How many requests the sandbox logged that start with `prefix`. */
+const requests = (prefix: string) => log.filter((line) => line.startsWith(prefix)).length
+const detailRequests = (runId: string) => requests(`GET ${paths.run(runId)} `)
+
+/**
+ * Once requests already out had `settleMs` to land, what `counts` read; then checks that none
+ * of them grows over the next `quietMs`.
+ */
+async function noMoreRequests(settleMs: number, quietMs: number, ...counts: (() => number)[]) {
+  await new Promise((r) => setTimeout(r, settleMs))
+  const before = counts.map((count) => count())
+  await new Promise((r) => setTimeout(r, quietMs))
+  expect(counts.map((count) => count())).toEqual(before)
+  return before
 }
 
 /** Sends `rowCount` rows of row-echo from this computer and returns the new run's id. */
@@ -43,11 +62,7 @@ async function submit(rowCount: number): Promise<string> {
 }
 
 it('pushes a new run, its progress and its end, then stops asking', async () => {
-  const service = browserBridgeService(engine, {
-    followMinMs: 20,
-    followMaxMs: 100,
-    submissionsCheckMs: 20,
-  })
+  const service = quickService({ submissionsCheckMs: 20 })
   const updates = pushedEvents(service, 'runsUpdated')
   const ended = pushedEvents(service, 'runEnded')
   const first = await service.handlers.watchRuns({ environment: 'Local' }, { transport: 'http' })
@@ -65,25 +80,14 @@ it('pushes a new run, its progress and its end, then stops asking', async () => 
   })
 
   // Nothing active: no more list requests, however long we wait.
-  const lists = () => log.filter((line) => line.startsWith(`GET ${paths.runs()} `)).length
-  await new Promise((r) => setTimeout(r, 150))
-  const before = lists()
-  expect(before).toBeGreaterThan(2)
-  await new Promise((r) => setTimeout(r, 400))
-  expect(lists()).toBe(before)
+  const [lists] = await noMoreRequests(150, 400, () => requests(`GET ${paths.runs()} `))
+  expect(lists).toBeGreaterThan(2)
   service.dispose()
 })
 
-const detailRequests = (runId: string) =>
-  log.filter((line) => line.startsWith(`GET ${paths.run(runId)} `)).length
-
 it('keeps an open run detail live when its run is older than the newest page', async () => {
   // The runs list covers the newest run only: the open run falls off it once another is sent.
-  const service = browserBridgeService(engine, {
-    followMinMs: 20,
-    followMaxMs: 100,
-    followPageSize: 1,
-  })
+  const service = quickService({ followPageSize: 1 })
   const details = pushedEvents(service, 'runDetailUpdated')
   const ended = pushedEvents(service, 'runEnded')
   const older = await submit(20)
@@ -103,19 +107,12 @@ it('keeps an open run detail live when its run is older than the newest page', a
   expect(ended.filter((e) => e.run.runId === older)).toHaveLength(1)
 
   // Ended: that run is not asked for again, though the list stays watched.
-  await new Promise((r) => setTimeout(r, 100))
-  const after = detailRequests(older)
-  await new Promise((r) => setTimeout(r, 300))
-  expect(detailRequests(older)).toBe(after)
+  await noMoreRequests(100, 300, () => detailRequests(older))
   service.dispose()
 })
 
 it('stops asking for a followed run as soon as its detail closes', async () => {
-  const service = browserBridgeService(engine, {
-    followMinMs: 20,
-    followMaxMs: 40,
-    followPageSize: 1,
-  })
+  const service = quickService({ followMaxMs: 40, followPageSize: 1 })
   const details = pushedEvents(service, 'runDetailUpdated')
   const older = await submit(40)
   await submit(1)
@@ -124,13 +121,13 @@ it('stops asking for a followed run as soon as its detail closes', async () => {
   await until(() => details.some((d) => d.detail.run.runId === older))
   await service.handlers.unfollowRun(ref, { transport: 'http' })
   // A request already out may still land; after that, nothing more for this run.
-  await new Promise((r) => setTimeout(r, 60))
-  const before = detailRequests(older)
-  const runs = log.filter((line) => line.startsWith(`GET ${paths.runs()}`)).length
-  await new Promise((r) => setTimeout(r, 300))
-  expect(detailRequests(older)).toBe(before)
   // Nothing else was watched: no list requests either.
-  expect(log.filter((line) => line.startsWith(`GET ${paths.runs()}`)).length).toBe(runs)
+  await noMoreRequests(
+    60,
+    300,
+    () => detailRequests(older),
+    () => requests(`GET ${paths.runs()}`),
+  )
   const connection = await engine.connect({ env: 'Local' })
   expect((await connection.client.run(older)).run.status).not.toBe('succeeded')
   service.dispose()
@@ -138,11 +135,7 @@ it('stops asking for a followed run as soon as its detail closes', async () => {
 
 it('pushes a big open run whole once, then what changed, and the whole again when asked', async () => {
   // Every run counts as big here, so a small run shows the path a 10,000-row one takes.
-  const service = browserBridgeService(engine, {
-    followMinMs: 20,
-    followMaxMs: 100,
-    wholeDetailUpTo: 0,
-  })
+  const service = quickService({ wholeDetailUpTo: 0 })
   const changes = pushedEvents(service, 'runDetailChanged')
   const whole = pushedEvents(service, 'runDetailUpdated')
   const ended = pushedEvents(service, 'runEnded')

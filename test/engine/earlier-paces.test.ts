@@ -5,14 +5,14 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
+import type { BridgeService } from '../../src/core/bridge/service'
 import type { Engine } from '../../src/core/engine'
 import type { RunSummary } from '../../src/shared/contract'
 import { runStartedAt } from '../renderer/fixtures'
-import { ipc, TEST_APP, testEngine } from '../helpers/engine'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { desktopBridgeService, engineOnLocal, ipc } from '../helpers/engine'
+import { useTestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
+const sandbox = useTestSandbox()
 let engine: Engine
 let bridge: BridgeService
 let historyKey: string
@@ -32,22 +32,16 @@ const summary = (runId: string, over: Partial<RunSummary>) =>
   })
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
   const home = mkdtempSync(join(tmpdir(), 'sr-earlier-paces-'))
-  engine = testEngine(home, { tokenOverride: sandbox.token })
-  await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
-  historyKey = (await engine.connect({ env: 'Local' })).historyKey
-  bridge = createBridgeService(engine, {
-    shell: 'electron',
-    app: TEST_APP,
-    dialogs: { defaultOutputsFolder: () => join(home, 'outputs') },
-  })
+  const local = await engineOnLocal(home, sandbox)
+  engine = local.engine
+  historyKey = local.connection.historyKey
+  bridge = desktopBridgeService(engine)
 })
 
 afterAll(async () => {
   bridge?.dispose()
   await engine?.close()
-  await sandbox?.close()
 })
 
 describe('earlier paces from the history', () => {

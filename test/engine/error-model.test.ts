@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../src/core/service'
+import { refusedBy } from '../helpers/errors'
 import { describeError } from '../../src/core/bridge/errors'
 import { EngineError, ERROR_CATEGORIES, UserFacingError } from '../../src/core/errors'
 import { DuplicateSubmissionError } from '../../src/core/flows/spend'
@@ -42,12 +43,7 @@ function errorClassesInSources(dir: string, found: string[] = []): string[] {
 
 const samples: Record<string, UserFacingError> = {
   EngineError: new EngineError('not-found', 'No environment “x”.', 'Add it first.'),
-  ApiError: new ApiError({
-    kind: 'http',
-    status: 403,
-    request: 'GET /x',
-    origin: 'https://s.example',
-  }),
+  ApiError: refusedBy(403),
   DuplicateSubmissionError: new DuplicateSubmissionError({ runId: 'run-1' } as Submission),
   SecretStoreError: new SecretStoreError('No keychain.', 'Use SKILL_RUNNER_TOKEN.'),
   HistoryVersionError: new HistoryVersionError(99),
@@ -98,12 +94,7 @@ describe('one error model', () => {
   })
 
   it('gives the same answer in both doors for a 403, a refusal and an unavailable service', () => {
-    const forbidden = new ApiError({
-      kind: 'http',
-      status: 403,
-      request: 'GET /x',
-      origin: 'https://s.example',
-    })
+    const forbidden = refusedBy(403)
     expect([exitCodeOf(forbidden), describeError(forbidden).code]).toEqual([3, 'not-allowed'])
     const refused = new EngineError('refused', 'Nothing was sent.', 'Fix the rows.')
     expect([exitCodeOf(refused), describeError(refused).code]).toEqual([1, 'refused'])

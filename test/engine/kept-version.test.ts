@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
+import type { BridgeService } from '../../src/core/bridge/service'
 import type { Connection, Engine } from '../../src/core/engine'
 import { BridgeError } from '../../src/shared/bridge'
-import { ipc, runEnded, TEST_APP, testEngine } from '../helpers/engine'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { desktopBridgeService, ipc, runEnded, sendRowEcho, testEngine } from '../helpers/engine'
+import { useTestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
+const sandbox = useTestSandbox()
 let home: string
 let engine: Engine
 let connection: Connection
@@ -22,26 +22,16 @@ let redoRunId: string
 
 function open() {
   engine = testEngine(home, { tokenOverride: sandbox.token })
-  bridge = createBridgeService(engine, {
-    shell: 'electron',
-    app: TEST_APP,
-    dialogs: { defaultOutputsFolder: () => join(home, 'outputs') },
-  })
+  bridge = desktopBridgeService(engine)
 }
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
   home = mkdtempSync(join(tmpdir(), 'sr-kept-version-'))
   open()
   await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
   connection = await engine.connect({ env: 'Local' })
-  const first = await engine.submissions.journal(connection, {
-    target: { kind: 'template', templateId: 'row-echo' },
-    rows: [{ message: 'one' }, { message: 'two' }, { message: 'three' }],
-    rowNumbers: [2, 3, 4],
-  })
-  runId = (await engine.submissions.send(connection, first)).runId
-  await runEnded(connection, runId)
+  const rows = [{ message: 'one' }, { message: 'two' }, { message: 'three' }]
+  runId = await sendRowEcho(engine, connection, rows, [2, 3, 4])
   const plan = await bridge.handlers.planRedo({ environment: 'Local', runId, rows: [2, 4] }, ipc)
   const sent = await bridge.handlers.confirmSubmission(
     { environment: 'Local', planId: plan.planId, confirmed: true },
@@ -54,7 +44,6 @@ beforeAll(async () => {
 afterAll(async () => {
   bridge?.dispose()
   await engine?.close()
-  await sandbox?.close()
 })
 
 const versions = () => bridge.handlers.rowVersions({ environment: 'Local', runId }, ipc)

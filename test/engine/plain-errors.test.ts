@@ -12,7 +12,8 @@ import {
   tokenStoreNote,
   unavailableFallback,
 } from '../../src/core/secrets'
-import { ApiError, type ApiClient } from '../../src/core/service'
+import type { ApiClient } from '../../src/core/service'
+import { refusedBy } from '../helpers/errors'
 
 const KEYCHAIN_MESSAGE = 'The system keychain did not let Skill Runner save or read the token.'
 const KEYCHAIN_NEXT_STEP =
@@ -85,12 +86,7 @@ describe('keychain failures in words', () => {
 
 describe('service errors in words', () => {
   it('a 404 says what happened without the request path', () => {
-    const error = new ApiError({
-      kind: 'http',
-      status: 404,
-      request: 'GET /svc/v1/models',
-      origin: 'https://s.example',
-    })
+    const error = refusedBy(404, 'GET /svc/v1/models')
     expect(error.message).toBe('The service does not know what was asked for.')
     expect(error.message).not.toContain('/svc/v1')
     expect(error.request).toBe('GET /svc/v1/models')
@@ -105,12 +101,7 @@ describe('service errors in words', () => {
         body: { name: 'skill-sandbox', version: '1.4.0' },
       }),
       models: async () => {
-        throw new ApiError({
-          kind: 'http',
-          status: 404,
-          request: 'GET /svc/v1/models',
-          origin: 'https://s.example',
-        })
+        throw refusedBy(404, 'GET /svc/v1/models')
       },
     } as unknown as ApiClient
     const connection = { name: 'S', origin: 'https://s.example', client } as Connection

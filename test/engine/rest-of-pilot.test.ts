@@ -16,22 +16,27 @@ import {
   type ReadWorkbook,
 } from '../../src/core/flows/spend'
 import { parseInputWorkbook } from '../../src/core/workbooks'
-import { paths } from '../../src/shared/contract'
 import { runEnded, testEngine } from '../helpers/engine'
-import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { runCount, useTestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
+const sandbox = useTestSandbox()
 let engine: Engine
 let connection: Connection
 let home: string
 
 const read: ReadWorkbook = (path, schema) =>
   parseInputWorkbook({ path }, schema, { keepRows: true, checkFiles: true })
-const runCount = async () =>
-  (await call<{ totalCount: number }>(sandbox, paths.runs())).body.totalCount
+const runs = () => runCount(sandbox)
+
+/** A CSV of one Message column and `count` rows, `<word> 1` to `<word> <count>`, in the home. */
+function messagesCsv(name: string, word: string, count: number): string {
+  const path = join(home, name)
+  const rows = Array.from({ length: count }, (_, i) => `${word} ${i + 1}`)
+  writeFileSync(path, ['Message', ...rows].join('\n'))
+  return path
+}
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
   home = mkdtempSync(join(tmpdir(), 'sr-rest-of-pilot-'))
   engine = testEngine(home)
   await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url, token: sandbox.token })
@@ -39,18 +44,13 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await engine.close()
-  await sandbox.close()
 })
 
 describe('a pilot, then the rest of its workbook', () => {
   it('sends the 45 rows the pilot of 5 did not, each row paid once, as one batch', async () => {
-    const csv = join(home, 'fifty.csv')
-    writeFileSync(
-      csv,
-      ['Message', ...Array.from({ length: 50 }, (_, i) => `row ${i + 1}`)].join('\n'),
-    )
+    const csv = messagesCsv('fifty.csv', 'row', 50)
     const target = { kind: 'template', templateId: 'row-echo' } as const
-    const before = await runCount()
+    const before = await runs()
 
     const pilotPlan = await planSubmission(engine, connection, read, {
       file: csv,
@@ -79,7 +79,7 @@ describe('a pilot, then the rest of its workbook', () => {
     const restSent = (await confirmPlan(engine, rest, { confirmed: true })).submission
     const restRun = (await runEnded(connection, restSent.runId)).run
     expect(restRun.totalTasks).toBe(45)
-    expect(await runCount()).toBe(before + 2)
+    expect(await runs()).toBe(before + 2)
 
     // Every row of the workbook went once, in one of the two runs, and was paid once.
     const sent = [...pilot.rows, ...restSent.rows].map((r) => r.message)
@@ -106,11 +106,7 @@ describe('a pilot, then the rest of its workbook', () => {
   })
 
   it('reads the copy kept with the pilot when the workbook changed since, and says so', async () => {
-    const csv = join(home, 'ten.csv')
-    writeFileSync(
-      csv,
-      ['Message', ...Array.from({ length: 10 }, (_, i) => `ten ${i + 1}`)].join('\n'),
-    )
+    const csv = messagesCsv('ten.csv', 'ten', 10)
     const pilotPlan = await planSubmission(engine, connection, read, {
       file: csv,
       target: { kind: 'template', templateId: 'row-echo' },

@@ -5,42 +5,33 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
+import type { BridgeService } from '../../src/core/bridge/service'
 import type { Connection, Engine } from '../../src/core/engine'
 import { BridgeError } from '../../src/shared/bridge'
-import { ipc, runEnded, TEST_APP, testEngine } from '../helpers/engine'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { desktopBridgeService, engineOnLocal, ipc, runEnded, sendRowEcho } from '../helpers/engine'
+import { useTestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
+const sandbox = useTestSandbox()
 let engine: Engine
 let connection: Connection
 let bridge: BridgeService
 let runId: string
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
   const home = mkdtempSync(join(tmpdir(), 'sr-retry-fix-'))
-  engine = testEngine(home, { tokenOverride: sandbox.token })
-  await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
-  connection = await engine.connect({ env: 'Local' })
-  bridge = createBridgeService(engine, {
-    shell: 'electron',
-    app: TEST_APP,
-    dialogs: { defaultOutputsFolder: () => join(home, 'outputs') },
-  })
-  const first = await engine.submissions.journal(connection, {
-    target: { kind: 'template', templateId: 'row-echo' },
-    rows: [{ message: 'first' }, { message: 'second [[fail]]' }, { message: 'third' }],
-    rowNumbers: [2, 3, 5],
-  })
-  runId = (await engine.submissions.send(connection, first)).runId
-  await runEnded(connection, runId)
+  ;({ engine, connection } = await engineOnLocal(home, sandbox))
+  bridge = desktopBridgeService(engine)
+  runId = await sendRowEcho(
+    engine,
+    connection,
+    [{ message: 'first' }, { message: 'second [[fail]]' }, { message: 'third' }],
+    [2, 3, 5],
+  )
 })
 
 afterAll(async () => {
   bridge?.dispose()
   await engine?.close()
-  await sandbox?.close()
 })
 
 const plan = (edits?: { row: number; cells: Record<string, string> }[]) =>

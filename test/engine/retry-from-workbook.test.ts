@@ -7,16 +7,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
+import type { BridgeService } from '../../src/core/bridge/service'
 import type { Connection, Engine } from '../../src/core/engine'
 import { confirmPlan, planSubmission } from '../../src/core/flows/spend'
 import { parseInputWorkbook } from '../../src/core/workbooks'
 import { BridgeError } from '../../src/shared/bridge'
-import { paths } from '../../src/shared/contract'
-import { http, ipc, runEnded, TEST_APP, testEngine } from '../helpers/engine'
-import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { desktopBridgeService, engineOnLocal, http, ipc, runEnded } from '../helpers/engine'
+import { runCount, useTestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
+const sandbox = useTestSandbox()
 let engine: Engine
 let connection: Connection
 let bridge: BridgeService
@@ -31,20 +30,12 @@ function csv(name: string, lines: string[]): string {
   writeFileSync(path, [HEADER, ...lines].join('\n'))
   return path
 }
-const runCount = async () =>
-  (await call<{ totalCount: number }>(sandbox, paths.runs())).body.totalCount
+const runs = () => runCount(sandbox)
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
   home = mkdtempSync(join(tmpdir(), 'sr-retry-workbook-'))
-  engine = testEngine(home, { tokenOverride: sandbox.token })
-  await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
-  connection = await engine.connect({ env: 'Local' })
-  bridge = createBridgeService(engine, {
-    shell: 'electron',
-    app: TEST_APP,
-    dialogs: { defaultOutputsFolder: () => join(home, 'outputs') },
-  })
+  ;({ engine, connection } = await engineOnLocal(home, sandbox))
+  bridge = desktopBridgeService(engine)
   const planned = await planSubmission(
     engine,
     connection,
@@ -59,7 +50,6 @@ beforeAll(async () => {
 afterAll(async () => {
   bridge?.dispose()
   await engine?.close()
-  await sandbox?.close()
 })
 
 const fromFile = (path: string) =>
@@ -70,7 +60,7 @@ const fromFile = (path: string) =>
 
 describe('failed rows fixed in a corrected workbook', () => {
   it('refuses a workbook whose rows are not where the run’s were', async () => {
-    const before = await runCount()
+    const before = await runs()
     const moved = csv('moved.csv', ['new first row,9', ...SENT])
     const error = await fromFile(moved).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(BridgeError)
@@ -83,7 +73,7 @@ describe('failed rows fixed in a corrected workbook', () => {
     await expect(fromFile(csv('same.csv', SENT))).rejects.toThrow(
       /None of the failed rows \(3, 5\) is changed/,
     )
-    expect(await runCount()).toBe(before)
+    expect(await runs()).toBe(before)
   })
 
   it('checks the corrected cells like typed ones: a fix that does not fit cannot be sent', async () => {
@@ -100,7 +90,7 @@ describe('failed rows fixed in a corrected workbook', () => {
   })
 
   it('sends only the failed rows with the workbook’s fixes, through the same confirm', async () => {
-    const before = await runCount()
+    const before = await runs()
     // As a browser sends it: the workbook's bytes.
     const text = [HEADER, 'a,1', 'b fixed,2', 'c,3', 'd fixed,4'].join('\n')
     const plan = await bridge.handlers.planRetryFailed(
@@ -117,7 +107,7 @@ describe('failed rows fixed in a corrected workbook', () => {
       { row: 3, cells: { message: 'b fixed' } },
       { row: 5, cells: { message: 'd fixed' } },
     ])
-    expect(await runCount()).toBe(before)
+    expect(await runs()).toBe(before)
     const sent = await bridge.handlers.confirmSubmission(
       { environment: 'Local', planId: plan.planId, confirmed: true },
       http,
@@ -125,7 +115,7 @@ describe('failed rows fixed in a corrected workbook', () => {
     const retry = await runEnded(connection, sent.runId!)
     expect(retry.run.totalTasks).toBe(2)
     expect(retry.run.completedTasks).toBe(2)
-    expect(await runCount()).toBe(before + 1)
+    expect(await runs()).toBe(before + 1)
     const journaled = engine.submissions.byRun(connection.historyKey, sent.runId!)
     expect(journaled?.retryOfRunId).toBe(runId)
     expect(journaled?.rows.map((r) => [r.message, r.sequence])).toEqual([

@@ -45,6 +45,42 @@ export function browserBridgeService(
   return createBridgeService(engine, { shell: 'browser', app: TEST_APP, ...options, dialogs })
 }
 
+/** The Bridge service as the desktop window reaches it, its outputs folder `outputs` in the home. */
+export function desktopBridgeService(engine: Engine, outputs = 'outputs'): BridgeService {
+  return createBridgeService(engine, {
+    shell: 'electron',
+    app: TEST_APP,
+    dialogs: { defaultOutputsFolder: () => join(engine.home, outputs) },
+  })
+}
+
+/** An engine on `home` with `sandbox` added as the environment "Local", and connected to it. */
+export async function engineOnLocal(
+  home: string,
+  sandbox: { url: string; token: string },
+): Promise<{ engine: Engine; connection: Connection }> {
+  const engine = testEngine(home, { tokenOverride: sandbox.token })
+  await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
+  return { engine, connection: await engine.connect({ env: 'Local' }) }
+}
+
+/** Journals `rows` of row-echo, sends them, and returns the run's id once it has ended. */
+export async function sendRowEcho(
+  engine: Engine,
+  connection: Connection,
+  rows: Record<string, string | number>[],
+  rowNumbers?: number[],
+): Promise<string> {
+  const entry = await engine.submissions.journal(connection, {
+    target: { kind: 'template', templateId: 'row-echo' },
+    rows,
+    ...(rowNumbers ? { rowNumbers } : {}),
+  })
+  const { runId } = await engine.submissions.send(connection, entry)
+  await runEnded(connection, runId)
+  return runId
+}
+
 /** Every `event` the service pushes from now on, in order, in an array that keeps growing. */
 export function pushedEvents<E extends BridgeEventName>(
   service: BridgeService,

@@ -54,6 +54,11 @@ export interface CallOptions {
   headers?: Record<string, string>
 }
 
+/** How many runs the sandbox's token user has, as its runs list counts them. */
+export async function runCount(sandbox: TestSandbox): Promise<number> {
+  return (await call<{ totalCount: number }>(sandbox, paths.runs())).body.totalCount
+}
+
 /** One request to the sandbox; `path` is a path from the catalog (e.g. paths.runs()). */
 export async function call<T = unknown>(
   sandbox: TestSandbox,

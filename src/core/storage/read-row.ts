@@ -4,6 +4,7 @@
  * damaged file) stops with a clear error instead of travelling on as a wrong value.
  */
 import type { z } from 'zod'
+import type { Db } from './db'
 import { EngineError } from '../errors'
 
 function unreadableEntry(): EngineError {
@@ -29,6 +30,26 @@ export function readOptionalRow<T extends z.ZodType>(schema: T, row: unknown): z
 /** Every row of an `all`. */
 export function readRows<T extends z.ZodType>(schema: T, rows: unknown[]): z.output<T>[] {
   return rows.map((row) => readRow(schema, row))
+}
+
+/** The one row `sql` selects with `params`, checked against its schema, or null when none. */
+export function selectRow<T extends z.ZodType>(
+  db: Db,
+  schema: T,
+  sql: string,
+  params: unknown[],
+): z.output<T> | null {
+  return readOptionalRow(schema, db.prepare(sql).get(...params))
+}
+
+/** Every row `sql` selects with `params`, each checked against its schema. */
+export function selectRows<T extends z.ZodType>(
+  db: Db,
+  schema: T,
+  sql: string,
+  params: unknown[],
+): z.output<T>[] {
+  return readRows(schema, db.prepare(sql).all(...params))
 }
 
 /** A JSON column's value, or undefined when the text is not JSON. */

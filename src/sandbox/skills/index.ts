@@ -90,16 +90,14 @@ function echo(input: SkillInput): SkillOutput[] {
   for (const field of input.schema.fields) {
     if (input.row[field.key] !== undefined) values[field.key] = input.row[field.key]
   }
-  const text = `${JSON.stringify({ rowIndex: input.rowIndex, values }, null, 2)}\n`
-  return [
-    {
-      stepId: 'echo',
-      portName: 'row',
-      mimeType: 'application/json',
-      filename: `row-${input.rowIndex + 1}.json`,
-      content: { text },
-    },
-  ]
+  const value = { rowIndex: input.rowIndex, values }
+  return jsonOutput('echo', 'row', `row-${input.rowIndex + 1}.json`, value)
+}
+
+/** A skill's one output: `value` as indented JSON, shown inline. */
+function jsonOutput(stepId: string, portName: string, filename: string, value: unknown) {
+  const text = `${JSON.stringify(value, null, 2)}\n`
+  return [{ stepId, portName, mimeType: 'application/json', filename, content: { text } }]
 }
 
 function summarize(input: SkillInput): SkillOutput[] {
@@ -141,17 +139,8 @@ function keywords(input: SkillInput): SkillOutput[] {
     .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
     .slice(0, 10)
     .map(([word, count]) => ({ word, count }))
-  return [
-    {
-      stepId: 'keywords',
-      portName: 'keywords',
-      mimeType: 'application/json',
-      filename: `keywords-${input.rowIndex + 1}.json`,
-      content: {
-        text: `${JSON.stringify({ rowIndex: input.rowIndex, keywords: top }, null, 2)}\n`,
-      },
-    },
-  ]
+  const value = { rowIndex: input.rowIndex, keywords: top }
+  return jsonOutput('keywords', 'keywords', `keywords-${input.rowIndex + 1}.json`, value)
 }
 
 function hashFile(path: string): Promise<{ sha256: string; sizeBytes: number }> {

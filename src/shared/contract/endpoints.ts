@@ -70,36 +70,29 @@ export interface EndpointInfo {
   response?: z.ZodType
 }
 
+/** A call with the token, safe to resend (a GET, or a POST carrying a clientRequestId). */
+const signed = (method: EndpointInfo['method'], response: z.ZodType): EndpointInfo => ({
+  method,
+  auth: true,
+  idempotent: true,
+  response,
+})
+
 export const endpoints: Record<EndpointName, EndpointInfo> = {
   healthz: { method: 'GET', auth: false, idempotent: true },
   version: { method: 'GET', auth: false, idempotent: true },
   models: { method: 'GET', auth: true, idempotent: true },
-  marketListing: { method: 'GET', auth: true, idempotent: true, response: marketListingSchema },
-  execute: { method: 'POST', auth: true, idempotent: true, response: executionResultSchema },
-  validateWorkbook: {
-    method: 'POST',
-    auth: true,
-    idempotent: true,
-    response: workbookValidationSchema,
-  },
-  runRows: { method: 'POST', auth: true, idempotent: true, response: runRowsAcceptanceSchema },
+  marketListing: signed('GET', marketListingSchema),
+  execute: signed('POST', executionResultSchema),
+  validateWorkbook: signed('POST', workbookValidationSchema),
+  runRows: signed('POST', runRowsAcceptanceSchema),
   // An upload has no clientRequestId: resending it could make a second asset, which is harmless
   // (assets are not charged) but it is not sent again without the caller asking.
   upload: { method: 'POST', auth: true, idempotent: false, response: inputAssetSchema },
-  creatorListings: {
-    method: 'GET',
-    auth: true,
-    idempotent: true,
-    response: creatorListingListSchema,
-  },
-  templateSchema: {
-    method: 'GET',
-    auth: true,
-    idempotent: true,
-    response: officialTemplateSchemaSchema,
-  },
-  runs: { method: 'GET', auth: true, idempotent: true, response: runListSchema },
-  run: { method: 'GET', auth: true, idempotent: true, response: runDetailSchema },
-  privateTemplate: { method: 'GET', auth: true, idempotent: true, response: privateTemplateSchema },
-  reviewRequest: { method: 'GET', auth: true, idempotent: true, response: reviewRequestSchema },
+  creatorListings: signed('GET', creatorListingListSchema),
+  templateSchema: signed('GET', officialTemplateSchemaSchema),
+  runs: signed('GET', runListSchema),
+  run: signed('GET', runDetailSchema),
+  privateTemplate: signed('GET', privateTemplateSchema),
+  reviewRequest: signed('GET', reviewRequestSchema),
 }

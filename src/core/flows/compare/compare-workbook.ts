@@ -92,6 +92,29 @@ function linesOf(row: CompareRow): unknown[][] {
   ])
 }
 
+type WorkbookWriter = Awaited<ReturnType<typeof streamingWorkbook>>['writer']
+
+/** The Comparison sheet, a row a difference, and the About sheet naming the two runs. */
+function addSheets(writer: WorkbookWriter, view: ComparisonView) {
+  const sheet = writer.addWorksheet('Comparison', {
+    views: [{ state: 'frozen', ySplit: 1 }],
+  })
+  sheet.columns = HEADERS.map((header) => ({
+    header,
+    width: header === 'Difference' || header.startsWith('In ') ? 40 : 14,
+  }))
+  sheet.getRow(1).font = { bold: true }
+  sheet.getRow(1).commit()
+  for (const row of view.rows) for (const line of linesOf(row)) sheet.addRow(line).commit()
+  sheet.commit()
+  const about = writer.addWorksheet('About')
+  about.addRow(['Run A', view.a.runId, view.a.name, view.a.status]).commit()
+  about.addRow(['Run B', view.b.runId, view.b.name, view.b.status]).commit()
+  about.addRow(['Rows that differ', view.differing]).commit()
+  about.addRow(['Costs in', view.unitLabel]).commit()
+  about.commit()
+}
+
 /** Writes the comparison to `outPath` (an .xlsx); answers the full path. */
 export async function writeComparisonWorkbook(
   view: ComparisonView,
@@ -103,23 +126,7 @@ export async function writeComparisonWorkbook(
   const temp = join(dirname(path), `.${basename(path)}.partial`)
   const book = await streamingWorkbook(temp, { useStyles: true })
   try {
-    const sheet = book.writer.addWorksheet('Comparison', {
-      views: [{ state: 'frozen', ySplit: 1 }],
-    })
-    sheet.columns = HEADERS.map((header) => ({
-      header,
-      width: header === 'Difference' || header.startsWith('In ') ? 40 : 14,
-    }))
-    sheet.getRow(1).font = { bold: true }
-    sheet.getRow(1).commit()
-    for (const row of view.rows) for (const line of linesOf(row)) sheet.addRow(line).commit()
-    sheet.commit()
-    const about = book.writer.addWorksheet('About')
-    about.addRow(['Run A', view.a.runId, view.a.name, view.a.status]).commit()
-    about.addRow(['Run B', view.b.runId, view.b.name, view.b.status]).commit()
-    about.addRow(['Rows that differ', view.differing]).commit()
-    about.addRow(['Costs in', view.unitLabel]).commit()
-    about.commit()
+    addSheets(book.writer, view)
     await book.commit()
     await rename(temp, path)
   } catch (error) {

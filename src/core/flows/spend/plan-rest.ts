@@ -12,20 +12,20 @@ import type { EstimateSource } from '../../../shared/bridge'
 import { estimateOf, learnCostPerRow } from './cost'
 import { hashFile } from './uploads'
 import { planSubmission } from './plan-submission'
+import { submissionOfRun } from './rows-again'
 import type { ProgressHooks, ReadWorkbook } from './submission-inputs'
 import type { LearnedCost, Plan, PlanRequest, SpendServices } from './plan'
 import { submittedTarget, type Submission } from './submissions'
 
 /** The pilot's accepted submission, refusing a run this device did not send from a workbook. */
 function pilotOf(services: SpendServices, connection: Connection, runId: string): Submission {
-  const pilot = services.submissions.byRun(connection.historyKey, runId)
-  if (!pilot) {
-    throw new EngineError(
+  const notSentHere = () =>
+    new EngineError(
       'not-found',
       `Run ${runId} was not sent from this computer, so which rows it sent is not known here.`,
       'Send the rest of the workbook by its row numbers instead.',
     )
-  }
+  const pilot = submissionOfRun(services, connection, runId, notSentHere)
   if (pilot.rowNumbers.length === 0 || (!pilot.inputPath && !pilot.inputCopyPath)) {
     throw new EngineError(
       'refused',

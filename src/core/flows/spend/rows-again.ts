@@ -14,22 +14,27 @@ import type { Plan, SpendServices } from './plan'
 import { noProblems } from './plan-submission'
 import type { Submission, SubmissionTarget } from './submissions'
 
-/** The journal's submission of a run, refusing a run not sent from this computer. */
+/**
+ * The journal's submission of a run, refusing a run not sent from this computer: with
+ * `notSentHere`'s error when given, else one that says its rows are not here to send again.
+ */
 export function submissionOfRun(
   services: Pick<SpendServices, 'submissions'>,
   connection: Connection,
   runId: string,
+  notSentHere?: () => EngineError,
 ): Submission {
   const original = services.submissions.byRun(connection.historyKey, runId)
-  if (!original) {
-    throw new EngineError(
+  if (original) return original
+  throw (
+    notSentHere?.() ??
+    new EngineError(
       'not-found',
       `Run ${runId} was not submitted from this computer, so its rows are not here to send again.`,
       'Send the workbook again with only the rows you need.',
       { action: 'send-fewer-rows' },
     )
-  }
-  return original
+  )
 }
 
 interface SameTarget {

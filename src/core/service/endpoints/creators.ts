@@ -7,15 +7,13 @@ import {
   reviewRequestSchema,
   type CreatorListing,
   type CreatorListingList,
-  type ReviewRequest,
 } from '../../../shared/contract'
-import { clampPageSize, paginate } from '../paginate'
+import { paginate } from '../paginate'
+import { getById, pageQuery, type PageRequest } from './calls'
 import type { CallOptions, Transport } from '../transport'
 
-export interface ListingsQuery {
+export interface ListingsQuery extends PageRequest {
   search?: string | undefined
-  pageSize?: number | undefined
-  pageToken?: string | undefined
 }
 
 export interface AllListingsQuery {
@@ -29,16 +27,13 @@ export function listCreatorListings(
   options?: CallOptions,
 ): Promise<CreatorListingList> {
   const q = QUERY.listings
+  const filters = { [q.search]: query.search }
   return transport.request(
     {
       name: 'creatorListings',
       path: paths.creatorListings(),
       answer: creatorListingListSchema,
-      query: {
-        [q.search]: query.search,
-        [q.pageSize]: clampPageSize(query.pageSize, PAGE_LIMITS.listings.max),
-        [q.pageToken]: query.pageToken,
-      },
+      query: pageQuery(q, query, PAGE_LIMITS.listings.max, filters),
     },
     options,
   )
@@ -58,13 +53,4 @@ export async function listAllCreatorListings(
   return all.items
 }
 
-export function reviewRequest(
-  transport: Transport,
-  id: string,
-  options?: CallOptions,
-): Promise<ReviewRequest> {
-  return transport.request(
-    { name: 'reviewRequest', path: paths.reviewRequest(id), answer: reviewRequestSchema },
-    options,
-  )
-}
+export const reviewRequest = getById('reviewRequest', paths.reviewRequest, reviewRequestSchema)

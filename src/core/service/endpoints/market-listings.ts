@@ -5,11 +5,10 @@ import {
   paths,
   workbookValidationSchema,
   type ExecuteBody,
-  type ExecutionResult,
-  type MarketListing,
   type WorkbookValidation,
 } from '../../../shared/contract'
 import { byteArrayJsonBody } from '../bodies'
+import { getById, postJsonTo } from './calls'
 import type { CallOptions, Transport } from '../transport'
 
 export interface ValidateWorkbookRequest {
@@ -22,34 +21,14 @@ export interface ValidateWorkbookRequest {
 }
 
 /** GET marketListings/{id}: the buyer's view of a published listing (DESIGN.md). */
-export function marketListing(
-  transport: Transport,
-  listingId: string,
-  options?: CallOptions,
-): Promise<MarketListing> {
-  return transport.request(
-    { name: 'marketListing', path: paths.marketListing(listingId), answer: marketListingSchema },
-    options,
-  )
-}
+export const marketListing = getById('marketListing', paths.marketListing, marketListingSchema)
 
 /** POST :execute. Spends money: call only after the user confirmed (body.confirm). */
-export function execute(
-  transport: Transport,
-  listingId: string,
-  body: ExecuteBody,
-  options?: CallOptions,
-): Promise<ExecutionResult> {
-  return transport.request(
-    {
-      name: 'execute',
-      path: paths.execute(listingId),
-      answer: executionResultSchema,
-      body: { json: body },
-    },
-    options,
-  )
-}
+export const execute = postJsonTo<typeof executionResultSchema, ExecuteBody>(
+  'execute',
+  paths.execute,
+  executionResultSchema,
+)
 
 /** POST :validateWorkbook, the bytes streamed as the interface's integer array. */
 export function validateWorkbook(

@@ -5,17 +5,15 @@ import {
   paths,
   runDetailSchema,
   runListSchema,
-  type RunDetail,
   type RunList,
   type RunSummary,
 } from '../../../shared/contract'
-import { clampPageSize, paginate } from '../paginate'
+import { paginate } from '../paginate'
+import { getById, pageQuery, type PageRequest } from './calls'
 import type { CallOptions, Transport } from '../transport'
 
-export interface RunsQuery {
+export interface RunsQuery extends PageRequest {
   status?: string | undefined
-  pageSize?: number | undefined
-  pageToken?: string | undefined
   orderBy?: string | undefined
 }
 
@@ -29,17 +27,13 @@ export function listRuns(
   options?: CallOptions,
 ): Promise<RunList> {
   const q = QUERY.runs
+  const filters = { [q.status]: query.status, [q.orderBy]: query.orderBy }
   return transport.request(
     {
       name: 'runs',
       path: paths.runs(),
       answer: runListSchema,
-      query: {
-        [q.status]: query.status,
-        [q.pageSize]: clampPageSize(query.pageSize, PAGE_LIMITS.runs.max),
-        [q.pageToken]: query.pageToken,
-        [q.orderBy]: query.orderBy,
-      },
+      query: pageQuery(q, query, PAGE_LIMITS.runs.max, filters),
     },
     options,
   )
@@ -58,13 +52,4 @@ export function listAllRuns(
   )
 }
 
-export function run(
-  transport: Transport,
-  runId: string,
-  options?: CallOptions,
-): Promise<RunDetail> {
-  return transport.request(
-    { name: 'run', path: paths.run(runId), answer: runDetailSchema },
-    options,
-  )
-}
+export const run = getById('run', paths.run, runDetailSchema)

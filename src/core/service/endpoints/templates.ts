@@ -4,58 +4,26 @@ import {
   paths,
   privateTemplateSchema,
   runRowsAcceptanceSchema,
-  type OfficialTemplateSchema,
-  type PrivateTemplate,
-  type RunRowsAcceptance,
   type RunRowsBody,
 } from '../../../shared/contract'
-import type { CallOptions, Transport } from '../transport'
+import { getById, postJsonTo } from './calls'
 
-export function templateSchema(
-  transport: Transport,
-  templateId: string,
-  options?: CallOptions,
-): Promise<OfficialTemplateSchema> {
-  return transport.request(
-    {
-      name: 'templateSchema',
-      path: paths.templateSchema(templateId),
-      answer: officialTemplateSchemaSchema,
-    },
-    options,
-  )
-}
+export const templateSchema = getById(
+  'templateSchema',
+  paths.templateSchema,
+  officialTemplateSchemaSchema,
+)
 
 /** POST runRows. Idempotent through body.clientRequestId, so it is retried. */
-export function runRows(
-  transport: Transport,
-  templateId: string,
-  body: RunRowsBody,
-  options?: CallOptions,
-): Promise<RunRowsAcceptance> {
-  return transport.request(
-    {
-      name: 'runRows',
-      path: paths.runRows(templateId),
-      answer: runRowsAcceptanceSchema,
-      body: { json: body },
-    },
-    options,
-  )
-}
+export const runRows = postJsonTo<typeof runRowsAcceptanceSchema, RunRowsBody>(
+  'runRows',
+  paths.runRows,
+  runRowsAcceptanceSchema,
+)
 
 /** GET users/me/templates/{id}: the user's private template with its versions. */
-export function privateTemplate(
-  transport: Transport,
-  templateId: string,
-  options?: CallOptions,
-): Promise<PrivateTemplate> {
-  return transport.request(
-    {
-      name: 'privateTemplate',
-      path: paths.privateTemplate(templateId),
-      answer: privateTemplateSchema,
-    },
-    options,
-  )
-}
+export const privateTemplate = getById(
+  'privateTemplate',
+  paths.privateTemplate,
+  privateTemplateSchema,
+)

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import type { Db } from '../db'
-import { readOptionalRow, readRows } from '../read-row'
+import { readOptionalRow, readRows, selectRows } from '../read-row'
 
 export type DownloadState = 'partial' | 'done' | 'failed'
 
@@ -89,12 +89,9 @@ export class DownloadsTable {
 
   /** Finished files of a run, most recently saved first. */
   finishedPathsNewestFirst(historyKey: string, runId: string): string[] {
-    const rows = this.db
-      .prepare(
-        "SELECT path FROM downloads WHERE origin = ? AND run_id = ? AND state = 'done' ORDER BY updated_at_ms DESC",
-      )
-      .all(historyKey, runId)
-    return readRows(pathRow, rows).map((r) => r.path)
+    const sql =
+      "SELECT path FROM downloads WHERE origin = ? AND run_id = ? AND state = 'done' ORDER BY updated_at_ms DESC"
+    return selectRows(this.db, pathRow, sql, [historyKey, runId]).map((r) => r.path)
   }
 
   finishedCount(historyKey: string, runId: string): number {

@@ -2,7 +2,7 @@
 import { z } from 'zod'
 import { officialTemplateSchemaSchema, type OfficialTemplateSchema } from '../../../shared/contract'
 import type { Db } from '../db'
-import { parseJsonColumn, readOptionalRow, readRows } from '../read-row'
+import { parseJsonColumn, selectRow, selectRows } from '../read-row'
 
 export interface SavedSchema {
   schema: OfficialTemplateSchema
@@ -18,14 +18,9 @@ export class SchemaCacheTable {
 
   /** The saved schema, or null when none is saved or it no longer reads as a schema. */
   get(historyKey: string, templateId: string): SavedSchema | null {
-    const row = readOptionalRow(
-      schemaRow,
-      this.db
-        .prepare(
-          'SELECT schema_json, fetched_at_ms FROM schema_cache WHERE origin = ? AND template_id = ?',
-        )
-        .get(historyKey, templateId),
-    )
+    const sql =
+      'SELECT schema_json, fetched_at_ms FROM schema_cache WHERE origin = ? AND template_id = ?'
+    const row = selectRow(this.db, schemaRow, sql, [historyKey, templateId])
     if (!row) return null
     const parsed = officialTemplateSchemaSchema.safeParse(parseJsonColumn(row.schema_json))
     return parsed.success ? { schema: parsed.data, fetchedAtMs: row.fetched_at_ms } : null
@@ -33,12 +28,9 @@ export class SchemaCacheTable {
 
   /** The ids of the saved templates, most recently fetched first. */
   templateIds(historyKey: string, limit: number): string[] {
-    const rows = this.db
-      .prepare(
-        'SELECT template_id FROM schema_cache WHERE origin = ? ORDER BY fetched_at_ms DESC LIMIT ?',
-      )
-      .all(historyKey, limit)
-    return readRows(templateIdRow, rows).map((r) => r.template_id)
+    const sql =
+      'SELECT template_id FROM schema_cache WHERE origin = ? ORDER BY fetched_at_ms DESC LIMIT ?'
+    return selectRows(this.db, templateIdRow, sql, [historyKey, limit]).map((r) => r.template_id)
   }
 
   /** Saves (or replaces) a template's schema. */

@@ -8,7 +8,7 @@
 import { z } from 'zod'
 import type { ExecutionResult, RunRowsAcceptance } from '../../../shared/contract'
 import type { Db } from '../db'
-import { readOptionalRow, readRows } from '../read-row'
+import { readOptionalRow, readRows, selectRows } from '../read-row'
 import { submissionOf, submissionRow, type NewSubmission, type Submission } from './submission-row'
 
 export type { NewSubmission, Submission, SubmissionState } from './submission-row'
@@ -235,22 +235,22 @@ export class SubmissionsTable {
 
   /** The runs that retried the failed rows of a run, oldest first. */
   retriesOf(historyKey: string, runId: string): string[] {
-    const rows = this.db
-      .prepare(
-        "SELECT run_id FROM submissions WHERE origin = ? AND retry_of_run_id = ? AND run_id <> '' ORDER BY id",
-      )
-      .all(historyKey, runId)
-    return readRows(runIdRow, rows).map((r) => r.run_id)
+    return this.runsLinkedBy('retry_of_run_id', historyKey, runId)
   }
 
   /** The runs that sent the set-aside rows of a run once fixed (its follow-ups), oldest first. */
   followUpsOf(historyKey: string, runId: string): string[] {
-    const rows = this.db
-      .prepare(
-        "SELECT run_id FROM submissions WHERE origin = ? AND follow_up_of_run_id = ? AND run_id <> '' ORDER BY id",
-      )
-      .all(historyKey, runId)
-    return readRows(runIdRow, rows).map((r) => r.run_id)
+    return this.runsLinkedBy('follow_up_of_run_id', historyKey, runId)
+  }
+
+  /** The sent runs whose `column` names `runId`, oldest first. */
+  private runsLinkedBy(
+    column: 'retry_of_run_id' | 'follow_up_of_run_id',
+    historyKey: string,
+    runId: string,
+  ): string[] {
+    const sql = `SELECT run_id FROM submissions WHERE origin = ? AND ${column} = ? AND run_id <> '' ORDER BY id`
+    return selectRows(this.db, runIdRow, sql, [historyKey, runId]).map((r) => r.run_id)
   }
 
   /** The runs of the batch that began with `firstRunId` (it first), in the order sent. */

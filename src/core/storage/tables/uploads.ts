@@ -1,7 +1,7 @@
 /** The `uploads` table: input assets already uploaded, by environment and content hash. */
 import { z } from 'zod'
 import type { Db } from '../db'
-import { readOptionalRow } from '../read-row'
+import { selectRow } from '../read-row'
 
 export interface UploadRecord {
   inputAssetId: string
@@ -24,14 +24,9 @@ export class UploadsTable {
 
   /** The earlier upload of this content to this environment, or null. */
   find(historyKey: string, sha256: string): UploadRecord | null {
-    const row = readOptionalRow(
-      uploadRow,
-      this.db
-        .prepare(
-          'SELECT input_asset_id, filename, mime_type, size_bytes, uploaded_at_ms FROM uploads WHERE origin = ? AND sha256 = ?',
-        )
-        .get(historyKey, sha256),
-    )
+    const sql =
+      'SELECT input_asset_id, filename, mime_type, size_bytes, uploaded_at_ms FROM uploads WHERE origin = ? AND sha256 = ?'
+    const row = selectRow(this.db, uploadRow, sql, [historyKey, sha256])
     if (!row) return null
     return {
       inputAssetId: row.input_asset_id,
