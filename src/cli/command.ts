@@ -51,7 +51,21 @@ export interface Command {
   details?: string
   /** Number of positional arguments accepted (default 0). */
   positionals?: { min: number; max: number; names: string }
-  run(ctx: CommandContext, args: ParsedArgs): Promise<number | void>
+  run: RunCommand
+}
+
+/** What a command does: an exit code, or nothing for success. */
+export type RunCommand = (ctx: CommandContext, args: ParsedArgs) => Promise<number | void>
+
+/**
+ * A command's run that loads its module of actions only when it runs: `--help`, `--version` and
+ * completion read the declarations and never wait for the engine, zod or a workbook reader.
+ */
+export function runFrom<Name extends string>(
+  load: () => Promise<Record<Name, RunCommand>>,
+  name: Name,
+): RunCommand {
+  return async (ctx, args) => (await load())[name](ctx, args)
 }
 
 export function stringOption(args: ParsedArgs, name: string): string | undefined {

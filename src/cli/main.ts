@@ -5,7 +5,6 @@
  */
 import { parseArgs } from 'node:util'
 import type { Engine } from '../core/engine'
-import { makeEngine } from './engine'
 import type { Command, CommandContext, GlobalOptions, ParsedArgs } from './command'
 import { commands } from './commands'
 import { EXIT, UsageError, describeForTerminal, exitCodeOf } from './errors'
@@ -101,7 +100,9 @@ async function runCommand(
     signal: controller.signal,
     interrupted,
     async engine() {
-      engine ??= await makeEngine(streams.env)
+      // The engine (storage, the service client, the contract's schemas) loads with the first
+      // command that asks for it, never for --help, --version or completion.
+      engine ??= await (await import('./engine')).makeEngine(streams.env)
       return engine
     },
     async connect() {
