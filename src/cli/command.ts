@@ -61,12 +61,29 @@ export type RunCommand = (ctx: CommandContext, args: ParsedArgs) => Promise<numb
  * A command's run that loads its module of actions only when it runs: `--help`, `--version` and
  * completion read the declarations and never wait for the engine, zod or a workbook reader.
  */
-export function runFrom<Name extends string>(
+function runFrom<Name extends string>(
   load: () => Promise<Record<Name, RunCommand>>,
   name: Name,
 ): RunCommand {
   return async (ctx, args) => (await load())[name](ctx, args)
 }
+
+/**
+ * A group's commands from their declarations, each run by the function of the same name in the
+ * module `load` imports (actions/<group>.ts), so a declaration without its action does not type.
+ */
+export function commandGroup<Name extends string, Actions extends Record<Name, RunCommand>>(
+  load: () => Promise<Actions>,
+  declarations: Record<Name, Omit<Command, 'run'>>,
+): Record<Name, Command> {
+  const entries = Object.entries(declarations) as [Name, Omit<Command, 'run'>][]
+  return Object.fromEntries(
+    entries.map(([name, declared]) => [name, { ...declared, run: runFrom(load, name) }]),
+  ) as Record<Name, Command>
+}
+
+/** One positional argument, e.g. `one('a RUN id')`. */
+export const one = (names: string) => ({ min: 1, max: 1, names })
 
 export function stringOption(args: ParsedArgs, name: string): string | undefined {
   const value = args.values[name]

@@ -3,22 +3,16 @@
  * declaration (what --help and completion show) loads none of that code.
  */
 
+/** An option that takes a value, one that does not, and `-o`/`--output`. */
+export const VALUE = { type: 'string' } as const
+export const SWITCH = { type: 'boolean' } as const
+export const OUTPUT = { type: 'string', short: 'o' } as const
+
 /** `--map` and `--map-file` on validate, run and execute (read in column-mapping.ts). */
-export const mappingFlags = {
-  map: { type: 'string' },
-  'map-file': { type: 'string' },
-} as const
+export const mappingFlags = { map: VALUE, 'map-file': VALUE }
 
 /** `--skip-invalid [--set-aside F.xlsx]` on run and execute (read in set-aside.ts). */
-export const setAsideFlags = {
-  'skip-invalid': { type: 'boolean' },
-  'set-aside': { type: 'string' },
-} as const
+export const setAsideFlags = { 'skip-invalid': SWITCH, 'set-aside': VALUE }
 
 /** The flags of every command that sends a paid run: the consent, the cap, and following it. */
-export const paidRunFlags = {
-  yes: { type: 'boolean' },
-  watch: { type: 'boolean' },
-  'max-cost': { type: 'string' },
-  again: { type: 'boolean' },
-} as const
+export const paidRunFlags = { yes: SWITCH, watch: SWITCH, 'max-cost': VALUE, again: SWITCH }

@@ -2,22 +2,21 @@
  * `listings` and `reviews show` as --help and completion read them (name, usage, options). What
  * they do is in actions/creators.ts, loaded only when one of them runs.
  */
-import { runFrom, type Command } from '../command'
+import { commandGroup, one } from '../command'
+import { VALUE } from '../flags'
 
-const actions = () => import('../actions/creators')
+export const { listings, reviewsShow } = commandGroup(() => import('../actions/creators'), {
+  listings: {
+    name: 'listings',
+    summary: 'List your marketplace listings (all statuses), with an optional search.',
+    usage: 'listings [--search Q] [--limit N]',
+    options: { search: VALUE, limit: VALUE },
+  },
 
-export const listings: Command = {
-  name: 'listings',
-  summary: 'List your marketplace listings (all statuses), with an optional search.',
-  usage: 'listings [--search Q] [--limit N]',
-  options: { search: { type: 'string' }, limit: { type: 'string' } },
-  run: runFrom(actions, 'listings'),
-}
-
-export const reviewsShow: Command = {
-  name: 'reviews show',
-  summary: 'Show one review request of your listings.',
-  usage: 'reviews show ID',
-  positionals: { min: 1, max: 1, names: 'a review request ID' },
-  run: runFrom(actions, 'reviewsShow'),
-}
+  reviewsShow: {
+    name: 'reviews show',
+    summary: 'Show one review request of your listings.',
+    usage: 'reviews show ID',
+    positionals: one('a review request ID'),
+  },
+})

@@ -2,15 +2,15 @@
  * `history` as --help and completion read it (name, usage, options). What it does is in
  * actions/history.ts, loaded only when it runs.
  */
-import { runFrom, type Command } from '../command'
+import { commandGroup } from '../command'
+import { VALUE } from '../flags'
 
-const actions = () => import('../actions/history')
-
-export const history: Command = {
-  name: 'history',
-  summary:
-    'The submissions made from this computer, newest first, with their run’s latest status and cost; --search matches file, template, listing, run, status or date.',
-  usage: 'history [--search Q] [--limit N]',
-  options: { search: { type: 'string' }, limit: { type: 'string' } },
-  run: runFrom(actions, 'history'),
-}
+export const { history } = commandGroup(() => import('../actions/history'), {
+  history: {
+    name: 'history',
+    summary:
+      'The submissions made from this computer, newest first, with their run’s latest status and cost; --search matches file, template, listing, run, status or date.',
+    usage: 'history [--search Q] [--limit N]',
+    options: { search: VALUE, limit: VALUE },
+  },
+})

@@ -3,35 +3,35 @@
  * is in actions/system.ts, loaded only when one of them runs.
  */
 import type { TokenStorageView } from '../../shared/bridge'
-import { runFrom, type Command } from '../command'
+import { commandGroup } from '../command'
+import { VALUE } from '../flags'
 
-const actions = () => import('../actions/system')
-
-export const doctor: Command = {
-  name: 'doctor',
-  summary: 'Check the connection: /healthz, /version, then an authenticated call (/svc/v1/models).',
-  usage: 'doctor [--base-url URL | --env NAME] [--json]',
-  run: runFrom(actions, 'doctor'),
-}
-
-export const sandbox: Command = {
-  name: 'sandbox',
-  summary:
-    'Run the local sandbox service in the foreground (Ctrl-C stops it). A row with [[fail]] in a value fails; one with [[stall]] stays running for an hour (a stalled run).',
-  usage:
-    'sandbox [--host 127.0.0.1] [--port N] [--token T]... [--db FILE] [--seed FILE] [--task-ms N] [--latency-ms N] [--url-ttl-ms N]',
-  options: {
-    host: { type: 'string' },
-    port: { type: 'string' },
-    token: { type: 'string', multiple: true },
-    db: { type: 'string' },
-    seed: { type: 'string' },
-    'task-ms': { type: 'string' },
-    'latency-ms': { type: 'string' },
-    'url-ttl-ms': { type: 'string' },
+export const { doctor, sandbox } = commandGroup(() => import('../actions/system'), {
+  doctor: {
+    name: 'doctor',
+    summary:
+      'Check the connection: /healthz, /version, then an authenticated call (/svc/v1/models).',
+    usage: 'doctor [--base-url URL | --env NAME] [--json]',
   },
-  run: runFrom(actions, 'sandbox'),
-}
+
+  sandbox: {
+    name: 'sandbox',
+    summary:
+      'Run the local sandbox service in the foreground (Ctrl-C stops it). A row with [[fail]] in a value fails; one with [[stall]] stays running for an hour (a stalled run).',
+    usage:
+      'sandbox [--host 127.0.0.1] [--port N] [--token T]... [--db FILE] [--seed FILE] [--task-ms N] [--latency-ms N] [--url-ttl-ms N]',
+    options: {
+      host: VALUE,
+      port: VALUE,
+      token: { type: 'string', multiple: true },
+      db: VALUE,
+      seed: VALUE,
+      'task-ms': VALUE,
+      'latency-ms': VALUE,
+      'url-ttl-ms': VALUE,
+    },
+  },
+})
 
 /**
  * Where tokens live, in the words of the engine's view (never the keychain binding's own text):
