@@ -1,6 +1,7 @@
 /** The shape of one CLI command, and what every command gets to work with. */
 import type { ParseArgsConfig } from 'node:util'
 import type { Connection, Engine } from '../core/engine'
+import type { ApiClient } from '../core/service'
 import type { Output } from './output'
 import { UsageError } from './errors'
 
@@ -98,14 +99,31 @@ export function outputOption(args: ParsedArgs, command: Command, kind: 'xlsx' | 
   const output = stringOption(args, 'output')
   const ok = kind === 'xlsx' ? output?.toLowerCase().endsWith('.xlsx') : Boolean(output)
   if (!output || !ok) {
-    throw new UsageError(
+    throw misuse(
+      command,
       kind === 'xlsx'
         ? 'give the workbook to write with -o FILE.xlsx.'
         : 'give the folder to write into with -o DIR.',
-      `Usage: skill-runner ${command.usage}`,
     )
   }
   return output
+}
+
+/** `… show ID`: what the service has under the ID given, as JSON or in the words of `describe`. */
+export async function showOne<T>(
+  ctx: CommandContext,
+  args: ParsedArgs,
+  ask: (client: ApiClient, id: string, options: { signal: AbortSignal }) => Promise<T>,
+  describe: (found: T) => string,
+): Promise<void> {
+  const connection = await ctx.connect()
+  const found = await ask(connection.client, args.positionals[0]!, { signal: ctx.signal })
+  ctx.out.result(found, () => describe(found))
+}
+
+/** A usage error that shows the command's usage line under the message. */
+export function misuse(command: Pick<Command, 'usage'>, message: string): UsageError {
+  return new UsageError(message, `Usage: skill-runner ${command.usage}`)
 }
 
 export function flag(args: ParsedArgs, name: string): boolean {

@@ -1,10 +1,10 @@
 /** `listings` and `reviews show`: the creator's views. */
 import type { CreatorListing, ReviewRequest } from '../../shared/contract'
-import { integerOption, stringOption, type ParsedArgs, type CommandContext } from '../command'
+import { integerOption, showOne, stringOption, type RunCommand } from '../command'
 import { table } from '../output'
 import { localTime } from '../time'
 
-export async function listings(ctx: CommandContext, args: ParsedArgs) {
+export const listings: RunCommand = async (ctx, args) => {
   const limit = integerOption(stringOption(args, 'limit'), '--limit', 1, 1_000_000)
   const connection = await ctx.connect()
   const items = await connection.client.listAllCreatorListings(
@@ -38,13 +38,8 @@ export async function listings(ctx: CommandContext, args: ParsedArgs) {
   )
 }
 
-export async function reviewsShow(ctx: CommandContext, args: ParsedArgs) {
-  const connection = await ctx.connect()
-  const request = await connection.client.reviewRequest(args.positionals[0]!, {
-    signal: ctx.signal,
-  })
-  ctx.out.result(request, () => describeReview(request))
-}
+export const reviewsShow: RunCommand = (ctx, args) =>
+  showOne(ctx, args, (client, id, options) => client.reviewRequest(id, options), describeReview)
 
 function describeReview(r: ReviewRequest): string {
   return [

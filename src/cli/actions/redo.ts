@@ -9,9 +9,15 @@ import { planRedo } from '../../core/flows/spend/plan-redo'
 import { markedForRedo } from '../../core/flows/results/redo-column'
 import { namedRowVersions, type RowVersions } from '../../core/flows/results/row-versions'
 import { statusLabel } from '../../shared/format'
-import { integerOption, stringOption, type ParsedArgs, type CommandContext } from '../command'
+import {
+  integerOption,
+  stringOption,
+  type ParsedArgs,
+  type CommandContext,
+  misuse,
+} from '../command'
 import * as declared from '../commands/redo'
-import { EXIT, UsageError } from '../errors'
+import { EXIT } from '../errors'
 import { spend, spendingOptions } from './spending'
 
 /** "3,7,12" or "3-5,9": the row numbers named, in order. */
@@ -22,9 +28,9 @@ function rowList(text: string): number[] {
     const first = Number(match?.[1])
     const last = match?.[2] === undefined ? first : Number(match[2])
     if (!match || first < 1 || last < first || last - first > 100_000)
-      throw new UsageError(
+      throw misuse(
+        declared.runsRedo,
         `--rows takes row numbers such as 3,7,12 or 3-5; “${part}” is not one.`,
-        `Usage: skill-runner ${declared.runsRedo.usage}`,
       )
     for (let n = first; n <= last; n += 1) numbers.push(n)
   }
@@ -36,9 +42,9 @@ export async function runsRedo(ctx: CommandContext, args: ParsedArgs) {
   const rows = stringOption(args, 'rows')
   const from = stringOption(args, 'from')
   if (Boolean(rows) === Boolean(from))
-    throw new UsageError(
+    throw misuse(
+      declared.runsRedo,
       'name the rows to redo with --rows 3,7 or --from results.xlsx (one of them).',
-      `Usage: skill-runner ${declared.runsRedo.usage}`,
     )
   const runId = args.positionals[0]!
   const numbers = rows ? rowList(rows) : await markedForRedo(resolve(from!), runId)
@@ -66,10 +72,7 @@ function describeVersions(rowNumber: number, row: RowVersions, runId: string): s
 export async function runsKeep(ctx: CommandContext, args: ParsedArgs) {
   const rowNumber = integerOption(stringOption(args, 'row'), '--row', 1, 10_000_000)
   if (rowNumber === undefined)
-    throw new UsageError(
-      'name the row with --row N (its spreadsheet row number).',
-      `Usage: skill-runner ${declared.runsKeep.usage}`,
-    )
+    throw misuse(declared.runsKeep, 'name the row with --row N (its spreadsheet row number).')
   const version = integerOption(stringOption(args, 'version'), '--version', 1, 10_000)
   const runId = args.positionals[0]!
   const { engine, connection } = await ctx.session()

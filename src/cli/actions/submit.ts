@@ -9,7 +9,13 @@ import type { RowSelection } from '../../core/flows/spend'
 import type { PlanRequest } from '../../core/flows/spend/plan'
 import type { ReadCorrected } from '../../core/flows/spend/retry-workbook'
 import type { PrepareTarget } from '../../shared/bridge'
-import { integerOption, stringOption, type CommandContext, type ParsedArgs } from '../command'
+import {
+  integerOption,
+  stringOption,
+  type CommandContext,
+  type ParsedArgs,
+  misuse,
+} from '../command'
 import * as declared from '../commands/submit'
 import { UsageError } from '../errors'
 import { mappedReader } from '../column-mapping'
@@ -28,11 +34,9 @@ import { spend, spendingOptions } from './spending'
 export async function run(ctx: CommandContext, args: ParsedArgs) {
   const restOf = stringOption(args, 'rest-of')
   if (restOf !== undefined) return sendRestOfPilot(ctx, args, restOf)
-  if (args.positionals.length === 0)
-    throw new UsageError('run needs a workbook FILE.', `Usage: skill-runner ${declared.run.usage}`)
+  if (args.positionals.length === 0) throw misuse(declared.run, 'run needs a workbook FILE.')
   const templateId = stringOption(args, 'template')
-  if (!templateId)
-    throw new UsageError('run needs --template ID.', `Usage: skill-runner ${declared.run.usage}`)
+  if (!templateId) throw misuse(declared.run, 'run needs --template ID.')
   const callbackUrl = stringOption(args, 'callback-url')
   return submitWorkbook(ctx, args, { kind: 'template', templateId, callbackUrl }, undefined)
 }
@@ -41,10 +45,7 @@ export async function execute(ctx: CommandContext, args: ParsedArgs) {
   const listingId = stringOption(args, 'listing')
   const versionId = stringOption(args, 'version')
   if (!listingId || !versionId)
-    throw new UsageError(
-      'execute needs --listing ID and --version VID.',
-      `Usage: skill-runner ${declared.execute.usage}`,
-    )
+    throw misuse(declared.execute, 'execute needs --listing ID and --version VID.')
   const pilot = integerOption(stringOption(args, 'pilot'), '--pilot', 1, 1_000_000)
   if (pilot !== undefined && stringOption(args, 'rows') !== undefined)
     throw new UsageError('give either --pilot N or --rows N-M, not both.')
@@ -141,9 +142,9 @@ function prepareTargetOf(target: PlanRequest['target']): PrepareTarget {
 async function sendRestOfPilot(ctx: CommandContext, args: ParsedArgs, pilotRunId: string) {
   const alone = ['template', 'rows', 'callback-url'].filter((o) => args.values[o] !== undefined)
   if (args.positionals.length > 0 || alone.length > 0)
-    throw new UsageError(
+    throw misuse(
+      declared.run,
       '--rest-of takes the workbook, the target and the rows from the pilot: give no FILE, --template, --rows or --callback-url with it.',
-      `Usage: skill-runner ${declared.run.usage}`,
     )
   spendingOptions(args)
   const { engine, connection } = await ctx.session()

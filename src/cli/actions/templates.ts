@@ -8,7 +8,15 @@ import type { ApiClient } from '../../core/service'
 import { EngineError } from '../../core/errors'
 import { knownCatalog } from '../../core/flows/catalog'
 import { buyerListing } from '../../core/flows/listings/buyer-listing'
-import { outputOption, stringOption, type ParsedArgs, type CommandContext } from '../command'
+import {
+  misuse,
+  outputOption,
+  showOne,
+  stringOption,
+  type CommandContext,
+  type ParsedArgs,
+  type RunCommand,
+} from '../command'
 import * as declared from '../commands/templates'
 import { UsageError } from '../errors'
 import { table } from '../output'
@@ -90,13 +98,8 @@ function describeSchema(schema: OfficialTemplateSchema): string {
   ].join('\n')
 }
 
-export async function templatesShow(ctx: CommandContext, args: ParsedArgs) {
-  const connection = await ctx.connect()
-  const template = await connection.client.privateTemplate(args.positionals[0]!, {
-    signal: ctx.signal,
-  })
-  ctx.out.result(template, () => describeTemplate(template))
-}
+export const templatesShow: RunCommand = (ctx, args) =>
+  showOne(ctx, args, (client, id, options) => client.privateTemplate(id, options), describeTemplate)
 
 function describeTemplate(t: PrivateTemplate): string {
   return [
@@ -120,10 +123,7 @@ export async function templatesWorkbook(ctx: CommandContext, args: ParsedArgs) {
   const listingId = stringOption(args, 'listing')
   const templateId = args.positionals[0]
   if (Boolean(listingId) === Boolean(templateId))
-    throw new UsageError(
-      'give either a template ID or --listing ID.',
-      `Usage: skill-runner ${declared.templatesWorkbook.usage}`,
-    )
+    throw misuse(declared.templatesWorkbook, 'give either a template ID or --listing ID.')
   if (stringOption(args, 'version') && !listingId)
     throw new UsageError('--version goes with --listing.')
   const output = outputOption(args, declared.templatesWorkbook, 'xlsx')

@@ -15,7 +15,7 @@ import {
   type MappingOutcome,
 } from '../../core/workbooks'
 import type { WorkbookValidation } from '../../shared/contract'
-import { stringOption, type CommandContext, type ParsedArgs } from '../command'
+import { stringOption, type CommandContext, type ParsedArgs, misuse } from '../command'
 import * as declared from '../commands/validate'
 import { EXIT, UsageError } from '../errors'
 import { flowHooks } from './flow-hooks'
@@ -38,10 +38,7 @@ export async function validate(ctx: CommandContext, args: ParsedArgs) {
   const listingId = stringOption(args, 'listing')
   const versionId = stringOption(args, 'version')
   if (Boolean(templateId) === Boolean(listingId))
-    throw new UsageError(
-      'give either --template ID or --listing ID --version VID.',
-      `Usage: skill-runner ${declared.validate.usage}`,
-    )
+    throw misuse(declared.validate, 'give either --template ID or --listing ID --version VID.')
   const mapping = await mappingOption(args)
   if (mapping && listingId)
     throw new UsageError(
@@ -151,11 +148,7 @@ async function validateAgainstListing(
   versionId: string | undefined,
   args: ParsedArgs,
 ): Promise<ValidateOutcome> {
-  if (!versionId)
-    throw new UsageError(
-      '--listing needs --version VID.',
-      `Usage: skill-runner ${declared.validate.usage}`,
-    )
+  if (!versionId) throw misuse(declared.validate, '--listing needs --version VID.')
   if (stringOption(args, 'annotate'))
     throw new UsageError(
       '--annotate works with --template (offline validation), where every problem has its cell.',
