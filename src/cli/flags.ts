@@ -8,6 +8,9 @@ export const VALUE = { type: 'string' } as const
 export const SWITCH = { type: 'boolean' } as const
 export const OUTPUT = { type: 'string', short: 'o' } as const
 
+/** `--search Q [--limit N]` on the commands that list: `listings` and `history`. */
+export const searchFlags = { search: VALUE, limit: VALUE }
+
 /** `--map` and `--map-file` on validate, run and execute (read in column-mapping.ts). */
 export const mappingFlags = { map: VALUE, 'map-file': VALUE }
 

@@ -3,14 +3,14 @@
  * they do is in actions/creators.ts, loaded only when one of them runs.
  */
 import { commandGroup, one } from '../command'
-import { VALUE } from '../flags'
+import { searchFlags } from '../flags'
 
 export const { listings, reviewsShow } = commandGroup(() => import('../actions/creators'), {
   listings: {
     name: 'listings',
     summary: 'List your marketplace listings (all statuses), with an optional search.',
     usage: 'listings [--search Q] [--limit N]',
-    options: { search: VALUE, limit: VALUE },
+    options: searchFlags,
   },
 
   reviewsShow: {

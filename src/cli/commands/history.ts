@@ -3,7 +3,7 @@
  * actions/history.ts, loaded only when it runs.
  */
 import { commandGroup } from '../command'
-import { VALUE } from '../flags'
+import { searchFlags } from '../flags'
 
 export const { history } = commandGroup(() => import('../actions/history'), {
   history: {
@@ -11,6 +11,6 @@ export const { history } = commandGroup(() => import('../actions/history'), {
     summary:
       'The submissions made from this computer, newest first, with their run’s latest status and cost; --search matches file, template, listing, run, status or date.',
     usage: 'history [--search Q] [--limit N]',
-    options: { search: VALUE, limit: VALUE },
+    options: searchFlags,
   },
 })
