@@ -4,6 +4,9 @@
  *
  * Targets (issue 23): `--version`, `--help` and a completion answer under 150 ms; validating a
  * 3-row csv under 300 ms. They need the built CLI (out/cli, made by `npm install`).
+ *
+ * The commands take turns, one run of each per round, so that a change in the machine's load
+ * weighs on every figure alike; each is also given as a multiple of bare node's.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -22,40 +25,47 @@ writeFileSync(csv, 'Message,Sequence number\nhello,1\nagain,2\nthree,3\n')
 const env = { ...process.env, SKILL_RUNNER_HOME: join(dir, 'home') }
 const cli = join(root, 'bin/skill-runner.js')
 
-function medianMs(args: string[]): number {
-  const times: number[] = []
-  for (let i = 0; i < RUNS; i += 1) {
-    const started = process.hrtime.bigint()
-    spawnSync(process.execPath, args, { env, stdio: 'ignore' })
-    times.push(Number(process.hrtime.bigint() - started) / 1e6)
-  }
-  times.sort((a, b) => a - b)
-  return times[Math.floor(times.length / 2)]!
+/** Wall time of one whole process, in ms. */
+function once(args: string[]): number {
+  const started = process.hrtime.bigint()
+  spawnSync(process.execPath, args, { env, stdio: 'ignore' })
+  return Number(process.hrtime.bigint() - started) / 1e6
+}
+
+function loadAverage(): string {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')
+}
+
+function median(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
 }
 
 try {
   // The first validate saves the template's schema; the measured ones are the usual case.
   spawnSync(process.execPath, [cli, 'validate', csv, '--template', 'row-echo'], { env })
   // Whole processes on a shared machine: the load says how far to trust the figures below.
-  console.log(
-    `load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  )
-  const bare = medianMs(['-e', '0'])
-  console.log(`bare node -e 0                      ${bare.toFixed(0).padStart(5)} ms`)
+  console.log(`load average ${loadAverage()} (before)`)
   const rows: [string, string[], number][] = [
     ['skill-runner --version', [cli, '--version'], 150],
     ['skill-runner --help', [cli, '--help'], 150],
     ['skill-runner completion bash', [cli, 'completion', 'bash'], 150],
     ['skill-runner validate (3-row csv)', [cli, 'validate', csv, '--template', 'row-echo'], 300],
   ]
-  for (const [label, args, target] of rows) {
-    const ms = medianMs(args)
+  const all: string[][] = [['-e', '0'], ...rows.map(([, args]) => args)]
+  const times: number[][] = all.map(() => [])
+  for (let round = 0; round < RUNS; round += 1) all.forEach((args, i) => times[i]!.push(once(args)))
+  const bare = median(times[0]!)
+  console.log(`bare node -e 0                      ${bare.toFixed(0).padStart(5)} ms`)
+  rows.forEach(([label, , target], i) => {
+    const ms = median(times[i + 1]!)
     console.log(
-      `${ms < target ? 'MET ' : 'MISS'} ${label.padEnd(34)} ${ms.toFixed(0).padStart(5)} ms (target under ${target} ms; median of ${RUNS})`,
+      `${ms < target ? 'MET ' : 'MISS'} ${label.padEnd(34)} ${ms.toFixed(0).padStart(5)} ms, ${(ms / bare).toFixed(2)}x bare node (target under ${target} ms; median of ${RUNS})`,
     )
-  }
+  })
+  console.log(`load average ${loadAverage()} (after)`)
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }

@@ -21,11 +21,6 @@ import { UsageError } from './errors'
 /** A reader that answers everything the read found (cells and the mapping included). */
 export type ReadWholeWorkbook = ReadSheet
 
-export const mappingFlags = {
-  map: { type: 'string' },
-  'map-file': { type: 'string' },
-} as const
-
 /** The mapping --map or --map-file gives, or undefined. */
 export async function mappingOption(args: ParsedArgs): Promise<ColumnMap | undefined> {
   const text = stringOption(args, 'map')

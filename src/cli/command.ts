@@ -1,6 +1,7 @@
 /** The shape of one CLI command, and what every command gets to work with. */
 import type { ParseArgsConfig } from 'node:util'
 import type { Connection, Engine } from '../core/engine'
+import type { ApiClient } from '../core/service'
 import type { Output } from './output'
 import { UsageError } from './errors'
 
@@ -51,8 +52,39 @@ export interface Command {
   details?: string
   /** Number of positional arguments accepted (default 0). */
   positionals?: { min: number; max: number; names: string }
-  run(ctx: CommandContext, args: ParsedArgs): Promise<number | void>
+  run: RunCommand
 }
+
+/** What a command does: an exit code, or nothing for success. */
+export type RunCommand = (ctx: CommandContext, args: ParsedArgs) => Promise<number | void>
+
+/**
+ * A command's run that loads its module of actions only when it runs: `--help`, `--version` and
+ * completion read the declarations and never wait for the engine, zod or a workbook reader.
+ */
+function runFrom<Name extends string>(
+  load: () => Promise<Record<Name, RunCommand>>,
+  name: Name,
+): RunCommand {
+  return async (ctx, args) => (await load())[name](ctx, args)
+}
+
+/**
+ * A group's commands from their declarations, each run by the function of the same name in the
+ * module `load` imports (actions/<group>.ts), so a declaration without its action does not type.
+ */
+export function commandGroup<Name extends string, Actions extends Record<Name, RunCommand>>(
+  load: () => Promise<Actions>,
+  declarations: Record<Name, Omit<Command, 'run'>>,
+): Record<Name, Command> {
+  const entries = Object.entries(declarations) as [Name, Omit<Command, 'run'>][]
+  return Object.fromEntries(
+    entries.map(([name, declared]) => [name, { ...declared, run: runFrom(load, name) }]),
+  ) as Record<Name, Command>
+}
+
+/** One positional argument, e.g. `one('a RUN id')`. */
+export const one = (names: string) => ({ min: 1, max: 1, names })
 
 export function stringOption(args: ParsedArgs, name: string): string | undefined {
   const value = args.values[name]
@@ -67,14 +99,31 @@ export function outputOption(args: ParsedArgs, command: Command, kind: 'xlsx' | 
   const output = stringOption(args, 'output')
   const ok = kind === 'xlsx' ? output?.toLowerCase().endsWith('.xlsx') : Boolean(output)
   if (!output || !ok) {
-    throw new UsageError(
+    throw misuse(
+      command,
       kind === 'xlsx'
         ? 'give the workbook to write with -o FILE.xlsx.'
         : 'give the folder to write into with -o DIR.',
-      `Usage: skill-runner ${command.usage}`,
     )
   }
   return output
+}
+
+/** `… show ID`: what the service has under the ID given, as JSON or in the words of `describe`. */
+export async function showOne<T>(
+  ctx: CommandContext,
+  args: ParsedArgs,
+  ask: (client: ApiClient, id: string, options: { signal: AbortSignal }) => Promise<T>,
+  describe: (found: T) => string,
+): Promise<void> {
+  const connection = await ctx.connect()
+  const found = await ask(connection.client, args.positionals[0]!, { signal: ctx.signal })
+  ctx.out.result(found, () => describe(found))
+}
+
+/** A usage error that shows the command's usage line under the message. */
+export function misuse(command: Pick<Command, 'usage'>, message: string): UsageError {
+  return new UsageError(message, `Usage: skill-runner ${command.usage}`)
 }
 
 export function flag(args: ParsedArgs, name: string): boolean {

@@ -5,8 +5,13 @@
  */
 import { parseArgs } from 'node:util'
 import type { Engine } from '../core/engine'
-import { makeEngine } from './engine'
-import type { Command, CommandContext, GlobalOptions, ParsedArgs } from './command'
+import {
+  misuse,
+  type Command,
+  type CommandContext,
+  type GlobalOptions,
+  type ParsedArgs,
+} from './command'
 import { commands } from './commands'
 import { EXIT, UsageError, describeForTerminal, exitCodeOf } from './errors'
 import { commandHelp, generalHelp } from './help'
@@ -101,7 +106,9 @@ async function runCommand(
     signal: controller.signal,
     interrupted,
     async engine() {
-      engine ??= await makeEngine(streams.env)
+      // The engine (storage, the service client, the contract's schemas) loads with the first
+      // command that asks for it, never for --help, --version or completion.
+      engine ??= await (await import('./engine')).makeEngine(streams.env)
       return engine
     },
     async connect() {
@@ -206,15 +213,12 @@ function parseCommandArgs(command: Command, args: string[]): ParsedArgs {
   const count = parsed.positionals.length
   const allowed = command.positionals ?? { min: 0, max: 0, names: '' }
   if (count < allowed.min) {
-    throw new UsageError(
-      `${command.name} needs ${allowed.names}.`,
-      `Usage: skill-runner ${command.usage}`,
-    )
+    throw misuse(command, `${command.name} needs ${allowed.names}.`)
   }
   if (count > allowed.max) {
-    throw new UsageError(
+    throw misuse(
+      command,
       `${command.name} does not take “${parsed.positionals.slice(allowed.max).join(' ')}”.`,
-      `Usage: skill-runner ${command.usage}`,
     )
   }
   return parsed as ParsedArgs

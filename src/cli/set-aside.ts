@@ -13,11 +13,6 @@ import { plural } from '../shared/amounts'
 import { flag, stringOption, type CommandContext, type ParsedArgs } from './command'
 import { UsageError } from './errors'
 
-export const setAsideFlags = {
-  'skip-invalid': { type: 'boolean' },
-  'set-aside': { type: 'string' },
-} as const
-
 /** What --skip-invalid asked for, and (once written) the workbook of rows set aside. */
 export interface SetAside {
   enabled: boolean

@@ -9,8 +9,6 @@
  * the stripping. A mark that came from elsewhere can at most colour text with our palette;
  * nothing can hide text or move the cursor.
  */
-import { runOutcome, type RunCounters } from '../shared/format'
-
 const OPEN = '\uE000'
 const CLOSE = '\uE001'
 const MARK = /\uE000(1|2|22|31|32|33|39)\uE001/g
@@ -51,24 +49,4 @@ export function createStyle(enabled: boolean): Style {
     dim: sgr(2, 22),
     bold: sgr(1, 22),
   }
-}
-
-/** A status word in its colour: green done, red failed, yellow under way, as is otherwise. */
-function statusColor(style: Style, status: string, text = status): string {
-  if (status === 'succeeded' || status === 'published' || status === 'settled')
-    return style.green(text)
-  if (status === 'failed' || status === 'rejected' || status === 'cancelled') return style.red(text)
-  if (
-    status === 'queued' ||
-    status === 'running' ||
-    status === 'pending' ||
-    status === 'pending_review'
-  )
-    return style.yellow(text)
-  return text
-}
-
-/** A run's outcome in its colour: yellow when it finished with failed rows, else as its status. */
-export function outcomeColor(style: Style, run: RunCounters, text: string): string {
-  return runOutcome(run).partial ? style.yellow(text) : statusColor(style, run.status, text)
 }

@@ -6,35 +6,18 @@ import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runCliOn } from '../helpers/cli'
-import { runEnded, testEngine } from '../helpers/engine'
 import { useTestSandbox } from '../helpers/sandbox'
+import { sentAndEnded } from './sent-runs'
 
 const sandbox = useTestSandbox()
 const home = mkdtempSync(join(tmpdir(), 'sr-compare-home-'))
 let runA: string
 let runB: string
 
-/** Sends row-echo rows from this computer (so their inputs are known) and waits for the end. */
-async function sent(messages: string[]): Promise<string> {
-  const engine = testEngine(home, { tokenOverride: sandbox.token })
-  try {
-    const connection = await engine.connect({ baseUrl: sandbox.url })
-    const entry = await engine.submissions.journal(connection, {
-      target: { kind: 'template', templateId: 'row-echo' },
-      rows: messages.map((message) => ({ message })),
-      rowNumbers: messages.map((_, i) => i + 2),
-    })
-    const { runId } = await engine.submissions.send(connection, entry)
-    await runEnded(connection, runId)
-    return runId
-  } finally {
-    await engine.close()
-  }
-}
-
 beforeAll(async () => {
-  runA = await sent(['one', 'two', 'three', 'kept'])
-  runB = await sent(['two', 'one', 'four', 'kept'])
+  // Sent from this computer, so their inputs are known.
+  runA = await sentAndEnded({ home, sandbox }, ['one', 'two', 'three', 'kept'])
+  runB = await sentAndEnded({ home, sandbox }, ['two', 'one', 'four', 'kept'])
 })
 
 const cli = (args: string[]) => runCliOn({ baseUrl: sandbox.url, token: sandbox.token, home }, args)

@@ -4,11 +4,10 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import ExcelJS from 'exceljs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { runCliOn } from '../helpers/cli'
-import { runEnded, testEngine } from '../helpers/engine'
 import { useTestSandbox } from '../helpers/sandbox'
+import { ended, resultsWorkbook, sentAndEnded } from './sent-runs'
 
 const sandbox = useTestSandbox()
 const home = mkdtempSync(join(tmpdir(), 'sr-keep-home-'))
@@ -17,42 +16,18 @@ let redoRunId: string
 
 const cli = (args: string[]) => runCliOn({ baseUrl: sandbox.url, token: sandbox.token, home }, args)
 
-async function ended(id: string) {
-  const engine = testEngine(home, { tokenOverride: sandbox.token })
-  try {
-    await runEnded(await engine.connect({ baseUrl: sandbox.url }), id)
-  } finally {
-    await engine.close()
-  }
-}
-
 beforeAll(async () => {
-  const engine = testEngine(home, { tokenOverride: sandbox.token })
-  try {
-    const connection = await engine.connect({ baseUrl: sandbox.url })
-    const entry = await engine.submissions.journal(connection, {
-      target: { kind: 'template', templateId: 'row-echo' },
-      rows: ['a', 'b', 'c'].map((message) => ({ message })),
-      rowNumbers: [2, 3, 4],
-    })
-    runId = (await engine.submissions.send(connection, entry)).runId
-    await runEnded(connection, runId)
-  } finally {
-    await engine.close()
-  }
+  runId = await sentAndEnded({ home, sandbox }, ['a', 'b', 'c'])
   const redo = await cli(['runs', 'redo', runId, '--rows', '3', '--yes', '--json'])
   expect(redo.code).toBe(0)
   redoRunId = JSON.parse(redo.stdout).runId
-  await ended(redoRunId)
+  await ended({ home, sandbox }, redoRunId)
 })
 
 /** The results workbook's line for a sheet row, as text (its output's link names the run). */
 async function resultsLine(sheetRow: number): Promise<string> {
-  const path = join(mkdtempSync(join(tmpdir(), 'sr-keep-results-')), 'results.xlsx')
-  expect((await cli(['runs', 'results', runId, '-o', path])).code).toBe(0)
-  const book = new ExcelJS.Workbook()
-  await book.xlsx.readFile(path)
-  const lines = book.getWorksheet('Results')!.getSheetValues() as unknown[][]
+  const { sheet } = await resultsWorkbook(cli, runId, 'sr-keep-results-')
+  const lines = sheet.getSheetValues() as unknown[][]
   return JSON.stringify(lines.find((line) => line?.[1] === sheetRow))
 }
 

@@ -5,12 +5,12 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import ExcelJS from 'exceljs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { paths } from '../../src/shared/contract'
 import { runCliOn } from '../helpers/cli'
-import { runEnded, testEngine } from '../helpers/engine'
+import { testEngine } from '../helpers/engine'
 import { useTestSandbox } from '../helpers/sandbox'
+import { ended, resultsWorkbook, sentAndEnded } from './sent-runs'
 
 const sandbox = useTestSandbox()
 const home = mkdtempSync(join(tmpdir(), 'sr-redo-home-'))
@@ -19,19 +19,7 @@ let runId: string
 let latestRedo: string
 
 beforeAll(async () => {
-  const engine = testEngine(home, { tokenOverride: sandbox.token })
-  try {
-    const connection = await engine.connect({ baseUrl: sandbox.url })
-    const entry = await engine.submissions.journal(connection, {
-      target: { kind: 'template', templateId: 'row-echo' },
-      rows: ['a', 'b', 'c', 'd'].map((message) => ({ message })),
-      rowNumbers: [2, 3, 4, 5],
-    })
-    runId = (await engine.submissions.send(connection, entry)).runId
-    await runEnded(connection, runId)
-  } finally {
-    await engine.close()
-  }
+  runId = await sentAndEnded({ home, sandbox }, ['a', 'b', 'c', 'd'])
 })
 
 const cli = (args: string[]) => runCliOn({ baseUrl: sandbox.url, token: sandbox.token, home }, args)
@@ -98,12 +86,12 @@ describe('runs redo', () => {
   })
 
   it('takes the rows marked in the results workbook’s Redo? column', async () => {
-    const results = join(mkdtempSync(join(tmpdir(), 'sr-redo-results-')), 'results.xlsx')
-    expect((await cli(['runs', 'results', runId, '-o', results])).code).toBe(0)
-    const book = new ExcelJS.Workbook()
-    await book.xlsx.readFile(results)
-    const sheet = book.getWorksheet('Results')!
-    const headers = sheet.getRow(1).values as unknown[]
+    const {
+      path: results,
+      book,
+      sheet,
+      headers,
+    } = await resultsWorkbook(cli, runId, 'sr-redo-results-')
     const redoColumn = headers.indexOf('Redo?')
     expect(redoColumn).toBeGreaterThan(0)
     sheet.getRow(4).getCell(redoColumn).value = 'x' // sheet row 4 of the run: "c"
@@ -117,18 +105,8 @@ describe('runs redo', () => {
   })
 
   it('the results workbook shows each redone row’s kept version, the newest that succeeded', async () => {
-    const engine = testEngine(home, { tokenOverride: sandbox.token })
-    try {
-      await runEnded(await engine.connect({ baseUrl: sandbox.url }), latestRedo)
-    } finally {
-      await engine.close()
-    }
-    const results = join(mkdtempSync(join(tmpdir(), 'sr-redo-kept-')), 'results.xlsx')
-    expect((await cli(['runs', 'results', runId, '-o', results])).code).toBe(0)
-    const book = new ExcelJS.Workbook()
-    await book.xlsx.readFile(results)
-    const sheet = book.getWorksheet('Results')!
-    const headers = sheet.getRow(1).values as unknown[]
+    await ended({ home, sandbox }, latestRedo)
+    const { sheet, headers } = await resultsWorkbook(cli, runId, 'sr-redo-kept-')
     const output = headers.indexOf('row')
     const link = (sheetRow: number) => {
       const line = (sheet.getSheetValues() as unknown[][]).find((l) => l?.[1] === sheetRow)!

@@ -114,13 +114,11 @@ describe('prompt', () => {
 
 describe('doctor and the keychain', () => {
   const advice = 'Install a keychain: on Debian or Ubuntu run "sudo apt install gnome-keyring".'
+  /** What doctor says where no token can be saved. */
+  const unsaved = (kind: 'memory' | 'environment', description: string) =>
+    tokenStorageLines({ kind, description, canSaveTokens: false, advice }).join('\n')
   it('says there is no keychain and what to do', () => {
-    const text = tokenStorageLines({
-      kind: 'memory',
-      description: 'no keychain (none answered on this computer)',
-      canSaveTokens: false,
-      advice,
-    }).join('\n')
+    const text = unsaved('memory', 'no keychain (none answered on this computer)')
     expect(text).toContain('No keychain on this computer')
     expect(text).toContain('SKILL_RUNNER_TOKEN')
     expect(text).toContain('install or unlock a keychain')
@@ -128,12 +126,7 @@ describe('doctor and the keychain', () => {
   })
 
   it('says where the token comes from when SKILL_RUNNER_TOKEN gives it', () => {
-    const text = tokenStorageLines({
-      kind: 'environment',
-      description: 'the SKILL_RUNNER_TOKEN environment variable',
-      canSaveTokens: false,
-      advice,
-    }).join('\n')
+    const text = unsaved('environment', 'the SKILL_RUNNER_TOKEN environment variable')
     expect(text).toContain('The token comes from the SKILL_RUNNER_TOKEN environment variable.')
     expect(text).toContain('No keychain on this computer')
   })

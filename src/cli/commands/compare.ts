@@ -1,58 +1,17 @@
-/** `runs compare`: two runs side by side, rows matched by their inputs. */
-import { resolve } from 'node:path'
-import { compareRuns } from '../../core/flows/compare/compare-runs'
-import { differenceText, writeComparisonWorkbook } from '../../core/flows/compare/compare-workbook'
-import type { ComparisonView } from '../../shared/bridge'
-import { outputOption, stringOption, type Command } from '../command'
-import { EXIT } from '../errors'
+/**
+ * `runs compare` as --help and completion read it (name, usage, options). What it does is in
+ * actions/compare.ts, loaded only when it runs.
+ */
+import { commandGroup } from '../command'
+import { OUTPUT } from '../flags'
 
-/** The comparison in a few lines: how many rows differ, then each one that does. */
-function describeComparison(view: ComparisonView, path: string | undefined): string {
-  const lines = [
-    `${view.a.runId} (A) and ${view.b.runId} (B): ${view.differing} of ${view.rows.length} rows differ`,
-  ]
-  if (!view.a.inputsKnown || !view.b.inputsKnown)
-    lines.push('a run not sent from this computer has its rows matched by position only')
-  for (const row of view.rows.filter((r) => r.differs)) {
-    const name =
-      row.a && row.b
-        ? row.a.label === row.b.label
-          ? row.a.label
-          : `${row.a.label} / ${row.b.label}`
-        : `${(row.a ?? row.b)!.label} only in ${row.a ? 'A' : 'B'}`
-    const status =
-      row.a && row.b && row.a.status !== row.b.status ? ` ${row.a.status} → ${row.b.status}` : ''
-    lines.push(`  ${name}:${status}`)
-    for (const output of row.outputs.filter((o) => !o.same))
-      lines.push(
-        `    ${output.portName}: ${differenceText(output).replace(/\n/g, '; ').slice(0, 200)}`,
-      )
-  }
-  if (path) lines.push(`wrote ${path}`)
-  return lines.join('\n')
-}
-
-export const runsCompare: Command = {
-  name: 'runs compare',
-  summary:
-    'Compare two runs: rows matched by their inputs, status and outputs side by side (-o writes a workbook).',
-  usage: 'runs compare RUN_A RUN_B [-o FILE.xlsx]',
-  options: { output: { type: 'string', short: 'o' } },
-  positionals: { min: 2, max: 2, names: 'two RUN ids' },
-  async run(ctx, args) {
-    const path = stringOption(args, 'output')
-      ? resolve(outputOption(args, runsCompare, 'xlsx'))
-      : undefined
-    const { engine, connection } = await ctx.session()
-    const [runA, runB] = args.positionals as [string, string]
-    const view = await compareRuns(engine, connection, runA, runB, ctx.signal)
-    const written = path ? await writeComparisonWorkbook(view, path) : undefined
-    const answer = {
-      rows: view.rows,
-      differing: view.differing,
-      ...(written ? { path: written } : {}),
-    }
-    ctx.out.result(answer, () => describeComparison(view, written))
-    return EXIT.ok
+export const { runsCompare } = commandGroup(() => import('../actions/compare'), {
+  runsCompare: {
+    name: 'runs compare',
+    summary:
+      'Compare two runs: rows matched by their inputs, status and outputs side by side (-o writes a workbook).',
+    usage: 'runs compare RUN_A RUN_B [-o FILE.xlsx]',
+    options: { output: OUTPUT },
+    positionals: { min: 2, max: 2, names: 'two RUN ids' },
   },
-}
+})

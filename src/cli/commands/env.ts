@@ -1,107 +1,37 @@
 /**
- * `env add|list|remove|use`: saved environments. Tokens go to the keychain, never to output;
- * without one, SKILL_RUNNER_TOKEN gives the token (the refusal says so).
+ * `env add`, `env list`, `env remove` and `env use` as --help and completion read them (name,
+ * usage, options). What they do is in actions/env.ts, loaded only when one of them runs.
  */
-import type { EnvironmentView } from '../../shared/bridge'
-import { flag, stringOption, type Command, type CommandContext } from '../command'
-import { UsageError } from '../errors'
-import { table } from '../output'
+import { commandGroup, one } from '../command'
+import { VALUE, SWITCH } from '../flags'
 
-/** The TOKEN column: where each token is, as the app's header and sidebar say it. */
-const TOKEN_COLUMN: Record<EnvironmentView['token']['place'], string> = {
-  'built-in': 'not needed',
-  saved: 'stored',
-  session: 'this session only',
-  environment: 'SKILL_RUNNER_TOKEN',
-  none: 'missing',
-}
-
-async function printList(ctx: CommandContext) {
-  const engine = await ctx.engine()
-  const items = await engine.listEnvironments()
-  ctx.out.result({ items }, () =>
-    table(
-      ['', 'NAME', 'ADDRESS', 'TOKEN'],
-      items.map((e: EnvironmentView) => [
-        e.isDefault ? '*' : '',
-        e.name,
-        e.builtIn ? e.baseUrl || '(built in, starts when used)' : e.baseUrl,
-        TOKEN_COLUMN[e.token.place],
-      ]),
-    ),
-  )
-}
-
-async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
-  let text = ''
-  for await (const chunk of stream)
-    text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8')
-  return text
-}
-
-export const envAdd: Command = {
-  name: 'env add',
-  summary:
-    'Save an environment; with --token-stdin its token is read from stdin into the keychain.',
-  usage: 'env add NAME --base-url URL [--token-stdin]',
-  options: { 'token-stdin': { type: 'boolean' }, 'unit-label': { type: 'string' } },
-  positionals: { min: 1, max: 1, names: 'a NAME' },
-  async run(ctx, args) {
-    const baseUrl = ctx.global.baseUrl
-    if (!baseUrl)
-      throw new UsageError(
-        'env add needs --base-url URL.',
-        'Usage: skill-runner env add NAME --base-url URL [--token-stdin]',
-      )
-    let token: string | undefined
-    if (flag(args, 'token-stdin')) {
-      token = (await readStdin(ctx.stdin)).trim()
-      if (!token)
-        throw new UsageError(
-          '--token-stdin was given but stdin was empty.',
-          'Pipe the token in, e.g. `printf %s "$TOKEN" | skill-runner env add ...`.',
-        )
-    }
-    const engine = await ctx.engine()
-    const unitLabel = stringOption(args, 'unit-label')
-    await engine.addEnvironment({
-      name: args.positionals[0]!,
-      baseUrl,
-      token,
-      ...(unitLabel ? { unitLabel } : {}),
-    })
-    ctx.out.note(
-      `saved environment “${args.positionals[0]}”${token ? ` (token kept in ${engine.secretStoreView().description})` : ''}`,
-    )
-    await printList(ctx)
+export const { envAdd, envList, envRemove, envUse } = commandGroup(() => import('../actions/env'), {
+  envAdd: {
+    name: 'env add',
+    summary:
+      'Save an environment; with --token-stdin its token is read from stdin into the keychain.',
+    usage: 'env add NAME --base-url URL [--token-stdin]',
+    options: { 'token-stdin': SWITCH, 'unit-label': VALUE },
+    positionals: one('a NAME'),
   },
-}
 
-export const envList: Command = {
-  name: 'env list',
-  summary: 'List the saved environments (* marks the default).',
-  usage: 'env list',
-  run: async (ctx) => printList(ctx),
-}
-
-export const envRemove: Command = {
-  name: 'env remove',
-  summary: 'Remove a saved environment and, when no other one uses its address, its token.',
-  usage: 'env remove NAME',
-  positionals: { min: 1, max: 1, names: 'a NAME' },
-  async run(ctx, args) {
-    await (await ctx.engine()).removeEnvironment(args.positionals[0]!)
-    await printList(ctx)
+  envList: {
+    name: 'env list',
+    summary: 'List the saved environments (* marks the default).',
+    usage: 'env list',
   },
-}
 
-export const envUse: Command = {
-  name: 'env use',
-  summary: 'Make an environment the default.',
-  usage: 'env use NAME',
-  positionals: { min: 1, max: 1, names: 'a NAME' },
-  async run(ctx, args) {
-    ;(await ctx.engine()).useEnvironment(args.positionals[0]!)
-    await printList(ctx)
+  envRemove: {
+    name: 'env remove',
+    summary: 'Remove a saved environment and, when no other one uses its address, its token.',
+    usage: 'env remove NAME',
+    positionals: one('a NAME'),
   },
-}
+
+  envUse: {
+    name: 'env use',
+    summary: 'Make an environment the default.',
+    usage: 'env use NAME',
+    positionals: one('a NAME'),
+  },
+})

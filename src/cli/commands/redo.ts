@@ -1,115 +1,30 @@
 /**
- * `runs redo`: a new run of only the rows whose outputs the user wants made again; `runs keep`:
- * which of a row's versions the results workbook shows.
+ * `runs redo` and `runs keep` as --help and completion read them (name, usage, options). What they
+ * do is in actions/redo.ts, loaded only when one of them runs.
  */
-import { plural } from '../../shared/amounts'
-import { resolve } from 'node:path'
-import { rowName } from '../../core/flows/spend'
-import { planRedo } from '../../core/flows/spend/plan-redo'
-import { markedForRedo } from '../../core/flows/results/redo-column'
-import { namedRowVersions, type RowVersions } from '../../core/flows/results/row-versions'
-import { statusLabel } from '../../shared/format'
-import { integerOption, stringOption, type Command } from '../command'
-import { EXIT, UsageError } from '../errors'
-import { spend, paidRunFlags, spendingOptions } from './spending'
+import { commandGroup, one } from '../command'
+import { paidRunFlags, VALUE } from '../flags'
 
-/** "3,7,12" or "3-5,9": the row numbers named, in order. */
-function rowList(text: string): number[] {
-  const numbers: number[] = []
-  for (const part of text.split(',').map((p) => p.trim())) {
-    const match = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(part)
-    const first = Number(match?.[1])
-    const last = match?.[2] === undefined ? first : Number(match[2])
-    if (!match || first < 1 || last < first || last - first > 100_000)
-      throw new UsageError(
-        `--rows takes row numbers such as 3,7,12 or 3-5; “${part}” is not one.`,
-        `Usage: skill-runner ${runsRedo.usage}`,
-      )
-    for (let n = first; n <= last; n += 1) numbers.push(n)
-  }
-  return numbers
-}
-
-export const runsRedo: Command = {
-  name: 'runs redo',
-  summary:
-    'Send chosen rows of a run made from this computer again, as a new run (asks first, or --yes).',
-  usage: 'runs redo RUN (--rows 3,7 | --from results.xlsx) [--yes] [--max-cost N] [--watch]',
-  options: {
-    rows: { type: 'string' },
-    from: { type: 'string' },
-    ...paidRunFlags,
+export const { runsRedo, runsKeep } = commandGroup(() => import('../actions/redo'), {
+  runsRedo: {
+    name: 'runs redo',
+    summary:
+      'Send chosen rows of a run made from this computer again, as a new run (asks first, or --yes).',
+    usage: 'runs redo RUN (--rows 3,7 | --from results.xlsx) [--yes] [--max-cost N] [--watch]',
+    options: {
+      rows: VALUE,
+      from: VALUE,
+      ...paidRunFlags,
+    },
+    positionals: one('a RUN id'),
   },
-  positionals: { min: 1, max: 1, names: 'a RUN id' },
-  async run(ctx, args) {
-    spendingOptions(args)
-    const rows = stringOption(args, 'rows')
-    const from = stringOption(args, 'from')
-    if (Boolean(rows) === Boolean(from))
-      throw new UsageError(
-        'name the rows to redo with --rows 3,7 or --from results.xlsx (one of them).',
-        `Usage: skill-runner ${runsRedo.usage}`,
-      )
-    const runId = args.positionals[0]!
-    const numbers = rows ? rowList(rows) : await markedForRedo(resolve(from!), runId)
-    const { engine, connection } = await ctx.session()
-    const plan = await planRedo(engine, connection, runId, numbers, ctx.signal)
-    ctx.out.note(
-      `${plural(plan.rows.length, 'row')} to redo: ${plan.rowNumbers.map((n) => rowName(plan, n)).join(', ')}`,
-    )
-    return spend(ctx, engine, plan, args)
-  },
-}
 
-/** A row's versions, one a line, the kept one marked. */
-function describeVersions(rowNumber: number, row: RowVersions, runId: string): string {
-  const lines = [
-    `row ${rowNumber}: version ${row.kept + 1} kept (${row.keptBy === 'choice' ? 'chosen' : 'the newest that succeeded'})`,
-  ]
-  row.versions.forEach((v, i) => {
-    const made = v.runId === runId ? 'as first sent' : `sent again in ${v.runId}`
-    const status = statusLabel(v.task?.status ?? 'unknown').toLowerCase()
-    lines.push(`  ${i + 1}. ${made} (${status})${i === row.kept ? '  ← kept' : ''}`)
-  })
-  return lines.join('\n')
-}
-
-export const runsKeep: Command = {
-  name: 'runs keep',
-  summary:
-    'Show the versions of a row sent again, or choose the one kept (--version): the results workbook shows it.',
-  usage: 'runs keep RUN --row N [--version K]',
-  options: { row: { type: 'string' }, version: { type: 'string' } },
-  positionals: { min: 1, max: 1, names: 'a RUN id' },
-  async run(ctx, args) {
-    const rowNumber = integerOption(stringOption(args, 'row'), '--row', 1, 10_000_000)
-    if (rowNumber === undefined)
-      throw new UsageError(
-        'name the row with --row N (its spreadsheet row number).',
-        `Usage: skill-runner ${runsKeep.usage}`,
-      )
-    const version = integerOption(stringOption(args, 'version'), '--version', 1, 10_000)
-    const runId = args.positionals[0]!
-    const { engine, connection } = await ctx.session()
-    const row = await namedRowVersions(
-      engine,
-      connection,
-      runId,
-      rowNumber,
-      version === undefined ? undefined : version - 1,
-      ctx.signal,
-    )
-    const answer = {
-      row: rowNumber,
-      kept: row.kept + 1,
-      keptBy: row.keptBy,
-      versions: row.versions.map((v, i) => ({
-        version: i + 1,
-        runId: v.runId,
-        status: v.task?.status ?? 'unknown',
-      })),
-    }
-    ctx.out.result(answer, () => describeVersions(rowNumber, row, runId))
-    return EXIT.ok
+  runsKeep: {
+    name: 'runs keep',
+    summary:
+      'Show the versions of a row sent again, or choose the one kept (--version): the results workbook shows it.',
+    usage: 'runs keep RUN --row N [--version K]',
+    options: { row: VALUE, version: VALUE },
+    positionals: one('a RUN id'),
   },
-}
+})

@@ -1,121 +1,22 @@
-/** `runs list` and `runs show`. */
-import { isTerminalStatus, type RunDetail, type RunSummary } from '../../shared/contract'
-import {
-  formatAmount,
-  rowColumnHeader,
-  rowNumberOf,
-  runOutcome,
-  runProgressText,
-  statusLabel,
-  type RowNumbering,
-} from '../../shared/format'
-import type { Connection } from '../../core/environments/connection'
-import type { Engine } from '../../core/engine'
-import { rowNumberingOf } from '../../core/flows/spend/submissions'
-import { integerOption, stringOption, type Command } from '../command'
-import { table } from '../output'
-import { outcomeColor } from '../style'
-import { localTime } from '../time'
+/**
+ * `runs list` and `runs show` as --help and completion read them (name, usage, options). What they
+ * do is in actions/runs.ts, loaded only when one of them runs.
+ */
+import { commandGroup, one } from '../command'
+import { VALUE } from '../flags'
 
-export const runsList: Command = {
-  name: 'runs list',
-  summary: 'List your runs, newest first (follows page tokens up to --limit, default 50).',
-  usage: 'runs list [--status S] [--limit N]',
-  options: { status: { type: 'string' }, limit: { type: 'string' } },
-  async run(ctx, args) {
-    const limit = integerOption(stringOption(args, 'limit'), '--limit', 1, 1_000_000) ?? 50
-    const { engine, connection } = await ctx.session()
-    const result = await connection.client.listAllRuns(
-      { status: stringOption(args, 'status'), limit },
-      { signal: ctx.signal },
-    )
-    // The history follows its runs to their end state and cost.
-    engine.recordRuns(connection.historyKey, result.items)
-    ctx.out.result(result, () =>
-      result.items.length === 0
-        ? 'No runs yet.'
-        : `${table(
-            ['RUN', 'STATUS', 'PROGRESS', 'NAME', 'CREATED'],
-            result.items.map((r: RunSummary) => [
-              r.runId,
-              runOutcome(r).label,
-              runProgressText(r),
-              r.displayName || r.templateName,
-              localTime(r.createdAtUnix),
-            ]),
-            (cell, row, column) =>
-              row >= 0 && column === 1
-                ? outcomeColor(ctx.out.style, result.items[row]!, cell)
-                : cell,
-          )}\n${result.items.length} of ${result.totalCount} runs`,
-    )
+export const { runsList, runsShow } = commandGroup(() => import('../actions/runs'), {
+  runsList: {
+    name: 'runs list',
+    summary: 'List your runs, newest first (follows page tokens up to --limit, default 50).',
+    usage: 'runs list [--status S] [--limit N]',
+    options: { status: VALUE, limit: VALUE },
   },
-}
 
-export const runsShow: Command = {
-  name: 'runs show',
-  summary: 'Show one run: its status, tasks, errors per row, cost and artifacts.',
-  usage: 'runs show RUN',
-  positionals: { min: 1, max: 1, names: 'a RUN id' },
-  async run(ctx, args) {
-    const { engine, connection } = await ctx.session()
-    const detail = await connection.client.run(args.positionals[0]!, { signal: ctx.signal })
-    engine.recordRuns(connection.historyKey, [detail.run])
-    ctx.out.result(detail, () =>
-      describeRun(detail, connection.unitLabel, numberingOf(engine, connection, detail)),
-    )
+  runsShow: {
+    name: 'runs show',
+    summary: 'Show one run: its status, tasks, errors per row, cost and artifacts.',
+    usage: 'runs show RUN',
+    positionals: one('a RUN id'),
   },
-}
-
-/** How this device names the rows of a run (spreadsheet rows when it sent them from a workbook). */
-export function numberingOf(
-  engine: Engine,
-  connection: Connection,
-  detail: RunDetail,
-): RowNumbering | null {
-  return rowNumberingOf(engine.submissions.byRun(connection.historyKey, detail.run.runId))
-}
-
-export function describeRun(
-  detail: RunDetail,
-  unitLabel: string,
-  numbering: RowNumbering | null = null,
-): string {
-  const r = detail.run
-  const ended = isTerminalStatus(r.status)
-  const lines = [
-    `${r.displayName || r.templateName || r.runId} (${r.runId})`,
-    // A run that ended with failed rows says so in its status, counts included.
-    runOutcome(r).partial
-      ? `status: ${runOutcome(r).label}`
-      : `status: ${statusLabel(r.status)}, ${runProgressText(r)}`,
-    // Once ended, what it actually cost (0 is a real amount); before, the estimate, said so.
-    ended
-      ? `cost: ${formatAmount(r.actualCostT, unitLabel)}`
-      : `cost: about ${formatAmount(r.estimatedCostT, unitLabel)} (estimate; ${formatAmount(r.actualCostT, unitLabel)} so far)`,
-  ]
-  if (r.firstErrorMessage) lines.push(`first error: ${r.firstErrorMessage}`)
-  const market = detail.market
-  if (market?.runTransactionId) {
-    const payable = ended
-      ? formatAmount(market.finalBuyerPayableT, unitLabel)
-      : `about ${formatAmount(market.estimatedBuyerPayableT, unitLabel)}`
-    lines.push(
-      `market: ${market.skillName} (${market.listingId}), transaction ${market.transactionStatus}, payable ${payable}`,
-    )
-  }
-  lines.push(
-    '',
-    table(
-      [rowColumnHeader(numbering).toUpperCase(), 'TASK', 'STATUS', 'ARTIFACTS', 'ERROR'],
-      detail.tasks.map((t) => [
-        String(rowNumberOf(numbering, t.sourceRowIndex)),
-        t.taskId,
-        statusLabel(t.status),
-        String(t.artifactCount),
-        t.errorMessage,
-      ]),
-    ),
-  )
-  return lines.join('\n')
-}
+})

@@ -1,223 +1,58 @@
 /**
- * The commands that send rows and may spend: `run` (an official template), `execute` (a
- * marketplace listing) and `runs retry-failed`. Each makes a plan and hands it to spend().
+ * `run`, `execute` and `runs retry-failed` as --help and completion read them (name, usage,
+ * options). What they do is in actions/submit.ts, loaded only when one of them runs.
  */
-import { basename, resolve } from 'node:path'
-import { plural } from '../../shared/amounts'
-import { planRestOfPilot, planRetryFailed, planSubmission, rowName } from '../../core/flows/spend'
-import type { RowSelection } from '../../core/flows/spend'
-import type { PlanRequest } from '../../core/flows/spend/plan'
-import type { ReadCorrected } from '../../core/flows/spend/retry-workbook'
-import type { PrepareTarget } from '../../shared/bridge'
-import {
-  integerOption,
-  stringOption,
-  type Command,
-  type CommandContext,
-  type ParsedArgs,
-} from '../command'
-import { UsageError } from '../errors'
-import { mappedReader, mappingFlags } from '../column-mapping'
-import { listingFile } from '../listing-copy'
-import {
-  asFollowUp,
-  linkSetAside,
-  setAsideFlags,
-  setAsideOption,
-  skippingInvalid,
-  withSetAside,
-} from '../set-aside'
-import { readWorkbookWith } from '../workbook-reader'
-import { flowHooks } from './flow-hooks'
-import { spend, paidRunFlags, spendingOptions } from './spending'
+import { commandGroup, one } from '../command'
+import { mappingFlags, setAsideFlags, paidRunFlags, VALUE } from '../flags'
 
-export const run: Command = {
-  name: 'run',
-  summary:
-    'Validate a workbook, show the cost, and submit its rows to an official template only when confirmed.',
-  usage:
-    'run (FILE --template ID [--callback-url URL] [--rows N-M] [--sheet NAME] [--map "Column=fieldKey,..." | --map-file F.json] [--skip-invalid [--set-aside F.xlsx]] | --rest-of PILOT_RUN) [--yes] [--max-cost N] [--again] [--watch]',
-  options: {
-    template: { type: 'string' },
-    sheet: { type: 'string' },
-    'rest-of': { type: 'string' },
-    'callback-url': { type: 'string' },
-    rows: { type: 'string' },
-    ...paidRunFlags,
-    ...mappingFlags,
-    ...setAsideFlags,
-  },
-  positionals: { min: 0, max: 1, names: 'a workbook FILE' },
-  async run(ctx, args) {
-    const restOf = stringOption(args, 'rest-of')
-    if (restOf !== undefined) return sendRestOfPilot(ctx, args, restOf)
-    if (args.positionals.length === 0)
-      throw new UsageError('run needs a workbook FILE.', `Usage: skill-runner ${run.usage}`)
-    const templateId = stringOption(args, 'template')
-    if (!templateId)
-      throw new UsageError('run needs --template ID.', `Usage: skill-runner ${run.usage}`)
-    const callbackUrl = stringOption(args, 'callback-url')
-    return submitWorkbook(ctx, args, { kind: 'template', templateId, callbackUrl }, undefined)
-  },
-}
-
-export const execute: Command = {
-  name: 'execute',
-  summary:
-    'Validate a workbook on the service, show the cost, and execute a marketplace listing only when confirmed.',
-  usage:
-    'execute FILE --listing ID --version VID [--yes] [--max-cost N] [--pilot N | --rows N-M] [--sheet NAME] [--map "Column=fieldKey,..." | --map-file F.json] [--skip-invalid [--set-aside F.xlsx]] [--again] [--watch]',
-  options: {
-    listing: { type: 'string' },
-    sheet: { type: 'string' },
-    version: { type: 'string' },
-    pilot: { type: 'string' },
-    rows: { type: 'string' },
-    ...paidRunFlags,
-    ...mappingFlags,
-    ...setAsideFlags,
-  },
-  positionals: { min: 1, max: 1, names: 'a workbook FILE' },
-  async run(ctx, args) {
-    const listingId = stringOption(args, 'listing')
-    const versionId = stringOption(args, 'version')
-    if (!listingId || !versionId)
-      throw new UsageError(
-        'execute needs --listing ID and --version VID.',
-        `Usage: skill-runner ${execute.usage}`,
-      )
-    const pilot = integerOption(stringOption(args, 'pilot'), '--pilot', 1, 1_000_000)
-    if (pilot !== undefined && stringOption(args, 'rows') !== undefined)
-      throw new UsageError('give either --pilot N or --rows N-M, not both.')
-    const target = { kind: 'listing', listingId, listingVersionId: versionId } as const
-    return submitWorkbook(ctx, args, target, pilot)
-  },
-}
-
-export const runsRetryFailed: Command = {
-  name: 'runs retry-failed',
-  summary:
-    'Submit a new run with only the failed rows of a finished run made from this computer (asks first, or --yes).',
-  usage: 'runs retry-failed RUN [--from FIXED.xlsx] [--yes] [--max-cost N] [--again] [--watch]',
-  options: {
-    from: { type: 'string' },
-    ...paidRunFlags,
-  },
-  positionals: { min: 1, max: 1, names: 'a RUN id' },
-  async run(ctx, args) {
-    spendingOptions(args)
-    const { engine, connection } = await ctx.session()
-    const from = stringOption(args, 'from')
-    // --from: the run's workbook, fixed in its failed rows; their changed cells are sent.
-    const fixes = from
-      ? { file: resolve(from), fileName: basename(from), read: correctedReader(ctx, engine) }
-      : []
-    const plan = await planRetryFailed(engine, connection, args.positionals[0]!, ctx.signal, fixes)
-    ctx.out.note(
-      `${plural(plan.rows.length, 'failed row')}: ${plan.rowNumbers.map((n) => rowName(plan, n)).join(', ')}`,
-    )
-    for (const fix of plan.fixesFromWorkbook ?? [])
-      ctx.out.note(
-        `Row ${fix.row}: ${Object.keys(fix.cells).join(', ')} changed in ${basename(from!)}`,
-      )
-    return spend(ctx, engine, plan, args)
-  },
-}
-
-/** Reads a corrected workbook like the run's: cells kept as typed, its sheet's mapping used. */
-function correctedReader(
-  ctx: CommandContext,
-  engine: Awaited<ReturnType<CommandContext['session']>>['engine'],
-): ReadCorrected {
-  return async (path, schema, target) => {
-    const { connection } = await ctx.session()
-    const rememberedMaps = engine.mappings.forTarget(connection.historyKey, target)
-    return readWorkbookWith(ctx, { columns: { keepCells: true, rememberedMaps } })(path, schema)
-  }
-}
-
-/**
- * Sends the workbook FILE's rows to a target the way `run` and `execute` both do: the spending
- * options checked first, then the plan (the first `pilot` rows, or those --rows names) handed
- * to spend(), which asks before paying (or needs --yes).
- */
-async function submitWorkbook(
-  ctx: CommandContext,
-  args: ParsedArgs,
-  target: PlanRequest['target'],
-  pilot: number | undefined,
-): Promise<number> {
-  spendingOptions(args)
-  const session = await ctx.session()
-  const { engine, connection } = session
-  const setAside = setAsideOption(args, args.positionals[0]!)
-  const copy = await listingFile(ctx, session, target, args, setAside)
-  // A listing's copy under its own headers has one sheet of its own: --sheet named the user's.
-  const sheet = copy ? undefined : stringOption(args, 'sheet')
-  const read = await mappedReader(
-    ctx,
-    session,
-    prepareTargetOf(target),
-    args,
-    setAside.enabled,
-    sheet,
-  )
-  const plan = await planSubmission(
-    engine,
-    connection,
-    skippingInvalid(ctx, read, setAside, [['Target', JSON.stringify(prepareTargetOf(target))]]),
-    {
-      file: copy?.file ?? args.positionals[0]!,
-      ...(copy ? { fileName: copy.fileName, scratch: copy.scratch } : {}),
-      target,
-      selection: pilot ? { first: pilot } : parseRows(stringOption(args, 'rows')),
+export const { run, execute, runsRetryFailed } = commandGroup(() => import('../actions/submit'), {
+  run: {
+    name: 'run',
+    summary:
+      'Validate a workbook, show the cost, and submit its rows to an official template only when confirmed.',
+    usage:
+      'run (FILE --template ID [--callback-url URL] [--rows N-M] [--sheet NAME] [--map "Column=fieldKey,..." | --map-file F.json] [--skip-invalid [--set-aside F.xlsx]] | --rest-of PILOT_RUN) [--yes] [--max-cost N] [--again] [--watch]',
+    options: {
+      template: VALUE,
+      sheet: VALUE,
+      'rest-of': VALUE,
+      'callback-url': VALUE,
+      rows: VALUE,
+      ...paidRunFlags,
+      ...mappingFlags,
+      ...setAsideFlags,
     },
-    flowHooks(ctx),
-  )
-  const sent = await asFollowUp(ctx, plan, args.positionals[0]!)
-  const code = await spend(withSetAside(ctx, setAside), engine, sent, args)
-  await linkSetAside(ctx, setAside)
-  return code
-}
+    positionals: { min: 0, max: 1, names: 'a workbook FILE' },
+  },
 
-/** The target a column mapping is remembered for. */
-function prepareTargetOf(target: PlanRequest['target']): PrepareTarget {
-  return target.kind === 'template'
-    ? { kind: 'template', templateId: target.templateId }
-    : { kind: 'listing', listingId: target.listingId, listingVersionId: target.listingVersionId }
-}
+  execute: {
+    name: 'execute',
+    summary:
+      'Validate a workbook on the service, show the cost, and execute a marketplace listing only when confirmed.',
+    usage:
+      'execute FILE --listing ID --version VID [--yes] [--max-cost N] [--pilot N | --rows N-M] [--sheet NAME] [--map "Column=fieldKey,..." | --map-file F.json] [--skip-invalid [--set-aside F.xlsx]] [--again] [--watch]',
+    options: {
+      listing: VALUE,
+      sheet: VALUE,
+      version: VALUE,
+      pilot: VALUE,
+      rows: VALUE,
+      ...paidRunFlags,
+      ...mappingFlags,
+      ...setAsideFlags,
+    },
+    positionals: one('a workbook FILE'),
+  },
 
-/**
- * `run --rest-of PILOT_RUN`: the rows of the pilot's workbook that the pilot did not send, to
- * the same template or listing, through the same consent as any run.
- */
-async function sendRestOfPilot(ctx: CommandContext, args: ParsedArgs, pilotRunId: string) {
-  const alone = ['template', 'rows', 'callback-url'].filter((o) => args.values[o] !== undefined)
-  if (args.positionals.length > 0 || alone.length > 0)
-    throw new UsageError(
-      '--rest-of takes the workbook, the target and the rows from the pilot: give no FILE, --template, --rows or --callback-url with it.',
-      `Usage: skill-runner ${run.usage}`,
-    )
-  spendingOptions(args)
-  const { engine, connection } = await ctx.session()
-  const plan = await planRestOfPilot(
-    engine,
-    connection,
-    readWorkbookWith(ctx, { sheet: stringOption(args, 'sheet') }),
-    pilotRunId,
-    flowHooks(ctx),
-  )
-  return spend(ctx, engine, plan, args)
-}
-
-/** --rows: a range of spreadsheet rows (2-11, 5-, -9) or one row. */
-function parseRows(value: string | undefined): RowSelection {
-  if (value === undefined) return {}
-  const match = /^(\d+)?-(\d+)?$|^(\d+)$/.exec(value.trim())
-  if (!match) throw new UsageError(`--rows must look like 2-11 (spreadsheet rows), got “${value}”.`)
-  if (match[3]) return { fromRow: Number(match[3]), toRow: Number(match[3]) }
-  return {
-    ...(match[1] ? { fromRow: Number(match[1]) } : {}),
-    ...(match[2] ? { toRow: Number(match[2]) } : {}),
-  }
-}
+  runsRetryFailed: {
+    name: 'runs retry-failed',
+    summary:
+      'Submit a new run with only the failed rows of a finished run made from this computer (asks first, or --yes).',
+    usage: 'runs retry-failed RUN [--from FIXED.xlsx] [--yes] [--max-cost N] [--again] [--watch]',
+    options: {
+      from: VALUE,
+      ...paidRunFlags,
+    },
+    positionals: one('a RUN id'),
+  },
+})

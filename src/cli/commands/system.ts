@@ -1,47 +1,37 @@
-/** `doctor` and `sandbox`. */
+/**
+ * `doctor` and `sandbox` as --help and completion read them (name, usage, options). What they do
+ * is in actions/system.ts, loaded only when one of them runs.
+ */
 import type { TokenStorageView } from '../../shared/bridge'
-import { integerOption, stringOption, type Command } from '../command'
-import { EXIT } from '../errors'
+import { commandGroup } from '../command'
+import { VALUE } from '../flags'
 
-export const doctor: Command = {
-  name: 'doctor',
-  summary: 'Check the connection: /healthz, /version, then an authenticated call (/svc/v1/models).',
-  usage: 'doctor [--base-url URL | --env NAME] [--json]',
-  async run(ctx) {
-    const engine = await ctx.engine()
-    const report = await engine.checkConnection({
-      env: ctx.global.env,
-      baseUrl: ctx.global.baseUrl,
-    })
-    // Where this environment's token is, in the words the app's header and sidebar use.
-    const place = (await engine.listEnvironments()).find(
-      (e) => e.name === report.environment && !e.builtIn,
-    )?.token
-    const step = (name: 'healthz' | 'version' | 'auth') =>
-      report.steps.find((s) => s.step === name)!
-    const json = {
-      healthz: { ok: step('healthz').ok, status: step('healthz').status },
-      version: {
-        ok: step('version').ok,
-        status: step('version').status,
-        body: step('version').body ?? null,
-      },
-      auth: { ok: step('auth').ok, status: step('auth').status },
-    }
-    ctx.out.result(json, () =>
-      [
-        `Environment: ${report.environment}`,
-        ...report.steps.map(
-          (s) =>
-            `${s.ok ? ctx.out.style.green('✓') : s.skipped ? '-' : ctx.out.style.red('✗')} ${s.title}: ${s.message}`,
-        ),
-        ...(place ? [`Its token: ${place.label}.`] : []),
-        ...tokenStorageLines(report.secretStore),
-      ].join('\n'),
-    )
-    return report.ok ? EXIT.ok : EXIT.service
+export const { doctor, sandbox } = commandGroup(() => import('../actions/system'), {
+  doctor: {
+    name: 'doctor',
+    summary:
+      'Check the connection: /healthz, /version, then an authenticated call (/svc/v1/models).',
+    usage: 'doctor [--base-url URL | --env NAME] [--json]',
   },
-}
+
+  sandbox: {
+    name: 'sandbox',
+    summary:
+      'Run the local sandbox service in the foreground (Ctrl-C stops it). A row with [[fail]] in a value fails; one with [[stall]] stays running for an hour (a stalled run).',
+    usage:
+      'sandbox [--host 127.0.0.1] [--port N] [--token T]... [--db FILE] [--seed FILE] [--task-ms N] [--latency-ms N] [--url-ttl-ms N]',
+    options: {
+      host: VALUE,
+      port: VALUE,
+      token: { type: 'string', multiple: true },
+      db: VALUE,
+      seed: VALUE,
+      'task-ms': VALUE,
+      'latency-ms': VALUE,
+      'url-ttl-ms': VALUE,
+    },
+  },
+})
 
 /**
  * Where tokens live, in the words of the engine's view (never the keychain binding's own text):
@@ -59,51 +49,4 @@ export function tokenStorageLines(view: TokenStorageView): string[] {
     'Give the token in the SKILL_RUNNER_TOKEN environment variable, or install or unlock a keychain.',
     ...(view.advice ? [view.advice] : []),
   ]
-}
-
-export const sandbox: Command = {
-  name: 'sandbox',
-  summary:
-    'Run the local sandbox service in the foreground (Ctrl-C stops it). A row with [[fail]] in a value fails; one with [[stall]] stays running for an hour (a stalled run).',
-  usage:
-    'sandbox [--host 127.0.0.1] [--port N] [--token T]... [--db FILE] [--seed FILE] [--task-ms N] [--latency-ms N] [--url-ttl-ms N]',
-  options: {
-    host: { type: 'string' },
-    port: { type: 'string' },
-    token: { type: 'string', multiple: true },
-    db: { type: 'string' },
-    seed: { type: 'string' },
-    'task-ms': { type: 'string' },
-    'latency-ms': { type: 'string' },
-    'url-ttl-ms': { type: 'string' },
-  },
-  async run(ctx, args) {
-    const port = integerOption(stringOption(args, 'port'), '--port', 0, 65535) ?? 0
-    const taskMs = integerOption(stringOption(args, 'task-ms'), '--task-ms', 0, 3_600_000)
-    const latencyMs = integerOption(stringOption(args, 'latency-ms'), '--latency-ms', 0, 60_000)
-    const urlTtlMs = integerOption(stringOption(args, 'url-ttl-ms'), '--url-ttl-ms', 1, 86_400_000)
-    const tokens = (args.values.token as string[] | undefined) ?? []
-    const seed = stringOption(args, 'seed')
-    const dbPath = stringOption(args, 'db')
-    // Loaded by this command only (see cli/engine.ts: every other command starts without it).
-    const { startSandbox } = await import('../../sandbox')
-    const server = await startSandbox({
-      host: stringOption(args, 'host') ?? '127.0.0.1',
-      port,
-      tokens,
-      ...(dbPath ? { dbPath } : {}),
-      ...(seed ? { seed } : {}),
-      ...(taskMs !== undefined ? { taskMs } : {}),
-      ...(latencyMs !== undefined ? { latencyMs } : {}),
-      ...(urlTtlMs !== undefined ? { urlTtlMs } : {}),
-      log: (line) => ctx.out.note(line),
-    })
-    if (server.demoToken) ctx.out.note(`demo user token: ${server.demoToken}`)
-    // The one line scripts wait for, on stdout, even with --json.
-    ctx.out.announce(`listening on ${server.url}`)
-    await ctx.interrupted
-    ctx.out.note('stopping the sandbox')
-    await server.close()
-    return EXIT.ok
-  },
 }

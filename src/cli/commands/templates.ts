@@ -1,223 +1,47 @@
-/** `templates list`, `templates schema`, `templates show` and `templates workbook`. */
-import type { CatalogSource } from '../../shared/bridge'
-import type { OfficialTemplateSchema, PrivateTemplate } from '../../shared/contract'
-import { resolve } from 'node:path'
-import { describeAge } from '../../core/flows/prepare/schema-cache'
-import { generateInputWorkbook } from '../../core/workbooks'
-import type { ApiClient } from '../../core/service'
-import { EngineError } from '../../core/errors'
-import { knownCatalog } from '../../core/flows/catalog'
-import { buyerListing } from '../../core/flows/listings/buyer-listing'
-import { outputOption, stringOption, type Command } from '../command'
-import { UsageError } from '../errors'
-import { table } from '../output'
-import { localTime } from '../time'
+/**
+ * `templates list`, `templates schema`, `templates show` and `templates workbook` as --help and
+ * completion read them (name, usage, options). What they do is in actions/templates.ts, loaded
+ * only when one of them runs.
+ */
+import { commandGroup, one } from '../command'
+import { OUTPUT, VALUE, SWITCH } from '../flags'
 
-/** Where an entry was found, as the list says it. */
-const SOURCE_WORDS: Record<CatalogSource, string> = {
-  runs: 'your runs',
-  'this-computer': 'sent from here',
-  'own-listing': 'your listing',
-  sandbox: 'sandbox',
-  'saved-schema': 'saved here',
-}
+export const { templatesList, templatesSchema, templatesShow, templatesWorkbook } = commandGroup(
+  () => import('../actions/templates'),
+  {
+    templatesList: {
+      name: 'templates list',
+      summary:
+        'List the templates and listings known here: the sandbox’s own, those in your runs, your own listings, those sent from this computer.',
+      usage: 'templates list [--base-url URL | --env NAME] [--json]',
+    },
 
-export const templatesList: Command = {
-  name: 'templates list',
-  summary:
-    'List the templates and listings known here: the sandbox’s own, those in your runs, your own listings, those sent from this computer.',
-  usage: 'templates list [--base-url URL | --env NAME] [--json]',
-  async run(ctx) {
-    const { engine, connection } = await ctx.session()
-    const { items, offline } = await knownCatalog(engine, connection, ctx.signal)
-    if (offline) ctx.out.note('The service could not be reached; listing what this computer knows.')
-    const json = {
-      items: items.map((e) => ({
-        kind: e.kind,
-        id: e.id,
-        name: e.name,
-        ...(e.versionId ? { versionId: e.versionId } : {}),
-        source: e.source,
-        ...(e.lastUsedAtUnix ? { lastUsedAtUnix: e.lastUsedAtUnix } : {}),
-      })),
-    }
-    ctx.out.result(json, () =>
-      items.length === 0
-        ? 'No templates or listings known here yet. Use one by its id: `templates schema ID`, or `execute FILE --listing ID --version VID`.'
-        : table(
-            ['KIND', 'NAME', 'ID', 'VERSION', 'LAST USED', 'FOUND IN'],
-            items.map((e) => [
-              e.kind,
-              e.name,
-              e.id,
-              e.versionId ?? '',
-              localTime(e.lastUsedAtUnix ?? 0),
-              SOURCE_WORDS[e.source],
-            ]),
-          ),
-    )
+    templatesSchema: {
+      name: 'templates schema',
+      summary: "Show an official template's input schema (kept on this computer for offline use).",
+      usage: 'templates schema ID [--offline]',
+      options: { offline: SWITCH },
+      positionals: one('a template ID'),
+    },
+
+    templatesShow: {
+      name: 'templates show',
+      summary: 'Show one of your private templates with its versions.',
+      usage: 'templates show ID',
+      positionals: one('a template ID'),
+    },
+
+    templatesWorkbook: {
+      name: 'templates workbook',
+      summary:
+        'Write an input workbook for an official template, or a marketplace listing (--listing): columns, hints, dropdowns, instructions.',
+      usage: 'templates workbook (ID | --listing ID [--version VID]) -o FILE.xlsx',
+      options: {
+        output: OUTPUT,
+        listing: VALUE,
+        version: VALUE,
+      },
+      positionals: { min: 0, max: 1, names: 'a template ID' },
+    },
   },
-}
-
-export const templatesSchema: Command = {
-  name: 'templates schema',
-  summary: "Show an official template's input schema (kept on this computer for offline use).",
-  usage: 'templates schema ID [--offline]',
-  options: { offline: { type: 'boolean' } },
-  positionals: { min: 1, max: 1, names: 'a template ID' },
-  async run(ctx, args) {
-    const { engine, connection } = await ctx.session()
-    const cached = await engine.schemas.template(connection, args.positionals[0]!, {
-      signal: ctx.signal,
-      offline: args.values.offline === true,
-    })
-    if (cached.fromCache) {
-      ctx.out.note(
-        `The service could not be reached; showing the copy saved ${describeAge(cached.fetchedAtMs)}.`,
-      )
-    }
-    ctx.out.result(cached.schema, () => describeSchema(cached.schema))
-  },
-}
-
-function describeSchema(schema: OfficialTemplateSchema): string {
-  const fields = new Map(schema.fields.map((f) => [f.key, f]))
-  const ordered = [...schema.columns].sort((a, b) => a.order - b.order)
-  const rows = ordered.map((c) => {
-    const f = fields.get(c.fieldKey)
-    return [
-      c.headerLabel || c.fieldKey,
-      c.fieldKey,
-      `${f?.type ?? '?'}${f?.multiValue ? ' (list)' : ''}`,
-      f?.required ? 'yes' : '',
-      f?.scope === 'run' ? 'whole run' : 'row',
-      f?.enumValues.length ? f.enumValues.join(' | ') : (f?.inputHint ?? ''),
-    ]
-  })
-  return [
-    `${schema.name} (${schema.templateId}, version ${schema.version || '-'})`,
-    ...(schema.description ? [schema.description] : []),
-    '',
-    table(['COLUMN', 'KEY', 'TYPE', 'REQUIRED', 'SCOPE', 'VALUES / HINT'], rows),
-  ].join('\n')
-}
-
-export const templatesShow: Command = {
-  name: 'templates show',
-  summary: 'Show one of your private templates with its versions.',
-  usage: 'templates show ID',
-  positionals: { min: 1, max: 1, names: 'a template ID' },
-  async run(ctx, args) {
-    const connection = await ctx.connect()
-    const template = await connection.client.privateTemplate(args.positionals[0]!, {
-      signal: ctx.signal,
-    })
-    ctx.out.result(template, () => describeTemplate(template))
-  },
-}
-
-function describeTemplate(t: PrivateTemplate): string {
-  return [
-    `${t.name} (${t.templateId}), ${t.status}`,
-    ...(t.description ? [t.description] : []),
-    `latest version: ${t.latestVersionId || '-'}, published: ${t.publishedVersionId || '-'}`,
-    '',
-    table(
-      ['VERSION', 'NUMBER', 'SPEC', 'CREATED'],
-      t.versions.map((v) => [
-        v.versionId,
-        String(v.versionNumber),
-        v.specVersion,
-        localTime(v.createdAtUnix),
-      ]),
-    ),
-  ].join('\n')
-}
-
-export const templatesWorkbook: Command = {
-  name: 'templates workbook',
-  summary:
-    'Write an input workbook for an official template, or a marketplace listing (--listing): columns, hints, dropdowns, instructions.',
-  usage: 'templates workbook (ID | --listing ID [--version VID]) -o FILE.xlsx',
-  options: {
-    output: { type: 'string', short: 'o' },
-    listing: { type: 'string' },
-    version: { type: 'string' },
-  },
-  positionals: { min: 0, max: 1, names: 'a template ID' },
-  async run(ctx, args) {
-    const listingId = stringOption(args, 'listing')
-    const templateId = args.positionals[0]
-    if (Boolean(listingId) === Boolean(templateId))
-      throw new UsageError(
-        'give either a template ID or --listing ID.',
-        `Usage: skill-runner ${templatesWorkbook.usage}`,
-      )
-    if (stringOption(args, 'version') && !listingId)
-      throw new UsageError('--version goes with --listing.')
-    const output = outputOption(args, templatesWorkbook, 'xlsx')
-    const { engine, connection } = await ctx.session()
-    let schema: OfficialTemplateSchema
-    if (listingId) {
-      schema = await listingAsTemplate(
-        connection.client,
-        listingId,
-        stringOption(args, 'version'),
-        connection.unitLabel,
-        ctx.signal,
-      )
-    } else {
-      const cached = await engine.schemas.template(connection, templateId!, {
-        signal: ctx.signal,
-      })
-      if (cached.fromCache)
-        ctx.out.note(`working offline with the copy saved ${describeAge(cached.fetchedAtMs)}`)
-      schema = cached.schema
-    }
-    const path = resolve(output)
-    await generateInputWorkbook(schema, path)
-    ctx.out.result({ path }, () => `wrote ${path}`)
-  },
-}
-
-/** A listing's input schema (the buyer's view) in the shape the workbook generator takes. */
-async function listingAsTemplate(
-  client: ApiClient,
-  listingId: string,
-  version: string | undefined,
-  unitLabel: string,
-  signal: AbortSignal,
-): Promise<OfficialTemplateSchema> {
-  const listing = await buyerListing(client, listingId, signal)
-  if (!listing.schema) {
-    throw new EngineError(
-      'not-found',
-      `The service does not show the input schema of “${listingId}” to your account, so no workbook can be made for it.`,
-      'Ask the listing’s creator for a workbook, or check the listing ID.',
-    )
-  }
-  if (version && listing.listingVersionId && version !== listing.listingVersionId) {
-    throw new EngineError(
-      'conflict',
-      `“${listingId}” is at version ${listing.listingVersionId}, not ${version}.`,
-      `Make the workbook for the current version: --version ${listing.listingVersionId} (or leave --version out).`,
-    )
-  }
-  return {
-    templateId: listing.listingId,
-    name: listing.displayName || listing.listingId,
-    description: listing.description,
-    scenario: '',
-    version: listing.listingVersionId,
-    inputSummary: '',
-    outputType: '',
-    instructions: [
-      listing.taskFixedFeeT === null
-        ? 'Each row is one task; the fee per task is shown when you execute.'
-        : `Each row is one task, charged ${listing.taskFixedFeeT} ${unitLabel} when executed.`,
-    ],
-    columns: listing.schema.columns,
-    fields: listing.schema.fields,
-    sampleRows: [],
-  }
-}
+)

@@ -117,18 +117,6 @@ async function guardSpending(
   return { stop: EXIT.no }
 }
 
-export const spendingFlags = {
-  'max-cost': { type: 'string' },
-  again: { type: 'boolean' },
-} as const
-
-/** The flags of every command that sends a paid run: the consent, the cap, and following it. */
-export const paidRunFlags = {
-  yes: { type: 'boolean' },
-  watch: { type: 'boolean' },
-  ...spendingFlags,
-} as const
-
 export function spendingOptions(args: ParsedArgs) {
   return {
     yes: flag(args, 'yes'),

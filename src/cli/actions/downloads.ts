@@ -1,0 +1,127 @@
+/** `runs download` and `runs results`. */
+import { resolve } from 'node:path'
+import type { DownloadOptions, RunDownload } from '../../core/flows/downloads/downloads'
+import { downloadRunOutputs, writeResultsWorkbook } from '../../core/flows/results/results'
+import { saveOutputsOnEnd } from '../../core/flows/results/save-on-end'
+import type { Connection, Engine } from '../../core/engine'
+import { isTerminalStatus, type RunDetail } from '../../shared/contract'
+import { outputOption, type CommandContext, type ParsedArgs } from '../command'
+import * as declared from '../commands/downloads'
+import { EXIT } from '../errors'
+
+/**
+ * The bar counts only the files fetched now: outputs already on disk from an earlier save are
+ * reused, and a save that fetches nothing draws no bar at all (it said "downloading 3/3 files"
+ * while it downloaded none).
+ */
+function progress(ctx: CommandContext): DownloadOptions {
+  const bar = ctx.out.bar('downloading', 'files')
+  return {
+    signal: ctx.signal,
+    onProgress: ({ overall }) => {
+      const { doneFiles, totalFiles, receivedBytes, reusedFiles } = overall
+      if (doneFiles === reusedFiles && receivedBytes === 0) return
+      const mb = `${(receivedBytes / 1024 / 1024).toFixed(1)} MB`
+      bar.update(
+        doneFiles - reusedFiles,
+        totalFiles - reusedFiles,
+        reusedFiles ? `${mb}, ${reusedFiles} already saved` : mb,
+      )
+    },
+  }
+}
+
+/** What a save fetched and what it reused: "downloaded 1 of 3 files, 2 already saved, reused". */
+function fetchedAndReused(download: RunDownload): string {
+  const reused = download.files.filter((f) => f.skipped).length
+  const total = download.files.length + download.failed.length
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+  if (reused === total) return `${plural(reused, 'output')} already saved, reused`
+  const downloaded = `downloaded ${download.files.length - reused} of ${plural(total, 'file')}`
+  return reused ? `${downloaded}, ${reused} already saved, reused` : downloaded
+}
+
+/**
+ * After `--watch`: the run's outputs saved to the outputs folder when the "keep outputs" setting
+ * is on (the default), said on stderr. A save that fails does not change the run's answer.
+ */
+export async function saveWatchedOutputs(
+  ctx: CommandContext,
+  engine: Engine,
+  connection: Connection,
+  detail: RunDetail,
+): Promise<void> {
+  try {
+    const result = await saveOutputsOnEnd(
+      engine,
+      engine.settings(),
+      connection,
+      detail,
+      progress(ctx),
+    )
+    ctx.out.endProgress()
+    if (!result) return
+    ctx.out.note(`outputs saved in ${result.folder} (${fetchedAndReused(result)})`)
+    for (const f of result.failed)
+      ctx.out.note(`not saved: ${f.artifactId}: ${f.error} ${f.nextStep}`)
+  } catch (error) {
+    ctx.out.endProgress()
+    ctx.out.note(
+      `the outputs were not saved: ${error instanceof Error ? error.message : String(error)}; save them with: skill-runner runs download ${detail.run.runId} -o DIR`,
+    )
+  }
+}
+
+export async function runsDownload(ctx: CommandContext, args: ParsedArgs) {
+  const output = outputOption(args, declared.runsDownload, 'folder')
+  const { engine, connection } = await ctx.session()
+  const detail = await connection.client.run(args.positionals[0]!, { signal: ctx.signal })
+  if (!isTerminalStatus(detail.run.status))
+    ctx.out.note(
+      `the run is still ${detail.run.status}; this downloads what is ready now (run the command again later for the rest)`,
+    )
+  const result = await downloadRunOutputs(
+    engine,
+    connection,
+    detail,
+    resolve(output),
+    progress(ctx),
+  )
+  ctx.out.endProgress()
+  const answer = {
+    files: result.files.map((f) => ({ artifactId: f.artifactId, path: f.path, bytes: f.bytes })),
+    failed: result.failed.map((f) => ({
+      artifactId: f.artifactId,
+      error: f.error,
+      nextStep: f.nextStep,
+    })),
+  }
+  ctx.out.result(answer, () => {
+    const skipped = result.files.filter((f) => f.skipped).length
+    const lines = [
+      `${result.files.length} file${result.files.length === 1 ? '' : 's'} in ${result.folder}${skipped ? ` (${skipped} already there)` : ''}`,
+    ]
+    for (const f of result.failed) lines.push(`failed: ${f.artifactId}: ${f.error} ${f.nextStep}`)
+    return lines.join('\n')
+  })
+  return result.failed.length ? EXIT.no : EXIT.ok
+}
+
+export async function runsResults(ctx: CommandContext, args: ParsedArgs) {
+  const output = outputOption(args, declared.runsResults, 'xlsx')
+  const { engine, connection } = await ctx.session()
+  const result = await writeResultsWorkbook(
+    engine,
+    connection,
+    args.positionals[0]!,
+    resolve(output),
+    progress(ctx),
+  )
+  ctx.out.endProgress()
+  if (result.download.files.length + result.download.failed.length > 0)
+    ctx.out.note(fetchedAndReused(result.download))
+  for (const f of result.download.failed)
+    ctx.out.note(`not downloaded: ${f.artifactId}: ${f.error} ${f.nextStep}`)
+  ctx.out.result({ path: result.path }, () => `wrote ${result.path} (outputs in ${result.folder})`)
+  return EXIT.ok
+}

@@ -1,0 +1,84 @@
+/**
+ * `env add|list|remove|use`: saved environments. Tokens go to the keychain, never to output;
+ * without one, SKILL_RUNNER_TOKEN gives the token (the refusal says so).
+ */
+import type { EnvironmentView } from '../../shared/bridge'
+import { flag, stringOption, type CommandContext, type ParsedArgs } from '../command'
+import { UsageError } from '../errors'
+import { table } from '../output'
+
+/** The TOKEN column: where each token is, as the app's header and sidebar say it. */
+const TOKEN_COLUMN: Record<EnvironmentView['token']['place'], string> = {
+  'built-in': 'not needed',
+  saved: 'stored',
+  session: 'this session only',
+  environment: 'SKILL_RUNNER_TOKEN',
+  none: 'missing',
+}
+
+async function printList(ctx: CommandContext) {
+  const engine = await ctx.engine()
+  const items = await engine.listEnvironments()
+  ctx.out.result({ items }, () =>
+    table(
+      ['', 'NAME', 'ADDRESS', 'TOKEN'],
+      items.map((e: EnvironmentView) => [
+        e.isDefault ? '*' : '',
+        e.name,
+        e.builtIn ? e.baseUrl || '(built in, starts when used)' : e.baseUrl,
+        TOKEN_COLUMN[e.token.place],
+      ]),
+    ),
+  )
+}
+
+async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = ''
+  for await (const chunk of stream)
+    text += typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8')
+  return text
+}
+
+export async function envAdd(ctx: CommandContext, args: ParsedArgs) {
+  const baseUrl = ctx.global.baseUrl
+  if (!baseUrl)
+    throw new UsageError(
+      'env add needs --base-url URL.',
+      'Usage: skill-runner env add NAME --base-url URL [--token-stdin]',
+    )
+  let token: string | undefined
+  if (flag(args, 'token-stdin')) {
+    token = (await readStdin(ctx.stdin)).trim()
+    if (!token)
+      throw new UsageError(
+        '--token-stdin was given but stdin was empty.',
+        'Pipe the token in, e.g. `printf %s "$TOKEN" | skill-runner env add ...`.',
+      )
+  }
+  const engine = await ctx.engine()
+  const unitLabel = stringOption(args, 'unit-label')
+  await engine.addEnvironment({
+    name: args.positionals[0]!,
+    baseUrl,
+    token,
+    ...(unitLabel ? { unitLabel } : {}),
+  })
+  ctx.out.note(
+    `saved environment “${args.positionals[0]}”${token ? ` (token kept in ${engine.secretStoreView().description})` : ''}`,
+  )
+  await printList(ctx)
+}
+
+export async function envList(ctx: CommandContext) {
+  return printList(ctx)
+}
+
+export async function envRemove(ctx: CommandContext, args: ParsedArgs) {
+  await (await ctx.engine()).removeEnvironment(args.positionals[0]!)
+  await printList(ctx)
+}
+
+export async function envUse(ctx: CommandContext, args: ParsedArgs) {
+  ;(await ctx.engine()).useEnvironment(args.positionals[0]!)
+  await printList(ctx)
+}

@@ -1,0 +1,171 @@
+/**
+ * The commands that send rows and may spend: `run` (an official template), `execute` (a
+ * marketplace listing) and `runs retry-failed`. Each makes a plan and hands it to spend().
+ */
+import { basename, resolve } from 'node:path'
+import { plural } from '../../shared/amounts'
+import { planRestOfPilot, planRetryFailed, planSubmission, rowName } from '../../core/flows/spend'
+import type { RowSelection } from '../../core/flows/spend'
+import type { PlanRequest } from '../../core/flows/spend/plan'
+import type { ReadCorrected } from '../../core/flows/spend/retry-workbook'
+import type { PrepareTarget } from '../../shared/bridge'
+import {
+  integerOption,
+  stringOption,
+  type CommandContext,
+  type ParsedArgs,
+  misuse,
+} from '../command'
+import * as declared from '../commands/submit'
+import { UsageError } from '../errors'
+import { mappedReader } from '../column-mapping'
+import { listingFile } from '../listing-copy'
+import {
+  asFollowUp,
+  linkSetAside,
+  setAsideOption,
+  skippingInvalid,
+  withSetAside,
+} from '../set-aside'
+import { readWorkbookWith } from '../workbook-reader'
+import { flowHooks } from './flow-hooks'
+import { spend, spendingOptions } from './spending'
+
+export async function run(ctx: CommandContext, args: ParsedArgs) {
+  const restOf = stringOption(args, 'rest-of')
+  if (restOf !== undefined) return sendRestOfPilot(ctx, args, restOf)
+  if (args.positionals.length === 0) throw misuse(declared.run, 'run needs a workbook FILE.')
+  const templateId = stringOption(args, 'template')
+  if (!templateId) throw misuse(declared.run, 'run needs --template ID.')
+  const callbackUrl = stringOption(args, 'callback-url')
+  return submitWorkbook(ctx, args, { kind: 'template', templateId, callbackUrl }, undefined)
+}
+
+export async function execute(ctx: CommandContext, args: ParsedArgs) {
+  const listingId = stringOption(args, 'listing')
+  const versionId = stringOption(args, 'version')
+  if (!listingId || !versionId)
+    throw misuse(declared.execute, 'execute needs --listing ID and --version VID.')
+  const pilot = integerOption(stringOption(args, 'pilot'), '--pilot', 1, 1_000_000)
+  if (pilot !== undefined && stringOption(args, 'rows') !== undefined)
+    throw new UsageError('give either --pilot N or --rows N-M, not both.')
+  const target = { kind: 'listing', listingId, listingVersionId: versionId } as const
+  return submitWorkbook(ctx, args, target, pilot)
+}
+
+export async function runsRetryFailed(ctx: CommandContext, args: ParsedArgs) {
+  spendingOptions(args)
+  const { engine, connection } = await ctx.session()
+  const from = stringOption(args, 'from')
+  // --from: the run's workbook, fixed in its failed rows; their changed cells are sent.
+  const fixes = from
+    ? { file: resolve(from), fileName: basename(from), read: correctedReader(ctx, engine) }
+    : []
+  const plan = await planRetryFailed(engine, connection, args.positionals[0]!, ctx.signal, fixes)
+  ctx.out.note(
+    `${plural(plan.rows.length, 'failed row')}: ${plan.rowNumbers.map((n) => rowName(plan, n)).join(', ')}`,
+  )
+  for (const fix of plan.fixesFromWorkbook ?? [])
+    ctx.out.note(
+      `Row ${fix.row}: ${Object.keys(fix.cells).join(', ')} changed in ${basename(from!)}`,
+    )
+  return spend(ctx, engine, plan, args)
+}
+
+/** Reads a corrected workbook like the run's: cells kept as typed, its sheet's mapping used. */
+function correctedReader(
+  ctx: CommandContext,
+  engine: Awaited<ReturnType<CommandContext['session']>>['engine'],
+): ReadCorrected {
+  return async (path, schema, target) => {
+    const { connection } = await ctx.session()
+    const rememberedMaps = engine.mappings.forTarget(connection.historyKey, target)
+    return readWorkbookWith(ctx, { columns: { keepCells: true, rememberedMaps } })(path, schema)
+  }
+}
+
+/**
+ * Sends the workbook FILE's rows to a target the way `run` and `execute` both do: the spending
+ * options checked first, then the plan (the first `pilot` rows, or those --rows names) handed
+ * to spend(), which asks before paying (or needs --yes).
+ */
+async function submitWorkbook(
+  ctx: CommandContext,
+  args: ParsedArgs,
+  target: PlanRequest['target'],
+  pilot: number | undefined,
+): Promise<number> {
+  spendingOptions(args)
+  const session = await ctx.session()
+  const { engine, connection } = session
+  const setAside = setAsideOption(args, args.positionals[0]!)
+  const copy = await listingFile(ctx, session, target, args, setAside)
+  // A listing's copy under its own headers has one sheet of its own: --sheet named the user's.
+  const sheet = copy ? undefined : stringOption(args, 'sheet')
+  const read = await mappedReader(
+    ctx,
+    session,
+    prepareTargetOf(target),
+    args,
+    setAside.enabled,
+    sheet,
+  )
+  const plan = await planSubmission(
+    engine,
+    connection,
+    skippingInvalid(ctx, read, setAside, [['Target', JSON.stringify(prepareTargetOf(target))]]),
+    {
+      file: copy?.file ?? args.positionals[0]!,
+      ...(copy ? { fileName: copy.fileName, scratch: copy.scratch } : {}),
+      target,
+      selection: pilot ? { first: pilot } : parseRows(stringOption(args, 'rows')),
+    },
+    flowHooks(ctx),
+  )
+  const sent = await asFollowUp(ctx, plan, args.positionals[0]!)
+  const code = await spend(withSetAside(ctx, setAside), engine, sent, args)
+  await linkSetAside(ctx, setAside)
+  return code
+}
+
+/** The target a column mapping is remembered for. */
+function prepareTargetOf(target: PlanRequest['target']): PrepareTarget {
+  return target.kind === 'template'
+    ? { kind: 'template', templateId: target.templateId }
+    : { kind: 'listing', listingId: target.listingId, listingVersionId: target.listingVersionId }
+}
+
+/**
+ * `run --rest-of PILOT_RUN`: the rows of the pilot's workbook that the pilot did not send, to
+ * the same template or listing, through the same consent as any run.
+ */
+async function sendRestOfPilot(ctx: CommandContext, args: ParsedArgs, pilotRunId: string) {
+  const alone = ['template', 'rows', 'callback-url'].filter((o) => args.values[o] !== undefined)
+  if (args.positionals.length > 0 || alone.length > 0)
+    throw misuse(
+      declared.run,
+      '--rest-of takes the workbook, the target and the rows from the pilot: give no FILE, --template, --rows or --callback-url with it.',
+    )
+  spendingOptions(args)
+  const { engine, connection } = await ctx.session()
+  const plan = await planRestOfPilot(
+    engine,
+    connection,
+    readWorkbookWith(ctx, { sheet: stringOption(args, 'sheet') }),
+    pilotRunId,
+    flowHooks(ctx),
+  )
+  return spend(ctx, engine, plan, args)
+}
+
+/** --rows: a range of spreadsheet rows (2-11, 5-, -9) or one row. */
+function parseRows(value: string | undefined): RowSelection {
+  if (value === undefined) return {}
+  const match = /^(\d+)?-(\d+)?$|^(\d+)$/.exec(value.trim())
+  if (!match) throw new UsageError(`--rows must look like 2-11 (spreadsheet rows), got “${value}”.`)
+  if (match[3]) return { fromRow: Number(match[3]), toRow: Number(match[3]) }
+  return {
+    ...(match[1] ? { fromRow: Number(match[1]) } : {}),
+    ...(match[2] ? { toRow: Number(match[2]) } : {}),
+  }
+}
