@@ -26,3 +26,4 @@ export {
   SMALL_CSV_BYTES,
   writeResultsWorkbookFile,
 } from './worker/client'
+export { KeptWorker } from './worker/kept-worker'
