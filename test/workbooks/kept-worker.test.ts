@@ -10,23 +10,18 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { KeptWorker, parseInputWorkbook, readInputWorkbook } from '../../src/core/workbooks'
-import { demoSeed } from '../../src/sandbox'
-import { officialTemplateSchemaSchema } from '../../src/shared/contract'
+import { answeringWorker, echoSchema as echo } from './support/workers'
 
 const dir = mkdtempSync(join(tmpdir(), 'sr-kept-worker-'))
-const echo = officialTemplateSchemaSchema.parse(
-  (demoSeed(1).officialTemplates ?? []).find((t) => t.schema.templateId === 'row-echo')!.schema,
-)
 
 /**
  * A worker that reads nothing: it answers "thread <id> job <n>", or, by the file's name, ends
  * itself (crash), never answers (hang) or refuses the file as the reader does one over a limit.
  */
-const counting = join(dir, 'counting-worker.mjs')
-writeFileSync(
-  counting,
-  `import { parentPort, threadId } from 'node:worker_threads'
-let jobs = 0
+const counting = answeringWorker(
+  dir,
+  'counting-worker.mjs',
+  `let jobs = 0
 parentPort.on('message', (job) => {
   jobs += 1
   const path = job.source.path
@@ -61,6 +56,13 @@ async function answer(path: string, worker: KeptWorker, signal?: AbortSignal) {
 
 const threadOf = (said: string) => said.split(' job ')[0]
 
+/** The next read goes to a new worker: its first job, on another thread than `before`'s. */
+async function expectNewWorker(worker: KeptWorker, before: string) {
+  const next = await answer('b.xlsx', worker)
+  expect(next).toMatch(/job 1$/)
+  expect(threadOf(next)).not.toBe(threadOf(before))
+}
+
 describe('a workbook worker kept between reads', () => {
   it('answers a later read on the same thread, without starting another', async () => {
     const worker = keptWorker()
@@ -90,9 +92,7 @@ describe('a workbook worker kept between reads', () => {
     const worker = keptWorker()
     const first = await answer('a.xlsx', worker)
     expect(await answer('bad-crash', worker)).toMatch(/^Checking the workbook stopped unexpectedly/)
-    const next = await answer('b.xlsx', worker)
-    expect(next).toMatch(/job 1$/)
-    expect(threadOf(next)).not.toBe(threadOf(first))
+    await expectNewWorker(worker, first)
   })
 
   it('ends a cancelled read’s worker; the next read gets a new one', async () => {
@@ -102,9 +102,7 @@ describe('a workbook worker kept between reads', () => {
     const hanging = answer('slow-hang', worker, controller.signal)
     controller.abort(new Error('cancelled by the test'))
     await expect(hanging).rejects.toThrow('cancelled by the test')
-    const next = await answer('b.xlsx', worker)
-    expect(next).toMatch(/job 1$/)
-    expect(threadOf(next)).not.toBe(threadOf(first))
+    await expectNewWorker(worker, first)
   })
 
   it('keeps nothing once closed, and still reads', async () => {
