@@ -3,12 +3,11 @@
  * for a row without outputs), with both statuses, the difference in words, cost and time. Written
  * with exceljs's streaming writer to a temporary name that is renamed when complete.
  */
-import { rename, rm } from 'node:fs/promises'
-import { basename, dirname, join, resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import type { CompareOutput, CompareRow, ComparisonView } from '../../../shared/bridge'
 import { ensureFolder } from '../../files/folders'
 import { safeFileName } from '../../files/safe-names'
-import { checkWritableFolder, streamingWorkbook } from '../../workbooks'
+import { checkWritableFolder, writeWorkbookFile } from '../../workbooks'
 
 const HEADERS = [
   'Row in A',
@@ -100,10 +99,8 @@ export async function writeComparisonWorkbook(
   const path = resolve(outPath)
   await ensureFolder(dirname(path))
   await checkWritableFolder(path)
-  const temp = join(dirname(path), `.${basename(path)}.partial`)
-  const book = await streamingWorkbook(temp, { useStyles: true })
-  try {
-    const sheet = book.writer.addWorksheet('Comparison', {
+  await writeWorkbookFile(path, { useStyles: true }, (writer) => {
+    const sheet = writer.addWorksheet('Comparison', {
       views: [{ state: 'frozen', ySplit: 1 }],
     })
     sheet.columns = HEADERS.map((header) => ({
@@ -114,17 +111,12 @@ export async function writeComparisonWorkbook(
     sheet.getRow(1).commit()
     for (const row of view.rows) for (const line of linesOf(row)) sheet.addRow(line).commit()
     sheet.commit()
-    const about = book.writer.addWorksheet('About')
+    const about = writer.addWorksheet('About')
     about.addRow(['Run A', view.a.runId, view.a.name, view.a.status]).commit()
     about.addRow(['Run B', view.b.runId, view.b.name, view.b.status]).commit()
     about.addRow(['Rows that differ', view.differing]).commit()
     about.addRow(['Costs in', view.unitLabel]).commit()
     about.commit()
-    await book.commit()
-    await rename(temp, path)
-  } catch (error) {
-    await rm(temp, { force: true })
-    throw error
-  }
+  })
   return path
 }
