@@ -4,29 +4,37 @@
 // answered is told by a real worker file that counts its jobs; the reader's own answers are
 // checked with the real entry.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { KeptWorker, parseInputWorkbook, readInputWorkbook } from '../../src/core/workbooks'
+import type { ParseOptions } from '../../src/core/workbooks/worker/client'
 import { answeringWorker, echoSchema as echo } from './support/workers'
 
 const dir = mkdtempSync(join(tmpdir(), 'sr-kept-worker-'))
 
+/** Each counting worker's thread, written when it starts. */
+const startLog = join(dir, 'started.log')
+writeFileSync(startLog, '')
+const started = () => readFileSync(startLog, 'utf8').split('\n').filter(Boolean)
+
 /**
  * A worker that reads nothing: it answers "thread <id> job <n>", or, by the file's name, ends
- * itself (crash), never answers (hang) or refuses the file as the reader does one over a limit.
+ * itself (crash), never ends (hang: it says one row is read) or refuses the file as the reader does one over a limit.
  */
 const counting = answeringWorker(
   dir,
   'counting-worker.mjs',
-  `let jobs = 0
+  `import { appendFileSync } from 'node:fs'
+appendFileSync(${JSON.stringify(startLog)}, 'thread ' + threadId + '\\n')
+let jobs = 0
 parentPort.on('message', (job) => {
   jobs += 1
   const path = job.source.path
   if (path.endsWith('crash')) process.exit(3)
-  if (path.endsWith('hang')) return
+  if (path.endsWith('hang')) return parentPort.postMessage({ type: 'progress', rowsRead: 1 })
   if (path.endsWith('refuse'))
     return parentPort.postMessage({ type: 'failed', message: 'over', userMessage: { message: 'Too many rows.', nextStep: 'Split it.' } })
   parentPort.postMessage({ type: 'done', result: { valid: true, fileErrors: ['thread ' + threadId + ' job ' + jobs] } })
@@ -45,11 +53,11 @@ afterEach(() => {
   for (const worker of kept.splice(0)) worker.close()
 })
 
-async function answer(path: string, worker: KeptWorker, signal?: AbortSignal) {
+async function answer(path: string, worker: KeptWorker, more: ParseOptions = {}) {
   const result = await parseInputWorkbook({ path: join(dir, path) }, echo, {
     workerFile: counting,
     kept: worker,
-    ...(signal ? { signal } : {}),
+    ...more,
   })
   return result.fileErrors[0]!
 }
@@ -99,10 +107,36 @@ describe('a workbook worker kept between reads', () => {
     const worker = keptWorker()
     const first = await answer('a.xlsx', worker)
     const controller = new AbortController()
-    const hanging = answer('slow-hang', worker, controller.signal)
-    controller.abort(new Error('cancelled by the test'))
+    // Cancelled once the worker is at work on it.
+    const hanging = answer('slow-hang', worker, {
+      signal: controller.signal,
+      onProgress: () => controller.abort(new Error('cancelled by the test')),
+    })
     await expect(hanging).rejects.toThrow('cancelled by the test')
     await expectNewWorker(worker, first)
+  })
+
+  it('reads in the worker warm() started, without starting another', async () => {
+    const worker = keptWorker()
+    const before = started().length
+    worker.warm({ workerFile: counting })
+    worker.warm({ workerFile: counting })
+    const first = await answer('a.xlsx', worker)
+    expect(first).toMatch(/job 1$/)
+    expect(started().slice(before)).toEqual([threadOf(first)])
+    worker.warm({ workerFile: counting })
+    expect(await answer('b.xlsx', worker)).toBe(`${threadOf(first)} job 2`)
+    expect(started().slice(before)).toEqual([threadOf(first)])
+  })
+
+  it('reads on the calling thread when the worker warm() started cannot load', async () => {
+    const worker = keptWorker()
+    const missing = join(dir, 'missing-worker.js')
+    const path = join(dir, 'warm.csv')
+    writeFileSync(path, 'Message,Sequence number\nhello,1\n')
+    worker.warm({ workerFile: missing })
+    const result = await parseInputWorkbook({ path }, echo, { workerFile: missing, kept: worker })
+    expect(result).toEqual(await readInputWorkbook({ path }, echo))
   })
 
   it('keeps nothing once closed, and still reads', async () => {

@@ -176,7 +176,8 @@ export class WorkbookChecks {
   /** The marked-up copy of a checked workbook, written to `outPath`. */
   async annotate(checkId: string, outPath: string): Promise<void> {
     const kept = this.get(checkId)
-    await annotateWorkbook(kept.path, kept.result, outPath)
+    const worker = this.services.workbookWorker
+    await annotateWorkbook(kept.path, kept.result, outPath, worker ? { kept: worker } : {})
   }
 
   /** The file a kept check read (a scratch copy for content a page sent), or null when gone. */

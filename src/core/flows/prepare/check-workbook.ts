@@ -55,6 +55,10 @@ export async function checkWorkbook(
     onProgress?: ((rowsRead: number) => void) | undefined
   } = {},
 ): Promise<OfflineCheck> {
+  // The worker loads while the template is looked for (a small csv the command line reads on
+  // its own thread needs none).
+  if (!options.onThisThreadUpToBytes)
+    services.workbookWorker?.warm(options.maxMemoryMb ? { maxMemoryMb: options.maxMemoryMb } : {})
   const fromWorkbook = options.target ? null : await workbookTarget(path)
   const target = options.target ?? fromWorkbook
   const found = target

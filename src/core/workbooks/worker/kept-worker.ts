@@ -9,6 +9,7 @@
  * new one. A kept worker never holds the process open, and ends after a minute unused.
  */
 import type { Worker } from 'node:worker_threads'
+import { workerFor, type WorkerOptions } from './run-in-worker'
 
 /** How long an unused worker is kept: long enough for a user's next check, no longer. */
 const IDLE_MS = 60_000
@@ -25,9 +26,19 @@ interface Idle {
 export class KeptWorker {
   private idle: Idle | null = null
   private closed = false
+  /** A worker warm() started that has not loaded yet, and when it will have (or failed to). */
+  private loading: { key: string; done: Promise<void> } | null = null
 
-  /** The unused worker started with `key`, now the caller's; null when there is none. */
-  take(key: string): Worker | null {
+  /**
+   * The unused worker started with `key`, now the caller's; null when there is none. One still
+   * loading for the same key is waited for rather than started a second time.
+   */
+  async take(key: string): Promise<Worker | null> {
+    if (this.loading?.key === key) await this.loading.done
+    return this.takeIdle(key)
+  }
+
+  private takeIdle(key: string): Worker | null {
     const idle = this.idle
     if (!idle || idle.key !== key) return null
     this.release(idle)
@@ -52,6 +63,35 @@ export class KeptWorker {
     timer.unref()
     this.idle = { worker, key, timer, forget }
     return true
+  }
+
+  /**
+   * Starts a worker for jobs with these options, kept once it has loaded, unless one is kept
+   * already: a check starts it while it looks for the template, so its read finds it ready. A
+   * worker that cannot start is let go (the job itself then says what is wrong).
+   */
+  warm(options: Pick<WorkerOptions, 'maxMemoryMb' | 'workerFile'> = {}): void {
+    const found = workerFor(options)
+    if (this.closed || !found || this.idle?.key === found.key || this.loading) return
+    let worker: Worker
+    try {
+      worker = found.start()
+    } catch {
+      return
+    }
+    worker.unref()
+    let loaded = () => {}
+    const loading = { key: found.key, done: new Promise<void>((resolve) => (loaded = resolve)) }
+    this.loading = loading
+    const settle = (ready: boolean) => {
+      worker.off('message', onMessage).off('error', onError).off('exit', onError)
+      if (!ready || !this.keep(worker, found.key)) void worker.terminate()
+      if (this.loading === loading) this.loading = null
+      loaded()
+    }
+    const onMessage = () => settle(true)
+    const onError = () => settle(false)
+    worker.once('message', onMessage).once('error', onError).once('exit', onError)
   }
 
   /** Ends the kept worker; nothing is kept after this (the engine is closing). */

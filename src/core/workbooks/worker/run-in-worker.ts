@@ -120,24 +120,43 @@ function startWorker(
 }
 
 /**
+ * How a job with these options is run: the key of the worker that fits it (its entry file and
+ * memory limits), and how to start one; null when no worker entry can be found.
+ */
+export function workerFor(options: WorkerOptions): { key: string; start: () => Worker } | null {
+  const { maxMemoryMb = 1024, youngMemoryMb, workerFile } = options
+  const entry = workerFile ? { code: workerFile, eval: false } : workerEntry()
+  if (!entry) return null
+  return {
+    key: `${maxMemoryMb}:${youngMemoryMb ?? ''}:${entry.code}`,
+    start: () => startWorker(entry, maxMemoryMb, youngMemoryMb),
+  }
+}
+
+/**
  * Runs one job in a worker (the one `kept` holds when its entry and limits fit, else a new one);
  * `here` does the same job on this thread when no worker can start. Resolves with the job's
  * result, or with `onFailure`'s answer when the worker failed. A worker whose job ended cleanly
  * goes back to `kept`; any other is ended, so no job sees what a failed one left behind.
  */
-export function inWorker<T>(
+export async function inWorker<T>(
   job: WorkerJob,
   options: WorkerOptions & { onProgress?: (rowsRead: number) => void },
   here: () => Promise<T>,
   onFailure: (failure: Failure) => T,
 ): Promise<T> {
-  const { signal, maxMemoryMb = 1024, youngMemoryMb, onProgress, workerFile, kept } = options
+  const { signal, maxMemoryMb = 1024, onProgress, kept } = options
   signal?.throwIfAborted()
-  const entry = workerFile ? { code: workerFile, eval: false } : workerEntry()
-  if (!entry) return here()
-  const key = `${maxMemoryMb}:${youngMemoryMb ?? ''}:${entry.code}`
-  const taken = kept?.take(key) ?? null
-  const worker = taken ?? startWorker(entry, maxMemoryMb, youngMemoryMb)
+  const found = workerFor(options)
+  if (!found) return here()
+  const { key } = found
+  const taken = kept ? await kept.take(key) : null
+  if (signal?.aborted) {
+    // Cancelled while a loading worker was waited for: it goes back unused.
+    if (taken && !kept?.keep(taken, key)) void taken.terminate()
+    signal.throwIfAborted()
+  }
+  const worker = taken ?? found.start()
   return new Promise<T>((resolve, reject) => {
     let settled = false
     const settle = (fn: () => void, clean = false) => {
