@@ -244,8 +244,6 @@ async function planFromFile(
           : { checkFiles: true }),
         ...(args.sheet !== undefined ? { sheet: args.sheet } : {}),
         rememberedMaps,
-        // The worker the check left started: working out the cost reads without starting one.
-        kept: ctx.engine.workbookWorker,
       })
     const aside = {
       about: [['Set aside from', fileName]] as [string, string][],
