@@ -7,12 +7,14 @@
  * reads the next workbook without being started again. Each job keeps its state to itself.
  * Posts progress now and then, and the result (or the failure) at the end of each job.
  */
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { parentPort } from 'node:worker_threads'
 import { EngineError } from '../../errors'
 import { readInputWorkbook } from '../read/read-input-workbook'
 import { annotateHere } from '../write/annotated-copy'
 import { writeResultsFile } from '../write/results-workbook'
-import type { WorkerJob, WorkerMessage } from './messages'
+import type { WorkerJob, WorkerMessage, WorkerRequest } from './messages'
 
 type Post = (message: WorkerMessage) => void
 
@@ -44,9 +46,22 @@ async function run(job: WorkerJob, post: Post) {
   }
 }
 
+/**
+ * A full garbage collection of this thread's heap. V8 would leave an idle thread's garbage
+ * where it is (nothing allocates to set it off); the flag lets a new context name V8's
+ * collector, and puts no `gc` in this thread's or any other thread's own global scope.
+ */
+function collectGarbage() {
+  setFlagsFromString('--expose-gc')
+  ;(runInNewContext('gc') as () => void)()
+}
+
 const port = parentPort
 if (port) {
   const post: Post = (message) => port.postMessage(message)
-  port.on('message', (job: WorkerJob) => void run(job, post))
+  port.on('message', (request: WorkerRequest) => {
+    if (request.kind === 'collect') collectGarbage()
+    else void run(request, post)
+  })
   post({ type: 'started' })
 }
