@@ -6,7 +6,7 @@
  *   read/      the dispatcher by format; xlsx/ (our streaming reader, exceljs as fallback), csv/
  *   validate/  rows against the template's schema (Collector), whatever the format
  *   write/     input workbook, annotated copy, results workbook, the streaming writer
- *   worker/    the worker thread's entry and the client that runs jobs in it
+ *   worker/    the worker thread's entry, the client that runs jobs in it, the worker kept between jobs
  */
 export { chooseInputSheet, columnLetter, SHEETS } from './sheets'
 export type { ReadResult, SetAsideTarget } from './validate/read-result'
