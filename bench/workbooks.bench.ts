@@ -173,10 +173,15 @@ if (mode) {
         .map((n) => n.toFixed(2))
         .join(', ')} (1, 5, 15 min; ${cpus().length} cores)`,
     )
-    const vsFloor = later.ms / floorRun.ms
-    check(vsFloor <= 1.2, `a later read vs the floor: ${vsFloor.toFixed(2)}x (target at most 1.2x)`)
+    // Like for like: a later read of ours against the floor's own later read (both warmed up;
+    // against the cold floor a later read would gain from its warmed-up code alone).
+    const vsFloor = later.ms / floorLater.ms
+    check(
+      vsFloor <= 1.2,
+      `a later read vs the floor's later read: ${vsFloor.toFixed(2)}x (target at most 1.2x)`,
+    )
     console.log(
-      `     (the first read, starting the worker: ${(ours.ms / floorRun.ms).toFixed(2)}x; a later read vs the floor's own later read: ${(later.ms / floorLater.ms).toFixed(2)}x; in CPU time, every thread: ${(later.cpuMs / floorRun.cpuMs).toFixed(2)}x; the floor uses one thread, ours a worker and inflates ahead on libuv's threads, so the clock gains where a core is free)`,
+      `     (the first read, starting the worker, vs the floor's first: ${(ours.ms / floorRun.ms).toFixed(2)}x; in CPU time, every thread, later vs later: ${(later.cpuMs / floorLater.cpuMs).toFixed(2)}x; the floor uses one thread, ours a worker and inflates ahead on libuv's threads, so the clock gains where a core is free)`,
     )
     const vsStream = ours.ms / stream.ms
     check(vsStream <= 1.3, `time vs streaming read: ${vsStream.toFixed(2)}x (target at most 1.3x)`)
