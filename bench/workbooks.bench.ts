@@ -3,7 +3,9 @@
  * beside three baselines measured in the same run: the floor (inflating the shared strings and
  * the sheet's XML and finding each cell's reference and value, nothing else; see sheet-fixture.ts), exceljs's streaming reader alone (every cell touched,
  * nothing checked) and exceljs's `xlsx.readFile` (the whole workbook in memory). Each is
- * measured in a process of its own, so that peak RSS figures are the reader's alone.
+ * measured in a process of its own, so that peak RSS figures are the reader's alone. Ours is
+ * measured as the app reads: the first read starts the engine's kept worker, a later read
+ * (measured on its own, after a first one) finds it started; the target is for the later read.
  *
  * Targets: at most 1.2x the floor (issue 19), at most 1.3x the streaming read, peak RSS under 250 MB, and at
  * least 2x faster with at most half the memory of readFile.
@@ -14,11 +16,11 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ExcelJS from 'exceljs'
-import { parseInputWorkbook } from '../src/core/workbooks'
+import { KeptWorker, parseInputWorkbook } from '../src/core/workbooks'
 import { fields, floor, ROWS, schema, writeWorkbook } from './sheet-fixture'
 import { peakRssMb, root } from './support'
 
-type Mode = 'floor' | 'stream' | 'readFile' | 'ours'
+type Mode = 'floor' | 'floorLater' | 'stream' | 'readFile' | 'ours' | 'later'
 
 /** One measurement, run in a child process: prints `{ ms, rssMb, rows }`. */
 async function measure(mode: Mode, path: string) {
@@ -27,6 +29,13 @@ async function measure(mode: Mode, path: string) {
   let rows = 0
   if (mode === 'floor') {
     rows = await floor(path)
+  } else if (mode === 'floorLater') {
+    // The floor's own later read, its code warmed up by a first one, as ours is in `later`.
+    await floor(path)
+    const again = performance.now()
+    const againCpu = process.cpuUsage()
+    printMeasured(again, againCpu, await floor(path))
+    return
   } else if (mode === 'stream') {
     const reader = new ExcelJS.stream.xlsx.WorkbookReader(path, {
       worksheets: 'emit',
@@ -51,14 +60,35 @@ async function measure(mode: Mode, path: string) {
     })
     rows -= 1
   } else {
-    // The worker as the CLI and the app run it: built to JavaScript (see main below).
-    const result = await parseInputWorkbook({ path }, schema, {
-      keepRows: false,
-      workerFile: join(root, 'out/cli/worker.js'),
-    })
-    if (!result.valid) throw new Error(`not valid: ${JSON.stringify(result).slice(0, 400)}`)
-    rows = result.rowCount
+    // As the app reads: the engine's kept worker, the first read starting it (ours), then a
+    // later read on it, measured on its own (later).
+    const kept = new KeptWorker()
+    rows = await oursRead(path, kept)
+    if (mode === 'later') {
+      const again = performance.now()
+      const againCpu = process.cpuUsage()
+      rows = await oursRead(path, kept)
+      printMeasured(again, againCpu, rows)
+      kept.close()
+      return
+    }
+    kept.close()
   }
+  printMeasured(started, cpu, rows)
+}
+
+/** One read and check, in the worker as the CLI and the app run it: built to JavaScript. */
+async function oursRead(path: string, kept: KeptWorker) {
+  const result = await parseInputWorkbook({ path }, schema, {
+    keepRows: false,
+    workerFile: join(root, 'out/cli/worker.js'),
+    kept,
+  })
+  if (!result.valid) throw new Error(`not valid: ${JSON.stringify(result).slice(0, 400)}`)
+  return result.rowCount
+}
+
+function printMeasured(started: number, cpu: NodeJS.CpuUsage, rows: number) {
   const ms = performance.now() - started
   const used = process.cpuUsage(cpu)
   console.log(
@@ -107,9 +137,13 @@ if (mode) {
     })
     let floorRun = runChild('floor', path)
     let ours = runChild('ours', path)
+    let later = runChild('later', path)
+    let floorLater = runChild('floorLater', path)
     for (let i = 1; i < 3; i += 1) {
+      floorLater = best(floorLater, runChild('floorLater', path))
       floorRun = best(floorRun, runChild('floor', path))
       ours = best(ours, runChild('ours', path))
+      later = best(later, runChild('later', path))
     }
     const line = (name: string, m: Measured) =>
       console.log(
@@ -126,9 +160,12 @@ if (mode) {
     )
     line('exceljs streaming read alone', stream)
     line('exceljs xlsx.readFile', readFile)
-    line('Skill Runner parse + validate', ours)
+    line('  the floor, a later read', floorLater)
+    line('Skill Runner parse + validate, first', ours)
+    line('  a later read (worker kept)', later)
     console.log(
-      '  (floor and parse + validate: best time of 3 runs taken in turns, highest peak RSS)',
+      '  (floor and parse + validate: best time of 3 runs taken in turns, highest peak RSS;\n' +
+        '   the first read starts the worker, a later one finds it started, as the app checks)',
     )
     const check = (ok: boolean, text: string) => console.log(`${ok ? 'MET ' : 'MISS'} ${text}`)
     console.log(
@@ -136,17 +173,23 @@ if (mode) {
         .map((n) => n.toFixed(2))
         .join(', ')} (1, 5, 15 min; ${cpus().length} cores)`,
     )
-    const vsFloor = ours.ms / floorRun.ms
-    check(vsFloor <= 1.2, `time vs the floor: ${vsFloor.toFixed(2)}x (target at most 1.2x)`)
+    // Like for like: a later read of ours against the floor's own later read (both warmed up;
+    // against the cold floor a later read would gain from its warmed-up code alone).
+    const vsFloor = later.ms / floorLater.ms
+    check(
+      vsFloor <= 1.2,
+      `a later read vs the floor's later read: ${vsFloor.toFixed(2)}x (target at most 1.2x)`,
+    )
     console.log(
-      `     (in CPU time, every thread: ${(ours.cpuMs / floorRun.cpuMs).toFixed(2)}x; the floor uses one thread, ours a worker and inflates ahead on libuv's threads, so the clock gains where a core is free)`,
+      `     (the first read, starting the worker, vs the floor's first: ${(ours.ms / floorRun.ms).toFixed(2)}x; in CPU time, every thread, later vs later: ${(later.cpuMs / floorLater.cpuMs).toFixed(2)}x; the floor uses one thread, ours a worker and inflates ahead on libuv's threads, so the clock gains where a core is free)`,
     )
     const vsStream = ours.ms / stream.ms
     check(vsStream <= 1.3, `time vs streaming read: ${vsStream.toFixed(2)}x (target at most 1.3x)`)
-    check(ours.rssMb < 250, `peak RSS ${ours.rssMb.toFixed(0)} MB (target under 250 MB)`)
+    const rssMb = Math.max(ours.rssMb, later.rssMb)
+    check(rssMb < 250, `peak RSS ${rssMb.toFixed(0)} MB (target under 250 MB)`)
     const speedup = readFile.ms / ours.ms
     check(speedup >= 2, `faster than readFile: ${speedup.toFixed(2)}x (target at least 2x)`)
-    const memory = ours.rssMb / readFile.rssMb
+    const memory = rssMb / readFile.rssMb
     check(memory <= 0.5, `memory vs readFile: ${memory.toFixed(2)}x (target at most 0.5x)`)
   } finally {
     if (!process.env.KEEP_BENCH) rmSync(dir, { recursive: true, force: true })

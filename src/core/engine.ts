@@ -26,6 +26,7 @@ import { Settings } from './storage/settings'
 import { Submissions } from './flows/spend/submissions'
 import { Uploads } from './flows/spend/uploads'
 import { RunWatcher, type RunWatcherOptions } from './flows/watch/run-watcher'
+import { KeptWorker } from './workbooks'
 
 export type { Connection, Target } from './environments/connection'
 
@@ -72,6 +73,8 @@ export class Engine {
   readonly drafts: PrepareDrafts
   /** Plans waiting for the user's confirmation (emptied when the engine closes). */
   readonly plans = new PlanStore<Plan>()
+  /** The workbook worker kept between checks, so a later check starts at once. */
+  readonly workbookWorker = new KeptWorker()
   private readonly db: Db
   private readonly connections: Connections
   private readonly closeHooks: (() => void)[] = []
@@ -175,6 +178,7 @@ export class Engine {
 
   async close() {
     this.plans.clear()
+    this.workbookWorker.close()
     for (const hook of this.closeHooks.splice(0)) {
       try {
         hook()

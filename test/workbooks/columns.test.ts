@@ -1,22 +1,13 @@
 // The column mapping every format shares, without any file: rows of cells in, answers out.
 import { describe, expect, it } from 'vitest'
 import { Collector } from '../../src/core/workbooks/validate/collector'
-import { officialTemplateSchemaSchema } from '../../src/shared/contract'
+import { schemaOf } from './support/schemas'
 import { coerceCell } from '../../src/shared/input-schema'
 
-const schema = officialTemplateSchemaSchema.parse({
-  templateId: 't',
-  name: 'T',
-  version: '1',
-  fields: [
-    { key: 'name', label: 'Name', type: 'string', required: true },
-    { key: 'due', label: 'Due', type: 'date' },
-  ],
-  columns: [
-    { fieldKey: 'name', headerLabel: 'Name', order: 0 },
-    { fieldKey: 'due', headerLabel: 'Due', order: 1 },
-  ],
-})
+const schema = schemaOf('t', 'T', [
+  { key: 'name', label: 'Name', type: 'string', required: true },
+  { key: 'due', label: 'Due', type: 'date' },
+])
 const collector = () => new Collector(schema, { bytes: new Uint8Array(), filename: 'x.csv' }, {})
 
 describe('the column mapping', () => {
@@ -50,13 +41,7 @@ describe('the column mapping', () => {
   })
 
   it('a web address is accepted exactly when the URL parser accepts it, usual shapes or not', () => {
-    const url = officialTemplateSchemaSchema.parse({
-      templateId: 'u',
-      name: 'U',
-      version: '1',
-      fields: [{ key: 'site', label: 'Site', type: 'url' }],
-      columns: [{ fieldKey: 'site', headerLabel: 'Site', order: 0 }],
-    }).fields[0]!
+    const url = schemaOf('u', 'U', [{ key: 'site', label: 'Site', type: 'url' }]).fields[0]!
     const addresses = [
       'https://example.com/items/1',
       'HTTP://Example.COM:8080/a?b=c#d',

@@ -5,6 +5,7 @@ import ExcelJS from 'exceljs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { generateInputWorkbook, readInputWorkbook } from '../../src/core/workbooks'
 import { demoSeed } from '../../src/sandbox'
+import { FIELD_TYPES } from '../../src/sandbox/seed'
 import type { OfficialTemplateSchema, SchemaField } from '../../src/shared/contract'
 import { officialTemplateSchemaSchema } from '../../src/shared/contract'
 
@@ -81,18 +82,7 @@ async function fill(
 describe('input workbooks for the demo templates', () => {
   it('cover every field type between them', () => {
     const types = new Set(templates.flatMap((t) => t.fields.map((f) => f.type)))
-    for (const type of [
-      'string',
-      'text',
-      'integer',
-      'number',
-      'boolean',
-      'date',
-      'enum',
-      'url',
-      'email',
-      'file',
-    ]) {
+    for (const type of FIELD_TYPES) {
       expect(types).toContain(type)
     }
   })
@@ -203,7 +193,8 @@ describe('csv', () => {
 
 describe('the schema a generated workbook carries', () => {
   it('comes back whole from the hidden sheet, even when it spans several cells', async () => {
-    const { schemaFromWorkbookMapping } = await import('../../src/core/flows/listings/buyer-listing')
+    const { schemaFromWorkbookMapping } =
+      await import('../../src/core/flows/listings/buyer-listing')
     const base = templates[0]!
     // Enough enum values that the JSON is longer than one cell may hold.
     const many = Array.from({ length: 6000 }, (_, i) => `choice number ${i}`)
@@ -225,7 +216,8 @@ describe('the schema a generated workbook carries', () => {
 
 describe('a workbook from before the hidden sheet carried the schema', () => {
   it('still gives its columns, with the types unknown', async () => {
-    const { schemaFromWorkbookMapping } = await import('../../src/core/flows/listings/buyer-listing')
+    const { schemaFromWorkbookMapping } =
+      await import('../../src/core/flows/listings/buyer-listing')
     const base = templates[0]!
     const path = join(dir, 'older-listing.xlsx')
     await generateInputWorkbook({ ...base, templateId: 'older-listing' }, path)

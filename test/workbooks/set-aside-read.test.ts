@@ -7,24 +7,15 @@ import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { readInputWorkbook } from '../../src/core/workbooks'
-import { officialTemplateSchemaSchema } from '../../src/shared/contract'
+import { schemaOf } from './support/schemas'
 
 const dir = mkdtempSync(join(tmpdir(), 'sr-aside-read-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const schema = officialTemplateSchemaSchema.parse({
-  templateId: 'aside',
-  name: 'Aside',
-  version: '1',
-  fields: [
-    { key: 'message', label: 'Message', type: 'string', required: true },
-    { key: 'count', label: 'Count', type: 'integer' },
-  ],
-  columns: [
-    { fieldKey: 'message', headerLabel: 'Message', order: 0 },
-    { fieldKey: 'count', headerLabel: 'Count', order: 1 },
-  ],
-})
+const schema = schemaOf('aside', 'Aside', [
+  { key: 'message', label: 'Message', type: 'string', required: true },
+  { key: 'count', label: 'Count', type: 'integer' },
+])
 
 /** 30 rows; rows 3, 6, 9... have a count that is no number, and row 30 no message either. */
 function csv(extraHeader = '') {

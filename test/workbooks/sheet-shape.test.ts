@@ -8,23 +8,13 @@ import { describe, expect, it } from 'vitest'
 import { readInputWorkbook } from '../../src/core/workbooks'
 import { Collector } from '../../src/core/workbooks/validate/collector'
 import { isTotalRow } from '../../src/core/workbooks/validate/row-shape'
-import { officialTemplateSchemaSchema } from '../../src/shared/contract'
+import { schemaOf } from './support/schemas'
 
-const schema = officialTemplateSchemaSchema.parse({
-  templateId: 't',
-  name: 'T',
-  version: '1',
-  fields: [
-    { key: 'name', label: 'Name', type: 'string', required: true },
-    { key: 'amount', label: 'Amount', type: 'number' },
-    { key: 'city', label: 'City', type: 'string' },
-  ],
-  columns: [
-    { fieldKey: 'name', headerLabel: 'Name', order: 0 },
-    { fieldKey: 'amount', headerLabel: 'Amount', order: 1 },
-    { fieldKey: 'city', headerLabel: 'City', order: 2 },
-  ],
-})
+const schema = schemaOf('t', 'T', [
+  { key: 'name', label: 'Name', type: 'string', required: true },
+  { key: 'amount', label: 'Amount', type: 'number' },
+  { key: 'city', label: 'City', type: 'string' },
+])
 const dir = mkdtempSync(join(tmpdir(), 'sheet-shape-'))
 
 /** A workbook of sheets, each a list of rows (a row starting with "!hidden" is hidden). */

@@ -7,20 +7,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseInputWorkbook, readInputWorkbook, SMALL_CSV_BYTES } from '../../src/core/workbooks'
-import { demoSeed } from '../../src/sandbox'
-import { officialTemplateSchemaSchema } from '../../src/shared/contract'
+import { answeringWorker, echoSchema as echo } from './support/workers'
 
 const dir = mkdtempSync(join(tmpdir(), 'sr-small-csv-'))
-const echo = officialTemplateSchemaSchema.parse(
-  (demoSeed(1).officialTemplates ?? []).find((t) => t.schema.templateId === 'row-echo')!.schema,
-)
 
 /** A worker that reads nothing: its answer says the file went to a worker. */
-const markerWorker = join(dir, 'marker-worker.mjs')
-writeFileSync(
-  markerWorker,
-  `import { parentPort } from 'node:worker_threads'
-parentPort.postMessage({ type: 'started' })
+const markerWorker = answeringWorker(
+  dir,
+  'marker-worker.mjs',
+  `parentPort.postMessage({ type: 'started' })
 parentPort.postMessage({ type: 'done', result: { valid: false, fileErrors: ['read in a worker'], rowErrors: [] } })
 `,
 )

@@ -15,7 +15,7 @@ import { annotateWorkbook, type ReadResult } from '../workbooks'
 import { badCells, describeCheck } from './presenters/check-view'
 import { mappingView } from './presenters/mapping-view'
 import type { ColumnMappings } from '../flows/prepare/column-mappings'
-import type { ColumnMap } from '../workbooks'
+import type { ColumnMap, KeptWorker } from '../workbooks'
 
 /** A workbook to check: a file on this computer, or the content a page sent. */
 export type CheckSource =
@@ -42,6 +42,7 @@ export class WorkbookChecks {
       home: string
       schemas: Pick<Schemas, 'template'>
       mappings?: Pick<ColumnMappings, 'forTarget' | 'remember'>
+      workbookWorker?: KeptWorker
     },
     /** Heap ceiling of the reading worker, MB. */
     private readonly maxMemoryMb = 1024,
@@ -175,7 +176,8 @@ export class WorkbookChecks {
   /** The marked-up copy of a checked workbook, written to `outPath`. */
   async annotate(checkId: string, outPath: string): Promise<void> {
     const kept = this.get(checkId)
-    await annotateWorkbook(kept.path, kept.result, outPath)
+    const worker = this.services.workbookWorker
+    await annotateWorkbook(kept.path, kept.result, outPath, worker ? { kept: worker } : {})
   }
 
   /** The file a kept check read (a scratch copy for content a page sent), or null when gone. */

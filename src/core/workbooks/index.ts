@@ -6,7 +6,7 @@
  *   read/      the dispatcher by format; xlsx/ (our streaming reader, exceljs as fallback), csv/
  *   validate/  rows against the template's schema (Collector), whatever the format
  *   write/     input workbook, annotated copy, results workbook, the streaming writer
- *   worker/    the worker thread's entry and the client that runs jobs in it
+ *   worker/    the worker thread's entry, the client that runs jobs in it, the worker kept between jobs
  */
 export { chooseInputSheet, columnLetter, SHEETS } from './sheets'
 export type { ReadResult, SetAsideTarget } from './validate/read-result'
@@ -15,7 +15,7 @@ export { readCsv } from './read/csv/read-csv'
 export { openXlsx } from './read/xlsx/xlsx-file'
 export { generateInputWorkbook } from './write/input-workbook'
 export type { PlanCell, ResultsPlan } from './write/results-workbook'
-export { checkWritableFolder, streamingWorkbook } from './write/streaming-writer'
+export { checkWritableFolder, streamingWorkbook, writeWorkbookFile } from './write/streaming-writer'
 export { columnMapFromJson, headersKey, parseMapText, type ColumnMap } from './mapping/column-map'
 export type { MappingOutcome } from './mapping/header-mapping'
 export { linkSetAsideToRun, setAsideRunOf } from './write/set-aside'
@@ -26,3 +26,4 @@ export {
   SMALL_CSV_BYTES,
   writeResultsWorkbookFile,
 } from './worker/client'
+export { KeptWorker } from './worker/kept-worker'

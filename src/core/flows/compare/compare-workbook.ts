@@ -3,12 +3,11 @@
  * for a row without outputs), with both statuses, the difference in words, cost and time. Written
  * with exceljs's streaming writer to a temporary name that is renamed when complete.
  */
-import { rename, rm } from 'node:fs/promises'
-import { basename, dirname, join, resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import type { CompareOutput, CompareRow, ComparisonView } from '../../../shared/bridge'
 import { ensureFolder } from '../../files/folders'
 import { safeFileName } from '../../files/safe-names'
-import { checkWritableFolder, streamingWorkbook } from '../../workbooks'
+import { checkWritableFolder, writeWorkbookFile } from '../../workbooks'
 
 const HEADERS = [
   'Row in A',
@@ -92,7 +91,7 @@ function linesOf(row: CompareRow): unknown[][] {
   ])
 }
 
-type WorkbookWriter = Awaited<ReturnType<typeof streamingWorkbook>>['writer']
+type WorkbookWriter = Parameters<Parameters<typeof writeWorkbookFile>[2]>[0]
 
 /** The Comparison sheet, a row a difference, and the About sheet naming the two runs. */
 function addSheets(writer: WorkbookWriter, view: ComparisonView) {
@@ -123,15 +122,6 @@ export async function writeComparisonWorkbook(
   const path = resolve(outPath)
   await ensureFolder(dirname(path))
   await checkWritableFolder(path)
-  const temp = join(dirname(path), `.${basename(path)}.partial`)
-  const book = await streamingWorkbook(temp, { useStyles: true })
-  try {
-    addSheets(book.writer, view)
-    await book.commit()
-    await rename(temp, path)
-  } catch (error) {
-    await rm(temp, { force: true })
-    throw error
-  }
+  await writeWorkbookFile(path, { useStyles: true }, (writer) => addSheets(writer, view))
   return path
 }

@@ -5,7 +5,12 @@
 import type { PrepareTarget } from '../../../shared/bridge'
 import { ApiError } from '../../service'
 import type { Connection } from '../../environments/connection'
-import { parseInputWorkbook, type ColumnMap, type ReadResult } from '../../workbooks'
+import {
+  parseInputWorkbook,
+  type ColumnMap,
+  type KeptWorker,
+  type ReadResult,
+} from '../../workbooks'
 import { mappingReadOptions, rememberGiven, type ColumnMappings } from './column-mappings'
 import type { Schemas } from './schema-cache'
 import { listingNamed, targetSchema, workbookTarget, type TargetSchema } from './target-schema'
@@ -29,6 +34,8 @@ export async function checkWorkbook(
   services: {
     schemas: Pick<Schemas, 'template'>
     mappings?: Pick<ColumnMappings, 'forTarget' | 'remember'>
+    /** The engine's worker kept between checks (a later check starts without starting one). */
+    workbookWorker?: KeptWorker
   },
   connection: Connection,
   path: string,
@@ -48,6 +55,10 @@ export async function checkWorkbook(
     onProgress?: ((rowsRead: number) => void) | undefined
   } = {},
 ): Promise<OfflineCheck> {
+  // The worker loads while the template is looked for (a small csv the command line reads on
+  // its own thread needs none).
+  if (!options.onThisThreadUpToBytes)
+    services.workbookWorker?.warm(options.maxMemoryMb ? { maxMemoryMb: options.maxMemoryMb } : {})
   const fromWorkbook = options.target ? null : await workbookTarget(path)
   const target = options.target ?? fromWorkbook
   const found = target
@@ -71,6 +82,7 @@ export async function checkWorkbook(
     ...(options.runValues ? { runValues: options.runValues } : {}),
     ...(options.sheet !== undefined ? { sheet: options.sheet } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(services.workbookWorker ? { kept: services.workbookWorker } : {}),
     ...(options.maxMemoryMb ? { maxMemoryMb: options.maxMemoryMb } : {}),
     ...(options.onThisThreadUpToBytes
       ? { onThisThreadUpToBytes: options.onThisThreadUpToBytes }

@@ -4,7 +4,7 @@
  * remembering by the sheet's set of headers, and applied to a header row.
  */
 import type { ListingInputSchema, SchemaField } from '../../../shared/contract'
-import { columnLetter } from '../sheets'
+import { fieldPerColumn, type HeaderColumns } from '../validate/header'
 
 export type ColumnMap = Record<string, string | null>
 
@@ -68,39 +68,24 @@ export function applyColumnMap(
   matched: readonly (SchemaField | null)[],
   map: ColumnMap,
   fields: ReadonlyMap<string, SchemaField>,
-): { columns: (SchemaField | null)[]; problems: string[] } {
-  const problems: string[] = []
-  const used = new Set<string>()
-  const columns = texts.map((text, i) => {
-    if (text === null) return null
-    const mapped = Object.hasOwn(map, text)
-    const field = mapped ? (map[text] === null ? null : fields.get(map[text]!)) : matched[i]
-    if (mapped && field === undefined) {
+): HeaderColumns {
+  const fieldOf = (text: string, i: number, problems: string[]) => {
+    if (!Object.hasOwn(map, text)) return matched[i] ?? 'unknown'
+    const key = map[text]!
+    if (key === null) return null
+    const field = fields.get(key)
+    if (!field)
       problems.push(
-        `The column mapping sends “${text}” to “${map[text]}”, which is not a field of this template. Choose one of its fields or “not used”.`,
+        `The column mapping sends “${text}” to “${key}”, which is not a field of this template. Choose one of its fields or “not used”.`,
       )
-      return null
-    }
-    if (!field) {
-      if (!mapped)
-        problems.push(
-          `Column ${columnLetter(i)} “${text}” is not a field of this template. Map it to a field or mark it “not used”.`,
-        )
-      return null
-    }
-    if (used.has(field.key)) {
-      problems.push(
-        `Two columns feed the field “${field.label || field.key}” (the second is column ${columnLetter(i)} “${text}”). Keep one column per field.`,
-      )
-      return null
-    }
-    used.add(field.key)
-    return field
+    return field ?? null
+  }
+  return fieldPerColumn(texts, fieldOf, fields, {
+    unknown: (letter, text) =>
+      `Column ${letter} “${text}” is not a field of this template. Map it to a field or mark it “not used”.`,
+    repeated: (letter, text, field) =>
+      `Two columns feed the field “${field}” (the second is column ${letter} “${text}”). Keep one column per field.`,
+    missing: (field) =>
+      `The required field “${field}” has no column. Choose the column that holds it.`,
   })
-  for (const f of fields.values())
-    if (f.required && f.scope !== 'run' && !used.has(f.key))
-      problems.push(
-        `The required field “${f.label || f.key}” has no column. Choose the column that holds it.`,
-      )
-  return { columns, problems }
 }

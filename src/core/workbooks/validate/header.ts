@@ -74,21 +74,43 @@ export function headerColumns(
       claimed.add(field.key)
     }
   })
+  return fieldPerColumn(texts, (_, i) => matched[i] ?? 'unknown', fields, {
+    unknown: (letter, text) =>
+      `Column ${letter} “${text}” is not a field of this template. Remove the column or rename it to one of the template's headers.`,
+    repeated: (letter, text, field) =>
+      `Column ${letter} “${text}” repeats the field “${field}”. Keep one column per field.`,
+    missing: (field) =>
+      `The required column “${field}” is missing. Add it (use a fresh template workbook to see every column).`,
+  })
+}
+
+/** How a header's problems are said (the words differ with how its columns were matched). */
+export interface ColumnWords {
+  unknown(letter: string, text: string): string
+  repeated(letter: string, text: string, field: string): string
+  missing(field: string): string
+}
+
+/**
+ * Each named column's field, each field fed by one column at most, and every required field
+ * of the rows fed. `fieldOf` answers a column's field, 'unknown' (said as a problem), or null
+ * for a column not used (nothing to say, or said already in `problems`).
+ */
+export function fieldPerColumn(
+  texts: readonly (string | null)[],
+  fieldOf: (text: string, i: number, problems: string[]) => SchemaField | 'unknown' | null,
+  fields: ReadonlyMap<string, SchemaField>,
+  words: ColumnWords,
+): HeaderColumns {
   const problems: string[] = []
   const used = new Set<string>()
   const columns = texts.map((text, i) => {
     if (text === null) return null
-    const field = matched[i]
-    if (!field) {
-      problems.push(
-        `Column ${columnLetter(i)} “${text}” is not a field of this template. Remove the column or rename it to one of the template's headers.`,
-      )
-      return null
-    }
+    const field = fieldOf(text, i, problems)
+    if (field === 'unknown') problems.push(words.unknown(columnLetter(i), text))
+    if (field === 'unknown' || field === null) return null
     if (used.has(field.key)) {
-      problems.push(
-        `Column ${columnLetter(i)} “${text}” repeats the field “${field.label || field.key}”. Keep one column per field.`,
-      )
+      problems.push(words.repeated(columnLetter(i), text, field.label || field.key))
       return null
     }
     used.add(field.key)
@@ -96,8 +118,6 @@ export function headerColumns(
   })
   for (const f of fields.values())
     if (f.required && f.scope !== 'run' && !used.has(f.key))
-      problems.push(
-        `The required column “${f.label || f.key}” is missing. Add it (use a fresh template workbook to see every column).`,
-      )
+      problems.push(words.missing(f.label || f.key))
   return { columns, problems }
 }

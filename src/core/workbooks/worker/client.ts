@@ -32,8 +32,15 @@ export async function parseInputWorkbook(
   schema: ListingInputSchema | null,
   options: ParseOptions = {},
 ): Promise<ReadResult> {
-  const { signal, maxMemoryMb, onProgress, workerFile, onThisThreadUpToBytes, ...readOptions } =
-    options
+  const {
+    signal,
+    maxMemoryMb,
+    onProgress,
+    workerFile,
+    kept,
+    onThisThreadUpToBytes,
+    ...readOptions
+  } = options
   // One reader, wherever it runs: the worker's entry calls the same function with these options.
   const here = () =>
     readInputWorkbook(source, schema, { ...readOptions, ...(onProgress ? { onProgress } : {}) })
@@ -52,7 +59,7 @@ export async function parseInputWorkbook(
   }
   return inWorker<ReadResult>(
     { kind: 'read', source, schema, options: readOptions },
-    { signal, maxMemoryMb, onProgress, workerFile },
+    { signal, maxMemoryMb, onProgress, workerFile, kept },
     here,
     readFailureOf,
   )

@@ -1,22 +1,24 @@
 /**
  * The worker thread's entry, built as a file of its own (see run-in-worker.ts): reads and checks
- * one input workbook, or writes an annotated copy or a results workbook, off the caller's thread
+ * an input workbook, or writes an annotated copy or a results workbook, off the caller's thread
  * and under the worker's memory ceiling, so that a 1,000,000-row sheet or a hostile file never
  * freezes or sinks the window or the command line.
- * Posts progress now and then, and the result (or the failure) at the end.
+ * Jobs come as messages, one at a time, so that a worker kept between jobs (kept-worker.ts)
+ * reads the next workbook without being started again. Each job keeps its state to itself.
+ * Posts progress now and then, and the result (or the failure) at the end of each job.
  */
-import { parentPort, workerData } from 'node:worker_threads'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import { parentPort } from 'node:worker_threads'
 import { EngineError } from '../../errors'
 import { readInputWorkbook } from '../read/read-input-workbook'
 import { annotateHere } from '../write/annotated-copy'
 import { writeResultsFile } from '../write/results-workbook'
-import type { WorkerJob, WorkerMessage } from './messages'
+import type { WorkerJob, WorkerMessage, WorkerRequest } from './messages'
 
-const port = parentPort
-if (port) {
-  const job = workerData as WorkerJob
-  const post = (message: WorkerMessage) => port.postMessage(message)
-  post({ type: 'started' })
+type Post = (message: WorkerMessage) => void
+
+async function run(job: WorkerJob, post: Post) {
   try {
     if (job.kind === 'read') {
       const result = await readInputWorkbook(job.source, job.schema, {
@@ -42,4 +44,24 @@ if (port) {
         : {}),
     })
   }
+}
+
+/**
+ * A full garbage collection of this thread's heap. V8 would leave an idle thread's garbage
+ * where it is (nothing allocates to set it off); the flag lets a new context name V8's
+ * collector, and puts no `gc` in this thread's or any other thread's own global scope.
+ */
+function collectGarbage() {
+  setFlagsFromString('--expose-gc')
+  ;(runInNewContext('gc') as () => void)()
+}
+
+const port = parentPort
+if (port) {
+  const post: Post = (message) => port.postMessage(message)
+  port.on('message', (request: WorkerRequest) => {
+    if (request.kind === 'collect') collectGarbage()
+    else void run(request, post)
+  })
+  post({ type: 'started' })
 }

@@ -24,6 +24,12 @@ export type WorkerJob =
     }
   | { kind: 'results'; plan: ResultsPlan; outPath: string }
 
+/**
+ * What a worker is sent: a job, or (once a kept worker is idle) word to collect the garbage its
+ * last job left, so that an idle worker holds a few MB rather than the size of the last read.
+ */
+export type WorkerRequest = WorkerJob | { kind: 'collect' }
+
 export type WorkerMessage =
   | { type: 'started' }
   | { type: 'progress'; rowsRead: number }

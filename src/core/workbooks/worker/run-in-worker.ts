@@ -9,6 +9,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import type { KeptWorker } from './kept-worker'
 import type { WorkerJob, WorkerMessage } from './messages'
 
 export interface WorkerOptions {
@@ -22,6 +23,8 @@ export interface WorkerOptions {
   youngMemoryMb?: number
   /** The worker's entry file, instead of the one built next to this module. */
   workerFile?: string
+  /** Where a worker is kept between jobs (the engine's); without it each job starts its own. */
+  kept?: KeptWorker
 }
 
 interface WorkerEntry {
@@ -95,7 +98,6 @@ export type Failure =
 
 function startWorker(
   entry: WorkerEntry,
-  job: WorkerJob,
   maxMemoryMb: number,
   youngMemoryMb: number | undefined,
 ): Worker {
@@ -103,7 +105,6 @@ function startWorker(
   const start = (execArgv?: string[]) =>
     new Worker(entry.code, {
       eval: entry.eval,
-      workerData: job,
       resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, ...young },
       stdout: false,
       stderr: false,
@@ -119,53 +120,79 @@ function startWorker(
 }
 
 /**
- * Runs one job in a worker; `here` does the same job on this thread when no worker can start.
- * Resolves with the job's result, or with `onFailure`'s answer when the worker failed.
+ * How a job with these options is run: the key of the worker that fits it (its entry file and
+ * memory limits), and how to start one; null when no worker entry can be found.
  */
-export function inWorker<T>(
+export function workerFor(options: WorkerOptions): { key: string; start: () => Worker } | null {
+  const { maxMemoryMb = 1024, youngMemoryMb, workerFile } = options
+  const entry = workerFile ? { code: workerFile, eval: false } : workerEntry()
+  if (!entry) return null
+  return {
+    key: `${maxMemoryMb}:${youngMemoryMb ?? ''}:${entry.code}`,
+    start: () => startWorker(entry, maxMemoryMb, youngMemoryMb),
+  }
+}
+
+/**
+ * Runs one job in a worker (the one `kept` holds when its entry and limits fit, else a new one);
+ * `here` does the same job on this thread when no worker can start. Resolves with the job's
+ * result, or with `onFailure`'s answer when the worker failed. A worker whose job ended cleanly
+ * goes back to `kept`; any other is ended, so no job sees what a failed one left behind.
+ */
+export async function inWorker<T>(
   job: WorkerJob,
   options: WorkerOptions & { onProgress?: (rowsRead: number) => void },
   here: () => Promise<T>,
   onFailure: (failure: Failure) => T,
 ): Promise<T> {
-  const { signal, maxMemoryMb = 1024, youngMemoryMb, onProgress, workerFile } = options
+  const { signal, maxMemoryMb = 1024, onProgress, kept } = options
   signal?.throwIfAborted()
-  const entry = workerFile ? { code: workerFile, eval: false } : workerEntry()
-  if (!entry) return here()
+  const found = workerFor(options)
+  if (!found) return here()
+  const { key } = found
+  const taken = kept ? await kept.take(key) : null
+  if (signal?.aborted) {
+    // Cancelled while a loading worker was waited for: it goes back unused.
+    if (taken && !kept?.keep(taken, key)) void taken.terminate()
+    signal.throwIfAborted()
+  }
+  const worker = taken ?? found.start()
   return new Promise<T>((resolve, reject) => {
-    const worker = startWorker(entry, job, maxMemoryMb, youngMemoryMb)
     let settled = false
-    const settle = (fn: () => void) => {
+    const settle = (fn: () => void, clean = false) => {
       if (settled) return
       settled = true
       signal?.removeEventListener('abort', onAbort)
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit)
       fn()
-      void worker.terminate()
+      if (!clean || !kept?.keep(worker, key)) void worker.terminate()
     }
     const onAbort = () => settle(() => reject(signal?.reason ?? new Error('aborted')))
     signal?.addEventListener('abort', onAbort, { once: true })
     /** Whether the worker started (a failure before that means it could not load). */
-    let heard = false
-    const fail = (failure: Failure) => {
+    let heard = taken !== null
+    const fail = (failure: Failure, clean = false) => {
       try {
         const answer = onFailure(failure)
-        settle(() => resolve(answer))
+        settle(() => resolve(answer), clean)
       } catch (error) {
-        settle(() => reject(error))
+        settle(() => reject(error), clean)
       }
     }
-    worker.on('message', (message: WorkerMessage) => {
+    const onMessage = (message: WorkerMessage) => {
       heard = true
       if (message.type === 'progress') onProgress?.(message.rowsRead)
-      else if (message.type === 'done') settle(() => resolve(message.result as T))
+      else if (message.type === 'done') settle(() => resolve(message.result as T), true)
       else if (message.type === 'failed')
         fail(
           message.userMessage
             ? { kind: 'user', ...message.userMessage }
             : { kind: 'crash', detail: message.message },
+          // A refusal the user can act on (a file over the limits) leaves the worker sound.
+          message.userMessage !== undefined,
         )
-    })
-    worker.on('error', (error: Error & { code?: string }) => {
+    }
+    const onError = (error: Error & { code?: string }) => {
       // The worker could not even start (its file cannot be loaded where the app is installed):
       // work on this thread rather than fail.
       if (!heard && error.code !== 'ERR_WORKER_OUT_OF_MEMORY') {
@@ -177,7 +204,9 @@ export function inWorker<T>(
           ? { kind: 'memory', maxMemoryMb }
           : { kind: 'crash', detail: error.message },
       )
-    })
-    worker.on('exit', (code) => fail({ kind: 'crash', detail: `exit code ${code}` }))
+    }
+    const onExit = (code: number) => fail({ kind: 'crash', detail: `exit code ${code}` })
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit)
+    worker.postMessage(job)
   })
 }

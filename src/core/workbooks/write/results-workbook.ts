@@ -4,9 +4,8 @@
  * from the service is made safe for a cell first: characters XML cannot hold are dropped and
  * text longer than a cell holds is cut, so no answer can break the file.
  */
-import { rename, rm } from 'node:fs/promises'
 import type ExcelJS from 'exceljs'
-import { streamingWorkbook } from './streaming-writer'
+import { writeWorkbookFile } from './streaming-writer'
 
 export type PlanCell = string | number | boolean | Date | null | { text: string; hyperlink: string }
 
@@ -37,10 +36,7 @@ function safe(cell: PlanCell): ExcelJS.CellValue {
 }
 
 export async function writeResultsFile(plan: ResultsPlan, path: string): Promise<void> {
-  const temp = `${path}.${process.pid}.partial`
-  try {
-    const book = await streamingWorkbook(temp, { useStyles: true, useSharedStrings: false })
-    const writer = book.writer
+  await writeWorkbookFile(path, { useStyles: true, useSharedStrings: false }, (writer) => {
     const sheet = writer.addWorksheet('Results', { views: [{ state: 'frozen', ySplit: 1 }] })
     sheet.columns = plan.columns.map((c) => ({ header: cellSafeText(c.header), width: c.width }))
     sheet.getRow(1).font = { bold: true }
@@ -65,10 +61,5 @@ export async function writeResultsFile(plan: ResultsPlan, path: string): Promise
       row.commit()
     }
     about.commit()
-    await book.commit()
-    await rename(temp, path)
-  } catch (error) {
-    await rm(temp, { force: true })
-    throw error
-  }
+  })
 }

@@ -4,8 +4,8 @@
  * forever (exceljs does not pass them on by itself).
  */
 import { createWriteStream } from 'node:fs'
-import { access, constants, stat } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { access, constants, rename, rm, stat } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import type ExcelJS from 'exceljs'
 import { EngineError } from '../../errors'
 import { loadExcelJs } from '../load-exceljs'
@@ -65,5 +65,26 @@ export async function streamingWorkbook(
       if (!stream.closed)
         await Promise.race([new Promise<void>((r) => stream.once('close', () => r())), failed])
     },
+  }
+}
+
+/**
+ * Writes a workbook to `path` through a hidden partial file beside it, renamed into place once
+ * whole: a reader never sees half a workbook, and a failed write leaves nothing behind.
+ */
+export async function writeWorkbookFile(
+  path: string,
+  options: Parameters<typeof streamingWorkbook>[1],
+  fill: (writer: ExcelJS.stream.xlsx.WorkbookWriter) => void,
+): Promise<void> {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.partial`)
+  try {
+    const book = await streamingWorkbook(temp, options)
+    fill(book.writer)
+    await book.commit()
+    await rename(temp, path)
+  } catch (error) {
+    await rm(temp, { force: true })
+    throw error
   }
 }

@@ -97,25 +97,11 @@ export class ZipParts {
       const name = Buffer.from(part.name, 'utf8')
       const local = Buffer.alloc(30)
       local.writeUInt32LE(0x04034b50, 0)
-      local.writeUInt16LE(20, 4)
-      local.writeUInt16LE(0x0800, 6)
-      local.writeUInt16LE(8, 8)
-      local.writeUInt16LE(0x21, 12)
-      local.writeUInt32LE(crc, 14)
-      local.writeUInt32LE(packed.length, 18)
-      local.writeUInt32LE(size, 22)
-      local.writeUInt16LE(name.length, 26)
+      describePart(local, 4, crc, packed.length, size, name.length)
       const entry = Buffer.alloc(46)
       entry.writeUInt32LE(0x02014b50, 0)
       entry.writeUInt16LE(20, 4)
-      entry.writeUInt16LE(20, 6)
-      entry.writeUInt16LE(0x0800, 8)
-      entry.writeUInt16LE(8, 10)
-      entry.writeUInt16LE(0x21, 14)
-      entry.writeUInt32LE(crc, 16)
-      entry.writeUInt32LE(packed.length, 20)
-      entry.writeUInt32LE(size, 24)
-      entry.writeUInt16LE(name.length, 28)
+      describePart(entry, 6, crc, packed.length, size, name.length)
       entry.writeUInt32LE(offset, 42)
       pieces.push(local, name, packed)
       central.push(entry, name)
@@ -130,4 +116,27 @@ export class ZipParts {
     end.writeUInt32LE(offset, 16)
     await writeFile(path, Buffer.concat([...pieces, directory, end]))
   }
+}
+
+/**
+ * What a part's local header and its central directory entry both say, in the same order from
+ * "version needed" on (at 4 in the local header, at 6 in the entry): zip 2.0, UTF-8 name,
+ * deflated, dated 1980-01-01, its CRC, sizes and name's length.
+ */
+function describePart(
+  header: Buffer,
+  at: number,
+  crc: number,
+  packedLength: number,
+  size: number,
+  nameLength: number,
+): void {
+  header.writeUInt16LE(20, at)
+  header.writeUInt16LE(0x0800, at + 2)
+  header.writeUInt16LE(8, at + 4)
+  header.writeUInt16LE(0x21, at + 8)
+  header.writeUInt32LE(crc, at + 10)
+  header.writeUInt32LE(packedLength, at + 14)
+  header.writeUInt32LE(size, at + 18)
+  header.writeUInt16LE(nameLength, at + 22)
 }
