@@ -220,6 +220,29 @@ const UPLOAD_STOPPED = {
   nextStep: 'Upload the files again when you are ready.',
 }
 
+/**
+ * How a plan reads its sheet: the mapping the user confirmed on the check, the sheet chosen, and
+ * the engine's kept workbook worker, the one the check used. With skipInvalid, `more` says where
+ * the worker writes the rows with problems as it reads.
+ */
+function sheetReader(
+  ctx: VerbContext,
+  args: RequestArgs<'planSubmission'>,
+  rememberedMaps: ReturnType<VerbContext['engine']['mappings']['forTarget']>,
+): ReadSheet {
+  return (file, schema, more = {}) =>
+    parseInputWorkbook({ path: file }, schema, {
+      ...more,
+      // A workbook a page sent names files on the page's computer: only its uploads count.
+      ...(args.file.kind === 'bytes'
+        ? { fileAssets: fileAssetsOf(args.fileAssets) }
+        : { checkFiles: true }),
+      ...(args.sheet !== undefined ? { sheet: args.sheet } : {}),
+      rememberedMaps,
+      kept: ctx.engine.workbookWorker,
+    })
+}
+
 /** Reads, validates and prices a dropped workbook; its temporary copy goes with the plan. */
 async function planFromFile(
   ctx: VerbContext,
@@ -232,19 +255,8 @@ async function planFromFile(
   let scratch = materialised.scratch
   let setAside: SetAsideFile | undefined
   try {
-    // The column mapping the user confirmed on the check (remembered for these headers).
     const rememberedMaps = ctx.engine.mappings.forTarget(connection.historyKey, args.target)
-    // With skipInvalid, `more` says where the worker writes the rows with problems as it reads.
-    const read: ReadSheet = (file, schema, more = {}) =>
-      parseInputWorkbook({ path: file }, schema, {
-        ...more,
-        // A workbook a page sent names files on the page's computer: only its uploads count.
-        ...(args.file.kind === 'bytes'
-          ? { fileAssets: fileAssetsOf(args.fileAssets) }
-          : { checkFiles: true }),
-        ...(args.sheet !== undefined ? { sheet: args.sheet } : {}),
-        rememberedMaps,
-      })
+    const read = sheetReader(ctx, args, rememberedMaps)
     const aside = {
       about: [['Set aside from', fileName]] as [string, string][],
       onSetAside: (file: SetAsideFile) => (setAside = file),
