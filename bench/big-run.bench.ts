@@ -113,6 +113,19 @@ const sampler = setInterval(() => {
   const kind = phase.replace(/ (of|big-run).*$/, '')
   phasePeaks.set(kind, Math.max(rss, phasePeaks.get(kind) ?? 0))
 }, 200)
+/**
+ * The part of the host's memory in the main allocator's heap ([heap] in /proc: what native code,
+ * Buffers and the database allocate), apart from the JavaScript heap; its peak per phase.
+ */
+const nativePeaks = new Map<string, number>()
+function sampleNative() {
+  const smaps = readFileSync(`/proc/${host.pid}/smaps`, 'utf8')
+  const at = smaps.indexOf(' [heap]\n')
+  const kb = at < 0 ? 0 : Number(/Rss:\s+(\d+)/.exec(smaps.slice(at))?.[1] ?? 0)
+  const kind = phase.replace(/ (of|big-run).*$/, '')
+  nativePeaks.set(kind, Math.max(kb / 1024, nativePeaks.get(kind) ?? 0))
+}
+const nativeSampler = setInterval(sampleNative, 1000)
 async function hostCounts(): Promise<Record<string, number>> {
   host.stdin!.write('counts\n')
   return JSON.parse((await nextLine()).replace(/^counts /, '')) as Record<string, number>
@@ -315,6 +328,7 @@ try {
   const afterTasks = await takeLongTasks()
   const { peak: vmHwm } = hostMemory()
   clearInterval(sampler)
+  clearInterval(nativeSampler)
 
   const watcherRequests = Object.entries(watchCounts)
     .filter(([kind]) => kind.startsWith('GET ') && kind.includes('/runs'))
@@ -351,6 +365,8 @@ try {
   )
   const peaks = [...phasePeaks].map(([kind, mb]) => `${kind} ${mb.toFixed(0)}`).join(', ')
   console.log(`  engine RSS peak by phase (MB): ${peaks}`)
+  const natives = [...nativePeaks].map(([kind, mb]) => `${kind} ${mb.toFixed(0)}`).join(', ')
+  console.log(`  of which the allocator's heap (native code, Buffers, SQLite; MB): ${natives}`)
   console.log(
     `${verdict(vmHwm < RSS_TARGET_MB)} engine peak RSS (VmHWM) ${vmHwm.toFixed(0)} MB — target under ${RSS_TARGET_MB} MB`,
   )
@@ -365,6 +381,7 @@ try {
     process.exitCode = 1
 } finally {
   clearInterval(sampler)
+  clearInterval(nativeSampler)
   await browser.close()
   host.stdin!.write('quit\n')
   const exited = new Promise((r) => host.once('exit', r))
