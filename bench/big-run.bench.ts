@@ -104,6 +104,8 @@ const benchStart = Date.now()
 /** Names the phase the memory samples belong to, and says it (a long run is watched live). */
 function enter(name: string) {
   phase = name
+  // Phases named after a run count as one kind ("saving the outputs of ...").
+  host.stdin!.write(`phase ${name.replace(/ (of|big-run).*$/, '')}\n`)
   console.log(`  [${((Date.now() - benchStart) / 1000).toFixed(0)} s] ${name}`)
 }
 const sampler = setInterval(() => {
@@ -367,6 +369,10 @@ try {
   console.log(`  engine RSS peak by phase (MB): ${peaks}`)
   const natives = [...nativePeaks].map(([kind, mb]) => `${kind} ${mb.toFixed(0)}`).join(', ')
   console.log(`  of which the allocator's heap (native code, Buffers, SQLite; MB): ${natives}`)
+  host.stdin!.write('heap\n')
+  const heaps = JSON.parse((await nextLine()).replace(/^heap /, '')) as Record<string, object>
+  const heapWords = Object.entries(heaps).map(([kind, mb]) => `${kind} ${JSON.stringify(mb)}`)
+  console.log(`  the JavaScript heap's peaks by phase (MB): ${heapWords.join(', ')}`)
   console.log(
     `${verdict(vmHwm < RSS_TARGET_MB)} engine peak RSS (VmHWM) ${vmHwm.toFixed(0)} MB — target under ${RSS_TARGET_MB} MB`,
   )
