@@ -26,6 +26,7 @@ import ExcelJS from 'exceljs'
 import { chromium } from 'playwright-core'
 import { ApiClient } from '../src/core/service'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissing, ensureAppBuilt } from '../test/e2e/support'
+import { allocatorHeapMb, longTasksWithCpu, startTaskTrace } from './big-run-measures'
 import { root, startChildSandbox } from './support'
 
 const ROWS = 20_000
@@ -115,17 +116,11 @@ const sampler = setInterval(() => {
   const kind = phase.replace(/ (of|big-run).*$/, '')
   phasePeaks.set(kind, Math.max(rss, phasePeaks.get(kind) ?? 0))
 }, 200)
-/**
- * The part of the host's memory in the main allocator's heap ([heap] in /proc: what native code,
- * Buffers and the database allocate), apart from the JavaScript heap; its peak per phase.
- */
+/** The engine's memory in the allocator's heap (native code, Buffers, SQLite), peak by phase. */
 const nativePeaks = new Map<string, number>()
 function sampleNative() {
-  const smaps = readFileSync(`/proc/${host.pid}/smaps`, 'utf8')
-  const at = smaps.indexOf(' [heap]\n')
-  const kb = at < 0 ? 0 : Number(/Rss:\s+(\d+)/.exec(smaps.slice(at))?.[1] ?? 0)
   const kind = phase.replace(/ (of|big-run).*$/, '')
-  nativePeaks.set(kind, Math.max(kb / 1024, nativePeaks.get(kind) ?? 0))
+  nativePeaks.set(kind, Math.max(allocatorHeapMb(host.pid!), nativePeaks.get(kind) ?? 0))
 }
 const nativeSampler = setInterval(sampleNative, 1000)
 async function hostCounts(): Promise<Record<string, number>> {
@@ -251,7 +246,10 @@ try {
   await page.getByRole('button', { name: '← All runs' }).waitFor()
   const openedMs = Date.now() - submittedAt
   await takeLongTasks()
-  if (process.env.BIG_RUN_TRACE) await page.evaluate('window.tracing = []')
+  if (process.env.BIG_RUN_TRACE) {
+    await page.evaluate('window.tracing = []')
+    await startTaskTrace(browser, page)
+  }
 
   // The benchmark's own look at the runs (not counted: it asks the sandbox directly).
   const client = new ApiClient({ baseUrl: sandbox.url, token: () => sandbox.token })
@@ -283,6 +281,9 @@ try {
       console.log(
         `  long task ${t.ms.toFixed(0)} ms @${t.at.toFixed(0)} after ${t.after.join(' | ')}`,
       )
+    const cpu = await longTasksWithCpu(browser, LONG_TASK_MS).catch(() => [])
+    const each = cpu.map((t) => `${t.wallMs.toFixed(0)}/${t.cpuMs.toFixed(0)}`).join(', ')
+    console.log(`  the page's tasks over ${LONG_TASK_MS} ms, wall/thread time (ms): ${each}`)
   }
   const watchCounts = await hostCounts()
   const memoryWhileWatching = sampled.peak
