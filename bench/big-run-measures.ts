@@ -43,15 +43,13 @@ export async function longTasksWithCpu(
   browser: Browser,
   overMs: number,
 ): Promise<{ wallMs: number; cpuMs: number }[]> {
-  const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
-    traceEvents: TraceEvent[]
-  }
+  const events = taskEvents(await browser.stopTracing())
   const page = new Set(
-    trace.traceEvents
-      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+    events
+      .filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
       .map((e) => `${e.pid}:${e.tid}`),
   )
-  return trace.traceEvents
+  return events
     .filter(
       (e) =>
         e.ph === 'X' &&
@@ -60,4 +58,20 @@ export async function longTasksWithCpu(
         (e.dur ?? 0) > overMs * 1000,
     )
     .map((e) => ({ wallMs: (e.dur ?? 0) / 1000, cpuMs: (e.tdur ?? 0) / 1000 }))
+}
+
+/**
+ * The tasks and thread names of a trace, read line by line (the browser writes one event a
+ * line): minutes of trace are more text than one string may hold.
+ */
+function taskEvents(trace: Buffer): TraceEvent[] {
+  const events: TraceEvent[] = []
+  for (let start = 0; start < trace.length;) {
+    const end = trace.indexOf(10, start)
+    const line = trace.subarray(start, end < 0 ? trace.length : end)
+    start = end < 0 ? trace.length : end + 1
+    if (!line.includes('"RunTask"') && !line.includes('"thread_name"')) continue
+    events.push(JSON.parse(line.toString('utf8').replace(/,\s*$/, '')) as TraceEvent)
+  }
+  return events
 }
