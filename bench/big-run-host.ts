@@ -4,7 +4,8 @@
  * to a browser by browser mode. Prints `app at URL` once ready. Every request the engine sends
  * to the service is counted by method and path (ids folded); a line `counts` on stdin prints
  * the counts so far as one JSON line, `reset` starts counting again, `saved RUN` prints how many
- * of a run's outputs the history knows saved, `quit` stops.
+ * of a run's outputs the history knows saved, `phase NAME` names what the memory samples that
+ * follow belong to, `heap` prints the JavaScript heap's peaks by phase, `quit` stops.
  */
 import { createInterface } from 'node:readline'
 import { join } from 'node:path'
@@ -49,14 +50,31 @@ const mode = await startBrowserMode({
 })
 console.log(`app at ${mode.url}`)
 
+/** The JavaScript heap's peaks (MB) by phase: what V8 holds, garbage included, apart from code. */
+const heapPeaks = new Map<string, { heapTotal: number; heapUsed: number; external: number }>()
+let phase = 'start'
+const heapSampler = setInterval(() => {
+  const { heapTotal, heapUsed, external } = process.memoryUsage()
+  const peak = heapPeaks.get(phase) ?? { heapTotal: 0, heapUsed: 0, external: 0 }
+  const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
+  heapPeaks.set(phase, {
+    heapTotal: Math.max(peak.heapTotal, mb(heapTotal)),
+    heapUsed: Math.max(peak.heapUsed, mb(heapUsed)),
+    external: Math.max(peak.external, mb(external)),
+  })
+}, 200)
+
 for await (const line of createInterface({ input: process.stdin })) {
   if (line === 'counts') console.log(`counts ${JSON.stringify(Object.fromEntries(counts))}`)
   else if (line === 'reset') counts.clear()
+  else if (line.startsWith('phase ')) phase = line.slice(6)
+  else if (line === 'heap') console.log(`heap ${JSON.stringify(Object.fromEntries(heapPeaks))}`)
   else if (line.startsWith('saved ')) {
     const { historyKey } = await engine.connect({ env: 'Bench' })
     console.log(`saved ${engine.history.savedFiles(historyKey, line.slice(6)).length}`)
   } else if (line === 'quit') break
 }
+clearInterval(heapSampler)
 // Open connections (the page's socket) must not keep the host alive once asked to stop.
 await Promise.race([
   mode.close().then(() => engine.close()),

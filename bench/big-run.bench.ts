@@ -26,6 +26,7 @@ import ExcelJS from 'exceljs'
 import { chromium } from 'playwright-core'
 import { ApiClient } from '../src/core/service'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissing, ensureAppBuilt } from '../test/e2e/support'
+import { allocatorHeapMb, longTasksWithCpu, startTaskTrace } from './big-run-measures'
 import { root, startChildSandbox } from './support'
 
 const ROWS = 20_000
@@ -104,6 +105,8 @@ const benchStart = Date.now()
 /** Names the phase the memory samples belong to, and says it (a long run is watched live). */
 function enter(name: string) {
   phase = name
+  // Phases named after a run count as one kind ("saving the outputs of ...").
+  host.stdin!.write(`phase ${name.replace(/ (of|big-run).*$/, '')}\n`)
   console.log(`  [${((Date.now() - benchStart) / 1000).toFixed(0)} s] ${name}`)
 }
 const sampler = setInterval(() => {
@@ -113,6 +116,13 @@ const sampler = setInterval(() => {
   const kind = phase.replace(/ (of|big-run).*$/, '')
   phasePeaks.set(kind, Math.max(rss, phasePeaks.get(kind) ?? 0))
 }, 200)
+/** The engine's memory in the allocator's heap (native code, Buffers, SQLite), peak by phase. */
+const nativePeaks = new Map<string, number>()
+function sampleNative() {
+  const kind = phase.replace(/ (of|big-run).*$/, '')
+  nativePeaks.set(kind, Math.max(allocatorHeapMb(host.pid!), nativePeaks.get(kind) ?? 0))
+}
+const nativeSampler = setInterval(sampleNative, 1000)
 async function hostCounts(): Promise<Record<string, number>> {
   host.stdin!.write('counts\n')
   return JSON.parse((await nextLine()).replace(/^counts /, '')) as Record<string, number>
@@ -236,7 +246,10 @@ try {
   await page.getByRole('button', { name: '← All runs' }).waitFor()
   const openedMs = Date.now() - submittedAt
   await takeLongTasks()
-  if (process.env.BIG_RUN_TRACE) await page.evaluate('window.tracing = []')
+  if (process.env.BIG_RUN_TRACE) {
+    await page.evaluate('window.tracing = []')
+    await startTaskTrace(browser, page)
+  }
 
   // The benchmark's own look at the runs (not counted: it asks the sandbox directly).
   const client = new ApiClient({ baseUrl: sandbox.url, token: () => sandbox.token })
@@ -268,6 +281,9 @@ try {
       console.log(
         `  long task ${t.ms.toFixed(0)} ms @${t.at.toFixed(0)} after ${t.after.join(' | ')}`,
       )
+    const cpu = await longTasksWithCpu(browser, LONG_TASK_MS).catch(() => [])
+    const each = cpu.map((t) => `${t.wallMs.toFixed(0)}/${t.cpuMs.toFixed(0)}`).join(', ')
+    console.log(`  the page's tasks over ${LONG_TASK_MS} ms, wall/thread time (ms): ${each}`)
   }
   const watchCounts = await hostCounts()
   const memoryWhileWatching = sampled.peak
@@ -315,6 +331,7 @@ try {
   const afterTasks = await takeLongTasks()
   const { peak: vmHwm } = hostMemory()
   clearInterval(sampler)
+  clearInterval(nativeSampler)
 
   const watcherRequests = Object.entries(watchCounts)
     .filter(([kind]) => kind.startsWith('GET ') && kind.includes('/runs'))
@@ -351,6 +368,12 @@ try {
   )
   const peaks = [...phasePeaks].map(([kind, mb]) => `${kind} ${mb.toFixed(0)}`).join(', ')
   console.log(`  engine RSS peak by phase (MB): ${peaks}`)
+  const natives = [...nativePeaks].map(([kind, mb]) => `${kind} ${mb.toFixed(0)}`).join(', ')
+  console.log(`  of which the allocator's heap (native code, Buffers, SQLite; MB): ${natives}`)
+  host.stdin!.write('heap\n')
+  const heaps = JSON.parse((await nextLine()).replace(/^heap /, '')) as Record<string, object>
+  const heapWords = Object.entries(heaps).map(([kind, mb]) => `${kind} ${JSON.stringify(mb)}`)
+  console.log(`  the JavaScript heap's peaks by phase (MB): ${heapWords.join(', ')}`)
   console.log(
     `${verdict(vmHwm < RSS_TARGET_MB)} engine peak RSS (VmHWM) ${vmHwm.toFixed(0)} MB — target under ${RSS_TARGET_MB} MB`,
   )
@@ -365,6 +388,7 @@ try {
     process.exitCode = 1
 } finally {
   clearInterval(sampler)
+  clearInterval(nativeSampler)
   await browser.close()
   host.stdin!.write('quit\n')
   const exited = new Promise((r) => host.once('exit', r))

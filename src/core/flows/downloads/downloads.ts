@@ -50,6 +50,14 @@ export async function runDetailOf(
     : runOrDetail
 }
 
+/** How many rows the run has, for the width of its row folders' numbers. */
+function rowCountOf(detail: RunDetail): number {
+  // A loop, not a spread into Math.max: a run's tasks can be more than an argument list holds.
+  let rows = Math.max(detail.run.totalTasks ?? 0, 1)
+  for (const task of detail.tasks) rows = Math.max(rows, task.sourceRowIndex + 1)
+  return rows
+}
+
 /** Makes the run's folder and gathers what its artifacts' downloads share. */
 async function startRunDownload(
   ledger: DownloadLedger,
@@ -73,11 +81,7 @@ async function startRunDownload(
     rowNumbering: options.rowNumbering,
     ledger,
     folder,
-    rowCount: Math.max(
-      detail.run.totalTasks ?? 0,
-      ...detail.tasks.map((t) => t.sourceRowIndex + 1),
-      1,
-    ),
+    rowCount: rowCountOf(detail),
     taken: ledger.paths(folder),
     madeFolders: new Set(),
     inFlight: new Map(),
@@ -150,19 +154,19 @@ async function downloadRun(
   const runId = detail.run.runId
   const ledger = new DownloadLedger(db, table, connection.historyKey, runId)
   const run = await startRunDownload(ledger, connection, detail, outDir, options)
-  const files: DownloadedFile[] = []
-  const failed: FailedDownload[] = []
   const addresses = new FreshAddresses(() =>
     connection.client.run(runId, { signal: options.signal }),
   )
-  // A few at a time, in the server's order.
-  const queue = [...detail.artifacts]
+  // A few at a time, in the server's order: each worker takes the next artifact when it is free,
+  // so only as many downloads as workers are under way, whatever the run's size.
+  const { artifacts } = detail
+  const outcomes = new Array<DownloadedFile | FailedDownload>(artifacts.length)
+  let next = 0
   const workers = Array.from({ length: Math.max(1, options.concurrency ?? 4) }, async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
+    while (next < artifacts.length) {
       options.signal?.throwIfAborted()
-      const outcome = await downloadWithRetries(run, next, options.attempts ?? 3, addresses)
-      if ('path' in outcome) files.push(outcome)
-      else failed.push(outcome)
+      const at = next++
+      outcomes[at] = await downloadWithRetries(run, artifacts[at]!, options.attempts ?? 3, addresses)
     }
   })
   try {
@@ -170,9 +174,13 @@ async function downloadRun(
   } finally {
     ledger.flush()
   }
-  const order = new Map(detail.artifacts.map((a, i) => [a.artifactId, i]))
-  files.sort((a, b) => order.get(a.artifactId)! - order.get(b.artifactId)!)
-  failed.sort((a, b) => order.get(a.artifactId)! - order.get(b.artifactId)!)
+  // Kept in place as they ended, so both lists are in the server's order.
+  const files: DownloadedFile[] = []
+  const failed: FailedDownload[] = []
+  for (const outcome of outcomes) {
+    if ('path' in outcome) files.push(outcome)
+    else failed.push(outcome)
+  }
   return { runId, folder: run.folder, files, failed }
 }
 

@@ -133,6 +133,27 @@ export async function writeResultsWorkbook(
   // anything is fetched, so that a folder that cannot be made is said at once.
   await ensureFolder(workbookDir)
   await checkWritableFolder(path)
+  // The runs' details are let go once the plan is made: only the plan goes on to the writer.
+  const { plan, folder, download } = await planResults(
+    services,
+    connection,
+    runId,
+    workbookDir,
+    options,
+  )
+  // Written in a worker, under the same memory ceiling as reading a workbook.
+  await writeResultsWorkbookFile(plan, path, { signal: options.signal })
+  return { path, folder, rows: plan.rows.length, download }
+}
+
+/** The plan of the results workbook of a run (or of its whole batch), its outputs saved first. */
+async function planResults(
+  services: ResultsServices,
+  connection: Connection,
+  runId: string,
+  workbookDir: string,
+  options: DownloadOptions,
+): Promise<{ plan: ReturnType<typeof resultsPlan>; folder: string; download: RunDownload }> {
   const submission = services.submissions.byRun(connection.historyKey, runId)
   const runIds = batchRunsOf(services.submissions, connection.historyKey, runId, submission)
   const parts: BatchPart[] = []
@@ -166,7 +187,5 @@ export async function writeResultsWorkbook(
     ...(userColumns ? { userColumns } : {}),
     ...(merged ? { sentIn: merged.sentIn, batchLines: merged.aboutLines } : {}),
   })
-  // Written in a worker, under the same memory ceiling as reading a workbook.
-  await writeResultsWorkbookFile(plan, path, { signal: options.signal })
-  return { path, folder: asked.download.folder, rows: plan.rows.length, download: shown.download }
+  return { plan, folder: asked.download.folder, download: shown.download }
 }
