@@ -7,7 +7,7 @@ import type { BridgeApi, RunOverview } from '../../src/shared/bridge'
 import type { RunDetail, RunTask } from '../../src/shared/contract'
 import { createRunDetailStore } from '../../src/renderer/stores/run-detail/run-detail-store'
 import { createRunSummariesStore } from '../../src/renderer/stores/run-summaries-store'
-import { runSummary } from './fixtures'
+import { runOverview, runSummary } from './fixtures'
 
 const task = (i: number, status: string): RunTask => ({
   taskId: `task-${i}`,
@@ -22,19 +22,8 @@ const detailAt = (done: number, status = 'running'): RunDetail => ({
   tasks: Array.from({ length: 5 }, (_, i) => task(i, i < done ? 'succeeded' : 'queued')),
   artifacts: [],
 })
-const overviewOf = (detail: RunDetail): RunOverview => ({
-  environment: 'Sandbox',
-  unitLabel: 'credits',
-  detail,
-  fromThisDevice: false,
-  inputFilename: 'rows.xlsx',
-  rowNumbers: null,
-  retryOfRunId: '',
-  retriedBy: [],
-  savedFolder: '',
-  savedFiles: 0,
-  resultsWorkbook: '',
-})
+const overviewOf = (detail: RunDetail): RunOverview =>
+  runOverview({ detail, fromThisDevice: false })
 
 it('applies pushed changes, asks again after a missed one, and ends without a read', async () => {
   const calls: string[] = []
