@@ -32,6 +32,28 @@ export function submissionStateText(entry: HistoryEntryView): string {
   }
 }
 
+/**
+ * The template or listing a submission ran, by the name the rest of the app uses; by its kind and
+ * id only when nothing on this computer names it.
+ */
+function targetWords(entry: Pick<HistoryEntryView, 'targetName' | 'targetKind' | 'target'>) {
+  if (entry.targetName) return entry.targetName
+  return `${entry.targetKind === 'listing' ? 'Listing' : 'Template'} ${entry.target}`
+}
+
+/**
+ * What else a submission was (a pilot, the rest of one, a retry, rows set aside): short words the
+ * row shows whole, after the template's name, which gives way first in a narrow window.
+ */
+function tagWords(entry: HistoryEntryView): string[] {
+  const tags: string[] = []
+  if (entry.setAsideRows) tags.push(`${entry.setAsideRows} set aside to fix`)
+  if (entry.retryOfRunId && !entry.followUpOfRunId) tags.push('retry of an earlier run')
+  if (entry.batchOfRunId) tags.push('rest of a pilot')
+  else if (entry.batchRests?.length) tags.push('pilot')
+  return tags
+}
+
 /** Every submission from this device, virtualized; more are asked for near the end. */
 export function HistoryList(props: {
   items: HistoryEntryView[]
@@ -73,16 +95,16 @@ export function HistoryList(props: {
             </td>
             <td>
               <span className="run-name">{entry.inputFilename || 'Rows without a file'}</span>
-              <span className="run-sub" title={batchWords(entry)}>
-                {entry.targetKind === 'listing' ? 'Listing' : 'Template'} {entry.target} ·{' '}
-                {plural(entry.rows, 'row')}
-                {entry.setAsideRows ? ` · ${entry.setAsideRows} set aside to fix` : ''}
-                {entry.retryOfRunId && !entry.followUpOfRunId ? ' · retry of an earlier run' : ''}
-                {entry.batchOfRunId
-                  ? ' · rest of a pilot'
-                  : entry.batchRests?.length
-                    ? ' · pilot'
-                    : ''}
+              <span className="run-sub history-what" title={batchWords(entry)}>
+                <span className="history-target">
+                  {targetWords(entry)} · {plural(entry.rows, 'row')}
+                </span>
+                {tagWords(entry).map((tag) => (
+                  <span key={tag} className="history-tag">
+                    {' '}
+                    · {tag}
+                  </span>
+                ))}
               </span>
             </td>
             <RunCell
@@ -149,7 +171,7 @@ function linkedRunWords(runId: string, byRun: EntriesByRun): string {
   const entry = byRun.get(runId)
   if (!entry) return 'a run not in this list'
   const when = new Date(entry.createdAtMs)
-  const what = entry.inputFilename || `${entry.targetKind} ${entry.target}`
+  const what = entry.inputFilename || targetWords(entry)
   const sent = `${formatMoment(when, 'date')} ${formatMoment(when, 'time')}`
   return `${what}, sent ${sent} (${submissionStateText(entry).toLowerCase()})`
 }
