@@ -86,9 +86,9 @@ describe('what a history row ran', () => {
     ])
     const tags = (id: number) =>
       [...what(id).querySelectorAll('.history-tag')].map((tag) => tag.textContent)
-    expect(what(1).querySelector('.history-target')!.textContent).toBe('Row echo · 2 rows')
-    expect(tags(1)).toEqual([' · pilot'])
-    expect(tags(2)).toEqual([' · rest of a pilot'])
+    expect(what(1).querySelector('.history-target')!.textContent).toBe('Row echo')
+    expect(tags(1)).toEqual([' · 2 rows', ' · pilot'])
+    expect(tags(2)).toEqual([' · 4 rows', ' · rest of a pilot'])
     expect(what(1).getAttribute('title')).toContain('Row echo, sent')
     expect(what(2).getAttribute('title')).toContain('orders.xlsx, sent')
   })

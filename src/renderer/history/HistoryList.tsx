@@ -42,11 +42,12 @@ function targetWords(entry: Pick<HistoryEntryView, 'targetName' | 'targetKind' |
 }
 
 /**
- * What else a submission was (a pilot, the rest of one, a retry, rows set aside): short words the
- * row shows whole, after the template's name, which gives way first in a narrow window.
+ * How many rows a submission sent and what else it was (a pilot, the rest of one, a retry, rows
+ * set aside): short words the row shows whole, after the template's name, which gives way first
+ * in a narrow window.
  */
 function tagWords(entry: HistoryEntryView): string[] {
-  const tags: string[] = []
+  const tags = [plural(entry.rows, 'row')]
   if (entry.setAsideRows) tags.push(`${entry.setAsideRows} set aside to fix`)
   if (entry.retryOfRunId && !entry.followUpOfRunId) tags.push('retry of an earlier run')
   if (entry.batchOfRunId) tags.push('rest of a pilot')
@@ -89,16 +90,22 @@ export function HistoryList(props: {
           >
             <td>
               <time dateTime={when.toISOString()}>{formatMoment(when, 'date')}</time>
-              <span className="run-sub">
+              <span
+                className="run-sub"
+                title={`Sent ${formatMoment(when, 'date')} at ${formatMoment(when, 'time')}, in ${entry.environment}`}
+              >
                 {formatMoment(when, 'time')} · {entry.environment}
               </span>
             </td>
             <td>
-              <span className="run-name">{entry.inputFilename || 'Rows without a file'}</span>
-              <span className="run-sub history-what" title={batchWords(entry)}>
-                <span className="history-target">
-                  {targetWords(entry)} · {plural(entry.rows, 'row')}
-                </span>
+              <span className="run-name" title={entry.inputFilename || undefined}>
+                {entry.inputFilename || 'Rows without a file'}
+              </span>
+              <span
+                className="run-sub history-what"
+                title={batchWords(entry) ?? targetWords(entry)}
+              >
+                <span className="history-target">{targetWords(entry)}</span>
                 {tagWords(entry).map((tag) => (
                   <span key={tag} className="history-tag">
                     {' '}
