@@ -97,23 +97,7 @@ export function HistoryList(props: {
                 {formatMoment(when, 'time')} · {entry.environment}
               </span>
             </td>
-            <td>
-              <span className="run-name" title={entry.inputFilename || undefined}>
-                {entry.inputFilename || 'Rows without a file'}
-              </span>
-              <span
-                className="run-sub history-what"
-                title={batchWords(entry) ?? targetWords(entry)}
-              >
-                <span className="history-target">{targetWords(entry)}</span>
-                {tagWords(entry).map((tag) => (
-                  <span key={tag} className="history-tag">
-                    {' '}
-                    · {tag}
-                  </span>
-                ))}
-              </span>
-            </td>
+            <WhatCell entry={entry} title={batchWords(entry) ?? targetWords(entry)} />
             <RunCell
               entry={entry}
               links={followUpWords(entry, listed)}
@@ -202,6 +186,26 @@ function linkWords(entry: HistoryEntryView, byRun: EntriesByRun): string | undef
       `Its fixed rows were sent in ${entry.followUps.map((id) => linkedRunWords(id, byRun)).join('; ')}`,
     )
   return lines.length > 0 ? lines.join('. ') : undefined
+}
+
+/** What a submission sent (its workbook) and ran (the template's name, then its short tags). */
+function WhatCell(props: { entry: HistoryEntryView; title: string }) {
+  return (
+    <td>
+      <span className="run-name" title={props.entry.inputFilename || undefined}>
+        {props.entry.inputFilename || 'Rows without a file'}
+      </span>
+      <span className="run-sub history-what" title={props.title}>
+        <span className="history-target">{targetWords(props.entry)}</span>
+        {tagWords(props.entry).map((tag) => (
+          <span key={tag} className="history-tag">
+            {' '}
+            · {tag}
+          </span>
+        ))}
+      </span>
+    </td>
+  )
 }
 
 /** The rows set aside to fix when the run was sent, a click away. */
