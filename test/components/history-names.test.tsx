@@ -7,34 +7,12 @@ import { describe, expect, it } from 'vitest'
 import { HistoryScreen } from '../../src/renderer/screens/HistoryScreen'
 import type { HistoryEntryView } from '../../src/shared/bridge'
 import { environment } from '../renderer/fixtures'
+import { historyEntry } from './history-fixtures'
 import { render } from './harness'
 
 const env = environment({ name: 'Sandbox' })
 
-function entry(over: Partial<HistoryEntryView> = {}): HistoryEntryView {
-  return {
-    id: 1,
-    environment: 'Sandbox',
-    target: 'row-echo',
-    targetKind: 'template',
-    inputFilename: 'orders.xlsx',
-    rows: 3,
-    state: 'accepted',
-    error: '',
-    runId: 'run-1',
-    runStatus: 'succeeded',
-    runName: '',
-    runCounts: { totalTasks: 3, completedTasks: 3, failedTasks: 0, cancelledTasks: 0 },
-    costT: 12,
-    costIsEstimate: false,
-    unitLabel: 'credits',
-    downloadedFiles: 0,
-    retryOfRunId: '',
-    retries: [],
-    createdAtMs: Date.UTC(2026, 0, 5, 10, 0),
-    ...over,
-  }
-}
+const entry = historyEntry
 
 async function rowsOf(items: HistoryEntryView[]) {
   const h = await render(() => <HistoryScreen env={env} />, {
