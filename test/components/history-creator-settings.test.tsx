@@ -3,37 +3,15 @@ import { describe, expect, it } from 'vitest'
 import { CreatorScreen } from '../../src/renderer/screens/CreatorScreen'
 import { HistoryScreen } from '../../src/renderer/screens/HistoryScreen'
 import { SettingsScreen } from '../../src/renderer/screens/SettingsScreen'
-import type { HistoryEntryView, SettingsView } from '../../src/shared/bridge'
+import type { SettingsView } from '../../src/shared/bridge'
 import type { CreatorListing } from '../../src/shared/contract'
 import { environment } from '../renderer/fixtures'
+import { historyEntry } from './history-fixtures'
 import { bridgeError, buttonNamed, byLabel, click, pending, render, typeInto } from './harness'
 
 const env = environment({ name: 'Sandbox' })
 
-function entry(over: Partial<HistoryEntryView> = {}): HistoryEntryView {
-  return {
-    id: 1,
-    environment: 'Sandbox',
-    target: 'row-echo',
-    targetKind: 'template',
-    inputFilename: 'orders.xlsx',
-    rows: 3,
-    state: 'accepted',
-    error: '',
-    runId: 'run-1',
-    runStatus: 'succeeded',
-    runName: 'Orders',
-    runCounts: { totalTasks: 3, completedTasks: 3, failedTasks: 0, cancelledTasks: 0 },
-    costT: 12,
-    costIsEstimate: false,
-    unitLabel: 'credits',
-    downloadedFiles: 2,
-    retryOfRunId: '',
-    retries: [],
-    createdAtMs: Date.UTC(2026, 0, 5, 10, 0),
-    ...over,
-  }
-}
+const entry = historyEntry
 
 describe('the history', () => {
   it('says it is loading', async () => {

@@ -87,7 +87,7 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
       await first.waitFor()
       // Each names the other in words on hover (workbook, when, how it went); the IDs stay on
       // the rows' data-run-id and in the buttons' accessible names.
-      const restTitle = await rest.locator('[title]').first().getAttribute('title')
+      const restTitle = await rest.locator('.history-what').getAttribute('title')
       expect(restTitle).toMatch(/^The rest of the workbook of a pilot: six\.csv, sent .+ \(.+\)$/)
       expect(restTitle).not.toMatch(/run_/)
       expect(await first.getAttribute('data-run-id')).toBe(pilot.runId)
@@ -188,7 +188,7 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
       expect(await restRow.getAttribute('data-batch')).toBe('under-its-pilot')
       expect(await restRow.textContent()).toContain('Rest of the pilot above')
       expect(await pilotRow.textContent()).toMatch(/· pilot/)
-      expect(await restRow.locator('[title]').first().getAttribute('title')).toMatch(
+      expect(await restRow.locator('.history-what').getAttribute('title')).toMatch(
         /^The rest of the workbook of a pilot: fifty\.xlsx, sent .+/,
       )
       expect(await pilotRow.locator('[title^="A pilot"]').getAttribute('title')).toMatch(

@@ -219,7 +219,7 @@ describeInChromium('Words', 'the words of every screen', () => {
       const sent = page.locator(`.history-table tbody tr[data-run-id="${runId}"]`)
       await sent.getByText('Rows sent again once').waitFor()
       expect(await sent.getByText('Rows sent again once').getAttribute('title')).toMatch(
-        /^Sent again in template row-echo, sent .+ \(/,
+        /^Sent again in Row echo, sent .+ \(/,
       )
       await check('history')
       await screenshotAtBothSizes(page, 'words-history', { restore: WINDOW })

@@ -32,6 +32,29 @@ export function submissionStateText(entry: HistoryEntryView): string {
   }
 }
 
+/**
+ * The template or listing a submission ran, by the name the rest of the app uses; by its kind and
+ * id only when nothing on this computer names it.
+ */
+function targetWords(entry: Pick<HistoryEntryView, 'targetName' | 'targetKind' | 'target'>) {
+  if (entry.targetName) return entry.targetName
+  return `${entry.targetKind === 'listing' ? 'Listing' : 'Template'} ${entry.target}`
+}
+
+/**
+ * How many rows a submission sent and what else it was (a pilot, the rest of one, a retry, rows
+ * set aside): short words the row shows whole, after the template's name, which gives way first
+ * in a narrow window.
+ */
+function tagWords(entry: HistoryEntryView): string[] {
+  const tags = [plural(entry.rows, 'row')]
+  if (entry.setAsideRows) tags.push(`${entry.setAsideRows} set aside to fix`)
+  if (entry.retryOfRunId && !entry.followUpOfRunId) tags.push('retry of an earlier run')
+  if (entry.batchOfRunId) tags.push('rest of a pilot')
+  else if (entry.batchRests?.length) tags.push('pilot')
+  return tags
+}
+
 /** Every submission from this device, virtualized; more are asked for near the end. */
 export function HistoryList(props: {
   items: HistoryEntryView[]
@@ -67,24 +90,14 @@ export function HistoryList(props: {
           >
             <td>
               <time dateTime={when.toISOString()}>{formatMoment(when, 'date')}</time>
-              <span className="run-sub">
+              <span
+                className="run-sub"
+                title={`Sent ${formatMoment(when, 'date')} at ${formatMoment(when, 'time')}, in ${entry.environment}`}
+              >
                 {formatMoment(when, 'time')} · {entry.environment}
               </span>
             </td>
-            <td>
-              <span className="run-name">{entry.inputFilename || 'Rows without a file'}</span>
-              <span className="run-sub" title={batchWords(entry)}>
-                {entry.targetKind === 'listing' ? 'Listing' : 'Template'} {entry.target} ·{' '}
-                {plural(entry.rows, 'row')}
-                {entry.setAsideRows ? ` · ${entry.setAsideRows} set aside to fix` : ''}
-                {entry.retryOfRunId && !entry.followUpOfRunId ? ' · retry of an earlier run' : ''}
-                {entry.batchOfRunId
-                  ? ' · rest of a pilot'
-                  : entry.batchRests?.length
-                    ? ' · pilot'
-                    : ''}
-              </span>
-            </td>
+            <WhatCell entry={entry} title={batchWords(entry) ?? targetWords(entry)} />
             <RunCell
               entry={entry}
               links={followUpWords(entry, listed)}
@@ -149,7 +162,7 @@ function linkedRunWords(runId: string, byRun: EntriesByRun): string {
   const entry = byRun.get(runId)
   if (!entry) return 'a run not in this list'
   const when = new Date(entry.createdAtMs)
-  const what = entry.inputFilename || `${entry.targetKind} ${entry.target}`
+  const what = entry.inputFilename || targetWords(entry)
   const sent = `${formatMoment(when, 'date')} ${formatMoment(when, 'time')}`
   return `${what}, sent ${sent} (${submissionStateText(entry).toLowerCase()})`
 }
@@ -173,6 +186,26 @@ function linkWords(entry: HistoryEntryView, byRun: EntriesByRun): string | undef
       `Its fixed rows were sent in ${entry.followUps.map((id) => linkedRunWords(id, byRun)).join('; ')}`,
     )
   return lines.length > 0 ? lines.join('. ') : undefined
+}
+
+/** What a submission sent (its workbook) and ran (the template's name, then its short tags). */
+function WhatCell(props: { entry: HistoryEntryView; title: string }) {
+  return (
+    <td>
+      <span className="run-name" title={props.entry.inputFilename || undefined}>
+        {props.entry.inputFilename || 'Rows without a file'}
+      </span>
+      <span className="run-sub history-what" title={props.title}>
+        <span className="history-target">{targetWords(props.entry)}</span>
+        {tagWords(props.entry).map((tag) => (
+          <span key={tag} className="history-tag">
+            {' '}
+            · {tag}
+          </span>
+        ))}
+      </span>
+    </td>
+  )
 }
 
 /** The rows set aside to fix when the run was sent, a click away. */

@@ -165,10 +165,13 @@ export function settingsVerbs(
       // Runs still under way in the history are asked after first, so an ended one shows ended.
       const connections = engine.environments.list().map((env) => engine.connect({ env: env.name }))
       await followAllUnfinished(engine.history, connections)
-      const page = await listHistory(engine.history, engine.submissions, unitLabelOf, {
-        search: args.search,
-        limit: args.limit,
-      })
+      const page = await listHistory(
+        engine.history,
+        engine.submissions,
+        unitLabelOf,
+        { search: args.search, limit: args.limit },
+        { schemas: engine.schemas },
+      )
       const asides = await keptSetAsides(engine.home)
       const items = page.items.map((item) => {
         const aside = item.runId ? asides.get(item.runId) : undefined

@@ -4,10 +4,11 @@
  * outputs saved here (downloads), the runs that retried it and its follow-ups. Read from the
  * history database only, so it works offline.
  */
-import { isTerminalStatus } from '../../../shared/contract'
+import { isTerminalStatus, type RunSummary } from '../../../shared/contract'
 import type { HistoryEntryView, HistoryPage, RunCounts } from '../../../shared/bridge'
 import type { History } from '../../storage/run-history'
 import type { Submission, Submissions } from '../spend/submissions'
+import { targetNamer, type NameSources } from './target-names'
 
 export interface HistoryQuery {
   search?: string | undefined
@@ -15,6 +16,7 @@ export interface HistoryQuery {
 }
 
 interface RunSeen {
+  summary: RunSummary
   status: string
   name: string
   estimatedCostT: number
@@ -27,6 +29,7 @@ function runSeen(history: History, origin: string, runId: string): RunSeen | nul
   const run = history.seenRun(origin, runId)
   if (!run) return null
   return {
+    summary: run,
     status: run.status,
     name: run.displayName || run.templateName || '',
     estimatedCostT: run.estimatedCostT,
@@ -46,6 +49,7 @@ function entryOf(
   submissions: Pick<Submissions, 'followUpsOf'>,
   submission: Submission,
   unitLabelOf: (environment: string) => string,
+  nameOf: ReturnType<typeof targetNamer>,
 ): HistoryEntryView {
   const seen = runSeen(history, submission.historyKey, submission.runId)
   const downloaded = history.savedFileCount(submission.historyKey, submission.runId)
@@ -62,6 +66,7 @@ function entryOf(
     environment: submission.environment,
     target: submission.targetId,
     targetKind: submission.targetKind,
+    targetName: nameOf(submission, seen?.summary ?? null),
     inputFilename: submission.inputFilename,
     rows: submission.rowCount,
     state: submission.state,
@@ -87,7 +92,9 @@ export function listHistory(
   submissions: Submissions,
   unitLabelOf: (environment: string) => string,
   query: HistoryQuery = {},
+  names: Pick<NameSources, 'schemas'> = {},
 ): HistoryPage {
+  const nameOf = targetNamer({ history, ...names })
   const limit = query.limit ?? 200
   const found = submissions.search({ search: query.search, limit: limit + 1 })
   // A pilot and the rest of its workbook are one batch: each entry names the other runs.
@@ -99,7 +106,7 @@ export function listHistory(
   })
   const items = found
     .slice(0, limit)
-    .map((s) => ({ ...entryOf(history, submissions, s, unitLabelOf), ...batch(s) }))
+    .map((s) => ({ ...entryOf(history, submissions, s, unitLabelOf, nameOf), ...batch(s) }))
   return { items, more: found.length > limit }
 }
 

@@ -83,6 +83,11 @@ export interface HistoryEntryView {
   environment: string
   target: string
   targetKind: 'template' | 'listing'
+  /**
+   * The template's or listing's name as this computer knows it (its run, its saved schema or
+   * another run of it); '' when none names it, and the window says the kind and the id.
+   */
+  targetName?: string
   inputFilename: string
   rows: number
   /** pending, sent, accepted or refused (the journal's state). */
