@@ -9,7 +9,9 @@ import { VirtualRow, VirtualTable } from '../components/VirtualTable'
 /** What the history table is, whatever entries it shows. */
 const HISTORY_TABLE = {
   itemKey: (entry: HistoryEntryView) => String(entry.id),
-  rowHeight: 68,
+  // Room for a status that wraps to three lines in a narrow window with a line under it
+  // ("Rows sent again once"): at 68 px that line was cut off at 860 px wide.
+  rowHeight: 80,
   label: 'History, scrollable',
   tableClassName: 'history-table',
   columns: ['Submitted', 'Input and template', 'Run', 'Cost', 'Saved here'],
