@@ -5,7 +5,6 @@
 import { resolve } from 'node:path'
 import type { Connection } from '../../core/engine'
 import { EngineError } from '../../core/errors'
-import { validateOnServer } from '../../core/flows/spend'
 import { checkWorkbook } from '../../core/flows/prepare'
 import { describeAge } from '../../core/flows/prepare/schema-cache'
 import {
@@ -154,6 +153,9 @@ async function validateAgainstListing(
       '--annotate works with --template (offline validation), where every problem has its cell.',
       'Validate against the listing without --annotate; the problems are listed with their rows.',
     )
+  // The spending flows (plans, costs, the journal) load only here: a check against a template,
+  // the usual validate, never needs them.
+  const { validateOnServer } = await import('../../core/flows/spend')
   const validation = await validateOnServer(connection, file, listingId, versionId, flowHooks(ctx))
   return { validation, annotateFailed: false }
 }

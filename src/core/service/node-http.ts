@@ -4,27 +4,48 @@
  * memory; node:http pipes with back-pressure and stays near the chunk size. Used only where no
  * fetch was given to the client (Electron gives its own net.fetch).
  */
-import http from 'node:http'
-import https from 'node:https'
+import type { Agent as HttpAgent } from 'node:http'
+import type { Agent as HttpsAgent } from 'node:https'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 
-const agents = {
-  http: new http.Agent({ keepAlive: true }),
-  https: new https.Agent({ keepAlive: true }),
+type HttpModule = typeof import('node:http')
+
+/**
+ * A fetch over node:http with its own keep-alive agents. node:http and node:https (with tls) load
+ * on its first request, not when the command line starts: most commands never stream a body.
+ */
+export function nodeHttpFetcher(): (input: string, init?: RequestInit) => Promise<Response> {
+  const agents: { http?: Promise<HttpAgent>; https?: Promise<HttpsAgent> } = {}
+  const agentFor = (secure: boolean): Promise<HttpAgent> =>
+    secure
+      ? (agents.https ??= import('node:https').then((m) => new m.Agent({ keepAlive: true })))
+      : (agents.http ??= import('node:http').then((m) => new m.Agent({ keepAlive: true })))
+  return async (input, init = {}) => {
+    const secure = new URL(input).protocol === 'https:'
+    const agent = await agentFor(secure)
+    const transport: Pick<HttpModule, 'request'> = secure
+      ? await import('node:https')
+      : await import('node:http')
+    return nodeHttpFetch(transport, agent, input, init)
+  }
 }
 
-export function nodeHttpFetch(input: string, init: RequestInit = {}): Promise<Response> {
+function nodeHttpFetch(
+  transport: Pick<HttpModule, 'request'>,
+  agent: HttpAgent,
+  input: string,
+  init: RequestInit,
+): Promise<Response> {
   const url = new URL(input)
-  const secure = url.protocol === 'https:'
   const signal = init.signal ?? undefined
   return new Promise<Response>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason)
     const headers = new Headers(init.headers)
-    const request = (secure ? https : http).request(url, {
+    const request = transport.request(url, {
       method: init.method ?? 'GET',
       headers: Object.fromEntries(headers.entries()),
-      agent: secure ? agents.https : agents.http,
+      agent,
     })
     const onAbort = () => request.destroy(signal?.reason)
     signal?.addEventListener('abort', onAbort, { once: true })

@@ -30,7 +30,7 @@ import {
 import type { RequestBody } from './bodies'
 import { ApiError } from './errors'
 import { MAX_ANSWER_BYTES } from './limits'
-import { nodeHttpFetch } from './node-http'
+import { nodeHttpFetcher } from './node-http'
 import { redactorFor, type Redact } from './redaction'
 import { RETRYABLE_STATUS, retryDelay, type RetryPolicy } from './retry'
 
@@ -123,7 +123,7 @@ export class Transport {
     this.baseUrl = (url.origin + url.pathname).replace(/\/+$/, '')
     this.origin = url.origin
     this.fetch = options.fetch ?? ((input, init) => fetch(input, init))
-    this.streamFetch = options.fetch ?? nodeHttpFetch
+    this.streamFetch = options.fetch ?? nodeHttpFetcher()
     this.token = options.token ?? (() => null)
     this.timeoutMs = options.timeoutMs ?? 30_000
     this.retryPolicy = {
