@@ -1,18 +1,20 @@
 // What `skill-runner --version`, `--help` and completion load before they answer: the command
 // declarations and help, never the engine, the service contract (zod) or a workbook reader.
-// Those come with a command's action (src/cli/actions), imported when it runs. Speed itself is
-// measured by `npm run bench` (bench/cli-startup.bench.ts); this keeps what makes it fast.
+// Those come with a command's action (src/cli/actions), imported when it runs. And what
+// `validate --template` loads with its action and the engine: not the spending flows nor
+// node:https. Speed itself is measured by `npm run bench` (bench/cli-startup.bench.ts); this
+// keeps what makes it fast.
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
-/** The modules and packages src/cli/main.ts imports statically, directly or not. */
-async function loadedBeforeTheFirstWord() {
+/** The modules and packages the entries import statically, directly or not. */
+async function loadedStatically(entryPoints: string[]) {
   const { metafile } = await build({
     absWorkingDir: root,
-    entryPoints: ['src/cli/main.ts'],
+    entryPoints,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -24,24 +26,26 @@ async function loadedBeforeTheFirstWord() {
   })
   const modules = new Set<string>()
   const packages = new Set<string>()
-  const next = ['src/cli/main.ts']
+  const builtins = new Set<string>()
+  const next = [...entryPoints]
   while (next.length > 0) {
     const path = next.pop()!
     if (modules.has(path)) continue
     modules.add(path)
     for (const imported of metafile.inputs[path]?.imports ?? []) {
-      // A dynamic import() loads when its command runs: not before the first word.
+      // A dynamic import() loads when its code runs: not with the module that holds it.
       if (imported.kind !== 'import-statement') continue
       if (!imported.external) next.push(imported.path)
-      else if (!imported.path.startsWith('node:')) packages.add(imported.path)
+      else if (imported.path.startsWith('node:')) builtins.add(imported.path)
+      else packages.add(imported.path)
     }
   }
-  return { modules: [...modules], packages: [...packages] }
+  return { modules: [...modules], packages: [...packages], builtins: [...builtins] }
 }
 
 describe('the command line before its first word', () => {
   it('loads the declarations and help, not what the commands do, and no package', async () => {
-    const { modules, packages } = await loadedBeforeTheFirstWord()
+    const { modules, packages } = await loadedStatically(['src/cli/main.ts'])
     expect(modules).toContain('src/cli/commands/index.ts')
     expect(modules).toContain('src/cli/help.ts')
     expect(modules.filter((path) => path.startsWith('src/cli/actions/'))).toEqual([])
@@ -49,5 +53,25 @@ describe('the command line before its first word', () => {
     const engineSide = /^src\/(core\/(?!errors\.ts$)|shared\/contract|sandbox|web)/
     expect(modules.filter((path) => engineSide.test(path))).toEqual([])
     expect(packages).toEqual([])
+  })
+})
+
+describe('validate against a template', () => {
+  // Its action, and the engine of the command line that ctx.engine() imports.
+  const entries = ['src/cli/actions/validate.ts', 'src/cli/engine.ts']
+
+  it('loads the offline check, not the spending flows, the sandbox or node:https', async () => {
+    const { modules, builtins } = await loadedStatically(entries)
+    expect(modules).toContain('src/core/flows/prepare/check-workbook.ts')
+    expect(modules).toContain('src/core/engine.ts')
+    // Planning, costing and confirming a submission come with `validate --listing` only (the
+    // engine keeps its plans in a plan-store, a small map).
+    const spending =
+      /^src\/core\/flows\/spend\/(plan-(?!store)|submission-inputs|confirm|cost|describe-plan)/
+    expect(modules.filter((path) => spending.test(path))).toEqual([])
+    // The built-in Sandbox loads when it starts, and node:https (with tls) on a streamed request.
+    expect(modules.filter((path) => path.startsWith('src/sandbox/'))).toEqual([])
+    expect(builtins).not.toContain('node:https')
+    expect(builtins).not.toContain('node:tls')
   })
 })
