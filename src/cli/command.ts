@@ -58,28 +58,42 @@ export interface Command {
 /** What a command does: an exit code, or nothing for success. */
 export type RunCommand = (ctx: CommandContext, args: ParsedArgs) => Promise<number | void>
 
+/** A command as declared, without its run: what an action is told of its own command. */
+export type Declared = Omit<Command, 'run'>
+
+/**
+ * An action: a command's run, also given its own declaration, so a usage error can quote its
+ * usage without the action importing the declarations that load it (imports go one way).
+ */
+export type Action = (
+  ctx: CommandContext,
+  args: ParsedArgs,
+  self: Declared,
+) => Promise<number | void>
+
 /**
  * A command's run that loads its module of actions only when it runs: `--help`, `--version` and
  * completion read the declarations and never wait for the engine, zod or a workbook reader.
  */
 function runFrom<Name extends string>(
-  load: () => Promise<Record<Name, RunCommand>>,
+  load: () => Promise<Record<Name, Action>>,
   name: Name,
+  declared: Declared,
 ): RunCommand {
-  return async (ctx, args) => (await load())[name](ctx, args)
+  return async (ctx, args) => (await load())[name](ctx, args, declared)
 }
 
 /**
  * A group's commands from their declarations, each run by the function of the same name in the
  * module `load` imports (actions/<group>.ts), so a declaration without its action does not type.
  */
-export function commandGroup<Name extends string, Actions extends Record<Name, RunCommand>>(
+export function commandGroup<Name extends string, Actions extends Record<Name, Action>>(
   load: () => Promise<Actions>,
-  declarations: Record<Name, Omit<Command, 'run'>>,
+  declarations: Record<Name, Declared>,
 ): Record<Name, Command> {
-  const entries = Object.entries(declarations) as [Name, Omit<Command, 'run'>][]
+  const entries = Object.entries(declarations) as [Name, Declared][]
   return Object.fromEntries(
-    entries.map(([name, declared]) => [name, { ...declared, run: runFrom(load, name) }]),
+    entries.map(([name, declared]) => [name, { ...declared, run: runFrom(load, name, declared) }]),
   ) as Record<Name, Command>
 }
 
@@ -95,7 +109,11 @@ export function stringOption(args: ParsedArgs, name: string): string | undefined
  * The `-o` path of a command that writes something: a workbook (`kind: 'xlsx'`) or a folder.
  * Missing or of the wrong kind, it is a usage error naming the command's usage.
  */
-export function outputOption(args: ParsedArgs, command: Command, kind: 'xlsx' | 'folder'): string {
+export function outputOption(
+  args: ParsedArgs,
+  command: Pick<Command, 'usage'>,
+  kind: 'xlsx' | 'folder',
+): string {
   const output = stringOption(args, 'output')
   const ok = kind === 'xlsx' ? output?.toLowerCase().endsWith('.xlsx') : Boolean(output)
   if (!output || !ok) {

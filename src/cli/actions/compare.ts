@@ -3,8 +3,13 @@ import { resolve } from 'node:path'
 import { compareRuns } from '../../core/flows/compare/compare-runs'
 import { differenceText, writeComparisonWorkbook } from '../../core/flows/compare/compare-workbook'
 import type { ComparisonView } from '../../shared/bridge'
-import { outputOption, stringOption, type ParsedArgs, type CommandContext } from '../command'
-import * as declared from '../commands/compare'
+import {
+  outputOption,
+  stringOption,
+  type ParsedArgs,
+  type CommandContext,
+  type Declared,
+} from '../command'
 import { EXIT } from '../errors'
 
 /** The comparison in a few lines: how many rows differ, then each one that does. */
@@ -33,10 +38,8 @@ function describeComparison(view: ComparisonView, path: string | undefined): str
   return lines.join('\n')
 }
 
-export async function runsCompare(ctx: CommandContext, args: ParsedArgs) {
-  const path = stringOption(args, 'output')
-    ? resolve(outputOption(args, declared.runsCompare, 'xlsx'))
-    : undefined
+export async function runsCompare(ctx: CommandContext, args: ParsedArgs, self: Declared) {
+  const path = stringOption(args, 'output') ? resolve(outputOption(args, self, 'xlsx')) : undefined
   const { engine, connection } = await ctx.session()
   const [runA, runB] = args.positionals as [string, string]
   const view = await compareRuns(engine, connection, runA, runB, ctx.signal)

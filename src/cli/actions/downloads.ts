@@ -5,8 +5,7 @@ import { downloadRunOutputs, writeResultsWorkbook } from '../../core/flows/resul
 import { saveOutputsOnEnd } from '../../core/flows/results/save-on-end'
 import type { Connection, Engine } from '../../core/engine'
 import { isTerminalStatus, type RunDetail } from '../../shared/contract'
-import { outputOption, type CommandContext, type ParsedArgs } from '../command'
-import * as declared from '../commands/downloads'
+import { outputOption, type CommandContext, type ParsedArgs, type Declared } from '../command'
 import { EXIT } from '../errors'
 
 /**
@@ -72,8 +71,8 @@ export async function saveWatchedOutputs(
   }
 }
 
-export async function runsDownload(ctx: CommandContext, args: ParsedArgs) {
-  const output = outputOption(args, declared.runsDownload, 'folder')
+export async function runsDownload(ctx: CommandContext, args: ParsedArgs, self: Declared) {
+  const output = outputOption(args, self, 'folder')
   const { engine, connection } = await ctx.session()
   const detail = await connection.client.run(args.positionals[0]!, { signal: ctx.signal })
   if (!isTerminalStatus(detail.run.status))
@@ -107,8 +106,8 @@ export async function runsDownload(ctx: CommandContext, args: ParsedArgs) {
   return result.failed.length ? EXIT.no : EXIT.ok
 }
 
-export async function runsResults(ctx: CommandContext, args: ParsedArgs) {
-  const output = outputOption(args, declared.runsResults, 'xlsx')
+export async function runsResults(ctx: CommandContext, args: ParsedArgs, self: Declared) {
+  const output = outputOption(args, self, 'xlsx')
   const { engine, connection } = await ctx.session()
   const result = await writeResultsWorkbook(
     engine,

@@ -15,39 +15,36 @@ import {
   type ParsedArgs,
   type CommandContext,
   misuse,
+  type Declared,
 } from '../command'
-import * as declared from '../commands/redo'
 import { EXIT } from '../errors'
 import { spend, spendingOptions } from './spending'
 
 /** "3,7,12" or "3-5,9": the row numbers named, in order. */
-function rowList(text: string): number[] {
+function rowList(text: string, self: Declared): number[] {
   const numbers: number[] = []
   for (const part of text.split(',').map((p) => p.trim())) {
     const match = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(part)
     const first = Number(match?.[1])
     const last = match?.[2] === undefined ? first : Number(match[2])
     if (!match || first < 1 || last < first || last - first > 100_000)
-      throw misuse(
-        declared.runsRedo,
-        `--rows takes row numbers such as 3,7,12 or 3-5; “${part}” is not one.`,
-      )
+      throw misuse(self, `--rows takes row numbers such as 3,7,12 or 3-5; “${part}” is not one.`)
     for (let n = first; n <= last; n += 1) numbers.push(n)
   }
   return numbers
 }
 
-export async function runsRedo(ctx: CommandContext, args: ParsedArgs) {
+export async function runsRedo(ctx: CommandContext, args: ParsedArgs, self: Declared) {
   spendingOptions(args)
   const rows = stringOption(args, 'rows')
   const from = stringOption(args, 'from')
   if (Boolean(rows) === Boolean(from))
     throw misuse(
-      declared.runsRedo,
+      self,
       'name the rows to redo with --rows 3,7 or --from results.xlsx (one of them).',
     )
   const runId = args.positionals[0]!
-  const numbers = rows ? rowList(rows) : await markedForRedo(resolve(from!), runId)
+  const numbers = rows ? rowList(rows, self) : await markedForRedo(resolve(from!), runId)
   const { engine, connection } = await ctx.session()
   const plan = await planRedo(engine, connection, runId, numbers, ctx.signal)
   ctx.out.note(
@@ -69,10 +66,10 @@ function describeVersions(rowNumber: number, row: RowVersions, runId: string): s
   return lines.join('\n')
 }
 
-export async function runsKeep(ctx: CommandContext, args: ParsedArgs) {
+export async function runsKeep(ctx: CommandContext, args: ParsedArgs, self: Declared) {
   const rowNumber = integerOption(stringOption(args, 'row'), '--row', 1, 10_000_000)
   if (rowNumber === undefined)
-    throw misuse(declared.runsKeep, 'name the row with --row N (its spreadsheet row number).')
+    throw misuse(self, 'name the row with --row N (its spreadsheet row number).')
   const version = integerOption(stringOption(args, 'version'), '--version', 1, 10_000)
   const runId = args.positionals[0]!
   const { engine, connection } = await ctx.session()

@@ -15,8 +15,8 @@ import {
   type CommandContext,
   type ParsedArgs,
   misuse,
+  type Declared,
 } from '../command'
-import * as declared from '../commands/submit'
 import { UsageError } from '../errors'
 import { mappedReader } from '../column-mapping'
 import { listingFile } from '../listing-copy'
@@ -31,21 +31,20 @@ import { readWorkbookWith } from '../workbook-reader'
 import { flowHooks } from './flow-hooks'
 import { spend, spendingOptions } from './spending'
 
-export async function run(ctx: CommandContext, args: ParsedArgs) {
+export async function run(ctx: CommandContext, args: ParsedArgs, self: Declared) {
   const restOf = stringOption(args, 'rest-of')
-  if (restOf !== undefined) return sendRestOfPilot(ctx, args, restOf)
-  if (args.positionals.length === 0) throw misuse(declared.run, 'run needs a workbook FILE.')
+  if (restOf !== undefined) return sendRestOfPilot(ctx, args, restOf, self)
+  if (args.positionals.length === 0) throw misuse(self, 'run needs a workbook FILE.')
   const templateId = stringOption(args, 'template')
-  if (!templateId) throw misuse(declared.run, 'run needs --template ID.')
+  if (!templateId) throw misuse(self, 'run needs --template ID.')
   const callbackUrl = stringOption(args, 'callback-url')
   return submitWorkbook(ctx, args, { kind: 'template', templateId, callbackUrl }, undefined)
 }
 
-export async function execute(ctx: CommandContext, args: ParsedArgs) {
+export async function execute(ctx: CommandContext, args: ParsedArgs, self: Declared) {
   const listingId = stringOption(args, 'listing')
   const versionId = stringOption(args, 'version')
-  if (!listingId || !versionId)
-    throw misuse(declared.execute, 'execute needs --listing ID and --version VID.')
+  if (!listingId || !versionId) throw misuse(self, 'execute needs --listing ID and --version VID.')
   const pilot = integerOption(stringOption(args, 'pilot'), '--pilot', 1, 1_000_000)
   if (pilot !== undefined && stringOption(args, 'rows') !== undefined)
     throw new UsageError('give either --pilot N or --rows N-M, not both.')
@@ -139,11 +138,16 @@ function prepareTargetOf(target: PlanRequest['target']): PrepareTarget {
  * `run --rest-of PILOT_RUN`: the rows of the pilot's workbook that the pilot did not send, to
  * the same template or listing, through the same consent as any run.
  */
-async function sendRestOfPilot(ctx: CommandContext, args: ParsedArgs, pilotRunId: string) {
+async function sendRestOfPilot(
+  ctx: CommandContext,
+  args: ParsedArgs,
+  pilotRunId: string,
+  self: Declared,
+) {
   const alone = ['template', 'rows', 'callback-url'].filter((o) => args.values[o] !== undefined)
   if (args.positionals.length > 0 || alone.length > 0)
     throw misuse(
-      declared.run,
+      self,
       '--rest-of takes the workbook, the target and the rows from the pilot: give no FILE, --template, --rows or --callback-url with it.',
     )
   spendingOptions(args)

@@ -1,7 +1,7 @@
 /** `doctor` and `sandbox`. */
 import { integerOption, stringOption, type ParsedArgs, type CommandContext } from '../command'
 import { EXIT } from '../errors'
-import { tokenStorageLines } from '../commands/system'
+import type { TokenStorageView } from '../../shared/bridge'
 
 export async function doctor(ctx: CommandContext) {
   const engine = await ctx.engine()
@@ -65,4 +65,22 @@ export async function sandbox(ctx: CommandContext, args: ParsedArgs) {
   ctx.out.note('stopping the sandbox')
   await server.close()
   return EXIT.ok
+}
+
+/**
+ * Where tokens live, in the words of the engine's view (never the keychain binding's own text):
+ * without a keychain, that none is there and the two ways on.
+ */
+export function tokenStorageLines(view: TokenStorageView): string[] {
+  if (view.kind === 'keychain' || view.canSaveTokens) {
+    return [`Tokens are kept in ${view.description}.`, ...(view.advice ? [view.advice] : [])]
+  }
+  return [
+    ...(view.kind === 'environment'
+      ? ['The token comes from the SKILL_RUNNER_TOKEN environment variable.']
+      : []),
+    'No keychain on this computer, so a token cannot be saved here.',
+    'Give the token in the SKILL_RUNNER_TOKEN environment variable, or install or unlock a keychain.',
+    ...(view.advice ? [view.advice] : []),
+  ]
 }

@@ -16,8 +16,8 @@ import {
   type CommandContext,
   type ParsedArgs,
   type RunCommand,
+  type Declared,
 } from '../command'
-import * as declared from '../commands/templates'
 import { UsageError } from '../errors'
 import { table } from '../output'
 import { localTime } from '../time'
@@ -119,14 +119,14 @@ function describeTemplate(t: PrivateTemplate): string {
   ].join('\n')
 }
 
-export async function templatesWorkbook(ctx: CommandContext, args: ParsedArgs) {
+export async function templatesWorkbook(ctx: CommandContext, args: ParsedArgs, self: Declared) {
   const listingId = stringOption(args, 'listing')
   const templateId = args.positionals[0]
   if (Boolean(listingId) === Boolean(templateId))
-    throw misuse(declared.templatesWorkbook, 'give either a template ID or --listing ID.')
+    throw misuse(self, 'give either a template ID or --listing ID.')
   if (stringOption(args, 'version') && !listingId)
     throw new UsageError('--version goes with --listing.')
-  const output = outputOption(args, declared.templatesWorkbook, 'xlsx')
+  const output = outputOption(args, self, 'xlsx')
   const { engine, connection } = await ctx.session()
   let schema: OfficialTemplateSchema
   if (listingId) {

@@ -14,8 +14,13 @@ import {
   type MappingOutcome,
 } from '../../core/workbooks'
 import type { WorkbookValidation } from '../../shared/contract'
-import { stringOption, type CommandContext, type ParsedArgs, misuse } from '../command'
-import * as declared from '../commands/validate'
+import {
+  stringOption,
+  type CommandContext,
+  type ParsedArgs,
+  misuse,
+  type Declared,
+} from '../command'
 import { EXIT, UsageError } from '../errors'
 import { flowHooks } from './flow-hooks'
 import { mappingOption, reportMapping } from '../column-mapping'
@@ -31,13 +36,13 @@ export function describeValidation(v: WorkbookValidation): string {
   return `The workbook has ${lines.length} problem${lines.length === 1 ? '' : 's'}:\n${shown.map((l) => `  ${l}`).join('\n')}`
 }
 
-export async function validate(ctx: CommandContext, args: ParsedArgs) {
+export async function validate(ctx: CommandContext, args: ParsedArgs, self: Declared) {
   const file = args.positionals[0]!
   const templateId = stringOption(args, 'template')
   const listingId = stringOption(args, 'listing')
   const versionId = stringOption(args, 'version')
   if (Boolean(templateId) === Boolean(listingId))
-    throw misuse(declared.validate, 'give either --template ID or --listing ID --version VID.')
+    throw misuse(self, 'give either --template ID or --listing ID --version VID.')
   const mapping = await mappingOption(args)
   if (mapping && listingId)
     throw new UsageError(
@@ -47,7 +52,7 @@ export async function validate(ctx: CommandContext, args: ParsedArgs) {
   const connection = await ctx.connect()
   const { validation, annotateFailed } = templateId
     ? await validateAgainstTemplate(ctx, connection, file, templateId, args, mapping)
-    : await validateAgainstListing(ctx, connection, file, listingId!, versionId, args)
+    : await validateAgainstListing(ctx, connection, file, listingId!, versionId, args, self)
   ctx.out.result(validation, () => describeValidation(validation))
   // An invalid workbook says so first; a valid one whose copy failed still did not finish.
   return validation.valid ? (annotateFailed ? EXIT.other : EXIT.ok) : EXIT.no
@@ -146,8 +151,9 @@ async function validateAgainstListing(
   listingId: string,
   versionId: string | undefined,
   args: ParsedArgs,
+  self: Declared,
 ): Promise<ValidateOutcome> {
-  if (!versionId) throw misuse(declared.validate, '--listing needs --version VID.')
+  if (!versionId) throw misuse(self, '--listing needs --version VID.')
   if (stringOption(args, 'annotate'))
     throw new UsageError(
       '--annotate works with --template (offline validation), where every problem has its cell.',

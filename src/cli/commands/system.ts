@@ -2,7 +2,6 @@
  * `doctor` and `sandbox` as --help and completion read them (name, usage, options). What they do
  * is in actions/system.ts, loaded only when one of them runs.
  */
-import type { TokenStorageView } from '../../shared/bridge'
 import { commandGroup } from '../command'
 import { VALUE } from '../flags'
 
@@ -32,21 +31,3 @@ export const { doctor, sandbox } = commandGroup(() => import('../actions/system'
     },
   },
 })
-
-/**
- * Where tokens live, in the words of the engine's view (never the keychain binding's own text):
- * without a keychain, that none is there and the two ways on.
- */
-export function tokenStorageLines(view: TokenStorageView): string[] {
-  if (view.kind === 'keychain' || view.canSaveTokens) {
-    return [`Tokens are kept in ${view.description}.`, ...(view.advice ? [view.advice] : [])]
-  }
-  return [
-    ...(view.kind === 'environment'
-      ? ['The token comes from the SKILL_RUNNER_TOKEN environment variable.']
-      : []),
-    'No keychain on this computer, so a token cannot be saved here.',
-    'Give the token in the SKILL_RUNNER_TOKEN environment variable, or install or unlock a keychain.',
-    ...(view.advice ? [view.advice] : []),
-  ]
-}

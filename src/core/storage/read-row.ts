@@ -4,8 +4,12 @@
  * damaged file) stops with a clear error instead of travelling on as a wrong value.
  */
 import type { z } from 'zod'
-import type { Db } from './db'
 import { EngineError } from '../errors'
+
+/** What reading asks of a database: a statement to run (the history's Db is one). */
+interface Db {
+  prepare(sql: string): { get(...params: unknown[]): unknown; all(...params: unknown[]): unknown[] }
+}
 
 function unreadableEntry(): EngineError {
   return new EngineError(

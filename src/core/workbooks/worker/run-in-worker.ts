@@ -9,8 +9,16 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import type { KeptWorker } from './kept-worker'
 import type { WorkerJob, WorkerMessage } from './messages'
+
+/**
+ * Where a worker waits between jobs (kept-worker.ts's KeptWorker): a job takes the one kept under
+ * its key, or none, and offers it back when it ended cleanly.
+ */
+export interface WorkerKeeper {
+  take(key: string): Promise<Worker | null>
+  keep(worker: Worker, key: string): boolean
+}
 
 export interface WorkerOptions {
   signal?: AbortSignal
@@ -24,7 +32,7 @@ export interface WorkerOptions {
   /** The worker's entry file, instead of the one built next to this module. */
   workerFile?: string
   /** Where a worker is kept between jobs (the engine's); without it each job starts its own. */
-  kept?: KeptWorker
+  kept?: WorkerKeeper
 }
 
 interface WorkerEntry {
