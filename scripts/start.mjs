@@ -86,6 +86,24 @@ function buildIfNeeded() {
   run(process.execPath, [join(root, 'scripts', 'build-cli.mjs')])
 }
 
+/**
+ * A child started in the project folder whose `watched` stream (stdout or stderr) still reaches
+ * ours, each piece handed to `onText` as well, so what it says can be acted on; Ctrl+C and
+ * SIGTERM reach it too.
+ */
+function startPassingOn(cmd, cmdArgs, watched, onText) {
+  const stdio = ['inherit', 'inherit', 'inherit']
+  stdio[watched === 'stdout' ? 1 : 2] = 'pipe'
+  const child = spawn(cmd, cmdArgs, { cwd: root, stdio })
+  child[watched].setEncoding('utf8')
+  child[watched].on('data', (text) => {
+    process[watched].write(text)
+    onText(text)
+  })
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
+  return child
+}
+
 /** Electron on the built app. If it stops at once with an error, browser mode takes over. */
 function startDesktop(binary) {
   buildIfNeeded()
@@ -93,18 +111,11 @@ function startDesktop(binary) {
   // Chromium refuses to start as root on Linux unless its sandbox is off.
   if (process.platform === 'linux' && process.getuid?.() === 0) flags.push('--no-sandbox')
   const started = Date.now()
-  const child = spawn(binary, [root, ...flags], {
-    cwd: root,
-    stdio: ['inherit', 'inherit', 'pipe'],
-  })
   let lastError = ''
-  child.stderr.setEncoding('utf8')
-  child.stderr.on('data', (text) => {
-    process.stderr.write(text)
+  const child = startPassingOn(binary, [root, ...flags], 'stderr', (text) => {
     const lines = text.trim().split('\n').filter(Boolean)
     if (lines.length) lastError = lines[lines.length - 1]
   })
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
   child.on('error', (error) => fallBack(`Electron could not be started (${error.message})`))
   child.on('exit', (code, signal) => {
     if (code && Date.now() - started < 15_000) {
@@ -125,14 +136,9 @@ function fallBack(reason) {
 
 function startBrowserMode() {
   buildIfNeeded()
-  const child = spawn(process.execPath, [join(root, 'bin', 'skill-runner.js'), 'web', ...passOn], {
-    cwd: root,
-    stdio: ['inherit', 'pipe', 'inherit'],
-  })
   let buffered = ''
-  child.stdout.setEncoding('utf8')
-  child.stdout.on('data', (text) => {
-    process.stdout.write(text)
+  const cli = [join(root, 'bin', 'skill-runner.js'), 'web', ...passOn]
+  const child = startPassingOn(process.execPath, cli, 'stdout', (text) => {
     buffered += text
     const match = /app at (\S+)/.exec(buffered)
     if (match) {
@@ -146,7 +152,6 @@ function startBrowserMode() {
       )
     }
   })
-  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal))
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)))
 }
 

@@ -9,8 +9,8 @@
  * and says what to install instead.
  */
 import { UserFacingError } from '../core/errors'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { writePrivateJson } from './private-json-file'
 import { z } from 'zod'
 
 /** The parts of Electron's safeStorage the store uses (tests pass a stand-in). */
@@ -101,25 +101,12 @@ async function loadTokenFile(file: string): Promise<TokenFile> {
   return parsed.data
 }
 
-/** Writes the token file atomically (temporary file + rename), readable by this user only. */
-async function saveTokenFile(file: string, data: TokenFile): Promise<void> {
-  await mkdir(dirname(file), { recursive: true })
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`
-  try {
-    await writeFile(temporary, JSON.stringify(data, null, 2), { mode: 0o600 })
-    await rename(temporary, file)
-  } catch (error) {
-    await rm(temporary, { force: true })
-    throw error
-  }
-}
-
 export function createSafeStorageSecretStore(options: SafeStorageSecretStoreOptions) {
   const { safeStorage, file, platform } = options
   const problem = safeStorageProblem(safeStorage, platform)
   const serial = createSerialQueue()
   const load = () => loadTokenFile(file)
-  const save = (data: TokenFile) => saveTokenFile(file, data)
+  const save = (data: TokenFile) => writePrivateJson(file, data)
 
   function refuse(): never {
     throw new SecretStoreUnavailableError(

@@ -3,8 +3,8 @@
  * folder. Written atomically (temporary file + rename): a crash never leaves half a file, and a
  * damaged or odd file is ignored rather than trusted.
  */
-import { readFile, rename, writeFile, mkdir, rm } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { writePrivateJson } from './private-json-file'
 import { z } from 'zod'
 
 export interface WindowState {
@@ -41,16 +41,8 @@ export async function loadWindowState(file: string): Promise<WindowState> {
   }
 }
 
-export async function saveWindowState(file: string, state: WindowState): Promise<void> {
-  await mkdir(dirname(file), { recursive: true })
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`
-  try {
-    await writeFile(temporary, JSON.stringify(state, null, 2), { mode: 0o600 })
-    await rename(temporary, file)
-  } catch (error) {
-    await rm(temporary, { force: true })
-    throw error
-  }
+export function saveWindowState(file: string, state: WindowState): Promise<void> {
+  return writePrivateJson(file, state)
 }
 
 /**

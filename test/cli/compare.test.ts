@@ -5,12 +5,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { runCliOn } from '../helpers/cli'
-import { useTestSandbox } from '../helpers/sandbox'
+import { useCliOnSandbox } from '../helpers/cli'
 import { sentAndEnded } from './sent-runs'
 
-const sandbox = useTestSandbox()
-const home = mkdtempSync(join(tmpdir(), 'sr-compare-home-'))
+const { sandbox, home, cli } = useCliOnSandbox('sr-compare-home-')
 let runA: string
 let runB: string
 
@@ -19,8 +17,6 @@ beforeAll(async () => {
   runA = await sentAndEnded({ home, sandbox }, ['one', 'two', 'three', 'kept'])
   runB = await sentAndEnded({ home, sandbox }, ['two', 'one', 'four', 'kept'])
 })
-
-const cli = (args: string[]) => runCliOn({ baseUrl: sandbox.url, token: sandbox.token, home }, args)
 
 describe('runs compare', () => {
   it('matches rows by their inputs and says what differs, as JSON', async () => {

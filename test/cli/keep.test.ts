@@ -1,20 +1,13 @@
 // `runs keep` against the sandbox: a row sent again has versions; without --version the command
 // shows them and the kept one (the newest that succeeded), with --version it keeps the one chosen,
 // remembered on this computer, and `runs results` follows the choice.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { runCliOn } from '../helpers/cli'
-import { useTestSandbox } from '../helpers/sandbox'
+import { useCliOnSandbox } from '../helpers/cli'
 import { ended, resultsWorkbook, sentAndEnded } from './sent-runs'
 
-const sandbox = useTestSandbox()
-const home = mkdtempSync(join(tmpdir(), 'sr-keep-home-'))
+const { sandbox, home, cli } = useCliOnSandbox('sr-keep-home-')
 let runId: string
 let redoRunId: string
-
-const cli = (args: string[]) => runCliOn({ baseUrl: sandbox.url, token: sandbox.token, home }, args)
 
 beforeAll(async () => {
   runId = await sentAndEnded({ home, sandbox }, ['a', 'b', 'c'])

@@ -2,18 +2,13 @@
 // confirmed; named by sheet row or marked in the results workbook's Redo? column; an earlier
 // redo of the same rows does not block a new one, and a redo whose answer was lost is sent again
 // under the same request, so it never makes two runs.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { paths } from '../../src/shared/contract'
-import { runCliOn } from '../helpers/cli'
+import { useCliOnSandbox } from '../helpers/cli'
 import { testEngine } from '../helpers/engine'
-import { useTestSandbox } from '../helpers/sandbox'
 import { ended, resultsWorkbook, sentAndEnded } from './sent-runs'
 
-const sandbox = useTestSandbox()
-const home = mkdtempSync(join(tmpdir(), 'sr-redo-home-'))
+const { sandbox, home, cli } = useCliOnSandbox('sr-redo-home-')
 let runId: string
 /** The newest redo of sheet rows 3 and 5. */
 let latestRedo: string
@@ -21,8 +16,6 @@ let latestRedo: string
 beforeAll(async () => {
   runId = await sentAndEnded({ home, sandbox }, ['a', 'b', 'c', 'd'])
 })
-
-const cli = (args: string[]) => runCliOn({ baseUrl: sandbox.url, token: sandbox.token, home }, args)
 
 async function runCount(): Promise<number> {
   const listed = await cli(['runs', 'list', '--json'])

@@ -1,18 +1,15 @@
 // `runs retry-failed RUN --from FIXED` against the sandbox: the failed rows of a run sent from a
 // workbook are sent again with the cells the corrected workbook changed, only once confirmed; a
 // workbook whose rows moved is refused and nothing is sent.
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { confirmPlan, planSubmission } from '../../src/core/flows/spend'
 import { parseInputWorkbook } from '../../src/core/workbooks'
-import { runCliOn } from '../helpers/cli'
+import { useCliOnSandbox } from '../helpers/cli'
 import { runEnded, testEngine } from '../helpers/engine'
-import { useTestSandbox } from '../helpers/sandbox'
 
-const sandbox = useTestSandbox()
-const home = mkdtempSync(join(tmpdir(), 'sr-retry-from-'))
+const { sandbox, home, cli } = useCliOnSandbox('sr-retry-from-')
 let runId: string
 
 function csv(name: string, lines: string[]): string {
@@ -41,7 +38,6 @@ beforeAll(async () => {
   }
 })
 
-const cli = (args: string[]) => runCliOn({ baseUrl: sandbox.url, token: sandbox.token, home }, args)
 const runCount = async () =>
   JSON.parse((await cli(['runs', 'list', '--json'])).stdout).totalCount as number
 

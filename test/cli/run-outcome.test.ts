@@ -4,9 +4,9 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { paths, type RunDetail } from '../../src/shared/contract'
+import type { RunDetail } from '../../src/shared/contract'
 import { runCliOn } from '../helpers/cli'
-import { call, requestId, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
+import { sendStraight, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
 
 let sb: TestSandbox
 let runId = ''
@@ -15,13 +15,11 @@ const cli = (args: string[]) => runCliOn({ baseUrl: sb.url, token: sb.token, hom
 
 beforeAll(async () => {
   sb = await startTestSandbox({ tokens: ['tok-outcome'] })
-  const sent = await call<{ runId: string }>(sb, paths.runRows('row-echo'), {
-    body: {
-      clientRequestId: requestId(),
-      rows: [{ message: 'one' }, { message: 'two [[fail]]' }, { message: 'three' }],
-    },
-  })
-  runId = sent.body.runId
+  runId = await sendStraight(sb, [
+    { message: 'one' },
+    { message: 'two [[fail]]' },
+    { message: 'three' },
+  ])
   await waitForRun(sb, runId)
 })
 afterAll(() => sb.close())

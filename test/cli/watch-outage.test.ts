@@ -7,8 +7,8 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCli } from '../../src/cli/main'
-import { paths, type RunDetail } from '../../src/shared/contract'
-import { call, requestId, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import type { RunDetail } from '../../src/shared/contract'
+import { sendStraight, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 import { until } from '../helpers/wait'
 
 let sandbox: TestSandbox | undefined
@@ -36,10 +36,7 @@ describe('runs watch through an outage of the service', () => {
     sandbox = await startTestSandbox({ dbPath, taskMs: 400, tokens: ['tok-outage'] })
     const { port, url } = sandbox
     const rows = Array.from({ length: 6 }, (_, i) => ({ message: `row ${i}` }))
-    const sent = await call<{ runId: string }>(sandbox, paths.runRows('row-echo'), {
-      body: { clientRequestId: requestId(), rows },
-    })
-    const runId = sent.body.runId
+    const runId = await sendStraight(sandbox, rows)
     const { out, code } = watch(runId, url, join(dir, 'home'), 'tok-outage')
 
     // The watch has seen the run under way; then the service goes away.
@@ -67,13 +64,12 @@ describe('runs watch through an outage of the service', () => {
     const dbPath = join(dir, 'sandbox.db')
     sandbox = await startTestSandbox({ dbPath, taskMs: 400, tokens: ['tok-first'] })
     const { port, url } = sandbox
-    const sent = await call<{ runId: string }>(sandbox, paths.runRows('row-echo'), {
-      body: {
-        clientRequestId: requestId(),
-        rows: [{ message: 'a' }, { message: 'b' }, { message: 'c' }],
-      },
-    })
-    const { out, code } = watch(sent.body.runId, url, join(dir, 'home'), 'tok-first')
+    const runId = await sendStraight(sandbox, [
+      { message: 'a' },
+      { message: 'b' },
+      { message: 'c' },
+    ])
+    const { out, code } = watch(runId, url, join(dir, 'home'), 'tok-first')
     await until(() => out.stderr.includes('rows'))
     await sandbox.close()
     // The service comes back, but no longer accepts this token.

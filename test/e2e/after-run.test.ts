@@ -11,7 +11,7 @@ import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { runFolderName } from '../../src/core/flows/downloads/downloads'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
-import { isTerminalStatus } from '../../src/shared/contract'
+import { runEnded } from '../helpers/engine'
 import { describeInChromium, useE2eApp } from './harness'
 import { agreeAndSendAgain } from './steps'
 import {
@@ -47,12 +47,7 @@ describeInChromium('After-run', 'after the run, in the app', () => {
   }
 
   async function ended(id: string) {
-    const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
-    for (;;) {
-      const detail = await connection.client.run(id)
-      if (isTerminalStatus(detail.run.status)) return detail
-      await new Promise((r) => setTimeout(r, 100))
-    }
+    return runEnded(await app.engine.connect({ env: BUILTIN_SANDBOX }), id)
   }
 
   const { app, page } = useE2eApp(

@@ -4,7 +4,7 @@
 // new versions shown; and an older version of a row kept by choice, remembered by the history.
 import { expect, it } from 'vitest'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
-import { isTerminalStatus } from '../../src/shared/contract'
+import { runEnded } from '../helpers/engine'
 import { describeInChromium, useE2eApp } from './harness'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
@@ -35,12 +35,7 @@ describeInChromium('Choosing', 'choosing runs and rows in the app', () => {
   }
 
   async function ended(runId: string) {
-    const connection = await app.engine.connect({ env: BUILTIN_SANDBOX })
-    for (;;) {
-      const detail = await connection.client.run(runId)
-      if (isTerminalStatus(detail.run.status)) return detail
-      await new Promise((r) => setTimeout(r, 100))
-    }
+    return runEnded(await app.engine.connect({ env: BUILTIN_SANDBOX }), runId)
   }
 
   async function showRunsList() {

@@ -13,18 +13,12 @@ import { expect, it } from 'vitest'
 import type { Locator } from 'playwright-core'
 import { keptSetAsides } from '../../src/core/flows/spend/set-aside'
 import { paths, type RunDetail } from '../../src/shared/contract'
-import {
-  BUYER_TOKEN,
-  LISTING_FEE,
-  LISTING_ID,
-  LISTING_VERSION,
-  buyerSeed,
-} from '../helpers/buyer-seed'
+import { BUYER_TOKEN, LISTING_FEE, buyerSeed } from '../helpers/buyer-seed'
 import { call, type TestSandbox } from '../helpers/sandbox'
 import { describeInChromium, useE2eApp } from './harness'
 import { downloadFrom, readWorkbook, writeSheet } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
-import { chooseEnvironment, fieldOf, shownRunId, useTemplateById } from './steps'
+import { chooseEnvironment, fieldOf, shownRunId, useAdCopyListing, useTemplateById } from './steps'
 
 const TEAM_TOKEN = 'tok-e2e-team-own-sheet'
 const BAD = [7, 20, 41]
@@ -290,11 +284,7 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
       const market = app.sandboxes.Market!
       await screens().getByRole('button', { name: 'New run' }).click()
       await chooseEnvironment(page, /Market/)
-      await page.getByRole('radio', { name: 'Marketplace listing' }).check()
-      await page.getByLabel('Paste a link or id').fill(LISTING_ID)
-      await page.getByLabel('Version', { exact: true }).fill(LISTING_VERSION)
-      await page.getByRole('button', { name: 'Use this listing' }).click()
-      await page.getByRole('heading', { name: '2. Ad copy' }).waitFor()
+      await useAdCopyListing(page)
 
       await workbookInput().setInputFiles(sheet)
       const panel = page.getByRole('heading', { name: /Your columns and the/ })

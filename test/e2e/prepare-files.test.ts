@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
-import { pickTemplate } from './steps'
+import { openNewRun, pickTemplate } from './steps'
 import { filledInputWorkbook } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
@@ -21,8 +21,7 @@ describeInChromium('File-cells', 'file cells sent from a browser', () => {
     'document-digest: workbook and its folder dropped, files uploaded, confirmed, run ends',
     { timeout: 180_000 },
     async () => {
-      await page.goto(app.mode.url)
-      await page.getByRole('heading', { name: '1. What to run' }).waitFor()
+      await openNewRun(page, app.mode.url)
       await pickTemplate(page, 'Document digest')
 
       const filled = await filledInputWorkbook(page, app.home, 'digest', [

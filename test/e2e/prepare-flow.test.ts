@@ -7,15 +7,9 @@
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
-import {
-  BUYER_TOKEN,
-  LISTING_FEE,
-  LISTING_ID,
-  LISTING_VERSION,
-  buyerSeed,
-} from '../helpers/buyer-seed'
+import { BUYER_TOKEN, LISTING_FEE, buyerSeed } from '../helpers/buyer-seed'
 import { describeInChromium, useE2eApp } from './harness'
-import { pickTemplate } from './steps'
+import { openNewRun, pickTemplate, useAdCopyListing } from './steps'
 import { downloadFrom, fillInputWorkbook } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
@@ -47,8 +41,7 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
     'row-echo: workbook, two bad cells, marked-up copy, fixed, confirmed, run followed to its end',
     { timeout: 180_000 },
     async () => {
-      await page.goto(app.mode.url)
-      await page.getByRole('heading', { name: '1. What to run' }).waitFor()
+      await openNewRun(page, app.mode.url)
       await page.getByText('Row echo').first().waitFor()
       await look('prepare-01-start')
 
@@ -147,11 +140,7 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
       await page.getByRole('button', { name: 'New run', exact: true }).click()
       await page.getByText('Market').first().click()
       await page.getByRole('heading', { name: '1. What to run' }).waitFor()
-      await page.getByRole('radio', { name: 'Marketplace listing' }).check()
-      await page.getByLabel('Paste a link or id').fill(LISTING_ID)
-      await page.getByLabel('Version', { exact: true }).fill(LISTING_VERSION)
-      await page.getByRole('button', { name: 'Use this listing' }).click()
-      await page.getByRole('heading', { name: '2. Ad copy' }).waitFor()
+      await useAdCopyListing(page)
       await page.getByText(`${LISTING_FEE} credits per row`).waitFor()
       await look('prepare-08-listing', { show: '2. Ad copy' })
 

@@ -6,9 +6,8 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { paths } from '../../src/shared/contract'
 import { describeInChromium, useE2eApp } from './harness'
-import { call, requestId, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
+import { sendStraight, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
 import { showScreen, screenshotAtBothSizes } from './screens'
 
 const TOKEN = 'tok-away'
@@ -37,21 +36,13 @@ describeInChromium('Run-health', 'runs that need attention, and an outage', () =
     { timeout: 90_000 },
     async () => {
       const sandbox = app.sandboxes.Away!
-      const failing = await call<{ runId: string }>(sandbox, paths.runRows('row-echo'), {
-        body: {
-          clientRequestId: requestId(),
-          rows: [{ message: 'first' }, { message: 'oops [[fail]]' }, { message: 'third' }],
-        },
-      })
-      failedRunId = failing.body.runId
+      failedRunId = await sendStraight(sandbox, [
+        { message: 'first' },
+        { message: 'oops [[fail]]' },
+        { message: 'third' },
+      ])
       await waitForRun(sandbox, failedRunId)
-      const stalling = await call<{ runId: string }>(sandbox, paths.runRows('row-echo'), {
-        body: {
-          clientRequestId: requestId(),
-          rows: [{ message: 'one' }, { message: 'two [[stall]]' }],
-        },
-      })
-      stalledRunId = stalling.body.runId
+      stalledRunId = await sendStraight(sandbox, [{ message: 'one' }, { message: 'two [[stall]]' }])
 
       // The page's clock is ours: moving it on shows what the user sees minutes later.
       await page.clock.install()

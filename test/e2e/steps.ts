@@ -3,6 +3,13 @@
 // how the app shows them is made once.
 import type { Page } from 'playwright-core'
 import { expect } from 'vitest'
+import { LISTING_ID, LISTING_VERSION } from '../helpers/buyer-seed'
+
+/** Opens the app at `url` and waits for the first step of a new run. */
+export async function openNewRun(page: Page, url: string): Promise<void> {
+  await page.goto(url)
+  await page.getByRole('heading', { name: '1. What to run' }).waitFor()
+}
 
 /** Picks the environment in the sidebar and waits for the first step of a new run. */
 export async function chooseEnvironment(page: Page, name: RegExp): Promise<void> {
@@ -15,6 +22,15 @@ export async function useTemplateById(page: Page, id: string, title: string): Pr
   await page.getByLabel('Paste a link or id').fill(id)
   await page.getByRole('button', { name: 'Use this template' }).click()
   await page.getByRole('heading', { name: `2. ${title}` }).waitFor()
+}
+
+/** Names Ada's listing "Ad copy" (test/helpers/buyer-seed.ts) by id and version, as Bea would. */
+export async function useAdCopyListing(page: Page): Promise<void> {
+  await page.getByRole('radio', { name: 'Marketplace listing' }).check()
+  await page.getByLabel('Paste a link or id').fill(LISTING_ID)
+  await page.getByLabel('Version', { exact: true }).fill(LISTING_VERSION)
+  await page.getByRole('button', { name: 'Use this listing' }).click()
+  await page.getByRole('heading', { name: '2. Ad copy' }).waitFor()
 }
 
 /**

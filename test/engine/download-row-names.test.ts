@@ -8,34 +8,25 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { Connection, Engine } from '../../src/core/engine'
 import { nameInSheetRows } from '../../src/core/flows/downloads/row-names'
 import { SUBMITTED_ROWS, spreadsheetRows } from '../../src/shared/format'
-import { runEnded, testEngine } from '../helpers/engine'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { sendRowEcho, testEngine } from '../helpers/engine'
+import { useTestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
+const sandbox = useTestSandbox()
 let engine: Engine
 let connection: Connection
 let runId: string
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
   const home = mkdtempSync(join(tmpdir(), 'sr-row-names-'))
   engine = testEngine(home, { tokenOverride: sandbox.token })
   connection = await engine.connect({ baseUrl: sandbox.url })
-  const entry = await engine.submissions.journal(connection, {
-    target: { kind: 'template', templateId: 'row-echo' },
-    rows: [
-      { message: 'first', sequence: 1 },
-      { message: 'second', sequence: 2 },
-    ],
-    rowNumbers: [2, 5],
-  })
-  runId = (await engine.submissions.send(connection, entry)).runId
-  await runEnded(connection, runId)
+  const rows = [
+    { message: 'first', sequence: 1 },
+    { message: 'second', sequence: 2 },
+  ]
+  runId = await sendRowEcho(engine, connection, rows, [2, 5])
 })
-afterAll(async () => {
-  await engine.close()
-  await sandbox.close()
-})
+afterAll(() => engine.close())
 
 it('saves a row’s files under its sheet row number, in the folder and in the file name', async () => {
   const out = mkdtempSync(join(tmpdir(), 'sr-row-names-out-'))

@@ -36,14 +36,19 @@ async function submit(messages: string[]): Promise<string> {
   return (await engine.submissions.send(connection, entry)).runId
 }
 
-it('saves a followed run’s outputs as soon as it ends, and the overview says where', async () => {
-  const outputs = join(home, 'outputs')
-  const service = browserBridgeService(engine, {
+/** A bridge service that follows runs briskly and saves outputs under `outputs`. */
+function followingService(outputs: string) {
+  return browserBridgeService(engine, {
     followMinMs: 20,
     followMaxMs: 100,
     submissionsCheckMs: 20,
     dialogs: { defaultOutputsFolder: () => outputs },
   })
+}
+
+it('saves a followed run’s outputs as soon as it ends, and the overview says where', async () => {
+  const outputs = join(home, 'outputs')
+  const service = followingService(outputs)
   try {
     const saved = pushedEvents(service, 'outputsSaved')
     await service.handlers.watchRuns({ environment: 'Local' }, http)
@@ -67,12 +72,7 @@ it('saves a followed run’s outputs as soon as it ends, and the overview says w
 
 it('saves nothing on its own when the setting is off', async () => {
   const outputs = join(home, 'outputs-off')
-  const service = browserBridgeService(engine, {
-    followMinMs: 20,
-    followMaxMs: 100,
-    submissionsCheckMs: 20,
-    dialogs: { defaultOutputsFolder: () => outputs },
-  })
+  const service = followingService(outputs)
   try {
     await service.handlers.updateSettings({ autoSaveOutputs: false }, http)
     const saved = pushedEvents(service, 'outputsSaved')

@@ -5,42 +5,30 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
+import type { BridgeService } from '../../src/core/bridge/service'
 import { runFolderName } from '../../src/core/flows/downloads/downloads'
 import type { Engine } from '../../src/core/engine'
-import { ipc, runEnded, TEST_APP, testEngine } from '../helpers/engine'
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { desktopBridgeService, engineOnLocal, ipc, sendRowEcho } from '../helpers/engine'
+import { useTestSandbox } from '../helpers/sandbox'
 
-let sandbox: TestSandbox
+const sandbox = useTestSandbox()
 let home: string
 let engine: Engine
 let bridge: BridgeService
 let runId: string
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
   home = mkdtempSync(join(tmpdir(), 'sr-outputs-folder-'))
-  engine = testEngine(home, { tokenOverride: sandbox.token })
-  await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
-  const connection = await engine.connect({ env: 'Local' })
-  bridge = createBridgeService(engine, {
-    shell: 'electron',
-    app: TEST_APP,
-    dialogs: { defaultOutputsFolder: () => join(home, 'Downloads', 'Skill Runner') },
-  })
-  const submission = await engine.submissions.journal(connection, {
-    target: { kind: 'template', templateId: 'row-echo' },
-    rows: [{ message: 'first' }, { message: 'second' }],
-    rowNumbers: [2, 3],
-  })
-  runId = (await engine.submissions.send(connection, submission)).runId
-  await runEnded(connection, runId)
+  const local = await engineOnLocal(home, sandbox)
+  engine = local.engine
+  bridge = desktopBridgeService(engine, join('Downloads', 'Skill Runner'))
+  const rows = [{ message: 'first' }, { message: 'second' }]
+  runId = await sendRowEcho(engine, local.connection, rows, [2, 3])
 })
 
 afterAll(async () => {
   bridge?.dispose()
   await engine?.close()
-  await sandbox?.close()
 })
 
 describe('the outputs folder', () => {

@@ -3,27 +3,10 @@
 import { describe, expect, it } from 'vitest'
 import { DetailChanges } from '../../src/core/flows/watch/run-watcher-changes'
 import type { Artifact, RunDetail, RunTask } from '../../src/shared/contract'
-import { runSummary } from '../renderer/fixtures'
+import { runArtifact, runSummary, runTask } from '../renderer/fixtures'
 
-const task = (i: number, status = 'queued', over: Partial<RunTask> = {}): RunTask => ({
-  taskId: `task-${i}`,
-  status,
-  sourceRowIndex: i,
-  artifactCount: status === 'succeeded' ? 1 : 0,
-  errorMessage: '',
-  ...over,
-})
-const artifact = (i: number, accessUrl = `https://files.example/a-${i}`): Artifact => ({
-  artifactId: `a-${i}`,
-  taskId: `task-${i}`,
-  stepId: 'step',
-  portName: 'reply',
-  sourceRowIndex: i,
-  mimeType: 'text/plain',
-  accessUrl,
-  inlineText: `reply ${i}`,
-  createdAtUnix: 1_700_000_100 + i,
-})
+const task = (i: number, status = 'queued', over: Partial<RunTask> = {}): RunTask =>
+  runTask(i, status, { artifactCount: status === 'succeeded' ? 1 : 0, ...over })
 const detail = (tasks: RunTask[], artifacts: Artifact[] = [], updatedAtUnix = 10): RunDetail => ({
   run: runSummary({ totalTasks: tasks.length, updatedAtUnix }),
   market: undefined,
@@ -39,27 +22,27 @@ describe('DetailChanges', () => {
     expect(first.tasks.map((t) => t.taskId)).toEqual(['task-0', 'task-1', 'task-2'])
 
     const second = changes.next(
-      detail([task(0, 'succeeded'), task(1, 'running'), task(2)], [artifact(0)], 11),
+      detail([task(0, 'succeeded'), task(1, 'running'), task(2)], [runArtifact(0)], 11),
     )
     expect(second).toMatchObject({ seq: 2, after: 1, taskCount: 3, artifactCount: 1 })
     expect(second.tasks).toEqual([task(0, 'succeeded'), task(1, 'running')])
-    expect(second.artifacts).toEqual([artifact(0)])
+    expect(second.artifacts).toEqual([runArtifact(0)])
     expect(second.run.updatedAtUnix).toBe(11)
 
     // Nothing moved: the push says so with no task and no output.
     const third = changes.next(
-      detail([task(0, 'succeeded'), task(1, 'running'), task(2)], [artifact(0)], 11),
+      detail([task(0, 'succeeded'), task(1, 'running'), task(2)], [runArtifact(0)], 11),
     )
     expect(third).toMatchObject({ seq: 3, after: 2, tasks: [], artifacts: [] })
   })
 
   it('sees an error message as a change, and an output signed anew as none', () => {
     const changes = new DetailChanges()
-    changes.next(detail([task(0, 'succeeded')], [artifact(0)]))
+    changes.next(detail([task(0, 'succeeded')], [runArtifact(0)]))
     const next = changes.next(
       detail(
         [task(0, 'failed', { errorMessage: 'The reply was empty.' })],
-        [artifact(0, 'https://files.example/a-0?expires=2')],
+        [runArtifact(0, 'https://files.example/a-0?expires=2')],
       ),
     )
     expect(next.tasks).toEqual([task(0, 'failed', { errorMessage: 'The reply was empty.' })])

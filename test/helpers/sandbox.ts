@@ -88,6 +88,18 @@ export async function call<T = unknown>(
   return { status: response.status, headers: response.headers, body: parsed as T }
 }
 
+/** Sends rows to an official template straight to the sandbox, no engine in between; the run's id. */
+export async function sendStraight(
+  sandbox: TestSandbox,
+  rows: Record<string, unknown>[],
+  templateId = 'row-echo',
+): Promise<string> {
+  const sent = await call<{ runId: string }>(sandbox, paths.runRows(templateId), {
+    body: { clientRequestId: requestId(), rows },
+  })
+  return sent.body.runId
+}
+
 /** Polls the run detail until the run has ended (bounded, about 10 s), and returns it. */
 export async function waitForRun(
   sandbox: TestSandbox,

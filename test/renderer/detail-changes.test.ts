@@ -4,13 +4,13 @@
 import { describe, expect, it } from 'vitest'
 import { DetailChanges } from '../../src/core/flows/watch/run-watcher-changes'
 import type { RunDetailChange } from '../../src/shared/bridge'
-import type { Artifact, RunDetail, RunTask } from '../../src/shared/contract'
+import type { RunDetail, RunTask } from '../../src/shared/contract'
 import {
   endedWithChanges,
   followChange,
   newChangeChain,
 } from '../../src/renderer/stores/run-detail/detail-changes'
-import { runSummary } from './fixtures'
+import { runArtifact, runSummary } from './fixtures'
 
 const task = (i: number, status = 'queued'): RunTask => ({
   taskId: `task-${i}`,
@@ -19,17 +19,6 @@ const task = (i: number, status = 'queued'): RunTask => ({
   artifactCount: status === 'succeeded' ? 1 : 0,
   errorMessage: status === 'failed' ? `Row ${i} failed.` : '',
 })
-const artifact = (i: number): Artifact => ({
-  artifactId: `a-${i}`,
-  taskId: `task-${i}`,
-  stepId: 'step',
-  portName: 'reply',
-  sourceRowIndex: i,
-  mimeType: 'text/plain',
-  accessUrl: `https://files.example/a-${i}`,
-  inlineText: `reply ${i}`,
-  createdAtUnix: 1_700_000_100 + i,
-})
 /** A run of `size` rows of which the first `done` succeeded, and row 3 failed once `done` > 3. */
 function detailAt(size: number, done: number, updatedAtUnix = 10 + done): RunDetail {
   const tasks = Array.from({ length: size }, (_, i) =>
@@ -37,7 +26,7 @@ function detailAt(size: number, done: number, updatedAtUnix = 10 + done): RunDet
   )
   const artifacts = tasks
     .filter((t) => t.status === 'succeeded')
-    .map((t) => artifact(t.sourceRowIndex))
+    .map((t) => runArtifact(t.sourceRowIndex))
   return {
     run: runSummary({ totalTasks: size, completedTasks: done, updatedAtUnix }),
     market: undefined,

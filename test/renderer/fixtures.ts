@@ -1,4 +1,4 @@
-import type { RunSummary, RunTask } from '../../src/shared/contract'
+import type { Artifact, RunSummary, RunTask } from '../../src/shared/contract'
 import type { EnvironmentView, RunOverview } from '../../src/shared/bridge'
 
 export function runSummary(over: Partial<RunSummary> = {}): RunSummary {
@@ -68,6 +68,21 @@ export function runTask(row: number, status: string, over: Partial<RunTask> = {}
     artifactCount: 0,
     errorMessage: '',
     ...over,
+  }
+}
+
+/** Row `row`'s one text output ("reply N", also at a file address unless `accessUrl` says). */
+export function runArtifact(row: number, accessUrl = `https://files.example/a-${row}`): Artifact {
+  return {
+    artifactId: `a-${row}`,
+    taskId: `task-${row}`,
+    stepId: 'step',
+    portName: 'reply',
+    sourceRowIndex: row,
+    mimeType: 'text/plain',
+    accessUrl,
+    inlineText: `reply ${row}`,
+    createdAtUnix: 1_700_000_100 + row,
   }
 }
 

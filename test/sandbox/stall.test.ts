@@ -2,7 +2,7 @@
 // finish: a stalled run, for clients to show it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { paths, type RunDetail } from '../../src/shared/contract'
-import { call, requestId, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { call, sendStraight, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
 let sb: TestSandbox
 beforeAll(async () => {
@@ -12,15 +12,14 @@ afterAll(() => sb.close())
 
 describe('sandbox: a row that stalls', () => {
   it('keeps its row running while the others finish, and the run running', async () => {
-    const sent = await call<{ runId: string }>(sb, paths.runRows('row-echo'), {
-      body: {
-        clientRequestId: requestId(),
-        rows: [{ message: 'one' }, { message: 'two [[stall]]' }, { message: 'three' }],
-      },
-    })
+    const runId = await sendStraight(sb, [
+      { message: 'one' },
+      { message: 'two [[stall]]' },
+      { message: 'three' },
+    ])
     let detail: RunDetail
     for (;;) {
-      detail = (await call<RunDetail>(sb, paths.run(sent.body.runId))).body
+      detail = (await call<RunDetail>(sb, paths.run(runId))).body
       if (detail.run.completedTasks === 2) break
       await new Promise((r) => setTimeout(r, 20))
     }

@@ -60,8 +60,22 @@ export async function downloadArtifact(
   if (known && (await isStillSaved(known))) return alreadySaved(run, artifact, known)
   const baseName = safeFileName(artifact.portName || 'output', 'output')
   if (artifact.inlineText || !artifact.accessUrl)
-    return saveInlineText(run, artifact, rowFolder, baseName, known)
-  return fetchToDisk(run, artifact, rowFolder, baseName, known)
+    return saveInlineText(run, artifact, { rowFolder, baseName, known })
+  return fetchToDisk(run, artifact, { rowFolder, baseName, known })
+}
+
+/** Where one artifact goes: its row folder, its name without extension, and what was recorded. */
+interface Placement {
+  rowFolder: string
+  baseName: string
+  known: DownloadRecord | undefined
+}
+
+/** The recorded path again, else a free name for `wanted` in the row folder. */
+function pathFor(run: RunDownloadState, artifact: Artifact, place: Placement, wanted: string) {
+  return (
+    place.known?.path || freeName(place.rowFolder, inSheetRows(run, artifact, wanted), run.taken)
+  )
 }
 
 async function rowFolderOf(run: RunDownloadState, artifact: Artifact): Promise<string> {
@@ -132,17 +146,15 @@ function freeName(folder: string, wanted: string, taken: Set<string>): string {
 async function saveInlineText(
   run: RunDownloadState,
   artifact: Artifact,
-  rowFolder: string,
-  baseName: string,
-  known: DownloadRecord | undefined,
+  place: Placement,
 ): Promise<DownloadedFile> {
-  const path =
-    known?.path ||
-    freeName(
-      rowFolder,
-      inSheetRows(run, artifact, baseName + extensionOf(artifact.mimeType || 'text/plain')),
-      run.taken,
-    )
+  const { rowFolder, baseName } = place
+  const path = pathFor(
+    run,
+    artifact,
+    place,
+    baseName + extensionOf(artifact.mimeType || 'text/plain'),
+  )
   const bytes = Buffer.from(artifact.inlineText, 'utf8')
   await writeFileAtomically(path, bytes, partialFileOf(rowFolder, artifact))
   const sha256 = createHash('sha256').update(bytes).digest('hex')
@@ -299,20 +311,12 @@ function recordStart(
 async function fetchToDisk(
   run: RunDownloadState,
   artifact: Artifact,
-  rowFolder: string,
-  baseName: string,
-  known: DownloadRecord | undefined,
+  place: Placement,
 ): Promise<DownloadedFile> {
-  const temp = partialFileOf(rowFolder, artifact)
-  const { response, resumed, start } = await requestArtifact(run, artifact, temp, known)
+  const temp = partialFileOf(place.rowFolder, artifact)
+  const { response, resumed, start } = await requestArtifact(run, artifact, temp, place.known)
   const total = totalSize(response, start)
-  const path =
-    known?.path ||
-    freeName(
-      rowFolder,
-      inSheetRows(run, artifact, suggestedName(response, artifact, baseName)),
-      run.taken,
-    )
+  const path = pathFor(run, artifact, place, suggestedName(response, artifact, place.baseName))
   const etag = response.headers.get('etag') ?? ''
   const partial = { path, state: 'partial' as const, etag, bytes: total ?? 0 }
   recordStart(run, artifact.artifactId, partial, total)
