@@ -18,6 +18,9 @@ export function endsName(code: number): boolean {
   return code === 32 || code === 62 || code === 47 || code === 9 || code === 10 || code === 13
 }
 
+/** 10^0 to 10^15, each an exact double. */
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i)
+
 /** Whether `</v></c>` is at `at` (at is -1 when nothing was found). */
 export function closesValueAndCell(xml: string, at: number): boolean {
   return (
@@ -197,6 +200,32 @@ export class CellScanner {
     return true
   }
 
+  /**
+   * Whether the value text between `from` and `to` is a plain decimal (a minus sign allowed,
+   * digits, a point, digits; at most 15 digits in all), read into `number`. Its digits as a
+   * whole number and the power of ten both are exact doubles, so one division rounds as Number
+   * does (the fast path of every correct decimal reader).
+   */
+  private decimal(xml: string, from: number, to: number): boolean {
+    let k = from
+    const negative = xml.charCodeAt(k) === 45
+    if (negative) k += 1
+    if (to - k > 16) return false
+    let n = 0
+    let point = -1
+    for (; k < to; k += 1) {
+      const code = xml.charCodeAt(k)
+      if (code === 46 && point < 0) point = k
+      else if (code >= 48 && code <= 57) n = n * 10 + (code - 48)
+      else return false
+    }
+    const places = to - point - 1
+    if (point < 0 || places === 0 || point === (negative ? from + 1 : from)) return false
+    const value = n / POWERS_OF_TEN[places]!
+    this.number = negative ? -value : value
+    return true
+  }
+
   isInlineString(xml: string): boolean {
     return this.typeTo - this.typeFrom === 9 && xml.startsWith('inlineStr', this.typeFrom)
   }
@@ -224,7 +253,8 @@ export class CellScanner {
       return index < 0 ? null : this.strings.at(index)
     }
     // A number cell holding a whole number: read from its digits, no string made.
-    if (typeLength === 0 && this.wholeNumber(xml, from, to)) return this.shown(this.number)
+    if (typeLength === 0 && (this.wholeNumber(xml, from, to) || this.decimal(xml, from, to)))
+      return this.shown(this.number)
     const type = typeLength === 0 ? 'n' : xml.slice(this.typeFrom, this.typeTo)
     const raw = xml.slice(from, to)
     if (type === 'b') return raw.trim() === '1' || raw.trim() === 'true'

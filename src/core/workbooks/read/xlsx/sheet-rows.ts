@@ -68,6 +68,26 @@ export async function readSheetRows(
 class RowReader implements ElementReader {
   private lastRow = 0
   private rowsSeen = 0
+  /** The text last searched for "hidden", and where it is next in it (-1: nowhere after). */
+  private searched = ''
+  private nextHidden = -2
+  private searchedFrom = 0
+
+  /**
+   * isHidden for a row read in place: "hidden" is searched for once a chunk, not once a row
+   * (the usual sheet has none), and a row whose start tag holds it gets isHidden's closer look.
+   */
+  private hiddenInPlace(xml: string, from: number, to: number): boolean {
+    // A new text, or a search from further back (the same text again): search afresh.
+    if (xml !== this.searched || from < this.searchedFrom) {
+      this.searched = xml
+      this.nextHidden = -2
+    }
+    this.searchedFrom = from
+    if (this.nextHidden !== -1 && this.nextHidden < from)
+      this.nextHidden = xml.indexOf('hidden', from)
+    return this.nextHidden >= 0 && this.nextHidden < to && isHidden(xml, from, to)
+  }
 
   constructor(
     private readonly scanner: CellScanner,
@@ -104,7 +124,7 @@ class RowReader implements ElementReader {
       if (next !== 99 || !endsName(xml.charCodeAt(at + 2))) return -1
       const gt = xml.indexOf('>', at + 2)
       // The row's end tag inside a broken start tag: the first "</row>" ends the row.
-      if (gt < 0 || xml.startsWith('</row>', gt - 5)) return -1
+      if (gt < 0 || (xml.charCodeAt(gt - 1) === 119 && xml.startsWith('</row>', gt - 5))) return -1
       const selfClosing = xml.charCodeAt(gt - 1) === 47
       scanner.scanAttributes(xml, at + 2, selfClosing ? gt - 1 : gt, false)
       column = scanner.column >= 0 ? scanner.column : column + 1
@@ -131,7 +151,7 @@ class RowReader implements ElementReader {
     }
     this.rowsSeen += 1
     this.lastRow = rowNumber
-    const hidden = isHidden(xml, start, headEnd)
+    const hidden = this.hiddenInPlace(xml, start, headEnd)
     this.each(cells, rowNumber, this.linksOf?.(rowNumber, cells.length), hidden)
     return at
   }
