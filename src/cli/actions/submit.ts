@@ -9,14 +9,8 @@ import type { RowSelection } from '../../core/flows/spend'
 import type { PlanRequest } from '../../core/flows/spend/plan'
 import type { ReadCorrected } from '../../core/flows/spend/retry-workbook'
 import type { PrepareTarget } from '../../shared/bridge'
-import {
-  integerOption,
-  stringOption,
-  type CommandContext,
-  type ParsedArgs,
-  misuse,
-  type Declared,
-} from '../command'
+import { integerOption, misuse, stringOption } from '../command'
+import type { CommandContext, Declared, ParsedArgs } from '../command'
 import { UsageError } from '../errors'
 import { mappedReader } from '../column-mapping'
 import { listingFile } from '../listing-copy'

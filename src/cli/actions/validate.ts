@@ -14,13 +14,8 @@ import {
   type MappingOutcome,
 } from '../../core/workbooks'
 import type { WorkbookValidation } from '../../shared/contract'
-import {
-  stringOption,
-  type CommandContext,
-  type ParsedArgs,
-  misuse,
-  type Declared,
-} from '../command'
+import { misuse, stringOption } from '../command'
+import type { CommandContext, Declared, ParsedArgs } from '../command'
 import { EXIT, UsageError } from '../errors'
 import { flowHooks } from './flow-hooks'
 import { mappingOption, reportMapping } from '../column-mapping'
