@@ -1,10 +1,8 @@
-import { useCallback, useState } from 'react'
 import type { RunOverview } from '../../shared/bridge'
 import { useStores } from '../stores/context'
-import { errorInfo } from '../stores/errors'
-import type { SendAgainStage } from '../stores/run-detail/retry-types'
+import { usePlanThenSend, type PlanThenSendStep } from '../prepare/use-plan-then-send'
 
-export type Redo = { state: 'idle' | 'planning' } | SendAgainStage
+export type Redo = PlanThenSendStep
 
 /**
  * One redo of chosen rows of a run: planned (its cost), confirmed by the user in the same dialog
@@ -15,40 +13,15 @@ export function useRedo(overview: RunOverview) {
   const { bridge, runDetail } = useStores()
   const { environment } = overview
   const { runId } = overview.detail.run
-  const [redo, setRedo] = useState<Redo>({ state: 'idle' })
-
-  const plan = useCallback(
-    async (rows: number[]) => {
-      setRedo({ state: 'planning' })
-      try {
-        const planned = await bridge.api.planRedo({ environment, runId, rows })
-        setRedo({ state: 'confirming', plan: planned, sending: false, error: null })
-      } catch (error) {
-        setRedo({ state: 'failed', error: errorInfo(error) })
-      }
-    },
-    [bridge, environment, runId],
-  )
-  const confirm = async (choice: { maxCostT?: number | undefined }) => {
-    if (redo.state !== 'confirming' || redo.sending) return false
-    setRedo({ ...redo, sending: true, error: null })
-    try {
-      const sent = await bridge.api.confirmSubmission({
-        environment,
-        planId: redo.plan.planId,
-        confirmed: true,
-        ...(choice.maxCostT !== undefined ? { maxCostT: choice.maxCostT } : {}),
-      })
-      setRedo({ state: 'sent', runId: sent.runId })
-      // The run's overview now names the redo, and its rows' versions follow.
-      void runDetail.getState().refresh()
-      return true
-    } catch (error) {
-      setRedo({ ...redo, sending: false, error: errorInfo(error) })
-      return false
-    }
-  }
-  const close = () => setRedo({ state: 'idle' })
-  const busy = redo.state === 'planning' || redo.state === 'confirming'
-  return { redo, plan, confirm, close, busy }
+  const { step, plan, confirm, close, busy } = usePlanThenSend({
+    environment,
+    makePlan: (rows: number[]) => bridge.api.planRedo({ environment, runId, rows }),
+    showSent: true,
+    // The run's overview now names the redo, and its rows' versions follow.
+    onSent: () => void runDetail.getState().refresh(),
+  })
+  // A redo takes only the spending cap from the confirmation.
+  const confirmCap = (choice: { maxCostT?: number | undefined }) =>
+    confirm(choice.maxCostT !== undefined ? { maxCostT: choice.maxCostT } : {})
+  return { redo: step, plan, confirm: confirmCap, close, busy }
 }

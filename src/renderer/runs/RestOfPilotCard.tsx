@@ -1,29 +1,13 @@
 import { useState } from 'react'
-import type {
-  BridgeErrorInfo,
-  PilotRestView,
-  RunOverview,
-  SubmissionPlanView,
-} from '../../shared/bridge'
+import type { PilotRestView, RunOverview } from '../../shared/bridge'
 import { isTerminalStatus } from '../../shared/contract'
 import { estimateWords, plural } from '../../shared/amounts'
 import { Card } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'
-import { ConfirmSubmission, type ConfirmChoice } from '../prepare/ConfirmSubmission'
-import { errorInfo } from '../stores/errors'
+import { ConfirmSubmission } from '../prepare/ConfirmSubmission'
+import { usePlanThenSend } from '../prepare/use-plan-then-send'
 import { useStores } from '../stores/context'
 import { useLatestAnswer } from '../components/use-latest-answer'
-
-type Step =
-  | { state: 'idle' }
-  | { state: 'planning' }
-  | {
-      state: 'confirming'
-      plan: SubmissionPlanView
-      sending: boolean
-      error: BridgeErrorInfo | null
-    }
-  | { state: 'failed'; error: BridgeErrorInfo }
 
 /**
  * After a pilot: "Send the remaining M rows" with their cost, through the same confirmation as
@@ -36,7 +20,7 @@ export function RestOfPilotCard(props: { overview: RunOverview }) {
   const { runId, status } = detail.run
   const ended = isTerminalStatus(status)
   const [rest, setRest] = useState<PilotRestView | null>(null)
-  const { step, setStep, plan, confirm } = useSendRest(environment, runId)
+  const { step, plan, confirm, close, busy } = useSendRest(environment, runId)
 
   useLatestAnswer(
     () => {
@@ -61,7 +45,7 @@ export function RestOfPilotCard(props: { overview: RunOverview }) {
         <button
           type="button"
           className="btn btn-secondary"
-          disabled={step.state === 'planning' || step.state === 'confirming'}
+          disabled={busy}
           onClick={() => void plan()}
         >
           {step.state === 'planning'
@@ -71,20 +55,16 @@ export function RestOfPilotCard(props: { overview: RunOverview }) {
       }
     >
       {step.state === 'failed' && (
-        <ErrorNotice
-          error={step.error}
-          onRetry={() => void plan()}
-          onDismiss={() => setStep({ state: 'idle' })}
-        />
+        <ErrorNotice error={step.error} onRetry={() => void plan()} onDismiss={close} />
       )}
       {step.state === 'confirming' && (
         <ConfirmSubmission
           plan={step.plan}
           sending={step.sending}
           error={step.error}
-          onConfirm={(choice) => void confirm(step, choice)}
+          onConfirm={(choice) => void confirm(choice)}
           onCancel={() => {
-            if (!step.sending) setStep({ state: 'idle' })
+            if (!step.sending) close()
           }}
         />
       )}
@@ -95,31 +75,10 @@ export function RestOfPilotCard(props: { overview: RunOverview }) {
 /** Planning the rest, then confirming it: the new run opens once the service accepts it. */
 function useSendRest(environment: string, runId: string) {
   const { bridge, nav } = useStores()
-  const [step, setStep] = useState<Step>({ state: 'idle' })
-  const plan = async () => {
-    setStep({ state: 'planning' })
-    try {
-      const planned = await bridge.api.planRestOfPilot({ environment, runId })
-      setStep({ state: 'confirming', plan: planned, sending: false, error: null })
-    } catch (error) {
-      setStep({ state: 'failed', error: errorInfo(error) })
-    }
-  }
-  const confirm = async (confirming: Step & { state: 'confirming' }, choice: ConfirmChoice) => {
-    setStep({ ...confirming, sending: true, error: null })
-    try {
-      const sent = await bridge.api.confirmSubmission({
-        environment,
-        planId: confirming.plan.planId,
-        confirmed: true,
-        ...choice,
-      })
-      setStep({ state: 'idle' })
-      nav.getState().openRun(sent.runId)
-    } catch (error) {
-      setStep({ ...confirming, sending: false, error: errorInfo(error) })
-    }
-  }
-
-  return { step, setStep, plan, confirm }
+  return usePlanThenSend({
+    environment,
+    makePlan: () => bridge.api.planRestOfPilot({ environment, runId }),
+    showSent: false,
+    onSent: (sentRunId) => nav.getState().openRun(sentRunId),
+  })
 }

@@ -6,7 +6,7 @@
  * new target object, so a slow answer for an earlier choice (or one made before the screen was
  * reset) is recognised by identity and dropped, whether it brings the form or an error.
  */
-import type { PrepareTarget } from '../../../shared/bridge'
+import type { BridgeErrorInfo, PrepareTarget } from '../../../shared/bridge'
 import { errorInfo } from '../errors'
 import type { SliceContext } from './prepare-state'
 import type { TargetData, TargetActions } from './target-types'
@@ -39,30 +39,43 @@ function stillChosen(ctx: SliceContext, target: PrepareTarget) {
   return ctx.get().target === target
 }
 
-async function loadTemplate(ctx: SliceContext, target: TemplateTarget) {
-  const { set, get, api } = ctx
-  const { environment } = get()
+/**
+ * Reads the chosen target's form: `show` says it in the state's own fields (loading, the form,
+ * its error); an answer that comes once another target is chosen is dropped.
+ */
+async function loadChosen<T>(
+  ctx: SliceContext,
+  target: PrepareTarget,
+  read: (environment: string) => Promise<T>,
+  show: (loading: boolean, form: T | null, error: BridgeErrorInfo | null) => Partial<TargetData>,
+) {
+  const { environment } = ctx.get()
   if (!environment) return
-  set({ templateLoading: true, templateError: null, template: null })
+  ctx.set(show(true, null, null))
   try {
-    const template = await api.getTemplate({ environment, templateId: target.templateId })
-    if (stillChosen(ctx, target)) set({ template, templateLoading: false })
+    const form = await read(environment)
+    if (stillChosen(ctx, target)) ctx.set(show(false, form, null))
   } catch (error) {
-    if (stillChosen(ctx, target)) set({ templateLoading: false, templateError: errorInfo(error) })
+    if (stillChosen(ctx, target)) ctx.set(show(false, null, errorInfo(error)))
   }
 }
 
-async function loadListing(ctx: SliceContext, target: ListingTarget) {
-  const { set, get, api } = ctx
-  const { environment } = get()
-  if (!environment) return
-  set({ listing: null, listingLoading: true, listingError: null })
-  try {
-    const listing = await api.getListing({ environment, listingId: target.listingId })
-    if (stillChosen(ctx, target)) set({ listing, listingLoading: false })
-  } catch (error) {
-    if (stillChosen(ctx, target)) set({ listingLoading: false, listingError: errorInfo(error) })
-  }
+function loadTemplate(ctx: SliceContext, target: TemplateTarget) {
+  return loadChosen(
+    ctx,
+    target,
+    (environment) => ctx.api.getTemplate({ environment, templateId: target.templateId }),
+    (templateLoading, template, templateError) => ({ templateLoading, template, templateError }),
+  )
+}
+
+function loadListing(ctx: SliceContext, target: ListingTarget) {
+  return loadChosen(
+    ctx,
+    target,
+    (environment) => ctx.api.getListing({ environment, listingId: target.listingId }),
+    (listingLoading, listing, listingError) => ({ listingLoading, listing, listingError }),
+  )
 }
 
 function loadForm(ctx: SliceContext, target: PrepareTarget) {
