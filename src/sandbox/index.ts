@@ -5,13 +5,15 @@
  * This file only composes: options.ts (what a caller may ask), users.ts, request-loop.ts,
  * faults.ts, and the handlers behind router.ts.
  */
+import { statSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { BlobStore } from './blobs'
 import { CallbackSender } from './callbacks'
 import type { SandboxContext } from './context'
 import { demoSeed } from './demo-content'
-import { type Db, type RunRow, getRow, openDatabase, allRows } from './db'
+import demoContent from './demo-content.json'
+import { type Db, type RunRow, getRow, openDatabase, allRows, getMeta, setMeta } from './db'
 import { FaultPlan } from './faults'
 import { BodyBudget, DEFAULT_MAX_BODIES_BYTES, DEFAULT_MAX_BODY_BYTES } from './http'
 import { forgetOldAnswers } from './idempotency'
@@ -19,7 +21,14 @@ import { checkOptions, type Sandbox, type SandboxOptions } from './options'
 import { PageTokens } from './pagination'
 import { handleRequest } from './request-loop'
 import { Scheduler } from './scheduler'
-import { applySeedContent, applySeedUsers, loadSeedFile, parseSeed, type Seed } from './seed'
+import {
+  applySeedContent,
+  applySeedUsers,
+  loadSeedFile,
+  parseSeed,
+  sha256Hex,
+  type Seed,
+} from './seed'
 import { runSummaryOf } from './serialize'
 import { pageTokenSecret, setUpUsers, type AcceptedUsers } from './users'
 
@@ -37,10 +46,46 @@ async function seedOf(options: SandboxOptions): Promise<Seed | undefined> {
   return typeof options.seed === 'string' ? loadSeedFile(options.seed) : parseSeed(options.seed)
 }
 
+/**
+ * What the parsed demo content depends on: the content itself, its owner, and the code that
+ * parsed it (the file this module was loaded from: a new build has a new one). Undefined when the
+ * code cannot be told apart, and then the content is parsed every time.
+ */
+function demoVersion(ownerUserId: number): string | undefined {
+  try {
+    const code = statSync(new URL(import.meta.url))
+    const parts = [JSON.stringify(demoContent), ownerUserId, code.size, code.mtimeMs]
+    return sha256Hex(parts.join('\n'))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The demo content, parsed. Validating it with zod is most of a start's own work (each CLI command
+ * on the built-in Sandbox is one start), so the parsed content is kept in the database with its
+ * version and parsed again only when the version differs. It is still stored as usual.
+ */
+function demoContentFor(db: Db, ownerUserId: number): Seed {
+  const version = demoVersion(ownerUserId)
+  if (version !== undefined && getMeta(db, 'demo_content_version') === version) {
+    const kept = getMeta(db, 'demo_content')
+    if (kept !== undefined) return JSON.parse(kept) as Seed
+  }
+  const content = parseSeed(demoSeed(ownerUserId), 'The built-in demo content')
+  if (version !== undefined) {
+    db.transaction(() => {
+      setMeta(db, 'demo_content', JSON.stringify(content))
+      setMeta(db, 'demo_content_version', version)
+    })()
+  }
+  return content
+}
+
 /** Users first, then the content they own: the seed's, or the demo content for the first user. */
 function storeContent(db: Db, seed: Seed | undefined, tokens: string[]): AcceptedUsers {
   const users = setUpUsers(db, seed, tokens)
-  const content = seed ?? parseSeed(demoSeed(users.firstUserId), 'The built-in demo content')
+  const content = seed ?? demoContentFor(db, users.firstUserId)
   if (!seed) applySeedUsers(db, content)
   const userIds = new Set(
     allRows<{ user_id: number }>(db, 'SELECT user_id FROM users').map((u) => u.user_id),

@@ -12,6 +12,7 @@ import {
   runListSchema,
 } from '../../src/shared/contract'
 import { demoSeed, parseSeed, SeedError, type SeedFile } from '../../src/sandbox'
+import { allRows, getMeta, openDatabase, run, setMeta } from '../../src/sandbox/db'
 import { call, requestId, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
 
 const seed: SeedFile = {
@@ -45,7 +46,10 @@ const seed: SeedFile = {
         saleStatus: 'on_sale',
         executionAvailabilityStatus: 'available',
       },
-      schema: { columns: [], fields: [{ key: 'note', label: 'Note', type: 'string', required: true }] },
+      schema: {
+        columns: [],
+        fields: [{ key: 'note', label: 'Note', type: 'string', required: true }],
+      },
     },
   ],
   privateTemplates: [
@@ -58,7 +62,9 @@ const seed: SeedFile = {
       },
     },
   ],
-  reviewRequests: [{ ownerUserId: 2, request: { id: 'rr-1', listingId: 'grace-echo', status: 'approved' } }],
+  reviewRequests: [
+    { ownerUserId: 2, request: { id: 'rr-1', listingId: 'grace-echo', status: 'approved' } },
+  ],
 }
 
 describe('sandbox: seed files', () => {
@@ -73,28 +79,44 @@ describe('sandbox: seed files', () => {
     await writeFile(file, JSON.stringify(seed))
     const sb = await startTestSandbox({ seed: file, tokens: ['tok-ada'] })
     try {
-      const schema = officialTemplateSchemaSchema.parse((await call(sb, paths.templateSchema('tpl-keywords'))).body)
+      const schema = officialTemplateSchemaSchema.parse(
+        (await call(sb, paths.templateSchema('tpl-keywords'))).body,
+      )
       expect(schema.name).toBe('Keyword finder')
       // The demo content is not loaded when a seed is given.
       expect((await call(sb, paths.templateSchema('row-echo'))).status).toBe(404)
 
       const accepted = await call<{ runId: string }>(sb, paths.runRows('tpl-keywords'), {
-        body: { clientRequestId: requestId(), rows: [{ text: 'kettle kettle lid' }, { text: 'lid' }] },
+        body: {
+          clientRequestId: requestId(),
+          rows: [{ text: 'kettle kettle lid' }, { text: 'lid' }],
+        },
       })
       const detail = await waitForRun(sb, accepted.body.runId)
       expect(detail.run).toMatchObject({ estimatedCostT: 14, actualCostT: 14 })
       expect(JSON.parse(detail.artifacts[0]!.inlineText)).toMatchObject({
-        keywords: [{ word: 'kettle', count: 2 }, { word: 'lid', count: 1 }],
+        keywords: [
+          { word: 'kettle', count: 2 },
+          { word: 'lid', count: 1 },
+        ],
       })
 
       const graceListings = creatorListingListSchema.parse(
         (await call(sb, paths.creatorListings(), { token: 'tok-grace' })).body,
       )
       expect(graceListings.items).toHaveLength(1)
-      expect(graceListings.items[0]).toMatchObject({ id: 'grace-echo', ownerUserId: 2, taskFixedFeeT: 9 })
-      expect(JSON.parse(graceListings.items[0]!.inputSchemaSnapshot)).toMatchObject({ fields: [{ key: 'note' }] })
+      expect(graceListings.items[0]).toMatchObject({
+        id: 'grace-echo',
+        ownerUserId: 2,
+        taskFixedFeeT: 9,
+      })
+      expect(JSON.parse(graceListings.items[0]!.inputSchemaSnapshot)).toMatchObject({
+        fields: [{ key: 'note' }],
+      })
       expect((await call(sb, paths.privateTemplate('ada-private'))).status).toBe(200)
-      expect((await call(sb, paths.privateTemplate('ada-private'), { token: 'tok-grace' })).status).toBe(404)
+      expect(
+        (await call(sb, paths.privateTemplate('ada-private'), { token: 'tok-grace' })).status,
+      ).toBe(404)
       expect((await call(sb, paths.reviewRequest('rr-1'), { token: 'tok-grace' })).status).toBe(200)
     } finally {
       await sb.close()
@@ -107,20 +129,34 @@ describe('sandbox: seed files', () => {
       ...seed,
       users: [seed.users![0]!, { ...seed.users![1]!, name: 'Grace H.' }],
       officialTemplates: [
-        { ...seed.officialTemplates![0]!, taskCostT: 8, schema: { ...seed.officialTemplates![0]!.schema, name: 'Keywords' } },
+        {
+          ...seed.officialTemplates![0]!,
+          taskCostT: 8,
+          schema: { ...seed.officialTemplates![0]!.schema, name: 'Keywords' },
+        },
       ],
       marketListings: [
-        { ...seed.marketListings![0]!, listing: { ...seed.marketListings![0]!.listing, taskFixedFeeT: 11 } },
+        {
+          ...seed.marketListings![0]!,
+          listing: { ...seed.marketListings![0]!.listing, taskFixedFeeT: 11 },
+        },
       ],
       privateTemplates: [
-        { ...seed.privateTemplates![0]!, template: { ...seed.privateTemplates![0]!.template, name: 'Ada renamed' } },
+        {
+          ...seed.privateTemplates![0]!,
+          template: { ...seed.privateTemplates![0]!.template, name: 'Ada renamed' },
+        },
       ],
-      reviewRequests: [{ ownerUserId: 2, request: { id: 'rr-1', listingId: 'grace-echo', status: 'rejected' } }],
+      reviewRequests: [
+        { ownerUserId: 2, request: { id: 'rr-1', listingId: 'grace-echo', status: 'rejected' } },
+      ],
     }
     const look = async (given: SeedFile) => {
       const sb = await startTestSandbox({ seed: given, tokens: ['tok-ada'], dbPath })
       try {
-        const schema = officialTemplateSchemaSchema.parse((await call(sb, paths.templateSchema('tpl-keywords'))).body)
+        const schema = officialTemplateSchemaSchema.parse(
+          (await call(sb, paths.templateSchema('tpl-keywords'))).body,
+        )
         const accepted = await call<{ runId: string }>(sb, paths.runRows('tpl-keywords'), {
           body: { clientRequestId: requestId(), rows: [{ text: 'lid' }] },
         })
@@ -128,8 +164,11 @@ describe('sandbox: seed files', () => {
         const listing = creatorListingListSchema.parse(
           (await call(sb, paths.creatorListings(), { token: 'tok-grace' })).body,
         ).items[0]!
-        const template = (await call<{ name: string }>(sb, paths.privateTemplate('ada-private'))).body
-        const review = (await call<{ status: string }>(sb, paths.reviewRequest('rr-1'), { token: 'tok-grace' })).body
+        const template = (await call<{ name: string }>(sb, paths.privateTemplate('ada-private')))
+          .body
+        const review = (
+          await call<{ status: string }>(sb, paths.reviewRequest('rr-1'), { token: 'tok-grace' })
+        ).body
         return [schema.name, cost, listing.taskFixedFeeT, template.name, review.status]
       } finally {
         await sb.close()
@@ -142,7 +181,9 @@ describe('sandbox: seed files', () => {
   })
 
   it('stops with a message naming the bad entry', async () => {
-    const broken = structuredClone(seed) as { marketListings: { listing: Record<string, unknown> }[] }
+    const broken = structuredClone(seed) as {
+      marketListings: { listing: Record<string, unknown> }[]
+    }
     delete broken.marketListings[0]!.listing.status
     await expect(startTestSandbox({ seed: broken as SeedFile })).rejects.toThrow(
       /marketListings\[0\]\.listing\.status is missing/,
@@ -156,7 +197,9 @@ describe('sandbox: seed files', () => {
         { skill: 'echo', schema: { templateId: 'x', fields: [{ key: 'a', type: 'colour' }] } },
       ],
     }
-    await expect(startTestSandbox({ seed: badField })).rejects.toThrow(/officialTemplates\[0\]\.schema\.fields\[0\].*colour/)
+    await expect(startTestSandbox({ seed: badField })).rejects.toThrow(
+      /officialTemplates\[0\]\.schema\.fields\[0\].*colour/,
+    )
     const unknownOwner = { privateTemplates: [{ ownerUserId: 77, template: { templateId: 't' } }] }
     await expect(startTestSandbox({ seed: unknownOwner, tokens: ['x'] })).rejects.toThrow(
       /privateTemplates\[0\]\.ownerUserId 77/,
@@ -180,11 +223,78 @@ describe('sandbox: seed files', () => {
     const parsed = parseSeed(demoSeed(1))
     expect(parsed.officialTemplates.length).toBeGreaterThanOrEqual(3)
     const executable = parsed.marketListings.filter(
-      (l) => l.listing.status === 'published' && l.listing.listingVersionId === l.listing.publishedVersionId,
+      (l) =>
+        l.listing.status === 'published' &&
+        l.listing.listingVersionId === l.listing.publishedVersionId,
     )
     expect(new Set(executable.map((l) => l.listing.taskFixedFeeT)).size).toBeGreaterThanOrEqual(2)
     expect(parsed.privateTemplates[0]!.template.versions).toHaveLength(2)
     expect(parsed.reviewRequests.length).toBeGreaterThanOrEqual(1)
+  })
+})
+
+describe('sandbox: the built-in demo content across restarts', () => {
+  let dir: string
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sandbox-demo-test-'))
+  })
+  afterAll(() => rm(dir, { recursive: true, force: true }))
+
+  const templateName = async (dbPath: string) => {
+    const sb = await startTestSandbox({ dbPath })
+    try {
+      const answer = await call<{ name?: string }>(sb, paths.templateSchema('row-echo'))
+      return answer.status === 200 ? answer.body.name : answer.status
+    } finally {
+      await sb.close()
+    }
+  }
+  const onDb = <T>(dbPath: string, work: (db: ReturnType<typeof openDatabase>) => T): T => {
+    const db = openDatabase(dbPath)
+    try {
+      return work(db)
+    } finally {
+      db.close()
+    }
+  }
+
+  it('stores a missing or changed row again while its parsed content is kept', async () => {
+    const dbPath = join(dir, 'kept.db')
+    const name = parseSeed(demoSeed(1)).officialTemplates.find(
+      (t) => t.schema.templateId === 'row-echo',
+    )!.schema.name
+    expect(await templateName(dbPath)).toBe(name)
+    const version = onDb(dbPath, (db) => getMeta(db, 'demo_content_version'))
+    expect(version).toMatch(/^[0-9a-f]{64}$/)
+    onDb(dbPath, (db) => run(db, "DELETE FROM official_templates WHERE template_id = 'row-echo'"))
+    expect(await templateName(dbPath)).toBe(name)
+    onDb(dbPath, (db) =>
+      run(db, "UPDATE official_templates SET task_cost_t = 99, definition_hash = 'x'"),
+    )
+    expect(await templateName(dbPath)).toBe(name)
+    const costs = onDb(dbPath, (db) =>
+      allRows<{ c: number }>(db, 'SELECT task_cost_t AS c FROM official_templates'),
+    )
+    expect(costs.length).toBeGreaterThan(0)
+    expect(costs.filter((row) => row.c === 99)).toEqual([])
+    expect(onDb(dbPath, (db) => getMeta(db, 'demo_content_version'))).toBe(version)
+  })
+
+  it('parses the demo content again when the kept version is not the current one', async () => {
+    const dbPath = join(dir, 'old.db')
+    await templateName(dbPath)
+    const version = onDb(dbPath, (db) => getMeta(db, 'demo_content_version'))
+    // An older version of the content, kept by an earlier build: it must not be used.
+    onDb(dbPath, (db) => {
+      setMeta(db, 'demo_content_version', 'older')
+      const kept = JSON.parse(getMeta(db, 'demo_content')!) as {
+        officialTemplates: { schema: { name: string } }[]
+      }
+      for (const t of kept.officialTemplates) t.schema.name = 'Old name'
+      setMeta(db, 'demo_content', JSON.stringify(kept))
+    })
+    expect(await templateName(dbPath)).not.toBe('Old name')
+    expect(onDb(dbPath, (db) => getMeta(db, 'demo_content_version'))).toBe(version)
   })
 })
 
@@ -201,7 +311,11 @@ describe('sandbox: state across restarts with a database file', () => {
     // A first sandbox whose tasks would take a minute: the run is still queued when it stops.
     let sb: TestSandbox = await startTestSandbox({ dbPath, taskMs: 60_000, concurrency: 1 })
     const upload = await call(sb, paths.upload(), {
-      body: { content: Buffer.from('persist me').toString('base64'), contentType: 'text/plain', filename: 'p.txt' },
+      body: {
+        content: Buffer.from('persist me').toString('base64'),
+        contentType: 'text/plain',
+        filename: 'p.txt',
+      },
     })
     const asset = inputAssetSchema.parse(upload.body)
     const body = {
@@ -213,9 +327,14 @@ describe('sandbox: state across restarts with a database file', () => {
         { headline: 'Two', draft: 'Second draft.' },
       ],
     }
-    const executed = executionResultSchema.parse((await call(sb, paths.execute('press-release-polisher'), { body })).body)
+    const executed = executionResultSchema.parse(
+      (await call(sb, paths.execute('press-release-polisher'), { body })).body,
+    )
     const queued = await call<{ runId: string }>(sb, paths.runRows('document-digest'), {
-      body: { clientRequestId: requestId(), rows: [{ title: 'P', document: { inputAssetId: asset.inputAssetId } }] },
+      body: {
+        clientRequestId: requestId(),
+        rows: [{ title: 'P', document: { inputAssetId: asset.inputAssetId } }],
+      },
     })
     const before = runDetailSchema.parse((await call(sb, paths.run(executed.runId))).body)
     expect(['queued', 'running']).toContain(before.run.status)
@@ -226,16 +345,24 @@ describe('sandbox: state across restarts with a database file', () => {
     try {
       const finished = await waitForRun(sb, executed.runId)
       expect(finished.run).toMatchObject({ status: 'succeeded', completedTasks: 2, totalTasks: 2 })
-      expect(finished.market).toMatchObject({ transactionStatus: 'settled', finalBuyerPayableT: 24 })
+      expect(finished.market).toMatchObject({
+        transactionStatus: 'settled',
+        finalBuyerPayableT: 24,
+      })
       const digest = await waitForRun(sb, queued.body.runId)
       expect(digest.run.status).toBe('succeeded')
       const file = digest.artifacts.find((a) => a.stepId === 'passthrough')!
-      const response = await fetch(file.accessUrl, { headers: { Authorization: `Bearer ${sb.token}` } })
+      const response = await fetch(file.accessUrl, {
+        headers: { Authorization: `Bearer ${sb.token}` },
+      })
       expect(await response.text()).toBe('persist me')
 
       const again = await call(sb, paths.execute('press-release-polisher'), { body })
       expect(executionResultSchema.parse(again.body).runId).toBe(executed.runId)
-      const next = await call(sb, `${paths.runs()}?pageSize=1&pageToken=${encodeURIComponent(page.nextPageToken)}`)
+      const next = await call(
+        sb,
+        `${paths.runs()}?pageSize=1&pageToken=${encodeURIComponent(page.nextPageToken)}`,
+      )
       expect(next.status).toBe(200)
       expect(runListSchema.parse(next.body).totalCount).toBe(2)
     } finally {
