@@ -46,10 +46,7 @@ const seed: SeedFile = {
         saleStatus: 'on_sale',
         executionAvailabilityStatus: 'available',
       },
-      schema: {
-        columns: [],
-        fields: [{ key: 'note', label: 'Note', type: 'string', required: true }],
-      },
+      schema: { columns: [], fields: [{ key: 'note', label: 'Note', type: 'string', required: true }] },
     },
   ],
   privateTemplates: [
@@ -62,9 +59,7 @@ const seed: SeedFile = {
       },
     },
   ],
-  reviewRequests: [
-    { ownerUserId: 2, request: { id: 'rr-1', listingId: 'grace-echo', status: 'approved' } },
-  ],
+  reviewRequests: [{ ownerUserId: 2, request: { id: 'rr-1', listingId: 'grace-echo', status: 'approved' } }],
 }
 
 describe('sandbox: seed files', () => {
@@ -79,44 +74,28 @@ describe('sandbox: seed files', () => {
     await writeFile(file, JSON.stringify(seed))
     const sb = await startTestSandbox({ seed: file, tokens: ['tok-ada'] })
     try {
-      const schema = officialTemplateSchemaSchema.parse(
-        (await call(sb, paths.templateSchema('tpl-keywords'))).body,
-      )
+      const schema = officialTemplateSchemaSchema.parse((await call(sb, paths.templateSchema('tpl-keywords'))).body)
       expect(schema.name).toBe('Keyword finder')
       // The demo content is not loaded when a seed is given.
       expect((await call(sb, paths.templateSchema('row-echo'))).status).toBe(404)
 
       const accepted = await call<{ runId: string }>(sb, paths.runRows('tpl-keywords'), {
-        body: {
-          clientRequestId: requestId(),
-          rows: [{ text: 'kettle kettle lid' }, { text: 'lid' }],
-        },
+        body: { clientRequestId: requestId(), rows: [{ text: 'kettle kettle lid' }, { text: 'lid' }] },
       })
       const detail = await waitForRun(sb, accepted.body.runId)
       expect(detail.run).toMatchObject({ estimatedCostT: 14, actualCostT: 14 })
       expect(JSON.parse(detail.artifacts[0]!.inlineText)).toMatchObject({
-        keywords: [
-          { word: 'kettle', count: 2 },
-          { word: 'lid', count: 1 },
-        ],
+        keywords: [{ word: 'kettle', count: 2 }, { word: 'lid', count: 1 }],
       })
 
       const graceListings = creatorListingListSchema.parse(
         (await call(sb, paths.creatorListings(), { token: 'tok-grace' })).body,
       )
       expect(graceListings.items).toHaveLength(1)
-      expect(graceListings.items[0]).toMatchObject({
-        id: 'grace-echo',
-        ownerUserId: 2,
-        taskFixedFeeT: 9,
-      })
-      expect(JSON.parse(graceListings.items[0]!.inputSchemaSnapshot)).toMatchObject({
-        fields: [{ key: 'note' }],
-      })
+      expect(graceListings.items[0]).toMatchObject({ id: 'grace-echo', ownerUserId: 2, taskFixedFeeT: 9 })
+      expect(JSON.parse(graceListings.items[0]!.inputSchemaSnapshot)).toMatchObject({ fields: [{ key: 'note' }] })
       expect((await call(sb, paths.privateTemplate('ada-private'))).status).toBe(200)
-      expect(
-        (await call(sb, paths.privateTemplate('ada-private'), { token: 'tok-grace' })).status,
-      ).toBe(404)
+      expect((await call(sb, paths.privateTemplate('ada-private'), { token: 'tok-grace' })).status).toBe(404)
       expect((await call(sb, paths.reviewRequest('rr-1'), { token: 'tok-grace' })).status).toBe(200)
     } finally {
       await sb.close()
@@ -129,34 +108,20 @@ describe('sandbox: seed files', () => {
       ...seed,
       users: [seed.users![0]!, { ...seed.users![1]!, name: 'Grace H.' }],
       officialTemplates: [
-        {
-          ...seed.officialTemplates![0]!,
-          taskCostT: 8,
-          schema: { ...seed.officialTemplates![0]!.schema, name: 'Keywords' },
-        },
+        { ...seed.officialTemplates![0]!, taskCostT: 8, schema: { ...seed.officialTemplates![0]!.schema, name: 'Keywords' } },
       ],
       marketListings: [
-        {
-          ...seed.marketListings![0]!,
-          listing: { ...seed.marketListings![0]!.listing, taskFixedFeeT: 11 },
-        },
+        { ...seed.marketListings![0]!, listing: { ...seed.marketListings![0]!.listing, taskFixedFeeT: 11 } },
       ],
       privateTemplates: [
-        {
-          ...seed.privateTemplates![0]!,
-          template: { ...seed.privateTemplates![0]!.template, name: 'Ada renamed' },
-        },
+        { ...seed.privateTemplates![0]!, template: { ...seed.privateTemplates![0]!.template, name: 'Ada renamed' } },
       ],
-      reviewRequests: [
-        { ownerUserId: 2, request: { id: 'rr-1', listingId: 'grace-echo', status: 'rejected' } },
-      ],
+      reviewRequests: [{ ownerUserId: 2, request: { id: 'rr-1', listingId: 'grace-echo', status: 'rejected' } }],
     }
     const look = async (given: SeedFile) => {
       const sb = await startTestSandbox({ seed: given, tokens: ['tok-ada'], dbPath })
       try {
-        const schema = officialTemplateSchemaSchema.parse(
-          (await call(sb, paths.templateSchema('tpl-keywords'))).body,
-        )
+        const schema = officialTemplateSchemaSchema.parse((await call(sb, paths.templateSchema('tpl-keywords'))).body)
         const accepted = await call<{ runId: string }>(sb, paths.runRows('tpl-keywords'), {
           body: { clientRequestId: requestId(), rows: [{ text: 'lid' }] },
         })
@@ -164,11 +129,8 @@ describe('sandbox: seed files', () => {
         const listing = creatorListingListSchema.parse(
           (await call(sb, paths.creatorListings(), { token: 'tok-grace' })).body,
         ).items[0]!
-        const template = (await call<{ name: string }>(sb, paths.privateTemplate('ada-private')))
-          .body
-        const review = (
-          await call<{ status: string }>(sb, paths.reviewRequest('rr-1'), { token: 'tok-grace' })
-        ).body
+        const template = (await call<{ name: string }>(sb, paths.privateTemplate('ada-private'))).body
+        const review = (await call<{ status: string }>(sb, paths.reviewRequest('rr-1'), { token: 'tok-grace' })).body
         return [schema.name, cost, listing.taskFixedFeeT, template.name, review.status]
       } finally {
         await sb.close()
@@ -181,9 +143,7 @@ describe('sandbox: seed files', () => {
   })
 
   it('stops with a message naming the bad entry', async () => {
-    const broken = structuredClone(seed) as {
-      marketListings: { listing: Record<string, unknown> }[]
-    }
+    const broken = structuredClone(seed) as { marketListings: { listing: Record<string, unknown> }[] }
     delete broken.marketListings[0]!.listing.status
     await expect(startTestSandbox({ seed: broken as SeedFile })).rejects.toThrow(
       /marketListings\[0\]\.listing\.status is missing/,
@@ -197,9 +157,7 @@ describe('sandbox: seed files', () => {
         { skill: 'echo', schema: { templateId: 'x', fields: [{ key: 'a', type: 'colour' }] } },
       ],
     }
-    await expect(startTestSandbox({ seed: badField })).rejects.toThrow(
-      /officialTemplates\[0\]\.schema\.fields\[0\].*colour/,
-    )
+    await expect(startTestSandbox({ seed: badField })).rejects.toThrow(/officialTemplates\[0\]\.schema\.fields\[0\].*colour/)
     const unknownOwner = { privateTemplates: [{ ownerUserId: 77, template: { templateId: 't' } }] }
     await expect(startTestSandbox({ seed: unknownOwner, tokens: ['x'] })).rejects.toThrow(
       /privateTemplates\[0\]\.ownerUserId 77/,
@@ -223,9 +181,7 @@ describe('sandbox: seed files', () => {
     const parsed = parseSeed(demoSeed(1))
     expect(parsed.officialTemplates.length).toBeGreaterThanOrEqual(3)
     const executable = parsed.marketListings.filter(
-      (l) =>
-        l.listing.status === 'published' &&
-        l.listing.listingVersionId === l.listing.publishedVersionId,
+      (l) => l.listing.status === 'published' && l.listing.listingVersionId === l.listing.publishedVersionId,
     )
     expect(new Set(executable.map((l) => l.listing.taskFixedFeeT)).size).toBeGreaterThanOrEqual(2)
     expect(parsed.privateTemplates[0]!.template.versions).toHaveLength(2)
@@ -311,11 +267,7 @@ describe('sandbox: state across restarts with a database file', () => {
     // A first sandbox whose tasks would take a minute: the run is still queued when it stops.
     let sb: TestSandbox = await startTestSandbox({ dbPath, taskMs: 60_000, concurrency: 1 })
     const upload = await call(sb, paths.upload(), {
-      body: {
-        content: Buffer.from('persist me').toString('base64'),
-        contentType: 'text/plain',
-        filename: 'p.txt',
-      },
+      body: { content: Buffer.from('persist me').toString('base64'), contentType: 'text/plain', filename: 'p.txt' },
     })
     const asset = inputAssetSchema.parse(upload.body)
     const body = {
@@ -327,14 +279,9 @@ describe('sandbox: state across restarts with a database file', () => {
         { headline: 'Two', draft: 'Second draft.' },
       ],
     }
-    const executed = executionResultSchema.parse(
-      (await call(sb, paths.execute('press-release-polisher'), { body })).body,
-    )
+    const executed = executionResultSchema.parse((await call(sb, paths.execute('press-release-polisher'), { body })).body)
     const queued = await call<{ runId: string }>(sb, paths.runRows('document-digest'), {
-      body: {
-        clientRequestId: requestId(),
-        rows: [{ title: 'P', document: { inputAssetId: asset.inputAssetId } }],
-      },
+      body: { clientRequestId: requestId(), rows: [{ title: 'P', document: { inputAssetId: asset.inputAssetId } }] },
     })
     const before = runDetailSchema.parse((await call(sb, paths.run(executed.runId))).body)
     expect(['queued', 'running']).toContain(before.run.status)
@@ -345,24 +292,16 @@ describe('sandbox: state across restarts with a database file', () => {
     try {
       const finished = await waitForRun(sb, executed.runId)
       expect(finished.run).toMatchObject({ status: 'succeeded', completedTasks: 2, totalTasks: 2 })
-      expect(finished.market).toMatchObject({
-        transactionStatus: 'settled',
-        finalBuyerPayableT: 24,
-      })
+      expect(finished.market).toMatchObject({ transactionStatus: 'settled', finalBuyerPayableT: 24 })
       const digest = await waitForRun(sb, queued.body.runId)
       expect(digest.run.status).toBe('succeeded')
       const file = digest.artifacts.find((a) => a.stepId === 'passthrough')!
-      const response = await fetch(file.accessUrl, {
-        headers: { Authorization: `Bearer ${sb.token}` },
-      })
+      const response = await fetch(file.accessUrl, { headers: { Authorization: `Bearer ${sb.token}` } })
       expect(await response.text()).toBe('persist me')
 
       const again = await call(sb, paths.execute('press-release-polisher'), { body })
       expect(executionResultSchema.parse(again.body).runId).toBe(executed.runId)
-      const next = await call(
-        sb,
-        `${paths.runs()}?pageSize=1&pageToken=${encodeURIComponent(page.nextPageToken)}`,
-      )
+      const next = await call(sb, `${paths.runs()}?pageSize=1&pageToken=${encodeURIComponent(page.nextPageToken)}`)
       expect(next.status).toBe(200)
       expect(runListSchema.parse(next.body).totalCount).toBe(2)
     } finally {
