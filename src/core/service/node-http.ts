@@ -4,12 +4,13 @@
  * memory; node:http pipes with back-pressure and stays near the chunk size. Used only where no
  * fetch was given to the client (Electron gives its own net.fetch).
  */
+import type * as Http from 'node:http'
 import type { Agent as HttpAgent } from 'node:http'
 import type { Agent as HttpsAgent } from 'node:https'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 
-type HttpModule = typeof import('node:http')
+type HttpModule = typeof Http
 
 /**
  * A fetch over node:http with its own keep-alive agents. node:http and node:https (with tls) load
