@@ -201,8 +201,8 @@ function WhatCell(props: { entry: HistoryEntryView; title: string }) {
         <span className="history-target">{targetWords(props.entry)}</span>
         {tagWords(props.entry).map((tag) => (
           <span key={tag} className="history-tag">
-            {' '}
-            · {tag}
+            <span className="history-sep">{' · '}</span>
+            {tag}
           </span>
         ))}
       </span>
