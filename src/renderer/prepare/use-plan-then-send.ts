@@ -11,13 +11,12 @@ export type PlanThenSendStep = { state: 'idle' | 'planning' } | SendAgainStage
 /**
  * The steps every paid send from a run's page takes (a redo of rows, the rest of a pilot): plan
  * it (its cost), show it in the usual confirmation, and send only once the user confirms. What
- * follows a send is the caller's: the new run stays named here (`showSent`) or the step closes,
- * then `onSent` refreshes or opens what the new run changes.
+ * follows a send is the caller's: the step names the new run, and `onSent` refreshes or opens
+ * what the new run changes.
  */
 export function usePlanThenSend<Args extends unknown[]>(how: {
   environment: string
   makePlan: (...args: Args) => Promise<SubmissionPlanView>
-  showSent: boolean
   onSent: (runId: string) => void
 }) {
   const { environment, makePlan } = how
@@ -44,7 +43,7 @@ export function usePlanThenSend<Args extends unknown[]>(how: {
         confirmed: true,
         ...choice,
       })
-      setStep(how.showSent ? { state: 'sent', runId: sent.runId } : { state: 'idle' })
+      setStep({ state: 'sent', runId: sent.runId })
       how.onSent(sent.runId)
       return true
     } catch (error) {

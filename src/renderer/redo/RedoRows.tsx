@@ -1,7 +1,7 @@
 import { useId, useState } from 'react'
 import type { RunOverview } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
-import { ConfirmSubmission } from '../prepare/ConfirmSubmission'
+import { ConfirmSubmission, type ConfirmChoice } from '../prepare/ConfirmSubmission'
 import { SentAsNewRun } from '../runs/SentAsNewRun'
 import { useRedo, type Redo } from './use-redo'
 
@@ -68,7 +68,7 @@ export function RedoRows(props: { overview: RunOverview }) {
 /** How the redo went: its error, the new run, or the confirmation before anything is sent. */
 export function RedoOutcome(props: {
   redo: Redo
-  onConfirm: (choice: { maxCostT?: number | undefined }) => void
+  onConfirm: (choice: ConfirmChoice) => void
   onClose: () => void
 }) {
   const { redo } = props

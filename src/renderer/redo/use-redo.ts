@@ -16,12 +16,8 @@ export function useRedo(overview: RunOverview) {
   const { step, plan, confirm, close, busy } = usePlanThenSend({
     environment,
     makePlan: (rows: number[]) => bridge.api.planRedo({ environment, runId, rows }),
-    showSent: true,
     // The run's overview now names the redo, and its rows' versions follow.
     onSent: () => void runDetail.getState().refresh(),
   })
-  // A redo takes only the spending cap from the confirmation.
-  const confirmCap = (choice: { maxCostT?: number | undefined }) =>
-    confirm(choice.maxCostT !== undefined ? { maxCostT: choice.maxCostT } : {})
-  return { redo: step, plan, confirm: confirmCap, close, busy }
+  return { redo: step, plan, confirm, close, busy }
 }

@@ -78,7 +78,6 @@ function useSendRest(environment: string, runId: string) {
   return usePlanThenSend({
     environment,
     makePlan: () => bridge.api.planRestOfPilot({ environment, runId }),
-    showSent: false,
     onSent: (sentRunId) => nav.getState().openRun(sentRunId),
   })
 }

@@ -5,6 +5,7 @@ import { StatusBadge } from '../components/StatusBadge'
 import { VirtualRow, VirtualTable } from '../components/VirtualTable'
 import { orderTasks, rowLabel } from './run-view'
 import { CardHead } from '../components/CardParts'
+import type { ConfirmChoice } from '../prepare/ConfirmSubmission'
 import { RedoOutcome } from '../redo/RedoRows'
 import { useRedo } from '../redo/use-redo'
 
@@ -102,7 +103,7 @@ function useRedoMarks(overview: RunOverview) {
   )
   const send = () =>
     void plan([...marked].sort((a, b) => a - b).map((i) => rowNumberOf(i, overview.rowNumbers)))
-  const confirmAndClear = async (choice: { maxCostT?: number | undefined }) => {
+  const confirmAndClear = async (choice: ConfirmChoice) => {
     if (await confirm(choice)) setMarked(new Set())
   }
   return { marked, toggle, send, redo, confirm: confirmAndClear, close, busy }
