@@ -23,3 +23,11 @@ export function bytesToBase64(bytes: Uint8Array): string {
   }
   return btoa(binary)
 }
+
+/** The bytes of base64 text the engine sent (a workbook to save, a draft's kept copy). */
+export function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(base64)
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i)
+  return bytes
+}

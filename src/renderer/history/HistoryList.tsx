@@ -78,10 +78,9 @@ export function HistoryList(props: {
       onEndReached={props.onEndReached}
       renderRow={(entry, place) => {
         const when = new Date(entry.createdAtMs)
-        const isListed = (runId?: string) => !!runId && listed.has(runKey(entry.environment, runId))
-        const under = isListed(entry.followUpOfRunId)
+        const under = isListed(listed, entry.environment, entry.followUpOfRunId)
         // The history lists the rest of a pilot right under it: one batch.
-        const restUnder = isListed(entry.batchOfRunId)
+        const restUnder = isListed(listed, entry.environment, entry.batchOfRunId)
         return (
           <VirtualRow
             data-history-id={String(entry.id)}
@@ -127,6 +126,10 @@ export function HistoryList(props: {
 
 const runKey = (environment: string, runId: string) => `${environment}\n${runId}`
 
+/** Whether the run `runId` of `environment` is in the list (the runs `listed` by runKey). */
+const isListed = (listed: Set<string>, environment: string, runId?: string) =>
+  !!runId && listed.has(runKey(environment, runId))
+
 /**
  * How a run is linked to its follow-ups (docs/glossary.md: its set-aside rows, fixed and sent
  * later; not a retry of failed rows), or to the pilot it is the rest of. History lists a
@@ -134,17 +137,15 @@ const runKey = (environment: string, runId: string) => `${environment}\n${runId}
  * list). '' when it has none.
  */
 function followUpWords(entry: HistoryEntryView, listed: Set<string>): string {
-  const isListed = (runId: string) => listed.has(runKey(entry.environment, runId))
+  const here = (runId: string) => isListed(listed, entry.environment, runId)
   const parts: string[] = []
-  if (entry.batchOfRunId && isListed(entry.batchOfRunId)) parts.push('Rest of the pilot above')
+  if (here(entry.batchOfRunId ?? '')) parts.push('Rest of the pilot above')
   if (entry.followUpOfRunId)
     parts.push(
-      isListed(entry.followUpOfRunId)
-        ? 'Follow-up of the run above'
-        : 'Follow-up of an earlier run',
+      here(entry.followUpOfRunId) ? 'Follow-up of the run above' : 'Follow-up of an earlier run',
     )
   const followUps = entry.followUps ?? []
-  const below = followUps.filter(isListed).length
+  const below = followUps.filter(here).length
   if (below > 0) parts.push(`${plural(below, 'follow-up')} below`)
   if (followUps.length > below) parts.push(`${plural(followUps.length - below, 'follow-up')} sent`)
   return parts.join(' · ')

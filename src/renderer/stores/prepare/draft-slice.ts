@@ -3,6 +3,7 @@
  * (debounced), and brought back after a reload or a restart, the workbook read and checked again.
  * Restoring never sends: a draft that was sent comes back as a link to its run, nothing to send.
  */
+import { base64ToBytes } from '../../bridge/files'
 import type { DraftStep, PrepareDraft, PrepareDraftView } from '../../../shared/bridge'
 import { checkFile } from './check-slice'
 import type { DraftActions, DraftData } from './draft-types'
@@ -39,13 +40,6 @@ export function draftOf(state: PrepareState): PrepareDraft | null {
   }
 }
 
-function fromBase64(base64: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(base64)
-  const bytes = new Uint8Array(binary.length)
-  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i)
-  return bytes
-}
-
 /** Chooses the draft's target again (its form loads meanwhile). */
 function chooseAgain(ctx: SliceContext, target: PrepareDraft['target']): Promise<void> {
   if (!target) return Promise.resolve()
@@ -69,7 +63,7 @@ async function restore(ctx: SliceContext, found: PrepareDraftView) {
     mapping: draft.mapping,
   })
   if (workbook?.state === 'same') {
-    const file = new File([fromBase64(workbook.base64)], workbook.name)
+    const file = new File([base64ToBytes(workbook.base64)], workbook.name)
     // The desktop goes on reading the user's own file, where it is (its folder holds the files
     // its cells name); a page has only the content.
     if (workbook.path)

@@ -84,9 +84,16 @@ function loadForm(ctx: SliceContext, target: PrepareTarget) {
 
 /** A new choice: what was made or planned for the previous one no longer applies. */
 function retarget({ set }: SliceContext, target: PrepareTarget) {
-  set({ target, workbookSaved: null, workbookSaveError: null, plan: null, sent: null })
-  // A mapping confirmed for the old target's fields does not fit the new one's.
-  set({ mapping: null, restored: null })
+  set({
+    target,
+    workbookSaved: null,
+    workbookSaveError: null,
+    plan: null,
+    sent: null,
+    // A mapping confirmed for the old target's fields does not fit the new one's.
+    mapping: null,
+    restored: null,
+  })
   // The check, its grid, mapping and errors were against the old target: the chosen workbook is
   // checked again against the new one, and nothing of the old answer stays on screen meanwhile.
   set({
