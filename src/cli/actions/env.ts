@@ -3,7 +3,14 @@
  * without one, SKILL_RUNNER_TOKEN gives the token (the refusal says so).
  */
 import type { EnvironmentView } from '../../shared/bridge'
-import { flag, stringOption, type CommandContext, type ParsedArgs } from '../command'
+import {
+  flag,
+  misuse,
+  stringOption,
+  type CommandContext,
+  type Declared,
+  type ParsedArgs,
+} from '../command'
 import { UsageError } from '../errors'
 import { table } from '../output'
 
@@ -39,13 +46,9 @@ async function readStdin(stream: NodeJS.ReadableStream): Promise<string> {
   return text
 }
 
-export async function envAdd(ctx: CommandContext, args: ParsedArgs) {
+export async function envAdd(ctx: CommandContext, args: ParsedArgs, self: Declared) {
   const baseUrl = ctx.global.baseUrl
-  if (!baseUrl)
-    throw new UsageError(
-      'env add needs --base-url URL.',
-      'Usage: skill-runner env add NAME --base-url URL [--token-stdin]',
-    )
+  if (!baseUrl) throw misuse(self, 'env add needs --base-url URL.')
   let token: string | undefined
   if (flag(args, 'token-stdin')) {
     token = (await readStdin(ctx.stdin)).trim()

@@ -52,7 +52,11 @@ export async function runsRetryFailed(ctx: CommandContext, args: ParsedArgs) {
   const from = stringOption(args, 'from')
   // --from: the run's workbook, fixed in its failed rows; their changed cells are sent.
   const fixes = from
-    ? { file: resolve(from), fileName: basename(from), read: correctedReader(ctx, engine) }
+    ? {
+        file: resolve(from),
+        fileName: basename(from),
+        read: correctedReader(ctx, engine, connection),
+      }
     : []
   const plan = await planRetryFailed(engine, connection, args.positionals[0]!, ctx.signal, fixes)
   ctx.out.note(
@@ -69,9 +73,9 @@ export async function runsRetryFailed(ctx: CommandContext, args: ParsedArgs) {
 function correctedReader(
   ctx: CommandContext,
   engine: Awaited<ReturnType<CommandContext['session']>>['engine'],
+  connection: Awaited<ReturnType<CommandContext['session']>>['connection'],
 ): ReadCorrected {
   return async (path, schema, target) => {
-    const { connection } = await ctx.session()
     const rememberedMaps = engine.mappings.forTarget(connection.historyKey, target)
     return readWorkbookWith(ctx, { columns: { keepCells: true, rememberedMaps } })(path, schema)
   }
