@@ -56,8 +56,6 @@ export function spendVerbs(
   const resending = new Set<string>()
   /** Plannings and uploads under way that the page may stop (neither spends). */
   const work = new CancellableWork()
-  /** Plans made on the New run screen: once one is sent, that screen's draft becomes its run. */
-  const fromNewRun = new Set<string>()
   const connect = (environment: string) => engine.connect({ env: environment })
   return {
     ...restOfPilotVerbs(ctx),
@@ -80,7 +78,6 @@ export function spendVerbs(
       const plan = await work.run(args.workId, PLANNING_STOPPED, (signal) =>
         planFromFile(ctx, connection, args, signal),
       )
-      fromNewRun.add(plan.id)
       return planView(plan)
     },
     async cancelWork(args) {
@@ -88,8 +85,10 @@ export function spendVerbs(
       return null
     },
     async confirmSubmission(args) {
+      // Asked before the send: a sent plan leaves the store.
+      const fromNewRun = engine.plans.get(args.planId).fromNewRun === true
       const sent = await confirmSubmission(ctx, args)
-      if (fromNewRun.delete(args.planId) && sent.runId) {
+      if (fromNewRun && sent.runId) {
         const link = { runId: sent.runId, clientRequestId: sent.clientRequestId }
         // The run is sent either way: a draft not updated only shows the screen as it was.
         await engine.drafts.markSent(args.environment, link).catch(() => undefined)
@@ -297,6 +296,7 @@ async function planFromFile(
     const followed = await followUpOf(path)
     // The kept plan itself gains them (the store holds this object until it is confirmed).
     const plan: Plan = Object.assign(planned, {
+      fromNewRun: true,
       ...(setAside ? { setAside } : {}),
       // Fixed rows set aside from a run are its follow-up, as a retry is.
       ...(followed ? { retryOfRunId: followed, followsSetAsideOf: followed } : {}),

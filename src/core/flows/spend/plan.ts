@@ -82,6 +82,8 @@ export interface Plan {
   setAside?: { path: string; rows: number } | undefined
   /** These rows were set aside from this run and fixed: they are its follow-up. */
   followsSetAsideOf?: string | undefined
+  /** Made on the New run screen: once it is sent, that screen's draft becomes its run. */
+  fromNewRun?: boolean | undefined
   /** A retry's failed rows with their cells as sent, for the user to fix (retry-edits.ts). */
   fixableRows?: FixableRowView[] | undefined
   /** The fixes a corrected workbook made to the failed rows (retry-workbook.ts). */

@@ -52,12 +52,13 @@ async function run(job: WorkerJob, post: Post) {
  * collector, and puts no `gc` in this thread's or any other thread's own global scope.
  */
 function collectGarbage() {
-  setFlagsFromString('--expose-gc')
   ;(runInNewContext('gc') as () => void)()
 }
 
 const port = parentPort
 if (port) {
+  // Once per thread: contexts made after this can name V8's collector (see collectGarbage).
+  setFlagsFromString('--expose-gc')
   const post: Post = (message) => port.postMessage(message)
   port.on('message', (request: WorkerRequest) => {
     if (request.kind === 'collect') collectGarbage()

@@ -87,8 +87,10 @@ export class KeptWorker {
    * worker that cannot start is let go (the job itself then says what is wrong).
    */
   warm(options: Pick<WorkerOptions, 'maxMemoryMb' | 'workerFile'> = {}): void {
+    // The cheap refusals first: finding the worker's entry looks at files, on every check.
+    if (this.closed || this.loading) return
     const found = workerFor(options)
-    if (this.closed || !found || this.idle?.key === found.key || this.loading) return
+    if (!found || this.idle?.key === found.key) return
     let worker: Worker
     try {
       worker = found.start()
