@@ -4,12 +4,6 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { dirname, join } from 'node:path'
-import { setFlagsFromString } from 'node:v8'
-
-// fetch parses HTTP with WebAssembly, which V8 optimises again in the background; node waits for
-// that compile before it exits, 100 ms and more after a command that has already answered. A
-// command line's few requests run as well on the first, unoptimised compile. Set before any fetch.
-setFlagsFromString('--liftoff-only')
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const bundle = join(root, 'out/cli/main.js')

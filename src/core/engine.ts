@@ -8,7 +8,7 @@
 import { join } from 'node:path'
 import type { EnvironmentView, TokenStorageView } from '../shared/bridge'
 import type { RunSummary } from '../shared/contract'
-import type { ApiClientOptions, FetchLike } from './service'
+import { nodeHttpFetcher, type ApiClientOptions, type FetchLike } from './service'
 import { BuiltInSandbox, type StartBuiltInSandbox } from './environments/builtin-sandbox'
 import type { Connection, Target } from './environments/connection'
 import { Connections, type TokenKeeping } from './environments/connector'
@@ -85,8 +85,11 @@ export class Engine {
     this.secretStoreReady = options.secretStoreReady ?? (() => Promise.resolve())
     this.db = openDb(join(options.home, 'history.db'))
     this.environments = new Environments(this.db)
-    const fetchImpl: FetchLike = options.fetch ?? ((input, init) => fetch(input, init))
-    this.sandbox = new BuiltInSandbox(options.home, options.startBuiltInSandbox, fetchImpl)
+    this.sandbox = new BuiltInSandbox(
+      options.home,
+      options.startBuiltInSandbox,
+      options.fetch ?? nodeHttpFetcher(),
+    )
     this.connections = new Connections({
       environments: this.environments,
       secrets: options.secretStore,

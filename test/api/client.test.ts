@@ -1,9 +1,23 @@
 // The ApiClient against the real sandbox over HTTP: every endpoint, every field parsed, and the
 // error paths a user can meet.
+import { createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ApiClient, ApiError } from '../../src/core/service'
+import { ApiClient, ApiError, readAtMost, type HttpAnswer } from '../../src/core/service'
 import { paths } from '../../src/shared/contract'
 import { call, requestId, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
+
+/** A port nothing listens on: one the system just gave and took back. */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+/** An artifact answer's whole body. */
+const bytesOf = async (answer: HttpAnswer) => (await readAtMost(answer.body, 1 << 30)).bytes
 
 let sandbox: TestSandbox
 let client: ApiClient
@@ -61,10 +75,10 @@ describe('every endpoint', () => {
     expectAllFields((await call(sandbox, paths.run(accepted.runId), { token: 'token-ada' })).body, detail)
     expect(detail.tasks.map((t) => t.status).sort()).toEqual(['failed', 'succeeded'])
     const artifact = detail.artifacts.find((a) => a.accessUrl)!
-    const whole = await (await client.fetchArtifact(artifact.accessUrl)).arrayBuffer()
+    const whole = await bytesOf(await client.fetchArtifact(artifact.accessUrl))
     const part = await client.fetchArtifact(artifact.accessUrl, { headers: { Range: 'bytes=1-' } })
     expect(part.status).toBe(206)
-    expect((await part.arrayBuffer()).byteLength).toBe(whole.byteLength - 1)
+    expect((await bytesOf(part)).byteLength).toBe(whole.byteLength - 1)
   })
 
   it('upload, execute and validateWorkbook', async () => {
@@ -140,5 +154,14 @@ describe('errors', () => {
   it('an unreachable service is one clear error', async () => {
     const away = new ApiClient({ baseUrl: 'http://127.0.0.1:1', maxAttempts: 2, backoffMs: 1 })
     await expect(away.listRuns()).rejects.toMatchObject({ kind: 'unreachable', isUnreachable: true })
+    // The system's reason is said in words, from node:http's error and from fetch's alike (fetch
+    // refuses port 1 itself, so both go to a port that was free a moment ago).
+    const baseUrl = `http://127.0.0.1:${await closedPort()}`
+    const direct = new ApiClient({ baseUrl, maxAttempts: 1 })
+    const viaFetch = new ApiClient({ baseUrl, maxAttempts: 1, fetch: (input, init) => fetch(input, init) })
+    for (const client of [direct, viaFetch]) {
+      const error = await client.listRuns().catch((e: unknown) => e)
+      expect(error).toMatchObject({ detail: 'the connection was refused' })
+    }
   })
 })

@@ -2,7 +2,7 @@
 // limit, every request has one deadline (its body included), and each ends in one clear ApiError
 // that is never a bug.
 import { afterEach, describe, expect, it } from 'vitest'
-import { ApiClient, ApiError } from '../../src/core/service'
+import { ApiClient, ApiError, type FetchLike } from '../../src/core/service'
 import {
   hugeJson,
   sampleMemory,
@@ -18,7 +18,10 @@ afterEach(async () => {
   service = undefined
 })
 
-async function clientOf(handler: Handler, options: { timeoutMs?: number } = {}) {
+async function clientOf(
+  handler: Handler,
+  options: { timeoutMs?: number; fetch?: FetchLike | undefined } = {},
+) {
   service = await startHostileService(handler)
   return new ApiClient({
     baseUrl: service.url,
@@ -26,7 +29,8 @@ async function clientOf(handler: Handler, options: { timeoutMs?: number } = {}) 
     backoffMs: 5,
     maxBackoffMs: 20,
     maxAttempts: 2,
-    ...options,
+    timeoutMs: options.timeoutMs,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   })
 }
 
@@ -50,84 +54,97 @@ async function withinMemory<T>(work: (signal: AbortSignal) => Promise<T>) {
 
 const TOO_LARGE = 'The service sent an answer larger than 32 MB; Skill Runner stopped reading it'
 
-describe('no answer is read without a limit', () => {
-  it('a 500 MB run list stops at 32 MB, quickly, without growing past 300 MB', async () => {
-    const client = await clientOf((_req, res) => hugeJson(res, 500))
-    const { error, peakGrowthMb, seconds } = await withinMemory((signal) =>
-      client.listRuns({}, { signal }),
-    )
-    expect(error).toBeInstanceOf(ApiError)
-    expect((error as ApiError).message).toContain(TOO_LARGE)
-    expect((error as ApiError).category).toBe('unavailable')
-    expect(peakGrowthMb).toBeLessThan(300)
-    expect(seconds).toBeLessThan(15)
+// Each case runs on the engine's own client (node:http, the command line and browser mode) and
+// on a fetch handed to it, as the desktop app hands Electron's net.fetch.
+const clients: [string, FetchLike | undefined][] = [
+  ['the engine’s own HTTP client', undefined],
+  ['a fetch given to the client', (input, init) => fetch(input, init)],
+]
+
+describe.each(clients)('%s', (_name, via) => {
+  describe('no answer is read without a limit', () => {
+    it('a 500 MB run list stops at 32 MB, quickly, without growing past 300 MB', async () => {
+      const client = await clientOf((_req, res) => hugeJson(res, 500), { fetch: via })
+      const { error, peakGrowthMb, seconds } = await withinMemory((signal) =>
+        client.listRuns({}, { signal }),
+      )
+      expect(error).toBeInstanceOf(ApiError)
+      expect((error as ApiError).message).toContain(TOO_LARGE)
+      expect((error as ApiError).category).toBe('unavailable')
+      expect(peakGrowthMb).toBeLessThan(300)
+      expect(seconds).toBeLessThan(15)
+    })
+
+    it('a 500 MB error body stops at 64 KB and the refusal keeps its status', async () => {
+      const client = await clientOf((_req, res) => hugeJson(res, 500, 500), { fetch: via })
+      const { error, peakGrowthMb, seconds } = await withinMemory((signal) =>
+        client.listRuns({}, { signal }),
+      )
+      expect(error).toBeInstanceOf(ApiError)
+      expect(error).toMatchObject({ kind: 'http', status: 500, category: 'unavailable' })
+      expect((error as ApiError).message).toContain(
+        'The service sent an answer larger than 64 KB; Skill Runner stopped reading it',
+      )
+      expect(peakGrowthMb).toBeLessThan(300)
+      expect(seconds).toBeLessThan(15)
+    })
+
+    it('the same for a refused artifact and for a health check', async () => {
+      const client = await clientOf(
+        (req, res) => (req.url === '/healthz' ? hugeJson(res, 500) : hugeJson(res, 500, 404)),
+        { fetch: via },
+      )
+      const artifact = await withinMemory((signal) =>
+        client.fetchArtifact('/files/report', { signal }),
+      )
+      expect(artifact.error).toMatchObject({ kind: 'http', status: 404 })
+      expect((artifact.error as ApiError).message).toContain('larger than 64 KB')
+      const health = await withinMemory((signal) => client.healthz({ signal }))
+      expect((health.error as ApiError).message).toContain(TOO_LARGE)
+      expect(Math.max(artifact.peakGrowthMb, health.peakGrowthMb)).toBeLessThan(300)
+    })
   })
 
-  it('a 500 MB error body stops at 64 KB and the refusal keeps its status', async () => {
-    const client = await clientOf((_req, res) => hugeJson(res, 500, 500))
-    const { error, peakGrowthMb, seconds } = await withinMemory((signal) =>
-      client.listRuns({}, { signal }),
-    )
-    expect(error).toBeInstanceOf(ApiError)
-    expect(error).toMatchObject({ kind: 'http', status: 500, category: 'unavailable' })
-    expect((error as ApiError).message).toContain(
-      'The service sent an answer larger than 64 KB; Skill Runner stopped reading it',
-    )
-    expect(peakGrowthMb).toBeLessThan(300)
-    expect(seconds).toBeLessThan(15)
-  })
+  describe('no wait without an end', () => {
+    it('a body that trickles is cut at the deadline, retried, then "did not answer in time"', async () => {
+      const client = await clientOf((_req, res) => trickle(res, 50), { timeoutMs: 400, fetch: via })
+      const started = Date.now()
+      const error = await client.listRuns().catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ApiError)
+      expect(error).toMatchObject({ kind: 'timeout', category: 'unavailable', attempts: 2 })
+      expect((error as ApiError).message).toMatch(/did not answer in time/)
+      expect(service!.seen).toHaveLength(2)
+      expect(Date.now() - started).toBeLessThan(5000)
+    })
 
-  it('the same for a refused artifact and for a health check', async () => {
-    const client = await clientOf((req, res) =>
-      req.url === '/healthz' ? hugeJson(res, 500) : hugeJson(res, 500, 404),
-    )
-    const artifact = await withinMemory((signal) =>
-      client.fetchArtifact('/files/report', { signal }),
-    )
-    expect(artifact.error).toMatchObject({ kind: 'http', status: 404 })
-    expect((artifact.error as ApiError).message).toContain('larger than 64 KB')
-    const health = await withinMemory((signal) => client.healthz({ signal }))
-    expect((health.error as ApiError).message).toContain(TOO_LARGE)
-    expect(Math.max(artifact.peakGrowthMb, health.peakGrowthMb)).toBeLessThan(300)
-  })
-})
+    it('an error body that trickles ends the refusal at the deadline too', async () => {
+      const client = await clientOf((_req, res) => trickle(res, 50, 404), {
+        timeoutMs: 400,
+        fetch: via,
+      })
+      const started = Date.now()
+      const error = await client.listRuns().catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(ApiError)
+      expect(error).toMatchObject({ kind: 'http', status: 404 })
+      expect(Date.now() - started).toBeLessThan(5000)
+    })
 
-describe('no wait without an end', () => {
-  it('a body that trickles is cut at the deadline, retried, then "did not answer in time"', async () => {
-    const client = await clientOf((_req, res) => trickle(res, 50), { timeoutMs: 400 })
-    const started = Date.now()
-    const error = await client.listRuns().catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(ApiError)
-    expect(error).toMatchObject({ kind: 'timeout', category: 'unavailable', attempts: 2 })
-    expect((error as ApiError).message).toMatch(/did not answer in time/)
-    expect(service!.seen).toHaveLength(2)
-    expect(Date.now() - started).toBeLessThan(5000)
-  })
+    it('a service that takes the connection and never answers is a timeout, retried', async () => {
+      const client = await clientOf(() => {}, { timeoutMs: 300, fetch: via })
+      const started = Date.now()
+      const error = await client.run('run-1').catch((e: unknown) => e)
+      expect(error).toMatchObject({ kind: 'timeout', category: 'unavailable', attempts: 2 })
+      expect(service!.seen).toHaveLength(2)
+      expect(Date.now() - started).toBeLessThan(5000)
+    })
 
-  it('an error body that trickles ends the refusal at the deadline too', async () => {
-    const client = await clientOf((_req, res) => trickle(res, 50, 404), { timeoutMs: 400 })
-    const started = Date.now()
-    const error = await client.listRuns().catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(ApiError)
-    expect(error).toMatchObject({ kind: 'http', status: 404 })
-    expect(Date.now() - started).toBeLessThan(5000)
-  })
-
-  it('a service that takes the connection and never answers is a timeout, retried', async () => {
-    const client = await clientOf(() => {}, { timeoutMs: 300 })
-    const started = Date.now()
-    const error = await client.run('run-1').catch((e: unknown) => e)
-    expect(error).toMatchObject({ kind: 'timeout', category: 'unavailable', attempts: 2 })
-    expect(service!.seen).toHaveLength(2)
-    expect(Date.now() - started).toBeLessThan(5000)
-  })
-
-  it('a POST whose answer trickles is not sent twice and may have been handled', async () => {
-    const client = await clientOf((_req, res) => trickle(res, 50), { timeoutMs: 300 })
-    const error = await client
-      .upload({ filename: 'a.txt', contentType: 'text/plain', content: 'aGVsbG8=' })
-      .catch((e: unknown) => e)
-    expect(error).toMatchObject({ kind: 'timeout', maybeHandled: true, attempts: 1 })
-    expect(service!.seen).toHaveLength(1)
+    it('a POST whose answer trickles is not sent twice and may have been handled', async () => {
+      const client = await clientOf((_req, res) => trickle(res, 50), { timeoutMs: 300, fetch: via })
+      const error = await client
+        .upload({ filename: 'a.txt', contentType: 'text/plain', content: 'aGVsbG8=' })
+        .catch((e: unknown) => e)
+      expect(error).toMatchObject({ kind: 'timeout', maybeHandled: true, attempts: 1 })
+      expect(service!.seen).toHaveLength(1)
+    })
   })
 })

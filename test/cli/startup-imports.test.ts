@@ -4,6 +4,10 @@
 // `validate --template` loads with its action and the engine: not the spending flows nor
 // node:https. Speed itself is measured by `npm run bench` (bench/cli-startup.bench.ts); this
 // keeps what makes it fast.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
@@ -73,5 +77,31 @@ describe('validate against a template', () => {
     expect(modules.filter((path) => path.startsWith('src/sandbox/'))).toEqual([])
     expect(builtins).not.toContain('node:https')
     expect(builtins).not.toContain('node:tls')
+  })
+
+  it('asks the service without Node’s fetch, whose undici costs a start 30 ms', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sr-startup-'))
+    try {
+      const csv = join(dir, 'one.csv')
+      writeFileSync(csv, 'Message,Sequence number\nhello,1\n')
+      // Runs the command in a fresh process, then lists the internal modules it loaded.
+      const probe = join(dir, 'probe.mjs')
+      writeFileSync(
+        probe,
+        `const { runCli } = await import(process.argv[2])
+        const code = await runCli(process.argv.slice(3))
+        const loaded = process.moduleLoadList.filter((name) => name.includes('undici'))
+        console.log(JSON.stringify({ code, loaded }))`,
+      )
+      const args = [probe, join(root, 'src/cli/main.ts'), 'validate', csv, '--template', 'row-echo']
+      const run = spawnSync(process.execPath, ['--import', 'tsx', ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, SKILL_RUNNER_HOME: join(dir, 'home') },
+      })
+      const last = run.stdout.trim().split('\n').at(-1)!
+      expect(JSON.parse(last)).toEqual({ code: 0, loaded: [] })
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

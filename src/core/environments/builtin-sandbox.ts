@@ -6,6 +6,7 @@
  */
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { FetchLike } from '../service'
 
 export interface RunningSandbox {
   url: string
@@ -45,7 +46,7 @@ export class BuiltInSandbox {
   constructor(
     home: string,
     private readonly start: StartBuiltInSandbox | undefined,
-    private readonly fetchImpl: (url: string, init?: RequestInit) => Promise<Response>,
+    private readonly fetchImpl: FetchLike,
   ) {
     this.dataDir = join(home, 'sandbox')
     this.addressFile = join(this.dataDir, 'address.json')

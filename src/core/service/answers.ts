@@ -6,6 +6,7 @@ import type { z } from 'zod'
 import { ContractError, parseWith } from '../../shared/contract'
 import { ApiError } from './errors'
 import { MAX_ERROR_BODY_BYTES, readAtMost } from './limits'
+import type { HttpAnswer } from './node-http'
 import type { Redact } from './redaction'
 
 /** Who asked for what, to name it in an error. */
@@ -29,7 +30,7 @@ export interface ReceivedAnswer {
  * it is an ApiError of kind 'too-large'; a body cut or cancelled rejects as the network did.
  */
 export async function receiveAnswer(
-  response: Response,
+  response: HttpAnswer,
   asked: Asked,
   signal: AbortSignal,
   limit: number,
@@ -89,7 +90,7 @@ export async function parseAnswer<S extends z.ZodType>(
  * or a cut (a refusal is a refusal, whatever its body). `cut` says the body went on past the limit.
  */
 export async function errorBody(
-  response: Response,
+  response: HttpAnswer,
   signal?: AbortSignal,
 ): Promise<{ text: string; cut: boolean }> {
   try {
@@ -147,15 +148,15 @@ export function networkFailure(
 
 function networkDetail(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
+  // fetch wraps the system's error as its cause; node:http gives the system's error itself.
   const cause = (error as { cause?: unknown }).cause
-  if (cause && typeof cause === 'object') {
-    const code = (cause as { code?: unknown }).code
-    if (code === 'ECONNREFUSED') return 'the connection was refused'
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name was not found'
-    if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was cut'
-    if (typeof code === 'string') return code
-    if (cause instanceof Error) return cause.message
-  }
+  const system = cause && typeof cause === 'object' ? cause : error
+  const code = (system as { code?: unknown }).code
+  if (code === 'ECONNREFUSED') return 'the connection was refused'
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name was not found'
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'the connection was cut'
+  if (typeof code === 'string') return code
+  if (system instanceof Error) return system.message
   return error.message
 }
 
@@ -164,7 +165,7 @@ function networkDetail(error: unknown): string {
  * too: the client never follows one with the token (fetchArtifact follows them by hand).
  */
 export async function refusal(
-  response: Response,
+  response: HttpAnswer,
   asked: Asked,
   attempt: number,
   retryAfterMs: number | undefined,

@@ -9,6 +9,7 @@
 import { errorBody, errorText, networkFailure } from './answers'
 import { ApiError } from './errors'
 import { MAX_ERROR_BODY_BYTES } from './limits'
+import type { HttpAnswer } from './node-http'
 import type { Transport } from './transport'
 
 export interface ArtifactFetchInit {
@@ -24,7 +25,7 @@ export async function fetchArtifact(
   transport: Transport,
   accessUrl: string,
   init: ArtifactFetchInit = {},
-): Promise<Response> {
+): Promise<HttpAnswer> {
   let url = new URL(accessUrl, transport.baseUrl + '/')
   let trusted = true
   const method = init.method ?? 'GET'
@@ -50,7 +51,7 @@ export async function fetchArtifact(
     const signal = init.signal
       ? AbortSignal.any([init.signal, hopDeadline.signal])
       : hopDeadline.signal
-    let response: Response
+    let response: HttpAnswer
     try {
       response = await transport.fetch(url.href, { method, headers, redirect: 'manual', signal })
     } catch (error) {

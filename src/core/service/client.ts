@@ -27,7 +27,7 @@ import * as marketListings from './endpoints/market-listings'
 import * as runs from './endpoints/runs'
 import * as system from './endpoints/system'
 import * as templates from './endpoints/templates'
-import { Transport, type ApiClientOptions, type CallOptions } from './transport'
+import { Transport, type ApiClientOptions, type CallOptions, type HttpAnswer } from './transport'
 
 export class ApiClient {
   readonly baseUrl: string
@@ -152,7 +152,7 @@ export class ApiClient {
    * Fetches an artifact's accessUrl and returns the streaming answer (2xx only). The token goes
    * only to the environment's origin, and never past a redirect that left it.
    */
-  fetchArtifact(accessUrl: string, init: ArtifactFetchInit = {}): Promise<Response> {
+  fetchArtifact(accessUrl: string, init: ArtifactFetchInit = {}): Promise<HttpAnswer> {
     return fetchArtifact(this.transport, accessUrl, init)
   }
 }

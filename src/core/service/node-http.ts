@@ -1,22 +1,51 @@
 /**
- * A small fetch over node:http for request bodies that are streams. Node's built-in fetch reads
- * a streamed request body ahead of the socket, so a 200 MB upload held about twice its size in
- * memory; node:http pipes with back-pressure and stays near the chunk size. Used only where no
- * fetch was given to the client (Electron gives its own net.fetch).
+ * The engine's own HTTP client over node:http and node:https, used wherever no fetch is given
+ * (the command line, the browser-mode server, the tests; Electron gives its net.fetch).
+ *
+ * Why not Node's built-in fetch:
+ * - fetch reads a streamed request body ahead of the socket, so a 200 MB upload held about twice
+ *   its size in memory; node:http pipes with back-pressure and stays near the chunk size.
+ * - fetch, Response and Headers load undici, about 30 ms of a command line's start; a validate
+ *   that asks the service for one template paid that on every run.
+ *
+ * It answers with an HttpAnswer, the part of a fetch Response the transport reads, so Electron's
+ * net.fetch and this client are interchangeable.
  */
 import type * as Http from 'node:http'
-import type { Agent as HttpAgent } from 'node:http'
+import type { Agent as HttpAgent, IncomingMessage } from 'node:http'
 import type { Agent as HttpsAgent } from 'node:https'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 
+/** What the transport reads of an answer: a fetch Response has all of it. */
+export interface HttpAnswer {
+  readonly status: number
+  readonly ok: boolean
+  readonly headers: { get(name: string): string | null }
+  readonly body: ReadableStream<Uint8Array> | null
+}
+
+/** What the transport puts in a request: a fetch RequestInit takes all of it. */
+export interface HttpInit {
+  method?: string
+  headers?: Record<string, string>
+  body?: string | ReadableStream<Uint8Array> | null
+  signal?: AbortSignal | null
+  /** Redirects are never followed (fetch needs to be told; node:http never follows them). */
+  redirect?: 'manual'
+  /** fetch needs this for a streamed body. */
+  duplex?: 'half'
+}
+
+export type FetchLike = (input: string, init?: HttpInit) => Promise<HttpAnswer>
+
 type HttpModule = typeof Http
 
 /**
- * A fetch over node:http with its own keep-alive agents. node:http and node:https (with tls) load
- * on its first request, not when the command line starts: most commands never stream a body.
+ * A fetch over node:http with its own keep-alive agents (an idle kept socket does not hold the
+ * process open). node:http and node:https (with tls) load on their first request.
  */
-export function nodeHttpFetcher(): (input: string, init?: RequestInit) => Promise<Response> {
+export function nodeHttpFetcher(): FetchLike {
   const agents: { http?: Promise<HttpAgent>; https?: Promise<HttpsAgent> } = {}
   const agentFor = (secure: boolean): Promise<HttpAgent> =>
     secure
@@ -36,18 +65,14 @@ function nodeHttpFetch(
   transport: Pick<HttpModule, 'request'>,
   agent: HttpAgent,
   input: string,
-  init: RequestInit,
-): Promise<Response> {
+  init: HttpInit,
+): Promise<HttpAnswer> {
   const url = new URL(input)
   const signal = init.signal ?? undefined
-  return new Promise<Response>((resolve, reject) => {
+  return new Promise<HttpAnswer>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason)
-    const headers = new Headers(init.headers)
-    const request = transport.request(url, {
-      method: init.method ?? 'GET',
-      headers: Object.fromEntries(headers.entries()),
-      agent,
-    })
+    const method = init.method ?? 'GET'
+    const request = transport.request(url, { method, headers: init.headers ?? {}, agent })
     const onAbort = () => request.destroy(signal?.reason)
     signal?.addEventListener('abort', onAbort, { once: true })
     const fail = (error: unknown) => {
@@ -57,31 +82,42 @@ function nodeHttpFetch(
     }
     request.once('error', fail)
     request.once('response', (response) => {
-      const answer = new Headers()
-      for (const [name, value] of Object.entries(response.headers)) {
-        if (Array.isArray(value)) for (const v of value) answer.append(name, v)
-        else if (value !== undefined) answer.set(name, value)
-      }
-      const status = response.statusCode ?? 0
-      const empty = status === 204 || status === 304 || init.method === 'HEAD'
-      response.once('end', () => signal?.removeEventListener('abort', onAbort))
-      const body = empty
-        ? null
-        : (Readable.toWeb(response) as unknown as ReadableStream<Uint8Array>)
-      if (empty) response.resume()
-      resolve(new Response(body, { status, statusText: response.statusMessage, headers: answer }))
+      response.once('close', () => signal?.removeEventListener('abort', onAbort))
+      resolve(answerOf(response, method))
     })
-    const body = init.body
-    if (body instanceof ReadableStream) {
-      pipeline(Readable.fromWeb(body as Parameters<typeof Readable.fromWeb>[0]), request).catch(
-        fail,
-      )
-    } else if (typeof body === 'string' || body instanceof Uint8Array) {
-      request.end(body)
-    } else if (body === undefined || body === null) {
-      request.end()
-    } else {
-      fail(new TypeError('nodeHttpFetch sends strings, bytes and streams only'))
-    }
+    sendBody(request, init.body, fail)
   })
+}
+
+function sendBody(request: Http.ClientRequest, body: HttpInit['body'], fail: (e: unknown) => void) {
+  // Strings and no body first: asking for ReadableStream loads web streams, which most never need.
+  if (typeof body === 'string') {
+    request.end(body)
+  } else if (body === undefined || body === null) {
+    request.end()
+  } else if (body instanceof ReadableStream) {
+    pipeline(Readable.fromWeb(body as Parameters<typeof Readable.fromWeb>[0]), request).catch(fail)
+  } else {
+    fail(new TypeError('the HTTP client sends strings and streams only'))
+  }
+}
+
+function answerOf(response: IncomingMessage, method: string): HttpAnswer {
+  const status = response.statusCode ?? 0
+  const empty = status === 204 || status === 304 || method === 'HEAD'
+  if (empty) response.resume()
+  const headers = response.headers
+  return {
+    status,
+    ok: status >= 200 && status < 300,
+    headers: {
+      // Node gives header names in lower case, and repeated ones as a list (fetch joins them).
+      get(name) {
+        const value = headers[name.toLowerCase()]
+        if (value === undefined) return null
+        return Array.isArray(value) ? value.join(', ') : value
+      },
+    },
+    body: empty ? null : (Readable.toWeb(response) as unknown as ReadableStream<Uint8Array>),
+  }
 }

@@ -2,7 +2,8 @@
  * The transport: the one way a request reaches the Skill Execution Service. It is the only code
  * that holds the API token, and it sends the token only to the environment's own origin.
  *
- * - fetch is injected: Node's fetch in the CLI and tests, Electron's net.fetch in the app.
+ * - The HTTP client may be injected: Electron's net.fetch in the app; elsewhere the engine's own
+ *   client over node:http (node-http.ts).
  * - Every attempt has one deadline, its answer's body included, and every answer is read up to a
  *   limit (limits.ts); callers may cancel with an AbortSignal.
  * - Only idempotent requests are retried (GETs, and POSTs that carry a clientRequestId); when and
@@ -30,11 +31,11 @@ import {
 import type { RequestBody } from './bodies'
 import { ApiError } from './errors'
 import { MAX_ANSWER_BYTES } from './limits'
-import { nodeHttpFetcher } from './node-http'
+import { nodeHttpFetcher, type FetchLike, type HttpAnswer, type HttpInit } from './node-http'
 import { redactorFor, type Redact } from './redaction'
 import { RETRYABLE_STATUS, retryDelay, type RetryPolicy } from './retry'
 
-export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
+export type { FetchLike, HttpAnswer } from './node-http'
 /** Where the client gets the token when it needs one; null when none is stored. */
 export type TokenSource = () => Promise<string | null> | string | null
 
@@ -88,9 +89,7 @@ export interface EndpointCall<S extends z.ZodType> {
 /** One attempt's request, built afresh for every attempt (a streamed body is opened again). */
 export interface Built {
   url: string
-  init: RequestInit
-  /** The fetch for this request when it is not the usual one. */
-  fetch?: FetchLike
+  init: HttpInit
 }
 
 /** What the attempt loop knows about the attempt under way. */
@@ -105,8 +104,6 @@ export class Transport {
   readonly baseUrl: string
   readonly origin: string
   readonly fetch: FetchLike
-  /** For streamed request bodies: node:http unless a fetch was given (see node-http.ts). */
-  private readonly streamFetch: FetchLike
   private readonly token: TokenSource
   /** Time limit of one attempt; fetchArtifact uses it for the wait before the bytes. */
   readonly timeoutMs: number
@@ -122,8 +119,7 @@ export class Transport {
     const url = check.url
     this.baseUrl = (url.origin + url.pathname).replace(/\/+$/, '')
     this.origin = url.origin
-    this.fetch = options.fetch ?? ((input, init) => fetch(input, init))
-    this.streamFetch = options.fetch ?? nodeHttpFetcher()
+    this.fetch = options.fetch ?? nodeHttpFetcher()
     this.token = options.token ?? (() => null)
     this.timeoutMs = options.timeoutMs ?? 30_000
     this.retryPolicy = {
@@ -179,7 +175,7 @@ export class Transport {
   private async build(url: string, info: EndpointInfo, body?: RequestBody): Promise<Built> {
     const headers: Record<string, string> = { Accept: 'application/json' }
     if (info.auth) await this.authorize(headers)
-    const init: RequestInit & { duplex?: 'half' } = { method: info.method, headers }
+    const init: HttpInit = { method: info.method, headers }
     if (!body) return { url, init }
     headers['Content-Type'] = 'application/json'
     if ('json' in body) {
@@ -188,7 +184,7 @@ export class Transport {
     }
     init.body = body.open()
     init.duplex = 'half'
-    return { url, init, fetch: this.streamFetch }
+    return { url, init }
   }
 
   /**
@@ -207,12 +203,12 @@ export class Transport {
     const asked = this.asked(label)
     for (let number = 1; ; number += 1) {
       const attempt: Attempt = { asked, number, idempotent, signal: options.signal }
-      const { url, init, fetch: sendOnce = this.fetch } = await build()
+      const { url, init } = await build()
       const deadline = AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs)
       const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline
       const maybeHandled = init.method !== 'GET'
       try {
-        const response = await sendOnce(url, { ...init, redirect: 'manual', signal })
+        const response = await this.fetch(url, { ...init, redirect: 'manual', signal })
         if (!response.ok) {
           const final = await this.judgeRefusal(response, attempt, acceptAnyStatus, signal)
           if (!final) continue
@@ -255,11 +251,11 @@ export class Transport {
    * when the caller takes any status, and throws it as an ApiError otherwise.
    */
   private async judgeRefusal(
-    response: Response,
+    response: HttpAnswer,
     attempt: Attempt,
     acceptAnyStatus: boolean,
     signal: AbortSignal,
-  ): Promise<Response | null> {
+  ): Promise<HttpAnswer | null> {
     const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'))
     const retryable = attempt.idempotent && RETRYABLE_STATUS.has(response.status)
     if (acceptAnyStatus && !retryable) return response

@@ -9,7 +9,7 @@ import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import type { Artifact } from '../../../shared/contract'
 import { rowFolderName, type RowNumbering } from '../../../shared/format'
 import { nameInSheetRows } from './row-names'
-import { ApiError, readAtMost } from '../../service'
+import { ApiError, readAtMost, type HttpAnswer } from '../../service'
 import type { Connection } from '../../environments/connection'
 import { writeFileAtomically } from '../../files/atomic-write'
 import { insideFolder, isInside } from '../../files/folders'
@@ -177,14 +177,14 @@ async function requestArtifact(
   artifact: Artifact,
   temp: string,
   known: DownloadRecord | undefined,
-): Promise<{ response: Response; resumed: boolean; start: number }> {
+): Promise<{ response: HttpAnswer; resumed: boolean; start: number }> {
   const have = known?.state === 'partial' && known.etag ? ((await sizeOf(temp)) ?? 0) : 0
   const headers: Record<string, string> = {}
   if (have > 0 && known) {
     headers.Range = `bytes=${have}-`
     headers['If-Range'] = known.etag
   }
-  let response: Response
+  let response: HttpAnswer
   try {
     response = await run.connection.client.fetchArtifact(artifact.accessUrl, {
       headers,
@@ -210,7 +210,7 @@ function inSheetRows(run: RunDownloadState, artifact: Artifact, name: string): s
 }
 
 /** The name the server suggests, else the artifact's port name with its type's extension. */
-function suggestedName(response: Response, artifact: Artifact, baseName: string): string {
+function suggestedName(response: HttpAnswer, artifact: Artifact, baseName: string): string {
   return safeFileName(
     dispositionName(response.headers.get('content-disposition')) ??
       baseName + extensionOf(artifact.mimeType || response.headers.get('content-type') || ''),
@@ -242,7 +242,7 @@ interface Transfer {
  */
 async function receiveBody(
   run: RunDownloadState,
-  response: Response,
+  response: HttpAnswer,
   transfer: Transfer,
 ): Promise<number> {
   const { artifactId, temp, path, start, total, resumed, hash } = transfer

@@ -1,4 +1,5 @@
 /** What an artifact's HTTP answer says about the file: its suggested name, size and range. */
+import type { HttpAnswer } from '../../service'
 
 /** The file name a Content-Disposition header suggests (RFC 6266 `filename*` first). */
 export function dispositionName(header: string | null): string | null {
@@ -17,13 +18,13 @@ export function dispositionName(header: string | null): string | null {
 }
 
 /** The first byte a 206 answer holds, from Content-Range. */
-export function contentRangeStart(response: Response): number | null {
+export function contentRangeStart(response: HttpAnswer): number | null {
   const match = /bytes (\d+)-\d+\/(\d+|\*)/.exec(response.headers.get('content-range') ?? '')
   return match ? Number(match[1]) : null
 }
 
 /** The whole file's size: from Content-Range on a 206, else Content-Length. */
-export function totalSize(response: Response, start: number): number | null {
+export function totalSize(response: HttpAnswer, start: number): number | null {
   if (response.status === 206) {
     const match = /bytes \d+-\d+\/(\d+)/.exec(response.headers.get('content-range') ?? '')
     if (match) return Number(match[1])
