@@ -10,17 +10,9 @@
 import { UserFacingError } from '../errors'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { createRequire } from 'node:module'
 import type Database from 'libsql'
-
-/**
- * libsql's native module, loaded when a database is first opened rather than when the process
- * starts: most command-line answers (help, version, completion) never open one.
- */
-function libsql(): typeof Database {
-  return createRequire(import.meta.url)('libsql') as typeof Database
-}
 import { z } from 'zod'
+import { loadLibsql } from './libsql-loader'
 import { readOptionalRow } from './read-row'
 
 export type Db = Database.Database
@@ -184,7 +176,7 @@ export class HistoryVersionError extends UserFacingError {
 /** Opens (creating if needed) and migrates the history database at `path` (':memory:' works). */
 export function openDb(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const db = reusingStatements(new (libsql())(path))
+  const db = reusingStatements(new (loadLibsql())(path))
   db.exec('PRAGMA busy_timeout = 5000')
   if (path !== ':memory:') db.exec('PRAGMA journal_mode = WAL')
   db.exec('PRAGMA foreign_keys = ON')

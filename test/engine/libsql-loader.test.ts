@@ -1,0 +1,43 @@
+// libsql is loaded without the whole diagnostic report its loader would take on Linux (see
+// libsql-loader.ts). In a fresh process, since a loaded module is never loaded twice.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const dir = mkdtempSync(join(tmpdir(), 'sr-libsql-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+// Counts the process's reports, loads libsql through the loader and uses it.
+const PROBE = `
+const counted = { reports: 0 }
+const real = process.report.getReport.bind(process.report)
+process.report.getReport = (...args) => { counted.reports += 1; return real(...args) }
+const ours = process.report.getReport
+const { loadLibsql } = await import(process.argv[2])
+const Database = loadLibsql()
+const db = new Database(':memory:')
+const { one } = db.prepare('select 1 as one').get()
+db.close()
+console.log(JSON.stringify({ one, reports: counted.reports, restored: process.report.getReport === ours }))
+`
+
+describe('loading libsql', () => {
+  it('works, takes no diagnostic report on glibc Linux, and leaves process.report as it was', () => {
+    const probe = join(dir, 'probe.mjs')
+    writeFileSync(probe, PROBE)
+    const loader = resolve('src/core/storage/libsql-loader.ts')
+    const run = spawnSync(process.execPath, ['--import', 'tsx', probe, loader], {
+      encoding: 'utf8',
+    })
+    expect(run.stderr).toBe('')
+    const seen = JSON.parse(run.stdout) as { one: number; reports: number; restored: boolean }
+    expect(seen.one).toBe(1)
+    expect(seen.restored).toBe(true)
+    const header = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } })
+      .header
+    const glibc = process.platform === 'linux' && Boolean(header?.glibcVersionRuntime)
+    if (glibc) expect(seen.reports).toBe(0)
+  })
+})
