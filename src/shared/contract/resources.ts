@@ -10,26 +10,30 @@
  */
 import { z } from 'zod'
 
+// The field shapes the contract uses most, each built once: a schema is never changed once
+// made, so every field can share it, and building them field by field was most of the time the
+// command line took to load the contract.
+const TEXT = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? '')
+const INT = z
+  .number()
+  .int()
+  .nullish()
+  .transform((v) => v ?? 0)
 /** A string the server may omit or send as null; read as ''. */
-const text = () =>
-  z
-    .string()
-    .nullish()
-    .transform((v) => v ?? '')
+const text = () => TEXT
 /** An integer the server may omit or send as null; read as 0. */
-const int = () =>
-  z
-    .number()
-    .int()
-    .nullish()
-    .transform((v) => v ?? 0)
+const int = () => INT
 /** A list the server may omit or send as null; read as []. */
 const list = <T extends z.ZodType>(item: T) =>
   z
     .array(item)
     .nullish()
     .transform((v) => v ?? [])
-const id = () => z.string().min(1)
+const ID = z.string().min(1)
+const id = () => ID
 
 export const marketContextSchema = z.object({
   listingId: text(),
