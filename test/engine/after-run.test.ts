@@ -335,6 +335,11 @@ describe('history', () => {
 
     const searched = await browser.handlers.listHistory({ search: 'document-digest' }, http)
     expect(searched.items.map((e) => e.runId)).toEqual([digestRunId])
+    // The name History shows is searched too, whatever its case ("Document digest").
+    const byName = await browser.handlers.listHistory({ search: 'DOCUMENT DIG' }, http)
+    expect(byName.items.map((e) => e.runId)).toEqual([digestRunId])
+    const echoes = await browser.handlers.listHistory({ search: 'row echo' }, http)
+    expect(echoes.items.map((e) => e.runId).sort()).toEqual([echoRunId, retry.runId].sort())
     const limited = await browser.handlers.listHistory({ limit: 1 }, http)
     expect(limited).toMatchObject({ more: true })
     expect(limited.items).toHaveLength(1)

@@ -96,7 +96,11 @@ export function listHistory(
 ): HistoryPage {
   const nameOf = targetNamer({ history, ...names })
   const limit = query.limit ?? 200
-  const found = submissions.search({ search: query.search, limit: limit + 1 })
+  const found = submissions.search({
+    search: query.search,
+    alsoTargets: targetsNamed(submissions, nameOf, query.search),
+    limit: limit + 1,
+  })
   // A pilot and the rest of its workbook are one batch: each entry names the other runs.
   const batch = (s: Submission) => ({
     batchOfRunId: s.batchOfRunId,
@@ -108,6 +112,26 @@ export function listHistory(
     .slice(0, limit)
     .map((s) => ({ ...entryOf(history, submissions, s, unitLabelOf, nameOf), ...batch(s) }))
   return { items, more: found.length > limit }
+}
+
+/** The most templates and listings a search adds by name (each is three SQL parameters). */
+const MAX_NAMED_TARGETS = 300
+
+/**
+ * The templates and listings whose names, as History shows them, hold `search` (case aside).
+ * Names are known from runs and saved schemas, not from the journal, so they are matched here.
+ */
+function targetsNamed(
+  submissions: Submissions,
+  nameOf: ReturnType<typeof targetNamer>,
+  search: string | undefined,
+) {
+  const words = search?.trim().toLocaleLowerCase()
+  if (!words) return []
+  return submissions
+    .targets()
+    .filter((target) => nameOf(target, null).toLocaleLowerCase().includes(words))
+    .slice(0, MAX_NAMED_TARGETS)
 }
 
 /** Whether a run was sent from this computer (the history has it), for run-ended notices. */

@@ -21,6 +21,7 @@ import { copyFileAtomically } from '../../files/atomic-write'
 import { transaction, type Db } from '../../storage/db'
 import {
   SubmissionsTable,
+  type JournalTarget,
   type NewSubmission,
   type Submission,
   type SubmissionState,
@@ -305,12 +306,22 @@ export class Submissions {
 
   /**
    * The history, newest first. `search` matches file name, template or listing, run id, status
-   * and date (YYYY-MM-DD) alike.
+   * and date (YYYY-MM-DD) alike; `alsoTargets` are templates and listings whose names matched.
    */
   search(
-    query: { search?: string | undefined; environment?: string | undefined; limit?: number } = {},
+    query: {
+      search?: string | undefined
+      environment?: string | undefined
+      alsoTargets?: readonly JournalTarget[] | undefined
+      limit?: number
+    } = {},
   ): Submission[] {
     return this.table.search({ ...query, limit: query.limit ?? 200 })
+  }
+
+  /** Every template and listing the journal names, once each. */
+  targets(): JournalTarget[] {
+    return this.table.targets()
   }
 
   private async keepCopy(entry: Submission, inputPath: string): Promise<string> {

@@ -16,6 +16,14 @@ const runIdRow = z.object({ run_id: z.string() })
 const inputFilenameRow = z.object({ run_id: z.string(), input_filename: z.string() })
 const runStatusRow = z.object({ runId: z.string(), status: z.string().nullable() })
 const acceptedMarkRow = z.object({ n: z.number(), at: z.number() })
+const targetRow = z.object({ origin: z.string(), target_kind: z.string(), target_id: z.string() })
+
+/** A template or listing the journal names, where it is filed. */
+export interface JournalTarget {
+  historyKey: string
+  targetKind: 'template' | 'listing'
+  targetId: string
+}
 
 export class SubmissionsTable {
   constructor(private readonly db: Db) {}
@@ -264,12 +272,30 @@ export class SubmissionsTable {
     return [...new Set(readRows(runIdRow, rows).map((r) => r.run_id))]
   }
 
+  /** Every template and listing the journal names, once each. */
+  targets(): JournalTarget[] {
+    const rows = this.db
+      .prepare('SELECT DISTINCT origin, target_kind, target_id FROM submissions')
+      .all()
+    return readRows(targetRow, rows).map((r) => ({
+      historyKey: r.origin,
+      targetKind: r.target_kind === 'listing' ? 'listing' : 'template',
+      targetId: r.target_id,
+    }))
+  }
+
   /**
    * The journal newest first, optionally of one environment; `search` matches file name,
    * template or listing, run id, state, client request id, date (YYYY-MM-DD) and the run's
-   * last seen status alike.
+   * last seen status alike, and `alsoTargets` adds the templates and listings whose names
+   * matched it (names are not in this table).
    */
-  search(query: { search?: string | undefined; environment?: string | undefined; limit: number }) {
+  search(query: {
+    search?: string | undefined
+    environment?: string | undefined
+    alsoTargets?: readonly JournalTarget[] | undefined
+    limit: number
+  }) {
     const where: string[] = []
     const params: (string | number)[] = []
     if (query.environment) {
@@ -278,13 +304,18 @@ export class SubmissionsTable {
     }
     if (query.search?.trim()) {
       const like = `%${query.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+      const targets = query.alsoTargets ?? []
+      const ofTarget = ` OR (origin = ? AND target_kind = ? AND target_id = ?)`.repeat(
+        targets.length,
+      )
       where.push(
         `(input_filename LIKE ? ESCAPE '\\' OR target_id LIKE ? ESCAPE '\\' OR run_id LIKE ? ESCAPE '\\'
           OR state LIKE ? ESCAPE '\\' OR client_request_id LIKE ? ESCAPE '\\'
           OR date(created_at_ms / 1000, 'unixepoch') LIKE ? ESCAPE '\\'
-          OR EXISTS (SELECT 1 FROM runs_seen r WHERE r.origin = submissions.origin AND r.run_id = submissions.run_id AND r.status LIKE ? ESCAPE '\\'))`,
+          OR EXISTS (SELECT 1 FROM runs_seen r WHERE r.origin = submissions.origin AND r.run_id = submissions.run_id AND r.status LIKE ? ESCAPE '\\')${ofTarget})`,
       )
       params.push(like, like, like, like, like, like, like)
+      params.push(...targets.flatMap((t) => [t.historyKey, t.targetKind, t.targetId]))
     }
     const sql = `SELECT * FROM submissions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`
     params.push(query.limit)
