@@ -309,20 +309,13 @@ export class Submissions {
    * and date (YYYY-MM-DD) alike; `alsoTargets` are templates and listings whose names matched.
    */
   search(
-    query: {
-      search?: string | undefined
-      environment?: string | undefined
-      alsoTargets?: readonly JournalTarget[] | undefined
-      limit?: number
-    } = {},
-  ): Submission[] {
+    query: Omit<Parameters<SubmissionsTable['search']>[0], 'limit'> & { limit?: number } = {},
+  ) {
     return this.table.search({ ...query, limit: query.limit ?? 200 })
   }
 
   /** Every template and listing the journal names, once each. */
-  targets(): JournalTarget[] {
-    return this.table.targets()
-  }
+  targets = (): JournalTarget[] => this.table.targets()
 
   private async keepCopy(entry: Submission, inputPath: string): Promise<string> {
     await mkdir(this.inputsDir, { recursive: true })
