@@ -33,7 +33,8 @@ describe('runs watch through an outage of the service', () => {
   it('says it cannot reach the service, keeps going, and finishes when it is back', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sr-outage-'))
     const dbPath = join(dir, 'sandbox.db')
-    sandbox = await startTestSandbox({ dbPath, taskMs: 400, tokens: ['tok-outage'] })
+    // Rows slow enough that the watch, however slowly it starts, sees the run under way.
+    sandbox = await startTestSandbox({ dbPath, taskMs: 3000, tokens: ['tok-outage'] })
     const { port, url } = sandbox
     const rows = Array.from({ length: 6 }, (_, i) => ({ message: `row ${i}` }))
     const runId = await sendStraight(sandbox, rows)
@@ -62,7 +63,7 @@ describe('runs watch through an outage of the service', () => {
   it('a refused credential still stops the watch with its error', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sr-outage-'))
     const dbPath = join(dir, 'sandbox.db')
-    sandbox = await startTestSandbox({ dbPath, taskMs: 400, tokens: ['tok-first'] })
+    sandbox = await startTestSandbox({ dbPath, taskMs: 3000, tokens: ['tok-first'] })
     const { port, url } = sandbox
     const runId = await sendStraight(sandbox, [
       { message: 'a' },
