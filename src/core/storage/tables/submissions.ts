@@ -274,10 +274,8 @@ export class SubmissionsTable {
 
   /** Every template and listing the journal names, once each. */
   targets(): JournalTarget[] {
-    const rows = this.db
-      .prepare('SELECT DISTINCT origin, target_kind, target_id FROM submissions')
-      .all()
-    return readRows(targetRow, rows).map((r) => ({
+    const sql = 'SELECT DISTINCT origin, target_kind, target_id FROM submissions'
+    return selectRows(this.db, targetRow, sql, []).map((r) => ({
       historyKey: r.origin,
       targetKind: r.target_kind === 'listing' ? 'listing' : 'template',
       targetId: r.target_id,
