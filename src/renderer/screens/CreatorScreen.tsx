@@ -5,18 +5,21 @@ import { SearchToolbar } from '../components/SearchField'
 import { ListingsTable } from '../creator/ListingsTable'
 import { PrivateTemplateCard } from '../creator/PrivateTemplateCard'
 import { ReviewRequestCard } from '../creator/ReviewRequestCard'
-import { useCreator, useStores } from '../stores/context'
+import { useCreator, useStores, useFields } from '../stores/context'
 import { Card, EmptyList } from '../components/CardParts'
 
 /** My marketplace listings with their review, one review request, and a private template. */
 export function CreatorScreen(props: { env: EnvironmentView }) {
   const { creator } = useStores()
-  const listings = useCreator((s) => s.listings)
-  const search = useCreator((s) => s.search)
-  const loading = useCreator((s) => s.loading)
-  const loaded = useCreator((s) => s.loaded)
-  const nextPageToken = useCreator((s) => s.nextPageToken)
-  const error = useCreator((s) => s.error)
+  const { listings, search, loading, loaded, nextPageToken, error } = useFields(
+    'creator',
+    'listings',
+    'search',
+    'loading',
+    'loaded',
+    'nextPageToken',
+    'error',
+  )
 
   useEffect(() => {
     void creator.getState().open(props.env.name)
@@ -91,8 +94,7 @@ export function CreatorScreen(props: { env: EnvironmentView }) {
 /** "Show more listings", or that more are loading. */
 function MoreListings() {
   const { creator } = useStores()
-  const nextPageToken = useCreator((s) => s.nextPageToken)
-  const loadingMore = useCreator((s) => s.loadingMore)
+  const { nextPageToken, loadingMore } = useFields('creator', 'nextPageToken', 'loadingMore')
   return (
     <>
       {nextPageToken && !loadingMore && (
