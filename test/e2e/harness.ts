@@ -14,6 +14,7 @@ import type { Sandbox, SandboxOptions } from '../../src/sandbox'
 import { startBrowserMode, type BrowserMode } from '../../src/web/app'
 import { inProcessBuiltInSandbox, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { standIn } from '../helpers/stand-in'
 import {
   CHROMIUM_ARGS,
   CHROMIUM_PATH,
@@ -182,17 +183,6 @@ export function useE2eApp(
     return app
   }
   return { app: standIn(live), page: standIn(() => live().page) }
-}
-
-/** An object that forwards every read to what `current` returns at the time of the read. */
-function standIn<T extends object>(current: () => T): T {
-  return new Proxy({} as T, {
-    get(_target, key) {
-      const target = current()
-      const value: unknown = Reflect.get(target, key)
-      return typeof value === 'function' ? value.bind(target) : value
-    },
-  })
 }
 
 /**
