@@ -22,7 +22,6 @@ describeInChromium('Cancel-before-send', 'cancel what has not started', () => {
   const { app, page } = useE2eApp({
     homePrefix: 'skill-runner-e2e-cancel-',
     taskMs: 50,
-    context: { acceptDownloads: true, viewport: { width: 1280, height: 800 } },
     builtInSandbox: (started) => {
       sandbox = started
     },

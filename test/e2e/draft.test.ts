@@ -25,7 +25,6 @@ describeInChromium('Draft', 'the New run draft in headless Chromium', () => {
   const { app, page } = useE2eApp({
     homePrefix: 'skill-runner-e2e-draft-',
     taskMs: 50,
-    context: { viewport: { width: 1280, height: 800 } },
   })
 
   const sendButton = () => page.getByRole('button', { name: 'Review the cost and send…' })

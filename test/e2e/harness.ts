@@ -30,6 +30,9 @@ export interface ExtraEnvironment {
   sandbox?: SandboxOptions
 }
 
+/** The page's size unless a test gives its own: the desktop window's usual size. */
+const WINDOW = { width: 1280, height: 800 }
+
 export interface E2eAppOptions {
   /** Start of the temporary home folder's name. */
   homePrefix: string
@@ -48,7 +51,7 @@ export interface E2eAppOptions {
   secrets?: () => Promise<ChosenSecretStore>
   /** Given the built-in Sandbox once it started (its `injectFault` slows or breaks requests). */
   builtInSandbox?: (sandbox: Sandbox) => void
-  /** The browser context of the page: its viewport, whether it takes downloads. */
+  /** The browser context of the page where it differs (Playwright takes downloads anyway). */
   context?: BrowserContextOptions
 }
 
@@ -124,7 +127,7 @@ export async function startE2eApp(options: E2eAppOptions): Promise<E2eApp> {
     }
     await startApp(true)
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
-    page = await (await browser.newContext(options.context)).newPage()
+    page = await (await browser.newContext({ viewport: WINDOW, ...options.context })).newPage()
   } catch (error) {
     await close().catch(() => {})
     throw error

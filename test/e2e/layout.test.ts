@@ -21,7 +21,6 @@ describeInChromium('Layout', 'the layout of every screen', () => {
   const { app, page } = useE2eApp({
     homePrefix: 'skill-runner-e2e-layout-',
     taskMs: 50,
-    context: { acceptDownloads: true, viewport: { width: 1280, height: 800 } },
   })
 
   /** The screens, each shown and waited for; the run detail last, as it replaces the list. */

@@ -23,7 +23,6 @@ describeInChromium('Column mapping', 'column mapping in headless Chromium', () =
   const { app, page } = useE2eApp({
     homePrefix: 'skill-runner-e2e-mapping-',
     taskMs: 200,
-    context: { viewport: { width: 1280, height: 800 } },
   })
 
   it(

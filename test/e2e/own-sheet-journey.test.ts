@@ -43,7 +43,7 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
       { name: 'Team', token: TEAM_TOKEN, sandbox: { taskMs: 50 } },
       { name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed, taskMs: 50 } },
     ],
-    context: { viewport: WIDE, acceptDownloads: true },
+    context: { viewport: WIDE },
   })
 
   /** Light and dark at 1280x800, and at 860x700 too where the layout matters. */

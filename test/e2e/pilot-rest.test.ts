@@ -30,7 +30,6 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
     homePrefix: 'skill-runner-pilot-rest-',
     taskMs: 50,
     environments: [{ name: 'Team', token: TEAM_TOKEN, sandbox: { taskMs: 20 } }],
-    context: { viewport: { width: 1280, height: 800 } },
   })
 
   const look = (name: string) => screenshotAtBothSizes(page, `pilot-rest-${name}`)

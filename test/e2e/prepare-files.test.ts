@@ -14,7 +14,7 @@ describeInChromium('File-cells', 'file cells sent from a browser', () => {
   const { app, page } = useE2eApp({
     homePrefix: 'skill-runner-e2e-files-',
     taskMs: 100,
-    context: { acceptDownloads: true, viewport: { width: 1280, height: 900 } },
+    context: { viewport: { width: 1280, height: 900 } },
   })
 
   it(

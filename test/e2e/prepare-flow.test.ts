@@ -20,7 +20,7 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
     environments: [
       { name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed, taskMs: 200 } },
     ],
-    context: { acceptDownloads: true, viewport: { width: 1280, height: 900 } },
+    context: { viewport: { width: 1280, height: 900 } },
   })
 
   /** Photographs the screen; axe-core checks this screen's own page (the Runs screen is issue 11's). */

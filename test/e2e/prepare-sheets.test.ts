@@ -12,7 +12,6 @@ describeInChromium('Sheets', 'a workbook of several sheets', () => {
   const { app, page } = useE2eApp({
     homePrefix: 'skill-runner-e2e-sheets-',
     taskMs: 100,
-    context: { viewport: { width: 1280, height: 800 } },
   })
 
   it('asks which sheet, then says what was read past', { timeout: 120_000 }, async () => {

@@ -22,7 +22,6 @@ describeInChromium('Set-aside', 'set the rows with problems aside, in headless C
   const { app, page } = useE2eApp({
     homePrefix: 'skill-runner-e2e-aside-',
     taskMs: 100,
-    context: { viewport: { width: 1280, height: 800 }, acceptDownloads: true },
   })
 
   it(

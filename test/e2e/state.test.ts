@@ -23,7 +23,7 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
     environments: [
       { name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed, taskMs: 100 } },
     ],
-    context: { acceptDownloads: true, viewport: { width: 1280, height: 900 } },
+    context: { viewport: { width: 1280, height: 900 } },
   })
 
   const environment = (name: RegExp) =>
