@@ -189,11 +189,17 @@ export function useE2eApp(
 }
 
 /**
+ * How long a browser test may take unless it says otherwise: a journey through several screens,
+ * each photographed in both themes, with a run followed to its end.
+ */
+const JOURNEY_MS = 180_000
+
+/**
  * A describe block of browser tests, skipped with its reason printed where this machine has no
  * Chromium. `what` names the test in that line ("Keyboard end-to-end test skipped: ...").
  */
 export function describeInChromium(what: string, title: string, body: () => void): void {
   const missing = chromiumMissing()
   if (missing) console.log(`${what} end-to-end test skipped: ${missing}.`)
-  describe.skipIf(missing !== null)(title, body)
+  describe.skipIf(missing !== null)(title, { timeout: JOURNEY_MS }, body)
 }

@@ -84,30 +84,26 @@ describeInChromium('Layout', 'the layout of every screen', () => {
     { width: 1280, height: 800 },
     { width: 860, height: 700 },
   ]) {
-    it(
-      `fits every screen in a ${size.width}x${size.height} window`,
-      { timeout: 180_000 },
-      async () => {
-        await page.setViewportSize(size)
-        for (const [name, show] of Object.entries(screens)) {
-          await show()
-          const at = `${name} at ${size.width}x${size.height}`
-          const figures = await measureLayout(page)
-          expect(figures.documentHeight, at).toBe(size.height)
-          expect(figures.bodyHeight, at).toBe(size.height)
-          expect(figures.documentWidth, at).toBe(size.width)
-          expect(figures.headerHeight, at).toBeGreaterThan(0)
-          expect(figures.headerHeight, at).toBeLessThan(80)
-          expect(figures.scrollAreas, at).toEqual([`div.screen.screen-${screenId(name)}`])
-          expect(figures.tallDataLists, at).toEqual([])
-          expect(figures.badBadges, at).toEqual([])
-          expect(await cutWithoutTooltip(page, figures.cut), at).toEqual([])
-          if (name === 'new-run') await checkGrid(page, size, at)
-          await screenshotBothThemes(page, `layout-${name}-${size.width}x${size.height}`)
-        }
-        await page.getByRole('button', { name: '← All runs' }).click()
-      },
-    )
+    it(`fits every screen in a ${size.width}x${size.height} window`, async () => {
+      await page.setViewportSize(size)
+      for (const [name, show] of Object.entries(screens)) {
+        await show()
+        const at = `${name} at ${size.width}x${size.height}`
+        const figures = await measureLayout(page)
+        expect(figures.documentHeight, at).toBe(size.height)
+        expect(figures.bodyHeight, at).toBe(size.height)
+        expect(figures.documentWidth, at).toBe(size.width)
+        expect(figures.headerHeight, at).toBeGreaterThan(0)
+        expect(figures.headerHeight, at).toBeLessThan(80)
+        expect(figures.scrollAreas, at).toEqual([`div.screen.screen-${screenId(name)}`])
+        expect(figures.tallDataLists, at).toEqual([])
+        expect(figures.badBadges, at).toEqual([])
+        expect(await cutWithoutTooltip(page, figures.cut), at).toEqual([])
+        if (name === 'new-run') await checkGrid(page, size, at)
+        await screenshotBothThemes(page, `layout-${name}-${size.width}x${size.height}`)
+      }
+      await page.getByRole('button', { name: '← All runs' }).click()
+    })
   }
 
   it('lines up the pasted id and the version boxes', { timeout: 60_000 }, async () => {

@@ -31,7 +31,7 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
   const workbookInput = () => page.getByLabel('Choose a workbook', { exact: true })
   const sendButton = () => page.getByRole('button', { name: 'Review the cost and send…' })
 
-  it('clears what belonged to the old template or environment', { timeout: 180_000 }, async () => {
+  it('clears what belonged to the old template or environment', async () => {
     await page.goto(app.mode.url)
     await pickTemplate(page, 'Row echo')
     // Nothing dropped yet: Send is disabled and says why.
@@ -103,7 +103,7 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
     expect(await page.getByRole('alert').count()).toBe(0)
     await screenshotBothThemes(page, 'state-04-run-detail-switched')
   })
-  it('a run that set rows aside opens them from its detail', { timeout: 180_000 }, async () => {
+  it('a run that set rows aside opens them from its detail', async () => {
     await page.goto(app.mode.url)
     await page.getByRole('radio', { name: /Row echo/ }).check()
     const blank = await downloadFrom(page, 'Get the input workbook', app.home, 'aside-blank.xlsx')
