@@ -55,25 +55,11 @@ export function CreatorScreen(props: { env: EnvironmentView }) {
           <ErrorNotice error={error} onRetry={() => void creator.getState().open(props.env.name)} />
         )}
         {loaded && !loading && !error && listings.length === 0 ? (
-          <EmptyList
-            action={
-              search.trim()
-                ? { label: 'Clear the search', onClick: () => setSearch('') }
-                : {
-                    label: 'Check again',
-                    onClick: () => void creator.getState().open(props.env.name),
-                  }
-            }
-            title={
-              search.trim()
-                ? `No listing matches “${search.trim()}”.`
-                : 'You have no listings here.'
-            }
-          >
-            {search.trim()
-              ? 'Clear the search to see all your listings.'
-              : 'Create a listing on the marketplace: it appears here with its review status. Check again once it is created.'}
-          </EmptyList>
+          <NoListings
+            search={search.trim()}
+            onClear={() => setSearch('')}
+            onCheckAgain={() => void creator.getState().open(props.env.name)}
+          />
         ) : (
           listings.length > 0 && (
             <ListingsTable
@@ -88,6 +74,24 @@ export function CreatorScreen(props: { env: EnvironmentView }) {
       </Card>
       <PrivateTemplateLookup />
     </div>
+  )
+}
+
+/** No listing: none matches the search (clear it), or none created yet (look again later). */
+function NoListings(props: { search: string; onClear: () => void; onCheckAgain: () => void }) {
+  return (
+    <EmptyList
+      action={
+        props.search
+          ? { label: 'Clear the search', onClick: props.onClear }
+          : { label: 'Check again', onClick: props.onCheckAgain }
+      }
+      title={props.search ? `No listing matches “${props.search}”.` : 'You have no listings here.'}
+    >
+      {props.search
+        ? 'Clear the search to see all your listings.'
+        : 'Create a listing on the marketplace: it appears here with its review status. Check again once it is created.'}
+    </EmptyList>
   )
 }
 
