@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll } from 'vitest'
 import type { BridgeService } from '../../src/core/bridge/service'
 import type { Connection, Engine } from '../../src/core/engine'
-import { desktopBridgeService, testEngine } from './engine'
+import { desktopBridgeService, engineOnLocal, testEngine } from './engine'
 import { useTestSandbox, type TestSandbox } from './sandbox'
 import { standIn } from './stand-in'
 
@@ -34,18 +34,17 @@ export function useLocalBridge(homePrefix: string, outputs?: string): LocalBridg
   const sandbox = useTestSandbox()
   let started:
     { home: string; engine: Engine; connection: Connection; bridge: BridgeService } | undefined
-  /** The first time on a home, Local is added; a reopened engine finds it in its history. */
-  const open = async (home: string, first: boolean) => {
-    const engine = testEngine(home, { tokenOverride: sandbox.token })
-    if (first) await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
-    const connection = await engine.connect({ env: 'Local' })
-    started = { home, engine, connection, bridge: desktopBridgeService(engine, outputs) }
+  const withBridge = (home: string, opened: { engine: Engine; connection: Connection }) => {
+    started = { home, ...opened, bridge: desktopBridgeService(opened.engine, outputs) }
   }
   const close = async () => {
     started?.bridge.dispose()
     await started?.engine.close()
   }
-  beforeAll(() => open(mkdtempSync(join(tmpdir(), homePrefix)), true))
+  beforeAll(async () => {
+    const home = mkdtempSync(join(tmpdir(), homePrefix))
+    withBridge(home, await engineOnLocal(home, sandbox))
+  })
   afterAll(close)
   const live = () => {
     if (!started) throw new Error('the engine is used before it started (beforeAll)')
@@ -58,8 +57,11 @@ export function useLocalBridge(homePrefix: string, outputs?: string): LocalBridg
     bridge: standIn(() => live().bridge),
     home: () => live().home,
     async reopen() {
+      const { home } = live()
       await close()
-      await open(live().home, false)
+      // Local is in the home's history already: the new engine only connects to it.
+      const engine = testEngine(home, { tokenOverride: sandbox.token })
+      withBridge(home, { engine, connection: await engine.connect({ env: 'Local' }) })
     },
   }
 }
