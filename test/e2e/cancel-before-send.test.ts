@@ -9,7 +9,7 @@ import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import type { Sandbox } from '../../src/sandbox'
 import { paths } from '../../src/shared/contract'
 import { describeInChromium, useE2eApp } from './harness'
-import { pickTemplate } from './steps'
+import { chooseWorkbook, pickTemplate } from './steps'
 import { filledInputWorkbook } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
@@ -44,7 +44,7 @@ describeInChromium('Cancel-before-send', 'cancel what has not started', () => {
     await page.goto(app.mode.url)
     await pickTemplate(page, 'Document digest')
     const { workbook, folder } = await filledDigestWorkbook()
-    await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(workbook)
+    await chooseWorkbook(page, workbook)
     await page.getByText('2 rows, no problems: ready to send.').waitFor()
     await page.getByLabel('Choose the folder with the files').setInputFiles(folder)
     await page.getByText('2 found · 0 not found').waitFor()

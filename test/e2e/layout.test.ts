@@ -9,6 +9,7 @@ import { expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { describeInChromium, useE2eApp } from './harness'
+import { chooseWorkbook } from './steps'
 import { downloadFrom, readWorkbook } from './input-workbook'
 import { screenshotBothThemes, showScreen } from './screens'
 import { cutWithoutTooltip, gridReach, measureLayout } from './layout-measure'
@@ -76,7 +77,7 @@ describeInChromium('Layout', 'the layout of every screen', () => {
       for (let c = 1; c <= columns; c += 1) input.getCell(r, c).value = `text ${r}.${c}`
     const filled = join(app.home, 'products.xlsx')
     await book.xlsx.writeFile(filled)
-    await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(filled)
+    await chooseWorkbook(page, filled)
     await page.getByTestId('rows-grid').waitFor()
   })
 

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
 import { writeSheet } from './input-workbook'
-import { fieldOf, pickTemplate } from './steps'
+import { chooseWorkbook, fieldOf, newRowEchoRun } from './steps'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
 /** 50 rows under a title row and a blank row, with the user's own headers. */
@@ -26,12 +26,8 @@ describeInChromium('Column mapping', 'column mapping in headless Chromium', () =
   })
 
   it('proposes, blocks on a missing required field, confirms, and remembers', async () => {
-    const first = join(app.home, 'march.xlsx')
-    await ownSheet(first)
-    await page.goto(app.mode.url)
-    await pickTemplate(page, 'Row echo')
-
-    await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(first)
+    const first = await ownSheet(join(app.home, 'march.xlsx'))
+    await newRowEchoRun(page, app.mode.url, first)
     const panel = page.getByRole('heading', { name: 'Your columns and the template’s fields' })
     await panel.waitFor()
     expect(await fieldOf(page, 'Text').inputValue()).toBe('message')
@@ -61,7 +57,7 @@ describeInChromium('Column mapping', 'column mapping in headless Chromium', () =
     // The same headers again: mapped by themselves, still shown and changeable.
     const second = join(app.home, 'april.xlsx')
     copyFileSync(first, second)
-    await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(second)
+    await chooseWorkbook(page, second)
     await page.getByText('april.xlsx', { exact: false }).first().waitFor()
     await page.getByText('matched the way you confirmed last time', { exact: false }).waitFor()
     await page.getByText('50 rows, no problems: ready to send.').waitFor()

@@ -21,7 +21,7 @@ import { isTerminalStatus, paths, type RunDetail, type RunList } from '../../src
 import { describeInChromium, useE2eApp } from './harness'
 import { writeSheet } from './input-workbook'
 import { seriousA11yViolations, showScreen, screenshotAtBothSizes } from './screens'
-import { chooseEnvironment, shownRunId, useTemplateById } from './steps'
+import { chooseEnvironment, chooseWorkbook, shownRunId, useTemplateById } from './steps'
 
 const TEAM_TOKEN = 'tok-e2e-team-pilot-rest'
 
@@ -108,7 +108,7 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
     await showScreen(page, 'New run')
     await chooseEnvironment(page, /Team/)
     await useTemplateById(page, 'row-echo', 'Row echo')
-    await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(sheet)
+    await chooseWorkbook(page, sheet)
     await page.getByText('50 rows, no problems: ready to send.').waitFor()
 
     // The pilot is chosen in the app's own control: its radio, then its number of rows.

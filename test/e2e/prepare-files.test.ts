@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
-import { openNewRun, pickTemplate } from './steps'
+import { chooseWorkbook, openNewRun, pickTemplate } from './steps'
 import { filledInputWorkbook } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
@@ -30,7 +30,7 @@ describeInChromium('File-cells', 'file cells sent from a browser', () => {
     writeFileSync(join(folder, 'docs', 'report.txt'), 'Quarterly figures.\n')
     writeFileSync(join(folder, 'notes.txt'), 'Meeting notes.\n')
 
-    await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(filled)
+    await chooseWorkbook(page, filled)
     await page.getByText('2 rows, no problems: ready to send.').waitFor()
     await page.getByText('2 not looked for yet').waitFor()
     await expect(page.getByText(/desktop app/).count()).resolves.toBe(0)

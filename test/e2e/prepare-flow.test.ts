@@ -9,7 +9,7 @@ import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { BUYER_TOKEN, LISTING_FEE, buyerSeed } from '../helpers/buyer-seed'
 import { describeInChromium, useE2eApp } from './harness'
-import { openNewRun, pickTemplate, useAdCopyListing } from './steps'
+import { chooseWorkbook, openNewRun, pickTemplate, useAdCopyListing } from './steps'
 import { downloadFrom, fillInputWorkbook } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
@@ -35,8 +35,6 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
   /** Clicks a button that starts a download and saves what arrives. */
   const download = (button: string, name: string) => downloadFrom(page, button, app.home, name)
 
-  const workbookInput = () => page.getByLabel('Choose a workbook', { exact: true })
-
   it('row-echo: workbook, two bad cells, marked-up copy, fixed, confirmed, run followed to its end', async () => {
     await openNewRun(page, app.mode.url)
     await page.getByText('Row echo').first().waitFor()
@@ -55,7 +53,7 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
       [null, 'a row with no message', 3],
     ])
 
-    await workbookInput().setInputFiles(filled)
+    await chooseWorkbook(page, filled)
     await page.getByText('3 rows, 2 problems to fix in the workbook.').waitFor()
     const list = page.locator('.error-list')
     await list.getByText(/Row 3, Sequence number/).waitFor()
@@ -88,7 +86,7 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
     const clean = page.getByText('3 rows, no problems: ready to send.')
     const unreadable = page.getByText(/could not read “row-echo.xlsx”/)
     await clean.or(unreadable).waitFor()
-    if (await unreadable.isVisible()) await workbookInput().setInputFiles(filled)
+    if (await unreadable.isVisible()) await chooseWorkbook(page, filled)
     await clean.waitFor()
     await look('prepare-05-clean', { show: '3. Your filled workbook' })
 
@@ -144,7 +142,7 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
       ['Red lamp', 'angry', 30],
       ['Green mug', 'formal', 'many'],
     ])
-    await workbookInput().setInputFiles(filled)
+    await chooseWorkbook(page, filled)
     await page.getByText('3 rows, 2 problems to fix in the workbook.').waitFor()
     await page
       .locator('.error-list')
@@ -161,7 +159,7 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
       ['Red lamp', 'formal', 30],
       ['Green mug', 'formal', 25],
     ])
-    await workbookInput().setInputFiles(filled)
+    await chooseWorkbook(page, filled)
     await page.getByText('3 rows, no problems: ready to send.').waitFor()
 
     await page.getByRole('radio', { name: /A pilot of the first/ }).check()

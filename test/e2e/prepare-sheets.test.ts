@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
+import { chooseWorkbook } from './steps'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
 describeInChromium('Sheets', 'a workbook of several sheets', () => {
@@ -26,7 +27,7 @@ describeInChromium('Sheets', 'a workbook of several sheets', () => {
 
     await page.goto(app.mode.url)
     await page.getByRole('radio', { name: /Row echo/ }).check()
-    await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(path)
+    await chooseWorkbook(page, path)
     const choice = page.getByLabel('Which sheet holds the rows to send?')
     await choice.waitFor()
     await page.getByText(/“Monday” and “Tuesday” fit the template's columns equally well/).waitFor()

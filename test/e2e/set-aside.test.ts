@@ -7,7 +7,7 @@ import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
 import { downloadFrom, readWorkbook, writeSheet } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations, showScreen } from './screens'
-import { pickTemplate, shownRunId } from './steps'
+import { chooseWorkbook, newRowEchoRun, shownRunId } from './steps'
 
 const BAD = [7, 20, 41]
 
@@ -25,11 +25,8 @@ describeInChromium('Set-aside', 'set the rows with problems aside, in headless C
   })
 
   it('sends the 47 valid rows after the usual confirmation and hands the 3 others back to fix', async () => {
-    const input = join(app.home, 'fifty.xlsx')
-    await sheetWithBadRows(input)
-    await page.goto(app.mode.url)
-    await pickTemplate(page, 'Row echo')
-    await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(input)
+    const input = await sheetWithBadRows(join(app.home, 'fifty.xlsx'))
+    await newRowEchoRun(page, app.mode.url, input)
 
     const offer = page.getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
     await offer.waitFor()
@@ -75,7 +72,7 @@ describeInChromium('Set-aside', 'set the rows with problems aside, in headless C
     for (const r of [2, 3, 4]) sheet.getCell(r, 2).value = r
     await book.xlsx.writeFile(saved)
     await showScreen(page, 'New run')
-    await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(saved)
+    await chooseWorkbook(page, saved)
     await page.getByText('3 rows, no problems: ready to send.').waitFor()
     await page.getByRole('button', { name: 'Review the cost and send…' }).click()
     await dialog.getByText('Send 3 fixed rows?').waitFor()
