@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { describe, expect, it } from 'vitest'
 import { useCliOnSandbox } from '../helpers/cli'
+import { readToFixSheet } from '../helpers/set-aside-book'
 
 const { home, cli } = useCliOnSandbox('sr-aside-')
 
@@ -35,15 +36,7 @@ describe('run --skip-invalid', () => {
     expect(sent.stderr).toMatch(/3 rows with problems set aside/)
     expect(await totalTasks(answer.runId)).toBe(47)
 
-    const book = new ExcelJS.Workbook()
-    await book.xlsx.readFile(asidePath)
-    const sheet = book.getWorksheet('To fix')!
-    expect(sheet.getRow(1).values).toEqual([
-      undefined,
-      'Message',
-      'Sequence number',
-      'Problem (Skill Runner)',
-    ])
+    const { book, sheet } = await readToFixSheet(asidePath, ['Message', 'Sequence number'])
     expect(sheet.rowCount).toBe(4)
     expect(sheet.getCell('A2').value).toBe('Hello 7')
     expect(String(sheet.getCell('C2').value)).toMatch(

@@ -14,7 +14,6 @@ describeInChromium('Catalog', 'finding what to run', () => {
     homePrefix: 'skill-runner-e2e-catalog-',
     taskMs: 50,
     environments: [{ name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed } }],
-    context: { viewport: { width: 1280, height: 800 } },
   })
 
   it(

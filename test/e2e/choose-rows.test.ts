@@ -18,7 +18,6 @@ describeInChromium('Choosing', 'choosing runs and rows in the app', () => {
     homePrefix: 'skill-runner-choose-',
     taskMs: 50,
     outputsFolder: 'outputs',
-    context: { viewport: { width: 1280, height: 800 } },
   })
 
   /** A run of row-echo with these messages on sheet rows 2, 3..., sent from here and ended. */

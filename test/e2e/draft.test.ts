@@ -9,7 +9,7 @@ import { expect, it } from 'vitest'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { describeInChromium, useE2eApp } from './harness'
 import { writeSheet } from './input-workbook'
-import { agreeToCostAndSend, fieldOf, pickTemplate } from './steps'
+import { agreeToCostAndSend, chooseWorkbook, fieldOf, newRowEchoRun } from './steps'
 import { screenshotAtBothSizes, screenshotBothThemes, seriousA11yViolations } from './screens'
 
 /** 5 rows under the user's own headers (mapped by hand to Row echo's fields). */
@@ -25,7 +25,6 @@ describeInChromium('Draft', 'the New run draft in headless Chromium', () => {
   const { app, page } = useE2eApp({
     homePrefix: 'skill-runner-e2e-draft-',
     taskMs: 50,
-    context: { viewport: { width: 1280, height: 800 } },
   })
 
   const sendButton = () => page.getByRole('button', { name: 'Review the cost and send…' })
@@ -52,12 +51,8 @@ describeInChromium('Draft', 'the New run draft in headless Chromium', () => {
     'comes back to the same step after a reload and a restart; once sent, shows the run',
     { timeout: 240_000 },
     async () => {
-      await ownSheet(join(app.home, 'march.xlsx'))
-      await page.goto(app.mode.url)
-      await pickTemplate(page, 'Row echo')
-      await page
-        .getByLabel('Choose a workbook', { exact: true })
-        .setInputFiles(join(app.home, 'march.xlsx'))
+      const sheet = await ownSheet(join(app.home, 'march.xlsx'))
+      await newRowEchoRun(page, app.mode.url, sheet)
       await page.getByRole('heading', { name: 'Your columns and the template’s fields' }).waitFor()
       // A choice of the user's own, unlike the proposal: only the draft can bring it back.
       await fieldOf(page, 'Long notes').selectOption('')
@@ -123,9 +118,7 @@ describeInChromium('Draft', 'the New run draft in headless Chromium', () => {
     async () => {
       await page.goto(app.mode.url)
       await page.getByRole('radio', { name: /Row echo/ }).check()
-      await page
-        .getByLabel('Choose a workbook', { exact: true })
-        .setInputFiles(join(app.home, 'march.xlsx'))
+      await chooseWorkbook(page, join(app.home, 'march.xlsx'))
       await page.getByText('5 rows, no problems: ready to send.').waitFor()
       await expect.poll(async () => (await kept())?.step).toBe('send')
       // Browser mode keeps a copy of what the page sent; take it away.

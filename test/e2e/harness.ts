@@ -14,6 +14,7 @@ import type { Sandbox, SandboxOptions } from '../../src/sandbox'
 import { startBrowserMode, type BrowserMode } from '../../src/web/app'
 import { inProcessBuiltInSandbox, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { standIn } from '../helpers/stand-in'
 import {
   CHROMIUM_ARGS,
   CHROMIUM_PATH,
@@ -28,6 +29,9 @@ export interface ExtraEnvironment {
   token: string
   sandbox?: SandboxOptions
 }
+
+/** The page's size unless a test gives its own: the desktop window's usual size. */
+const WINDOW = { width: 1280, height: 800 }
 
 export interface E2eAppOptions {
   /** Start of the temporary home folder's name. */
@@ -47,7 +51,7 @@ export interface E2eAppOptions {
   secrets?: () => Promise<ChosenSecretStore>
   /** Given the built-in Sandbox once it started (its `injectFault` slows or breaks requests). */
   builtInSandbox?: (sandbox: Sandbox) => void
-  /** The browser context of the page: its viewport, whether it takes downloads. */
+  /** The browser context of the page where it differs (Playwright takes downloads anyway). */
   context?: BrowserContextOptions
 }
 
@@ -123,7 +127,7 @@ export async function startE2eApp(options: E2eAppOptions): Promise<E2eApp> {
     }
     await startApp(true)
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
-    page = await (await browser.newContext(options.context)).newPage()
+    page = await (await browser.newContext({ viewport: WINDOW, ...options.context })).newPage()
   } catch (error) {
     await close().catch(() => {})
     throw error
@@ -184,16 +188,11 @@ export function useE2eApp(
   return { app: standIn(live), page: standIn(() => live().page) }
 }
 
-/** An object that forwards every read to what `current` returns at the time of the read. */
-function standIn<T extends object>(current: () => T): T {
-  return new Proxy({} as T, {
-    get(_target, key) {
-      const target = current()
-      const value: unknown = Reflect.get(target, key)
-      return typeof value === 'function' ? value.bind(target) : value
-    },
-  })
-}
+/**
+ * How long a browser test may take unless it says otherwise: a journey through several screens,
+ * each photographed in both themes, with a run followed to its end.
+ */
+const JOURNEY_MS = 180_000
 
 /**
  * A describe block of browser tests, skipped with its reason printed where this machine has no
@@ -202,5 +201,5 @@ function standIn<T extends object>(current: () => T): T {
 export function describeInChromium(what: string, title: string, body: () => void): void {
   const missing = chromiumMissing()
   if (missing) console.log(`${what} end-to-end test skipped: ${missing}.`)
-  describe.skipIf(missing !== null)(title, body)
+  describe.skipIf(missing !== null)(title, { timeout: JOURNEY_MS }, body)
 }

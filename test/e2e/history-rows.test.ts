@@ -56,7 +56,6 @@ describeInChromium('History rows', 'what History says a run ran, whole', () => {
   const { app, page } = useE2eApp({
     homePrefix: 'skill-runner-e2e-history-rows-',
     taskMs: 20,
-    context: { viewport: { width: 1280, height: 800 } },
   })
 
   it(

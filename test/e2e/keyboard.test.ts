@@ -32,7 +32,6 @@ describeInChromium('Keyboard', 'the keyboard journey', () => {
   const { app, page } = useE2eApp({
     homePrefix: 'skill-runner-e2e-keyboard-',
     taskMs: 50,
-    context: { viewport: { width: 1280, height: 800 } },
   })
 
   async function workbook(name: string, rows: (string | number | null)[][]): Promise<string> {

@@ -9,6 +9,7 @@ import { expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { describeInChromium, useE2eApp } from './harness'
+import { chooseWorkbook } from './steps'
 import { downloadFrom, readWorkbook } from './input-workbook'
 import { screenshotBothThemes, showScreen } from './screens'
 import { cutWithoutTooltip, gridReach, measureLayout } from './layout-measure'
@@ -21,7 +22,6 @@ describeInChromium('Layout', 'the layout of every screen', () => {
   const { app, page } = useE2eApp({
     homePrefix: 'skill-runner-e2e-layout-',
     taskMs: 50,
-    context: { acceptDownloads: true, viewport: { width: 1280, height: 800 } },
   })
 
   /** The screens, each shown and waited for; the run detail last, as it replaces the list. */
@@ -77,7 +77,7 @@ describeInChromium('Layout', 'the layout of every screen', () => {
       for (let c = 1; c <= columns; c += 1) input.getCell(r, c).value = `text ${r}.${c}`
     const filled = join(app.home, 'products.xlsx')
     await book.xlsx.writeFile(filled)
-    await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(filled)
+    await chooseWorkbook(page, filled)
     await page.getByTestId('rows-grid').waitFor()
   })
 
@@ -85,30 +85,26 @@ describeInChromium('Layout', 'the layout of every screen', () => {
     { width: 1280, height: 800 },
     { width: 860, height: 700 },
   ]) {
-    it(
-      `fits every screen in a ${size.width}x${size.height} window`,
-      { timeout: 180_000 },
-      async () => {
-        await page.setViewportSize(size)
-        for (const [name, show] of Object.entries(screens)) {
-          await show()
-          const at = `${name} at ${size.width}x${size.height}`
-          const figures = await measureLayout(page)
-          expect(figures.documentHeight, at).toBe(size.height)
-          expect(figures.bodyHeight, at).toBe(size.height)
-          expect(figures.documentWidth, at).toBe(size.width)
-          expect(figures.headerHeight, at).toBeGreaterThan(0)
-          expect(figures.headerHeight, at).toBeLessThan(80)
-          expect(figures.scrollAreas, at).toEqual([`div.screen.screen-${screenId(name)}`])
-          expect(figures.tallDataLists, at).toEqual([])
-          expect(figures.badBadges, at).toEqual([])
-          expect(await cutWithoutTooltip(page, figures.cut), at).toEqual([])
-          if (name === 'new-run') await checkGrid(page, size, at)
-          await screenshotBothThemes(page, `layout-${name}-${size.width}x${size.height}`)
-        }
-        await page.getByRole('button', { name: '← All runs' }).click()
-      },
-    )
+    it(`fits every screen in a ${size.width}x${size.height} window`, async () => {
+      await page.setViewportSize(size)
+      for (const [name, show] of Object.entries(screens)) {
+        await show()
+        const at = `${name} at ${size.width}x${size.height}`
+        const figures = await measureLayout(page)
+        expect(figures.documentHeight, at).toBe(size.height)
+        expect(figures.bodyHeight, at).toBe(size.height)
+        expect(figures.documentWidth, at).toBe(size.width)
+        expect(figures.headerHeight, at).toBeGreaterThan(0)
+        expect(figures.headerHeight, at).toBeLessThan(80)
+        expect(figures.scrollAreas, at).toEqual([`div.screen.screen-${screenId(name)}`])
+        expect(figures.tallDataLists, at).toEqual([])
+        expect(figures.badBadges, at).toEqual([])
+        expect(await cutWithoutTooltip(page, figures.cut), at).toEqual([])
+        if (name === 'new-run') await checkGrid(page, size, at)
+        await screenshotBothThemes(page, `layout-${name}-${size.width}x${size.height}`)
+      }
+      await page.getByRole('button', { name: '← All runs' }).click()
+    })
   }
 
   it('lines up the pasted id and the version boxes', { timeout: 60_000 }, async () => {

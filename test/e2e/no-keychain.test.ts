@@ -18,7 +18,6 @@ describeInChromium('No-keychain', 'signing in on a computer without a keychain',
     {
       homePrefix: 'skill-runner-e2e-nokeychain-',
       taskMs: 50,
-      context: { viewport: { width: 1280, height: 800 } },
       // The machine's own keychain is never asked: this computer has none.
       secrets: () => chooseSecretStore({ keychain: async () => null }),
     },

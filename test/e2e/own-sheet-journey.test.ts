@@ -18,7 +18,14 @@ import { call, type TestSandbox } from '../helpers/sandbox'
 import { describeInChromium, useE2eApp } from './harness'
 import { downloadFrom, readWorkbook, writeSheet } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
-import { chooseEnvironment, fieldOf, shownRunId, useAdCopyListing, useTemplateById } from './steps'
+import {
+  chooseEnvironment,
+  chooseWorkbook,
+  fieldOf,
+  shownRunId,
+  useAdCopyListing,
+  useTemplateById,
+} from './steps'
 
 const TEAM_TOKEN = 'tok-e2e-team-own-sheet'
 const BAD = [7, 20, 41]
@@ -43,7 +50,7 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
       { name: 'Team', token: TEAM_TOKEN, sandbox: { taskMs: 50 } },
       { name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed, taskMs: 50 } },
     ],
-    context: { viewport: WIDE, acceptDownloads: true },
+    context: { viewport: WIDE },
   })
 
   /** Light and dark at 1280x800, and at 860x700 too where the layout matters. */
@@ -63,7 +70,6 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
   }
 
   const screens = () => page.getByRole('navigation', { name: 'Screens' })
-  const workbookInput = () => page.getByLabel('Choose a workbook', { exact: true })
 
   async function tasksOf(sandbox: TestSandbox, token: string, runId: string): Promise<number> {
     const detail = await call<RunDetail>(sandbox, paths.run(runId), { token })
@@ -161,7 +167,7 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
     cost: string | RegExp,
   ): Promise<string> {
     await screens().getByRole('button', { name: 'New run' }).click()
-    await workbookInput().setInputFiles(fixed)
+    await chooseWorkbook(page, fixed)
     await page.getByText('matched the way you confirmed last time', { exact: false }).waitFor()
     await page.getByText('3 rows, no problems: ready to send.').waitFor()
     await page.getByRole('button', { name: 'Review the cost and send…' }).click()
@@ -186,7 +192,7 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
     const again = join(app.home, copyName)
     copyFileSync(sheet, again)
     await screens().getByRole('button', { name: 'New run' }).click()
-    await workbookInput().setInputFiles(again)
+    await chooseWorkbook(page, again)
     await page.getByText('matched the way you confirmed last time', { exact: false }).waitFor()
     expect(await fieldOf(page, first.header).inputValue()).toBe(first.field)
     await page.getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' }).waitFor()
@@ -219,7 +225,7 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
       await useTemplateById(page, 'row-echo', 'Row echo')
 
       // The mapping is proposed from the renamed headers under the title, then confirmed.
-      await workbookInput().setInputFiles(sheet)
+      await chooseWorkbook(page, sheet)
       const panel = page.getByRole('heading', { name: 'Your columns and the template’s fields' })
       await panel.waitFor()
       await page.getByText('The headers are on row 3', { exact: false }).waitFor()
@@ -286,7 +292,7 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
       await chooseEnvironment(page, /Market/)
       await useAdCopyListing(page)
 
-      await workbookInput().setInputFiles(sheet)
+      await chooseWorkbook(page, sheet)
       const panel = page.getByRole('heading', { name: /Your columns and the/ })
       await panel.waitFor()
       expect(await fieldOf(page, 'Item').inputValue()).toBe('product')

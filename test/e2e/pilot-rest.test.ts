@@ -21,7 +21,7 @@ import { isTerminalStatus, paths, type RunDetail, type RunList } from '../../src
 import { describeInChromium, useE2eApp } from './harness'
 import { writeSheet } from './input-workbook'
 import { seriousA11yViolations, showScreen, screenshotAtBothSizes } from './screens'
-import { chooseEnvironment, shownRunId, useTemplateById } from './steps'
+import { chooseEnvironment, chooseWorkbook, shownRunId, useTemplateById } from './steps'
 
 const TEAM_TOKEN = 'tok-e2e-team-pilot-rest'
 
@@ -30,7 +30,6 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
     homePrefix: 'skill-runner-pilot-rest-',
     taskMs: 50,
     environments: [{ name: 'Team', token: TEAM_TOKEN, sandbox: { taskMs: 20 } }],
-    context: { viewport: { width: 1280, height: 800 } },
   })
 
   const look = (name: string) => screenshotAtBothSizes(page, `pilot-rest-${name}`)
@@ -99,126 +98,122 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
     },
   )
 
-  it(
-    'a pilot of 5 then the rest of 45 on an environment added by address, paid once each',
-    { timeout: 180_000 },
-    async () => {
-      const team = app.sandboxes.Team!
-      const sheet = join(app.home, 'fifty.xlsx')
-      await writeFiftyRows(sheet)
+  it('a pilot of 5 then the rest of 45 on an environment added by address, paid once each', async () => {
+    const team = app.sandboxes.Team!
+    const sheet = join(app.home, 'fifty.xlsx')
+    await writeFiftyRows(sheet)
 
-      await page.setViewportSize({ width: 1280, height: 800 })
-      await page.goto(app.mode.url)
-      await showScreen(page, 'New run')
-      await chooseEnvironment(page, /Team/)
-      await useTemplateById(page, 'row-echo', 'Row echo')
-      await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(sheet)
-      await page.getByText('50 rows, no problems: ready to send.').waitFor()
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.goto(app.mode.url)
+    await showScreen(page, 'New run')
+    await chooseEnvironment(page, /Team/)
+    await useTemplateById(page, 'row-echo', 'Row echo')
+    await chooseWorkbook(page, sheet)
+    await page.getByText('50 rows, no problems: ready to send.').waitFor()
 
-      // The pilot is chosen in the app's own control: its radio, then its number of rows.
-      const pilotChoice = page.locator('fieldset.pilot')
-      const pilotRadio = pilotChoice.getByRole('radio', { name: /A pilot of the first/ })
-      await pilotRadio.check()
-      await page.getByLabel('Rows in the pilot').fill('5')
-      expect(await pilotRadio.isChecked()).toBe(true)
-      expect(await page.getByLabel('Rows in the pilot').inputValue()).toBe('5')
-      await screenshotAtBothSizes(page, 'pilot-rest-real-pilot-choice', {
-        eachSize: () => pilotChoice.scrollIntoViewIfNeeded(),
-      })
-      expect(await seriousA11yViolations(page)).toEqual([])
+    // The pilot is chosen in the app's own control: its radio, then its number of rows.
+    const pilotChoice = page.locator('fieldset.pilot')
+    const pilotRadio = pilotChoice.getByRole('radio', { name: /A pilot of the first/ })
+    await pilotRadio.check()
+    await page.getByLabel('Rows in the pilot').fill('5')
+    expect(await pilotRadio.isChecked()).toBe(true)
+    expect(await page.getByLabel('Rows in the pilot').inputValue()).toBe('5')
+    await screenshotAtBothSizes(page, 'pilot-rest-real-pilot-choice', {
+      eachSize: () => pilotChoice.scrollIntoViewIfNeeded(),
+    })
+    expect(await seriousA11yViolations(page)).toEqual([])
 
-      await page.getByRole('button', { name: 'Review the cost and send…' }).click()
-      const dialog = page.getByRole('dialog')
-      await dialog.getByText(/A pilot: the first 5 rows of 50/).waitFor()
-      // Nothing ran here before: the cost is said to be unknown, and why.
-      await dialog.getByText(/unknown\. The service charges what each row actually costs/).waitFor()
-      const sendPilot = dialog.getByRole('button', { name: /^Send/ }).last()
-      expect(await sendPilot.isDisabled()).toBe(true)
-      await dialog.getByRole('checkbox', { name: /I agree to pay what this run costs/ }).check()
-      await screenshotAtBothSizes(page, 'pilot-rest-real-pilot-confirm')
-      await sendPilot.click()
-      const pilotId = await shownRunId(page)
+    await page.getByRole('button', { name: 'Review the cost and send…' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByText(/A pilot: the first 5 rows of 50/).waitFor()
+    // Nothing ran here before: the cost is said to be unknown, and why.
+    await dialog.getByText(/unknown\. The service charges what each row actually costs/).waitFor()
+    const sendPilot = dialog.getByRole('button', { name: /^Send/ }).last()
+    expect(await sendPilot.isDisabled()).toBe(true)
+    await dialog.getByRole('checkbox', { name: /I agree to pay what this run costs/ }).check()
+    await screenshotAtBothSizes(page, 'pilot-rest-real-pilot-confirm')
+    await sendPilot.click()
+    const pilotId = await shownRunId(page)
 
-      // Once the pilot ended, its page offers the 45 others at the cost per row it learned.
-      const card = page.getByTestId('rest-of-pilot')
-      await card
-        .getByText(/45 rows of the workbook this pilot was sent from are not sent yet/)
-        .waitFor({ timeout: 60_000 })
-      await card.getByText(/Cost: about 45 credits: 45 rows at 1 credit per row/).waitFor()
-      await screenshotAtBothSizes(page, 'pilot-rest-real-rest-offer', {
-        eachSize: () => card.scrollIntoViewIfNeeded(),
-      })
-      expect(await seriousA11yViolations(page)).toEqual([])
+    // Once the pilot ended, its page offers the 45 others at the cost per row it learned.
+    const card = page.getByTestId('rest-of-pilot')
+    await card
+      .getByText(/45 rows of the workbook this pilot was sent from are not sent yet/)
+      .waitFor({ timeout: 60_000 })
+    await card.getByText(/Cost: about 45 credits: 45 rows at 1 credit per row/).waitFor()
+    await screenshotAtBothSizes(page, 'pilot-rest-real-rest-offer', {
+      eachSize: () => card.scrollIntoViewIfNeeded(),
+    })
+    expect(await seriousA11yViolations(page)).toEqual([])
 
-      await card.getByRole('button', { name: 'Send the remaining 45 rows…' }).click()
-      await dialog
-        .getByText(/The rest after the pilot: 45 rows \(rows 7 to 51 of the sheet\)/)
-        .waitFor()
-      await dialog.getByText('About 45 credits: 45 rows at 1 credit per row').waitFor()
-      const sendRest = dialog.getByRole('button', { name: 'Send for about 45 credits' })
-      expect(await sendRest.isDisabled()).toBe(true)
-      await dialog.getByRole('checkbox', { name: /I agree to pay about 45 credits/ }).check()
-      await screenshotAtBothSizes(page, 'pilot-rest-real-rest-confirm')
-      await sendRest.click()
-      const restId = await shownRunId(page, pilotId)
+    await card.getByRole('button', { name: 'Send the remaining 45 rows…' }).click()
+    await dialog
+      .getByText(/The rest after the pilot: 45 rows \(rows 7 to 51 of the sheet\)/)
+      .waitFor()
+    await dialog.getByText('About 45 credits: 45 rows at 1 credit per row').waitFor()
+    const sendRest = dialog.getByRole('button', { name: 'Send for about 45 credits' })
+    expect(await sendRest.isDisabled()).toBe(true)
+    await dialog.getByRole('checkbox', { name: /I agree to pay about 45 credits/ }).check()
+    await screenshotAtBothSizes(page, 'pilot-rest-real-rest-confirm')
+    await sendRest.click()
+    const restId = await shownRunId(page, pilotId)
 
-      // The service holds exactly the two runs, of 5 and 45 tasks, each charged once.
-      const runs = await waitForEnded(team, [pilotId, restId])
-      expect(runs.map((r) => r.run.runId).sort()).toEqual([pilotId, restId].sort())
-      const pilot = runs.find((r) => r.run.runId === pilotId)!
-      const rest = runs.find((r) => r.run.runId === restId)!
-      expect([pilot.run.totalTasks, rest.run.totalTasks]).toEqual([5, 45])
-      expect([pilot.run.actualCostT, rest.run.actualCostT]).toEqual([5, 45])
-      // No row went twice: the rows the service was sent are the 50, each once.
-      const sent = [...(await messagesOf(pilot)), ...(await messagesOf(rest))]
-      expect(sent).toHaveLength(50)
-      expect(new Set(sent)).toEqual(new Set(MESSAGES))
-      expect((await messagesOf(pilot)).sort()).toEqual(MESSAGES.slice(0, 5).sort())
+    // The service holds exactly the two runs, of 5 and 45 tasks, each charged once.
+    const runs = await waitForEnded(team, [pilotId, restId])
+    expect(runs.map((r) => r.run.runId).sort()).toEqual([pilotId, restId].sort())
+    const pilot = runs.find((r) => r.run.runId === pilotId)!
+    const rest = runs.find((r) => r.run.runId === restId)!
+    expect([pilot.run.totalTasks, rest.run.totalTasks]).toEqual([5, 45])
+    expect([pilot.run.actualCostT, rest.run.actualCostT]).toEqual([5, 45])
+    // No row went twice: the rows the service was sent are the 50, each once.
+    const sent = [...(await messagesOf(pilot)), ...(await messagesOf(rest))]
+    expect(sent).toHaveLength(50)
+    expect(new Set(sent)).toEqual(new Set(MESSAGES))
+    expect((await messagesOf(pilot)).sort()).toEqual(MESSAGES.slice(0, 5).sort())
 
-      // History: the two as one batch.
-      await showScreen(page, 'History')
-      const restRow = page.locator(`.history-table tbody tr[data-run-id="${restId}"]`)
-      const pilotRow = page.locator(`.history-table tbody tr[data-run-id="${pilotId}"]`)
-      await restRow.waitFor()
-      expect(await restRow.textContent()).toContain('rest of a pilot')
-      // The rest sits right under its pilot, said so.
-      expect(Number(await restRow.getAttribute('aria-rowindex'))).toBe(
-        Number(await pilotRow.getAttribute('aria-rowindex')) + 1,
-      )
-      expect(await restRow.getAttribute('data-batch')).toBe('under-its-pilot')
-      expect(await restRow.textContent()).toContain('Rest of the pilot above')
-      expect(await pilotRow.textContent()).toMatch(/· pilot/)
-      expect(await restRow.locator('.history-what').getAttribute('title')).toMatch(
-        /^The rest of the workbook of a pilot: fifty\.xlsx, sent .+/,
-      )
-      expect(await pilotRow.locator('[title^="A pilot"]').getAttribute('title')).toMatch(
-        /^A pilot; the rest was sent in fifty\.xlsx, sent .+/,
-      )
-      await screenshotAtBothSizes(page, 'pilot-rest-real-history', {
-        eachSize: () => restRow.scrollIntoViewIfNeeded(),
-      })
-      expect(await seriousA11yViolations(page)).toEqual([])
+    // History: the two as one batch.
+    await showScreen(page, 'History')
+    const restRow = page.locator(`.history-table tbody tr[data-run-id="${restId}"]`)
+    const pilotRow = page.locator(`.history-table tbody tr[data-run-id="${pilotId}"]`)
+    await restRow.waitFor()
+    expect(await restRow.textContent()).toContain('rest of a pilot')
+    // The rest sits right under its pilot, said so.
+    expect(Number(await restRow.getAttribute('aria-rowindex'))).toBe(
+      Number(await pilotRow.getAttribute('aria-rowindex')) + 1,
+    )
+    expect(await restRow.getAttribute('data-batch')).toBe('under-its-pilot')
+    expect(await restRow.textContent()).toContain('Rest of the pilot above')
+    expect(await pilotRow.textContent()).toMatch(/· pilot/)
+    expect(await restRow.locator('.history-what').getAttribute('title')).toMatch(
+      /^The rest of the workbook of a pilot: fifty\.xlsx, sent .+/,
+    )
+    expect(await pilotRow.locator('[title^="A pilot"]').getAttribute('title')).toMatch(
+      /^A pilot; the rest was sent in fifty\.xlsx, sent .+/,
+    )
+    await screenshotAtBothSizes(page, 'pilot-rest-real-history', {
+      eachSize: () => restRow.scrollIntoViewIfNeeded(),
+    })
+    expect(await seriousA11yViolations(page)).toEqual([])
 
-      // The results workbook saved from the rest's page: the 50 rows in sheet order, each
-      // saying which run sent it.
-      await restRow.getByRole('button', { name: `Open run ${restId}` }).click()
-      await page.getByRole('button', { name: 'Save results workbook' }).click()
-      await page.getByText(/Saved the results of 50 rows/).waitFor({ timeout: 60_000 })
-      const saved = await page.getByLabel('Results workbook').inputValue()
-      const book = new ExcelJS.Workbook()
-      await book.xlsx.readFile(saved)
-      const results = book.getWorksheet('Results')!
-      expect(results.getRow(1).getCell(2).value).toBe('Sent in')
-      expect(results.getRow(1).getCell(3).value).toBe('Message')
-      const lines = Array.from({ length: 50 }, (_, i) => results.getRow(i + 2))
-      expect(lines.map((l) => l.getCell(1).value)).toEqual(MESSAGES.map((_, i) => i + 2))
-      expect(lines.map((l) => l.getCell(2).value)).toEqual(
-        MESSAGES.map((_, i) => (i < 5 ? 'Pilot' : 'Rest')),
-      )
-      expect(lines.map((l) => l.getCell(3).value)).toEqual(MESSAGES)
-      expect(results.getRow(52).getCell(1).value ?? null).toBe(null)
-    },
-  )
+    // The results workbook saved from the rest's page: the 50 rows in sheet order, each
+    // saying which run sent it.
+    await restRow.getByRole('button', { name: `Open run ${restId}` }).click()
+    await page.getByRole('button', { name: 'Save results workbook' }).click()
+    await page.getByText(/Saved the results of 50 rows/).waitFor({ timeout: 60_000 })
+    const saved = await page.getByLabel('Results workbook').inputValue()
+    const book = new ExcelJS.Workbook()
+    await book.xlsx.readFile(saved)
+    const results = book.getWorksheet('Results')!
+    expect(results.getRow(1).getCell(2).value).toBe('Sent in')
+    expect(results.getRow(1).getCell(3).value).toBe('Message')
+    const lines = Array.from({ length: 50 }, (_, i) => results.getRow(i + 2))
+    expect(lines.map((l) => l.getCell(1).value)).toEqual(MESSAGES.map((_, i) => i + 2))
+    expect(lines.map((l) => l.getCell(2).value)).toEqual(
+      MESSAGES.map((_, i) => (i < 5 ? 'Pilot' : 'Rest')),
+    )
+    expect(lines.map((l) => l.getCell(3).value)).toEqual(MESSAGES)
+    expect(results.getRow(52).getCell(1).value ?? null).toBe(null)
+  })
 })
 
 const MESSAGES = Array.from({ length: 50 }, (_, i) => `Row ${i + 1} of fifty`)

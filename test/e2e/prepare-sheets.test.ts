@@ -6,13 +6,13 @@ import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
+import { chooseWorkbook } from './steps'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
 
 describeInChromium('Sheets', 'a workbook of several sheets', () => {
   const { app, page } = useE2eApp({
     homePrefix: 'skill-runner-e2e-sheets-',
     taskMs: 100,
-    context: { viewport: { width: 1280, height: 800 } },
   })
 
   it('asks which sheet, then says what was read past', { timeout: 120_000 }, async () => {
@@ -27,7 +27,7 @@ describeInChromium('Sheets', 'a workbook of several sheets', () => {
 
     await page.goto(app.mode.url)
     await page.getByRole('radio', { name: /Row echo/ }).check()
-    await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(path)
+    await chooseWorkbook(page, path)
     const choice = page.getByLabel('Which sheet holds the rows to send?')
     await choice.waitFor()
     await page.getByText(/“Monday” and “Tuesday” fit the template's columns equally well/).waitFor()

@@ -26,7 +26,6 @@ describeInChromium(
     const { app, page } = useE2eApp({
       homePrefix: 'skill-runner-retry-workbook-',
       taskMs: 50,
-      context: { viewport: { width: 1280, height: 800 } },
     })
 
     const write = (name: string, lines: string[]) => {

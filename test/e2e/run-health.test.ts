@@ -22,7 +22,6 @@ describeInChromium('Run-health', 'runs that need attention, and an outage', () =
     homePrefix: 'skill-runner-run-health-',
     taskMs: 50,
     environments: [{ name: 'Away', token: TOKEN, sandbox: { dbPath, taskMs: 100 } }],
-    context: { viewport: { width: 1280, height: 800 } },
   })
 
   /** Light and dark at the two window sizes the app is used at. */

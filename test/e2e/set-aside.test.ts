@@ -7,7 +7,7 @@ import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
 import { downloadFrom, readWorkbook, writeSheet } from './input-workbook'
 import { screenshotBothThemes, seriousA11yViolations, showScreen } from './screens'
-import { pickTemplate, shownRunId } from './steps'
+import { chooseWorkbook, newRowEchoRun, shownRunId } from './steps'
 
 const BAD = [7, 20, 41]
 
@@ -22,72 +22,64 @@ describeInChromium('Set-aside', 'set the rows with problems aside, in headless C
   const { app, page } = useE2eApp({
     homePrefix: 'skill-runner-e2e-aside-',
     taskMs: 100,
-    context: { viewport: { width: 1280, height: 800 }, acceptDownloads: true },
   })
 
-  it(
-    'sends the 47 valid rows after the usual confirmation and hands the 3 others back to fix',
-    { timeout: 180_000 },
-    async () => {
-      const input = join(app.home, 'fifty.xlsx')
-      await sheetWithBadRows(input)
-      await page.goto(app.mode.url)
-      await pickTemplate(page, 'Row echo')
-      await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(input)
+  it('sends the 47 valid rows after the usual confirmation and hands the 3 others back to fix', async () => {
+    const input = await sheetWithBadRows(join(app.home, 'fifty.xlsx'))
+    await newRowEchoRun(page, app.mode.url, input)
 
-      const offer = page.getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
-      await offer.waitFor()
-      expect(
-        await page.getByRole('button', { name: 'Review the cost and send…' }).isDisabled(),
-      ).toBe(true)
-      await page.getByRole('heading', { name: '4. Send' }).scrollIntoViewIfNeeded()
-      await screenshotBothThemes(page, 'aside-01-offer')
-      expect(await seriousA11yViolations(page)).toEqual([])
+    const offer = page.getByRole('button', { name: 'Send 47 valid rows and set 3 aside to fix…' })
+    await offer.waitFor()
+    expect(await page.getByRole('button', { name: 'Review the cost and send…' }).isDisabled()).toBe(
+      true,
+    )
+    await page.getByRole('heading', { name: '4. Send' }).scrollIntoViewIfNeeded()
+    await screenshotBothThemes(page, 'aside-01-offer')
+    expect(await seriousA11yViolations(page)).toEqual([])
 
-      await offer.click()
-      const dialog = page.getByRole('dialog')
-      await dialog.getByText('Send 47 valid rows and set 3 aside?').waitFor()
-      await dialog
-        .getByText(/3 rows with problems set aside to fix, not sent and not counted/)
-        .waitFor()
-      await screenshotBothThemes(page, 'aside-02-confirm')
-      const send = dialog.getByRole('button', { name: /^Send/ }).last()
-      expect(await send.isDisabled()).toBe(true)
-      await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
-      expect(await send.isDisabled()).toBe(false)
-      await send.click()
+    await offer.click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByText('Send 47 valid rows and set 3 aside?').waitFor()
+    await dialog
+      .getByText(/3 rows with problems set aside to fix, not sent and not counted/)
+      .waitFor()
+    await screenshotBothThemes(page, 'aside-02-confirm')
+    const send = dialog.getByRole('button', { name: /^Send/ }).last()
+    expect(await send.isDisabled()).toBe(true)
+    await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
+    expect(await send.isDisabled()).toBe(false)
+    await send.click()
 
-      await shownRunId(page)
-      await showScreen(page, 'History')
-      const entry = page.locator('.history-table tbody tr', { hasText: '3 set aside to fix' })
-      await entry.waitFor()
-      expect(await entry.textContent()).toContain('47 rows')
-      await screenshotBothThemes(page, 'aside-03-history')
-      expect(await seriousA11yViolations(page)).toEqual([])
+    await shownRunId(page)
+    await showScreen(page, 'History')
+    const entry = page.locator('.history-table tbody tr', { hasText: '3 set aside to fix' })
+    await entry.waitFor()
+    expect(await entry.textContent()).toContain('47 rows')
+    await screenshotBothThemes(page, 'aside-03-history')
+    expect(await seriousA11yViolations(page)).toEqual([])
 
-      const openRows = entry.getByRole('button', { name: 'Open the 3 rows to fix' })
-      const saved = await downloadFrom(page, openRows, app.home, 'to-fix.xlsx')
-      const book = await readWorkbook(saved)
-      const sheet = book.getWorksheet('To fix')!
-      expect(sheet.rowCount).toBe(4)
-      expect(sheet.getCell('A2').value).toBe('Hello 7')
+    const openRows = entry.getByRole('button', { name: 'Open the 3 rows to fix' })
+    const saved = await downloadFrom(page, openRows, app.home, 'to-fix.xlsx')
+    const book = await readWorkbook(saved)
+    const sheet = book.getWorksheet('To fix')!
+    expect(sheet.rowCount).toBe(4)
+    expect(sheet.getCell('A2').value).toBe('Hello 7')
 
-      await page.setViewportSize({ width: 860, height: 700 })
-      await screenshotBothThemes(page, 'aside-04-history-narrow')
+    await page.setViewportSize({ width: 860, height: 700 })
+    await screenshotBothThemes(page, 'aside-04-history-narrow')
 
-      // Fixed and dropped again, the 3 rows are sent as the first run's follow-up.
-      for (const r of [2, 3, 4]) sheet.getCell(r, 2).value = r
-      await book.xlsx.writeFile(saved)
-      await showScreen(page, 'New run')
-      await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(saved)
-      await page.getByText('3 rows, no problems: ready to send.').waitFor()
-      await page.getByRole('button', { name: 'Review the cost and send…' }).click()
-      await dialog.getByText('Send 3 fixed rows?').waitFor()
-      await dialog.getByText(/3 fixed rows set aside from an earlier run/).waitFor()
-      await screenshotBothThemes(page, 'aside-05-follow-up-narrow')
-      await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
-      await dialog.getByRole('button', { name: /^Send/ }).last().click()
-      await shownRunId(page)
-    },
-  )
+    // Fixed and dropped again, the 3 rows are sent as the first run's follow-up.
+    for (const r of [2, 3, 4]) sheet.getCell(r, 2).value = r
+    await book.xlsx.writeFile(saved)
+    await showScreen(page, 'New run')
+    await chooseWorkbook(page, saved)
+    await page.getByText('3 rows, no problems: ready to send.').waitFor()
+    await page.getByRole('button', { name: 'Review the cost and send…' }).click()
+    await dialog.getByText('Send 3 fixed rows?').waitFor()
+    await dialog.getByText(/3 fixed rows set aside from an earlier run/).waitFor()
+    await screenshotBothThemes(page, 'aside-05-follow-up-narrow')
+    await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
+    await dialog.getByRole('button', { name: /^Send/ }).last().click()
+    await shownRunId(page)
+  })
 })

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { BUYER_TOKEN, buyerSeed } from '../helpers/buyer-seed'
 import { describeInChromium, useE2eApp } from './harness'
-import { agreeToCostAndSend, pickTemplate } from './steps'
+import { agreeToCostAndSend, chooseWorkbook, pickTemplate } from './steps'
 import { downloadFrom, fillInputWorkbook, readWorkbook, type InputCells } from './input-workbook'
 import { screenshotBothThemes } from './screens'
 
@@ -23,15 +23,14 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
     environments: [
       { name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed, taskMs: 100 } },
     ],
-    context: { acceptDownloads: true, viewport: { width: 1280, height: 900 } },
+    context: { viewport: { width: 1280, height: 900 } },
   })
 
   const environment = (name: RegExp) =>
     page.getByRole('navigation', { name: 'Environments' }).getByRole('button', { name })
-  const workbookInput = () => page.getByLabel('Choose a workbook', { exact: true })
   const sendButton = () => page.getByRole('button', { name: 'Review the cost and send…' })
 
-  it('clears what belonged to the old template or environment', { timeout: 180_000 }, async () => {
+  it('clears what belonged to the old template or environment', async () => {
     await page.goto(app.mode.url)
     await pickTemplate(page, 'Row echo')
     // Nothing dropped yet: Send is disabled and says why.
@@ -41,7 +40,7 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
     const blank = await downloadFrom(page, 'Get the input workbook', app.home, 'blank.xlsx')
     const bad = join(app.home, 'bad.xlsx')
     await fillInputWorkbook(blank, bad, ONE_BAD)
-    await workbookInput().setInputFiles(bad)
+    await chooseWorkbook(page, bad)
     await page.getByText('2 rows, 1 problem to fix in the workbook.').waitFor()
     await page.getByText('Fix the 1 problem in the workbook, then check it again.').waitFor()
     expect(await sendButton().isDisabled()).toBe(true)
@@ -76,7 +75,7 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
       ['Hello', null, 1],
       ['World', null, 2],
     ])
-    await workbookInput().setInputFiles(good)
+    await chooseWorkbook(page, good)
     await page.getByText('2 rows, no problems: ready to send.').waitFor()
     expect(await sendButton().isDisabled()).toBe(false)
     expect(await page.locator('.send-blocker').count()).toBe(0)
@@ -93,7 +92,7 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
     // back to the other environment's runs list instead of failing to find the run there.
     await environment(/Sandbox/).click()
     await page.getByRole('radio', { name: /Row echo/ }).check()
-    await workbookInput().setInputFiles(good)
+    await chooseWorkbook(page, good)
     await page.getByText('2 rows, no problems: ready to send.').waitFor()
     await sendButton().click()
     // Sent: the run's page is open once its ID is there, folded under Details.
@@ -103,13 +102,13 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
     expect(await page.getByRole('alert').count()).toBe(0)
     await screenshotBothThemes(page, 'state-04-run-detail-switched')
   })
-  it('a run that set rows aside opens them from its detail', { timeout: 180_000 }, async () => {
+  it('a run that set rows aside opens them from its detail', async () => {
     await page.goto(app.mode.url)
     await page.getByRole('radio', { name: /Row echo/ }).check()
     const blank = await downloadFrom(page, 'Get the input workbook', app.home, 'aside-blank.xlsx')
     const bad = join(app.home, 'aside.xlsx')
     await fillInputWorkbook(blank, bad, ONE_BAD)
-    await workbookInput().setInputFiles(bad)
+    await chooseWorkbook(page, bad)
     await page.getByRole('button', { name: 'Send 1 valid row and set 1 aside to fix…' }).click()
     const dialog = page.getByRole('dialog')
     await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()

@@ -54,6 +54,18 @@ export async function pickTemplate(page: Page, name: string): Promise<void> {
   await page.getByRole('heading', { name: `2. ${name}` }).waitFor()
 }
 
+/** Gives step 3 the workbook at `path`, as choosing it in the file dialog does. */
+export async function chooseWorkbook(page: Page, path: string): Promise<void> {
+  await page.getByLabel('Choose a workbook', { exact: true }).setInputFiles(path)
+}
+
+/** Opens the app at `url` on a new run of Row echo and gives it the workbook at `path`. */
+export async function newRowEchoRun(page: Page, url: string, path: string): Promise<void> {
+  await page.goto(url)
+  await pickTemplate(page, 'Row echo')
+  await chooseWorkbook(page, path)
+}
+
 /** Agrees to what the run costs in the open confirmation, presses `send`; the run's id. */
 export async function agreeToCostAndSend(page: Page, send: string): Promise<string> {
   const dialog = page.getByRole('dialog')

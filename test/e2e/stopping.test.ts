@@ -12,7 +12,6 @@ describeInChromium('Stopping', 'a sent run, in the app', () => {
     homePrefix: 'skill-runner-stopping-',
     // Long enough that the run is still going while the test looks at it.
     taskMs: 10 * 60_000,
-    context: { viewport: { width: 1280, height: 800 } },
   })
 
   it(

@@ -1,21 +1,13 @@
 // The paces of earlier runs read from this computer's history (runs_seen, real SQLite), through
 // the Bridge verb the runs list and a run's page ask: finished runs of each named template or
 // listing only, newest first, whatever screen fetched them.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { BridgeService } from '../../src/core/bridge/service'
-import type { Engine } from '../../src/core/engine'
+import { describe, expect, it } from 'vitest'
 import type { RunSummary } from '../../src/shared/contract'
 import { runStartedAt } from '../renderer/fixtures'
-import { desktopBridgeService, engineOnLocal, ipc } from '../helpers/engine'
-import { useTestSandbox } from '../helpers/sandbox'
+import { ipc } from '../helpers/engine'
+import { useLocalBridge } from '../helpers/local-bridge'
 
-const sandbox = useTestSandbox()
-let engine: Engine
-let bridge: BridgeService
-let historyKey: string
+const { engine, connection, bridge } = useLocalBridge('sr-earlier-paces-')
 
 const T0 = 1_800_000_000
 
@@ -31,22 +23,9 @@ const summary = (runId: string, over: Partial<RunSummary>) =>
     ...over,
   })
 
-beforeAll(async () => {
-  const home = mkdtempSync(join(tmpdir(), 'sr-earlier-paces-'))
-  const local = await engineOnLocal(home, sandbox)
-  engine = local.engine
-  historyKey = local.connection.historyKey
-  bridge = desktopBridgeService(engine)
-})
-
-afterAll(async () => {
-  bridge?.dispose()
-  await engine?.close()
-})
-
 describe('earlier paces from the history', () => {
   it('gives the finished runs of the templates and listings named, and nothing else', async () => {
-    engine.recordRuns(historyKey, [
+    engine.recordRuns(connection.historyKey, [
       summary('fast', { completedAtUnix: T0 + 60 }), // 10 rows a minute
       summary('slow', {}), // 2 rows a minute
       summary('going', { status: 'running', completedTasks: 3, completedAtUnix: 0 }),
@@ -74,7 +53,7 @@ describe('earlier paces from the history', () => {
   })
 
   it('sees a run as it was last seen: once finished, it counts', async () => {
-    engine.recordRuns(historyKey, [summary('going', { completedAtUnix: T0 + 600 })])
+    engine.recordRuns(connection.historyKey, [summary('going', { completedAtUnix: T0 + 600 })])
     const view = await bridge.handlers.earlierPaces(
       { environment: 'Local', templateKeys: ['row-echo'], listingIds: [] },
       ipc,

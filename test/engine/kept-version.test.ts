@@ -1,35 +1,17 @@
 // "Keep this one": which version of a re-sent row is kept is the user's choice once made, kept in
 // the history on disk (it survives the engine closing), followed by the rows' versions and the
 // results workbook; without a choice the newest version that succeeded is kept.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { BridgeService } from '../../src/core/bridge/service'
-import type { Connection, Engine } from '../../src/core/engine'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { BridgeError } from '../../src/shared/bridge'
-import { desktopBridgeService, ipc, runEnded, sendRowEcho, testEngine } from '../helpers/engine'
-import { useTestSandbox } from '../helpers/sandbox'
+import { ipc, runEnded, sendRowEcho } from '../helpers/engine'
+import { useLocalBridge } from '../helpers/local-bridge'
 
-const sandbox = useTestSandbox()
-let home: string
-let engine: Engine
-let connection: Connection
-let bridge: BridgeService
+const { engine, connection, bridge, reopen } = useLocalBridge('sr-kept-version-')
 let runId: string
 let redoRunId: string
 
-function open() {
-  engine = testEngine(home, { tokenOverride: sandbox.token })
-  bridge = desktopBridgeService(engine)
-}
-
 beforeAll(async () => {
-  home = mkdtempSync(join(tmpdir(), 'sr-kept-version-'))
-  open()
-  await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url })
-  connection = await engine.connect({ env: 'Local' })
   const rows = [{ message: 'one' }, { message: 'two' }, { message: 'three' }]
   runId = await sendRowEcho(engine, connection, rows, [2, 3, 4])
   const plan = await bridge.handlers.planRedo({ environment: 'Local', runId, rows: [2, 4] }, ipc)
@@ -39,11 +21,6 @@ beforeAll(async () => {
   )
   redoRunId = sent.runId
   await runEnded(connection, redoRunId)
-})
-
-afterAll(async () => {
-  bridge?.dispose()
-  await engine?.close()
 })
 
 const versions = () => bridge.handlers.rowVersions({ environment: 'Local', runId }, ipc)
@@ -80,10 +57,7 @@ describe('choosing the kept version of a re-sent row', () => {
   })
 
   it('remembers the choice in the history on disk', async () => {
-    bridge.dispose()
-    await engine.close()
-    open()
-    connection = await engine.connect({ env: 'Local' })
+    await reopen()
     expect((await versions()).items[0]).toMatchObject({ kept: 0, keptBy: 'choice' })
     // Chosen again: the later version, now by choice.
     expect((await keep(0, 1)).items[0]).toMatchObject({ kept: 1, keptBy: 'choice' })

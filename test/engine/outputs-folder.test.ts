@@ -1,47 +1,35 @@
 // On a new computer the outputs folder (the app's own default, Downloads/Skill Runner) does not
 // exist yet, and often neither does Downloads: the first save of either kind makes it. A folder
 // that cannot be made is named in the message.
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { BridgeService } from '../../src/core/bridge/service'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { runFolderName } from '../../src/core/flows/downloads/downloads'
-import type { Engine } from '../../src/core/engine'
-import { desktopBridgeService, engineOnLocal, ipc, sendRowEcho } from '../helpers/engine'
-import { useTestSandbox } from '../helpers/sandbox'
+import { ipc, sendRowEcho } from '../helpers/engine'
+import { useLocalBridge } from '../helpers/local-bridge'
 
-const sandbox = useTestSandbox()
-let home: string
-let engine: Engine
-let bridge: BridgeService
+const { engine, connection, bridge, home } = useLocalBridge(
+  'sr-outputs-folder-',
+  join('Downloads', 'Skill Runner'),
+)
 let runId: string
 
 beforeAll(async () => {
-  home = mkdtempSync(join(tmpdir(), 'sr-outputs-folder-'))
-  const local = await engineOnLocal(home, sandbox)
-  engine = local.engine
-  bridge = desktopBridgeService(engine, join('Downloads', 'Skill Runner'))
   const rows = [{ message: 'first' }, { message: 'second' }]
-  runId = await sendRowEcho(engine, local.connection, rows, [2, 3])
-})
-
-afterAll(async () => {
-  bridge?.dispose()
-  await engine?.close()
+  runId = await sendRowEcho(engine, connection, rows, [2, 3])
 })
 
 describe('the outputs folder', () => {
   it('is made by the first "Save results workbook", Downloads included', async () => {
-    const folder = join(home, 'Downloads', 'Skill Runner')
-    expect(existsSync(join(home, 'Downloads'))).toBe(false)
+    const folder = join(home(), 'Downloads', 'Skill Runner')
+    expect(existsSync(join(home(), 'Downloads'))).toBe(false)
     const saved = await bridge.handlers.saveResultsWorkbook({ environment: 'Local', runId }, ipc)
     expect(saved.path).toBe(join(folder, `${runFolderName(runId)} results.xlsx`))
     expect(existsSync(saved.path)).toBe(true)
   })
 
   it('is made by the first "Save all outputs" too', async () => {
-    const chosen = join(home, 'new place', 'outputs')
+    const chosen = join(home(), 'new place', 'outputs')
     await bridge.handlers.updateSettings({ outputsFolder: chosen }, ipc)
     const saved = await bridge.handlers.downloadRun({ environment: 'Local', runId }, ipc)
     expect(saved).toMatchObject({ folder: join(chosen, runFolderName(runId)), failed: [] })
@@ -49,7 +37,7 @@ describe('the outputs folder', () => {
   })
 
   it('names a folder that cannot be made', async () => {
-    const notAFolder = join(home, 'a file')
+    const notAFolder = join(home(), 'a file')
     writeFileSync(notAFolder, 'not a folder')
     await bridge.handlers.updateSettings({ outputsFolder: join(notAFolder, 'outputs') }, ipc)
     for (const save of ['saveResultsWorkbook', 'downloadRun'] as const) {

@@ -1,37 +1,21 @@
 // Fix and resend: the failed row of a run is fixed before it is retried. Only that row is sent,
 // checked first like a workbook's cells; its new output becomes the row's kept version.
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import ExcelJS from 'exceljs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { BridgeService } from '../../src/core/bridge/service'
-import type { Connection, Engine } from '../../src/core/engine'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { BridgeError } from '../../src/shared/bridge'
-import { desktopBridgeService, engineOnLocal, ipc, runEnded, sendRowEcho } from '../helpers/engine'
-import { useTestSandbox } from '../helpers/sandbox'
+import { ipc, runEnded, sendRowEcho } from '../helpers/engine'
+import { useLocalBridge } from '../helpers/local-bridge'
 
-const sandbox = useTestSandbox()
-let engine: Engine
-let connection: Connection
-let bridge: BridgeService
+const { engine, connection, bridge } = useLocalBridge('sr-retry-fix-')
 let runId: string
 
 beforeAll(async () => {
-  const home = mkdtempSync(join(tmpdir(), 'sr-retry-fix-'))
-  ;({ engine, connection } = await engineOnLocal(home, sandbox))
-  bridge = desktopBridgeService(engine)
   runId = await sendRowEcho(
     engine,
     connection,
     [{ message: 'first' }, { message: 'second [[fail]]' }, { message: 'third' }],
     [2, 3, 5],
   )
-})
-
-afterAll(async () => {
-  bridge?.dispose()
-  await engine?.close()
 })
 
 const plan = (edits?: { row: number; cells: Record<string, string> }[]) =>

@@ -3,39 +3,30 @@
 // given back, gives a retry of only them with the workbook's new cells, checked like typed fixes.
 // A workbook whose rows moved, one that changes no failed row, and a fix that does not fit are
 // each said, and nothing is sent for them.
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { BridgeService } from '../../src/core/bridge/service'
-import type { Connection, Engine } from '../../src/core/engine'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { confirmPlan, planSubmission } from '../../src/core/flows/spend'
 import { parseInputWorkbook } from '../../src/core/workbooks'
 import { BridgeError } from '../../src/shared/bridge'
-import { desktopBridgeService, engineOnLocal, http, ipc, runEnded } from '../helpers/engine'
-import { runCount, useTestSandbox } from '../helpers/sandbox'
+import { http, ipc, runEnded } from '../helpers/engine'
+import { useLocalBridge } from '../helpers/local-bridge'
+import { runCount } from '../helpers/sandbox'
 
-const sandbox = useTestSandbox()
-let engine: Engine
-let connection: Connection
-let bridge: BridgeService
-let home: string
+const { sandbox, engine, connection, bridge, home } = useLocalBridge('sr-retry-workbook-')
 let runId: string
 
 const HEADER = 'Message,Sequence number'
 const SENT = ['a,1', 'b [[fail]],2', 'c,3', 'd [[fail]],4']
 
 function csv(name: string, lines: string[]): string {
-  const path = join(home, name)
+  const path = join(home(), name)
   writeFileSync(path, [HEADER, ...lines].join('\n'))
   return path
 }
 const runs = () => runCount(sandbox)
 
 beforeAll(async () => {
-  home = mkdtempSync(join(tmpdir(), 'sr-retry-workbook-'))
-  ;({ engine, connection } = await engineOnLocal(home, sandbox))
-  bridge = desktopBridgeService(engine)
   const planned = await planSubmission(
     engine,
     connection,
@@ -45,11 +36,6 @@ beforeAll(async () => {
   runId = (await confirmPlan(engine, planned, { confirmed: true })).submission.runId
   const ended = await runEnded(connection, runId)
   expect(ended.run.failedTasks).toBe(2)
-})
-
-afterAll(async () => {
-  bridge?.dispose()
-  await engine?.close()
 })
 
 const fromFile = (path: string) =>

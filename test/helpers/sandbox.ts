@@ -5,6 +5,7 @@
 import { afterAll, beforeAll } from 'vitest'
 import { isTerminalStatus, paths, type RunDetail } from '../../src/shared/contract'
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox'
+import { standIn } from './stand-in'
 
 export interface TestSandbox extends Sandbox {
   /** The first user's token (the demo token unless `tokens` were given). */
@@ -29,12 +30,9 @@ export function useTestSandbox(options: SandboxOptions = {}): TestSandbox {
     started = await startTestSandbox(options)
   })
   afterAll(() => started?.close())
-  return new Proxy({} as TestSandbox, {
-    get(_target, key) {
-      if (!started) throw new Error('the test sandbox is used before it started (beforeAll)')
-      const value: unknown = Reflect.get(started, key)
-      return typeof value === 'function' ? value.bind(started) : value
-    },
+  return standIn(() => {
+    if (!started) throw new Error('the test sandbox is used before it started (beforeAll)')
+    return started
   })
 }
 

@@ -4,9 +4,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import ExcelJS from 'exceljs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { readInputWorkbook } from '../../src/core/workbooks'
+import { readToFixSheet } from '../helpers/set-aside-book'
 import { schemaOf } from './support/schemas'
 
 const dir = mkdtempSync(join(tmpdir(), 'sr-aside-read-'))
@@ -42,15 +42,7 @@ describe('rows with problems set aside as the sheet is read', () => {
     expect(result.rowNumbers).not.toContain(4)
     expect(result.rows[0]).toEqual({ message: 'Hello 1', count: 1 })
 
-    const book = new ExcelJS.Workbook()
-    await book.xlsx.readFile(path)
-    const sheet = book.getWorksheet('To fix')!
-    expect(sheet.getRow(1).values).toEqual([
-      undefined,
-      'Message',
-      'Count',
-      'Problem (Skill Runner)',
-    ])
+    const { book, sheet } = await readToFixSheet(path, ['Message', 'Count'])
     expect(sheet.rowCount).toBe(11)
     expect(sheet.getCell('A2').value).toBe('Hello 3')
     expect(sheet.getCell('B2').value).toBe('many')

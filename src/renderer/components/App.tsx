@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { useStores, useApp, useEnvironments, useNav } from '../stores/context'
+import { useStores, useApp, useFields } from '../stores/context'
 import { selectedEnvironment } from '../stores/environments-selectors'
 import { EnvironmentSidebar } from './EnvironmentSidebar'
 import { EnvironmentHeader } from './EnvironmentHeader'
@@ -16,14 +16,10 @@ import { LastFocused, useLastFocusedTracker, useScreenFocus } from './focus'
 
 export function App() {
   const { app, environments, runs } = useStores()
-  const items = useEnvironments((s) => s.items)
-  const selectedName = useEnvironments((s) => s.selected)
-  const loadError = useEnvironments((s) => s.error)
-  const loading = useEnvironments((s) => s.loading)
+  const envs = useFields('environments', 'items', 'selected', 'error', 'loading')
   const connection = useApp((s) => s.connection)
-  const screen = useNav((s) => s.screen)
-  const openRunId = useNav((s) => s.openRunId)
-  const selected = selectedEnvironment({ items, selected: selectedName })
+  const { screen, openRunId } = useFields('nav', 'screen', 'openRunId')
+  const selected = selectedEnvironment(envs)
   useCutTextTitles()
   const lastFocused = useLastFocusedTracker()
 
@@ -52,8 +48,8 @@ export function App() {
               open the new address.
             </div>
           )}
-          {loadError && (
-            <ErrorNotice error={loadError} onRetry={() => void environments.getState().load()} />
+          {envs.error && (
+            <ErrorNotice error={envs.error} onRetry={() => void environments.getState().load()} />
           )}
           {selected ? (
             <>
@@ -72,7 +68,7 @@ export function App() {
               </div>
             </>
           ) : (
-            !loadError && <NoEnvironment loading={loading} />
+            !envs.error && <NoEnvironment loading={envs.loading} />
           )}
         </main>
       </div>

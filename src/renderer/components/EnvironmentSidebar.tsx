@@ -1,12 +1,11 @@
 import { useMemo, useState } from 'react'
-import { useApp, useEnvironments, useStores } from '../stores/context'
+import { useApp, useStores, useFields } from '../stores/context'
 import { selectedEnvironment, sortedEnvironments } from '../stores/environments-selectors'
 import { AddEnvironmentDialog } from './AddEnvironmentDialog'
 
 export function EnvironmentSidebar() {
   const { environments } = useStores()
-  const items = useEnvironments((s) => s.items)
-  const selectedName = useEnvironments((s) => s.selected)
+  const { items, selected: selectedName } = useFields('environments', 'items', 'selected')
   const info = useApp((s) => s.info)
   const [adding, setAdding] = useState(false)
   const sorted = useMemo(() => sortedEnvironments({ items }), [items])

@@ -1,7 +1,7 @@
 import { useCallback, useId, useMemo } from 'react'
 import { RUN_FILTER_STATUSES, type EnvironmentView } from '../../shared/bridge'
 import { statusLabel, unreachableText } from '../../shared/format'
-import { useRuns, useSaves, useStores } from '../stores/context'
+import { useRuns, useSaves, useStores, useFields } from '../stores/context'
 import { canLoadMore, NEEDS_ATTENTION, runsCaption, visibleRuns } from '../stores/runs-selectors'
 import { ErrorNotice } from './ErrorNotice'
 import { RunsTable, useNow } from './RunsTable'
@@ -113,9 +113,7 @@ function RunsToolbar(props: { choice: CompareChoice }) {
 /** Why the list is empty: no runs, none of this status, or none matching the search. */
 function NoRunsShown() {
   const { runs, nav } = useStores()
-  const status = useRuns((s) => s.status)
-  const search = useRuns((s) => s.search)
-  const nextPageToken = useRuns((s) => s.nextPageToken)
+  const { status, search, nextPageToken } = useFields('runs', 'status', 'search', 'nextPageToken')
   return (
     <EmptyList
       action={
@@ -203,8 +201,7 @@ function LastSaved() {
 
 /** The service cannot be reached: since when, how often it is asked, and that the list is as last seen. */
 function UnreachableBanner() {
-  const unreachable = useRuns((s) => s.unreachable)
-  const error = useRuns((s) => s.error)
+  const { unreachable, error } = useFields('runs', 'unreachable', 'error')
   // With no runs to keep showing, the error notice says it (and offers to try again).
   if (!unreachable || error?.code === 'unreachable') return null
   return (

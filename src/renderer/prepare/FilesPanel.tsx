@@ -2,7 +2,7 @@ import { CancelButton, useCancel } from './CancelButton'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { ProgressBar } from '../components/ProgressBar'
 import { FileDrop } from '../components/FileDrop'
-import { usePrepare, useStores } from '../stores/context'
+import { useFields, useStores } from '../stores/context'
 import { formatBytes } from '../stores/prepare/field-words'
 import { countFileCells, resolveFileCells } from '../stores/prepare/files-slice'
 
@@ -30,9 +30,7 @@ const UPLOAD_WORDS: Record<string, string> = {
  */
 export function FilesPanel() {
   const { prepare, bridge } = useStores()
-  const check = usePrepare((s) => s.check)
-  const folder = usePrepare((s) => s.folder)
-  const uploads = usePrepare((s) => s.uploads)
+  const { check, folder, uploads } = useFields('prepare', 'check', 'folder', 'uploads')
   if (!check || check.fileCells.length === 0) return null
   const cells = resolveFileCells(check.fileCells, folder)
   const counts = countFileCells(cells)
@@ -92,12 +90,15 @@ export function FilesPanel() {
 /** "Upload the files", with progress in total and per file. */
 function Uploads(props: { allUploaded: boolean }) {
   const { prepare } = useStores()
-  const uploads = usePrepare((s) => s.uploads)
-  const uploading = usePrepare((s) => s.uploading)
-  const overall = usePrepare((s) => s.overall)
-  const error = usePrepare((s) => s.uploadError)
-  const stopped = usePrepare((s) => s.uploadStopped)
-  const { restart, cancel } = useCancel(stopped, () => prepare.getState().cancelUploads())
+  const { uploads, uploading, overall, uploadError, uploadStopped } = useFields(
+    'prepare',
+    'uploads',
+    'uploading',
+    'overall',
+    'uploadError',
+    'uploadStopped',
+  )
+  const { restart, cancel } = useCancel(uploadStopped, () => prepare.getState().cancelUploads())
   const failed = uploads.some((u) => u.state === 'failed')
   const totalBytes = overall?.totalBytes ?? uploads.reduce((n, u) => n + u.totalBytes, 0)
   const sentBytes =
@@ -117,7 +118,7 @@ function Uploads(props: { allUploaded: boolean }) {
         </button>
         {uploading && <CancelButton onCancel={cancel} />}
       </div>
-      {stopped && !uploading && (
+      {uploadStopped && !uploading && (
         <p className="prep-note" role="status">
           Upload stopped. Files that had not finished are not on the service; nothing was charged.
           Upload them again when you are ready.
@@ -145,7 +146,7 @@ function Uploads(props: { allUploaded: boolean }) {
           </ul>
         </>
       )}
-      {error && <ErrorNotice error={error} />}
+      {uploadError && <ErrorNotice error={uploadError} />}
     </div>
   )
 }

@@ -2,7 +2,7 @@ import { Details } from '../components/CardParts'
 import type { BridgeErrorInfo, PrepareTarget, SavedFileView } from '../../shared/bridge'
 import type { SchemaColumn, SchemaField } from '../../shared/contract'
 import { ErrorNotice } from '../components/ErrorNotice'
-import { usePrepare, useStores } from '../stores/context'
+import { useStores, useFields } from '../stores/context'
 import { describeAge, describeFileKinds, describeType } from '../stores/prepare/field-words'
 import { Card } from '../components/CardParts'
 
@@ -17,10 +17,12 @@ export function orderedFields(columns: SchemaColumn[], fields: SchemaField[]): S
 
 /** Step 2: what the workbook must hold, as a readable form, and "Get the input workbook". */
 export function SchemaForm() {
-  const target = usePrepare((s) => s.target)
-  const template = usePrepare((s) => s.template)
-  const loading = usePrepare((s) => s.templateLoading)
-  const listing = usePrepare((s) => s.listing)
+  const {
+    target,
+    template,
+    templateLoading: loading,
+    listing,
+  } = useFields('prepare', 'target', 'template', 'templateLoading', 'listing')
 
   if (!target) {
     return (
@@ -65,10 +67,12 @@ export function SchemaForm() {
 /** The chosen template's form: loading, offline copy, error, or its fields. */
 function TemplateDetails() {
   const { prepare } = useStores()
-  const target = usePrepare((s) => s.target)
-  const template = usePrepare((s) => s.template)
-  const loading = usePrepare((s) => s.templateLoading)
-  const error = usePrepare((s) => s.templateError)
+  const {
+    target,
+    template,
+    templateLoading: loading,
+    templateError: error,
+  } = useFields('prepare', 'target', 'template', 'templateLoading', 'templateError')
   return (
     <>
       {template?.fromCache && (
@@ -113,9 +117,12 @@ function TemplateDetails() {
 function ListingDetails(props: { target: Extract<PrepareTarget, { kind: 'listing' }> }) {
   const { prepare } = useStores()
   const { target } = props
-  const listing = usePrepare((s) => s.listing)
-  const listingLoading = usePrepare((s) => s.listingLoading)
-  const listingError = usePrepare((s) => s.listingError)
+  const { listing, listingLoading, listingError } = useFields(
+    'prepare',
+    'listing',
+    'listingLoading',
+    'listingError',
+  )
   return (
     <>
       {listingLoading && (
@@ -224,9 +231,11 @@ export function FieldList(props: { columns: SchemaColumn[]; fields: SchemaField[
 
 function GetWorkbook() {
   const { prepare } = useStores()
-  const saving = usePrepare((s) => s.workbookSaving)
-  const saved = usePrepare((s) => s.workbookSaved)
-  const error = usePrepare((s) => s.workbookSaveError)
+  const {
+    workbookSaving: saving,
+    workbookSaved: saved,
+    workbookSaveError: error,
+  } = useFields('prepare', 'workbookSaving', 'workbookSaved', 'workbookSaveError')
   return (
     <div className="get-workbook">
       <button

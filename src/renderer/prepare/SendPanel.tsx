@@ -2,7 +2,7 @@ import { useId } from 'react'
 import { CancelButton, useCancel } from './CancelButton'
 import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
-import { usePrepare, useStores } from '../stores/context'
+import { useFields, usePrepare, useStores } from '../stores/context'
 import { ConfirmSubmission } from './ConfirmSubmission'
 import { Card } from '../components/CardParts'
 import { sendBlocker } from '../stores/prepare/send-blocker'
@@ -14,11 +14,14 @@ import { sendBlocker } from '../stores/prepare/send-blocker'
  */
 export function SendPanel(props: { env: EnvironmentView }) {
   const { prepare, nav, runs } = useStores()
-  const check = usePrepare((s) => s.check)
-  const plan = usePrepare((s) => s.plan)
-  const planError = usePrepare((s) => s.planError)
-  const sending = usePrepare((s) => s.sending)
-  const sendError = usePrepare((s) => s.sendError)
+  const { check, plan, planError, sending, sendError } = useFields(
+    'prepare',
+    'check',
+    'plan',
+    'planError',
+    'sending',
+    'sendError',
+  )
   const ready = usePrepare(sendBlocker) === null
 
   async function confirm(choice: { maxCostT?: number; again?: boolean }) {
@@ -78,9 +81,7 @@ export function SendPanel(props: { env: EnvironmentView }) {
  */
 function PlanActions() {
   const { prepare } = useStores()
-  const planning = usePrepare((s) => s.planning)
-  const planStopped = usePrepare((s) => s.planStopped)
-  const plan = usePrepare((s) => s.plan)
+  const { planning, planStopped, plan } = useFields('prepare', 'planning', 'planStopped', 'plan')
   const blocker = usePrepare(sendBlocker)
   const reasonId = useId()
   const { restart, cancel } = useCancel(planStopped, () => prepare.getState().cancelPlan())
@@ -168,8 +169,7 @@ function PendingSends() {
 function PilotChoice(props: { ready: boolean }) {
   const { prepare } = useStores()
   const id = useId()
-  const pilot = usePrepare((s) => s.pilot)
-  const planning = usePrepare((s) => s.planning)
+  const { pilot, planning } = useFields('prepare', 'pilot', 'planning')
   const rowCount = usePrepare((s) => s.check?.rowCount ?? 0)
   const ready = props.ready
   return (

@@ -2,7 +2,7 @@ import { useCallback, useRef } from 'react'
 import type { WorkbookCheckView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { FileDrop } from '../components/FileDrop'
-import { usePrepare, useStores } from '../stores/context'
+import { usePrepare, useStores, useFields } from '../stores/context'
 import { checkHeadline } from '../stores/prepare/check-slice'
 import { formatBytes } from '../stores/prepare/field-words'
 import { ErrorList } from './ErrorList'
@@ -24,10 +24,12 @@ const ACCEPT =
  */
 export function WorkbookPanel() {
   const { prepare } = useStores()
-  const file = usePrepare((s) => s.file)
-  const state = usePrepare((s) => s.checkState)
-  const check = usePrepare((s) => s.check)
-  const error = usePrepare((s) => s.checkError)
+  const {
+    file,
+    checkState: state,
+    check,
+    checkError: error,
+  } = useFields('prepare', 'file', 'checkState', 'check', 'checkError')
   const reading = state === 'reading'
   const shown = check && !reading ? check : null
   const panel = useRef<HTMLElement>(null)
@@ -109,8 +111,7 @@ function CheckActions(props: { shown: WorkbookCheckView | null }) {
 /** The check under way: rows read so far, and Cancel. */
 function CheckProgress() {
   const { prepare } = useStores()
-  const file = usePrepare((s) => s.file)
-  const rowsRead = usePrepare((s) => s.rowsRead)
+  const { file, rowsRead } = useFields('prepare', 'file', 'rowsRead')
   return (
     <div className="reading" role="status" aria-live="polite">
       <p>
@@ -138,9 +139,12 @@ function CheckProgress() {
 /** The finished check: its verdict, problems, run values, rows and the files it names. */
 function CheckResult(props: { shown: WorkbookCheckView }) {
   const { prepare, bridge } = useStores()
-  const focus = usePrepare((s) => s.focus)
-  const markedUpSaved = usePrepare((s) => s.markedUpSaved)
-  const markedUpError = usePrepare((s) => s.markedUpError)
+  const { focus, markedUpSaved, markedUpError } = useFields(
+    'prepare',
+    'focus',
+    'markedUpSaved',
+    'markedUpError',
+  )
   const { shown } = props
   return (
     <>

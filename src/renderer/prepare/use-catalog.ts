@@ -5,7 +5,7 @@
  */
 import { useState } from 'react'
 import type { CatalogEntry } from '../../shared/bridge'
-import { usePrepare, useStores } from '../stores/context'
+import { useStores, useFields } from '../stores/context'
 import { useLatestAnswer } from '../components/use-latest-answer'
 
 export interface CatalogState {
@@ -18,8 +18,7 @@ const EMPTY: CatalogState = { items: [], unitLabel: 'credits', loaded: false }
 
 export function useCatalog(): CatalogState {
   const { bridge } = useStores()
-  const environment = usePrepare((s) => s.environment)
-  const sent = usePrepare((s) => s.sent)
+  const { environment, sent } = useFields('prepare', 'environment', 'sent')
   const [state, setState] = useState<CatalogState>(EMPTY)
   useLatestAnswer(
     () => {

@@ -2,7 +2,7 @@ import { memo } from 'react'
 import type { RunOverview } from '../../shared/bridge'
 import type { Artifact } from '../../shared/contract'
 import { VirtualRow, VirtualTable } from '../components/VirtualTable'
-import { useRunDetail, useStores } from '../stores/context'
+import { useStores, useFields } from '../stores/context'
 import { ArtifactPreview } from './ArtifactPreview'
 import { kindLabel, rowLabel } from './run-view'
 
@@ -21,8 +21,7 @@ export const ArtifactsCard = memo(
 function ArtifactsCardView(props: { overview: RunOverview }) {
   const { runDetail, bridge } = useStores()
   const artifacts = props.overview.detail.artifacts
-  const previewing = useRunDetail((s) => s.previewing)
-  const previews = useRunDetail((s) => s.previews)
+  const { previewing, previews } = useFields('runDetail', 'previewing', 'previews')
   const rowNumbers = props.overview.rowNumbers
   const open: Artifact | undefined = artifacts.find((a) => a.artifactId === previewing)
   return (

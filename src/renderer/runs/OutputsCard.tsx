@@ -4,7 +4,7 @@ import { isTerminalStatus } from '../../shared/contract'
 import { Details } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { ProgressBar } from '../components/ProgressBar'
-import { useRunDetail, useSaves, useSettings, useStores } from '../stores/context'
+import { useRunDetail, useSaves, useSettings, useStores, useFields } from '../stores/context'
 import { saveText } from '../stores/saves-store'
 import { CopyablePath } from './CopyablePath'
 import { parentFolderName, savedFolderWords } from './run-view'
@@ -137,8 +137,7 @@ function SaveResultsWorkbook(props: { disabled: boolean }) {
  */
 function SavedPlaces(props: { savedFolder: string; resultsPath: string }) {
   const { runDetail, bridge } = useStores()
-  const shown = useRunDetail((s) => s.shown)
-  const showError = useRunDetail((s) => s.showError)
+  const { shown, showError } = useFields('runDetail', 'shown', 'showError')
   const showLabel = bridge.shell === 'electron' ? 'Show in folder' : 'Where is it?'
   const places = [
     {

@@ -2,7 +2,7 @@ import { runWords } from './run-view'
 import { useEffect, useMemo } from 'react'
 import type { EnvironmentView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
-import { useRunDetail, useRunSummaries, useStores } from '../stores/context'
+import { useRunSummaries, useStores, useFields } from '../stores/context'
 import { shownOverview } from '../stores/run-detail/run-detail-store'
 import { summaryOf } from '../stores/run-summaries-store'
 import { CompareCard } from '../compare/CompareCard'
@@ -17,9 +17,7 @@ import { TasksCard } from './TasksCard'
 /** One run: progress, timing, cost, its rows with their errors, its outputs and what to do. */
 export function RunDetail(props: { env: EnvironmentView; runId: string }) {
   const { runDetail, nav } = useStores()
-  const read = useRunDetail((s) => s.overview)
-  const loading = useRunDetail((s) => s.loading)
-  const error = useRunDetail((s) => s.error)
+  const { overview: read, loading, error } = useFields('runDetail', 'overview', 'loading', 'error')
   const { env, runId } = props
   // The run's newest summary is the shared cache's: the same the runs list shows.
   const summary = useRunSummaries((s) => summaryOf(s, env.name, runId))

@@ -5,18 +5,21 @@ import { SearchToolbar } from '../components/SearchField'
 import { ListingsTable } from '../creator/ListingsTable'
 import { PrivateTemplateCard } from '../creator/PrivateTemplateCard'
 import { ReviewRequestCard } from '../creator/ReviewRequestCard'
-import { useCreator, useStores } from '../stores/context'
+import { useCreator, useStores, useFields } from '../stores/context'
 import { Card, EmptyList } from '../components/CardParts'
 
 /** My marketplace listings with their review, one review request, and a private template. */
 export function CreatorScreen(props: { env: EnvironmentView }) {
   const { creator } = useStores()
-  const listings = useCreator((s) => s.listings)
-  const search = useCreator((s) => s.search)
-  const loading = useCreator((s) => s.loading)
-  const loaded = useCreator((s) => s.loaded)
-  const nextPageToken = useCreator((s) => s.nextPageToken)
-  const error = useCreator((s) => s.error)
+  const { listings, search, loading, loaded, nextPageToken, error } = useFields(
+    'creator',
+    'listings',
+    'search',
+    'loading',
+    'loaded',
+    'nextPageToken',
+    'error',
+  )
 
   useEffect(() => {
     void creator.getState().open(props.env.name)
@@ -52,25 +55,11 @@ export function CreatorScreen(props: { env: EnvironmentView }) {
           <ErrorNotice error={error} onRetry={() => void creator.getState().open(props.env.name)} />
         )}
         {loaded && !loading && !error && listings.length === 0 ? (
-          <EmptyList
-            action={
-              search.trim()
-                ? { label: 'Clear the search', onClick: () => setSearch('') }
-                : {
-                    label: 'Check again',
-                    onClick: () => void creator.getState().open(props.env.name),
-                  }
-            }
-            title={
-              search.trim()
-                ? `No listing matches “${search.trim()}”.`
-                : 'You have no listings here.'
-            }
-          >
-            {search.trim()
-              ? 'Clear the search to see all your listings.'
-              : 'Create a listing on the marketplace: it appears here with its review status. Check again once it is created.'}
-          </EmptyList>
+          <NoListings
+            search={search.trim()}
+            onClear={() => setSearch('')}
+            onCheckAgain={() => void creator.getState().open(props.env.name)}
+          />
         ) : (
           listings.length > 0 && (
             <ListingsTable
@@ -88,11 +77,28 @@ export function CreatorScreen(props: { env: EnvironmentView }) {
   )
 }
 
+/** No listing: none matches the search (clear it), or none created yet (look again later). */
+function NoListings(props: { search: string; onClear: () => void; onCheckAgain: () => void }) {
+  return (
+    <EmptyList
+      action={
+        props.search
+          ? { label: 'Clear the search', onClick: props.onClear }
+          : { label: 'Check again', onClick: props.onCheckAgain }
+      }
+      title={props.search ? `No listing matches “${props.search}”.` : 'You have no listings here.'}
+    >
+      {props.search
+        ? 'Clear the search to see all your listings.'
+        : 'Create a listing on the marketplace: it appears here with its review status. Check again once it is created.'}
+    </EmptyList>
+  )
+}
+
 /** "Show more listings", or that more are loading. */
 function MoreListings() {
   const { creator } = useStores()
-  const nextPageToken = useCreator((s) => s.nextPageToken)
-  const loadingMore = useCreator((s) => s.loadingMore)
+  const { nextPageToken, loadingMore } = useFields('creator', 'nextPageToken', 'loadingMore')
   return (
     <>
       {nextPageToken && !loadingMore && (

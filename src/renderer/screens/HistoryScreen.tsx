@@ -3,18 +3,21 @@ import type { EnvironmentView, HistoryEntryView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { SearchToolbar } from '../components/SearchField'
 import { HistoryList } from '../history/HistoryList'
-import { useApp, useHistory, useStores } from '../stores/context'
+import { useApp, useFields, useStores } from '../stores/context'
 import { Card, EmptyList } from '../components/CardParts'
 
 /** Every submission from this computer, searchable offline; opening one opens its run. */
 export function HistoryScreen(props: { env: EnvironmentView }) {
   const { history, nav, environments } = useStores()
-  const items = useHistory((s) => s.items)
-  const search = useHistory((s) => s.search)
-  const loading = useHistory((s) => s.loading)
-  const loaded = useHistory((s) => s.loaded)
-  const more = useHistory((s) => s.more)
-  const error = useHistory((s) => s.error)
+  const { items, search, loading, loaded, more, error } = useFields(
+    'history',
+    'items',
+    'search',
+    'loading',
+    'loaded',
+    'more',
+    'error',
+  )
   const connection = useApp((s) => s.connection)
 
   useEffect(() => {

@@ -1,14 +1,12 @@
 import type { EnvironmentView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { SettingsForm } from '../settings/SettingsForm'
-import { useSettings, useStores } from '../stores/context'
+import { useStores, useFields } from '../stores/context'
 
 /** Where outputs are saved, notifications, downloads at once, the unit of amounts, the theme. */
 export function SettingsScreen(props: { env: EnvironmentView }) {
   const { settings: store, bridge } = useStores()
-  const settings = useSettings((s) => s.settings)
-  const loading = useSettings((s) => s.loading)
-  const error = useSettings((s) => s.error)
+  const { settings, loading, error } = useFields('settings', 'settings', 'loading', 'error')
   return (
     <section className="card" aria-labelledby="settings-title">
       <h2 id="settings-title">Settings</h2>

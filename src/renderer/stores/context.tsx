@@ -1,6 +1,7 @@
 /** The stores of the window, created once in main.tsx and handed down by context. */
 import { createContext, useContext } from 'react'
 import { useStore, type StoreApi } from 'zustand'
+import { useShallow } from 'zustand/react/shallow'
 import type { UiBridge } from '../bridge'
 import type { AppStore } from './app-store'
 import type { EnvironmentsStore } from './environments-store'
@@ -53,6 +54,25 @@ function selectorHook<N extends StoreName>(name: N) {
   }
 }
 
+/**
+ * Several fields of the named store in one read, e.g. useFields('history', 'items', 'error'): the
+ * component renders again when any of them changes, as it would with one selector per field.
+ */
+export function useFields<N extends StoreName, K extends keyof StateNamed<N>>(
+  name: N,
+  ...keys: K[]
+): Pick<StateNamed<N>, K> {
+  const pick = useShallow((state: StateNamed<N>) => {
+    const picked = {} as Pick<StateNamed<N>, K>
+    for (const key of keys) picked[key] = state[key]
+    return picked
+  })
+  return useStore<StoreApi<StateNamed<N>>, Pick<StateNamed<N>, K>>(
+    storeNamed(useStores(), name),
+    pick,
+  )
+}
+
 export const useApp = selectorHook('app')
 export const useEnvironments = selectorHook('environments')
 export const useRuns = selectorHook('runs')
@@ -62,5 +82,4 @@ export const useNav = selectorHook('nav')
 export const usePrepare = selectorHook('prepare')
 export const useRunDetail = selectorHook('runDetail')
 export const useSettings = selectorHook('settings')
-export const useHistory = selectorHook('history')
 export const useCreator = selectorHook('creator')
