@@ -101,6 +101,15 @@ describeInChromium('History rows', 'what History says a run ran, whole', () => {
         expect(await cutTags(page), `${size.width}x${size.height}`).toEqual([])
         await screenshotBothThemes(page, `history-rows-${size.width}x${size.height}`)
       }
+
+      // The search finds runs by the template's name as History shows it, whatever its case.
+      const search = page.getByRole('searchbox', { name: 'Search the history' })
+      const shown = page.locator('.history-table tbody tr[data-run-id]')
+      await search.fill('ROW ECHO')
+      await expect.poll(() => shown.count()).toBe(2)
+      await search.fill('document digest')
+      await page.getByText('Nothing in the history matches “document digest”').waitFor()
+      await screenshotBothThemes(page, 'history-search-no-match')
     },
   )
 })
