@@ -3,6 +3,8 @@ import type { RunSummary } from '../../src/shared/contract'
 import { runStartedAt } from './fixtures'
 import {
   earlierPace,
+  markRows,
+  medianRowMs,
   minutesLeftText,
   needsAttention,
   runEndedMessage,
@@ -128,6 +130,42 @@ describe('time left and stalls, on a fake clock', () => {
     // A row changes: the run moves again.
     const after = run({ completedTasks: 6, updatedAtUnix: T0 + 50 + 200 })
     expect(runPace(after, at(50 + 201)).state).toBe('moving')
+  })
+
+  it('judges a stall by the median of the run’s own row times, as its watcher saw them', () => {
+    // Seen at each look: 4 rows by 120 s, 8 by 240 s, 9 by 2040 s (one row of 30 min), 12 by
+    // 2130 s.
+    let marks = markRows([], run({ updatedAtUnix: T0 }))
+    const looks = [
+      [4, 120],
+      [4, 120],
+      [8, 240],
+      [9, 2040],
+      [12, 2130],
+    ] as const
+    for (const [done, second] of looks)
+      marks = markRows(marks, run({ completedTasks: done, updatedAtUnix: T0 + second }))
+    // A look with no rise leaves the marks as they were (the same array).
+    expect(marks).toBe(markRows(marks, run({ completedTasks: 12, updatedAtUnix: T0 + 2130 })))
+    // Rows of 30 s (11 of them) and one of 1800 s: the median is 30 s, the mean 177.5 s.
+    expect(medianRowMs(marks)).toBe(30_000)
+    const now = run({ completedTasks: 12, totalTasks: 20, updatedAtUnix: T0 + 2130 })
+    expect(runPace(now, at(2130 + 121), null, marks).state).toBe('stalled')
+    // By the mean, the one slow row would have hidden a stall for 3 x 177.5 s.
+    expect(runPace(now, at(2130 + 121)).state).toBe('moving')
+    expect(runPace(now, at(2130 + 533)).state).toBe('stalled')
+  })
+
+  it('keeps its first look of a run under way as rows of equal time, and few marks', () => {
+    // Watched from the middle: 6 rows done 60 s after the start, then one each 10 s.
+    let marks = markRows([], run({ completedTasks: 6, updatedAtUnix: T0 + 60 }))
+    expect(medianRowMs(marks)).toBe(10_000)
+    for (let row = 7; row <= 500; row += 1)
+      marks = markRows(marks, run({ completedTasks: row, updatedAtUnix: T0 + 60 + (row - 6) * 10 }))
+    expect(marks.length).toBeLessThanOrEqual(120)
+    expect(medianRowMs(marks)).toBe(10_000)
+    // Not started: nothing to mark yet.
+    expect(markRows([], run({ startedAtUnix: 0 }))).toEqual([])
   })
 
   it('says nothing of time for an ended run', () => {

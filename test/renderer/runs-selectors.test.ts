@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest'
+import { createRunSummariesStore, rowMarksOf } from '../../src/renderer/stores/run-summaries-store'
 import {
   activeRunCount,
   canLoadMore,
+  isStalled,
   mergeRuns,
+  NEEDS_ATTENTION,
   runsCaption,
   visibleRuns,
 } from '../../src/renderer/stores/runs-selectors'
-import { runSummary } from './fixtures'
+import { runStartedAt, runSummary } from './fixtures'
 
 describe('mergeRuns', () => {
   it('updates known runs in place, adds new ones, newest first', () => {
@@ -56,5 +59,46 @@ describe('visible runs and captions', () => {
     expect(canLoadMore({ nextPageToken: '', loadingMore: false })).toBe(false)
     expect(canLoadMore({ nextPageToken: 'p2', loadingMore: false })).toBe(true)
     expect(canLoadMore({ nextPageToken: 'p2', loadingMore: true })).toBe(false)
+  })
+})
+
+describe('the window’s marks of a run’s rows', () => {
+  const T0 = 1_800_000_000
+  const seen = (completedTasks: number, second: number, status = 'running') =>
+    runStartedAt(T0, {
+      runId: 'r',
+      totalTasks: 20,
+      completedTasks,
+      updatedAtUnix: T0 + second,
+      status,
+    })
+
+  it('keeps each rise the summaries cache sees, judges a stall by them, and forgets an ended run', () => {
+    const summaries = createRunSummariesStore()
+    for (const [done, second] of [
+      [4, 120],
+      [8, 240],
+      [9, 2040],
+      [12, 2130],
+    ] as const)
+      summaries.getState().put('Local', [seen(done, second)])
+    const marks = rowMarksOf(summaries.getState(), 'Local', 'r')
+    expect(marks.map((m) => m.done)).toEqual([0, 4, 8, 9, 12])
+    // An older summary arriving late changes nothing, and the same marks stay the same object.
+    summaries.getState().put('Local', [seen(8, 240)])
+    expect(rowMarksOf(summaries.getState(), 'Local', 'r')).toBe(marks)
+    // Rows of 30 s but one: stalled 2 min after the last change, as the mean would not say.
+    const run = seen(12, 2130)
+    const twoMinutesOn = (T0 + 2130 + 121) * 1000
+    expect(isStalled(run, [run], twoMinutesOn, marks)).toBe(true)
+    expect(isStalled(run, [run], twoMinutesOn)).toBe(false)
+    const attention = visibleRuns(
+      { items: [run], status: NEEDS_ATTENTION },
+      { nowMs: twoMinutesOn, rowMarks: () => marks },
+    )
+    expect(attention.map((r) => r.runId)).toEqual(['r'])
+    summaries.getState().put('Local', [seen(20, 2400, 'succeeded')])
+    expect(rowMarksOf(summaries.getState(), 'Local', 'r')).toEqual([])
+    expect(summaries.getState().rowMarks.Local).toEqual({})
   })
 })

@@ -6,12 +6,14 @@ import type { RunSummary } from '../../shared/contract'
 import { isTerminalStatus } from '../../shared/contract'
 import {
   earlierPace,
+  markRows,
   runPace,
   stalledAdvice,
   statusLabel,
   unreachableText,
   type EarlierPace,
   type PaceSample,
+  type RowMarks,
 } from '../../shared/format'
 import type { Outage } from '../../core/flows/watch/run-watcher'
 import { integerOption, type CommandContext, type ParsedArgs } from '../command'
@@ -81,11 +83,12 @@ function paceNotes(ctx: CommandContext, history: (run: RunSummary) => PaceSample
   let kept: PaceSample[] | null = null
   let last: RunSummary | null = null
   let earlier: EarlierPace | null = null
+  let marks: RowMarks = []
   let stalled = false
   let away = false
   const check = () => {
     if (!last || away) return
-    const now = runPace(last, Date.now(), earlier)
+    const now = runPace(last, Date.now(), earlier, marks)
     if (now.state === 'stalled' && !stalled) {
       const advice = stalledAdvice(now)
       ctx.out.note(`${advice.title}. ${advice.body}`)
@@ -99,10 +102,11 @@ function paceNotes(ctx: CommandContext, history: (run: RunSummary) => PaceSample
     /** Records the run's news; returns the time left in words ('' when unknown). */
     seen(run: RunSummary, recent: readonly RunSummary[]): string {
       last = run
+      marks = markRows(marks, run)
       kept ??= history(run)
       earlier = earlierPace(run, recent, kept) ?? earlier
       check()
-      return runPace(run, Date.now(), earlier).leftText
+      return runPace(run, Date.now(), earlier, marks).leftText
     },
     unreachable(outage: Outage) {
       if (!away)

@@ -1,7 +1,7 @@
 import { useCallback, useId, useMemo } from 'react'
 import { RUN_FILTER_STATUSES, type EnvironmentView } from '../../shared/bridge'
 import { statusLabel, unreachableText } from '../../shared/format'
-import { useRuns, useSaves, useStores, useFields } from '../stores/context'
+import { useRunSummaries, useRuns, useSaves, useStores, useFields } from '../stores/context'
 import { canLoadMore, NEEDS_ATTENTION, runsCaption, visibleRuns } from '../stores/runs-selectors'
 import { ErrorNotice } from './ErrorNotice'
 import { RunsTable, useNow } from './RunsTable'
@@ -22,7 +22,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
   const nextPageToken = useRuns((s) => s.nextPageToken)
   const error = useRuns((s) => s.error)
   const unreachable = useRuns((s) => s.unreachable)
-  const filterContext = useFilterContext()
+  const filterContext = useFilterContext(props.env.name)
   const shown = useMemo(
     () => visibleRuns({ items, status, search }, filterContext),
     [items, status, search, filterContext],
@@ -216,8 +216,9 @@ function UnreachableBanner() {
  * What the "Needs attention" filter needs besides the runs: the time (a run stalls while nothing
  * changes, so it is looked at again every 30 s) and the runs whose outputs failed to save.
  */
-function useFilterContext() {
+function useFilterContext(environment: string) {
   const saves = useSaves((s) => s.byRun)
+  const marks = useRunSummaries((s) => s.rowMarks[environment])
   const nowMs = useNow(30_000)
   return useMemo(
     () => ({
@@ -226,8 +227,9 @@ function useFilterContext() {
         const save = saves[runId]
         return save?.state === 'failed' || (save?.state === 'saved' && save.failedFiles > 0)
       },
+      rowMarks: (runId: string) => marks?.[runId] ?? [],
     }),
-    [nowMs, saves],
+    [nowMs, saves, marks],
   )
 }
 

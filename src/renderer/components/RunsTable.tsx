@@ -8,10 +8,11 @@ import {
   runDoneFraction,
   runProgressText,
   type EarlierPace,
+  type RowMarks,
 } from '../../shared/format'
 import { PaceNote } from '../runs/RunPace'
 import { isTerminalStatus } from '../../shared/contract'
-import { useSaves, useStores } from '../stores/context'
+import { useRunSummaries, useSaves, useStores } from '../stores/context'
 import { saveText } from '../stores/saves-store'
 import { StatusBadge } from './StatusBadge'
 import { ProgressBar } from './ProgressBar'
@@ -43,6 +44,7 @@ export function RunsTable(props: {
   lastSeen?: boolean
 }) {
   const now = useNow(30_000)
+  const marks = useRunSummaries((s) => s.rowMarks[props.environment])
   // How fast earlier runs of the same template went (those listed, and those in this computer's
   // history), for the active runs' time left.
   const kept = useEarlierPaces(props.environment, props.runs)
@@ -65,6 +67,7 @@ export function RunsTable(props: {
           size={place.size}
           now={now}
           earlier={earlier.get(run.runId) ?? null}
+          marks={marks?.[run.runId] ?? NO_MARKS}
           lastSeen={props.lastSeen ?? false}
           unitLabel={props.unitLabel}
           environment={props.environment}
@@ -77,6 +80,8 @@ export function RunsTable(props: {
   )
 }
 
+const NO_MARKS: RowMarks = []
+
 /**
  * One run's row. Memoized: scrolling moves rows (a new `start`) and adds a few; the others are
  * not rendered again, which keeps every frame short with thousands of runs.
@@ -88,6 +93,7 @@ const RunRow = memo(function RunRow(props: {
   size: number
   now: number
   earlier: EarlierPace | null
+  marks: RowMarks
   lastSeen: boolean
   unitLabel: string
   environment: string
@@ -137,7 +143,9 @@ const RunRow = memo(function RunRow(props: {
       <td>
         <StatusBadge status={run.status} run={run} />
         {/* While the service is away the row is dimmed as last seen (the banner says why). */}
-        {!props.lastSeen && <PaceNote run={run} earlier={props.earlier} nowMs={now} brief />}
+        {!props.lastSeen && (
+          <PaceNote run={run} earlier={props.earlier} marks={props.marks} nowMs={now} brief />
+        )}
       </td>
       <td>
         <span className="progress-text">{runProgressText(run)}</span>

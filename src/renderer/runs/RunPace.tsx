@@ -1,6 +1,6 @@
 /** Time left and stalls, as the runs list and a run's page show them (words from run-pace). */
 import type { RunSummary } from '../../shared/contract'
-import { runPace, stalledAdvice, type EarlierPace } from '../../shared/format'
+import { runPace, stalledAdvice, type EarlierPace, type RowMarks } from '../../shared/format'
 
 /**
  * "about 12 min left", or "Stalled" with how long nothing changed; nothing once ended. `brief`
@@ -10,10 +10,12 @@ import { runPace, stalledAdvice, type EarlierPace } from '../../shared/format'
 export function PaceNote(props: {
   run: RunSummary
   earlier: EarlierPace | null
+  /** What the window saw of this run's rows finishing: its own median row time. */
+  marks: RowMarks
   nowMs: number
   brief?: boolean
 }) {
-  const pace = runPace(props.run, props.nowMs, props.earlier)
+  const pace = runPace(props.run, props.nowMs, props.earlier, props.marks)
   if (pace.state === 'stalled') {
     if (!props.brief) return null
     const advice = stalledAdvice(pace)
@@ -39,9 +41,10 @@ export function PaceNote(props: {
 export function StalledNotice(props: {
   run: RunSummary
   earlier: EarlierPace | null
+  marks: RowMarks
   nowMs: number
 }) {
-  const pace = runPace(props.run, props.nowMs, props.earlier)
+  const pace = runPace(props.run, props.nowMs, props.earlier, props.marks)
   if (pace.state !== 'stalled') return null
   const advice = stalledAdvice(pace)
   return (

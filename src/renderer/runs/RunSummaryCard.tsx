@@ -14,7 +14,8 @@ import { Fact } from '../components/Fact'
 import { ProgressBar } from '../components/ProgressBar'
 import { useNow } from '../components/RunsTable'
 import { StatusBadge } from '../components/StatusBadge'
-import { useRuns, useStores } from '../stores/context'
+import { useRunSummaries, useRuns, useStores } from '../stores/context'
+import { rowMarksOf } from '../stores/run-summaries-store'
 import { PaceNote, StalledNotice } from './RunPace'
 import { costLines, runDuration, runWords } from './run-view'
 import { useEarlierPaces } from './use-earlier-paces'
@@ -27,6 +28,7 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
   const runs = useMemo(() => [run], [run])
   const kept = useEarlierPaces(overview.environment, runs)
   const earlier = useMemo(() => earlierPace(run, listed, kept), [run, listed, kept])
+  const marks = useRunSummaries((s) => rowMarksOf(s, overview.environment, run.runId))
   // While the service cannot be reached, the run is shown as last seen: its clock stops there.
   const unreachable = useRuns((s) => s.unreachable)
   const ticking = useNow(5000)
@@ -60,7 +62,7 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
           {runProgressText(run)}
         </span>
         <ProgressBar label={`Progress of ${name}`} fraction={runDoneFraction(run)} large />
-        {!unreachable && <PaceNote run={run} earlier={earlier} nowMs={nowMs} />}
+        {!unreachable && <PaceNote run={run} earlier={earlier} marks={marks} nowMs={nowMs} />}
       </div>
       {unreachable ? (
         <div className="offline-banner run-offline" role="status">
@@ -68,7 +70,7 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
           updates by itself when the service answers again.
         </div>
       ) : (
-        <StalledNotice run={run} earlier={earlier} nowMs={nowMs} />
+        <StalledNotice run={run} earlier={earlier} marks={marks} nowMs={nowMs} />
       )}
       <RunFacts overview={overview} run={run} frozenAtMs={unreachable?.sinceMs ?? null} />
       <RelatedRuns overview={overview} />

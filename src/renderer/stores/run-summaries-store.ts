@@ -6,11 +6,17 @@
  * updatedAtUnix) arriving late does not replace a newer one.
  */
 import { createStore } from 'zustand/vanilla'
-import type { RunSummary } from '../../shared/contract'
+import { isTerminalStatus, type RunSummary } from '../../shared/contract'
+import { markRows, type RowMarks } from '../../shared/format'
 
 export interface RunSummariesData {
   /** Summaries by environment name, then by runId. */
   byEnvironment: Record<string, Record<string, RunSummary>>
+  /**
+   * What the window saw of each unfinished run's rows finishing (row-times.ts), by environment,
+   * then runId: the stall rule's median row time. A run's marks go when it ends.
+   */
+  rowMarks: Record<string, Record<string, RowMarks>>
 }
 
 export interface RunSummariesActions {
@@ -33,6 +39,34 @@ export function summaryOf(
   return state.byEnvironment[environment]?.[runId]
 }
 
+const NO_MARKS: RowMarks = []
+
+/** The marks of one run's rows (none until the window saw it under way). */
+export function rowMarksOf(
+  state: RunSummariesData,
+  environment: string | null,
+  runId: string,
+): RowMarks {
+  return (environment && state.rowMarks[environment]?.[runId]) || NO_MARKS
+}
+
+/** `marks` with the news of `runs` (already known to be newer); the same object when none. */
+function withRowMarks(
+  marks: Record<string, RowMarks>,
+  runs: readonly RunSummary[],
+): Record<string, RowMarks> {
+  let after: Record<string, RowMarks> | null = null
+  for (const run of runs) {
+    const before = marks[run.runId]
+    const next = isTerminalStatus(run.status) ? undefined : markRows(before ?? NO_MARKS, run)
+    if (next === before || (next?.length === 0 && before === undefined)) continue
+    after ??= { ...marks }
+    if (next) after[run.runId] = next
+    else delete after[run.runId]
+  }
+  return after ?? marks
+}
+
 /** `runs` as the cache has them: each replaced by the newest summary known of it. */
 export function newestOf(
   state: RunSummariesData,
@@ -46,15 +80,25 @@ export function newestOf(
 export function createRunSummariesStore() {
   return createStore<RunSummariesState>()((set, get) => ({
     byEnvironment: {},
+    rowMarks: {},
     put(environment, runs) {
       const before = get().byEnvironment[environment] ?? {}
       let after: Record<string, RunSummary> | null = null
+      const newer: RunSummary[] = []
       for (const run of runs) {
         if (!isNewerSummary(run, (after ?? before)[run.runId])) continue
         after ??= { ...before }
         after[run.runId] = run
+        newer.push(run)
       }
-      if (after) set({ byEnvironment: { ...get().byEnvironment, [environment]: after } })
+      if (!after) return
+      const state = get()
+      const marks = state.rowMarks[environment] ?? {}
+      const marked = withRowMarks(marks, newer)
+      set({
+        byEnvironment: { ...state.byEnvironment, [environment]: after },
+        ...(marked !== marks ? { rowMarks: { ...state.rowMarks, [environment]: marked } } : {}),
+      })
     },
   }))
 }

@@ -1,7 +1,7 @@
 /** Plain selector functions of the runs store; tested like any function. */
 import { isTerminalStatus, type RunSummary } from '../../shared/contract'
 import type { BridgeErrorInfo } from '../../shared/bridge'
-import { earlierPace, needsAttention, runPace } from '../../shared/format'
+import { earlierPace, needsAttention, runPace, type RowMarks } from '../../shared/format'
 
 /**
  * The status filter's "Needs attention": not a status of the service (the list asks it for every
@@ -14,10 +14,18 @@ export function serviceStatus(filter: string): string {
   return filter === NEEDS_ATTENTION ? '' : filter
 }
 
-/** Whether a run is stalled at `nowMs`, its pace judged against the other runs loaded. */
-export function isStalled(run: RunSummary, items: readonly RunSummary[], nowMs: number): boolean {
+/**
+ * Whether a run is stalled at `nowMs`, its pace judged against the other runs loaded and, when
+ * the window saw its rows finish, its own median row time (`marks`).
+ */
+export function isStalled(
+  run: RunSummary,
+  items: readonly RunSummary[],
+  nowMs: number,
+  marks: RowMarks = [],
+): boolean {
   if (isTerminalStatus(run.status)) return false
-  return runPace(run, nowMs, earlierPace(run, items)).state === 'stalled'
+  return runPace(run, nowMs, earlierPace(run, items), marks).state === 'stalled'
 }
 
 export interface RunsData {
@@ -77,6 +85,8 @@ export function runMatches(run: RunSummary, search: string): boolean {
 export interface FilterContext {
   nowMs?: number
   saveFailed?: (runId: string) => boolean
+  /** What the window saw of a run's rows finishing (its median row time). */
+  rowMarks?: (runId: string) => RowMarks
 }
 
 function matchesFilter(
@@ -88,7 +98,7 @@ function matchesFilter(
   if (!filter) return true
   if (filter !== NEEDS_ATTENTION) return run.status === filter
   return needsAttention(run, {
-    stalled: isStalled(run, items, context.nowMs ?? Date.now()),
+    stalled: isStalled(run, items, context.nowMs ?? Date.now(), context.rowMarks?.(run.runId)),
     unsavedOutputs: context.saveFailed?.(run.runId) ?? false,
   })
 }

@@ -4,6 +4,7 @@
  * or listing went. Every front door words them the same way (runs list, run detail, `--watch`).
  */
 import { isTerminalStatus, type RunSummary } from '../contract'
+import { medianRowMs, type RowMarks } from './row-times'
 import { formatMoment } from './time'
 
 /** No row changing for this long is always a stall, however slow rows usually are. */
@@ -123,17 +124,24 @@ export function minutesLeftText(minutes: number): string {
 /**
  * Where a run stands at `nowMs`. The time left comes from rows finished per minute in this run
  * once two are done, before that from earlier runs (when known). A run is stalled when no row
- * has changed for longer than max(3 x the typical row time, 2 min); it is moving again as soon as
- * a row changes.
+ * has changed for longer than max(3 x the median row time, 2 min); it is moving again as soon as
+ * a row changes. The median is this run's own, from `marks` (row-times.ts) once a rise of its
+ * rows was seen; until then its mean, or earlier runs' median.
  */
-export function runPace(run: PaceRun, nowMs: number, earlier: EarlierPace | null = null): RunPace {
+export function runPace(
+  run: PaceRun,
+  nowMs: number,
+  earlier: EarlierPace | null = null,
+  marks: RowMarks = [],
+): RunPace {
   const startMs = (run.startedAtUnix || run.createdAtUnix) * 1000
   const lastChangeMs = Math.max(run.updatedAtUnix * 1000, startMs)
   const done = doneRows(run)
   if (isTerminalStatus(run.status)) {
     return { state: 'ended', minutesLeft: 0, leftText: '', quietMs: 0, stallAfterMs: 0 }
   }
-  const ownRowMs = done > 0 && lastChangeMs > startMs ? (lastChangeMs - startMs) / done : null
+  const meanRowMs = done > 0 && lastChangeMs > startMs ? (lastChangeMs - startMs) / done : null
+  const ownRowMs = medianRowMs(marks) ?? meanRowMs
   const rowMs = ownRowMs ?? earlier?.rowMs ?? 0
   const stallAfterMs = Math.max(STALL_FACTOR * rowMs, STALL_FLOOR_MS)
   const quietMs = Math.max(0, nowMs - lastChangeMs)
