@@ -22,6 +22,8 @@ export interface CommandContext {
   session(): Promise<Session>
   stdin: NodeJS.ReadableStream & { isTTY?: boolean }
   env: NodeJS.ProcessEnv
+  /** The time now (ms); what a watch judges time left and stalls by. */
+  now: () => number
   /** Aborted on Ctrl-C / SIGTERM. */
   signal: AbortSignal
   /** Resolves when the user interrupts (for foreground servers). */

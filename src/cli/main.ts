@@ -24,6 +24,8 @@ import { terminalText } from '../shared/format/terminal'
 export interface CliIo extends OutputStreams {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean }
   env: NodeJS.ProcessEnv
+  /** The time now (ms): Date.now, or a test's clock. */
+  now: () => number
 }
 
 export async function runCli(argv: string[], io?: Partial<CliIo>): Promise<number> {
@@ -32,6 +34,7 @@ export async function runCli(argv: string[], io?: Partial<CliIo>): Promise<numbe
     stderr: io?.stderr ?? process.stderr,
     stdin: io?.stdin ?? process.stdin,
     env: io?.env ?? process.env,
+    now: io?.now ?? Date.now,
   }
   const printError = errorPrinter(streams)
   let global: GlobalOptions & { help: boolean; version: boolean }
@@ -103,6 +106,7 @@ async function runCommand(
     global,
     stdin: streams.stdin,
     env: streams.env,
+    now: streams.now,
     signal: controller.signal,
     interrupted,
     async engine() {

@@ -88,7 +88,7 @@ function paceNotes(ctx: CommandContext, history: (run: RunSummary) => PaceSample
   let away = false
   const check = () => {
     if (!last || away) return
-    const now = runPace(last, Date.now(), earlier, marks)
+    const now = runPace(last, ctx.now(), earlier, marks)
     if (now.state === 'stalled' && !stalled) {
       const advice = stalledAdvice(now)
       ctx.out.note(`${advice.title}. ${advice.body}`)
@@ -106,7 +106,7 @@ function paceNotes(ctx: CommandContext, history: (run: RunSummary) => PaceSample
       kept ??= history(run)
       earlier = earlierPace(run, recent, kept) ?? earlier
       check()
-      return runPace(run, Date.now(), earlier, marks).leftText
+      return runPace(run, ctx.now(), earlier, marks).leftText
     },
     unreachable(outage: Outage) {
       if (!away)
