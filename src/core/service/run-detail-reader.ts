@@ -59,31 +59,39 @@ function items(value: unknown): readonly unknown[] {
   throw notPlain
 }
 
-function taskOf(value: unknown): RunTask {
-  const t = fields(value)
-  return {
-    taskId: id(t.taskId),
-    status: status(t.status),
-    sourceRowIndex: integer(t.sourceRowIndex),
-    artifactCount: count(t.artifactCount),
-    errorMessage: text(t.errorMessage),
+/** One reader per field of a resource: the type wants every field the schema has. */
+type Readers<T> = { [K in keyof T]-?: (value: unknown) => T[K] }
+
+/** Reads one object with `readers`, field by field in the schema's order, the rest dropped. */
+function readerOf<T>(readers: Readers<T>): (value: unknown) => T {
+  const keys = Object.keys(readers) as (keyof T & string)[]
+  return (value) => {
+    const given = fields(value)
+    const read = {} as T
+    for (const key of keys) read[key] = readers[key](given[key])
+    return read
   }
 }
 
-function artifactOf(value: unknown): Artifact {
-  const a = fields(value)
-  return {
-    artifactId: id(a.artifactId),
-    taskId: text(a.taskId),
-    stepId: text(a.stepId),
-    portName: text(a.portName),
-    sourceRowIndex: integer(a.sourceRowIndex),
-    mimeType: text(a.mimeType),
-    accessUrl: text(a.accessUrl),
-    inlineText: text(a.inlineText),
-    createdAtUnix: count(a.createdAtUnix),
-  }
-}
+const taskOf = readerOf<RunTask>({
+  taskId: id,
+  status,
+  sourceRowIndex: integer,
+  artifactCount: count,
+  errorMessage: text,
+})
+
+const artifactOf = readerOf<Artifact>({
+  artifactId: id,
+  taskId: text,
+  stepId: text,
+  portName: text,
+  sourceRowIndex: integer,
+  mimeType: text,
+  accessUrl: text,
+  inlineText: text,
+  createdAtUnix: count,
+})
 
 /**
  * The detail as runDetailSchema would parse it, or undefined when the answer holds anything the
