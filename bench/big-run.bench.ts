@@ -264,8 +264,11 @@ try {
     done = items.reduce((sum, r) => sum + r.completedTasks + r.failedTasks, 0)
     if (done > ROWS / 2 && done < ROWS * 0.6) loadWhileMoving = load()
     for (const run of items)
-      if (!ended.has(run.runId) && ['succeeded', 'failed', 'cancelled'].includes(run.status))
+      if (!ended.has(run.runId) && ['succeeded', 'failed', 'cancelled'].includes(run.status)) {
         ended.set(run.runId, { status: run.status, atMs: Date.now() - submittedAt })
+        // From here the app also saves the ended run's outputs: memory of its own, told apart.
+        if (ended.size === 1) enter('watching as the app keeps outputs')
+      }
   }
   const runMs = Date.now() - submittedAt
   // Give the watcher its last look, as the user would see the end.

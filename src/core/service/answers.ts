@@ -51,12 +51,14 @@ export async function receiveAnswer(
 /**
  * The answer's body parsed with `schema`, so its type is what was parsed, never what a caller
  * hoped for. An empty body reads as `{}`; a body that is not JSON, or that lacks what the schema
- * requires, is an ApiError of kind 'contract' naming the fields at fault.
+ * requires, is an ApiError of kind 'contract' naming the fields at fault. `quick` reads a big
+ * answer first, by the schema's rules; what it cannot tell, the schema parses.
  */
 export async function parseAnswer<S extends z.ZodType>(
   answer: ReceivedAnswer,
   schema: S,
   asked: Asked,
+  quick?: (json: unknown) => z.infer<S> | undefined,
 ): Promise<z.infer<S>> {
   const contractError = async (detail: string, cause?: unknown) =>
     new ApiError({
@@ -74,6 +76,8 @@ export async function parseAnswer<S extends z.ZodType>(
   } catch {
     throw await contractError('the answer is not JSON')
   }
+  const read = quick?.(json)
+  if (read !== undefined) return read
   try {
     return parseWith(schema, json, `an answer to ${asked.label}`)
   } catch (error) {

@@ -80,6 +80,11 @@ export interface EndpointCall<S extends z.ZodType> {
   path: string
   /** The contract's schema of the answer: the call resolves to what this parsed. */
   answer: S
+  /**
+   * A cheaper reading of a big answer by the schema's own rules, or undefined when it cannot
+   * tell (the schema parses it then): see run-detail-reader.ts.
+   */
+  quick?: (json: unknown) => z.infer<S> | undefined
   query?: Record<string, string | number | undefined>
   body?: RequestBody
   /** Overrides the catalog, for a request the caller knows may be sent twice. */
@@ -148,7 +153,7 @@ export class Transport {
       () => this.build(url, info, call.body),
       false,
     )
-    return parseAnswer(answer, call.answer, this.asked(label))
+    return parseAnswer(answer, call.answer, this.asked(label), call.quick)
   }
 
   /** Who asks, for errors: the redactor reads the stored token only when an error needs it. */

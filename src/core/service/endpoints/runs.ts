@@ -5,11 +5,13 @@ import {
   paths,
   runDetailSchema,
   runListSchema,
+  type RunDetail,
   type RunList,
   type RunSummary,
 } from '../../../shared/contract'
 import { paginate } from '../paginate'
-import { getById, pageQuery, type PageRequest } from './calls'
+import { readRunDetail } from '../run-detail-reader'
+import { pageQuery, type PageRequest } from './calls'
 import type { CallOptions, Transport } from '../transport'
 
 export interface RunsQuery extends PageRequest {
@@ -52,4 +54,14 @@ export function listAllRuns(
   )
 }
 
-export const run = getById('run', paths.run, runDetailSchema)
+/** One run's detail: read by readRunDetail, which spares a big run's zod parse at every look. */
+export function run(
+  transport: Transport,
+  runId: string,
+  options?: CallOptions,
+): Promise<RunDetail> {
+  return transport.request(
+    { name: 'run', path: paths.run(runId), answer: runDetailSchema, quick: readRunDetail },
+    options,
+  )
+}

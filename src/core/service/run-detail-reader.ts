@@ -1,0 +1,122 @@
+/**
+ * A run's detail read without zod's walk over every task and output. A big run's detail holds
+ * tens of thousands of them, and a watched run's is read every few seconds: zod's parse makes
+ * about eight times the answer's size in short-lived objects each time (a 10,000-row run: some
+ * 35 MB), which piled up as garbage in the engine's heap faster than it was collected. This
+ * reader builds one plain object per task and per output, by the same rules as the contract's
+ * schemas (resources.ts), and gives up on anything they would not take as it is: the answer is
+ * then parsed by zod after all, which names the field at fault exactly as before. A test
+ * (run-detail-reader.test.ts) holds both readings equal, so a field added to a schema and not
+ * here fails it.
+ */
+import { runDetailSchema, type Artifact, type RunDetail, type RunTask } from '../../shared/contract'
+
+/** A value that stops the reading: zod parses the answer instead. */
+class NotPlain extends Error {}
+const notPlain = new NotPlain()
+
+/** An identifier: a string that is not empty (the schemas' id()). */
+function id(value: unknown): string {
+  if (typeof value === 'string' && value !== '') return value
+  throw notPlain
+}
+
+/** The schemas' text(): a string, or '' for null and absent. */
+function text(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (value === null || value === undefined) return ''
+  throw notPlain
+}
+
+/** A required integer (z.number().int(): a safe integer). */
+function integer(value: unknown): number {
+  if (Number.isSafeInteger(value)) return value as number
+  throw notPlain
+}
+
+/** The schemas' int(): an integer, or 0 for null and absent. */
+function count(value: unknown): number {
+  if (value === null || value === undefined) return 0
+  return integer(value)
+}
+
+function status(value: unknown): string {
+  if (typeof value === 'string') return value
+  throw notPlain
+}
+
+/** A plain object's fields; anything else (an array, a string) is not read here. */
+function fields(value: unknown): Record<string, unknown> {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value))
+    return value as Record<string, unknown>
+  throw notPlain
+}
+
+/** The schemas' list(): an array, or [] for null and absent. */
+function items(value: unknown): readonly unknown[] {
+  if (Array.isArray(value)) return value
+  if (value === null || value === undefined) return []
+  throw notPlain
+}
+
+/** One reader per field of a resource: the type wants every field the schema has. */
+type Readers<T> = { [K in keyof T]-?: (value: unknown) => T[K] }
+
+/** Reads one object with `readers`, field by field in the schema's order, the rest dropped. */
+function readerOf<T>(readers: Readers<T>): (value: unknown) => T {
+  const keys = Object.keys(readers) as (keyof T & string)[]
+  return (value) => {
+    const given = fields(value)
+    const read = {} as T
+    for (const key of keys) read[key] = readers[key](given[key])
+    return read
+  }
+}
+
+const taskOf = readerOf<RunTask>({
+  taskId: id,
+  status,
+  sourceRowIndex: integer,
+  artifactCount: count,
+  errorMessage: text,
+})
+
+const artifactOf = readerOf<Artifact>({
+  artifactId: id,
+  taskId: text,
+  stepId: text,
+  portName: text,
+  sourceRowIndex: integer,
+  mimeType: text,
+  accessUrl: text,
+  inlineText: text,
+  createdAtUnix: count,
+})
+
+/**
+ * The detail as runDetailSchema would parse it, or undefined when the answer holds anything the
+ * schemas would refuse or read otherwise than this reader does (zod then parses it). The run's
+ * summary and market (one object each) are still zod's to read.
+ */
+export function readRunDetail(json: unknown): RunDetail | undefined {
+  try {
+    const answer = fields(json)
+    const tasks = items(answer.tasks).map(taskOf)
+    const artifacts = items(answer.artifacts).map(artifactOf)
+    const { run, market } = runDetailSchema.shape
+    const summary = run.safeParse(answer.run)
+    const context = market.safeParse(answer.market)
+    if (!summary.success || !context.success) return undefined
+    // As zod has it: a market sent (even empty) is a key, one not sent is none (the type says
+    // the key is always there; zod's own answer lacks it just the same).
+    return {
+      run: summary.data,
+      ...('market' in answer ? { market: context.data } : {}),
+      tasks,
+      artifacts,
+    } as RunDetail
+  } catch (error) {
+    if (error instanceof NotPlain) return undefined
+    throw error
+  }
+}
