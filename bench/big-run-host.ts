@@ -11,6 +11,7 @@ import { createInterface } from 'node:readline'
 import { join } from 'node:path'
 import { createEngine } from '../src/core/engine'
 import { MemorySecretStore } from '../src/core/secrets'
+import { nodeHttpFetcher, type FetchLike, type HttpInit } from '../src/core/service'
 import { startBrowserMode } from '../src/web/app'
 import { rendererDir } from '../test/e2e/support'
 
@@ -20,19 +21,19 @@ if (!baseUrl || !home) throw new Error('BIG_RUN_SANDBOX_URL and BIG_RUN_HOME are
 
 const counts = new Map<string, number>()
 /** "GET /runs/{id}" from a request, ids folded so that requests of a kind add up. */
-function kindOf(input: string | URL | Request, init?: RequestInit): string {
-  const url = new URL(input instanceof Request ? input.url : String(input))
-  const method = init?.method ?? (input instanceof Request ? input.method : 'GET')
-  const path = url.pathname
+function kindOf(input: string, init?: HttpInit): string {
+  const path = new URL(input).pathname
     .split('/')
     .map((part) => (/\d/.test(part) && part.length > 8 ? '{id}' : part))
     .join('/')
-  return `${method} ${path}`
+  return `${init?.method ?? 'GET'} ${path}`
 }
-const countingFetch: typeof fetch = (input, init) => {
+// The engine's own HTTP client (what browser mode uses), with every request counted on its way.
+const ownClient = nodeHttpFetcher()
+const countingFetch: FetchLike = (input, init) => {
   const kind = kindOf(input, init)
   counts.set(kind, (counts.get(kind) ?? 0) + 1)
-  return fetch(input, init)
+  return ownClient(input, init)
 }
 
 const engine = createEngine({

@@ -2,7 +2,7 @@
 // uploads, and the error, retry and paging pieces other flows reuse.
 export { ApiClient } from './client'
 export type { ApiClientOptions, FetchLike, HttpAnswer } from './transport'
-export { nodeHttpFetcher } from './node-http'
+export { nodeHttpFetcher, type HttpInit } from './node-http'
 export { base64JsonBody } from './bodies'
 export { readAtMost } from './limits'
 export * from './errors'
