@@ -163,6 +163,75 @@ export class CellScanner {
     }
   }
 
+  /**
+   * A cell's start tag between `from` and `to`, as scanAttributes(xml, from, to, false) reads
+   * it. The shape spreadsheet programs write, ` r="B7"`, then ` s="3"`, then ` t="s"`, each
+   * but the first left out or not, is read in one pass with no search; any other goes to
+   * scanAttributes.
+   */
+  scanCell(xml: string, from: number, to: number): void {
+    if (
+      xml.charCodeAt(from) !== 32 ||
+      xml.charCodeAt(from + 1) !== 114 ||
+      xml.charCodeAt(from + 2) !== 61 ||
+      xml.charCodeAt(from + 3) !== 34
+    )
+      return this.scanAttributes(xml, from, to, false)
+    // Capital letters (at most three: up to ZZZ, which columnAt reads alike), then digits.
+    let k = from + 4
+    let column = 0
+    let code = xml.charCodeAt(k)
+    while (code >= 65 && code <= 90 && k < from + 7) {
+      column = column * 26 + (code - 64)
+      code = xml.charCodeAt((k += 1))
+    }
+    const digits = k
+    while (code >= 48 && code <= 57) code = xml.charCodeAt((k += 1))
+    if (column === 0 || k === digits || code !== 34)
+      return this.scanAttributes(xml, from, to, false)
+    k += 1
+    let style = -1
+    if (this.attributeAt(xml, k, 115)) {
+      // At most 9 digits: styleAt reads them alike (it gives up past 10^9).
+      let n = 0
+      const start = (k += 4)
+      code = xml.charCodeAt(k)
+      while (code >= 48 && code <= 57 && k < start + 9) {
+        n = n * 10 + (code - 48)
+        code = xml.charCodeAt((k += 1))
+      }
+      if (k === start || code !== 34) return this.scanAttributes(xml, from, to, false)
+      style = n
+      k += 1
+    }
+    let typeFrom = -1
+    let typeTo = -1
+    if (this.attributeAt(xml, k, 116)) {
+      typeFrom = k += 4
+      code = xml.charCodeAt(k)
+      while (code >= 97 && code <= 122) code = xml.charCodeAt((k += 1))
+      if (k === typeFrom || code !== 34) return this.scanAttributes(xml, from, to, false)
+      typeTo = k
+      k += 1
+    }
+    if (k !== to) return this.scanAttributes(xml, from, to, false)
+    this.column = column - 1
+    this.style = style
+    this.typeFrom = typeFrom
+    this.typeTo = typeTo
+    this.rowNumber = -1
+  }
+
+  /** Whether ` n="` (a one-letter name `n`, as a character code) starts at `at`. */
+  private attributeAt(xml: string, at: number, name: number): boolean {
+    return (
+      xml.charCodeAt(at) === 32 &&
+      xml.charCodeAt(at + 1) === name &&
+      xml.charCodeAt(at + 2) === 61 &&
+      xml.charCodeAt(at + 3) === 34
+    )
+  }
+
   /** Finds the text of a cell's <v> between `from` and `to`; false when it has none. */
   findValue(xml: string, from: number, to: number): boolean {
     let v = xml.indexOf('<v', from)
