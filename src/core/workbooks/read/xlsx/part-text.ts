@@ -83,19 +83,27 @@ export async function* textChunks(
 const EXTERNAL_BYTES = 0xfbee9
 const BLOCK_BYTES = 1536 * 1024
 
-/** The unpacked bytes in blocks of at least BLOCK_BYTES (the last one may be shorter). */
+/**
+ * The unpacked bytes in blocks of at least BLOCK_BYTES (the last one may be shorter), each
+ * copied into the same buffer: a block is decoded before the next is asked for, and a buffer
+ * per block would be freed only when the collector gets to it (tens of MB held meanwhile).
+ */
 async function* blocks(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
-  let held: Buffer[] = []
+  let block: Buffer | null = null
   let size = 0
   for await (const chunk of chunks) {
-    held.push(chunk)
+    if (!block || size + chunk.length > block.length) {
+      const larger = Buffer.allocUnsafe(Math.max(BLOCK_BYTES, size + chunk.length))
+      if (block) block.copy(larger, 0, 0, size)
+      block = larger
+    }
+    chunk.copy(block, size)
     size += chunk.length
     if (size < BLOCK_BYTES) continue
-    yield Buffer.concat(held, size)
-    held = []
+    yield block.subarray(0, size)
     size = 0
   }
-  if (size > 0) yield Buffer.concat(held, size)
+  if (block && size > 0) yield block.subarray(0, size)
 }
 
 /**
