@@ -20,6 +20,8 @@ export function xmlEncoding(head: Uint8Array): {
 
 interface ChunkDecoder {
   write(bytes: Buffer): string
+  /** The bytes' text kept outside V8's heap when they can be (null: write them instead). */
+  outside?(bytes: Buffer): string | null
   end(): string
 }
 
@@ -38,14 +40,16 @@ function utf8Decoder(outsideHeap: boolean): ChunkDecoder {
     started = true
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   }
+  // ASCII reads the same as Latin-1, which node keeps outside V8's heap past EXTERNAL_BYTES.
+  const outside = (bytes: Buffer) =>
+    ascii && bytes.length > EXTERNAL_BYTES && isAscii(bytes)
+      ? start(bytes.toString('latin1'))
+      : null
   const write = (bytes: Buffer) => {
-    // ASCII reads the same as Latin-1, which node keeps outside V8's heap past EXTERNAL_BYTES.
-    if (ascii && bytes.length > EXTERNAL_BYTES && isAscii(bytes))
-      return start(bytes.toString('latin1'))
     ascii = false
     return start(decoder.write(bytes))
   }
-  return { write, end: () => start(decoder.end()) }
+  return { write, outside, end: () => start(decoder.end()) }
 }
 
 function utf16Decoder(encoding: 'utf-16le' | 'utf-16be'): ChunkDecoder {
@@ -69,8 +73,17 @@ export async function* textChunks(
       decoder = encoding === 'utf-8' ? utf8Decoder(outsideHeap) : utf16Decoder(encoding)
       bytes = chunk.subarray(bom)
     }
-    const text = decoder.write(bytes)
-    if (text) yield text
+    const whole = decoder.outside?.(bytes)
+    if (whole) {
+      yield whole
+      continue
+    }
+    // Pieces of at most PIECE_BYTES: a string larger than V8's largest young object (128 KB) is
+    // placed in a space of its own, made and freed for each, which costs more than decoding.
+    for (let at = 0; at < bytes.length; at += PIECE_BYTES) {
+      const text = decoder.write(bytes.subarray(at, at + PIECE_BYTES))
+      if (text) yield text
+    }
   }
   const rest = decoder?.end() ?? ''
   if (rest) yield rest
@@ -81,6 +94,7 @@ export async function* textChunks(
  * a string outside V8's heap: the collector never copies its characters.
  */
 const EXTERNAL_BYTES = 0xfbee9
+const PIECE_BYTES = 64 * 1024
 const BLOCK_BYTES = 1536 * 1024
 
 /**
@@ -107,11 +121,12 @@ async function* blocks(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
 }
 
 /**
- * The text of a part that is kept for the whole read (the shared strings, tens of MB of them):
- * in blocks of 1.5 MB, each of them, while the part is ASCII, outside V8's heap. Kept in 64 KB
- * strings of the heap, it was copied twice by young collections, then marked by every full one.
+ * The text of a large part (a sheet, the shared strings: tens of MB) in blocks of 1.5 MB, each,
+ * while the part is ASCII, outside V8's heap. In 64 KB strings of the heap, a sheet's text was
+ * most of what the young collections had to make room for, and the shared strings, kept for
+ * the whole read, were copied twice by them, then marked by every full collection.
  */
-export function keptTextChunks(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
+export function largeTextChunks(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
   return textChunks(blocks(chunks), true)
 }
 
