@@ -121,12 +121,13 @@ async function* blocks(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
 }
 
 /**
- * The text of a large part (a sheet, the shared strings: tens of MB) in blocks of 1.5 MB, each,
- * while the part is ASCII, outside V8's heap. In 64 KB strings of the heap, a sheet's text was
- * most of what the young collections had to make room for, and the shared strings, kept for
- * the whole read, were copied twice by them, then marked by every full collection.
+ * The text of a part that is kept for the whole read (the shared strings, tens of MB of them):
+ * in blocks of 1.5 MB, each of them, while the part is ASCII, outside V8's heap. Kept in 64 KB
+ * strings of the heap, it was copied twice by young collections, then marked by every full one.
+ * (A sheet's text lives for a chunk only: outside the heap, it would wait for a collection to be
+ * freed, and peak memory would grow by what waits.)
  */
-export function largeTextChunks(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
+export function keptTextChunks(chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
   return textChunks(blocks(chunks), true)
 }
 

@@ -3,7 +3,7 @@
  * their part as it streams, and the text of a string's runs (rich text, phonetic guides).
  */
 import { MAX_SHARED_STRINGS_BYTES } from '../../limits'
-import { largeTextChunks } from './part-text'
+import { keptTextChunks } from './part-text'
 import { decodeXmlText, eachElement, unprefixed } from './xml'
 import type { Zip, ZipEntry } from './zip'
 
@@ -148,7 +148,7 @@ export async function readSharedStrings(
   const list = new SharedStrings()
   if (!entry) return list
   await eachElement(
-    unprefixed(largeTextChunks(zip.inflate(entry, MAX_SHARED_STRINGS_BYTES))),
+    unprefixed(keptTextChunks(zip.inflate(entry, MAX_SHARED_STRINGS_BYTES))),
     'si',
     {
       // The usual string, <si><t>text</t></si> (or <t xml:space="preserve">), read where it

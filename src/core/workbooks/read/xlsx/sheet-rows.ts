@@ -8,7 +8,7 @@ import type { CellValue } from '../../../../shared/input-schema'
 import { MAX_COLUMNS, MAX_ROWS, MAX_SHEET_BYTES, RESAVE, WorkbookFileError } from '../../limits'
 import { closesValueAndCell, endsName, type CellScanner } from './cell-scanner'
 import { tooWide, type RowLinks } from './hyperlinks'
-import { largeTextChunks } from './part-text'
+import { textChunks } from './part-text'
 import { runsText } from './shared-strings'
 import { eachElement, unprefixed, type ElementReader } from './xml'
 import type { Zip, ZipEntry } from './zip'
@@ -55,7 +55,7 @@ export async function readSheetRows(
   enough?: () => boolean,
 ): Promise<void> {
   await eachElement(
-    unprefixed(largeTextChunks(zip.inflate(part, MAX_SHEET_BYTES))),
+    unprefixed(textChunks(zip.inflate(part, MAX_SHEET_BYTES))),
     'row',
     new RowReader(scanner, linksOf, where, each),
     where,
