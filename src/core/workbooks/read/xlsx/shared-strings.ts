@@ -125,19 +125,15 @@ export class SharedStrings {
   }
 }
 
-/** Whether `</t></si>` is at `at` (at is -1 when nothing was found). */
+/** The end tags of the usual string, `</t></si>`. */
+const TEXT_AND_STRING_END = '</t></si>'
+
+/** Whether `</t></si>` is at `at` (at is -1 when nothing was found), by character code. */
 function closesTextAndString(xml: string, at: number): boolean {
-  return (
-    at >= 0 &&
-    xml.charCodeAt(at + 1) === 47 &&
-    xml.charCodeAt(at + 2) === 116 &&
-    xml.charCodeAt(at + 3) === 62 &&
-    xml.charCodeAt(at + 4) === 60 &&
-    xml.charCodeAt(at + 5) === 47 &&
-    xml.charCodeAt(at + 6) === 115 &&
-    xml.charCodeAt(at + 7) === 105 &&
-    xml.charCodeAt(at + 8) === 62
-  )
+  if (at < 0) return false
+  for (let k = 1; k < TEXT_AND_STRING_END.length; k += 1)
+    if (xml.charCodeAt(at + k) !== TEXT_AND_STRING_END.charCodeAt(k)) return false
+  return true
 }
 
 /** Reads a workbook's shared strings part (none: an empty list). */
