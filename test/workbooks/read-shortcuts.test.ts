@@ -3,6 +3,7 @@
 // answer exactly as the general way does, including where the usual shape stops.
 import { describe, expect, it } from 'vitest'
 import { readInputWorkbook } from '../../src/core/workbooks'
+import { CellScanner } from '../../src/core/workbooks/read/xlsx/cell-scanner'
 import { keptTextChunks, textChunks } from '../../src/core/workbooks/read/xlsx/part-text'
 import { schemaOf } from './support/schemas'
 import { makeXlsx } from './support/zip'
@@ -20,7 +21,42 @@ async function* cut(bytes: Buffer, size: number) {
   for (let at = 0; at < bytes.length; at += size) yield Buffer.from(bytes.subarray(at, at + size))
 }
 
+/** Every sequence of up to three of `parts`. */
+function tags(parts: string[]): string[] {
+  const out = ['']
+  for (let length = 0; length < 3; length += 1)
+    for (const tag of out.filter((t) => t.split('|').length === length + 1))
+      for (const part of parts) out.push(`${tag}${part}|`)
+  return out.map((t) => t.replaceAll('|', ''))
+}
+
 describe('the reader in the usual case and beside it', () => {
+  it('reads cell and row start tags in one pass exactly as attribute by attribute', () => {
+    const general = new CellScanner(null as never, [], false)
+    const fast = new CellScanner(null as never, [], false)
+    const state = (s: CellScanner) => [s.column, s.typeFrom, s.typeTo, s.style, s.rowNumber]
+    const cellParts = [' r="A12"', ' r="XFE1"', ' r="AAAA1"', ' r="a1"', ' r="$B$2"', ' r="B"']
+    cellParts.push(' s="1"', ' s="0000000001"', ' s="12345678901"', ' t="s"', ' t="inlineStr"')
+    cellParts.push(' t="S"', "t='n'", '  t="s"', ' t = "s"', ' r=""', '/')
+    for (const tag of tags(cellParts)) {
+      const xml = `<c${tag}><v>1</v></c>`
+      const gt = xml.indexOf('>')
+      const to = xml.charCodeAt(gt - 1) === 47 ? gt - 1 : gt
+      general.scanAttributes(xml, 2, to, false)
+      fast.scanCell(xml, 2, to)
+      expect(state(fast), xml).toEqual(state(general))
+    }
+    const rowParts = [' r="12"', ' r=""', ' r="1234567890"', ' r="123456789"', ' spans="1:10"']
+    rowParts.push(' customFormat="1"', 'r="9"', ' r = "3"', ' r="x1"', '\tr="5"', ' ar="6"')
+    rowParts.push(' foo="a r"', ' /')
+    for (const tag of tags(rowParts)) {
+      const xml = `<row${tag}><c r="A1"><v>1</v></c></row>`
+      general.scanAttributes(xml, 4, xml.indexOf('>'), true)
+      fast.scanRow(xml, 4, xml.indexOf('>'))
+      expect(fast.rowNumber, xml).toBe(general.rowNumber)
+    }
+  })
+
   it('reads every shape of cell start tag as the general reading does', async () => {
     const letters = 'ABCDEFGHI'
     const header = `<row r="1">${[...letters].map((l) => inline(`${l}1`, l)).join('')}</row>`

@@ -18,6 +18,11 @@ export function endsName(code: number): boolean {
   return code === 32 || code === 62 || code === 47 || code === 9 || code === 10 || code === 13
 }
 
+/** Whether an attribute's name may start after this character: a space, or a quote. */
+function opensAttribute(code: number): boolean {
+  return code <= 32 || code === 34 || code === 39
+}
+
 /** 10^0 to 10^15, each an exact double. */
 const POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i)
 
@@ -220,6 +225,34 @@ export class CellScanner {
     this.typeFrom = typeFrom
     this.typeTo = typeTo
     this.rowNumber = -1
+  }
+
+  /**
+   * A row's start tag between `from` and `to`: its number, as scanAttributes(xml, from, to,
+   * true) reads it into `rowNumber`. The usual tag, ` r="7"` first, is read without going
+   * through its other attributes (spans, heights...), when none of them can be another r.
+   */
+  scanRow(xml: string, from: number, to: number): void {
+    if (this.attributeAt(xml, from, 114)) {
+      let k = from + 4
+      let n = 0
+      let code = xml.charCodeAt(k)
+      while (code >= 48 && code <= 57 && k < from + 13) {
+        n = n * 10 + (code - 48)
+        code = xml.charCodeAt((k += 1))
+      }
+      // Another attribute named r, the last of which scanAttributes would take, starts with an
+      // r after a space (or a quote, in a tag missing its spaces): none, and the first r is
+      // the row's number.
+      let other = xml.indexOf('r', k)
+      while (other >= 0 && other < to && !opensAttribute(xml.charCodeAt(other - 1)))
+        other = xml.indexOf('r', other + 1)
+      if (k > from + 4 && code === 34 && k < to && (other < 0 || other >= to)) {
+        this.rowNumber = n
+        return
+      }
+    }
+    this.scanAttributes(xml, from, to, true)
   }
 
   /** Whether ` n="` (a one-letter name `n`, as a character code) starts at `at`. */

@@ -104,7 +104,7 @@ class RowReader implements ElementReader {
    */
   inPlace(xml: string, start: number, headEnd: number): number {
     const scanner = this.scanner
-    scanner.scanAttributes(xml, start + 4, headEnd, true)
+    scanner.scanRow(xml, start + 4, headEnd)
     const rowNumber = scanner.rowNumber >= 0 ? scanner.rowNumber : this.lastRow + 1
     if (rowNumber > MAX_ROWS || this.rowsSeen >= MAX_ROWS) return -1
     const cells: CellValue[] = []
@@ -167,7 +167,7 @@ class RowReader implements ElementReader {
   whole(rowXml: string): void {
     const scanner = this.scanner
     const headEnd = rowXml.indexOf('>') + 1
-    scanner.scanAttributes(rowXml, 4, headEnd - 1, true)
+    scanner.scanRow(rowXml, 4, headEnd - 1)
     const rowNumber = scanner.rowNumber >= 0 ? scanner.rowNumber : this.lastRow + 1
     this.rowsSeen += 1
     if (rowNumber > MAX_ROWS || this.rowsSeen > MAX_ROWS) tooLong(this.where)
