@@ -198,15 +198,10 @@ export class CellScanner {
     let style = -1
     if (this.attributeAt(xml, k, 115)) {
       // At most 9 digits: styleAt reads them alike (it gives up past 10^9).
-      let n = 0
-      const start = (k += 4)
-      code = xml.charCodeAt(k)
-      while (code >= 48 && code <= 57 && k < start + 9) {
-        n = n * 10 + (code - 48)
-        code = xml.charCodeAt((k += 1))
-      }
-      if (k === start || code !== 34) return this.scanAttributes(xml, from, to, false)
-      style = n
+      const start = k + 4
+      k = this.digitsFrom(xml, start, 9)
+      if (k === start || xml.charCodeAt(k) !== 34) return this.scanAttributes(xml, from, to, false)
+      style = this.digits
       k += 1
     }
     let typeFrom = -1
@@ -234,25 +229,36 @@ export class CellScanner {
    */
   scanRow(xml: string, from: number, to: number): void {
     if (this.attributeAt(xml, from, 114)) {
-      let k = from + 4
-      let n = 0
-      let code = xml.charCodeAt(k)
-      while (code >= 48 && code <= 57 && k < from + 13) {
-        n = n * 10 + (code - 48)
-        code = xml.charCodeAt((k += 1))
-      }
+      // At most 9 digits: rowNumberAt reads them alike.
+      const k = this.digitsFrom(xml, from + 4, 9)
       // Another attribute named r, the last of which scanAttributes would take, starts with an
       // r after a space (or a quote, in a tag missing its spaces): none, and the first r is
       // the row's number.
       let other = xml.indexOf('r', k)
       while (other >= 0 && other < to && !opensAttribute(xml.charCodeAt(other - 1)))
         other = xml.indexOf('r', other + 1)
-      if (k > from + 4 && code === 34 && k < to && (other < 0 || other >= to)) {
-        this.rowNumber = n
+      if (k > from + 4 && xml.charCodeAt(k) === 34 && k < to && (other < 0 || other >= to)) {
+        this.rowNumber = this.digits
         return
       }
     }
     this.scanAttributes(xml, from, to, true)
+  }
+
+  /** What digitsFrom read last. */
+  private digits = 0
+
+  /** Reads at most `most` digits from `at` into `digits`; answers where they end. */
+  private digitsFrom(xml: string, at: number, most: number): number {
+    let n = 0
+    let k = at
+    let code = xml.charCodeAt(k)
+    while (code >= 48 && code <= 57 && k < at + most) {
+      n = n * 10 + (code - 48)
+      code = xml.charCodeAt((k += 1))
+    }
+    this.digits = n
+    return k
   }
 
   /** Whether ` n="` (a one-letter name `n`, as a character code) starts at `at`. */
