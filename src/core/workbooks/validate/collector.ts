@@ -24,7 +24,7 @@ import { AsideRows, cellTexts, withoutAside, type AsideSink } from './aside-rows
 import { FileCells } from './file-cells'
 import { headerColumns, type MappingSheet } from './header'
 import type { ErrorCell, ReadOptions, ReadResult, RowSink, SheetHeader } from './read-result'
-import { plainGood } from './plain-cells'
+import { knownWord, plainGood, plainRule, type PlainRule } from './plain-cells'
 import { isBlankText, isTotalRow, RowTally } from './row-shape'
 import { applyRunValues } from './run-values'
 
@@ -47,6 +47,8 @@ export class Collector implements RowSink {
   rowCount = 0
   /** column index -> field (or null for an unknown column) */
   private columns: (SchemaField | null)[] = []
+  /** Each column's usual good cells (plain-cells.ts), by column index like `columns`. */
+  private rules: (PlainRule | null)[] = []
   private headerSeen = false
   private readonly runValues = new Map<string, CellValue>()
   private readonly fields: Map<string, SchemaField>
@@ -145,6 +147,7 @@ export class Collector implements RowSink {
       rowNumber,
     )
     this.columns = columns
+    this.rules = columns.map((field) => (field ? plainRule(field) : null))
     for (const problem of problems) this.fileError(problem)
   }
 
@@ -209,7 +212,7 @@ export class Collector implements RowSink {
     const rowIndex = this.rowCount - 1
     // Without keepRows only the checks matter: the values go nowhere.
     const out: InputRow | null = this.keepRows ? {} : null
-    const columns = this.columns
+    const { columns, rules } = this
     for (let i = 0; i < columns.length; i += 1) {
       const field = columns[i]
       if (!field) continue
@@ -218,7 +221,7 @@ export class Collector implements RowSink {
         if (out && !isBlank(cell)) out[field.key] = cell instanceof Date ? cellText(cell) : cell
         continue
       }
-      this.put(out, field, cell, rowNumber, rowIndex)
+      this.put(out, field, rules[i]!, cell, rowNumber, rowIndex)
     }
     if (!this.absentRequired) {
       const present = new Set(columns.map((field) => field?.key))
@@ -259,15 +262,17 @@ export class Collector implements RowSink {
   private put(
     out: InputRow | null,
     field: SchemaField,
+    rule: PlainRule,
     cell: CellValue,
     rowNumber: number,
     rowIndex: number,
   ) {
-    if (plainGood(field, cell, out === null)) {
+    if (plainGood(rule, cell, out === null)) {
       if (out) out[field.key] = cell as WireValue
       return
     }
-    const checked = checkCell(field, cell)
+    // A yes/no or choice column's usual word: checkCell's answer, looked up.
+    const checked = knownWord(rule, cell) ?? checkCell(field, cell)
     if (checked instanceof CellProblem) {
       this.problem(rowIndex, rowNumber, field, cellMessage(rowNumber, field, checked.problem))
       return

@@ -25,6 +25,17 @@ export function isBlankText(text: string): boolean {
 }
 
 /**
+ * Whether a label may be a total's (TOTAL_LABEL's words all start with g, s or t): a label that
+ * starts with any other visible ASCII character is answered without trimming and matching it.
+ */
+function mayBeTotalLabel(label: string): boolean {
+  const first = label.charCodeAt(0)
+  if (first <= 32 || first >= 127) return true
+  const lower = first | 32
+  return lower === 103 || lower === 115 || lower === 116
+}
+
+/**
  * A row that sums the rows above it: its first filled cell says Total, Sum or Grand total, and
  * every other filled cell is a number (a formula's result), at least one of them. Asked of
  * every row, so the usual row (its first cell no such label) is answered without a copy.
@@ -33,7 +44,8 @@ export function isTotalRow(cells: CellValue[]): boolean {
   let first = 0
   while (first < cells.length && isBlank(cells[first])) first += 1
   const label = cells[first]
-  if (typeof label !== 'string' || !TOTAL_LABEL.test(label.trim())) return false
+  if (typeof label !== 'string' || !mayBeTotalLabel(label) || !TOTAL_LABEL.test(label.trim()))
+    return false
   const rest = cells.slice(first + 1).filter((cell) => !isBlank(cell))
   return rest.length > 0 && rest.every(isNumber)
 }

@@ -18,6 +18,11 @@ export function endsName(code: number): boolean {
   return code === 32 || code === 62 || code === 47 || code === 9 || code === 10 || code === 13
 }
 
+/** Whether an attribute's name may start after this character: a space, or a quote. */
+function opensAttribute(code: number): boolean {
+  return code <= 32 || code === 34 || code === 39
+}
+
 /** 10^0 to 10^15, each an exact double. */
 const POWERS_OF_TEN = Array.from({ length: 16 }, (_, i) => 10 ** i)
 
@@ -161,6 +166,109 @@ export class CellScanner {
       }
       i = end + 1
     }
+  }
+
+  /**
+   * A cell's start tag between `from` and `to`, as scanAttributes(xml, from, to, false) reads
+   * it. The shape spreadsheet programs write, ` r="B7"`, then ` s="3"`, then ` t="s"`, each
+   * but the first left out or not, is read in one pass with no search; any other goes to
+   * scanAttributes.
+   */
+  scanCell(xml: string, from: number, to: number): void {
+    if (
+      xml.charCodeAt(from) !== 32 ||
+      xml.charCodeAt(from + 1) !== 114 ||
+      xml.charCodeAt(from + 2) !== 61 ||
+      xml.charCodeAt(from + 3) !== 34
+    )
+      return this.scanAttributes(xml, from, to, false)
+    // Capital letters (at most three: up to ZZZ, which columnAt reads alike), then digits.
+    let k = from + 4
+    let column = 0
+    let code = xml.charCodeAt(k)
+    while (code >= 65 && code <= 90 && k < from + 7) {
+      column = column * 26 + (code - 64)
+      code = xml.charCodeAt((k += 1))
+    }
+    const digits = k
+    while (code >= 48 && code <= 57) code = xml.charCodeAt((k += 1))
+    if (column === 0 || k === digits || code !== 34)
+      return this.scanAttributes(xml, from, to, false)
+    k += 1
+    let style = -1
+    if (this.attributeAt(xml, k, 115)) {
+      // At most 9 digits: styleAt reads them alike (it gives up past 10^9).
+      const start = k + 4
+      k = this.digitsFrom(xml, start, 9)
+      if (k === start || xml.charCodeAt(k) !== 34) return this.scanAttributes(xml, from, to, false)
+      style = this.digits
+      k += 1
+    }
+    let typeFrom = -1
+    let typeTo = -1
+    if (this.attributeAt(xml, k, 116)) {
+      typeFrom = k += 4
+      code = xml.charCodeAt(k)
+      while (code >= 97 && code <= 122) code = xml.charCodeAt((k += 1))
+      if (k === typeFrom || code !== 34) return this.scanAttributes(xml, from, to, false)
+      typeTo = k
+      k += 1
+    }
+    if (k !== to) return this.scanAttributes(xml, from, to, false)
+    this.column = column - 1
+    this.style = style
+    this.typeFrom = typeFrom
+    this.typeTo = typeTo
+    this.rowNumber = -1
+  }
+
+  /**
+   * A row's start tag between `from` and `to`: its number, as scanAttributes(xml, from, to,
+   * true) reads it into `rowNumber`. The usual tag, ` r="7"` first, is read without going
+   * through its other attributes (spans, heights...), when none of them can be another r.
+   */
+  scanRow(xml: string, from: number, to: number): void {
+    if (this.attributeAt(xml, from, 114)) {
+      // At most 9 digits: rowNumberAt reads them alike.
+      const k = this.digitsFrom(xml, from + 4, 9)
+      // Another attribute named r, the last of which scanAttributes would take, starts with an
+      // r after a space (or a quote, in a tag missing its spaces): none, and the first r is
+      // the row's number.
+      let other = xml.indexOf('r', k)
+      while (other >= 0 && other < to && !opensAttribute(xml.charCodeAt(other - 1)))
+        other = xml.indexOf('r', other + 1)
+      if (k > from + 4 && xml.charCodeAt(k) === 34 && k < to && (other < 0 || other >= to)) {
+        this.rowNumber = this.digits
+        return
+      }
+    }
+    this.scanAttributes(xml, from, to, true)
+  }
+
+  /** What digitsFrom read last. */
+  private digits = 0
+
+  /** Reads at most `most` digits from `at` into `digits`; answers where they end. */
+  private digitsFrom(xml: string, at: number, most: number): number {
+    let n = 0
+    let k = at
+    let code = xml.charCodeAt(k)
+    while (code >= 48 && code <= 57 && k < at + most) {
+      n = n * 10 + (code - 48)
+      code = xml.charCodeAt((k += 1))
+    }
+    this.digits = n
+    return k
+  }
+
+  /** Whether ` n="` (a one-letter name `n`, as a character code) starts at `at`. */
+  private attributeAt(xml: string, at: number, name: number): boolean {
+    return (
+      xml.charCodeAt(at) === 32 &&
+      xml.charCodeAt(at + 1) === name &&
+      xml.charCodeAt(at + 2) === 61 &&
+      xml.charCodeAt(at + 3) === 34
+    )
   }
 
   /** Finds the text of a cell's <v> between `from` and `to`; false when it has none. */

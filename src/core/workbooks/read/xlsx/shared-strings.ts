@@ -3,7 +3,7 @@
  * their part as it streams, and the text of a string's runs (rich text, phonetic guides).
  */
 import { MAX_SHARED_STRINGS_BYTES } from '../../limits'
-import { textChunks } from './part-text'
+import { keptTextChunks } from './part-text'
 import { decodeXmlText, eachElement, unprefixed } from './xml'
 import type { Zip, ZipEntry } from './zip'
 
@@ -34,6 +34,9 @@ export function runsText(xml: string): string {
   for (const m of body.matchAll(TEXT_RUN)) if (m[1] !== undefined) out += m[1]
   return decodeXmlText(out)
 }
+
+/** How many strings SharedStrings keeps at hand (a power of two). */
+const RECENT = 256
 
 /**
  * The shared strings of a workbook, by index. A plain string (no entity or escape to decode) is
@@ -97,14 +100,48 @@ export class SharedStrings {
     this.push(text, from, to)
   }
 
+  /**
+   * The strings last cut out, by their index modulo RECENT: a value that comes back down a
+   * column (yes, no, a status, a choice) is one string, cut once, not a new copy per cell whose
+   * hash each check computes afresh. A few hundred strings at most, never the whole list.
+   */
+  private readonly recent: string[] = new Array<string>(RECENT).fill('')
+  private readonly recentIndex = new Int32Array(RECENT).fill(-1)
+
   /** The string at an index; '' for none (a cell pointing past the list). */
   at(index: number): string {
     if (!(index >= 0 && index < this.count) || !Number.isInteger(index)) return ''
+    const slot = index & (RECENT - 1)
+    if (this.recentIndex[slot] === index) return this.recent[slot]!
     const i = index * 3
     const text = this.spans[i]!
-    if (text < 0) return this.kept[this.spans[i + 1]!]!
-    return this.texts[text]!.slice(this.spans[i + 1], this.spans[i + 2])
+    const string =
+      text < 0
+        ? this.kept[this.spans[i + 1]!]!
+        : this.texts[text]!.slice(this.spans[i + 1], this.spans[i + 2])
+    this.recentIndex[slot] = index
+    this.recent[slot] = string
+    return string
   }
+}
+
+/**
+ * Whether `</t></si>` is at `at` (at is -1 when nothing was found), by character code: `</t>`,
+ * then closesString. Written out, not a loop over the tags' text: this runs half a million times.
+ */
+function closesTextAndString(xml: string, at: number): boolean {
+  if (at < 0 || xml.charCodeAt(at + 1) !== 47 || xml.charCodeAt(at + 2) !== 116) return false
+  return xml.charCodeAt(at + 3) === 62 && closesString(xml, at + 4)
+}
+
+/** Whether `</si>` is at `at`. */
+function closesString(xml: string, at: number): boolean {
+  if (xml.charCodeAt(at) !== 60 || xml.charCodeAt(at + 1) !== 47) return false
+  return (
+    xml.charCodeAt(at + 2) === 115 &&
+    xml.charCodeAt(at + 3) === 105 &&
+    xml.charCodeAt(at + 4) === 62
+  )
 }
 
 /** Reads a workbook's shared strings part (none: an empty list). */
@@ -115,21 +152,28 @@ export async function readSharedStrings(
   const list = new SharedStrings()
   if (!entry) return list
   await eachElement(
-    unprefixed(textChunks(zip.inflate(entry, MAX_SHARED_STRINGS_BYTES))),
+    unprefixed(keptTextChunks(zip.inflate(entry, MAX_SHARED_STRINGS_BYTES))),
     'si',
     {
       // The usual string, <si><t>text</t></si> (or <t xml:space="preserve">), read where it
       // lies; any other shape goes to runsText on the element's copy.
+      // Tags are compared by character code: half a million strings, each a call of
+      // startsWith less.
       inPlace(xml, start, headEnd) {
-        if (headEnd !== start + 3 || !xml.startsWith('<t', headEnd + 1)) return -1
         const t = headEnd + 1
+        if (headEnd !== start + 3 || xml.charCodeAt(t) !== 60 || xml.charCodeAt(t + 1) !== 116)
+          return -1
         const name = xml.charCodeAt(t + 2)
         if (name !== 62 && name !== 32) return -1
         const gt = name === 62 ? t + 2 : xml.indexOf('>', t)
         // A <t/>, or the string's end tag inside a broken <t ...>: left to runsText.
-        if (gt < 0 || xml.charCodeAt(gt - 1) === 47 || xml.startsWith('</si>', gt - 4)) return -1
+        if (
+          gt < 0 ||
+          (name === 32 && (xml.charCodeAt(gt - 1) === 47 || xml.startsWith('</si>', gt - 4)))
+        )
+          return -1
         const lt = xml.indexOf('<', gt)
-        if (lt < 0 || !xml.startsWith('</t></si>', lt)) return -1
+        if (!closesTextAndString(xml, lt)) return -1
         list.addSpan(xml, gt + 1, lt)
         return lt + 9
       },

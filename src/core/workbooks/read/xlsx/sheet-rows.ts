@@ -104,7 +104,7 @@ class RowReader implements ElementReader {
    */
   inPlace(xml: string, start: number, headEnd: number): number {
     const scanner = this.scanner
-    scanner.scanAttributes(xml, start + 4, headEnd, true)
+    scanner.scanRow(xml, start + 4, headEnd)
     const rowNumber = scanner.rowNumber >= 0 ? scanner.rowNumber : this.lastRow + 1
     if (rowNumber > MAX_ROWS || this.rowsSeen >= MAX_ROWS) return -1
     const cells: CellValue[] = []
@@ -117,7 +117,14 @@ class RowReader implements ElementReader {
       if (code !== 60) return -1
       const next = xml.charCodeAt(at + 1)
       if (next === 47) {
-        if (!xml.startsWith('</row>', at)) return -1
+        // "</" known: "row>" by character code.
+        if (
+          xml.charCodeAt(at + 2) !== 114 ||
+          xml.charCodeAt(at + 3) !== 111 ||
+          xml.charCodeAt(at + 4) !== 119 ||
+          xml.charCodeAt(at + 5) !== 62
+        )
+          return -1
         at += 6
         break
       }
@@ -126,7 +133,7 @@ class RowReader implements ElementReader {
       // The row's end tag inside a broken start tag: the first "</row>" ends the row.
       if (gt < 0 || (xml.charCodeAt(gt - 1) === 119 && xml.startsWith('</row>', gt - 5))) return -1
       const selfClosing = xml.charCodeAt(gt - 1) === 47
-      scanner.scanAttributes(xml, at + 2, selfClosing ? gt - 1 : gt, false)
+      scanner.scanCell(xml, at + 2, selfClosing ? gt - 1 : gt)
       column = scanner.column >= 0 ? scanner.column : column + 1
       if (column >= MAX_COLUMNS) return -1
       if (selfClosing) {
@@ -160,7 +167,7 @@ class RowReader implements ElementReader {
   whole(rowXml: string): void {
     const scanner = this.scanner
     const headEnd = rowXml.indexOf('>') + 1
-    scanner.scanAttributes(rowXml, 4, headEnd - 1, true)
+    scanner.scanRow(rowXml, 4, headEnd - 1)
     const rowNumber = scanner.rowNumber >= 0 ? scanner.rowNumber : this.lastRow + 1
     this.rowsSeen += 1
     if (rowNumber > MAX_ROWS || this.rowsSeen > MAX_ROWS) tooLong(this.where)
@@ -178,7 +185,7 @@ class RowReader implements ElementReader {
       const gt = rowXml.indexOf('>', open)
       if (gt < 0) break
       const selfClosing = rowXml.charCodeAt(gt - 1) === 47
-      scanner.scanAttributes(rowXml, open + 2, selfClosing ? gt - 1 : gt, false)
+      scanner.scanCell(rowXml, open + 2, selfClosing ? gt - 1 : gt)
       column = scanner.column >= 0 ? scanner.column : column + 1
       if (column >= MAX_COLUMNS) tooWide(this.where)
       if (selfClosing) {

