@@ -164,6 +164,13 @@ describe('time left and stalls, on a fake clock', () => {
       marks = markRows(marks, run({ completedTasks: row, updatedAtUnix: T0 + 60 + (row - 6) * 10 }))
     expect(marks.length).toBeLessThanOrEqual(120)
     expect(medianRowMs(marks)).toBe(10_000)
+    // Rows done before the first look count once, at their mean: a slow start (6 rows in
+    // 600 s, a queue) gives way to the rows seen after it (10 s each).
+    let late = markRows([], run({ completedTasks: 6, updatedAtUnix: T0 + 600 }))
+    expect(medianRowMs(late)).toBe(100_000)
+    for (let row = 7; row <= 9; row += 1)
+      late = markRows(late, run({ completedTasks: row, updatedAtUnix: T0 + 600 + (row - 6) * 10 }))
+    expect(medianRowMs(late)).toBe(10_000)
     // Not started: nothing to mark yet.
     expect(markRows([], run({ startedAtUnix: 0 }))).toEqual([])
   })

@@ -22,7 +22,7 @@ export function RunsPanel(props: { env: EnvironmentView }) {
   const nextPageToken = useRuns((s) => s.nextPageToken)
   const error = useRuns((s) => s.error)
   const unreachable = useRuns((s) => s.unreachable)
-  const filterContext = useFilterContext(props.env.name)
+  const filterContext = useFilterContext(props.env.name, status)
   const shown = useMemo(
     () => visibleRuns({ items, status, search }, filterContext),
     [items, status, search, filterContext],
@@ -216,9 +216,12 @@ function UnreachableBanner() {
  * What the "Needs attention" filter needs besides the runs: the time (a run stalls while nothing
  * changes, so it is looked at again every 30 s) and the runs whose outputs failed to save.
  */
-function useFilterContext(environment: string) {
+function useFilterContext(environment: string, status: string) {
   const saves = useSaves((s) => s.byRun)
-  const marks = useRunSummaries((s) => s.rowMarks[environment])
+  // Only Needs attention judges stalls: other filters need not be worked out again at each row.
+  const marks = useRunSummaries((s) =>
+    status === NEEDS_ATTENTION ? s.rowMarks[environment] : undefined,
+  )
   const nowMs = useNow(30_000)
   return useMemo(
     () => ({

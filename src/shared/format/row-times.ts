@@ -12,6 +12,11 @@ import type { RunSummary } from '../contract'
 export interface RowMark {
   atUnix: number
   done: number
+  /**
+   * The rows up to this mark finished before anyone looked (a run first seen under way): they
+   * count as one row at their mean, so the rises seen after soon outweigh them.
+   */
+  before?: true
 }
 
 /** Oldest first. */
@@ -38,7 +43,7 @@ export function markRows(marks: RowMarks, run: RowsRun): RowMarks {
     // the rows already finished took the time since then evenly, the best that is known of them.
     if (run.startedAtUnix <= 0) return []
     const start = { atUnix: run.startedAtUnix, done: 0 }
-    return done > 0 ? [start, { atUnix: run.updatedAtUnix, done }] : [start]
+    return done > 0 ? [start, { atUnix: run.updatedAtUnix, done, before: true }] : [start]
   }
   if (done === last.done) return marks
   return [...marks, { atUnix: run.updatedAtUnix, done }].slice(-MAX_MARKS)
@@ -46,14 +51,15 @@ export function markRows(marks: RowMarks, run: RowsRun): RowMarks {
 
 /**
  * The median time between two rows finishing (ms), as `marks` tell it; null until one rise has
- * been seen. A rise of n rows counts as n rows of an equal share of its time.
+ * been seen. A rise of n rows counts as n rows of an equal share of its time (rows finished
+ * before the first look count once).
  */
 export function medianRowMs(marks: RowMarks): number | null {
   const shares: { ms: number; rows: number }[] = []
   for (let i = 1; i < marks.length; i += 1) {
     const rows = marks[i]!.done - marks[i - 1]!.done
     const ms = Math.max(0, marks[i]!.atUnix - marks[i - 1]!.atUnix) * 1000
-    if (rows > 0) shares.push({ ms: ms / rows, rows })
+    if (rows > 0) shares.push({ ms: ms / rows, rows: marks[i]!.before ? 1 : rows })
   }
   const total = shares.reduce((sum, share) => sum + share.rows, 0)
   if (total === 0) return null
