@@ -114,7 +114,10 @@ export function listHistory(
   return { items, more: found.length > limit }
 }
 
-/** The most templates and listings a search adds by name (each is three SQL parameters). */
+/**
+ * The most templates and listings a search adds by name (each is three SQL parameters); those
+ * sent to most recently come first.
+ */
 const MAX_NAMED_TARGETS = 300
 
 /**

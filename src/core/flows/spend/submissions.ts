@@ -314,7 +314,7 @@ export class Submissions {
     return this.table.search({ ...query, limit: query.limit ?? 200 })
   }
 
-  /** Every template and listing the journal names, once each. */
+  /** Every template and listing the journal names, once each, the latest sent to first. */
   targets = (): JournalTarget[] => this.table.targets()
 
   private async keepCopy(entry: Submission, inputPath: string): Promise<string> {

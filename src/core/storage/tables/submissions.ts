@@ -272,9 +272,10 @@ export class SubmissionsTable {
     return [...new Set(readRows(runIdRow, rows).map((r) => r.run_id))]
   }
 
-  /** Every template and listing the journal names, once each. */
+  /** Every template and listing the journal names, once each, the latest sent to first. */
   targets(): JournalTarget[] {
-    const sql = 'SELECT DISTINCT origin, target_kind, target_id FROM submissions'
+    const sql = `SELECT origin, target_kind, target_id FROM submissions
+      GROUP BY origin, target_kind, target_id ORDER BY MAX(id) DESC`
     return selectRows(this.db, targetRow, sql, []).map((r) => ({
       historyKey: r.origin,
       targetKind: r.target_kind === 'listing' ? 'listing' : 'template',
