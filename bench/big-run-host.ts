@@ -5,7 +5,8 @@
  * to the service is counted by method and path (ids folded); a line `counts` on stdin prints
  * the counts so far as one JSON line, `reset` starts counting again, `saved RUN` prints how many
  * of a run's outputs the history knows saved, `phase NAME` names what the memory samples that
- * follow belong to, `heap` prints the JavaScript heap's peaks by phase, `quit` stops.
+ * follow belong to, `heap` prints the JavaScript heap's peaks by phase, `pauses` the longest the
+ * engine's thread was held by phase, `quit` stops.
  */
 import { createInterface } from 'node:readline'
 import { join } from 'node:path'
@@ -54,7 +55,16 @@ console.log(`app at ${mode.url}`)
 /** The JavaScript heap's peaks (MB) by phase: what V8 holds, garbage included, apart from code. */
 const heapPeaks = new Map<string, { heapTotal: number; heapUsed: number; external: number }>()
 let phase = 'start'
+/**
+ * The longest the engine's thread kept the sampler waiting past its 200 ms, by phase (ms): work
+ * that holds the thread that long also stalls every Bridge call and the page's updates.
+ */
+const pauses = new Map<string, number>()
+let lastLook = performance.now()
 const heapSampler = setInterval(() => {
+  const now = performance.now()
+  pauses.set(phase, Math.max(pauses.get(phase) ?? 0, Math.round(now - lastLook - 200)))
+  lastLook = now
   const { heapTotal, heapUsed, external } = process.memoryUsage()
   const peak = heapPeaks.get(phase) ?? { heapTotal: 0, heapUsed: 0, external: 0 }
   const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
@@ -70,6 +80,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   else if (line === 'reset') counts.clear()
   else if (line.startsWith('phase ')) phase = line.slice(6)
   else if (line === 'heap') console.log(`heap ${JSON.stringify(Object.fromEntries(heapPeaks))}`)
+  else if (line === 'pauses') console.log(`pauses ${JSON.stringify(Object.fromEntries(pauses))}`)
   else if (line.startsWith('saved ')) {
     const { historyKey } = await engine.connect({ env: 'Bench' })
     console.log(`saved ${engine.history.savedFiles(historyKey, line.slice(6)).length}`)

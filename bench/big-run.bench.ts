@@ -377,6 +377,10 @@ try {
   const heaps = JSON.parse((await nextLine()).replace(/^heap /, '')) as Record<string, object>
   const heapWords = Object.entries(heaps).map(([kind, mb]) => `${kind} ${JSON.stringify(mb)}`)
   console.log(`  the JavaScript heap's peaks by phase (MB): ${heapWords.join(', ')}`)
+  host.stdin!.write('pauses\n')
+  const pauses = JSON.parse((await nextLine()).replace(/^pauses /, '')) as Record<string, number>
+  const pauseWords = Object.entries(pauses).map(([kind, ms]) => `${kind} ${ms}`)
+  console.log(`  the engine's thread held longest by phase (ms): ${pauseWords.join(', ')}`)
   console.log(
     `${verdict(vmHwm < RSS_TARGET_MB)} engine peak RSS (VmHWM) ${vmHwm.toFixed(0)} MB — target under ${RSS_TARGET_MB} MB`,
   )

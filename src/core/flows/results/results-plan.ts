@@ -119,13 +119,15 @@ function outputCell(saved: SavedOutputs, mine: Artifact[]): PlanCell {
   return `not downloaded: ${saved.failures.get(artifact.artifactId) ?? 'unknown error'}`
 }
 
+/**
+ * How many lines the sheet has: the rows sent, or more when the service knows more. A loop, not
+ * a spread into Math.max: a big run's tens of thousands of items are no argument list.
+ */
 function rowCountOf(detail: RunDetail, inputRows: InputRow[]): number {
-  return Math.max(
-    inputRows.length,
-    detail.run.totalTasks,
-    ...detail.tasks.map((t) => t.sourceRowIndex + 1),
-    ...detail.artifacts.map((a) => a.sourceRowIndex + 1),
-  )
+  let rows = Math.max(inputRows.length, detail.run.totalTasks)
+  for (const task of detail.tasks) rows = Math.max(rows, task.sourceRowIndex + 1)
+  for (const artifact of detail.artifacts) rows = Math.max(rows, artifact.sourceRowIndex + 1)
+  return rows
 }
 
 function aboutLines(input: ResultsInput): ResultsPlan['about']['lines'] {
@@ -183,7 +185,9 @@ export function resultsPlan(input: ResultsInput): ResultsPlan {
     rows: [],
     about: { header: ['Run', detail.run.runId], lines: aboutLines(input) },
   }
-  for (let index = 0; index < rowCountOf(detail, inputRows); index += 1) {
+  // Counted once: counting walks every task and output of the run.
+  const rowCount = rowCountOf(detail, inputRows)
+  for (let index = 0; index < rowCount; index += 1) {
     const task = tasksByRow.get(index)
     const row = inputRows[index] ?? {}
     const mine = byRow.get(index) ?? []
