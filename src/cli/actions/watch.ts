@@ -7,6 +7,7 @@ import { isTerminalStatus } from '../../shared/contract'
 import {
   earlierPace,
   markRows,
+  NO_ROW_MARKS,
   runPace,
   stalledAdvice,
   statusLabel,
@@ -83,7 +84,7 @@ function paceNotes(ctx: CommandContext, history: (run: RunSummary) => PaceSample
   let kept: PaceSample[] | null = null
   let last: RunSummary | null = null
   let earlier: EarlierPace | null = null
-  let marks: RowMarks = []
+  let marks: RowMarks = NO_ROW_MARKS
   let stalled = false
   let away = false
   const check = () => {

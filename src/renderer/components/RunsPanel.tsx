@@ -1,6 +1,6 @@
 import { useCallback, useId, useMemo } from 'react'
 import { RUN_FILTER_STATUSES, type EnvironmentView } from '../../shared/bridge'
-import { statusLabel, unreachableText } from '../../shared/format'
+import { NO_ROW_MARKS, statusLabel, unreachableText } from '../../shared/format'
 import { useRunSummaries, useRuns, useSaves, useStores, useFields } from '../stores/context'
 import { canLoadMore, NEEDS_ATTENTION, runsCaption, visibleRuns } from '../stores/runs-selectors'
 import { ErrorNotice } from './ErrorNotice'
@@ -230,7 +230,7 @@ function useFilterContext(environment: string, status: string) {
         const save = saves[runId]
         return save?.state === 'failed' || (save?.state === 'saved' && save.failedFiles > 0)
       },
-      rowMarks: (runId: string) => marks?.[runId] ?? [],
+      rowMarks: (runId: string) => marks?.[runId] ?? NO_ROW_MARKS,
     }),
     [nowMs, saves, marks],
   )

@@ -8,6 +8,7 @@ import {
   runDoneFraction,
   runProgressText,
   type EarlierPace,
+  NO_ROW_MARKS,
   type RowMarks,
 } from '../../shared/format'
 import { PaceNote } from '../runs/RunPace'
@@ -67,7 +68,7 @@ export function RunsTable(props: {
           size={place.size}
           now={now}
           earlier={earlier.get(run.runId) ?? null}
-          marks={marks?.[run.runId] ?? NO_MARKS}
+          marks={marks?.[run.runId] ?? NO_ROW_MARKS}
           lastSeen={props.lastSeen ?? false}
           unitLabel={props.unitLabel}
           environment={props.environment}
@@ -79,8 +80,6 @@ export function RunsTable(props: {
     />
   )
 }
-
-const NO_MARKS: RowMarks = []
 
 /**
  * One run's row. Memoized: scrolling moves rows (a new `start`) and adds a few; the others are

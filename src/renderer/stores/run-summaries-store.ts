@@ -7,7 +7,7 @@
  */
 import { createStore } from 'zustand/vanilla'
 import { isTerminalStatus, type RunSummary } from '../../shared/contract'
-import { markRows, type RowMarks } from '../../shared/format'
+import { markRows, NO_ROW_MARKS, type RowMarks } from '../../shared/format'
 
 export interface RunSummariesData {
   /** Summaries by environment name, then by runId. */
@@ -39,15 +39,13 @@ export function summaryOf(
   return state.byEnvironment[environment]?.[runId]
 }
 
-const NO_MARKS: RowMarks = []
-
 /** The marks of one run's rows (none until the window saw it under way). */
 export function rowMarksOf(
   state: RunSummariesData,
   environment: string | null,
   runId: string,
 ): RowMarks {
-  return (environment && state.rowMarks[environment]?.[runId]) || NO_MARKS
+  return (environment && state.rowMarks[environment]?.[runId]) || NO_ROW_MARKS
 }
 
 /** `marks` with the news of `runs` (already known to be newer); the same object when none. */
@@ -58,7 +56,7 @@ function withRowMarks(
   let after: Record<string, RowMarks> | null = null
   for (const run of runs) {
     const before = marks[run.runId]
-    const next = isTerminalStatus(run.status) ? undefined : markRows(before ?? NO_MARKS, run)
+    const next = isTerminalStatus(run.status) ? undefined : markRows(before ?? NO_ROW_MARKS, run)
     if (next === before || (next?.length === 0 && before === undefined)) continue
     after ??= { ...marks }
     if (next) after[run.runId] = next

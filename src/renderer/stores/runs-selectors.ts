@@ -1,7 +1,13 @@
 /** Plain selector functions of the runs store; tested like any function. */
 import { isTerminalStatus, type RunSummary } from '../../shared/contract'
 import type { BridgeErrorInfo } from '../../shared/bridge'
-import { earlierPace, needsAttention, runPace, type RowMarks } from '../../shared/format'
+import {
+  earlierPace,
+  needsAttention,
+  NO_ROW_MARKS,
+  runPace,
+  type RowMarks,
+} from '../../shared/format'
 
 /**
  * The status filter's "Needs attention": not a status of the service (the list asks it for every
@@ -22,7 +28,7 @@ export function isStalled(
   run: RunSummary,
   items: readonly RunSummary[],
   nowMs: number,
-  marks: RowMarks = [],
+  marks: RowMarks = NO_ROW_MARKS,
 ): boolean {
   if (isTerminalStatus(run.status)) return false
   return runPace(run, nowMs, earlierPace(run, items), marks).state === 'stalled'

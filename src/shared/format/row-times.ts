@@ -22,6 +22,9 @@ export interface RowMark {
 /** Oldest first. */
 export type RowMarks = readonly RowMark[]
 
+/** No marks: one shared empty list, so "nothing seen" is always the same object. */
+export const NO_ROW_MARKS: RowMarks = Object.freeze([])
+
 const MAX_MARKS = 120
 
 type RowsRun = Pick<
@@ -41,7 +44,7 @@ export function markRows(marks: RowMarks, run: RowsRun): RowMarks {
   if (!last || done < last.done) {
     // The first look (or a count that went back, which starts again): from the run's start,
     // the rows already finished took the time since then evenly, the best that is known of them.
-    if (run.startedAtUnix <= 0) return []
+    if (run.startedAtUnix <= 0) return NO_ROW_MARKS
     const start = { atUnix: run.startedAtUnix, done: 0 }
     return done > 0 ? [start, { atUnix: run.updatedAtUnix, done, before: true }] : [start]
   }

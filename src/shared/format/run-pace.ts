@@ -4,7 +4,7 @@
  * or listing went. Every front door words them the same way (runs list, run detail, `--watch`).
  */
 import { isTerminalStatus, type RunSummary } from '../contract'
-import { medianRowMs, type RowMarks } from './row-times'
+import { medianRowMs, NO_ROW_MARKS, type RowMarks } from './row-times'
 import { formatMoment } from './time'
 
 /** No row changing for this long is always a stall, however slow rows usually are. */
@@ -132,7 +132,7 @@ export function runPace(
   run: PaceRun,
   nowMs: number,
   earlier: EarlierPace | null = null,
-  marks: RowMarks = [],
+  marks: RowMarks = NO_ROW_MARKS,
 ): RunPace {
   const startMs = (run.startedAtUnix || run.createdAtUnix) * 1000
   const lastChangeMs = Math.max(run.updatedAtUnix * 1000, startMs)
