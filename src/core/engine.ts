@@ -85,18 +85,17 @@ export class Engine {
     this.secretStoreReady = options.secretStoreReady ?? (() => Promise.resolve())
     this.db = openDb(join(options.home, 'history.db'))
     this.environments = new Environments(this.db)
-    this.sandbox = new BuiltInSandbox(
-      options.home,
-      options.startBuiltInSandbox,
-      options.fetch ?? nodeHttpFetcher(),
-    )
+    // One HTTP client for the engine's life, so every connection's requests share its kept
+    // connections (a connection is made per Bridge call).
+    const fetch = options.fetch ?? nodeHttpFetcher()
+    this.sandbox = new BuiltInSandbox(options.home, options.startBuiltInSandbox, fetch)
     this.connections = new Connections({
       environments: this.environments,
       secrets: options.secretStore,
       sandbox: this.sandbox,
       secretStoreView: options.secretStoreView,
       tokenOverride: options.tokenOverride,
-      fetch: options.fetch,
+      fetch,
       api: options.api,
       log: options.log ?? (() => {}),
     })

@@ -199,8 +199,8 @@ export class Connections {
     const client = new ApiClient({
       ...this.options.api,
       baseUrl,
-      // Only a fetch the caller chose (Electron's net.fetch); otherwise the client picks its
-      // own, which streams large request bodies through node:http.
+      // The engine's one HTTP client (Electron's net.fetch, or its own over node:http), shared
+      // by every connection so their requests reuse its kept connections.
       ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
       token: fixedToken !== undefined ? () => fixedToken : () => this.storedToken(origin),
     })
