@@ -6,6 +6,7 @@ import type { RunSummary } from '../../shared/contract'
 import { isTerminalStatus } from '../../shared/contract'
 import {
   earlierPace,
+  finishedRows,
   markRows,
   NO_ROW_MARKS,
   runPace,
@@ -15,6 +16,7 @@ import {
   type EarlierPace,
   type PaceSample,
   type RowMarks,
+  type RunPace,
 } from '../../shared/format'
 import type { Outage } from '../../core/flows/watch/run-watcher'
 import { integerOption, type CommandContext, type ParsedArgs } from '../command'
@@ -52,7 +54,7 @@ export async function watchToEnd(
       signal: ctx.signal,
       ...(outageRetryMs ? { outageRetryMs } : {}),
       onProgress: (run, recent) => {
-        const finished = run.completedTasks + run.failedTasks + run.cancelledTasks
+        const finished = finishedRows(run)
         const failed = run.failedTasks ? `, ${run.failedTasks} failed` : ''
         const left = pace.seen(run, recent)
         bar.update(finished, run.totalTasks, `${statusLabel(run.status)}${failed}`, left)
@@ -87,15 +89,18 @@ function paceNotes(ctx: CommandContext, history: (run: RunSummary) => PaceSample
   let marks: RowMarks = NO_ROW_MARKS
   let stalled = false
   let away = false
-  const check = () => {
-    if (!last || away) return
-    const now = runPace(last, ctx.now(), earlier, marks)
+  /** Says a stall once, and the run moving again once. */
+  const judge = (now: RunPace) => {
+    if (away) return
     if (now.state === 'stalled' && !stalled) {
       const advice = stalledAdvice(now)
       ctx.out.note(`${advice.title}. ${advice.body}`)
     }
     if (now.state !== 'stalled' && stalled) ctx.out.note('The run is moving again.')
     stalled = now.state === 'stalled'
+  }
+  const check = () => {
+    if (last) judge(runPace(last, ctx.now(), earlier, marks))
   }
   const timer = setInterval(check, 15_000)
   timer.unref()
@@ -106,8 +111,9 @@ function paceNotes(ctx: CommandContext, history: (run: RunSummary) => PaceSample
       marks = markRows(marks, run)
       kept ??= history(run)
       earlier = earlierPace(run, recent, kept) ?? earlier
-      check()
-      return runPace(run, ctx.now(), earlier, marks).leftText
+      const pace = runPace(run, ctx.now(), earlier, marks)
+      judge(pace)
+      return pace.leftText
     },
     unreachable(outage: Outage) {
       if (!away)

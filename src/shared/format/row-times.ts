@@ -32,7 +32,10 @@ type RowsRun = Pick<
   'completedTasks' | 'failedTasks' | 'cancelledTasks' | 'startedAtUnix' | 'updatedAtUnix'
 >
 
-const finishedRows = (run: RowsRun) => run.completedTasks + run.failedTasks + run.cancelledTasks
+/** Rows done, whichever way they ended. */
+export const finishedRows = (
+  run: Pick<RunSummary, 'completedTasks' | 'failedTasks' | 'cancelledTasks'>,
+) => run.completedTasks + run.failedTasks + run.cancelledTasks
 
 /**
  * `marks` with what `run` (a newer look at the same run) adds: the same array when nothing rose,

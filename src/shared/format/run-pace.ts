@@ -4,7 +4,7 @@
  * or listing went. Every front door words them the same way (runs list, run detail, `--watch`).
  */
 import { isTerminalStatus, type RunSummary } from '../contract'
-import { medianRowMs, NO_ROW_MARKS, type RowMarks } from './row-times'
+import { finishedRows, medianRowMs, NO_ROW_MARKS, type RowMarks } from './row-times'
 import { formatMoment } from './time'
 
 /** No row changing for this long is always a stall, however slow rows usually are. */
@@ -45,8 +45,6 @@ export interface RunPace {
   stallAfterMs: number
 }
 
-const doneRows = (run: PaceRun) => run.completedTasks + run.failedTasks + run.cancelledTasks
-
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = Math.floor(sorted.length / 2)
@@ -68,7 +66,7 @@ export function paceSample(
   run: Pick<RunSummary, 'runId' | 'templateKey' | 'market'> & PaceRun,
 ): PaceSample | null {
   if (!isTerminalStatus(run.status)) return null
-  const rows = doneRows(run)
+  const rows = finishedRows(run)
   const ms = (run.completedAtUnix - (run.startedAtUnix || run.createdAtUnix)) * 1000
   if (rows <= 0 || ms <= 0) return null
   return {
@@ -136,7 +134,7 @@ export function runPace(
 ): RunPace {
   const startMs = (run.startedAtUnix || run.createdAtUnix) * 1000
   const lastChangeMs = Math.max(run.updatedAtUnix * 1000, startMs)
-  const done = doneRows(run)
+  const done = finishedRows(run)
   if (isTerminalStatus(run.status)) {
     return { state: 'ended', minutesLeft: 0, leftText: '', quietMs: 0, stallAfterMs: 0 }
   }

@@ -3,6 +3,7 @@
  * desktop shell (notifications) and the CLI.
  */
 import { isTerminalStatus } from '../contract'
+import { finishedRows } from './row-times'
 
 export interface RunCounters {
   status: string
@@ -61,8 +62,7 @@ export function runProgressText(run: RunCounters): string {
 /** Share of rows that are finished (succeeded, failed or cancelled), 0..1. */
 export function runDoneFraction(run: RunCounters): number {
   if (run.totalTasks <= 0) return isTerminalStatus(run.status) ? 1 : 0
-  const done = run.completedTasks + run.failedTasks + run.cancelledTasks
-  return Math.min(1, Math.max(0, done / run.totalTasks))
+  return Math.min(1, Math.max(0, finishedRows(run) / run.totalTasks))
 }
 
 // Intl formatters are slow to make and cheap to reuse: one per locale.
