@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { expect } from 'vitest'
 import type { runCliOn } from '../helpers/cli'
-import { runEnded, testEngine } from '../helpers/engine'
+import { runEnded, sendRowEcho, testEngine } from '../helpers/engine'
 
 interface Place {
   home: string
@@ -28,14 +28,13 @@ export async function sentAndEnded({ home, sandbox }: Place, messages: string[])
   const engine = testEngine(home, { tokenOverride: sandbox.token })
   try {
     const connection = await engine.connect({ baseUrl: sandbox.url })
-    const entry = await engine.submissions.journal(connection, {
-      target: { kind: 'template', templateId: 'row-echo' },
-      rows: messages.map((message) => ({ message })),
-      rowNumbers: messages.map((_, i) => i + 2),
-    })
-    const runId = (await engine.submissions.send(connection, entry)).runId
-    await runEnded(connection, runId)
-    return runId
+    const rows = messages.map((message) => ({ message }))
+    return await sendRowEcho(
+      engine,
+      connection,
+      rows,
+      rows.map((_, i) => i + 2),
+    )
   } finally {
     await engine.close()
   }

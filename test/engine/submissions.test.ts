@@ -6,7 +6,7 @@ import { ApiError } from '../../src/core/service'
 import type { Connection, Engine } from '../../src/core/engine'
 import { paths } from '../../src/shared/contract'
 import { testEngine } from '../helpers/engine'
-import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { runCount as sandboxRunCount, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
 let sandbox: TestSandbox
 let home: string
@@ -21,10 +21,7 @@ function engine(): Engine {
   return e
 }
 
-async function runCount(): Promise<number> {
-  const list = await call<{ totalCount: number }>(sandbox, paths.runs())
-  return list.body.totalCount
-}
+const runCount = () => sandboxRunCount(sandbox)
 
 beforeEach(async () => {
   sandbox = await startTestSandbox()
