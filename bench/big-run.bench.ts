@@ -101,26 +101,25 @@ function hostMemory(): { rss: number; peak: number } {
 const sampled = { peak: 0, phase: '' }
 const phasePeaks = new Map<string, number>()
 let phase = 'start'
+let phaseKind = phase
 const benchStart = Date.now()
 /** Names the phase the memory samples belong to, and says it (a long run is watched live). */
 function enter(name: string) {
   phase = name
   // Phases named after a run count as one kind ("saving the outputs of ...").
-  host.stdin!.write(`phase ${name.replace(/ (of|big-run).*$/, '')}\n`)
+  phaseKind = name.replace(/ (of|big-run).*$/, '')
+  host.stdin!.write(`phase ${phaseKind}\n`)
   console.log(`  [${((Date.now() - benchStart) / 1000).toFixed(0)} s] ${name}`)
 }
 const sampler = setInterval(() => {
   const { rss } = hostMemory()
   if (rss > sampled.peak) Object.assign(sampled, { peak: rss, phase })
-  // Phases named after a run count as one kind ("saving the outputs of ...").
-  const kind = phase.replace(/ (of|big-run).*$/, '')
-  phasePeaks.set(kind, Math.max(rss, phasePeaks.get(kind) ?? 0))
+  phasePeaks.set(phaseKind, Math.max(rss, phasePeaks.get(phaseKind) ?? 0))
 }, 200)
 /** The engine's memory in the allocator's heap (native code, Buffers, SQLite), peak by phase. */
 const nativePeaks = new Map<string, number>()
 function sampleNative() {
-  const kind = phase.replace(/ (of|big-run).*$/, '')
-  nativePeaks.set(kind, Math.max(allocatorHeapMb(host.pid!), nativePeaks.get(kind) ?? 0))
+  nativePeaks.set(phaseKind, Math.max(allocatorHeapMb(host.pid!), nativePeaks.get(phaseKind) ?? 0))
 }
 const nativeSampler = setInterval(sampleNative, 1000)
 async function hostCounts(): Promise<Record<string, number>> {
