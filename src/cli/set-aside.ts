@@ -7,7 +7,6 @@
 import { existsSync } from 'node:fs'
 import { basename, dirname, extname, join, resolve } from 'node:path'
 import type { ReadWholeWorkbook } from './column-mapping'
-import type { Plan } from '../core/flows/spend/plan'
 import { linkSetAsideToRun, setAsideRunOf, type SetAsideTarget } from '../core/workbooks'
 import { plural } from '../shared/amounts'
 import { flag, stringOption, type CommandContext, type ParsedArgs } from './command'
@@ -63,12 +62,12 @@ export function skippingInvalid(
   about: [string, string][],
 ): ReadWholeWorkbook {
   if (!setAside.enabled) return read
-  return async (path, schema) => {
+  return async (path, schema, options = {}) => {
     const target: SetAsideTarget = {
       path: setAside.path,
       about: [['Set aside from', resolve(path)], ...about],
     }
-    const result = await read(path, schema, { setAside: target })
+    const result = await read(path, schema, { ...options, setAside: target })
     if (!result.setAside) return result
     const rows = result.setAside.rows
     setAside.written = { path: setAside.path, rows }
@@ -103,12 +102,12 @@ export async function linkSetAside(ctx: CommandContext, setAside: SetAside): Pro
 }
 
 /**
- * A set-aside workbook sent after fixing it is a follow-up of the run its other rows went to:
- * the plan says so (it is recorded with the submission), and stderr says it too.
+ * The run whose set-aside rows `file` holds, when it is a set-aside workbook fixed and sent
+ * again: the rows are that run's follow-up, in its batch (said on stderr).
  */
-export async function asFollowUp(ctx: CommandContext, plan: Plan, file: string): Promise<Plan> {
+export async function followUpOfFile(ctx: CommandContext, file: string): Promise<string | undefined> {
   const runId = await setAsideRunOf(resolve(file))
-  if (!runId) return plan
+  if (!runId) return undefined
   ctx.out.note(`these rows were set aside from run ${runId}: they are sent as its follow-up`)
-  return { ...plan, retryOfRunId: runId, followsSetAsideOf: runId }
+  return runId
 }

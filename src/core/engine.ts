@@ -24,6 +24,7 @@ import { PrepareDrafts } from './flows/prepare/draft'
 import type { SecretStore } from './secrets'
 import { Settings } from './storage/settings'
 import { Submissions } from './flows/spend/submissions'
+import { Batches } from './flows/batch/batches'
 import { Uploads } from './flows/spend/uploads'
 import { RunWatcher, type RunWatcherOptions } from './flows/watch/run-watcher'
 import { KeptWorker } from './workbooks'
@@ -63,6 +64,8 @@ export class Engine {
   readonly submissions: Submissions
   /** Runs seen and outputs saved on this device. */
   readonly history: History
+  /** Each buyer's sheet across the runs made from it. */
+  readonly batches: Batches
   readonly uploads: Uploads
   readonly downloads: Downloads
   /** Official template schemas kept for offline use. */
@@ -101,6 +104,7 @@ export class Engine {
     })
     this.submissions = new Submissions(this.db, join(options.home, 'inputs'))
     this.history = new History(this.db)
+    this.batches = new Batches(this.db, this.history)
     this.uploads = new Uploads(this.db)
     this.downloads = new Downloads(this.db)
     this.schemas = new Schemas(this.db)

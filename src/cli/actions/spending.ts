@@ -94,6 +94,12 @@ async function guardSpending(
     )
     return { earlier: plan.duplicateOf }
   }
+  if (plan.paidBefore && !plan.redo && !options.again) {
+    ctx.out.note(
+      `Nothing was sent: ${plan.paidBefore.words} To send only the rows not sent yet, use run --rest-of ${plan.paidBefore.runIds[0]}; to pay for these rows again, add --again.`,
+    )
+    return { stop: EXIT.no }
+  }
   if (plan.unansweredOf) {
     ctx.out.note(
       `An identical submission (request ${plan.unansweredOf.clientRequestId}) was sent earlier without an answer; it is sent again with the same request ID, so it makes at most one run.`,

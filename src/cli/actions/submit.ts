@@ -15,7 +15,7 @@ import { UsageError } from '../errors'
 import { mappedReader } from '../column-mapping'
 import { listingFile } from '../listing-copy'
 import {
-  asFollowUp,
+  followUpOfFile,
   linkSetAside,
   setAsideOption,
   skippingInvalid,
@@ -113,14 +113,15 @@ async function submitWorkbook(
     skippingInvalid(ctx, read, setAside, [['Target', JSON.stringify(prepareTargetOf(target))]]),
     {
       file: copy?.file ?? args.positionals[0]!,
+      sheetFile: args.positionals[0]!,
       ...(copy ? { fileName: copy.fileName, scratch: copy.scratch } : {}),
       target,
       selection: pilot ? { first: pilot } : parseRows(stringOption(args, 'rows')),
+      followUpOf: await followUpOfFile(ctx, args.positionals[0]!),
     },
     flowHooks(ctx),
   )
-  const sent = await asFollowUp(ctx, plan, args.positionals[0]!)
-  const code = await spend(withSetAside(ctx, setAside), engine, sent, args)
+  const code = await spend(withSetAside(ctx, setAside), engine, plan, args)
   await linkSetAside(ctx, setAside)
   return code
 }
@@ -148,12 +149,14 @@ async function sendRestOfPilot(
       self,
       '--rest-of takes the workbook, the target and the rows from the pilot: give no FILE, --template, --rows or --callback-url with it.',
     )
+  if (['sheet', 'map', 'map-file'].some((o) => args.values[o] !== undefined))
+    ctx.out.note('the rest is read with the sheet and the column mapping the pilot was sent with')
   spendingOptions(args)
   const { engine, connection } = await ctx.session()
   const plan = await planRestOfPilot(
     engine,
     connection,
-    readWorkbookWith(ctx, { sheet: stringOption(args, 'sheet') }),
+    readWorkbookWith(ctx),
     pilotRunId,
     flowHooks(ctx),
   )

@@ -23,6 +23,7 @@ import { environmentVerbs } from './verbs/environments'
 import { checkVerbs, targetVerbs } from './verbs/prepare'
 import { runsSource, runVerbs } from './verbs/runs'
 import { setAsideVerbs } from './verbs/set-aside'
+import { batchVerbs } from './verbs/batches'
 import { spendVerbs } from './verbs/spend'
 import { WorkbookChecks } from './workbook-checks'
 
@@ -103,6 +104,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     ...targetVerbs(ctx, files),
     ...checkVerbs(ctx, files),
     ...spendVerbs(ctx),
+    ...batchVerbs(ctx),
     ...setAsideVerbs(ctx, files),
     ...runVerbs(ctx, source),
     ...outputVerbs(ctx),

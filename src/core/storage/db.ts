@@ -157,6 +157,65 @@ const MIGRATIONS: string[] = [
     saved_at_ms INTEGER NOT NULL
   );
   `,
+  // 9: batches: a buyer's sheet sent to one target (its SHA-256, sheet and confirmed mapping)
+  // across every run made from it. Each submission names its batch and how it was sent; rows
+  // set aside have their problems here; each run's per-row outcome, once seen, is one letter a
+  // row. Earlier submissions join batches built from the links the journal already had (a
+  // pilot's rest, a retry or redo, a follow-up), however many links deep.
+  `
+  CREATE TABLE IF NOT EXISTS batches (
+    id TEXT PRIMARY KEY,
+    origin TEXT NOT NULL,
+    target_kind TEXT NOT NULL,
+    target_id TEXT NOT NULL,
+    workbook_sha256 TEXT NOT NULL DEFAULT '',
+    sheet TEXT NOT NULL DEFAULT '',
+    mapping_json TEXT NOT NULL DEFAULT '',
+    input_filename TEXT NOT NULL DEFAULT '',
+    sheet_rows_json TEXT NOT NULL DEFAULT '',
+    created_at_ms INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS batches_sheet ON batches (origin, target_kind, target_id, workbook_sha256);
+  CREATE TABLE IF NOT EXISTS batch_set_aside (
+    batch_id TEXT NOT NULL,
+    sheet_row INTEGER NOT NULL,
+    problems_json TEXT NOT NULL,
+    PRIMARY KEY (batch_id, sheet_row)
+  );
+  CREATE TABLE IF NOT EXISTS run_outcomes (
+    origin TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    outcomes TEXT NOT NULL,
+    errors_json TEXT NOT NULL DEFAULT '',
+    previews_json TEXT NOT NULL DEFAULT '',
+    ended INTEGER NOT NULL DEFAULT 0,
+    seen_at_ms INTEGER NOT NULL,
+    PRIMARY KEY (origin, run_id)
+  );
+  ALTER TABLE submissions ADD COLUMN batch_id TEXT NOT NULL DEFAULT '';
+  ALTER TABLE submissions ADD COLUMN send_kind TEXT NOT NULL DEFAULT '';
+  CREATE INDEX IF NOT EXISTS submissions_batch_id ON submissions (batch_id);
+  UPDATE submissions SET send_kind = CASE
+    WHEN follow_up_of_run_id <> '' THEN 'follow-up'
+    WHEN retry_of_run_id <> '' THEN 'retry'
+    WHEN batch_of_run_id <> '' THEN 'rest'
+    WHEN workbook_rows > row_count THEN 'pilot'
+    ELSE 'all' END;
+  WITH RECURSIVE chain(id, root) AS (
+    SELECT id, id FROM submissions
+      WHERE follow_up_of_run_id = '' AND retry_of_run_id = '' AND batch_of_run_id = ''
+    UNION
+    SELECT c.id, chain.root FROM submissions c
+      JOIN submissions p ON p.origin = c.origin AND p.run_id <> '' AND p.run_id =
+        COALESCE(NULLIF(c.follow_up_of_run_id, ''), NULLIF(c.retry_of_run_id, ''), c.batch_of_run_id)
+      JOIN chain ON chain.id = p.id
+  )
+  UPDATE submissions SET batch_id = 'journal-' || COALESCE(
+    (SELECT MIN(root) FROM chain WHERE chain.id = submissions.id), submissions.id);
+  INSERT OR IGNORE INTO batches (id, origin, target_kind, target_id, workbook_sha256, input_filename, created_at_ms)
+    SELECT batch_id, origin, target_kind, target_id, input_sha256, input_filename, created_at_ms
+    FROM submissions WHERE batch_id = 'journal-' || id;
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

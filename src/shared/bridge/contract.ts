@@ -28,6 +28,7 @@ import type {
 import { REQUEST_NAMES, type EventNameList, type RequestNameList } from './names'
 import type { RequestSpec } from './requests/arguments'
 import { afterRunRequests } from './requests/after-run'
+import { batchRequests } from './requests/batches'
 import { compareRequests } from './requests/compare'
 import { redoRequests } from './requests/redo'
 import { paceRequests } from './requests/pace'
@@ -56,6 +57,7 @@ export const bridgeRequests = {
   ...redoRequests,
   ...paceRequests,
   ...draftRequests,
+  ...batchRequests,
 }
 
 /** Every event the engine pushes to the UI. */

@@ -63,6 +63,10 @@ export const REQUEST_NAMES = [
   'restoreDraft',
   'clearDraft',
   'resendRunDetail',
+  // A buyer's sheet across its runs.
+  'getBatch',
+  'getBatchRows',
+  'planBatchRows',
 ] as const
 
 export const EVENT_NAMES = [

@@ -45,6 +45,17 @@ export function planView(plan: Plan): SubmissionPlanView {
     ...(plan.batchOfRunId ? { restOfPilotRunId: plan.batchOfRunId } : {}),
     ...(plan.fixableRows?.length ? { fixableRows: plan.fixableRows } : {}),
     ...(plan.fixesFromWorkbook ? { fixesFromWorkbook: plan.fixesFromWorkbook } : {}),
+    ...(plan.batch
+      ? { batchId: plan.batch.batchId ?? '', sendKind: plan.batch.kind }
+      : {}),
+    paidBefore: plan.paidBefore
+      ? {
+          rows: plan.paidBefore.sheetRows.length,
+          sheetRows: plan.paidBefore.sheetRows.slice(0, 50),
+          runIds: plan.paidBefore.runIds,
+          words: plan.paidBefore.words,
+        }
+      : null,
     summary: plan.validation.valid
       ? describePlan(plan)
       : 'The workbook has problems: nothing can be sent.',

@@ -199,8 +199,8 @@ function restOfPilotVerbs(ctx: VerbContext): Verbs<'getPilotRest' | 'planRestOfP
     },
     async planRestOfPilot(args) {
       const connection = await engine.connect({ env: args.environment })
-      const read = (file: string, schema: Parameters<typeof parseInputWorkbook>[1]) =>
-        parseInputWorkbook({ path: file }, schema, { checkFiles: true })
+      const read = (file: string, schema: Parameters<typeof parseInputWorkbook>[1], more = {}) =>
+        parseInputWorkbook({ path: file }, schema, { ...more, checkFiles: true })
       return planView(await planRestOfPilot(engine, connection, read, args.runId))
     },
   }
@@ -273,6 +273,8 @@ async function planFromFile(
           )
         : null
     if (copy) scratch = copy.scratch
+    // Fixed rows set aside from a run are its follow-up, in that run's batch.
+    const followed = await followUpOf(path)
     const planned = await planSubmission(
       ctx.engine,
       connection,
@@ -282,8 +284,10 @@ async function planFromFile(
           : read),
       {
         file: copy?.file ?? path,
+        sheetFile: path,
         fileName,
         scratch,
+        followUpOf: followed ?? undefined,
         target:
           args.target.kind === 'template'
             ? { kind: 'template', templateId: args.target.templateId }
@@ -293,13 +297,10 @@ async function planFromFile(
       },
       signal ? { signal } : {},
     )
-    const followed = await followUpOf(path)
     // The kept plan itself gains them (the store holds this object until it is confirmed).
     const plan: Plan = Object.assign(planned, {
       fromNewRun: true,
       ...(setAside ? { setAside } : {}),
-      // Fixed rows set aside from a run are its follow-up, as a retry is.
-      ...(followed ? { retryOfRunId: followed, followsSetAsideOf: followed } : {}),
     })
     // A plan that cannot be confirmed, or that the page stopped waiting for, keeps nothing.
     if (!plan.id) await dropFiles(scratch, setAside)

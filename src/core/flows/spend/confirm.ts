@@ -59,13 +59,26 @@ export class DuplicateSubmissionError extends EngineError {
   }
 }
 
+/** Thrown by confirmPlan for rows the batch already paid for, without `again`. */
+export class PaidBeforeError extends EngineError {
+  constructor(plan: Plan) {
+    super(
+      'conflict',
+      `Nothing was sent: ${plan.paidBefore?.words ?? ''}`,
+      'Send only the rows not sent yet, or confirm again to pay for these rows again.',
+      { action: 'send-again' },
+    )
+    this.name = 'PaidBeforeError'
+  }
+}
+
 /**
  * Sends a plan: refuses (spending nothing) without confirmation, with an invalid workbook, above
  * the cap, or for a duplicate without `again`. Journals before sending; a lost answer leaves the
  * submission unanswered, and confirming again (or an identical plan) resends the same request.
  */
 export async function confirmPlan(
-  services: Pick<SpendServices, 'submissions' | 'uploads' | 'plans'>,
+  services: Pick<SpendServices, 'submissions' | 'uploads' | 'plans' | 'batches'>,
   plan: Plan,
   options: ConfirmOptions,
   hooks: ProgressHooks = {},
@@ -90,12 +103,14 @@ export async function confirmPlan(
   // Looked up again: another window or the command line may have sent it meanwhile.
   const duplicate = services.submissions.acceptedLike(connection.historyKey, plan.fingerprint)
   if (duplicate && !options.again) throw new DuplicateSubmissionError(duplicate)
+  // Rows the batch already paid for go again only when the user said so (a redo says it itself).
+  if (plan.paidBefore && !plan.redo && !options.again) throw new PaidBeforeError(plan)
   const rows = await uploadFileCells(services, connection, plan.rows, hooks)
   const entry = await services.submissions.journal(connection, {
     target: plan.target,
     rows,
     rowNumbers: plan.rowNumbering === 'spreadsheet' ? plan.rowNumbers : undefined,
-    inputPath: plan.file || undefined,
+    inputPath: plan.sheetFile || plan.file || undefined,
     inputFilename: plan.fileName,
     retryOfRunId: plan.retryOfRunId ?? undefined,
     followUpOfRunId: plan.followsSetAsideOf,
@@ -104,6 +119,7 @@ export async function confirmPlan(
     fingerprint: plan.fingerprint,
     estimatedCostT: plan.estimateT,
   })
+  if (plan.batch) services.batches.join(entry, plan.batch)
   hooks.onStep?.(`sending ${plural(rows.length, 'row')} (request ${entry.clientRequestId})`)
   const submission = await services.submissions.send(connection, entry, {
     ...(hooks.signal ? { signal: hooks.signal } : {}),

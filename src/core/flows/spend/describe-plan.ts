@@ -41,11 +41,12 @@ export function describePlan(plan: Plan): string {
         ? `These rows were sent before, in run ${plan.retryOfRunId}; they are sent again as chosen.`
         : `These are the failed rows of run ${plan.retryOfRunId}.`,
     )
-  if (plan.batchOfRunId) {
+  if (plan.batchOfRunId && plan.batch?.kind === 'rest') {
     parts.push(
       `These are the rows of ${plan.fileName} that the pilot (run ${plan.batchOfRunId}) did not send: ${sheetRowsText(plan.rowNumbers) || 'no rows'}; the pilot’s rows are not sent again.`,
     )
   }
+  if (plan.paidBefore) parts.push(plan.paidBefore.words)
   if (plan.estimateSource === 'fee' && plan.taskFixedFeeT !== null) {
     parts.push(
       `${plural(plan.rows.length, 'row')} x ${cost(plan.taskFixedFeeT)} per task = ${cost(plan.estimateT ?? 0)} (the service’s estimate; you are charged the actual cost).`,

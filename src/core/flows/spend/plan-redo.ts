@@ -11,6 +11,7 @@ import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import type { History } from '../../storage/run-history'
 import type { Plan, SpendServices } from './plan'
+import { batchLinkOfRun } from './batch-plans'
 import { rowsAgainPlan, submissionOfRun } from './rows-again'
 import type { Submission } from './submissions'
 
@@ -63,6 +64,7 @@ export async function planRedo(
       const fingerprint = redoFingerprint(costs.fingerprint, runId, earlierRedos)
       return {
         redo: true,
+        batch: batchLinkOfRun(services, connection, runId, 'redo'),
         fingerprint,
         duplicateOf: services.submissions.acceptedLike(connection.historyKey, fingerprint),
         unansweredOf: services.submissions.unansweredLike(connection.historyKey, fingerprint),

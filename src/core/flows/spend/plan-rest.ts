@@ -6,13 +6,17 @@
  * row, so none is paid twice, and the plan names the pilot's run as the batch it completes.
  */
 import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
-import type { EstimateSource } from '../../../shared/bridge'
+import type { BatchSendKind, EstimateSource } from '../../../shared/bridge'
 import { estimateOf, learnCostPerRow } from './cost'
 import { hashFile } from './uploads'
 import { planSubmission } from './plan-submission'
 import { submissionOfRun } from './rows-again'
+import { batchOfRun, unsentRows } from './batch-plans'
 import type { ProgressHooks, ReadWorkbook } from './submission-inputs'
 import type { LearnedCost, Plan, PlanRequest, SpendServices } from './plan'
 import { submittedTarget, type Submission } from './submissions'
@@ -63,7 +67,55 @@ async function sameWorkbook(pilot: Submission, hooks: ProgressHooks): Promise<st
   )
 }
 
-/** Plans the rows of the pilot's workbook that the pilot (run `pilotRunId`) did not send. */
+/**
+ * Plans rows of a batch's sheet read again from the workbook its first run was sent from, with
+ * the batch's sheet and confirmed mapping; rows set aside before are left out again (written to
+ * a scratch workbook that goes with the plan).
+ */
+export async function planBatchRowsFromSheet(
+  services: SpendServices,
+  connection: Connection,
+  readWorkbook: ReadWorkbook,
+  request: { runId: string; rows: number[]; kind: BatchSendKind },
+  hooks: ProgressHooks = {},
+): Promise<Plan> {
+  const batch = batchOfRun(services, connection, request.runId)
+  const first = firstSendOf(services, connection, batch.id, request.runId)
+  const file = await sameWorkbook(first, hooks)
+  const sent = submittedTarget(first)
+  const target: PlanRequest['target'] =
+    sent.kind === 'template' ? { ...sent, callbackUrl: first.callbackUrl || undefined } : sent
+  const scratch = await mkdtemp(join(tmpdir(), 'skill-runner-batch-'))
+  const mapped = Object.keys(batch.mapping).length > 0
+  try {
+    return await planSubmission(
+      services,
+      connection,
+      readWorkbook,
+      {
+        file,
+        fileName: first.inputFilename,
+        target,
+        selection: { only: request.rows },
+        runValuesFrom: first.rows[0],
+        batchOfRunId: first.batchOfRunId || first.runId,
+        sendKind: request.kind,
+        scratch,
+        readAs: {
+          ...(batch.sheet ? { sheet: batch.sheet } : {}),
+          ...(mapped ? { columnMap: batch.mapping } : {}),
+          setAside: { path: join(scratch, 'set-aside.xlsx'), about: [] },
+        },
+      },
+      hooks,
+    )
+  } catch (error) {
+    await rm(scratch, { recursive: true, force: true })
+    throw error
+  }
+}
+
+/** Plans the rows of the pilot's sheet that its batch has not sent or set aside. */
 export async function planRestOfPilot(
   services: SpendServices,
   connection: Connection,
@@ -71,37 +123,40 @@ export async function planRestOfPilot(
   pilotRunId: string,
   hooks: ProgressHooks = {},
 ): Promise<Plan> {
-  const pilot = pilotOf(services, connection, pilotRunId)
-  const file = await sameWorkbook(pilot, hooks)
-  const sent = submittedTarget(pilot)
-  const target: PlanRequest['target'] =
-    sent.kind === 'template' ? { ...sent, callbackUrl: pilot.callbackUrl || undefined } : sent
-  return planSubmission(
+  pilotOf(services, connection, pilotRunId)
+  const batch = batchOfRun(services, connection, pilotRunId)
+  const state = await services.batches.state(connection, batch.id, { signal: hooks.signal })
+  const rows = state ? unsentRows(state) : []
+  if (rows.length === 0) {
+    throw new EngineError(
+      'refused',
+      'Nothing is left to send: every row of the sheet was already sent or set aside to fix.',
+      'Open the batch to see each row’s result; send the rows set aside once they are fixed.',
+    )
+  }
+  return planBatchRowsFromSheet(
     services,
     connection,
     readWorkbook,
-    {
-      file,
-      fileName: pilot.inputFilename,
-      target,
-      // Every run of the batch so far: the pilot, and any rest already sent.
-      selection: { except: sentInBatch(services, connection, pilot) },
-      runValuesFrom: pilot.rows[0],
-      batchOfRunId: pilot.batchOfRunId || pilot.runId,
-    },
+    { runId: pilotRunId, rows, kind: 'rest' },
     hooks,
   )
 }
 
-/** The spreadsheet rows already sent by the runs of the pilot's batch. */
-function sentInBatch(services: SpendServices, connection: Connection, pilot: Submission): number[] {
-  const first = pilot.batchOfRunId || pilot.runId
-  const rows = new Set<number>(pilot.rowNumbers)
-  for (const runId of services.submissions.batchRuns(connection.historyKey, first)) {
-    for (const n of services.submissions.byRun(connection.historyKey, runId)?.rowNumbers ?? [])
-      rows.add(n)
+/** The batch's first send from a workbook (the one whose workbook is read again). */
+function firstSendOf(
+  services: SpendServices,
+  connection: Connection,
+  batchId: string,
+  runId: string,
+): Submission {
+  for (const send of services.batches.sendsOf(batchId)) {
+    if (!send.runId) continue
+    const submission = services.submissions.byRun(connection.historyKey, send.runId)
+    if (submission && (submission.inputPath || submission.inputCopyPath) && submission.rowNumbers.length)
+      return submission
   }
-  return [...rows]
+  return pilotOf(services, connection, runId)
 }
 
 /** What is left of a pilot's workbook, and what sending it would cost, before reading it. */
@@ -129,10 +184,10 @@ export async function pilotRest(
   const pilot = services.submissions.byRun(connection.historyKey, runId)
   if (!pilot || pilot.workbookRows === 0 || pilot.rowNumbers.length === 0) return null
   if (!pilot.inputPath && !pilot.inputCopyPath) return null
-  const first =
-    (pilot.batchOfRunId && services.submissions.byRun(connection.historyKey, pilot.batchOfRunId)) ||
-    pilot
-  const rows = first.workbookRows - sentInBatch(services, connection, pilot).length
+  const batch = services.batches.ofRun(connection.historyKey, runId)
+  if (!batch) return null
+  const state = await services.batches.state(connection, batch.id, { signal, offline: true })
+  const rows = state ? unsentRows(state).length : 0
   if (rows <= 0) return null
   const fee = pilot.targetKind === 'listing' ? pilot.taskFixedFeeT : null
   const learnedFrom =
@@ -140,7 +195,7 @@ export async function pilotRest(
       ? await learnCostPerRow(services, connection, pilot.targetKind, pilot.targetId, signal)
       : null
   return {
-    pilotRunId: first.runId,
+    pilotRunId: state?.sends.find((s) => s.runId)?.runId ?? runId,
     targetKind: pilot.targetKind,
     rows,
     taskFixedFeeT: fee,

@@ -9,6 +9,7 @@ import { EngineError } from '../../errors'
 import type { Plan, SpendServices } from './plan'
 import { editedRows, fixableRows, schemaOf, type RowEdit } from './retry-edits'
 import { editsFromWorkbook, type CorrectedFrom } from './retry-workbook'
+import { batchLinkOfRun, stillFailedRows } from './batch-plans'
 import { rowsAgainPlan, submissionOfRun } from './rows-again'
 
 /** The run's detail once it has ended, refusing a run still going or one with no failed rows. */
@@ -53,7 +54,18 @@ export async function planRetryFailed(
 ): Promise<Plan> {
   const original = submissionOfRun(services, connection, runId)
   const { detail, failed } = await endedWithFailures(services, connection, runId, signal)
-  const indexes = original.rows.map((_, i) => i).filter((i) => failed.has(i))
+  const failedIndexes = original.rows.map((_, i) => i).filter((i) => failed.has(i))
+  // Rows fixed and sent again since, and that succeeded, are not paid for a second time.
+  const left = new Set(
+    await stillFailedRows(
+      services,
+      connection,
+      runId,
+      failedIndexes.map((i) => original.rowNumbers[i] ?? i + 1),
+      signal,
+    ),
+  )
+  const indexes = failedIndexes.filter((i) => left.has(original.rowNumbers[i] ?? i + 1))
   const rowNumbers = indexes.map((i) => original.rowNumbers[i] ?? i + 1)
   const run = { runId, original, indexes, rowNumbers }
   const schema = await schemaOf(services, connection, original, signal)
@@ -72,6 +84,7 @@ export async function planRetryFailed(
     connection,
     { ...run, detail, rows },
     () => ({
+      batch: batchLinkOfRun(services, connection, runId, 'retry'),
       fixableRows: fixable,
       ...(validation ? { validation } : {}),
       ...(Array.isArray(fixes) ? {} : { fixesFromWorkbook: edits }),

@@ -14,10 +14,12 @@ import {
   rowsByHeaderKeys,
   schemaFromWorkbookMapping,
 } from '../listings/buyer-listing'
+import { sheetBatch } from './batch-plans'
 import { costAndHistory } from './cost'
 import {
   selectRows,
   validateOnServer,
+  type ParsedWorkbook,
   type ProgressHooks,
   type ReadWorkbook,
 } from './submission-inputs'
@@ -40,6 +42,14 @@ function runScopedValues(schema: ListingInputSchema | null, row: InputRow | unde
 
 function onlyValidation(v: WorkbookValidation): WorkbookValidation {
   return { valid: v.valid, fileErrors: v.fileErrors, rowErrors: v.rowErrors }
+}
+
+/** The rows' numbers in the buyer's own sheet (a set-aside workbook knows each one's). */
+function inOwnSheet(parsed: ParsedWorkbook, numbers: number[]): number[] {
+  const source = parsed.sourceRows
+  if (!source || source.length !== parsed.rowNumbers.length) return numbers
+  const own = new Map(parsed.rowNumbers.map((n, i) => [n, source[i]!]))
+  return numbers.map((n) => own.get(n) ?? n)
 }
 
 /** What the target tells before the workbook is read: its schema, name, fee and terms. */
@@ -191,7 +201,7 @@ export async function planSubmission(
   const fileName = request.fileName ?? basename(file)
   const { target } = request
   const facts = await targetFacts(services, connection, target, file, fileName, hooks)
-  const parsed = await readWorkbook(file, facts.schema)
+  const parsed = await readWorkbook(file, facts.schema, request.readAs)
   const validation = !facts.serverCheck.valid
     ? facts.serverCheck
     : !parsed.valid
@@ -222,7 +232,10 @@ export async function planSubmission(
     selected.rows,
     request.runValues ?? runScopedValues(facts.schema, request.runValuesFrom),
   )
+  // A set-aside workbook read again names each row's row in the buyer's own sheet.
+  const rowNumbers = inOwnSheet(keyed, selected.rowNumbers)
   const pilot = request.selection?.first
+  const isPilot = pilot !== undefined && pilot < parsed.rows.length
   const costs = await costAndHistory(
     services,
     connection,
@@ -231,16 +244,35 @@ export async function planSubmission(
     facts.fee,
     hooks.signal,
   )
+  const inBatch = await sheetBatch(
+    services,
+    connection,
+    {
+      sheetFile: request.sheetFile ?? file,
+      fileName,
+      target: submissionTarget,
+      parsed,
+      sending: rowNumbers,
+      kind: request.sendKind ?? (isPilot ? 'pilot' : parsed.setAside?.rows ? 'valid' : 'all'),
+      followUpOf: request.followUpOf,
+    },
+    hooks.signal,
+  )
   return services.plans.add({
     ...base,
     id: randomUUID(),
     rows,
-    rowNumbers: selected.rowNumbers,
+    rowNumbers,
     rowNumbering: 'spreadsheet',
     totalRows: parsed.rows.length,
-    pilotRows: pilot !== undefined && pilot < parsed.rows.length ? rows.length : null,
+    pilotRows: isPilot ? rows.length : null,
     taskFixedFeeT: facts.fee,
     validation,
     ...costs,
+    ...inBatch,
+    ...(request.sheetFile ? { sheetFile: resolve(request.sheetFile) } : {}),
+    ...(request.followUpOf
+      ? { retryOfRunId: request.followUpOf, followsSetAsideOf: request.followUpOf }
+      : {}),
   })
 }

@@ -6,6 +6,7 @@
 import type { InputRow, WorkbookValidation } from '../../../shared/contract'
 import type {
   EstimateSource,
+  BatchSendKind,
   FixableRowView,
   ListingSource,
   PlanTarget,
@@ -13,10 +14,11 @@ import type {
 import type { Connection } from '../../environments/connection'
 import type { Schemas } from '../prepare/schema-cache'
 import type { History } from '../../storage/run-history'
+import type { BatchLink, Batches } from '../batch/batches'
 import type { PlanStore } from './plan-store'
 import type { Submission, SubmissionTarget, Submissions } from './submissions'
 import type { Uploads } from './uploads'
-import type { RowSelection } from './submission-inputs'
+import type { RowSelection, SheetReadOptions } from './submission-inputs'
 
 export type PlanTargetRequest =
   | { kind: 'template'; templateId: string; callbackUrl?: string | undefined }
@@ -37,6 +39,22 @@ export interface PlanRequest {
   runValuesFrom?: InputRow | undefined
   /** The first run of the batch these rows complete (the rest of a pilot). */
   batchOfRunId?: string | undefined
+  /** The user's own workbook, when `file` is a copy made for the service (a listing's). */
+  sheetFile?: string | undefined
+  /** How the rows are sent within their batch (by default: all, a pilot, or the valid rows). */
+  sendKind?: BatchSendKind | undefined
+  /** These rows were set aside from this run and fixed: they are its follow-up. */
+  followUpOf?: string | undefined
+  /** The sheet and mapping to read with (a batch's own, for its rest or chosen rows). */
+  readAs?: SheetReadOptions | undefined
+}
+
+/** Rows of a plan that its batch already paid for (succeeded, or still running). */
+export interface PaidBefore {
+  sheetRows: number[]
+  runIds: string[]
+  /** The same in one sentence, for the confirm and the refusal. */
+  words: string
 }
 
 export interface LearnedCost {
@@ -54,6 +72,8 @@ export interface Plan {
   targetView: PlanTarget
   file: string
   fileName: string
+  /** The buyer's own workbook when `file` is a copy made for the service; journaled in its place. */
+  sheetFile?: string | undefined
   rows: InputRow[]
   rowNumbers: number[]
   rowNumbering: 'spreadsheet' | 'submitted'
@@ -75,6 +95,10 @@ export interface Plan {
   batchOfRunId: string | null
   /** Rows the user chose to send again (plan-redo.ts), not the failed ones of a retry. */
   redo?: boolean | undefined
+  /** The batch the rows belong to and how they are sent; confirming joins the submission to it. */
+  batch?: BatchLink | undefined
+  /** Rows the batch already paid for: sent again only when the user says so (`again`). */
+  paidBefore?: PaidBefore | null | undefined
   createdAtMs: number
   expiresAtMs: number
   scratch?: string | undefined
@@ -97,4 +121,5 @@ export interface SpendServices {
   schemas: Pick<Schemas, 'template'>
   uploads: Pick<Uploads, 'files'>
   plans: PlanStore<Plan>
+  batches: Pick<Batches, 'ofRun' | 'ofSheet' | 'state' | 'join' | 'byId' | 'sendsOf'>
 }

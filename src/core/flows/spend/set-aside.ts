@@ -8,9 +8,10 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import type { ListingInputSchema } from '../../../shared/contract'
-import type { ReadResult, SetAsideTarget } from '../../workbooks/validate/read-result'
+import type { ReadResult } from '../../workbooks/validate/read-result'
 import { linkSetAsideToRun, setAsideRunOf } from '../../workbooks'
 import { PLAN_TTL_MS } from './plan-store'
+import type { SheetReadOptions } from './submission-inputs'
 
 /** The workbook of rows set aside for a plan (and, once sent, its run). */
 export interface SetAsideFile {
@@ -47,7 +48,7 @@ export async function keptSetAsides(home: string): Promise<Map<string, SetAsideF
 export type ReadSheet = (
   path: string,
   schema: ListingInputSchema | null,
-  options?: { setAside?: SetAsideTarget },
+  options?: SheetReadOptions,
 ) => Promise<ReadResult>
 
 /**
@@ -61,11 +62,11 @@ export function skippingInvalidRows(
   about: [string, string][],
   onSetAside: (file: SetAsideFile) => void,
 ): ReadSheet {
-  return async (path, schema) => {
+  return async (path, schema, options = {}) => {
     await mkdir(setAsideFolder(home), { recursive: true })
     await dropUnsent(home)
     const target = join(setAsideFolder(home), `plan-${randomUUID()}.xlsx`)
-    const result = await read(path, schema, { setAside: { path: target, about } })
+    const result = await read(path, schema, { ...options, setAside: { path: target, about } })
     if (result.setAside) onSetAside({ path: target, rows: result.setAside.rows })
     return result
   }

@@ -10,6 +10,7 @@ import { plural } from '../../../shared/amounts'
 import type { InputRow, ListingInputSchema, WorkbookValidation } from '../../../shared/contract'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
+import type { SetAsideTarget } from '../../workbooks'
 import type { UploadProgress, Uploads } from './uploads'
 
 /** What reading a workbook against a schema gives (src/core/workbooks). */
@@ -17,12 +18,31 @@ export interface ParsedWorkbook extends WorkbookValidation {
   rows: InputRow[]
   /** The spreadsheet row number of each row. */
   rowNumbers: number[]
+  /** The sheet read (xlsx). */
+  sheet?: string | undefined
+  /** The column mapping in force (the sheet's header → field key, null: not used). */
+  mapping?: { applied: Record<string, string | null> } | undefined
+  /** The rows set aside as the sheet was read, by sheet row. */
+  setAside?: { rows: number; list?: { sheetRow: number; problems: string[] }[] } | undefined
+  /** For a set-aside workbook read again: each row's row in the buyer's own sheet. */
+  sourceRows?: number[] | undefined
+}
+
+/**
+ * How a batch asks for its sheet to be read again: the same sheet, the same mapping, and its
+ * rows with problems (set aside before) left out again, written where `setAside` says.
+ */
+export interface SheetReadOptions {
+  sheet?: string | undefined
+  columnMap?: Record<string, string | null> | undefined
+  setAside?: SetAsideTarget | undefined
 }
 
 /** Reads a workbook (xlsx or csv) against a schema; the schema is null when it is not known. */
 export type ReadWorkbook = (
   path: string,
   schema: ListingInputSchema | null,
+  options?: SheetReadOptions,
 ) => Promise<ParsedWorkbook>
 
 export interface RowSelection {
@@ -33,6 +53,8 @@ export interface RowSelection {
   first?: number
   /** Leave out these spreadsheet rows (those a pilot already sent). */
   except?: number[]
+  /** Only these spreadsheet rows (chosen on the batch page). */
+  only?: number[]
 }
 
 export interface ProgressHooks {
@@ -49,6 +71,10 @@ export function selectRows(
   let picked = parsed.rows.map((row, i) => ({ row, number: parsed.rowNumbers[i] ?? i + 2 }))
   if (selection.fromRow !== undefined) picked = picked.filter((p) => p.number >= selection.fromRow!)
   if (selection.toRow !== undefined) picked = picked.filter((p) => p.number <= selection.toRow!)
+  if (selection.only) {
+    const chosen = new Set(selection.only)
+    picked = picked.filter((p) => chosen.has(p.number))
+  }
   if (selection.first !== undefined) picked = picked.slice(0, selection.first)
   if (selection.except) {
     const sent = new Set(selection.except)

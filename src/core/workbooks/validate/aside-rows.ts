@@ -20,6 +20,15 @@ export interface AsideRow {
   badColumns: number[]
 }
 
+/** A row set aside, as the batch keeps it: its sheet row and its first few problems. */
+export interface AsideSummary {
+  sheetRow: number
+  problems: string[]
+}
+
+/** Problems kept per row for the batch (the workbook to fix holds them all). */
+const MAX_KEPT_PROBLEMS = 3
+
 /** Where the rows set aside go (the workbook to fix: write/set-aside.ts). */
 export interface AsideSink {
   header(headers: string[]): void
@@ -42,6 +51,8 @@ export class AsideRows {
   private badColumns: number[] = []
   /** Indexes (among the data rows) of the rows set aside, in order. */
   readonly indexes: number[] = []
+  /** The rows set aside by sheet row, with their first problems (for the batch). */
+  readonly rows: AsideSummary[] = []
 
   constructor(readonly sink: AsideSink) {}
 
@@ -55,6 +66,7 @@ export class AsideRows {
   endRow(rowIndex: number, rowNumber: number, cells: CellValue[], width: number): boolean {
     if (this.problems.length === 0) return false
     this.indexes.push(rowIndex)
+    this.rows.push({ sheetRow: rowNumber, problems: this.problems.slice(0, MAX_KEPT_PROBLEMS) })
     this.sink.row({
       rowNumber,
       cells: cellTexts(cells, width),
@@ -71,7 +83,12 @@ export class AsideRows {
  * The read without the rows set aside (at `indexes`, in order): valid unless the file has a
  * problem, and saying where the rows set aside went.
  */
-export function withoutAside(result: ReadResult, indexes: number[], path: string): ReadResult {
+export function withoutAside(
+  result: ReadResult,
+  indexes: number[],
+  path: string,
+  list: AsideSummary[],
+): ReadResult {
   const aside = new Set(indexes)
   const keep = (_: unknown, i: number) => !aside.has(i)
   return {
@@ -83,6 +100,6 @@ export function withoutAside(result: ReadResult, indexes: number[], path: string
     rowNumbers: result.rowNumbers.filter(keep),
     rowCount: result.rowCount - indexes.length,
     ...(result.cells ? { cells: result.cells.filter(keep) } : {}),
-    setAside: { path, rows: indexes.length },
+    setAside: { path, rows: indexes.length, list },
   }
 }

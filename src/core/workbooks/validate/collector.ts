@@ -346,7 +346,7 @@ export class Collector implements RowSink {
         `${this.extraErrors} more problems in the rows are not listed; fix the ones shown first.`,
       )
     const result = this.result(mapping)
-    return setAside ? withoutAside(result, aside, this.setAsidePath ?? '') : result
+    return setAside ? withoutAside(result, aside, this.setAsidePath ?? '', this.aside?.rows ?? []) : result
   }
 
   private result(mapping: MappingOutcome | undefined): ReadResult {

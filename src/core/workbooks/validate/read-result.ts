@@ -104,7 +104,12 @@ export interface ReadResult {
   /** With a schema: the header row, how its columns were matched, and a proposal when needed. */
   mapping?: MappingOutcome
   /** With ReadOptions.setAside, when rows were set aside: the workbook to fix and its rows. */
-  setAside?: { path: string; rows: number }
+  setAside?: {
+    path: string
+    rows: number
+    /** Each row set aside by its sheet row, with its first problems. */
+    list?: { sheetRow: number; problems: string[] }[]
+  }
 }
 
 /** The sink every format's reader feeds. */

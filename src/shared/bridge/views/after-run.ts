@@ -3,6 +3,7 @@
  * showing saved files, and the history of submissions from this device.
  */
 import type { RunDetail } from '../../contract'
+import type { BatchSendKind } from './batches'
 
 /** A run as its detail page shows it: the service's detail plus what this device knows. */
 export interface RunOverview {
@@ -32,6 +33,8 @@ export interface RunOverview {
   resultsWorkbook: string
   /** Rows with problems set aside to fix when this run was sent here (saveSetAsideRows). */
   setAsideRows?: number
+  /** The batch this run belongs to ('' or absent: not sent from a sheet here); getBatch tells more. */
+  batchId?: string
 }
 
 /** A bounded preview of one artifact's content, fetched by the engine (never a URL or token). */
@@ -121,6 +124,10 @@ export interface HistoryEntryView {
   batchRests?: string[]
   /** Rows with problems set aside to fix when this run was sent (saveSetAsideRows). */
   setAsideRows?: number
+  /** The batch (the buyer's sheet across its runs) this submission belongs to ('' when none). */
+  batchId?: string
+  /** How it was sent within its batch (all, pilot, rest, follow-up, retry, redo...). */
+  sendKind?: BatchSendKind
   createdAtMs: number
 }
 

@@ -5,6 +5,7 @@
  * `confirmed: true`, under the cap, and (for an identical submission already accepted) `again`.
  */
 import type { SchemaColumn, SchemaField, WorkbookValidation } from '../../contract'
+import type { BatchSendKind } from './batches'
 
 /**
  * Where a listing's schema and fee came from (DESIGN.md, "Buyer's view of a listing"), in the
@@ -132,8 +133,28 @@ export interface SubmissionPlanView {
    * in the failed rows (row as the run names it, field key -> text), as if typed in the app.
    */
   fixesFromWorkbook?: { row: number; cells: Record<string, string> }[]
+  /** The batch these rows belong to ('' when the first send of a sheet makes a new one). */
+  batchId?: string
+  /** How these rows come to be sent (all, pilot, rest, retry, redo...). */
+  sendKind?: BatchSendKind
+  /**
+   * Rows of this plan that the batch already sent and that succeeded (or are still running):
+   * they would be paid again, so confirming needs `again: true`, said as a send again.
+   */
+  paidBefore?: PaidBeforeView | null
   /** One paragraph that says what confirming will do and spend. */
   summary: string
+}
+
+/** Rows of a plan the batch already paid for: which, and in which runs. */
+export interface PaidBeforeView {
+  rows: number
+  /** Their sheet rows, at most 50 (the first in sheet order). */
+  sheetRows: number[]
+  /** The runs they were paid in, the first one first. */
+  runIds: string[]
+  /** One sentence for the confirm, e.g. "4 of these 30 rows were sent in the pilot and succeeded: they would be paid again." */
+  words: string
 }
 
 /**

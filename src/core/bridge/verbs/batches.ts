@@ -1,0 +1,116 @@
+/**
+ * The batch page's verbs: a run's batch with its counts and runs, a window of its sheet rows,
+ * and chosen rows as a plan confirmed through confirmSubmission like any paid send.
+ */
+import type { BatchRowFilter, BatchRowView, BatchSendKind } from '../../../shared/bridge'
+import { EngineError } from '../../errors'
+import type { BatchRow } from '../../flows/batch/row-states'
+import type { BatchState } from '../../flows/batch/batches'
+import { targetNamer } from '../../flows/history/target-names'
+import { planBatchRowsFromSheet } from '../../flows/spend/plan-rest'
+import { parseInputWorkbook } from '../../workbooks'
+import { planView } from '../presenters/plan-view'
+import type { VerbContext, Verbs } from './context'
+
+const MATCHES: Record<BatchRowFilter, (row: BatchRow) => boolean> = {
+  all: () => true,
+  'not-sent': (r) => r.state === 'not-sent',
+  'set-aside': (r) => r.state === 'set-aside',
+  failed: (r) => r.state === 'failed',
+  succeeded: (r) => r.state === 'succeeded',
+  pending: (r) => r.state === 'pending',
+  'sent-again': (r) => r.sends > 1,
+}
+
+function rowView(row: BatchRow): BatchRowView {
+  return {
+    sheetRow: row.sheetRow,
+    state: row.state,
+    sends: row.sends,
+    runId: row.runId,
+    keptRunId: row.keptRunId,
+    problems: row.problems,
+    preview: row.preview,
+  }
+}
+
+function noBatch(batchId: string): EngineError {
+  return new EngineError(
+    'not-found',
+    `There is no batch ${batchId} on this computer.`,
+    'Open the batch from one of its runs.',
+  )
+}
+
+export function batchVerbs(ctx: VerbContext): Verbs<'getBatch' | 'getBatchRows' | 'planBatchRows'> {
+  const { engine } = ctx
+  const connect = (environment: string) => engine.connect({ env: environment })
+  const stateOf = async (environment: string, batchId: string, offline: boolean) => {
+    const connection = await connect(environment)
+    const state = await engine.batches.state(connection, batchId, { offline })
+    if (!state) throw noBatch(batchId)
+    return { connection, state }
+  }
+  return {
+    async getBatch(args) {
+      const connection = await connect(args.environment)
+      const batch = engine.batches.ofRun(connection.historyKey, args.runId)
+      if (!batch) return null
+      const state = await engine.batches.state(connection, batch.id)
+      if (!state) return null
+      const nameOf = targetNamer({ history: engine.history, schemas: engine.schemas })
+      return {
+        environment: args.environment,
+        batchId: batch.id,
+        targetKind: batch.targetKind,
+        targetId: batch.targetId,
+        targetName: nameOf({ ...batch, historyKey: connection.historyKey }, null),
+        fileName: batch.inputFilename,
+        sheet: batch.sheet,
+        workbookSha256: batch.workbookSha256,
+        counts: countsOf(state),
+        runs: state.sends
+          .filter((s) => s.state === 'accepted' && s.runId)
+          .map((s) => ({
+            runId: s.runId,
+            kind: (s.kind || 'all') as BatchSendKind,
+            rows: s.rowCount,
+            sentAtMs: s.createdAtMs,
+          })),
+        summary: state.summary,
+        stale: state.stale,
+      }
+    },
+    async getBatchRows(args) {
+      const { state } = await stateOf(args.environment, args.batchId, true)
+      const filter = args.filter ?? 'all'
+      const matching = filter === 'all' ? state.rows : state.rows.filter(MATCHES[filter])
+      return {
+        environment: args.environment,
+        batchId: args.batchId,
+        filter,
+        total: matching.length,
+        from: args.from,
+        rows: matching.slice(args.from, args.from + args.count).map(rowView),
+      }
+    },
+    async planBatchRows(args) {
+      const { connection, state } = await stateOf(args.environment, args.batchId, false)
+      const first = state.sends.find((s) => s.state === 'accepted' && s.runId)
+      if (!first) throw noBatch(args.batchId)
+      const read = (file: string, schema: Parameters<typeof parseInputWorkbook>[1], more = {}) =>
+        parseInputWorkbook({ path: file }, schema, { ...more, checkFiles: true })
+      const plan = await planBatchRowsFromSheet(engine, connection, read, {
+        runId: first.runId,
+        rows: args.rows,
+        kind: 'chosen',
+      })
+      return planView(plan)
+    },
+  }
+}
+
+function countsOf(state: BatchState) {
+  const { recovered: _recovered, ...counts } = state.tally
+  return counts
+}

@@ -1,0 +1,223 @@
+/**
+ * Batches: a buyer's sheet (its SHA-256, the sheet read and the confirmed mapping) sent to one
+ * target, and every sheet row followed across all the runs made from it. A plan names its batch
+ * (or the sheet a new one starts from) and how it sends (`BatchLink`); confirming joins the
+ * journaled submission to it before anything is sent. The state of every row is worked out from
+ * the journal and each run's outcomes (row-states.ts); outcomes of runs not yet ended are asked
+ * of the service when the state is asked for, and kept, so a batch reads offline as last seen.
+ */
+import { randomUUID } from 'node:crypto'
+import type { BatchSendKind } from '../../../shared/bridge'
+import { isTerminalStatus, type RunDetail } from '../../../shared/contract'
+import { batchSummary, type BatchTally } from '../../../shared/format'
+import type { Connection } from '../../environments/connection'
+import { transaction, type Db } from '../../storage/db'
+import type { History } from '../../storage/run-history'
+import {
+  BatchesTable,
+  type BatchRecord,
+  type BatchSend,
+  type RunOutcomes,
+} from '../../storage/tables/batches'
+import { batchRowStates, failedFirst, tallyOf, type BatchRow } from './row-states'
+
+export type { BatchRecord, BatchSend } from '../../storage/tables/batches'
+
+/** The sheet a new batch starts from, as the plan read it. */
+export interface BatchSheet {
+  sha256: string
+  sheet: string
+  mapping: Record<string, string | null>
+  fileName: string
+  /** Every data row the read found, valid or set aside, by sheet row. */
+  sheetRows: number[]
+}
+
+/** Which batch a plan's rows belong to, and how they are sent. */
+export interface BatchLink {
+  /** The batch, or null: confirming starts one from `sheet`. */
+  batchId: string | null
+  kind: BatchSendKind
+  sheet?: BatchSheet | undefined
+  /** Rows the read set aside, by sheet row with their first problems. */
+  setAside?: { sheetRow: number; problems: string[] }[] | undefined
+}
+
+/** A batch with every sheet row's state. */
+export interface BatchState {
+  batch: BatchRecord
+  sends: BatchSend[]
+  rows: BatchRow[]
+  tally: BatchTally
+  summary: string
+  /** Some runs could not be asked about: their rows are as last seen. */
+  stale: boolean
+}
+
+/** Longest start of a text output kept as a row's preview. */
+const PREVIEW_CHARS = 120
+
+/** The outcome letter of a task's status. */
+function letter(status: string | undefined, runEnded: boolean): string {
+  if (status === 'succeeded') return 's'
+  if (status === 'failed') return 'f'
+  if (status === 'cancelled') return 'c'
+  return runEnded && status === undefined ? 'c' : 'p'
+}
+
+/** A run's per-row outcomes, errors and text previews, from its detail. */
+export function outcomesOf(detail: RunDetail, rowCount: number): RunOutcomes {
+  const ended = isTerminalStatus(detail.run.status)
+  const status: (string | undefined)[] = new Array<string | undefined>(rowCount)
+  const errors: string[] = []
+  const previews: string[] = []
+  for (const task of detail.tasks) {
+    const i = task.sourceRowIndex
+    if (i < 0 || i >= rowCount) continue
+    status[i] = task.status
+    if (task.status === 'failed' && task.errorMessage) errors[i] = task.errorMessage
+  }
+  for (const artifact of detail.artifacts) {
+    const i = artifact.sourceRowIndex
+    if (i < 0 || i >= rowCount || previews[i] || !artifact.inlineText) continue
+    previews[i] = artifact.inlineText.slice(0, PREVIEW_CHARS)
+  }
+  let outcomes = ''
+  for (let i = 0; i < rowCount; i += 1) outcomes += letter(status[i], ended)
+  return {
+    runId: detail.run.runId,
+    outcomes,
+    errors: Array.from(errors, (e) => e ?? ''),
+    previews: Array.from(previews, (p) => p ?? ''),
+    ended,
+  }
+}
+
+export class Batches {
+  private readonly table: BatchesTable
+
+  constructor(
+    private readonly db: Db,
+    private readonly history: Pick<History, 'keptVersions'>,
+  ) {
+    this.table = new BatchesTable(db)
+  }
+
+  byId(id: string): BatchRecord | null {
+    return this.table.byId(id)
+  }
+
+  /** Every submission of a batch, in the order journaled. */
+  sendsOf(batchId: string): BatchSend[] {
+    return this.table.sends(batchId)
+  }
+
+  /** The batch a run sent from this computer belongs to, or null. */
+  ofRun(historyKey: string, runId: string): BatchRecord | null {
+    const id = this.table.idOfRun(historyKey, runId)
+    return id ? this.table.byId(id) : null
+  }
+
+  /** The batch of this sheet sent to this target, or null when none was sent yet. */
+  ofSheet(
+    historyKey: string,
+    target: { kind: 'template' | 'listing'; id: string },
+    sha256: string,
+    sheet: string,
+  ): BatchRecord | null {
+    if (!sha256) return null
+    return this.table.ofSheet(historyKey, target.kind, target.id, sha256, sheet)
+  }
+
+  /**
+   * Joins a journaled submission to its batch (making the batch first when the link names
+   * none), and records the rows the read set aside. Safe to repeat for the same submission.
+   */
+  join(
+    submission: { id: number; historyKey: string; targetKind: 'template' | 'listing'; targetId: string },
+    link: BatchLink,
+  ): string {
+    return transaction(this.db, () => {
+      let id = link.batchId
+      if (!id) {
+        id = randomUUID()
+        const sheet = link.sheet
+        this.table.insert({
+          id,
+          historyKey: submission.historyKey,
+          targetKind: submission.targetKind,
+          targetId: submission.targetId,
+          workbookSha256: sheet?.sha256 ?? '',
+          sheet: sheet?.sheet ?? '',
+          mapping: sheet?.mapping ?? {},
+          inputFilename: sheet?.fileName ?? '',
+          sheetRows: sheet?.sheetRows ?? [],
+          createdAtMs: Date.now(),
+        })
+      } else if (link.sheet) {
+        this.table.complete(id, link.sheet.sheet, link.sheet.mapping, link.sheet.sheetRows)
+      }
+      this.table.setSubmissionBatch(submission.id, id, link.kind)
+      if (link.setAside?.length) this.table.setAside(id, link.setAside)
+      return id
+    })
+  }
+
+  /** Keeps what a run's detail says of each row, for the batches it is in. */
+  recordOutcomes(historyKey: string, detail: RunDetail, rowCount: number): void {
+    this.table.putOutcomes(historyKey, outcomesOf(detail, rowCount), Date.now())
+  }
+
+  /**
+   * Every sheet row's state. Runs not seen ended yet are asked about first (a failure leaves
+   * them as last seen, said by `stale`), unless `offline`.
+   */
+  async state(
+    connection: Connection,
+    batchId: string,
+    options: { signal?: AbortSignal | undefined; offline?: boolean } = {},
+  ): Promise<BatchState | null> {
+    const batch = this.table.byId(batchId)
+    if (!batch) return null
+    const sends = this.table.sends(batchId)
+    const runIds = sends.filter((s) => s.state === 'accepted' && s.runId).map((s) => s.runId)
+    let outcomes = this.table.outcomes(connection.historyKey, runIds)
+    let stale = false
+    if (!options.offline) {
+      for (const send of sends) {
+        if (send.state !== 'accepted' || !send.runId || outcomes.get(send.runId)?.ended) continue
+        try {
+          const detail = await connection.client.run(send.runId, { signal: options.signal })
+          this.recordOutcomes(connection.historyKey, detail, send.rowCount)
+        } catch (error) {
+          if (options.signal?.aborted) throw error
+          stale = true
+        }
+      }
+      outcomes = this.table.outcomes(connection.historyKey, runIds)
+    }
+    const input = {
+      sheetRows: batch.sheetRows,
+      setAside: this.table.setAsideRows(batchId),
+      sends,
+      outcomes,
+      chosen: this.chosenVersions(connection.historyKey, sends),
+    }
+    const rows = batchRowStates(input)
+    const tally = tallyOf(rows, failedFirst(input))
+    return { batch, sends, rows, tally, summary: batchSummary(tally), stale }
+  }
+
+  /** The versions the buyer chose to keep (kept per run and row index), by sheet row. */
+  private chosenVersions(historyKey: string, sends: BatchSend[]): Map<number, string> {
+    const chosen = new Map<number, string>()
+    for (const send of sends) {
+      if (!send.runId) continue
+      for (const [index, kept] of this.history.keptVersions(historyKey, send.runId)) {
+        const sheetRow = send.rowNumbers[index]
+        if (sheetRow !== undefined) chosen.set(sheetRow, kept)
+      }
+    }
+    return chosen
+  }
+}
