@@ -31,6 +31,8 @@ function entry(id: number, rowCount: number, over: Partial<Submission> = {}): Su
     estimatedCostT: 4 * rowCount,
     retryOfRunId: '',
     followUpOfRunId: '',
+    batchId: '',
+    sendKind: '',
     state: 'sent',
     runId: '',
     answer: null,

@@ -94,6 +94,7 @@ async function runOverview(
       .retriedBy(connection.historyKey, runId)
       .filter((id) => !followUps.includes(id)),
     ...(submission?.followUpOfRunId ? { followUpOfRunId: submission.followUpOfRunId } : {}),
+    ...(submission?.batchId ? { batchId: submission.batchId } : {}),
     ...(followUps.length > 0 ? { followUps } : {}),
     savedFolder: saved.folder,
     savedFiles: saved.files,

@@ -5,7 +5,12 @@
  * history database only, so it works offline.
  */
 import { isTerminalStatus, type RunSummary } from '../../../shared/contract'
-import type { HistoryEntryView, HistoryPage, RunCounts } from '../../../shared/bridge'
+import type {
+  BatchSendKind,
+  HistoryEntryView,
+  HistoryPage,
+  RunCounts,
+} from '../../../shared/bridge'
 import type { History } from '../../storage/run-history'
 import type { Submission, Submissions } from '../spend/submissions'
 import { targetNamer, type NameSources } from './target-names'
@@ -82,6 +87,9 @@ function entryOf(
     retryOfRunId: submission.retryOfRunId,
     retries,
     ...(submission.followUpOfRunId ? { followUpOfRunId: submission.followUpOfRunId } : {}),
+    ...(submission.batchId
+      ? { batchId: submission.batchId, sendKind: submission.sendKind as BatchSendKind }
+      : {}),
     ...(followUps.length > 0 ? { followUps } : {}),
     createdAtMs: submission.createdAtMs,
   }

@@ -44,6 +44,9 @@ export interface Submission {
   retryOfRunId: string
   /** The run whose set-aside rows this submission sends, fixed ('' when none). */
   followUpOfRunId: string
+  /** The batch (the buyer's sheet across its runs) it belongs to, and how it was sent in it. */
+  batchId: string
+  sendKind: string
   state: SubmissionState
   runId: string
   /** The service's answer (runRows acceptance or execution result) once accepted. */
@@ -100,6 +103,8 @@ export const submissionRow = z.object({
   estimated_cost_t: z.number(),
   retry_of_run_id: z.string(),
   follow_up_of_run_id: z.string(),
+  batch_id: z.string(),
+  send_kind: z.string(),
   state: z.enum(['pending', 'sent', 'accepted', 'refused']),
   run_id: z.string(),
   answer_json: z.string(),
@@ -152,6 +157,8 @@ export function submissionOf(row: SubmissionRow): Submission {
     estimatedCostT: row.estimated_cost_t < 0 ? null : row.estimated_cost_t,
     retryOfRunId: row.retry_of_run_id,
     followUpOfRunId: row.follow_up_of_run_id,
+    batchId: row.batch_id,
+    sendKind: row.send_kind,
     state: row.state,
     runId: row.run_id,
     answer: answerOf(row),
