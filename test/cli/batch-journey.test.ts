@@ -48,7 +48,17 @@ describe('one sheet, one batch, on the command line', () => {
     const send = ['--template', 'row-echo', '--yes', '--json']
 
     // A pilot of the first 3 valid rows, the 2 bad rows set aside.
-    const pilot = await cli(['run', sheet, ...send, '--map', MAP, '--skip-invalid', '--rows', '4-6', '--watch'])
+    const pilot = await cli([
+      'run',
+      sheet,
+      ...send,
+      '--map',
+      MAP,
+      '--skip-invalid',
+      '--rows',
+      '4-6',
+      '--watch',
+    ])
     expect(pilot.code, pilot.stderr).toBe(0)
     const pilotRun = JSON.parse(pilot.stdout).run.runId as string
     expect(JSON.parse(pilot.stdout).run.totalTasks).toBe(3)
@@ -66,8 +76,17 @@ describe('one sheet, one batch, on the command line', () => {
     expect(JSON.parse(rest.stdout).run.totalTasks).toBe(15)
 
     let batch = JSON.parse((await cli(['batch', 'show', pilotRun, '--json'])).stdout) as BatchJson
-    expect(batch.counts).toMatchObject({ rows: 20, setAside: 2, failed: 1, succeeded: 17, notSent: 0 })
-    expect(batch.rows.find((r) => r.sheetRow === FAILS)).toMatchObject({ state: 'failed', runId: restRun })
+    expect(batch.counts).toMatchObject({
+      rows: 20,
+      setAside: 2,
+      failed: 1,
+      succeeded: 17,
+      notSent: 0,
+    })
+    expect(batch.rows.find((r) => r.sheetRow === FAILS)).toMatchObject({
+      state: 'failed',
+      runId: restRun,
+    })
     expect(batch.rows.filter((r) => r.state === 'set-aside').map((r) => r.sheetRow)).toEqual(BAD)
     // Nothing left for a second rest.
     const noRest = await cli(['run', '--rest-of', pilotRun, ...send.slice(2)])
@@ -93,7 +112,15 @@ describe('one sheet, one batch, on the command line', () => {
     await fixBook.xlsx.readFile(fixed)
     fixBook.getWorksheet('Export')!.getCell(FAILS, 1).value = `Hello ${FAILS}`
     await fixBook.xlsx.writeFile(fixed)
-    const retry = await cli(['runs', 'retry-failed', restRun, '--from', fixed, ...send.slice(2), '--watch'])
+    const retry = await cli([
+      'runs',
+      'retry-failed',
+      restRun,
+      '--from',
+      fixed,
+      ...send.slice(2),
+      '--watch',
+    ])
     expect(retry.code, retry.stderr).toBe(0)
 
     // The row is not paid for a third time: nothing is left to retry.
@@ -103,7 +130,13 @@ describe('one sheet, one batch, on the command line', () => {
     expect(again.stderr).toMatch(/[Rr]ow 12 was sent again in a later run and succeeded/)
 
     batch = JSON.parse((await cli(['batch', 'show', sheet, '--json'])).stdout) as BatchJson
-    expect(batch.counts).toMatchObject({ rows: 20, succeeded: 20, failed: 0, setAside: 0, sentAgain: 1 })
+    expect(batch.counts).toMatchObject({
+      rows: 20,
+      succeeded: 20,
+      failed: 0,
+      setAside: 0,
+      sentAgain: 1,
+    })
     expect(batch.summary).toBe('20 rows: 19 succeeded, 1 failed, then was sent again and succeeded')
     expect(batch.rows.filter((r) => r.runId === followRun).map((r) => r.sheetRow)).toEqual(BAD)
     expect(batch.runs.map((r) => r.kind)).toEqual(['valid', 'rest', 'follow-up', 'retry'])

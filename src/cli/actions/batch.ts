@@ -5,7 +5,13 @@ import type { BatchState } from '../../core/flows/batch/batches'
 import { hashFile } from '../../core/flows/spend/uploads'
 import { EngineError } from '../../core/errors'
 import { sendKindWords } from '../../shared/format'
-import { misuse, stringOption, type CommandContext, type Declared, type ParsedArgs } from '../command'
+import {
+  misuse,
+  stringOption,
+  type CommandContext,
+  type Declared,
+  type ParsedArgs,
+} from '../command'
 import { table } from '../output'
 
 const STATE_WORDS: Record<string, string> = {
@@ -43,9 +49,12 @@ export async function batchShow(ctx: CommandContext, args: ParsedArgs, self: Dec
       'Name a run sent from this computer, or the workbook it was sent from.',
     )
   const state = await engine.batches.state(connection, batch.id, { signal: ctx.signal })
-  if (!state) throw new EngineError('not-found', 'That batch is no longer here.', 'Send the sheet again.')
+  if (!state)
+    throw new EngineError('not-found', 'That batch is no longer here.', 'Send the sheet again.')
   if (state.stale)
-    ctx.out.note('the service could not be asked just now: rows of runs still going are as last seen')
+    ctx.out.note(
+      'the service could not be asked just now: rows of runs still going are as last seen',
+    )
   ctx.out.result(batchJson(state), () => describeBatch(state))
 }
 

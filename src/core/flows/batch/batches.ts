@@ -143,7 +143,12 @@ export class Batches {
    * none), and records the rows the read set aside. Safe to repeat for the same submission.
    */
   join(
-    submission: { id: number; historyKey: string; targetKind: 'template' | 'listing'; targetId: string },
+    submission: {
+      id: number
+      historyKey: string
+      targetKind: 'template' | 'listing'
+      targetId: string
+    },
     link: BatchLink,
   ): string {
     return transaction(this.db, () => {

@@ -57,7 +57,8 @@ function keptOf(versions: Version[], chosen: string | undefined): Version {
     const found = versions.find((v) => v.runId === chosen)
     if (found) return found
   }
-  for (let i = versions.length - 1; i >= 0; i -= 1) if (versions[i]!.letter === 's') return versions[i]!
+  for (let i = versions.length - 1; i >= 0; i -= 1)
+    if (versions[i]!.letter === 's') return versions[i]!
   return versions[versions.length - 1]!
 }
 

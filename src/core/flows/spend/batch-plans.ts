@@ -39,7 +39,11 @@ export function paidBeforeOf(state: BatchState, sending: readonly number[]): Pai
   return {
     sheetRows,
     runIds: sends.map((s) => s.runId),
-    words: paidBeforeWords(sheetRows.length, sending.length, sends.map((s) => s.kind)),
+    words: paidBeforeWords(
+      sheetRows.length,
+      sending.length,
+      sends.map((s) => s.kind),
+    ),
   }
 }
 

@@ -244,18 +244,12 @@ export async function planSubmission(
     facts.fee,
     hooks.signal,
   )
+  const kind = request.sendKind ?? (isPilot ? 'pilot' : parsed.setAside?.rows ? 'valid' : 'all')
+  const sheet = { sheetFile: request.sheetFile ?? file, fileName, parsed, kind }
   const inBatch = await sheetBatch(
     services,
     connection,
-    {
-      sheetFile: request.sheetFile ?? file,
-      fileName,
-      target: submissionTarget,
-      parsed,
-      sending: rowNumbers,
-      kind: request.sendKind ?? (isPilot ? 'pilot' : parsed.setAside?.rows ? 'valid' : 'all'),
-      followUpOf: request.followUpOf,
-    },
+    { ...sheet, target: submissionTarget, sending: rowNumbers, followUpOf: request.followUpOf },
     hooks.signal,
   )
   return services.plans.add({
