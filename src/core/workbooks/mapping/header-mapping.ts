@@ -8,7 +8,13 @@
 import type { ListingInputSchema, SchemaField } from '../../../shared/contract'
 import { isBlank, type CellValue } from '../../../shared/input-schema'
 import { cellText } from '../sheets'
-import { applyColumnMap, headersKey, unknownKeys, type ColumnMap } from './column-map'
+import {
+  applyColumnMap,
+  headersKey,
+  leftOutColumns,
+  unknownKeys,
+  type ColumnMap,
+} from './column-map'
 import { findHeaderRow, HEADER_LOOKAHEAD } from './header-row'
 import { proposeMapping, type MappingProposal } from './propose'
 import { looseKey } from './words'
@@ -29,6 +35,8 @@ export interface MappingOutcome {
   source: 'exact' | 'given' | 'remembered' | 'proposed'
   /** The mapping in force: every named header -> its field key, or null when not used. */
   applied: ColumnMap
+  /** Named headers a given mapping leaves out that match no field: not used (say so). */
+  leftOut: string[]
   /** What the values and names suggest (absent when the headers are exact). */
   proposal?: MappingProposal
   /** True when the header row has no problems under the mapping in force. */
@@ -126,6 +134,7 @@ export class HeaderMapping {
       headers: texts,
       source,
       applied,
+      leftOut: this.given ? leftOutColumns(texts, result.columns, this.given) : [],
       complete: result.problems.length === 0,
       problems: result.problems,
     }
