@@ -58,6 +58,8 @@ export class HeaderMapping {
   private readonly names: Set<string>
   private state: Omit<MappingOutcome, 'proposal'> | null = null
   private proposal: MappingProposal | null = null
+  /** The filled rows above the header row, read past as a title or notes. */
+  readonly passedOver: number[] = []
 
   constructor(
     private readonly schema: ListingInputSchema | null,
@@ -94,7 +96,10 @@ export class HeaderMapping {
     const texts = this.pending.map((row) =>
       row.cells.map((c) => (isBlank(c) ? null : cellText(c).trim())),
     )
-    return this.pending.splice(0).slice(findHeaderRow(texts, this.schema))
+    const rows = this.pending.splice(0)
+    const at = findHeaderRow(texts, this.schema)
+    this.passedOver.push(...rows.slice(0, at).map((row) => row.rowNumber))
+    return rows.slice(at)
   }
 
   /** A header row's texts (null: blank); a set-aside workbook's Problem column counts as blank. */

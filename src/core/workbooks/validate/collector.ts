@@ -256,7 +256,7 @@ export class Collector implements RowSink {
     if (!rows || rows.length === 0) return
     const [header, ...rest] = rows
     this.header(header!.cells, header!.rowNumber)
-    this.tally.header(header!.rowNumber)
+    this.tally.header(header!.rowNumber, this.headerMapping.passedOver)
     for (const row of rest) this.row(row.cells, row.rowNumber, row.hidden)
   }
 
