@@ -361,14 +361,8 @@ describe('browser mode: malformed requests, body limits and slow clients', () =>
   it(
     'drops twenty clients at once whose headers never finish, new or kept alive after an answer',
     { timeout: 15_000 },
-    async () => {
-      const slow = await startWebServer({
-        rendererDir: dir,
-        dispatch: createDispatch(handlers),
-        subscribe: () => () => {},
-        timeouts: { headersMs: 300, requestMs: 1000, checkEveryMs: 50 },
-      })
-      try {
+    () =>
+      onQuickServer(handlers, async (slow) => {
         const started = Date.now()
         const page = `GET /?s=${slow.secret} HTTP/1.1\r\nHost: 127.0.0.1:${slow.port}\r\n\r\n`
         const clients = Array.from({ length: 20 }, (_, i) =>
@@ -388,29 +382,18 @@ describe('browser mode: malformed requests, body limits and slow clients', () =>
           if (i % 2 === 1) expect(text, `client ${i}`).toMatch(/^HTTP\/1\.1 200/)
           expect(text, `client ${i}`).toMatch(/HTTP\/1\.1 408/)
         })
-      } finally {
-        await slow.close()
-      }
-    },
+      }),
   )
 
   it('never cuts a Bridge call that takes longer than the headers may', async () => {
     const slowVerb = new Proxy({} as BridgeHandlers, {
       get: () => () => new Promise((done) => setTimeout(() => done({ items: [] }), 800)),
     })
-    const slow = await startWebServer({
-      rendererDir: dir,
-      dispatch: createDispatch(slowVerb),
-      subscribe: () => () => {},
-      timeouts: { headersMs: 300, requestMs: 1000, checkEveryMs: 50 },
-    })
-    try {
+    await onQuickServer(slowVerb, async (slow) => {
       const answer = await sendRaw('/bridge/listEnvironments', Buffer.from('{}'), 'length', slow)
       expect(answer).toMatch(/^HTTP\/1\.1 200 /)
       expect(answer).toContain('"ok":true')
-    } finally {
-      await slow.close()
-    }
+    })
   })
 
   it('lets a client sending an 11 MB Bridge body, whole or in chunks, read its 413', async () => {
@@ -431,6 +414,21 @@ describe('browser mode: malformed requests, body limits and slow clients', () =>
     expect(requestMs).toBeGreaterThanOrEqual(headersMs)
   })
 })
+
+/** A server of its own whose slow clients are dropped fast (300 ms for the headers), for `use`. */
+async function onQuickServer(served: BridgeHandlers, use: (quick: WebServer) => Promise<void>) {
+  const quick = await startWebServer({
+    rendererDir: dir,
+    dispatch: createDispatch(served),
+    subscribe: () => () => {},
+    timeouts: { headersMs: 300, requestMs: 1000, checkEveryMs: 50 },
+  })
+  try {
+    await use(quick)
+  } finally {
+    await quick.close()
+  }
+}
 
 /**
  * A raw connection that sends `first`, then `more` every 100 ms until the server closes it
