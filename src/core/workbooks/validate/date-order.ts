@@ -40,7 +40,8 @@ export class DateOrders {
     cell: CellValue,
     rowNumber: number,
   ): WireValue | undefined | CellProblem {
-    const date = field.type === 'date' && typeof cell === 'string' ? yearLastDate(cell) : null
+    if (field.type !== 'date') return checkCell(field, cell)
+    const date = typeof cell === 'string' ? yearLastDate(cell) : null
     if (!date || field.multiValue)
       return checkCell(field, cell, this.columns.get(field.key)?.order ?? undefined)
     const column = this.column(field.key)
