@@ -97,13 +97,17 @@ async function submitWorkbook(
   const { engine, connection } = session
   const setAside = setAsideOption(args, args.positionals[0]!)
   const copy = await listingFile(ctx, session, target, args, setAside)
-  // A listing's copy under its own headers has one sheet of its own: --sheet named the user's.
+  // A listing's copy under its own headers has one sheet of its own, and needs no mapping:
+  // --sheet and --map named the user's.
   const sheet = copy ? undefined : stringOption(args, 'sheet')
+  const readArgs = copy
+    ? { ...args, values: { ...args.values, map: undefined, 'map-file': undefined } }
+    : args
   const read = await mappedReader(
     ctx,
     session,
     prepareTargetOf(target),
-    args,
+    readArgs,
     setAside.enabled,
     sheet,
   )
