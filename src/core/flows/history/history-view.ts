@@ -83,6 +83,7 @@ function entryOf(
     retries,
     ...(submission.followUpOfRunId ? { followUpOfRunId: submission.followUpOfRunId } : {}),
     ...(followUps.length > 0 ? { followUps } : {}),
+    ...(submission.callbackUrl ? { callbackUrl: submission.callbackUrl } : {}),
     createdAtMs: submission.createdAtMs,
   }
 }

@@ -14,6 +14,7 @@ import {
   rowsByHeaderKeys,
   schemaFromWorkbookMapping,
 } from '../listings/buyer-listing'
+import { withCheckedCallback } from '../prepare/callback-addresses'
 import { costAndHistory } from './cost'
 import {
   selectRows,
@@ -189,7 +190,8 @@ export async function planSubmission(
 ): Promise<Plan> {
   const file = resolve(request.file)
   const fileName = request.fileName ?? basename(file)
-  const { target } = request
+  // A bad address is refused before anything is read or asked of the service.
+  const target = withCheckedCallback(request.target)
   const facts = await targetFacts(services, connection, target, file, fileName, hooks)
   const parsed = await readWorkbook(file, facts.schema)
   const validation = !facts.serverCheck.valid

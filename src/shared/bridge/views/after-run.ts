@@ -32,6 +32,8 @@ export interface RunOverview {
   resultsWorkbook: string
   /** Rows with problems set aside to fix when this run was sent here (saveSetAsideRows). */
   setAsideRows?: number
+  /** The address this computer asked the service to call when the run ends; absent for none. */
+  callbackUrl?: string
 }
 
 /** A bounded preview of one artifact's content, fetched by the engine (never a URL or token). */
@@ -121,6 +123,8 @@ export interface HistoryEntryView {
   batchRests?: string[]
   /** Rows with problems set aside to fix when this run was sent (saveSetAsideRows). */
   setAsideRows?: number
+  /** The address the service was asked to call when the run ends; absent for none. */
+  callbackUrl?: string
   createdAtMs: number
 }
 

@@ -118,6 +118,11 @@ export interface SubmissionPlanView {
   confirmRequired: boolean
   /** The run whose failed rows this plan sends again, or null. */
   retryOfRunId: string | null
+  /**
+   * The address the service is asked to call when the run ends (a template's; a rest, retry or
+   * redo carries its first run's); absent for none. confirmSubmission's `withoutCallback` clears it.
+   */
+  callbackUrl?: string
   /** Rows with problems set aside to fix (asked with skipInvalid): not sent, not counted. */
   setAsideRows?: number
   /** The run these fixed set-aside rows follow up (then retryOfRunId is that run too). */
