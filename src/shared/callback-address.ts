@@ -66,7 +66,8 @@ export function callbackAddressProblem(text: string): CallbackAddressProblem | n
   if (url.protocol === 'http:' && !isThisComputer(url.hostname)) {
     return {
       message: `${quoted(address)} would be called without encryption on another computer: http:// is taken only for this computer.`,
-      nextStep: 'Use its https:// address, or an address on this computer (localhost or 127.0.0.1).',
+      nextStep:
+        'Use its https:// address, or an address on this computer (localhost or 127.0.0.1).',
     }
   }
   return null

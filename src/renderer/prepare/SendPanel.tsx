@@ -3,6 +3,7 @@ import { CancelButton, useCancel } from './CancelButton'
 import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useFields, usePrepare, useStores } from '../stores/context'
+import { SendOptions } from './SendOptions'
 import { ConfirmSubmission } from './ConfirmSubmission'
 import { Card } from '../components/CardParts'
 import { sendBlocker } from '../stores/prepare/send-blocker'
@@ -14,13 +15,14 @@ import { sendBlocker } from '../stores/prepare/send-blocker'
  */
 export function SendPanel(props: { env: EnvironmentView }) {
   const { prepare, nav, runs } = useStores()
-  const { check, plan, planError, sending, sendError } = useFields(
+  const { check, plan, planError, sending, sendError, planning } = useFields(
     'prepare',
     'check',
     'plan',
     'planError',
     'sending',
     'sendError',
+    'planning',
   )
   const ready = usePrepare(sendBlocker) === null
 
@@ -53,6 +55,8 @@ export function SendPanel(props: { env: EnvironmentView }) {
       )}
 
       <PilotChoice ready={ready} />
+
+      <SendOptions disabled={planning} />
 
       <PlanActions />
 

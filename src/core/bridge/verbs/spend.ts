@@ -22,7 +22,6 @@ import {
   planSubmission,
   type Plan,
 } from '../../flows/spend'
-import { checkedCallbackUrl } from '../../flows/prepare/callback-addresses'
 import { listingSheet } from '../../flows/spend/listing-copy'
 import type { ReadCorrected } from '../../flows/spend/retry-workbook'
 import {
@@ -76,7 +75,7 @@ export function spendVerbs(
     async planSubmission(args, context) {
       refusePathsOverHttp([args.file], context.transport)
       const connection = await connect(args.environment)
-      rememberCallback(engine, connection, args)
+      engine.callbackAddresses.rememberAsked(connection.historyKey, args.target, args.callbackUrl)
       const plan = await work.run(args.workId, PLANNING_STOPPED, (signal) =>
         planFromFile(ctx, connection, args, signal),
       )
@@ -117,28 +116,6 @@ export function spendVerbs(
       return { environment: args.environment, items: items.map(pendingView) }
     },
   }
-}
-
-/**
- * Checks the address a New run asks to be called at when the run ends, before anything else, and
- * keeps it (or its absence) for the template's next run here. Listings have no such address.
- */
-function rememberCallback(
-  engine: VerbContext['engine'],
-  connection: Connection,
-  args: RequestArgs<'planSubmission'>,
-) {
-  if (args.target.kind === 'listing') {
-    if (args.callbackUrl?.trim())
-      throw new EngineError(
-        'bad-input',
-        'A marketplace listing cannot be asked to call an address when its run ends; only an official template can.',
-        'Leave the address out for a listing.',
-      )
-    return
-  }
-  const address = checkedCallbackUrl(args.callbackUrl)
-  engine.callbackAddresses.remember(connection.historyKey, args.target.templateId, address)
 }
 
 /** The failed rows of a run as a plan: fixed as typed in the app, or from a corrected workbook. */

@@ -3,6 +3,7 @@
  * (src/shared/callback-address.ts) wherever one comes in, and the last one asked for remembered
  * per environment and template, in the settings table, so the New run screen offers it again.
  */
+import type { PrepareTarget } from '../../../shared/bridge'
 import { callbackAddressProblem } from '../../../shared/callback-address'
 import { EngineError } from '../../errors'
 import type { Db } from '../../storage/db'
@@ -42,6 +43,22 @@ export class CallbackAddresses {
   forTemplate(historyKey: string, templateId: string): string {
     const kept = this.table.get(this.key(historyKey, templateId)) ?? ''
     return callbackAddressProblem(kept) ? '' : kept
+  }
+
+  /**
+   * The address a New run asks for, checked before anything else, and kept (or its absence) for
+   * the template's next run here. Listings have no such address.
+   */
+  rememberAsked(historyKey: string, target: PrepareTarget, text: string | undefined) {
+    if (target.kind === 'template') {
+      this.remember(historyKey, target.templateId, checkedCallbackUrl(text))
+    } else if (text?.trim()) {
+      throw new EngineError(
+        'bad-input',
+        'A marketplace listing cannot be asked to call an address when its run ends; only an official template can.',
+        'Leave the address out for a listing.',
+      )
+    }
   }
 
   /** Keeps the address for the next run of the template here; none forgets it. */

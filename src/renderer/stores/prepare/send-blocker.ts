@@ -3,6 +3,7 @@
  * shows this beside its disabled button, so "ready to send" and a disabled or empty send are
  * never shown together: one rule decides both.
  */
+import { callbackAddressProblem } from '../../../shared/callback-address'
 import { uploadedFileCells } from './files-slice'
 import type { PrepareData } from './prepare-state'
 
@@ -34,5 +35,7 @@ export function sendBlocker(state: PrepareData): string | null {
   if (state.uploading) return 'Wait for the files to finish uploading.'
   const waiting = filesNotUploaded(state)
   if (waiting > 0) return `Upload the ${plural(waiting, 'file')} the workbook names first.`
+  if (check.target.kind === 'template' && callbackAddressProblem(state.callbackUrl))
+    return 'Correct the address to call when the run ends (in Advanced options), or clear it.'
   return null
 }

@@ -159,6 +159,16 @@ export interface PilotRestView {
   unitLabel: string
 }
 
+/** What the buyer chose in a confirmation, as confirmSubmission takes it. */
+export interface ConfirmChoice {
+  /** The spending cap: the engine refuses when the estimate is above it. */
+  maxCostT?: number
+  /** Send again rows already sent and accepted (a new paid run). */
+  again?: boolean
+  /** Send without the address the plan would ask the service to call when the run ends. */
+  withoutCallback?: boolean
+}
+
 /** What confirmSubmission did. */
 export interface SubmissionView {
   environment: string
