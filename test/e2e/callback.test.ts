@@ -60,7 +60,7 @@ describeInChromium('Callback', 'the address to call when a run ends, in the app'
       expect(await review.isDisabled(), bad).toBe(true)
       await page.getByText(/Correct the address to call when the run ends/).waitFor()
       if (bad.startsWith('http://')) {
-        await options.scrollIntoViewIfNeeded()
+        await review.scrollIntoViewIfNeeded()
         await look('refused')
       }
     }

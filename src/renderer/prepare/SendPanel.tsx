@@ -6,7 +6,7 @@ import { useFields, usePrepare, useStores } from '../stores/context'
 import { SendOptions } from './SendOptions'
 import { ConfirmSubmission } from './ConfirmSubmission'
 import { Card } from '../components/CardParts'
-import { sendBlocker } from '../stores/prepare/send-blocker'
+import { sendBlocker, workbookBlocker } from '../stores/prepare/send-blocker'
 
 /**
  * Step 4: all rows or a pilot of the first N, then the confirmation with the cost. Sending needs
@@ -24,7 +24,7 @@ export function SendPanel(props: { env: EnvironmentView }) {
     'sendError',
     'planning',
   )
-  const ready = usePrepare(sendBlocker) === null
+  const ready = usePrepare(workbookBlocker) === null
 
   async function confirm(choice: { maxCostT?: number; again?: boolean }) {
     const sent = await prepare.getState().confirmSend(choice)
