@@ -57,32 +57,13 @@ describe('run --callback-url', () => {
   it('names a good address before the consent, and the sandbox calls it when the run ends', async () => {
     const book = workbook('twelve.csv', 12)
     const address = receiver.url('/run-ended')
-    const pilot = await cli([
-      'run',
-      book,
-      '--template',
-      'row-echo',
-      '--rows',
-      '2-3',
-      '--callback-url',
-      address,
-    ])
+    const pilotArgs = ['run', book, '--template', 'row-echo', '--rows', '2-3']
+    const pilot = await cli([...pilotArgs, '--callback-url', address])
     // Without --yes nothing is sent, and the address was named with the cost.
     expect(pilot.code).toBe(1)
     expect(pilot.stderr).toContain(`When it ends, the service will call ${address}.`)
 
-    const sent = await cli([
-      'run',
-      book,
-      '--template',
-      'row-echo',
-      '--rows',
-      '2-3',
-      '--callback-url',
-      address,
-      '--yes',
-      '--json',
-    ])
+    const sent = await cli([...pilotArgs, '--callback-url', address, '--yes', '--json'])
     expect(sent.code, sent.stderr).toBe(0)
     const pilotRunId = JSON.parse(sent.stdout).runId as string
     expect(await receiver.summaryOf(pilotRunId)).toMatchObject({
