@@ -60,8 +60,9 @@ describeInChromium('Callback', 'the address to call when a run ends, in the app'
       expect(await review.isDisabled(), bad).toBe(true)
       await page.getByText(/Correct the address to call when the run ends/).waitFor()
       if (bad.startsWith('http://')) {
-        await review.scrollIntoViewIfNeeded()
-        await look('refused')
+        await screenshotAtBothSizes(page, 'callback-refused', {
+          eachSize: () => review.scrollIntoViewIfNeeded(),
+        })
       }
     }
     expect(await page.getByRole('dialog').count()).toBe(0)
