@@ -1,16 +1,18 @@
 // The address a template run asks the service to call when it ends, through the Bridge verbs the
 // New run screen and a run's page use, on a real sandbox: refused before any cost is worked out
 // when it breaks the shared rule, remembered per environment and template, named in the plan,
-// kept by the journal (run page and History), carried by a redo, and cleared in the confirm.
+// kept by the journal (run page, History, a resend after a lost answer), carried by a redo, and
+// cleared in the confirm.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { callbackAddressProblem } from '../../src/shared/callback-address'
+import { paths } from '../../src/shared/contract'
 import { useCallbackReceiver } from '../helpers/callback-receiver'
 import { ipc, runEnded } from '../helpers/engine'
 import { useLocalBridge } from '../helpers/local-bridge'
 
-const { engine, connection, bridge, home } = useLocalBridge('sr-callback-bridge-')
+const { engine, connection, bridge, home, sandbox } = useLocalBridge('sr-callback-bridge-')
 const receiver = useCallbackReceiver()
 const environment = 'Local'
 
@@ -90,5 +92,30 @@ describe('the address to call when a run ends, in the app', () => {
     // Asking for the cost without one forgets it for the next time.
     await bridge.handlers.planSubmission({ environment, file: rowsFile(), target: rowEcho }, ipc)
     expect(await remembered()).toBe('')
+  })
+
+  it('resends a lost answer with the same address, so the service takes it as the same run', async () => {
+    const address = receiver.url('/after-a-crash')
+    const plan = await bridge.handlers.planSubmission(
+      { environment, file: rowsFile(), target: rowEcho, callbackUrl: address, pilotRows: 2 },
+      ipc,
+    )
+    // The run is made, then every answer to it is lost: the journal keeps it unanswered.
+    sandbox.injectFault({
+      method: 'POST',
+      path: paths.runRows('row-echo'),
+      drop: 'after',
+      times: 4,
+    })
+    await expect(
+      bridge.handlers.confirmSubmission({ environment, planId: plan.planId, confirmed: true }, ipc),
+    ).rejects.toBeDefined()
+    const [waiting] = engine.submissions.unanswered(connection.historyKey)
+    expect(waiting?.callbackUrl).toBe(address)
+
+    // Sent again with the same request: another address would be another body, refused (409).
+    const [resent] = await engine.submissions.resendUnanswered(connection)
+    expect(resent).toMatchObject({ state: 'accepted', callbackUrl: address })
+    expect(await receiver.summaryOf(resent!.runId)).toMatchObject({ totalTasks: 2 })
   })
 })
