@@ -117,5 +117,9 @@ describe('the address to call when a run ends, in the app', () => {
     const [resent] = await engine.submissions.resendUnanswered(connection)
     expect(resent).toMatchObject({ state: 'accepted', callbackUrl: address })
     expect(await receiver.summaryOf(resent!.runId)).toMatchObject({ totalTasks: 2 })
+
+    // It was a pilot: the rest of its workbook asks for the same call.
+    const rest = await bridge.handlers.planRestOfPilot({ environment, runId: resent!.runId }, ipc)
+    expect(rest).toMatchObject({ rowCount: 1, callbackUrl: address })
   })
 })
