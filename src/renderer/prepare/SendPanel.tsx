@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import { CancelButton, useCancel } from './CancelButton'
-import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
+import type { BridgeErrorInfo, ConfirmChoice, EnvironmentView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useFields, usePrepare, useStores } from '../stores/context'
 import { SendOptions } from './SendOptions'
@@ -26,7 +26,7 @@ export function SendPanel(props: { env: EnvironmentView }) {
   )
   const ready = usePrepare(workbookBlocker) === null
 
-  async function confirm(choice: { maxCostT?: number; again?: boolean }) {
+  async function confirm(choice: ConfirmChoice) {
     const sent = await prepare.getState().confirmSend(choice)
     if (sent?.runId) {
       void runs.getState().refresh()

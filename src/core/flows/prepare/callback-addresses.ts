@@ -62,7 +62,7 @@ export class CallbackAddresses {
   }
 
   /** Keeps the address for the next run of the template here; none forgets it. */
-  remember(historyKey: string, templateId: string, address: string | undefined) {
+  private remember(historyKey: string, templateId: string, address: string | undefined) {
     this.table.set(this.key(historyKey, templateId), address || null)
   }
 }

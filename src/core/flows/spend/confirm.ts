@@ -62,7 +62,10 @@ export class DuplicateSubmissionError extends EngineError {
   }
 }
 
-/** The plan with no address to call when the run ends: another submission, so another fingerprint. */
+/**
+ * The plan without its address to call when the run ends: another submission, so another
+ * fingerprint (an identical one already sent is looked up again by it).
+ */
 async function withoutCallback(plan: Plan, signal?: AbortSignal): Promise<Plan> {
   if (plan.target.kind !== 'template' || !plan.target.callbackUrl) return plan
   const target = { kind: 'template' as const, templateId: plan.target.templateId }
