@@ -4,6 +4,7 @@
  */
 import { basename, resolve } from 'node:path'
 import { plural } from '../../shared/amounts'
+import { checkedCallbackUrl } from '../../core/flows/prepare/callback-addresses'
 import { planRestOfPilot, planRetryFailed, planSubmission, rowName } from '../../core/flows/spend'
 import type { RowSelection } from '../../core/flows/spend'
 import type { PlanRequest } from '../../core/flows/spend/plan'
@@ -31,7 +32,8 @@ export async function run(ctx: CommandContext, args: ParsedArgs, self: Declared)
   if (args.positionals.length === 0) throw misuse(self, 'run needs a workbook FILE.')
   const templateId = stringOption(args, 'template')
   if (!templateId) throw misuse(self, 'run needs --template ID.')
-  const callbackUrl = stringOption(args, 'callback-url')
+  // Refused in the app's words before the workbook is read or the service asked (exit 2).
+  const callbackUrl = checkedCallbackUrl(stringOption(args, 'callback-url'))
   return submitWorkbook(ctx, args, { kind: 'template', templateId, callbackUrl }, undefined)
 }
 

@@ -1,11 +1,12 @@
 import { useId } from 'react'
 import { CancelButton, useCancel } from './CancelButton'
-import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
+import type { BridgeErrorInfo, ConfirmChoice, EnvironmentView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useFields, usePrepare, useStores } from '../stores/context'
+import { SendOptions } from './SendOptions'
 import { ConfirmSubmission } from './ConfirmSubmission'
 import { Card } from '../components/CardParts'
-import { sendBlocker } from '../stores/prepare/send-blocker'
+import { sendBlocker, workbookBlocker } from '../stores/prepare/send-blocker'
 
 /**
  * Step 4: all rows or a pilot of the first N, then the confirmation with the cost. Sending needs
@@ -14,17 +15,18 @@ import { sendBlocker } from '../stores/prepare/send-blocker'
  */
 export function SendPanel(props: { env: EnvironmentView }) {
   const { prepare, nav, runs } = useStores()
-  const { check, plan, planError, sending, sendError } = useFields(
+  const { check, plan, planError, sending, sendError, planning } = useFields(
     'prepare',
     'check',
     'plan',
     'planError',
     'sending',
     'sendError',
+    'planning',
   )
-  const ready = usePrepare(sendBlocker) === null
+  const ready = usePrepare(workbookBlocker) === null
 
-  async function confirm(choice: { maxCostT?: number; again?: boolean }) {
+  async function confirm(choice: ConfirmChoice) {
     const sent = await prepare.getState().confirmSend(choice)
     if (sent?.runId) {
       void runs.getState().refresh()
@@ -53,6 +55,8 @@ export function SendPanel(props: { env: EnvironmentView }) {
       )}
 
       <PilotChoice ready={ready} />
+
+      <SendOptions disabled={planning} />
 
       <PlanActions />
 

@@ -15,6 +15,7 @@ import {
   schemaFromWorkbookMapping,
 } from '../listings/buyer-listing'
 import { sheetBatch } from './batch-plans'
+import { withCheckedCallback } from '../prepare/callback-addresses'
 import { costAndHistory } from './cost'
 import {
   selectRows,
@@ -199,7 +200,8 @@ export async function planSubmission(
 ): Promise<Plan> {
   const file = resolve(request.file)
   const fileName = request.fileName ?? basename(file)
-  const { target } = request
+  // A bad address is refused before anything is read or asked of the service.
+  const target = withCheckedCallback(request.target)
   const facts = await targetFacts(services, connection, target, file, fileName, hooks)
   const parsed = await readWorkbook(file, facts.schema, request.readAs)
   const validation = !facts.serverCheck.valid
