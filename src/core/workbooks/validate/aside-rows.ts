@@ -1,9 +1,9 @@
 /**
  * The rows with problems, set aside as they are read (ReadOptions.setAside): each one's cells
- * as the user typed them, its problems and its bad cells go to a sink (the workbook to fix) the
- * moment the row is checked, so no row's text is kept for the whole sheet. Every problem of a
- * set-aside row goes with it, however many rows have problems (the list in the read result is
- * bounded; the workbook to fix is not).
+ * as they were read (numbers, dates and yes/no kept as such), its problems and its bad cells go
+ * to a sink (the workbook to fix) the moment the row is checked, so no row is kept for the whole
+ * sheet. Every problem of a set-aside row goes with it, however many rows have problems (the
+ * list in the read result is bounded; the workbook to fix is not).
  */
 import { isBlank, type CellValue } from '../../../shared/input-schema'
 import { cellText } from '../sheets'
@@ -11,12 +11,14 @@ import type { ReadResult } from './read-result'
 
 /** A row set aside: where it was, what it held, what is wrong with it. */
 export interface AsideRow {
-  /** The row's number in the original sheet. */
+  /** The row's number in the sheet read. */
   rowNumber: number
-  /** The row's cells as the user typed them, column for column. */
-  cells: string[]
+  /** Its row in the user's own sheet (the sheet read, unless that was a set-aside workbook; 0: not known). */
+  sheetRow: number
+  /** The row's cells as read, one a column of the header given to the sink. */
+  cells: CellValue[]
   problems: string[]
-  /** 1-based columns of the bad cells. */
+  /** 1-based columns of the bad cells, among the header's given to the sink. */
   badColumns: number[]
 }
 
@@ -40,10 +42,18 @@ export function cellTexts(cells: CellValue[], width: number): string[] {
 export class AsideRows {
   private problems: string[] = []
   private badColumns: number[] = []
+  /** The indexes of the sheet's columns that go to the sink: all but a set-aside workbook's own. */
+  private columns: number[] = []
   /** Indexes (among the data rows) of the rows set aside, in order. */
   readonly indexes: number[] = []
 
-  constructor(readonly sink: AsideSink) {}
+  constructor(private readonly sink: AsideSink) {}
+
+  /** The header row's texts (null: blank), and the columns a set-aside workbook added to it. */
+  header(texts: (string | null)[], added: ReadonlySet<number>): void {
+    this.columns = texts.map((_, i) => i).filter((i) => !added.has(i))
+    this.sink.header(this.columns.map((i) => texts[i] ?? ''))
+  }
 
   /** A problem of the row being checked (column: 1-based, null when it has no column). */
   problem(message: string, column: number | null): void {
@@ -52,14 +62,16 @@ export class AsideRows {
   }
 
   /** The row is checked: set aside when it had a problem (answered). */
-  endRow(rowIndex: number, rowNumber: number, cells: CellValue[], width: number): boolean {
+  endRow(rowIndex: number, rowNumber: number, sheetRow: number, cells: CellValue[]): boolean {
     if (this.problems.length === 0) return false
     this.indexes.push(rowIndex)
+    const { columns } = this
     this.sink.row({
       rowNumber,
-      cells: cellTexts(cells, width),
+      sheetRow,
+      cells: columns.map((i) => cells[i] ?? null),
       problems: this.problems,
-      badColumns: this.badColumns,
+      badColumns: this.badColumns.map((c) => columns.indexOf(c - 1) + 1).filter((c) => c > 0),
     })
     this.problems = []
     this.badColumns = []
@@ -81,6 +93,7 @@ export function withoutAside(result: ReadResult, indexes: number[], path: string
     errorCells: [],
     rows: result.rows.filter(keep),
     rowNumbers: result.rowNumbers.filter(keep),
+    ...(result.sourceRows ? { sourceRows: result.sourceRows.filter(keep) } : {}),
     rowCount: result.rowCount - indexes.length,
     ...(result.cells ? { cells: result.cells.filter(keep) } : {}),
     setAside: { path, rows: indexes.length },

@@ -27,6 +27,7 @@ import type { ErrorCell, ReadOptions, ReadResult, RowSink, SheetHeader } from '.
 import { knownWord, plainGood, plainRule, type PlainRule } from './plain-cells'
 import { isBlankText, isTotalRow, RowTally } from './row-shape'
 import { applyRunValues } from './run-values'
+import { SourceRows } from './source-rows'
 
 const REPLACEMENT = '\uFFFD'
 
@@ -35,6 +36,7 @@ export class Collector implements RowSink {
   readonly fileErrors: string[] = []
   readonly notices: string[] = []
   private extraFileErrors = 0
+  private unreadable = false
   private replacement: { row: number; column: number; count: number } | null = null
   readonly rowErrors: RowError[] = []
   readonly errorCells: ErrorCell[] = []
@@ -66,6 +68,8 @@ export class Collector implements RowSink {
   sheetRead: { sheet?: string; sheets?: SheetHeader[]; choices?: string[] } | null = null
   /** Which row is the header and which mapping its columns take (mapping/). */
   private readonly headerMapping: HeaderMapping
+  /** The user's own sheet rows behind a set-aside workbook's rows. */
+  private readonly sourceRows = new SourceRows()
 
   /** With ReadOptions.setAside: the rows with problems, sent to `aside` as they are checked. */
   private readonly aside: AsideRows | null
@@ -108,8 +112,6 @@ export class Collector implements RowSink {
     return this.finish()
   }
 
-  private unreadable = false
-
   /** A problem with the whole file; past MAX_FILE_ERRORS they are counted, not listed. */
   fileError(message: string) {
     if (this.fileErrors.length >= MAX_FILE_ERRORS) this.extraFileErrors += 1
@@ -140,7 +142,8 @@ export class Collector implements RowSink {
     this.headerSeen = true
     const texts = this.headerMapping.texts(cells)
     if (this.keepCells) this.headers = texts.map((t) => t ?? '')
-    this.aside?.sink.header(texts.map((t) => t ?? ''))
+    const added = this.sourceRows.header(cells)
+    this.aside?.header(texts, added)
     const { columns, problems } = this.headerMapping.columns(
       texts,
       headerColumns(texts, this.schema, this.fields, this.mapping),
@@ -240,13 +243,15 @@ export class Collector implements RowSink {
         field,
         cellMessage(rowNumber, field, 'is required but empty'),
       )
-    this.aside?.endRow(rowIndex, rowNumber, cells, columns.length)
-    if (out) this.keepRow(out, cells, rowNumber)
+    const sheetRow = this.sourceRows.of(cells, rowNumber)
+    this.aside?.endRow(rowIndex, rowNumber, sheetRow, cells)
+    if (out) this.keepRow(out, cells, rowNumber, sheetRow)
   }
 
-  private keepRow(out: InputRow, cells: CellValue[], rowNumber: number) {
+  private keepRow(out: InputRow, cells: CellValue[], rowNumber: number, sheetRow: number) {
     this.rows.push(out)
     this.rowNumbers.push(rowNumber)
+    this.sourceRows.keep(sheetRow)
     if (this.keepCells) this.cells.push(cellTexts(cells, this.columns.length))
   }
 
@@ -372,17 +377,15 @@ export class Collector implements RowSink {
     }
   }
 
-  /** What the reader read past and which sheet it read, for the result (only what there is). */
+  /** What the reader read past, which sheet it read and its sheet rows, for the result. */
   private shape(): Partial<ReadResult> {
-    const { hiddenRows, totalRow, emptyRows } = this.tally
     const read = this.sheetRead
     return {
       ...(read?.sheet !== undefined ? { sheet: read.sheet } : {}),
       ...(read?.sheets ? { sheets: read.sheets } : {}),
       ...(read?.choices ? { sheetChoices: read.choices } : {}),
-      ...(hiddenRows.length ? { hiddenRows } : {}),
-      ...(totalRow ? { totalRow: totalRow.rowNumber } : {}),
-      ...(emptyRows ? { emptyRowsSkipped: emptyRows } : {}),
+      ...this.tally.result(),
+      ...this.sourceRows.result(),
     }
   }
 

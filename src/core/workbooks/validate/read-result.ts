@@ -77,7 +77,15 @@ export interface ReadResult {
   /** The cell of each row error, index for index. */
   errorCells: ErrorCell[]
   rows: InputRow[]
+  /** The sheet row of each kept row in the workbook read (in a set-aside one: its own rows). */
   rowNumbers: number[]
+  /**
+   * Read from a set-aside workbook (it has the hidden Sheet row column): each kept row's row in
+   * the user's own sheet it was set aside from, index for index with `rowNumbers`; 0 where the
+   * column says nothing (blank, not a whole number from 2 to a sheet's last row, or a row an
+   * earlier row of the workbook already gave). Absent for any other sheet.
+   */
+  sourceRows?: number[]
   /** Data rows read (blank rows not counted). */
   rowCount: number
   /** Things the user should know that are no errors (e.g. which text encoding a csv was read in). */
