@@ -165,7 +165,13 @@ describe('dates at the edges of the spreadsheet calendar', () => {
       new Date(Number.NaN),
     ]
     values.forEach((value, i) =>
-      writer.row({ rowNumber: i + 2, sheetRow: i + 2, cells: [value], problems: [], badColumns: [] }),
+      writer.row({
+        rowNumber: i + 2,
+        sheetRow: i + 2,
+        cells: [value],
+        problems: [],
+        badColumns: [],
+      }),
     )
     await writer.close()
     // Without a template every cell is read as the text it shows.
@@ -206,7 +212,8 @@ describe('the hidden column is read as hostile', () => {
   })
 
   it('reads the column from a workbook saved again as csv', async () => {
-    const text = 'Name,Problem (Skill Runner),Sheet row (Skill Runner)\nLamp,,9\nDesk,,9\nChair,,4\n'
+    const text =
+      'Name,Problem (Skill Runner),Sheet row (Skill Runner)\nLamp,,9\nDesk,,9\nChair,,4\n'
     const read = await readInputWorkbook(
       { bytes: Buffer.from(text), filename: 'to fix.csv' },
       schema,

@@ -3,7 +3,9 @@
  * row's sheet row in a hidden column, and a fixed workbook dropped again gives them back here
  * (ReadResult.sourceRows), so what follows its rows can name them as the user's sheet does.
  * The file is hostile and a user may have typed in that column: a value that is not a whole
- * number from 2 to a sheet's last row, or one an earlier row already gave, says nothing (0).
+ * number from 2 to a sheet's last row, or one an earlier row already gave, says nothing (0), and
+ * so does every row of a set-aside workbook without the column (a Problem column only: one made
+ * before the column was, or the column deleted), whose own rows are not the user's sheet's.
  */
 import { isBlank, type CellValue } from '../../../shared/input-schema'
 import { isSetAsideColumn, SET_ASIDE_SHEET_ROW } from '../mapping/header-mapping'
@@ -24,11 +26,13 @@ function sheetRowIn(cell: CellValue | undefined): number {
 
 /** Finds the hidden column in a header and reads it in every data row. One per read. */
 export class SourceRows {
-  /** The hidden column's index; -1 in a sheet without it (the user's own). */
+  /** Whether the sheet is a set-aside workbook (it has a column one adds). */
+  private setAside = false
+  /** The hidden column's index; -1 in a sheet without it. */
   private column = -1
   /** The sheet rows given so far, one bit each (made only for a sheet with the column). */
   private given: Uint8Array | null = null
-  /** Of each kept row, its row in the user's sheet (0: not known); with the column only. */
+  /** Of each kept row, its row in the user's sheet (0: not known); in a set-aside workbook only. */
   private readonly kept: number[] = []
 
   /**
@@ -43,16 +47,18 @@ export class SourceRows {
       added.add(i)
       if (text === SET_ASIDE_SHEET_ROW && this.column < 0) this.column = i
     })
+    this.setAside = added.size > 0
     if (this.column >= 0) this.given = new Uint8Array((LAST_SHEET_ROW >> 3) + 1)
     return added
   }
 
   /**
-   * The row in the user's own sheet of a data row at `rowNumber`: that row itself in a sheet
-   * without the column; else the column's value, or 0 when it says nothing (see above).
+   * The row in the user's own sheet of a data row at `rowNumber`: that row itself in the user's
+   * own sheet; in a set-aside workbook the column's value, or 0 when it says nothing (see above).
    */
   of(cells: CellValue[], rowNumber: number): number {
-    if (this.column < 0 || !this.given) return rowNumber
+    if (!this.setAside) return rowNumber
+    if (!this.given) return 0
     const n = sheetRowIn(cells[this.column])
     if (n === 0) return 0
     const bit = 1 << (n & 7)
@@ -63,11 +69,11 @@ export class SourceRows {
 
   /** A row kept for the result, with what `of` answered for it. */
   keep(sheetRow: number): void {
-    if (this.column >= 0) this.kept.push(sheetRow)
+    if (this.setAside) this.kept.push(sheetRow)
   }
 
-  /** The result's `sourceRows`, for a sheet with the column only. */
+  /** The result's `sourceRows`, for a set-aside workbook only. */
   result(): Pick<ReadResult, 'sourceRows'> {
-    return this.column >= 0 ? { sourceRows: this.kept } : {}
+    return this.setAside ? { sourceRows: this.kept } : {}
   }
 }

@@ -12,6 +12,7 @@ import type { SetAsideTarget } from '../validate/read-result'
 import { loadExcelJs } from '../load-exceljs'
 import { SET_ASIDE_PROBLEM, SET_ASIDE_SHEET_ROW } from '../mapping/header-mapping'
 import { columnLetter } from '../sheets'
+import { openXlsx } from '../read/xlsx/xlsx-file'
 import {
   comment,
   commentsEnd,
@@ -31,6 +32,8 @@ import { ZipParts, type ZipPart } from './zip-writer'
 
 /** The sheet the set-aside workbook keeps its origin on (hidden). */
 const SET_ASIDE_SHEET = 'Set aside'
+/** The sheet of its rows. */
+const TO_FIX_SHEET = 'To fix'
 
 /**
  * The workbook of rows to fix, written as the rows come: each row's XML is packed the moment it
@@ -100,7 +103,7 @@ export class SetAsideWriter {
         `<row r="${i + 1}">${textCell(`A${i + 1}`, a)}${textCell(`B${i + 1}`, b)}</row>`,
     )
     this.zip.add('xl/worksheets/sheet2.xml', hiddenSheet(about.join('')))
-    for (const [name, text] of fixedParts('To fix', SET_ASIDE_SHEET)) this.zip.add(name, text)
+    for (const [name, text] of fixedParts(TO_FIX_SHEET, SET_ASIDE_SHEET)) this.zip.add(name, text)
     await this.zip.writeTo(partialOf(this.target.path))
     await rename(partialOf(this.target.path), this.target.path)
   }
@@ -148,5 +151,20 @@ export async function setAsideRunOf(path: string): Promise<string | null> {
   } catch {
     // Not readable as a whole workbook here: the reader proper says what is wrong with it.
     return null
+  }
+}
+
+/**
+ * Whether an .xlsx file is a set-aside workbook, told by its sheets' names alone (no rows read,
+ * so it costs little whatever the file's size).
+ */
+export async function isSetAsideWorkbook(path: string): Promise<boolean> {
+  if (!path.toLowerCase().endsWith('.xlsx')) return false
+  try {
+    const names = new Set((await openXlsx({ path })).sheets.map((sheet) => sheet.name))
+    return names.has(TO_FIX_SHEET) && names.has(SET_ASIDE_SHEET)
+  } catch {
+    // Not readable as an xlsx here: the reader proper says what is wrong with it.
+    return false
   }
 }
