@@ -35,4 +35,3 @@ it('sends the fixed rows of a set-aside workbook as the first run’s follow-up'
   expect(again.stderr).toContain(`set aside from run ${first.runId}`)
   expect(await runCount()).toBe(before + 1)
 })
-

@@ -211,6 +211,19 @@ describe('the hidden column is read as hostile', () => {
     }
   })
 
+  it('knows no sheet row in a set-aside workbook without the column', async () => {
+    // One made before the column was, or the column deleted: its own rows are not the user's.
+    const text = 'Name,Problem (Skill Runner)\nLamp,Row 9: no price\nDesk,\n'
+    const read = await readInputWorkbook(
+      { bytes: Buffer.from(text), filename: 'old.csv' },
+      schema,
+      {},
+    )
+    expect(read.fileErrors).toEqual([])
+    expect(read.rowNumbers).toEqual([2, 3])
+    expect(read.sourceRows).toEqual([0, 0])
+  })
+
   it('reads the column from a workbook saved again as csv', async () => {
     const text =
       'Name,Problem (Skill Runner),Sheet row (Skill Runner)\nLamp,,9\nDesk,,9\nChair,,4\n'
