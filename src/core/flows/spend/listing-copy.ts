@@ -2,8 +2,9 @@
  * What a listing's service is sent. It checks the workbook it receives against the listing's own
  * headers, so a sheet the user mapped to the listing's fields, one whose rows with problems
  * were set aside, or a set-aside workbook dropped again, goes as a copy under the listing's
- * headers holding only the rows to send; any other sheet goes as it is. One implementation for the app (listingSheet below) and the
- * command line (which reads, reports and splits in its own words, then asks copyForListing).
+ * headers holding only the rows to send; any other sheet goes as it is. One implementation for
+ * the app (listingSheet below) and the command line (which reads, reports and splits in its own
+ * words, then asks copyForListing).
  */
 import { mkdir, mkdtemp } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'

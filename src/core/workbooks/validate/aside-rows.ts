@@ -13,7 +13,7 @@ import type { ReadResult } from './read-result'
 export interface AsideRow {
   /** The row's number in the sheet read. */
   rowNumber: number
-  /** Its row in the user's own sheet (the sheet read, unless that was a set-aside workbook; 0: not known). */
+  /** Its row in the user's own sheet: `rowNumber`, but in a set-aside workbook read (0: unknown). */
   sheetRow: number
   /** The row's cells as read, one a column of the header given to the sink. */
   cells: CellValue[]

@@ -20,7 +20,7 @@ const HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
  * time; a date style's next one is the same with the bad cells' fill.
  */
 export const STYLE = { bold: 1, bad: 2, date: 3, dateTime: 5 } as const
-/** Built-in number formats: the short date and the date with time (shown as the system shows them). */
+/** Built-in number formats: the short date and the date with time, as the computer shows them. */
 const FORMAT = { date: 14, dateTime: 22 } as const
 
 const relationships = (rels: [string, string, string][]) =>

@@ -1,10 +1,10 @@
 /**
  * "Send the valid rows, set the rest aside": the workbook to fix the rows with problems in,
  * written as the sheet is read (validate/aside-rows.ts), by the app and the command line alike.
- * It keeps the user's own columns in their order, each cell as it was read (a number, a date, yes/no
- * or text), adds a Problem column and a hidden Sheet row column (each row's row in the user's own
- * sheet), marks each bad cell with its problem, and keeps where the rows came from on a hidden
- * sheet. Read back, the two added columns are no columns of the user's (validate/source-rows.ts).
+ * It keeps the user's own columns in their order, each cell as it was read (a number, a date,
+ * yes/no or text), adds a Problem column and a hidden Sheet row column (each row's row in the
+ * user's own sheet), marks each bad cell with its problem, and keeps where the rows came from on
+ * a hidden sheet. Read back, the two added columns are not the user's (validate/source-rows.ts).
  */
 import { rename, stat } from 'node:fs/promises'
 import type { AsideRow } from '../validate/aside-rows'
