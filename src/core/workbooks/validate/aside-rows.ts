@@ -13,7 +13,10 @@ import type { ReadResult } from './read-result'
 export interface AsideRow {
   /** The row's number in the sheet read. */
   rowNumber: number
-  /** Its row in the user's own sheet: `rowNumber`, but in a set-aside workbook read (0: unknown). */
+  /**
+   * Its row in the user's own sheet: `rowNumber`, unless the sheet read is a set-aside workbook
+   * (then its hidden column's, 0 when that says nothing).
+   */
   sheetRow: number
   /** The row's cells as read, one a column of the header given to the sink. */
   cells: CellValue[]
