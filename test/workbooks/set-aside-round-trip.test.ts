@@ -92,8 +92,12 @@ describe('the workbook of rows to fix keeps its cells and the sheet rows', () =>
     // As the app does once the other rows are sent: the workbook goes through exceljs.
     await linkSetAsideToRun(path, 'run-1')
     for (const xlsxReader of READERS) {
-      const back = await readInputWorkbook({ path }, schema, { xlsxReader })
+      const back = await readInputWorkbook({ path }, schema, { xlsxReader, keepCells: true })
       expect(back.fileErrors).toEqual([])
+      // Shown as the user's own columns only: the two the workbook adds at its end are not.
+      expect(back.headers).toEqual(COLUMNS)
+      expect(back.columnFields).toHaveLength(COLUMNS.length)
+      expect(back.cells?.[0]).toEqual(['Lamp 3', '3.5', '2026-03-03', 'false', '003', 'plenty'])
       expect(back.mapping?.source).toBe('exact')
       expect(back.rowNumbers).toEqual([2, 3])
       expect(back.sourceRows).toEqual([5, 11])

@@ -50,7 +50,11 @@ export class AsideRows {
   /** Indexes (among the data rows) of the rows set aside, in order. */
   readonly indexes: number[] = []
 
-  constructor(private readonly sink: AsideSink) {}
+  /** `path`: where the workbook to fix goes. */
+  constructor(
+    private readonly sink: AsideSink,
+    readonly path: string,
+  ) {}
 
   /** The header row's texts (null: blank), and the columns a set-aside workbook added to it. */
   header(texts: (string | null)[], added: ReadonlySet<number>): void {

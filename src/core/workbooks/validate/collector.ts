@@ -73,7 +73,6 @@ export class Collector implements RowSink {
 
   /** With ReadOptions.setAside: the rows with problems, sent to `aside` as they are checked. */
   private readonly aside: AsideRows | null
-  private readonly setAsidePath: string | null
 
   constructor(
     private readonly schema: ListingInputSchema | null,
@@ -81,8 +80,7 @@ export class Collector implements RowSink {
     options: ReadOptions,
     aside?: AsideSink,
   ) {
-    this.aside = aside ? new AsideRows(aside) : null
-    this.setAsidePath = options.setAside?.path ?? null
+    this.aside = aside ? new AsideRows(aside, options.setAside?.path ?? '') : null
     this.fields = new Map((schema?.fields ?? []).map((f) => [f.key, f]))
     this.headerMapping = new HeaderMapping(
       schema,
@@ -141,8 +139,8 @@ export class Collector implements RowSink {
     this.absentRequired = null
     this.headerSeen = true
     const texts = this.headerMapping.texts(cells)
-    if (this.keepCells) this.headers = texts.map((t) => t ?? '')
     const added = this.sourceRows.header(cells)
+    if (this.keepCells) this.headers = texts.slice(0, this.sourceRows.ownWidth).map((t) => t ?? '')
     this.aside?.header(texts, added)
     const { columns, problems } = this.headerMapping.columns(
       texts,
@@ -252,7 +250,7 @@ export class Collector implements RowSink {
     this.rows.push(out)
     this.rowNumbers.push(rowNumber)
     this.sourceRows.keep(sheetRow)
-    if (this.keepCells) this.cells.push(cellTexts(cells, this.columns.length))
+    if (this.keepCells) this.cells.push(cellTexts(cells, this.sourceRows.ownWidth))
   }
 
   /** The header, then the rows held while it was looked for. */
@@ -351,7 +349,7 @@ export class Collector implements RowSink {
         `${this.extraErrors} more problems in the rows are not listed; fix the ones shown first.`,
       )
     const result = this.result(mapping)
-    return setAside ? withoutAside(result, aside, this.setAsidePath ?? '') : result
+    return setAside ? withoutAside(result, aside, this.aside!.path) : result
   }
 
   private result(mapping: MappingOutcome | undefined): ReadResult {
@@ -370,7 +368,9 @@ export class Collector implements RowSink {
       ...(this.keepCells
         ? {
             headers: this.headers,
-            columnFields: this.columns.map((f) => (f && f.type !== 'generic' ? f.key : null)),
+            columnFields: this.columns
+              .slice(0, this.sourceRows.ownWidth)
+              .map((f) => (f && f.type !== 'generic' ? f.key : null)),
             cells: this.cells,
           }
         : {}),

@@ -34,6 +34,8 @@ export class SourceRows {
   private given: Uint8Array | null = null
   /** Of each kept row, its row in the user's sheet (0: not known); in a set-aside workbook only. */
   private readonly kept: number[] = []
+  /** The header's columns up to the ones a set-aside workbook adds at its end: the user's. */
+  ownWidth = 0
 
   /**
    * The header row: answers the indexes of the columns a set-aside workbook adds (its Problem
@@ -48,6 +50,8 @@ export class SourceRows {
       if (text === SET_ASIDE_SHEET_ROW && this.column < 0) this.column = i
     })
     this.setAside = added.size > 0
+    this.ownWidth = cells.length
+    while (added.has(this.ownWidth - 1)) this.ownWidth -= 1
     if (this.column >= 0) this.given = new Uint8Array((LAST_SHEET_ROW >> 3) + 1)
     return added
   }
