@@ -87,6 +87,31 @@ describe('the workbook of rows to fix keeps its cells and the sheet rows', () =>
     expect([first.getCell(8).value, sheet.getRow(3).getCell(8).value]).toEqual([5, 11])
   })
 
+  it('writes a csv’s numbers as numbers in the columns that take one, and leaves other text be', async () => {
+    // Rows 2 to 4 have problems (a stock that is no whole number, no name); row 5 is good.
+    const text = [
+      'Name,Price,Code,Stock',
+      'Lamp,9.5,12,lots',
+      'Desk,9.50,007,1e3',
+      ',1000,42,7',
+    ].join('\n')
+    const path = join(dir, 'from-csv.xlsx')
+    const all = await readInputWorkbook(
+      { bytes: Buffer.from(`${text}\nChair,3,1,1`), filename: 'products.csv' },
+      schema,
+      { setAside: { path, about: [] } },
+    )
+    expect(all.setAside).toEqual({ path, rows: 3 })
+    const { sheet } = await readToFixSheet(path, ['Name', 'Price', 'Code', 'Stock'])
+    const values = [2, 3, 4].map((r) => [2, 3, 4].map((c) => sheet.getRow(r).getCell(c).value))
+    expect(values).toEqual([
+      [9.5, '12', 'lots'],
+      ['9.50', '007', '1e3'],
+      [1000, '42', 7],
+    ])
+    expect([2, 3, 4].map((r) => sheet.getRow(r).getCell(6).value)).toEqual([2, 3, 4])
+  })
+
   it('reads a fixed workbook back with the rows of the buyer’s sheet, the hidden column no field', async () => {
     const { path } = await setAside(await ownSheet(), 'to-fix-back.xlsx')
     // As the app does once the other rows are sent: the workbook goes through exceljs.

@@ -1,10 +1,11 @@
 /**
  * The rows with problems, set aside as they are read (ReadOptions.setAside): each one's cells
- * as they were read (numbers, dates and yes/no kept as such), its problems and its bad cells go
- * to a sink (the workbook to fix) the moment the row is checked, so no row is kept for the whole
- * sheet. Every problem of a set-aside row goes with it, however many rows have problems (the
+ * as they were read (numbers, dates and yes/no kept as such, and a number field's text as the
+ * number it writes), its problems and its bad cells go to a sink (the workbook to fix) the
+ * moment the row is checked, so no row is kept for the whole sheet. Every problem of a set-aside row goes with it, however many rows have problems (the
  * list in the read result is bounded; the workbook to fix is not).
  */
+import type { SchemaField } from '../../../shared/contract'
 import { isBlank, type CellValue } from '../../../shared/input-schema'
 import { cellText } from '../sheets'
 import type { ReadResult } from './read-result'
@@ -41,12 +42,25 @@ export function cellTexts(cells: CellValue[], width: number): string[] {
   return out
 }
 
+/**
+ * A number field's cell as text (every cell of a csv is) as the number it writes exactly, so the
+ * workbook to fix holds a number there ("9.5", not "9.50", "007" or "1,000", which stay text).
+ */
+function asNumber(cell: CellValue | undefined): CellValue {
+  if (typeof cell !== 'string') return cell ?? null
+  const text = cell.trim()
+  const n = Number(text)
+  return text !== '' && Number.isFinite(n) && String(n) === text ? n : cell
+}
+
 /** The problems of the row being checked, and the indexes of the rows set aside so far. */
 export class AsideRows {
   private problems: string[] = []
   private badColumns: number[] = []
   /** The indexes of the sheet's columns that go to the sink: all but a set-aside workbook's own. */
   private columns: number[] = []
+  /** Of each of those, whether its field takes a number. */
+  private numeric: boolean[] = []
   /** Indexes (among the data rows) of the rows set aside, in order. */
   readonly indexes: number[] = []
 
@@ -56,9 +70,13 @@ export class AsideRows {
     readonly path: string,
   ) {}
 
-  /** The header row's texts (null: blank), and the columns a set-aside workbook added to it. */
-  header(texts: (string | null)[], added: ReadonlySet<number>): void {
+  /**
+   * The header row's texts (null: blank), the columns a set-aside workbook added to it, and the
+   * field of each column.
+   */
+  header(texts: (string | null)[], added: ReadonlySet<number>, fields: (SchemaField | null)[]) {
     this.columns = texts.map((_, i) => i).filter((i) => !added.has(i))
+    this.numeric = this.columns.map((i) => ['number', 'integer'].includes(fields[i]?.type ?? ''))
     this.sink.header(this.columns.map((i) => texts[i] ?? ''))
   }
 
@@ -76,7 +94,7 @@ export class AsideRows {
     this.sink.row({
       rowNumber,
       sheetRow,
-      cells: columns.map((i) => cells[i] ?? null),
+      cells: columns.map((i, k) => (this.numeric[k] ? asNumber(cells[i]) : (cells[i] ?? null))),
       problems: this.problems,
       badColumns: this.badColumns.map((c) => columns.indexOf(c - 1) + 1).filter((c) => c > 0),
     })

@@ -141,12 +141,12 @@ export class Collector implements RowSink {
     const texts = this.headerMapping.texts(cells)
     const added = this.sourceRows.header(cells)
     if (this.keepCells) this.headers = texts.slice(0, this.sourceRows.ownWidth).map((t) => t ?? '')
-    this.aside?.header(texts, added)
     const { columns, problems } = this.headerMapping.columns(
       texts,
       headerColumns(texts, this.schema, this.fields, this.mapping),
       rowNumber,
     )
+    this.aside?.header(texts, added, columns)
     this.columns = columns
     this.rules = columns.map((field) => (field ? plainRule(field) : null))
     for (const problem of problems) this.fileError(problem)
