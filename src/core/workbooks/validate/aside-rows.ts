@@ -2,8 +2,9 @@
  * The rows with problems, set aside as they are read (ReadOptions.setAside): each one's cells
  * as they were read (numbers, dates and yes/no kept as such, and a number field's text as the
  * number it writes), its problems and its bad cells go to a sink (the workbook to fix) the
- * moment the row is checked, so no row is kept for the whole sheet. Every problem of a set-aside row goes with it, however many rows have problems (the
- * list in the read result is bounded; the workbook to fix is not).
+ * moment the row is checked, so no row is kept for the whole sheet. Every problem of a set-aside
+ * row goes with it, however many rows have problems (the list in the read result is bounded;
+ * the workbook to fix is not).
  */
 import type { SchemaField } from '../../../shared/contract'
 import { isBlank, type CellValue } from '../../../shared/input-schema'
