@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, describe, expect, it } from 'vitest'
-import { linkSetAsideToRun, readInputWorkbook } from '../../src/core/workbooks'
+import { linkSetAsideToRun, parseInputWorkbook, readInputWorkbook } from '../../src/core/workbooks'
 import { SetAsideWriter } from '../../src/core/workbooks/write/set-aside'
 import { readToFixSheet } from '../helpers/set-aside-book'
 import { schemaOf } from './support/schemas'
@@ -149,6 +149,8 @@ describe('the workbook of rows to fix keeps its cells and the sheet rows', () =>
       })
       expect(fixed.rows[1]).toMatchObject({ name: 'Lamp 9', price: 9.5, active: false, stock: 90 })
     }
+    // The same from the worker thread the app reads in.
+    expect((await parseInputWorkbook({ path }, schema)).sourceRows).toEqual([5, 11])
   })
 
   it('sets a row aside again under its first sheet row, without the added columns twice', async () => {
