@@ -1,14 +1,16 @@
 /**
- * `execute` with a column mapping (given or remembered) or --skip-invalid: a listing's service
- * checks the workbook it is sent against its own headers, so it is sent a copy under the
- * listing's headers holding the rows the user confirmed (the valid ones with --skip-invalid).
- * Without either, the user's file goes as it is, exactly as before.
+ * `execute` with a column mapping (given or remembered), --skip-invalid or a set-aside workbook
+ * fixed and sent again: a listing's service checks the workbook it is sent against its own
+ * headers, so it is sent a copy under the listing's headers holding the rows the user confirmed
+ * (the valid ones with --skip-invalid; without the set-aside workbook's own columns). Without
+ * any of these, the user's file goes as it is, exactly as before.
  */
 import { basename } from 'node:path'
 import { buyerListing } from '../core/flows/listings/buyer-listing'
 import type { PlanRequest } from '../core/flows/spend/plan'
 import { copyForListing, listingCopyNeeded } from '../core/flows/spend/listing-copy'
 import { EngineError } from '../core/errors'
+import { isSetAsideWorkbook } from '../core/workbooks'
 import { describeValidation } from './actions/validate'
 import { stringOption, type CommandContext, type ParsedArgs, type Session } from './command'
 import { mappedReader, mappingOption } from './column-mapping'
@@ -26,10 +28,11 @@ export async function listingFile(
   const { engine, connection } = session
   const given = await mappingOption(args)
   const remembered = engine.mappings.forTarget(connection.historyKey, target)
-  if (!given && !setAside.enabled && Object.keys(remembered).length === 0) return null
+  const file = args.positionals[0]!
+  const plain = !given && !setAside.enabled && Object.keys(remembered).length === 0
+  if (plain && !(await isSetAsideWorkbook(file))) return null
   const listing = await buyerListing(connection.client, target.listingId, ctx.signal)
   if (!listing.schema) return null
-  const file = args.positionals[0]!
   const mapped = await mappedReader(
     ctx,
     session,

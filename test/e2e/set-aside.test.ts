@@ -6,7 +6,12 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
 import { downloadFrom, readWorkbook, writeSheet } from './input-workbook'
-import { screenshotBothThemes, seriousA11yViolations, showScreen } from './screens'
+import {
+  screenshotAtBothSizes,
+  screenshotBothThemes,
+  seriousA11yViolations,
+  showScreen,
+} from './screens'
 import { chooseWorkbook, newRowEchoRun, shownRunId } from './steps'
 
 const BAD = [7, 20, 41]
@@ -64,6 +69,9 @@ describeInChromium('Set-aside', 'set the rows with problems aside, in headless C
     const sheet = book.getWorksheet('To fix')!
     expect(sheet.rowCount).toBe(4)
     expect(sheet.getCell('A2').value).toBe('Hello 7')
+    // Behind the Problem column, hidden, the row each came from in the user's sheet.
+    expect(sheet.getColumn(4).hidden).toBe(true)
+    expect([2, 3, 4].map((r) => sheet.getCell(r, 4).value)).toEqual(BAD.map((i) => i + 1))
 
     await page.setViewportSize({ width: 860, height: 700 })
     await screenshotBothThemes(page, 'aside-04-history-narrow')
@@ -74,10 +82,15 @@ describeInChromium('Set-aside', 'set the rows with problems aside, in headless C
     await showScreen(page, 'New run')
     await chooseWorkbook(page, saved)
     await page.getByText('3 rows, no problems: ready to send.').waitFor()
+    // Its rows as the check shows them: the user's columns.
+    await screenshotAtBothSizes(page, 'aside-05-fixed-dropped', {
+      restore: { width: 860, height: 700 },
+      eachSize: () => page.getByRole('heading', { name: '4. Send' }).scrollIntoViewIfNeeded(),
+    })
     await page.getByRole('button', { name: 'Review the cost and send…' }).click()
     await dialog.getByText('Send 3 fixed rows?').waitFor()
     await dialog.getByText(/3 fixed rows set aside from an earlier run/).waitFor()
-    await screenshotBothThemes(page, 'aside-05-follow-up-narrow')
+    await screenshotBothThemes(page, 'aside-06-follow-up-narrow')
     await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
     await dialog.getByRole('button', { name: /^Send/ }).last().click()
     await shownRunId(page)

@@ -2,8 +2,11 @@
 // sandbox over HTTP and the real workbook worker: the service checks what it is sent against
 // the listing's own headers, so a sheet with a title row, renamed headers and bad rows is sent
 // as a copy holding its valid rows only; the rows set aside, fixed and dropped again, go as the
-// first run's follow-up. Row numbers stay the user's sheet's.
+// first run's follow-up. Row numbers stay the user's sheet's. A set-aside workbook under the
+// listing's own headers goes as a copy too: its Problem and hidden Sheet row columns are no
+// listing's, and the service's check would refuse them.
 import { mkdtempSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ExcelJS from 'exceljs'
@@ -17,6 +20,7 @@ import {
   LISTING_FEE,
   LISTING_TARGET,
   buyerRunCount,
+  writeBuyerWorkbook,
 } from '../helpers/buyer-seed'
 import { browserBridgeService, http, testEngine } from '../helpers/engine'
 import { call, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
@@ -57,6 +61,27 @@ const bytes = (name: string, data: Buffer) => ({
 })
 const MAPPING = { Item: 'product', Voice: 'tone', 'Word count': 'words', Owner: null }
 
+/** The set-aside workbook kept with `runId`, as a user opens it. */
+async function savedToFix(runId: string): Promise<ExcelJS.Workbook> {
+  const saved = await service.handlers.saveSetAsideRows({ environment: 'Market', runId }, http)
+  const book = new ExcelJS.Workbook()
+  await book.xlsx.load(
+    Buffer.from(saved!.kind === 'bytes' ? saved!.base64 : '', 'base64') as unknown as ArrayBuffer,
+  )
+  return book
+}
+
+const plan = (file: ReturnType<typeof bytes>, skipInvalid?: boolean) =>
+  service.handlers.planSubmission(
+    {
+      environment: 'Market',
+      file,
+      target: LISTING_TARGET,
+      ...(skipInvalid ? { skipInvalid } : {}),
+    },
+    http,
+  )
+
 async function tasksOf(runId: string): Promise<number> {
   const detail = await call<RunDetail>(sandbox, paths.run(runId), { token: BUYER_TOKEN })
   return detail.body.run.totalTasks
@@ -79,16 +104,6 @@ describe('set the rows with problems aside, for a listing (Bridge)', () => {
     expect(checked.rowCount).toBe(10)
     expect(new Set(checked.problems.map((p) => p.rowNumber))).toEqual(new Set([6, 11]))
 
-    const plan = (file: ReturnType<typeof bytes>, skipInvalid?: boolean) =>
-      service.handlers.planSubmission(
-        {
-          environment: 'Market',
-          file,
-          target: LISTING_TARGET,
-          ...(skipInvalid ? { skipInvalid } : {}),
-        },
-        http,
-      )
     const refused = await plan(sheet)
     expect(refused.planId).toBe('')
 
@@ -108,18 +123,14 @@ describe('set the rows with problems aside, for a listing (Bridge)', () => {
     )
     expect(await tasksOf(sent.runId!)).toBe(8)
 
-    const saved = await service.handlers.saveSetAsideRows(
-      { environment: 'Market', runId: sent.runId! },
-      http,
-    )
-    const book = new ExcelJS.Workbook()
-    await book.xlsx.load(
-      Buffer.from(saved!.kind === 'bytes' ? saved!.base64 : '', 'base64') as unknown as ArrayBuffer,
-    )
+    const book = await savedToFix(sent.runId!)
     const toFix = book.getWorksheet('To fix')!
-    // The user's own columns, as they were, then what is wrong with each row to fix.
+    // The user's own columns, as they were, then what is wrong with each row to fix, then
+    // (hidden) the row of the user's sheet each came from.
     const headers = ['Item', 'Voice', 'Word count', 'Owner', 'Problem (Skill Runner)']
-    expect(toFix.getRow(1).values).toEqual([undefined, ...headers])
+    expect(toFix.getRow(1).values).toEqual([undefined, ...headers, 'Sheet row (Skill Runner)'])
+    expect(toFix.getColumn(6).hidden).toBe(true)
+    expect([toFix.getCell('F2').value, toFix.getCell('F3').value]).toEqual([6, 11])
     expect(toFix.getCell('A2').value).toBe('Lamp 4')
     for (const r of [2, 3]) toFix.getCell(r, 3).value = 40 + r
     const fixed = bytes('spring rows to fix.xlsx', Buffer.from(await book.xlsx.writeBuffer()))
@@ -143,5 +154,33 @@ describe('set the rows with problems aside, for a listing (Bridge)', () => {
       runId: second.runId,
       followUpOfRunId: sent.runId,
     })
+  })
+
+  it('sends a set-aside workbook under the listing’s own headers as a copy the service accepts', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'sr-listing-aside-own-')), 'ads.xlsx')
+    await writeBuyerWorkbook(path, [
+      ['Lamp', 'friendly', 10],
+      ['Desk', 'loud', 11],
+      ['Chair', 'formal', 12],
+    ])
+    const sheet = bytes('ads.xlsx', await readFile(path))
+    const valid = await plan(sheet, true)
+    expect(valid.setAsideRows).toBe(1)
+    const sent = await service.handlers.confirmSubmission(
+      { environment: 'Market', planId: valid.planId, confirmed: true },
+      http,
+    )
+    const book = await savedToFix(sent.runId!)
+    const toFix = book.getWorksheet('To fix')!
+    expect(toFix.getCell('C2').value).toBe(11)
+    expect(toFix.getCell('E2').value).toBe(3)
+    toFix.getCell('B2').value = 'formal'
+    const fixed = bytes('ads rows to fix.xlsx', Buffer.from(await book.xlsx.writeBuffer()))
+
+    const followUp = await plan(fixed)
+    expect(followUp.validation.fileErrors).toEqual([])
+    expect(followUp.validation.valid).toBe(true)
+    expect(followUp.rowCount).toBe(1)
+    expect(followUp.followsSetAsideOf).toBe(sent.runId)
   })
 })

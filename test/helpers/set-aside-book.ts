@@ -1,7 +1,7 @@
 /**
  * Test helper: the workbook of rows set aside to fix, as the user opens it. Its "To fix" sheet
- * holds the rows' own columns and then the Problem column the app adds; every test that reads one
- * checks that head first.
+ * holds the rows' own columns and then the Problem column the app adds, and after it the hidden
+ * Sheet row column; every test that reads one checks that head first.
  */
 import ExcelJS from 'exceljs'
 import { expect } from 'vitest'
@@ -14,6 +14,12 @@ export async function readToFixSheet(
   const book = new ExcelJS.Workbook()
   await book.xlsx.readFile(path)
   const sheet = book.getWorksheet('To fix')!
-  expect(sheet.getRow(1).values).toEqual([undefined, ...columns, 'Problem (Skill Runner)'])
+  expect(sheet.getRow(1).values).toEqual([
+    undefined,
+    ...columns,
+    'Problem (Skill Runner)',
+    'Sheet row (Skill Runner)',
+  ])
+  expect(sheet.getColumn(columns.length + 2).hidden).toBe(true)
   return { book, sheet }
 }

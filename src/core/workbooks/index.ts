@@ -18,7 +18,7 @@ export type { PlanCell, ResultsPlan } from './write/results-workbook'
 export { checkWritableFolder, streamingWorkbook, writeWorkbookFile } from './write/streaming-writer'
 export { columnMapFromJson, headersKey, parseMapText, type ColumnMap } from './mapping/column-map'
 export type { MappingOutcome } from './mapping/header-mapping'
-export { linkSetAsideToRun, setAsideRunOf } from './write/set-aside'
+export { isSetAsideWorkbook, linkSetAsideToRun, setAsideRunOf } from './write/set-aside'
 export { writeRowsWorkbook } from './write/rows-workbook'
 export {
   annotateWorkbook,

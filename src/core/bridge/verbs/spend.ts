@@ -31,7 +31,7 @@ import {
   type ReadSheet,
   type SetAsideFile,
 } from '../../flows/spend/set-aside'
-import { parseInputWorkbook } from '../../workbooks'
+import { isSetAsideWorkbook, parseInputWorkbook } from '../../workbooks'
 import { CancellableWork } from '../cancellable-work'
 import { fileAssetsOf, materialise, refusePathsOverHttp } from '../files'
 import { pendingView } from '../presenters/pending-view'
@@ -262,9 +262,12 @@ async function planFromFile(
       about: [['Set aside from', fileName]] as [string, string][],
       onSetAside: (file: SetAsideFile) => (setAside = file),
     }
-    // A listing's service is sent its own headers: a mapped sheet, or its valid rows, as a copy.
+    // A listing's service is sent its own headers: a mapped sheet, its valid rows, or the rows of
+    // a set-aside workbook (without the columns it adds), as a copy.
+    const copyMayBeNeeded =
+      args.skipInvalid || Object.keys(rememberedMaps).length || (await isSetAsideWorkbook(path))
     const copy =
-      args.target.kind === 'listing' && (args.skipInvalid || Object.keys(rememberedMaps).length)
+      args.target.kind === 'listing' && copyMayBeNeeded
         ? await listingSheet(
             ctx.engine.home,
             connection.client,

@@ -87,13 +87,15 @@ export async function sheetBatch(
     sending: number[]
     kind: BatchSendKind
     followUpOf?: string | undefined
+    /** The rows are named by their rows in the buyer's own sheet (a set-aside workbook's are). */
+    inOwnSheet?: boolean
   },
   signal?: AbortSignal,
 ): Promise<{ batch: BatchLink; paidBefore: PaidBefore | null }> {
   const setAside = read.parsed.setAside?.list
   // Fixed rows that say their own sheet rows go back to their batch; an older workbook to fix,
   // which does not, is a sheet of its own (its rows cannot be told from the first sheet's).
-  const backToBatch = read.followUpOf !== undefined && read.parsed.sourceRows !== undefined
+  const backToBatch = read.followUpOf !== undefined && read.inOwnSheet === true
   let existing: BatchRecord | null
   let sha256 = ''
   if (backToBatch) existing = services.batches.ofRun(connection.historyKey, read.followUpOf!)

@@ -1,9 +1,10 @@
 /**
  * What a listing's service is sent. It checks the workbook it receives against the listing's own
- * headers, so a sheet the user mapped to the listing's fields, or one whose rows with problems
- * were set aside, goes as a copy under the listing's headers holding only the rows to send; any
- * other sheet goes as it is. One implementation for the app (listingSheet below) and the
- * command line (which reads, reports and splits in its own words, then asks copyForListing).
+ * headers, so a sheet the user mapped to the listing's fields, one whose rows with problems
+ * were set aside, or a set-aside workbook dropped again, goes as a copy under the listing's
+ * headers holding only the rows to send; any other sheet goes as it is. One implementation for
+ * the app (listingSheet below) and the command line (which reads, reports and splits in its own
+ * words, then asks copyForListing).
  */
 import { mkdir, mkdtemp } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
@@ -15,12 +16,14 @@ import { skippingInvalidRows, type ReadSheet, type SetAsideFile } from './set-as
 import type { ParsedWorkbook, ReadWorkbook } from './submission-inputs'
 
 /**
- * Whether the service must be sent a copy: the sheet was mapped, or rows were left out (set
- * aside as the sheet was read, or split from it afterwards into `toSend`).
+ * Whether the service must be sent a copy: the sheet was mapped, rows were left out (set aside
+ * as the sheet was read, or split from it afterwards into `toSend`), or it is a set-aside
+ * workbook, whose Problem and Sheet row columns are no listing's.
  */
 export function listingCopyNeeded(read: ReadResult, toSend: ParsedWorkbook = read): boolean {
   const mapped = read.mapping !== undefined && read.mapping.source !== 'exact'
-  return mapped || toSend !== read || (read.setAside?.rows ?? 0) > 0
+  const setAsideBook = read.sourceRows !== undefined
+  return mapped || setAsideBook || toSend !== read || (read.setAside?.rows ?? 0) > 0
 }
 
 /**

@@ -45,12 +45,16 @@ function onlyValidation(v: WorkbookValidation): WorkbookValidation {
   return { valid: v.valid, fileErrors: v.fileErrors, rowErrors: v.rowErrors }
 }
 
-/** The rows' numbers in the buyer's own sheet (a set-aside workbook knows each one's). */
-function inOwnSheet(parsed: ParsedWorkbook, numbers: number[]): number[] {
+/**
+ * The rows' numbers in the buyer's own sheet, when a set-aside workbook read again knows each
+ * one's (0 in `sourceRows`: not known); null when it is not such a workbook or a row is unknown.
+ */
+function inOwnSheet(parsed: ParsedWorkbook, numbers: number[]): number[] | null {
   const source = parsed.sourceRows
-  if (!source || source.length !== parsed.rowNumbers.length) return numbers
+  if (!source || source.length !== parsed.rowNumbers.length) return null
   const own = new Map(parsed.rowNumbers.map((n, i) => [n, source[i]!]))
-  return numbers.map((n) => own.get(n) ?? n)
+  const mapped = numbers.map((n) => own.get(n) ?? 0)
+  return mapped.every((n) => n > 0) ? mapped : null
 }
 
 /** What the target tells before the workbook is read: its schema, name, fee and terms. */
@@ -161,6 +165,31 @@ type PlanBase = Pick<
   | 'expiresAtMs'
 >
 
+/** What every plan of this request has, valid or not. */
+function planBase(
+  services: Pick<SpendServices, 'plans'>,
+  connection: Connection,
+  request: PlanRequest,
+  facts: TargetFacts,
+  targets: ReturnType<typeof targetsOf>,
+): PlanBase {
+  const file = resolve(request.file)
+  return {
+    connection,
+    target: targets.submissionTarget,
+    targetView: targets.targetView,
+    file,
+    fileName: request.fileName ?? basename(file),
+    terms: facts.terms,
+    schemaSource: facts.schemaSource,
+    confirmRequired: true,
+    retryOfRunId: null,
+    batchOfRunId: request.batchOfRunId ?? null,
+    scratch: request.scratch,
+    ...services.plans.expiry(),
+  }
+}
+
 /** A plan of a workbook with problems: it shows them and cannot be confirmed. */
 function rejectedPlan(
   base: PlanBase,
@@ -210,20 +239,7 @@ export async function planSubmission(
       ? onlyValidation(parsed)
       : facts.serverCheck
   const { targetView, submissionTarget } = targetsOf(target, facts.name, facts.fee)
-  const base = {
-    connection,
-    target: submissionTarget,
-    targetView,
-    file,
-    fileName,
-    terms: facts.terms,
-    schemaSource: facts.schemaSource,
-    confirmRequired: true,
-    retryOfRunId: null,
-    batchOfRunId: request.batchOfRunId ?? null,
-    scratch: request.scratch,
-    ...services.plans.expiry(),
-  }
+  const base = planBase(services, connection, request, facts, { targetView, submissionTarget })
   if (!validation.valid) return rejectedPlan(base, parsed.rows.length, facts.fee, validation)
   const keyed =
     target.kind === 'listing' && facts.schemaSource === 'headers'
@@ -235,7 +251,8 @@ export async function planSubmission(
     request.runValues ?? runScopedValues(facts.schema, request.runValuesFrom),
   )
   // A set-aside workbook read again names each row's row in the buyer's own sheet.
-  const rowNumbers = inOwnSheet(keyed, selected.rowNumbers)
+  const ownRows = inOwnSheet(keyed, selected.rowNumbers)
+  const rowNumbers = ownRows ?? selected.rowNumbers
   const pilot = request.selection?.first
   const isPilot = pilot !== undefined && pilot < parsed.rows.length
   const costs = await costAndHistory(
@@ -246,12 +263,19 @@ export async function planSubmission(
     facts.fee,
     hooks.signal,
   )
-  const kind = request.sendKind ?? (isPilot ? 'pilot' : parsed.setAside?.rows ? 'valid' : 'all')
-  const sheet = { sheetFile: request.sheetFile ?? file, fileName, parsed, kind }
-  const inBatch = await sheetBatch(
+  const inBatch = await batchOfSheet(
     services,
     connection,
-    { ...sheet, target: submissionTarget, sending: rowNumbers, followUpOf: request.followUpOf },
+    request,
+    {
+      sheetFile: request.sheetFile ?? file,
+      fileName,
+      parsed,
+      kind: request.sendKind ?? (isPilot ? 'pilot' : parsed.setAside?.rows ? 'valid' : 'all'),
+      target: submissionTarget,
+      sending: rowNumbers,
+      inOwnSheet: ownRows !== null,
+    },
     hooks.signal,
   )
   return services.plans.add({
@@ -266,9 +290,27 @@ export async function planSubmission(
     validation,
     ...costs,
     ...inBatch,
-    ...(request.sheetFile ? { sheetFile: resolve(request.sheetFile) } : {}),
-    ...(request.followUpOf
-      ? { retryOfRunId: request.followUpOf, followsSetAsideOf: request.followUpOf }
-      : {}),
   })
+}
+
+/**
+ * The plan's batch, its rows paid before, and what follows from the request: the buyer's own
+ * workbook behind a copy, and the run whose set-aside rows these are.
+ */
+async function batchOfSheet(
+  services: SpendServices,
+  connection: Connection,
+  request: PlanRequest,
+  read: Omit<Parameters<typeof sheetBatch>[2], 'followUpOf'>,
+  signal?: AbortSignal,
+): Promise<
+  Pick<Plan, 'batch' | 'paidBefore' | 'sheetFile' | 'followsSetAsideOf'> & { retryOfRunId?: string }
+> {
+  const followUpOf = request.followUpOf
+  const inBatch = await sheetBatch(services, connection, { ...read, followUpOf }, signal)
+  return {
+    ...inBatch,
+    ...(request.sheetFile ? { sheetFile: resolve(request.sheetFile) } : {}),
+    ...(followUpOf ? { retryOfRunId: followUpOf, followsSetAsideOf: followUpOf } : {}),
+  }
 }

@@ -21,6 +21,13 @@ import { looseKey } from './words'
 
 /** The column a set-aside workbook adds for its problems: never one of the user's own. */
 export const SET_ASIDE_PROBLEM = 'Problem (Skill Runner)'
+/** The hidden column a set-aside workbook adds: each row's row in the user's own sheet. */
+export const SET_ASIDE_SHEET_ROW = 'Sheet row (Skill Runner)'
+
+/** Whether a header names a column the set-aside workbook adds (never a field, never mapped). */
+export function isSetAsideColumn(text: string): boolean {
+  return text === SET_ASIDE_PROBLEM || text === SET_ASIDE_SHEET_ROW
+}
 
 /** Data rows whose values the proposal looks at: enough to tell a kind, bounded for any sheet. */
 export const SAMPLE_ROWS = 20
@@ -102,11 +109,11 @@ export class HeaderMapping {
     return rows.slice(at)
   }
 
-  /** A header row's texts (null: blank); a set-aside workbook's Problem column counts as blank. */
+  /** A header row's texts (null: blank); the columns a set-aside workbook adds count as blank. */
   texts(cells: CellValue[]): (string | null)[] {
     return cells.map((cell) => {
       const text = isBlank(cell) ? null : cellText(cell).trim()
-      return text === SET_ASIDE_PROBLEM ? null : text
+      return text !== null && isSetAsideColumn(text) ? null : text
     })
   }
 

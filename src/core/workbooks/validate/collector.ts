@@ -26,6 +26,7 @@ import type { ErrorCell, ReadOptions, ReadResult, RowSink, SheetHeader } from '.
 import { knownWord, plainGood, plainRule, type PlainRule } from './plain-cells'
 import { isBlankText, isTotalRow, RowTally } from './row-shape'
 import { WholeColumns } from './whole-columns'
+import { SourceRows } from './source-rows'
 
 const REPLACEMENT = '\uFFFD'
 
@@ -34,6 +35,7 @@ export class Collector implements RowSink {
   readonly fileErrors: string[] = []
   readonly notices: string[] = []
   private extraFileErrors = 0
+  private unreadable = false
   private replacement: { row: number; column: number; count: number } | null = null
   readonly rowErrors: RowError[] = []
   readonly errorCells: ErrorCell[] = []
@@ -66,10 +68,10 @@ export class Collector implements RowSink {
   sheetRead: { sheet?: string; sheets?: SheetHeader[]; choices?: string[] } | null = null
   /** Which row is the header and which mapping its columns take (mapping/). */
   private readonly headerMapping: HeaderMapping
-
+  /** The user's own sheet rows behind a set-aside workbook's rows. */
+  private readonly sourceRows = new SourceRows()
   /** With ReadOptions.setAside: the rows with problems, sent to `aside` as they are checked. */
   private readonly aside: AsideRows | null
-  private readonly setAsidePath: string | null
 
   constructor(
     private readonly schema: ListingInputSchema | null,
@@ -77,8 +79,7 @@ export class Collector implements RowSink {
     options: ReadOptions,
     aside?: AsideSink,
   ) {
-    this.aside = aside ? new AsideRows(aside) : null
-    this.setAsidePath = options.setAside?.path ?? null
+    this.aside = aside ? new AsideRows(aside, options.setAside?.path ?? '') : null
     this.fields = new Map((schema?.fields ?? []).map((f) => [f.key, f]))
     this.whole = new WholeColumns(this.fields)
     this.headerMapping = new HeaderMapping(
@@ -109,8 +110,6 @@ export class Collector implements RowSink {
     return this.finish()
   }
 
-  private unreadable = false
-
   /** A problem with the whole file; past MAX_FILE_ERRORS they are counted, not listed. */
   fileError(message: string) {
     if (this.fileErrors.length >= MAX_FILE_ERRORS) this.extraFileErrors += 1
@@ -140,13 +139,14 @@ export class Collector implements RowSink {
     this.absentRequired = null
     this.headerSeen = true
     const texts = this.headerMapping.texts(cells)
-    if (this.keepCells) this.headers = texts.map((t) => t ?? '')
-    this.aside?.sink.header(texts.map((t) => t ?? ''))
+    const added = this.sourceRows.header(cells)
+    if (this.keepCells) this.headers = texts.slice(0, this.sourceRows.ownWidth).map((t) => t ?? '')
     const { columns, problems } = this.headerMapping.columns(
       texts,
       headerColumns(texts, this.schema, this.fields, this.mapping),
       rowNumber,
     )
+    this.aside?.header(texts, added, columns)
     this.columns = columns
     this.rules = columns.map((field) => (field ? plainRule(field) : null))
     for (const problem of problems) this.fileError(problem)
@@ -241,14 +241,16 @@ export class Collector implements RowSink {
         field,
         cellMessage(rowNumber, field, 'is required but empty'),
       )
-    this.aside?.endRow(rowIndex, rowNumber, cells, columns.length)
-    if (out) this.keepRow(out, cells, rowNumber)
+    const sheetRow = this.sourceRows.of(cells, rowNumber)
+    this.aside?.endRow(rowIndex, rowNumber, sheetRow, cells)
+    if (out) this.keepRow(out, cells, rowNumber, sheetRow)
   }
 
-  private keepRow(out: InputRow, cells: CellValue[], rowNumber: number) {
+  private keepRow(out: InputRow, cells: CellValue[], rowNumber: number, sheetRow: number) {
     this.rows.push(out)
     this.rowNumbers.push(rowNumber)
-    if (this.keepCells) this.cells.push(cellTexts(cells, this.columns.length))
+    this.sourceRows.keep(sheetRow)
+    if (this.keepCells) this.cells.push(cellTexts(cells, this.sourceRows.ownWidth))
   }
 
   /** The header, then the rows held while it was looked for. */
@@ -347,7 +349,7 @@ export class Collector implements RowSink {
         `${this.extraErrors} more problems in the rows are not listed; fix the ones shown first.`,
       )
     const result = this.result(mapping)
-    return setAside ? withoutAside(result, aside, this.setAsidePath ?? '', this.aside?.rows ?? []) : result
+    return setAside ? withoutAside(result, aside, this.aside!.path, this.aside?.rows ?? []) : result
   }
 
   private result(mapping: MappingOutcome | undefined): ReadResult {
@@ -366,24 +368,24 @@ export class Collector implements RowSink {
       ...(this.keepCells
         ? {
             headers: this.headers,
-            columnFields: this.columns.map((f) => (f && f.type !== 'generic' ? f.key : null)),
+            columnFields: this.columns
+              .slice(0, this.sourceRows.ownWidth)
+              .map((f) => (f && f.type !== 'generic' ? f.key : null)),
             cells: this.cells,
           }
         : {}),
     }
   }
 
-  /** What the reader read past and which sheet it read, for the result (only what there is). */
+  /** What the reader read past, which sheet it read and its sheet rows, for the result. */
   private shape(): Partial<ReadResult> {
-    const { hiddenRows, totalRow, emptyRows } = this.tally
     const read = this.sheetRead
     return {
       ...(read?.sheet !== undefined ? { sheet: read.sheet } : {}),
       ...(read?.sheets ? { sheets: read.sheets } : {}),
       ...(read?.choices ? { sheetChoices: read.choices } : {}),
-      ...(hiddenRows.length ? { hiddenRows } : {}),
-      ...(totalRow ? { totalRow: totalRow.rowNumber } : {}),
-      ...(emptyRows ? { emptyRowsSkipped: emptyRows } : {}),
+      ...this.tally.result(),
+      ...this.sourceRows.result(),
     }
   }
 

@@ -77,7 +77,16 @@ export interface ReadResult {
   /** The cell of each row error, index for index. */
   errorCells: ErrorCell[]
   rows: InputRow[]
+  /** The sheet row of each kept row in the workbook read (in a set-aside one: its own rows). */
   rowNumbers: number[]
+  /**
+   * Read from a set-aside workbook (it has the Problem or the hidden Sheet row column): each kept
+   * row's row in the user's own sheet it was set aside from, index for index with `rowNumbers`;
+   * 0 where the Sheet row column says nothing (blank, not a whole number from 2 to a sheet's last
+   * row, a row an earlier row of the workbook already gave, or no such column). Absent for any
+   * other sheet. Such a workbook's added columns are no template's: a listing is sent a copy.
+   */
+  sourceRows?: number[]
   /** Data rows read (blank rows not counted). */
   rowCount: number
   /** Things the user should know that are no errors (e.g. which text encoding a csv was read in). */

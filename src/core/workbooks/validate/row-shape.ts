@@ -4,6 +4,7 @@
  * tally, fed by the Collector row by row, tested without any file.
  */
 import { isBlank, type CellValue } from '../../../shared/input-schema'
+import type { ReadResult } from './read-result'
 
 const TOTAL_LABEL = /^(grand\s+|sub-?)?(total|totals|sum)\s*:?$/i
 /** A number as a csv holds it: digits with separators, a sign, a currency or a percent. */
@@ -68,6 +69,16 @@ export class RowTally {
   seen(rowNumber: number) {
     if (rowNumber > this.lastRow + 1) this.emptyRows += rowNumber - this.lastRow - 1
     this.lastRow = Math.max(this.lastRow, rowNumber)
+  }
+
+  /** What was read past, for the result (only what there is). */
+  result(): Pick<ReadResult, 'hiddenRows' | 'totalRow' | 'emptyRowsSkipped'> {
+    const { hiddenRows, totalRow, emptyRows } = this
+    return {
+      ...(hiddenRows.length ? { hiddenRows } : {}),
+      ...(totalRow ? { totalRow: totalRow.rowNumber } : {}),
+      ...(emptyRows ? { emptyRowsSkipped: emptyRows } : {}),
+    }
   }
 
   /** The notices for the user, in the order they read the sheet. */

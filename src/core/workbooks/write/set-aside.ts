@@ -1,16 +1,18 @@
 /**
  * "Send the valid rows, set the rest aside": the workbook to fix the rows with problems in,
  * written as the sheet is read (validate/aside-rows.ts), by the app and the command line alike.
- * It keeps the user's own columns in their order, adds a
- * Problem column, marks each bad cell with its problem, and keeps where the rows came from on a
- * hidden sheet. Read back, the Problem column is left out.
+ * It keeps the user's own columns in their order, each cell as it was read (a number, a date,
+ * yes/no or text), adds a Problem column and a hidden Sheet row column (each row's row in the
+ * user's own sheet), marks each bad cell with its problem, and keeps where the rows came from on
+ * a hidden sheet. Read back, the two added columns are not the user's (validate/source-rows.ts).
  */
 import { rename, stat } from 'node:fs/promises'
 import type { AsideRow } from '../validate/aside-rows'
 import type { SetAsideTarget } from '../validate/read-result'
 import { loadExcelJs } from '../load-exceljs'
-import { SET_ASIDE_PROBLEM } from '../mapping/header-mapping'
+import { SET_ASIDE_PROBLEM, SET_ASIDE_SHEET_ROW } from '../mapping/header-mapping'
 import { columnLetter } from '../sheets'
+import { openXlsx } from '../read/xlsx/xlsx-file'
 import {
   comment,
   commentsEnd,
@@ -21,6 +23,7 @@ import {
   sheetStart,
   STYLE,
   textCell,
+  valueCell,
   vmlEnd,
   vmlShape,
   vmlStart,
@@ -29,6 +32,8 @@ import { ZipParts, type ZipPart } from './zip-writer'
 
 /** The sheet the set-aside workbook keeps its origin on (hidden). */
 const SET_ASIDE_SHEET = 'Set aside'
+/** The sheet of its rows. */
+const TO_FIX_SHEET = 'To fix'
 
 /**
  * The workbook of rows to fix, written as the rows come: each row's XML is packed the moment it
@@ -56,12 +61,12 @@ export class SetAsideWriter {
     return new SetAsideWriter(target)
   }
 
-  /** The user's headers (the Problem column is added after them). */
+  /** The user's headers (the Problem and Sheet row columns are added after them). */
   header(headers: string[]): void {
     if (this.width >= 0) return
     this.width = headers.length
     this.sheet.write(sheetStart(headers.length + 1))
-    const cells = [...headers, SET_ASIDE_PROBLEM].map((text, i) =>
+    const cells = [...headers, SET_ASIDE_PROBLEM, SET_ASIDE_SHEET_ROW].map((text, i) =>
       textCell(`${columnLetter(i)}1`, text, STYLE.bold),
     )
     this.sheet.write(`<row r="1">${cells.join('')}</row>`)
@@ -76,13 +81,15 @@ export class SetAsideWriter {
     for (let i = 0; i < this.width; i += 1) {
       const ref = `${columnLetter(i)}${r}`
       const marked = bad.has(i + 1)
-      xml += textCell(ref, row.cells[i] ?? '', marked ? STYLE.bad : 0)
+      xml += valueCell(ref, row.cells[i] ?? null, marked)
       if (!marked) continue
       this.comments.write(comment(ref, problems))
       this.shapes.write(vmlShape(this.notes, r - 1, i))
       this.notes += 1
     }
-    this.sheet.write(`${xml}${textCell(`${columnLetter(this.width)}${r}`, problems)}</row>`)
+    const problem = textCell(`${columnLetter(this.width)}${r}`, problems)
+    const sheetRow = valueCell(`${columnLetter(this.width + 1)}${r}`, row.sheetRow || null)
+    this.sheet.write(`${xml}${problem}${sheetRow}</row>`)
   }
 
   /** Finishes the workbook (its hidden sheet says where the rows came from) and names it. */
@@ -96,7 +103,7 @@ export class SetAsideWriter {
         `<row r="${i + 1}">${textCell(`A${i + 1}`, a)}${textCell(`B${i + 1}`, b)}</row>`,
     )
     this.zip.add('xl/worksheets/sheet2.xml', hiddenSheet(about.join('')))
-    for (const [name, text] of fixedParts('To fix', SET_ASIDE_SHEET)) this.zip.add(name, text)
+    for (const [name, text] of fixedParts(TO_FIX_SHEET, SET_ASIDE_SHEET)) this.zip.add(name, text)
     await this.zip.writeTo(partialOf(this.target.path))
     await rename(partialOf(this.target.path), this.target.path)
   }
@@ -144,5 +151,20 @@ export async function setAsideRunOf(path: string): Promise<string | null> {
   } catch {
     // Not readable as a whole workbook here: the reader proper says what is wrong with it.
     return null
+  }
+}
+
+/**
+ * Whether an .xlsx file is a set-aside workbook, told by its sheets' names alone (no rows read,
+ * so it costs little whatever the file's size).
+ */
+export async function isSetAsideWorkbook(path: string): Promise<boolean> {
+  if (!path.toLowerCase().endsWith('.xlsx')) return false
+  try {
+    const names = new Set((await openXlsx({ path })).sheets.map((sheet) => sheet.name))
+    return names.has(TO_FIX_SHEET) && names.has(SET_ASIDE_SHEET)
+  } catch {
+    // Not readable as an xlsx here: the reader proper says what is wrong with it.
+    return false
   }
 }
