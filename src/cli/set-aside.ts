@@ -85,10 +85,17 @@ export function withSetAside(ctx: CommandContext, setAside: SetAside): CommandCo
   out.result = (value, human) => {
     const written = setAside.written
     const plain = typeof value === 'object' && value !== null && !Array.isArray(value)
-    if (plain && 'runId' in value && typeof value.runId === 'string') setAside.runId = value.runId
+    const runId = plain ? sentRunId(value) : undefined
+    if (runId) setAside.runId = runId
     ctx.out.result(written && plain ? { ...value, setAside: written } : value, human)
   }
   return { ...ctx, out }
+}
+
+/** The run an answer names: the run sent, or with --watch the run in its final detail. */
+function sentRunId(value: object): string | undefined {
+  const run = 'run' in value && typeof value.run === 'object' && value.run ? value.run : value
+  return 'runId' in run && typeof run.runId === 'string' ? run.runId : undefined
 }
 
 /** Writes the run the valid rows went to into the set-aside workbook's hidden sheet. */

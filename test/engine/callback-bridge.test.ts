@@ -16,10 +16,13 @@ const { engine, connection, bridge, home, sandbox } = useLocalBridge('sr-callbac
 const receiver = useCallbackReceiver()
 const environment = 'Local'
 
-function rowsFile(): { kind: 'path'; path: string; name: string } {
-  const path = join(home(), 'three.csv')
-  writeFileSync(path, 'Message\none\ntwo\nthree\n')
-  return { kind: 'path', path, name: 'three.csv' }
+function rowsFile(
+  name = 'three.csv',
+  text = 'Message\none\ntwo\nthree\n',
+): { kind: 'path'; path: string; name: string } {
+  const path = join(home(), name)
+  writeFileSync(path, text)
+  return { kind: 'path', path, name }
 }
 
 const rowEcho = { kind: 'template', templateId: 'row-echo' } as const
@@ -96,8 +99,10 @@ describe('the address to call when a run ends, in the app', () => {
 
   it('resends a lost answer with the same address, so the service takes it as the same run', async () => {
     const address = receiver.url('/after-a-crash')
+    // Another sheet: the first test's rows were paid for already, and would be refused unasked.
+    const file = rowsFile('crash.csv', 'Message\nfour\nfive\nsix\n')
     const plan = await bridge.handlers.planSubmission(
-      { environment, file: rowsFile(), target: rowEcho, callbackUrl: address, pilotRows: 2 },
+      { environment, file, target: rowEcho, callbackUrl: address, pilotRows: 2 },
       ipc,
     )
     // The run is made, then every answer to it is lost: the journal keeps it unanswered.

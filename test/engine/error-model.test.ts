@@ -9,7 +9,8 @@ import { ApiError } from '../../src/core/service'
 import { refusedBy } from '../helpers/errors'
 import { describeError } from '../../src/core/bridge/errors'
 import { EngineError, ERROR_CATEGORIES, UserFacingError } from '../../src/core/errors'
-import { DuplicateSubmissionError } from '../../src/core/flows/spend'
+import { DuplicateSubmissionError, PaidBeforeError } from '../../src/core/flows/spend'
+import type { Plan } from '../../src/core/flows/spend/plan'
 import { SecretStoreError } from '../../src/core/secrets'
 import { HistoryVersionError } from '../../src/core/storage/db'
 import { WorkbookFileError } from '../../src/core/workbooks/limits'
@@ -45,6 +46,9 @@ const samples: Record<string, UserFacingError> = {
   EngineError: new EngineError('not-found', 'No environment “x”.', 'Add it first.'),
   ApiError: refusedBy(403),
   DuplicateSubmissionError: new DuplicateSubmissionError({ runId: 'run-1' } as Submission),
+  PaidBeforeError: new PaidBeforeError({
+    paidBefore: { sheetRows: [2], runIds: ['run-1'], words: 'This row was sent in the pilot.' },
+  } as Plan),
   SecretStoreError: new SecretStoreError('No keychain.', 'Use SKILL_RUNNER_TOKEN.'),
   HistoryVersionError: new HistoryVersionError(99),
   WorkbookFileError: new WorkbookFileError('This is not a spreadsheet.'),

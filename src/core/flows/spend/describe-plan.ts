@@ -39,7 +39,9 @@ export function describePlan(plan: Plan): string {
     parts.push(
       plan.redo
         ? `These rows were sent before, in run ${plan.retryOfRunId}; they are sent again as chosen.`
-        : `These are the failed rows of run ${plan.retryOfRunId}.`,
+        : plan.followsSetAsideOf
+          ? `These are the rows set aside from run ${plan.retryOfRunId}, fixed: ${sheetRowsText(plan.rowNumbers)} of the sheet.`
+          : `These are the failed rows of run ${plan.retryOfRunId}.`,
     )
   if (plan.batchOfRunId && plan.batch?.kind === 'rest') {
     parts.push(

@@ -4,7 +4,7 @@ export { planSubmission } from './plan-submission'
 export { planRetryFailed } from './plan-retry'
 export { pilotRest, planRestOfPilot } from './plan-rest'
 export { describePlan, rowName } from './describe-plan'
-export { checkSpendingCap, confirmPlan, DuplicateSubmissionError } from './confirm'
+export { checkSpendingCap, confirmPlan, DuplicateSubmissionError, PaidBeforeError } from './confirm'
 export {
   validateOnServer,
   type ProgressHooks,
