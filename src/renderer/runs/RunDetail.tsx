@@ -5,7 +5,7 @@ import { ErrorNotice } from '../components/ErrorNotice'
 import { useRunSummaries, useStores, useFields } from '../stores/context'
 import { shownOverview } from '../stores/run-detail/run-detail-store'
 import { summaryOf } from '../stores/run-summaries-store'
-import { CompareCard } from '../compare/CompareCard'
+import { CompareCard, Loading } from '../components/lazy-screens'
 import { ArtifactsCard } from './ArtifactsCard'
 import { OutputsCard } from './OutputsCard'
 import { RestOfPilotCard } from './RestOfPilotCard'
@@ -64,7 +64,9 @@ export function RunDetail(props: { env: EnvironmentView; runId: string }) {
       <OutputsCard overview={overview} />
       <TasksCard overview={overview} />
       <ArtifactsCard overview={overview} />
-      <CompareCard overview={overview} />
+      <Loading>
+        <CompareCard overview={overview} />
+      </Loading>
     </div>
   )
 }
