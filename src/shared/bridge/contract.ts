@@ -30,6 +30,7 @@ import { afterRunRequests } from './requests/after-run'
 import { compareRequests } from './requests/compare'
 import { redoRequests } from './requests/redo'
 import { paceRequests } from './requests/pace'
+import { usageRequests } from './requests/usage'
 import { creatorRequests } from './requests/creator'
 import { draftRequests } from './requests/drafts'
 import { environmentRequests } from './requests/environments'
@@ -54,6 +55,7 @@ export const bridgeRequests = {
   ...compareRequests,
   ...redoRequests,
   ...paceRequests,
+  ...usageRequests,
   ...draftRequests,
 }
 

@@ -60,6 +60,9 @@ export const REQUEST_NAMES = [
   'rowVersions',
   'keepRowVersion',
   'earlierPaces',
+  'usage',
+  'usagePeriodRuns',
+  'setMonthlyLimit',
   // The New run screen's draft, kept across reloads and restarts.
   'saveDraft',
   'restoreDraft',

@@ -8,6 +8,7 @@ import { EngineError } from '../../errors'
 import { amount, plural } from '../../../shared/amounts'
 import { uploadFileCells, type ProgressHooks } from './submission-inputs'
 import type { Plan, SpendServices } from './plan'
+import { keepMonthlyLimit, type LimitServices } from '../usage/limit'
 import type { Submission } from './submissions'
 
 /** Throws (spending nothing) when the estimate is above the cap, or a cap cannot be checked. */
@@ -65,7 +66,7 @@ export class DuplicateSubmissionError extends EngineError {
  * submission unanswered, and confirming again (or an identical plan) resends the same request.
  */
 export async function confirmPlan(
-  services: Pick<SpendServices, 'submissions' | 'uploads' | 'plans'>,
+  services: Pick<SpendServices, 'submissions' | 'uploads' | 'plans'> & LimitServices,
   plan: Plan,
   options: ConfirmOptions,
   hooks: ProgressHooks = {},
@@ -86,6 +87,7 @@ export async function confirmPlan(
     )
   }
   checkSpendingCap(plan, options.maxCostT)
+  await keepMonthlyLimit(services, plan)
   const connection = plan.connection
   // Looked up again: another window or the command line may have sent it meanwhile.
   const duplicate = services.submissions.acceptedLike(connection.historyKey, plan.fingerprint)

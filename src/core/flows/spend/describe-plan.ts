@@ -3,6 +3,7 @@ import { amount, estimateSourceWords, plural, type EstimateFacts } from '../../.
 import { sourceNote } from '../listings/buyer-listing'
 import { sheetRowsText } from '../../../shared/format/rows'
 import type { Plan } from './plan'
+import { limitWords } from '../usage/limit'
 
 /** The facts the shared estimate words need, read off a plan. */
 export function estimateFacts(plan: Plan): EstimateFacts {
@@ -59,6 +60,7 @@ export function describePlan(plan: Plan): string {
     parts.push(`Cost: ${estimateSourceWords(estimateFacts(plan))}`)
   }
   if (plan.terms) parts.push(`Pricing terms: ${plan.terms}.`)
+  if (plan.monthlyLimit?.nearly) parts.push(limitWords(plan.monthlyLimit, unit))
   if (plan.schemaSource !== 'template' && plan.schemaSource !== 'market') {
     parts.push(sourceNote(plan.schemaSource))
   }
