@@ -112,7 +112,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     ...compareVerbs(ctx),
     ...redoVerbs(ctx),
     ...paceVerbs(ctx),
-    ...usageVerbs(ctx),
+    ...usageVerbs(ctx, files),
     ...draftVerbs(ctx),
   })
   const stopSubmissionUpdates = engine.submissions.onChange((change) =>

@@ -62,6 +62,7 @@ export const REQUEST_NAMES = [
   'earlierPaces',
   'usage',
   'usagePeriodRuns',
+  'saveUsageCsv',
   'setMonthlyLimit',
   // The New run screen's draft, kept across reloads and restarts.
   'saveDraft',

@@ -3,10 +3,15 @@ import { Calendar } from '../../../shared/usage/calendar'
 import { localTimeZone } from '../../flows/usage/limit'
 import { usageView } from '../presenters/usage-view'
 import type { VerbContext, Verbs } from './context'
+import type { SavedFiles } from '../saved-files'
+import { usageCsv, usageReport } from '../../../shared/usage/report'
+import { writeFileAtomically } from '../../files/atomic-write'
+import { safeFileName } from '../../files/safe-names'
 
 export function usageVerbs(
   ctx: VerbContext,
-): Verbs<'usage' | 'usagePeriodRuns' | 'setMonthlyLimit'> {
+  files: SavedFiles,
+): Verbs<'usage' | 'usagePeriodRuns' | 'saveUsageCsv' | 'setMonthlyLimit'> {
   const { engine } = ctx
   return {
     async usage(args) {
@@ -24,6 +29,23 @@ export function usageVerbs(
         .runs.filter((r) => r.finished && calendar.day(r.completedAtUnix).startsWith(args.period))
         .sort((a, b) => b.completedAtUnix - a.completedAtUnix)
       return { period: args.period, runs }
+    },
+    async saveUsageCsv(args) {
+      const connection = await engine.connect({ env: args.environment })
+      const report = usageReport(engine.usage.kept(connection).runs, {
+        nowMs: Date.now(),
+        timeZone: localTimeZone(),
+        unit: args.unit,
+        count: args.unit === 'day' ? 30 : 12,
+        byTarget: true,
+      })
+      const span = args.unit === 'day' ? 'last 30 days' : 'last 12 months'
+      return files.deliver(
+        safeFileName(`Usage of ${connection.name}, ${span} to ${report.to}.csv`),
+        'Save the usage as CSV',
+        (path) => writeFileAtomically(path, usageCsv(report.items)),
+        'text/csv',
+      )
     },
     async setMonthlyLimit(args) {
       const connection = await engine.connect({ env: args.environment })

@@ -1,6 +1,6 @@
 /** The Usage screen: figures from the service's runs (kept for offline use), and the limit. */
 import { z } from 'zod'
-import type { EnvironmentList, UsagePeriodRunsView, UsageView } from '../views'
+import type { EnvironmentList, SavedFileView, UsagePeriodRunsView, UsageView } from '../views'
 import { environmentNameSchema, request } from './arguments'
 
 export const usageRequests = {
@@ -17,6 +17,10 @@ export const usageRequests = {
       environment: environmentNameSchema,
       period: z.string().regex(/^\d{4}-\d{2}(-\d{2})?$/),
     }),
+  ),
+  /** The numbers of the last 30 days or 12 months, per template or listing, as a CSV file. */
+  saveUsageCsv: request<SavedFileView | null>()(
+    z.strictObject({ environment: environmentNameSchema, unit: z.enum(['day', 'month']) }),
   ),
   /** Sets the environment's monthly spending limit (null: off); answers the environments. */
   setMonthlyLimit: request<EnvironmentList>()(
