@@ -178,7 +178,7 @@ function PeriodBar(props: {
 export function UsageTable(props: { chart: Chart; unitLabel: string; caption: string }) {
   const { chart, unitLabel } = props
   return (
-    <div className="usage-table-scroll">
+    <div className="usage-table-scroll" tabIndex={0} role="region" aria-label={props.caption}>
       <table className="plain-table usage-table">
         <caption className="visually-hidden">{props.caption}</caption>
         <thead>

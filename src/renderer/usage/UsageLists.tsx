@@ -14,7 +14,12 @@ export function TargetsTable(props: { targets: TargetUsage[]; unitLabel: string 
     return <p className="card-sub">No run ended in the last 12 months.</p>
   }
   return (
-    <div className="usage-table-scroll">
+    <div
+      className="usage-table-scroll"
+      tabIndex={0}
+      role="region"
+      aria-label="Per template or listing, the last 12 months"
+    >
       <table className="plain-table usage-table">
         <caption className="visually-hidden">Per template or listing, the last 12 months</caption>
         <thead>

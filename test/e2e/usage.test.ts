@@ -1,0 +1,91 @@
+// The Usage screen end to end in headless Chromium through browser mode: an environment whose
+// service has runs over the last 30 days (the seed's pastRuns) shows them per day as a chart
+// whose table view holds the same numbers, lists a day's runs when its bar is chosen, says where
+// the month stands against the monthly limit, and passes axe. Shot at 1280 and 860, light and dark.
+import { expect, it } from 'vitest'
+import { monthSpending } from '../../src/shared/usage/figures'
+import { BUYER_TOKEN } from '../helpers/buyer-seed'
+import { pastRunsOver, usageSandbox } from '../helpers/usage-seed'
+import { describeInChromium, useE2eApp } from './harness'
+import { screenshotAtBothSizes, seriousA11yViolations, showScreen } from './screens'
+import { chooseEnvironment } from './steps'
+
+const now = Math.floor(Date.now() / 1000)
+
+describeInChromium('Usage', 'the Usage screen', () => {
+  const { app, page } = useE2eApp({
+    homePrefix: 'skill-runner-e2e-usage-',
+    taskMs: 20,
+    environments: [
+      { name: 'Usage', token: BUYER_TOKEN, sandbox: usageSandbox(pastRunsOver(now, 30, 2)) },
+    ],
+    // A limit this month has passed 80% of, so the screen says how much is left.
+    async afterConnect(engine) {
+      const connection = await engine.connect({ env: 'Usage' })
+      const read = await engine.usage.read(connection)
+      const spent = monthSpending(
+        read.runs,
+        Date.now(),
+        Intl.DateTimeFormat().resolvedOptions().timeZone,
+      )
+      engine.usage.setLimit('Usage', Math.ceil((spent.finishedT + spent.runningT) / 0.9) + 1)
+    },
+  })
+
+  /** Each bar's period and total, as the chart names them to a screen reader. */
+  const barTotals = () =>
+    page
+      .locator('.usage-bar')
+      .evaluateAll((bars) =>
+        bars.map((b) => (b.getAttribute('aria-label') ?? '').replace(/\. Show its runs\.$/, '')),
+      )
+  /** Each row of the table view: its period and its total. */
+  const tableTotals = () =>
+    page
+      .locator('.usage-chart-card .usage-table tbody tr')
+      .evaluateAll((rows) =>
+        rows.map(
+          (r) =>
+            `${r.querySelector('th')?.textContent}: ${r.querySelector('td:last-child')?.textContent}`,
+        ),
+      )
+
+  it('draws the last 30 days, its table view says the same, and a bar lists its runs', async () => {
+    await page.goto(app.mode.url)
+    await chooseEnvironment(page, /Usage/)
+    await showScreen(page, 'Usage')
+    await page.getByRole('heading', { name: 'The last 30 days' }).waitFor()
+    await page.locator('.usage-bar').first().waitFor()
+    await expect.poll(() => page.locator('.usage-bar').count()).toBe(30)
+    expect(await page.getByText(/monthly limit of .* left/).textContent()).toMatch(
+      /kept by this computer, not by the service/,
+    )
+    expect(await seriousA11yViolations(page)).toEqual([])
+
+    const chart = await barTotals()
+    expect(chart.filter((t) => !/: 0 credits$/.test(t)).length).toBeGreaterThanOrEqual(14)
+    await page.getByRole('button', { name: 'Table' }).click()
+    await page.locator('.usage-table').first().waitFor()
+    expect(await tableTotals()).toEqual(chart)
+    expect(await seriousA11yViolations(page)).toEqual([])
+    await page.getByRole('button', { name: 'Table' }).click()
+
+    // The last bar is today: a run ended today (pastRunsOver starts at 0 days ago).
+    const today = page.locator('.usage-bar').last()
+    await today.focus()
+    await page.keyboard.press('Enter')
+    const runs = page.locator('.usage-runs li')
+    await runs.first().waitFor()
+    expect(await runs.count()).toBeGreaterThanOrEqual(1)
+    expect(await page.getByRole('heading', { name: /^Runs that ended in / }).isVisible()).toBe(true)
+
+    await screenshotAtBothSizes(page, 'usage', {
+      eachSize: () => page.locator('.screen').evaluate((s) => s.scrollTo(0, 0)),
+    })
+    await page.getByRole('button', { name: 'Months' }).click()
+    await page.getByRole('heading', { name: 'The last 12 months' }).waitFor()
+    await expect.poll(() => page.locator('.usage-bar').count()).toBe(12)
+    expect(await seriousA11yViolations(page)).toEqual([])
+    await screenshotAtBothSizes(page, 'usage-months')
+  })
+})
