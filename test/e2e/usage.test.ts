@@ -77,7 +77,7 @@ describeInChromium('Usage', 'the Usage screen', () => {
     const runs = page.locator('.usage-runs li')
     await runs.first().waitFor()
     expect(await runs.count()).toBeGreaterThanOrEqual(1)
-    expect(await page.getByRole('heading', { name: /^Runs that ended in / }).isVisible()).toBe(true)
+    expect(await page.getByRole('heading', { name: /^Runs that ended on / }).isVisible()).toBe(true)
 
     await screenshotAtBothSizes(page, 'usage', {
       eachSize: () => page.locator('.screen').evaluate((s) => s.scrollTo(0, 0)),

@@ -157,28 +157,12 @@ const MIGRATIONS: string[] = [
     saved_at_ms INTEGER NOT NULL
   );
   `,
-  // 9: usage: the service's runs as last read (so the Usage screen opens at once and offline),
-  // when they were read, and the monthly spending limit per environment
+  // 9: usage: the service's runs as last read, one list per environment (so the Usage screen
+  // opens at once and offline), and the monthly spending limit per environment
   `
   CREATE TABLE IF NOT EXISTS usage_runs (
-    origin TEXT NOT NULL,
-    run_id TEXT NOT NULL,
-    name TEXT NOT NULL,
-    status TEXT NOT NULL,
-    target_kind TEXT NOT NULL,
-    target_id TEXT NOT NULL,
-    target_name TEXT NOT NULL,
-    estimated_cost_t INTEGER NOT NULL,
-    actual_cost_t INTEGER NOT NULL,
-    rows INTEGER NOT NULL,
-    succeeded_rows INTEGER NOT NULL,
-    created_at_unix INTEGER NOT NULL,
-    completed_at_unix INTEGER NOT NULL,
-    finished INTEGER NOT NULL,
-    PRIMARY KEY (origin, run_id)
-  );
-  CREATE TABLE IF NOT EXISTS usage_reads (
     origin TEXT PRIMARY KEY,
+    runs_json TEXT NOT NULL,
     read_at_ms INTEGER NOT NULL
   );
   CREATE TABLE IF NOT EXISTS usage_limits (

@@ -58,15 +58,16 @@ export function PeriodRuns(props: {
   unitLabel: string
 }) {
   const { nav } = useStores()
-  const title = periodLabel(props.period)
+  // A day is "on Nov 28", a month "in Nov 2026".
+  const title = `${props.period.length > 7 ? 'on' : 'in'} ${periodLabel(props.period)}`
   const runs = props.answer?.runs
   return (
     <section className="usage-period" aria-labelledby="usage-period-title" aria-live="polite">
-      <h3 id="usage-period-title">Runs that ended in {title}</h3>
+      <h3 id="usage-period-title">Runs that ended {title}</h3>
       {!runs ? (
         <p className="card-sub">Looking for the runs…</p>
       ) : runs.length === 0 ? (
-        <p className="card-sub">No run ended in {title}.</p>
+        <p className="card-sub">No run ended {title}.</p>
       ) : (
         <ul className="usage-runs">
           {runs.map((run) => (

@@ -108,8 +108,8 @@ export function monthSpending(
   runs: readonly UsageRun[],
   nowMs: number,
   timeZone: string,
+  calendar = new Calendar(timeZone),
 ): MonthSpending {
-  const calendar = new Calendar(timeZone)
   const month = calendar.month(Math.floor(nowMs / 1000))
   const spent: MonthSpending = { month, finishedT: 0, runningT: 0, runningRuns: 0 }
   for (const run of runs) {
@@ -154,7 +154,7 @@ export function usageFigures(
   return {
     days: chart('day', dayKeys, perDay, targets),
     months: chart('month', monthKeys, perMonth, targets),
-    thisMonth: monthSpending(runs, options.nowMs, options.timeZone),
+    thisMonth: monthSpending(runs, options.nowMs, options.timeZone, calendar),
     lastMonthT: sumOf(perMonth.get(monthBefore(month))),
     targets: byCost,
   }

@@ -1,102 +1,63 @@
 /**
- * The usage tables: `usage_runs` (the service's runs as last read, per environment's history
- * key), `usage_reads` (when they were read) and `usage_limits` (the monthly spending limit per
- * environment name).
+ * The usage tables: `usage_runs` (the service's runs as last read and when, one list per
+ * environment's history key) and `usage_limits` (the monthly spending limit per environment
+ * name).
  */
 import { z } from 'zod'
 import type { UsageRun } from '../../../shared/usage/figures'
-import { transaction, type Db } from '../db'
-import { selectRow, selectRows } from '../read-row'
+import type { Db } from '../db'
+import { parseJsonColumn, selectRow } from '../read-row'
 
-const runRow = z.object({
-  run_id: z.string(),
-  name: z.string(),
-  status: z.string(),
-  target_kind: z.enum(['template', 'listing']),
-  target_id: z.string(),
-  target_name: z.string(),
-  estimated_cost_t: z.number(),
-  actual_cost_t: z.number(),
-  rows: z.number(),
-  succeeded_rows: z.number(),
-  created_at_unix: z.number(),
-  completed_at_unix: z.number(),
-  finished: z.number(),
-})
-
-const RUN_COLUMNS =
-  'run_id, name, status, target_kind, target_id, target_name, estimated_cost_t, actual_cost_t, rows, succeeded_rows, created_at_unix, completed_at_unix, finished'
-
-function usageRunOf(row: z.output<typeof runRow>): UsageRun {
-  return {
-    runId: row.run_id,
-    name: row.name,
-    status: row.status,
-    targetKind: row.target_kind,
-    targetId: row.target_id,
-    targetName: row.target_name,
-    estimatedCostT: row.estimated_cost_t,
-    actualCostT: row.actual_cost_t,
-    rows: row.rows,
-    succeededRows: row.succeeded_rows,
-    createdAtUnix: row.created_at_unix,
-    completedAtUnix: row.completed_at_unix,
-    finished: row.finished === 1,
-  }
+/**
+ * One kept run, checked field by field: a list of 10,000 is read each time the Usage screen
+ * opens, where a schema's walk of every entry cost more than the figures made from them.
+ */
+function isUsageRun(value: unknown): value is UsageRun {
+  if (typeof value !== 'object' || value === null) return false
+  const r = value as Record<string, unknown>
+  return (
+    typeof r.runId === 'string' &&
+    typeof r.name === 'string' &&
+    typeof r.status === 'string' &&
+    (r.targetKind === 'template' || r.targetKind === 'listing') &&
+    typeof r.targetId === 'string' &&
+    typeof r.targetName === 'string' &&
+    typeof r.estimatedCostT === 'number' &&
+    typeof r.actualCostT === 'number' &&
+    typeof r.rows === 'number' &&
+    typeof r.succeededRows === 'number' &&
+    typeof r.createdAtUnix === 'number' &&
+    typeof r.completedAtUnix === 'number' &&
+    typeof r.finished === 'boolean'
+  )
 }
+
+const keptRow = z.object({ runs_json: z.string(), read_at_ms: z.number() })
 
 export class UsageTables {
   constructor(private readonly db: Db) {}
 
   /** Replaces what was kept of an environment's runs with the list just read. */
   replaceRuns(historyKey: string, runs: readonly UsageRun[], readAtMs: number) {
-    const insert = this.db.prepare(
-      `INSERT INTO usage_runs (origin, ${RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    transaction(this.db, () => {
-      this.db.prepare('DELETE FROM usage_runs WHERE origin = ?').run(historyKey)
-      for (const r of runs) {
-        insert.run(
-          historyKey,
-          r.runId,
-          r.name,
-          r.status,
-          r.targetKind,
-          r.targetId,
-          r.targetName,
-          r.estimatedCostT,
-          r.actualCostT,
-          r.rows,
-          r.succeededRows,
-          r.createdAtUnix,
-          r.completedAtUnix,
-          r.finished ? 1 : 0,
-        )
-      }
-      this.db
-        .prepare(
-          `INSERT INTO usage_reads (origin, read_at_ms) VALUES (?, ?)
-           ON CONFLICT(origin) DO UPDATE SET read_at_ms = excluded.read_at_ms`,
-        )
-        .run(historyKey, readAtMs)
-    })
+    this.db
+      .prepare(
+        `INSERT INTO usage_runs (origin, runs_json, read_at_ms) VALUES (?, ?, ?)
+         ON CONFLICT(origin) DO UPDATE SET runs_json = excluded.runs_json, read_at_ms = excluded.read_at_ms`,
+      )
+      .run(historyKey, JSON.stringify(runs), readAtMs)
   }
 
-  /** The runs kept, newest first, and when they were read (null: never). */
+  /** The runs kept (entries that no longer read as runs left out), and when they were read. */
   runs(historyKey: string): { runs: UsageRun[]; readAtMs: number | null } {
-    const read = selectRow(
+    const row = selectRow(
       this.db,
-      z.object({ read_at_ms: z.number() }),
-      'SELECT read_at_ms FROM usage_reads WHERE origin = ?',
+      keptRow,
+      'SELECT runs_json, read_at_ms FROM usage_runs WHERE origin = ?',
       [historyKey],
     )
-    const rows = selectRows(
-      this.db,
-      runRow,
-      `SELECT ${RUN_COLUMNS} FROM usage_runs WHERE origin = ? ORDER BY created_at_unix DESC`,
-      [historyKey],
-    )
-    return { runs: rows.map(usageRunOf), readAtMs: read?.read_at_ms ?? null }
+    if (!row) return { runs: [], readAtMs: null }
+    const list = parseJsonColumn(row.runs_json)
+    return { runs: Array.isArray(list) ? list.filter(isUsageRun) : [], readAtMs: row.read_at_ms }
   }
 
   limit(environment: string): number | null {
