@@ -3,12 +3,7 @@
  * chunk in the renderer's build), so the first screen's JavaScript stays small. `bench/
  * bundle.bench.ts` prints what the first screen loads beside its target.
  */
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react'
-
-/** A named export of a module loaded on demand, as a component React can suspend on. */
-function onDemand<P extends object>(load: () => Promise<ComponentType<P>>) {
-  return lazy(async () => ({ default: await load() }))
-}
+import { onDemand } from './on-demand'
 
 export const HistoryScreen = onDemand(
   async () => (await import('../screens/HistoryScreen')).HistoryScreen,
@@ -23,21 +18,3 @@ export const UsageScreen = onDemand(
   async () => (await import('../screens/UsageScreen')).UsageScreen,
 )
 export const RunDetail = onDemand(async () => (await import('../runs/RunDetail')).RunDetail)
-export const CompareCard = onDemand(
-  async () => (await import('../compare/CompareCard')).CompareCard,
-)
-
-/** While a screen's code arrives: a quiet line, said once to a screen reader. */
-export function Loading(props: { children: ReactNode }) {
-  return (
-    <Suspense
-      fallback={
-        <p className="muted" role="status">
-          Opening…
-        </p>
-      }
-    >
-      {props.children}
-    </Suspense>
-  )
-}

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react'
 import type { EnvironmentView } from '../../shared/bridge'
 import { RunsPanel } from '../components/RunsPanel'
-import { Loading, RunDetail } from '../components/lazy-screens'
+import { RunDetail } from '../components/lazy-screens'
+import { Loading } from '../components/on-demand'
 import { useNav, useStores } from '../stores/context'
 
 /**
