@@ -11,7 +11,7 @@ export function Loading(props: { children: ReactNode }) {
   return (
     <Suspense
       fallback={
-        <p className="muted" role="status">
+        <p className="muted" role="status" data-on-demand="">
           Opening…
         </p>
       }
