@@ -87,5 +87,19 @@ describeInChromium('Usage', 'the Usage screen', () => {
     await expect.poll(() => page.locator('.usage-bar').count()).toBe(12)
     expect(await seriousA11yViolations(page)).toEqual([])
     await screenshotAtBothSizes(page, 'usage-months')
+
+    // The limit is set in Settings, and the Usage screen says the new one.
+    await showScreen(page, 'Settings')
+    const field = page.getByLabel('Monthly spending limit in Usage')
+    await field.fill('5000')
+    const setting = page.locator('.setting').filter({ has: field })
+    await setting.getByRole('button', { name: 'Save' }).click()
+    await setting.getByText('Saved').waitFor()
+    expect(await seriousA11yViolations(page)).toEqual([])
+    await screenshotAtBothSizes(page, 'usage-settings-limit', {
+      eachSize: () => field.scrollIntoViewIfNeeded(),
+    })
+    await showScreen(page, 'Usage')
+    await page.getByText(/monthly limit of 5,000 credits/).waitFor()
   })
 })
