@@ -92,7 +92,8 @@ export function limitWords(standing: LimitStanding, unitLabel: string): string {
   const parts = [
     `This month ${cost(standing.spentT)} of this environment’s monthly limit of ${cost(standing.limitT)} is spent or on its way; ${cost(standing.leftT)} left.`,
   ]
-  if (standing.estimateT !== null && !standing.over) {
+  if (standing.over) parts.push('This send would pass it, so it is not sent.')
+  else if (standing.estimateT !== null) {
     parts.push(
       `After this send, about ${cost(Math.max(0, standing.leftT - standing.estimateT))} would be left.`,
     )
