@@ -8,7 +8,9 @@ import { BUYER_TOKEN } from '../helpers/buyer-seed'
 import { pastRunsOver, usageSandbox } from '../helpers/usage-seed'
 import { describeInChromium, useE2eApp } from './harness'
 import { screenshotAtBothSizes, seriousA11yViolations, showScreen } from './screens'
-import { chooseEnvironment } from './steps'
+import { chooseEnvironment, chooseWorkbook } from './steps'
+import { join } from 'node:path'
+import { writeBuyerWorkbook } from '../helpers/buyer-seed'
 
 const now = Math.floor(Date.now() / 1000)
 
@@ -101,5 +103,42 @@ describeInChromium('Usage', 'the Usage screen', () => {
     })
     await showScreen(page, 'Usage')
     await page.getByText(/monthly limit of 5,000 credits/).waitFor()
+  })
+
+  it('says on the confirm step what the month leaves, and refuses a send past the limit', async () => {
+    const usage = await app.engine.connect({ env: 'Usage' })
+    const read = await app.engine.usage.read(usage)
+    const spent = monthSpending(
+      read.runs,
+      Date.now(),
+      Intl.DateTimeFormat().resolvedOptions().timeZone,
+    )
+    const spentT = spent.finishedT + spent.runningT
+    // 3 rows of Ad copy cost 12 credits: past a limit that leaves 10.
+    app.engine.usage.setLimit('Usage', spentT + 10)
+    const book = join(app.home, 'ads.xlsx')
+    await writeBuyerWorkbook(book, [
+      ['Kettle', 'friendly', 20],
+      ['Lamp', 'formal', 5],
+      ['Desk', 'formal', 35],
+    ])
+    await page.goto(app.mode.url)
+    await chooseEnvironment(page, /Usage/)
+    // Ad copy is known from the runs of the past: it is offered by name.
+    await page.getByRole('radio', { name: 'Marketplace listing' }).check()
+    await page.getByRole('radio', { name: /Ad copy/ }).check()
+    await page.getByRole('heading', { name: '2. Ad copy' }).waitFor()
+    await chooseWorkbook(page, book)
+    await page.getByText('3 rows, no problems: ready to send.').waitFor()
+    await page.getByRole('button', { name: 'Review the cost and send…' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByText(/This send would pass it, so it is not sent/).waitFor()
+    expect(await seriousA11yViolations(page)).toEqual([])
+    await screenshotAtBothSizes(page, 'usage-confirm-over-limit', {
+      eachSize: () => dialog.getByText(/monthly limit of/).scrollIntoViewIfNeeded(),
+    })
+    await dialog.getByRole('checkbox', { name: /I agree to pay/ }).check()
+    await dialog.getByRole('button', { name: /^Send/ }).click()
+    await dialog.getByText(/Nothing was sent: the estimate of 12 credits would pass/).waitFor()
   })
 })
