@@ -48,6 +48,8 @@ export const HINT_BY_ACTION: Record<ErrorAction, string> = {
   'choose-data-folder': 'Set SKILL_RUNNER_HOME to another folder.',
   'keep-token-for-session':
     'Or give the token in the SKILL_RUNNER_TOKEN environment variable: it is used for that command only and nothing is saved.',
+  'change-monthly-limit':
+    'Change it with `skill-runner env limit NAME N`, or turn it off with `skill-runner env limit NAME off`.',
 }
 
 const BUG = 'This looks like a bug in Skill Runner; please report it with the command you ran.'

@@ -105,6 +105,12 @@ const BY_COMMAND: Record<string, Record<string, string>> = {
   },
   'runs compare': { output: 'also write the comparison as a workbook (FILE.xlsx)' },
   history: { limit: 'show at most N submissions (default 200)' },
+  usage: {
+    months: 'the last N months, this one included (default 12)',
+    days: 'the last N days, today included, instead of months',
+    by: 'day (default): one line per day or month; template: one line per template or listing in each',
+    csv: 'also write the lines as a CSV file',
+  },
   listings: { limit: 'show at most N listings' },
   sandbox: {
     token:

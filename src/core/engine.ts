@@ -27,6 +27,7 @@ import { Settings } from './storage/settings'
 import { Submissions } from './flows/spend/submissions'
 import { Batches } from './flows/batch/batches'
 import { Uploads } from './flows/spend/uploads'
+import { Usage } from './flows/usage/usage'
 import { RunWatcher, type RunWatcherOptions } from './flows/watch/run-watcher'
 import { KeptWorker } from './workbooks'
 
@@ -77,6 +78,8 @@ export class Engine {
   readonly callbackAddresses: CallbackAddresses
   /** The New run screen's draft per environment, kept across reloads and restarts. */
   readonly drafts: PrepareDrafts
+  /** The service's runs kept for the Usage screen, and the monthly spending limits. */
+  readonly usage: Usage
   /** Plans waiting for the user's confirmation (emptied when the engine closes). */
   readonly plans = new PlanStore<Plan>()
   /** The workbook worker kept between checks, so a later check starts at once. */
@@ -114,6 +117,7 @@ export class Engine {
     this.mappings = new ColumnMappings(this.db)
     this.callbackAddresses = new CallbackAddresses(this.db)
     this.drafts = new PrepareDrafts(this.db, join(options.home, 'drafts'))
+    this.usage = new Usage(this.db)
   }
 
   /** The app's settings (outputs folder, download concurrency, theme), kept in the history. */
@@ -149,8 +153,9 @@ export class Engine {
   }
 
   /** Every environment as the UI shows it (never a token: only whether one is stored). */
-  listEnvironments(): Promise<EnvironmentView[]> {
-    return this.connections.listEnvironments()
+  async listEnvironments(): Promise<EnvironmentView[]> {
+    const items = await this.connections.listEnvironments()
+    return items.map((e) => ({ ...e, monthlyLimitT: this.usage.limit(e.name) }))
   }
 
   addEnvironment(input: {

@@ -21,14 +21,8 @@ import { checkOptions, type Sandbox, type SandboxOptions } from './options'
 import { PageTokens } from './pagination'
 import { handleRequest } from './request-loop'
 import { Scheduler } from './scheduler'
-import {
-  applySeedContent,
-  applySeedUsers,
-  loadSeedFile,
-  parseSeed,
-  sha256Hex,
-  type Seed,
-} from './seed'
+import { applySeedContent, applySeedUsers, loadSeedFile, parseSeed, type Seed } from './seed'
+import { sha256Hex } from './ids'
 import { runSummaryOf } from './serialize'
 import { pageTokenSecret, setUpUsers, type AcceptedUsers } from './users'
 

@@ -5,9 +5,8 @@
 import type { InputRow, ListingInputSchema } from '../shared/contract'
 import { type AssetRow, type Db, type RunRow, getRow, run } from './db'
 import { badRequest } from './http'
-import { newId, unixNow } from './ids'
+import { newId, unixNow, uuidFrom } from './ids'
 import { assetReferences, checkRows, describeProblems, MAX_ROWS, spreadRunValues } from './rows'
-import { uuidFrom } from './seed'
 
 export const PRICING_RULE_VERSION_DEFAULT = 'flat-task-fee-1'
 

@@ -3,7 +3,6 @@
  * listings, private templates and review requests. It is validated with zod before anything is
  * stored, and a bad entry stops the start with a message that names it.
  */
-import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
 import {
@@ -15,6 +14,8 @@ import {
   type ListingInputSchema,
 } from '../shared/contract'
 import { type Db, run } from './db'
+import { sha256Hex } from './ids'
+import { pastRunSchema, storePastRuns } from './past-runs'
 import { ARTIFACT_MODES, SKILL_NAMES } from './skills/names'
 
 const skill = z.enum(SKILL_NAMES)
@@ -62,6 +63,8 @@ export const seedFileSchema = z.strictObject({
   marketListings: z.array(seedMarketListingSchema).optional().default([]),
   privateTemplates: z.array(seedPrivateTemplateSchema).optional().default([]),
   reviewRequests: z.array(seedReviewRequestSchema).optional().default([]),
+  /** Finished runs in the past (past-runs.ts), for history and usage over months. */
+  pastRuns: z.array(pastRunSchema).optional().default([]),
 })
 
 /** A seed file as written (descriptive fields may be left out). */
@@ -205,16 +208,6 @@ export async function loadSeedFile(path: string): Promise<Seed> {
   return parseSeed(value, `The seed file ${path}`)
 }
 
-export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex')
-}
-
-/** A stable UUID-shaped id derived from a name (the sandbox's `templateUuid`). */
-export function uuidFrom(name: string): string {
-  const h = sha256Hex(name)
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`
-}
-
 /** Stores the seed's users (before the token users, so their ids are kept). */
 export function applySeedUsers(db: Db, seed: Seed): void {
   db.transaction(() => {
@@ -257,6 +250,7 @@ export function applySeedContent(db: Db, seed: Seed, userIds: ReadonlySet<number
       storeOwned(db, 'private_templates', template.templateId, ownerUserId, template)
     for (const { request, ownerUserId } of seed.reviewRequests)
       storeOwned(db, 'review_requests', request.id, ownerUserId, request)
+    storePastRuns(db, seed.pastRuns)
   })()
 }
 
@@ -268,6 +262,7 @@ function checkOwners(seed: Seed, userIds: ReadonlySet<number>): void {
     ...named('marketListings', seed.marketListings),
     ...named('privateTemplates', seed.privateTemplates),
     ...named('reviewRequests', seed.reviewRequests),
+    ...seed.pastRuns.map((e, i): [string, number] => [`pastRuns[${i}]`, e.ownerUserId]),
   ]
   const unknown = owners.filter(([, owner]) => !userIds.has(owner))
   if (unknown.length > 0) {

@@ -57,6 +57,8 @@ export type ErrorAction =
   | 'choose-data-folder'
   /** No secure place to save a token: keep it for this session (SKILL_RUNNER_TOKEN, "this session only"). */
   | 'keep-token-for-session'
+  /** Raise or turn off the environment's monthly spending limit. */
+  | 'change-monthly-limit'
 
 export abstract class UserFacingError extends Error {
   abstract readonly category: ErrorCategory

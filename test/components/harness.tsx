@@ -112,6 +112,12 @@ export async function render(
     await act(async () => {
       await new Promise((r) => setTimeout(r, ms))
     })
+    // A screen loaded on demand (components/on-demand.tsx) shows its fallback until its code came.
+    for (let i = 0; i < 200 && container.querySelector('[data-on-demand]'); i++) {
+      await act(async () => {
+        await new Promise((r) => setTimeout(r, 10))
+      })
+    }
   }
   await settle()
   let mounted = true

@@ -146,6 +146,10 @@ describeInChromium('Words', 'the words of every screen', () => {
     await page.getByRole('heading', { name: 'Settings' }).waitFor()
     await check('settings')
 
+    await showScreen(page, 'Usage')
+    await page.getByRole('heading', { name: 'The last 30 days' }).waitFor()
+    await check('usage')
+
     await page.getByRole('button', { name: 'Add environment' }).click()
     await page.getByRole('dialog').waitFor()
     await check('add-environment')

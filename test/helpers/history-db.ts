@@ -12,6 +12,7 @@ const UNDO: Record<number, string> = {
     ALTER TABLE submissions DROP COLUMN batch_id;
     ALTER TABLE submissions DROP COLUMN send_kind;
     DROP TABLE batches; DROP TABLE batch_set_aside; DROP TABLE run_outcomes;`,
+  9: 'DROP TABLE usage_runs; DROP TABLE usage_limits;',
 }
 
 export function rollBackTo(db: Db, version: number): void {

@@ -13,6 +13,7 @@ import {
 } from '../command'
 import { UsageError } from '../errors'
 import { table } from '../output'
+import { amount } from '../../shared/amounts'
 
 /** The TOKEN column: where each token is, as the app's header and sidebar say it. */
 const TOKEN_COLUMN: Record<EnvironmentView['token']['place'], string> = {
@@ -78,6 +79,33 @@ export async function envList(ctx: CommandContext) {
 
 export async function envRemove(ctx: CommandContext, args: ParsedArgs) {
   await (await ctx.engine()).removeEnvironment(args.positionals[0]!)
+  await printList(ctx)
+}
+
+/** `env limit NAME [N|off]`: shows the limit, or sets it (a whole number) or turns it off. */
+export async function envLimit(ctx: CommandContext, args: ParsedArgs, self: Declared) {
+  const [name, value] = args.positionals as [string, string | undefined]
+  const engine = await ctx.engine()
+  const connection = await engine.connect({ env: name })
+  if (value !== undefined) {
+    const off = value.toLowerCase() === 'off'
+    if (!off && !/^\d{1,15}$/.test(value)) {
+      throw misuse(
+        self,
+        `the limit is a whole number of ${connection.unitLabel} or off, not “${value}”.`,
+      )
+    }
+    const limitT = off ? null : Number(value)
+    if (limitT === 0)
+      throw misuse(self, 'a limit of 0 would refuse every send; give off to turn it off.')
+    engine.usage.setLimit(connection.name, limitT)
+  }
+  const limitT = engine.usage.limit(connection.name)
+  ctx.out.note(
+    limitT === null
+      ? `“${connection.name}” has no monthly spending limit.`
+      : `“${connection.name}”: monthly spending limit ${amount(limitT, connection.unitLabel)}, kept by this computer (not by the service); every paid send that would pass it is refused.`,
+  )
   await printList(ctx)
 }
 

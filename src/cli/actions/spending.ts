@@ -3,6 +3,7 @@
  * answer an accepted duplicate with its earlier run, check the cap, ask (or need --yes), send,
  * then print the run or, with --watch, follow it to its end.
  */
+import { refuseOverLimit, withMonthlyLimit } from '../../core/flows/usage/limit'
 import type { Engine } from '../../core/engine'
 import { checkSpendingCap, confirmPlan, describePlan, type Plan } from '../../core/flows/spend'
 import { estimateFacts } from '../../core/flows/spend/describe-plan'
@@ -107,6 +108,7 @@ async function guardSpending(
   }
   // The cap is checked before asking, so nobody confirms what would be refused.
   checkSpendingCap(plan, options.maxCostT)
+  if (plan.monthlyLimit) refuseOverLimit(plan.monthlyLimit, plan)
   if (options.yes) return null
   const facts = estimateFacts(plan)
   const question =
@@ -145,7 +147,7 @@ export async function spend(
 ): Promise<number> {
   if (!plan.validation.valid) return rejected(ctx, plan.validation)
   const options = spendingOptions(args)
-  const guard = await guardSpending(ctx, plan, options)
+  const guard = await guardSpending(ctx, await withMonthlyLimit(engine, plan), options)
   if (guard && 'stop' in guard) return guard.stop
   if (guard && 'earlier' in guard) {
     engine.plans.drop(plan.id)

@@ -2,7 +2,8 @@
 import type { Command } from '../command'
 import { metaCommands } from '../meta-commands'
 import { listings, reviewsShow } from './creators'
-import { envAdd, envList, envRemove, envUse } from './env'
+import { envAdd, envLimit, envList, envRemove, envUse } from './env'
+import { usage } from './usage'
 import { runsList, runsShow } from './runs'
 import { runsDownload, runsResults } from './downloads'
 import { doctor, sandbox } from './system'
@@ -23,6 +24,7 @@ export const commands: Command[] = [
   envList,
   envRemove,
   envUse,
+  envLimit,
   templatesList,
   templatesSchema,
   templatesWorkbook,
@@ -42,6 +44,7 @@ export const commands: Command[] = [
   runsKeep,
   batchShow,
   history,
+  usage,
   listings,
   reviewsShow,
   sandbox,

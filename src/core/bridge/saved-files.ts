@@ -25,6 +25,7 @@ export class SavedFiles {
     name: string,
     title: string,
     write: (path: string) => Promise<void>,
+    mimeType = XLSX_MIME,
   ): Promise<SavedFileView | null> {
     if (this.dialogs.chooseSavePath) {
       const path = await this.dialogs.chooseSavePath(name, title)
@@ -39,7 +40,7 @@ export class SavedFiles {
       }
     }
     const bytes = await bytesOfTemporary(this.home, name, write)
-    return { kind: 'bytes', fileName: name, mimeType: XLSX_MIME, base64: bytes.toString('base64') }
+    return { kind: 'bytes', fileName: name, mimeType, base64: bytes.toString('base64') }
   }
 
   async open(path: string): Promise<void> {

@@ -18,6 +18,7 @@ import { compareVerbs } from './verbs/compare'
 import { draftVerbs } from './verbs/drafts'
 import { redoVerbs } from './verbs/redo'
 import { paceVerbs } from './verbs/pace'
+import { usageVerbs } from './verbs/usage'
 import { creatorVerbs } from './verbs/creator'
 import { environmentVerbs } from './verbs/environments'
 import { checkVerbs, targetVerbs } from './verbs/prepare'
@@ -113,6 +114,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     ...compareVerbs(ctx),
     ...redoVerbs(ctx),
     ...paceVerbs(ctx),
+    ...usageVerbs(ctx, files),
     ...draftVerbs(ctx),
   })
   const stopSubmissionUpdates = engine.submissions.onChange((change) =>

@@ -216,6 +216,19 @@ const MIGRATIONS: string[] = [
     SELECT batch_id, origin, target_kind, target_id, input_sha256, input_filename, created_at_ms
     FROM submissions WHERE batch_id = 'journal-' || id;
   `,
+  // 10: usage: the service's runs as last read, one list per environment (so the Usage screen
+  // opens at once and offline), and the monthly spending limit per environment
+  `
+  CREATE TABLE IF NOT EXISTS usage_runs (
+    origin TEXT PRIMARY KEY,
+    runs_json TEXT NOT NULL,
+    read_at_ms INTEGER NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS usage_limits (
+    environment TEXT PRIMARY KEY COLLATE NOCASE,
+    monthly_limit_t INTEGER NOT NULL
+  );
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

@@ -2,12 +2,9 @@
  * Picks the Bridge transport once, at start: the preload's functions inside the desktop app,
  * HTTP + WebSocket in browser mode. Everything else in the UI uses `bridge` and cannot tell.
  */
-import {
-  createBridgeClient,
-  PRELOAD_GLOBAL,
-  type BridgeApi,
-  type PreloadApi,
-} from '../../shared/bridge'
+import type { BridgeApi, PreloadApi } from '../../shared/bridge'
+import { createBridgeClient } from '../../shared/bridge/client'
+import { PRELOAD_GLOBAL } from '../../shared/bridge/preload-api'
 import { createIpcTransport } from './ipc-transport'
 import { createWebTransport, takeSecret, type ConnectionState } from './web-transport'
 

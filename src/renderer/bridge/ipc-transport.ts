@@ -1,10 +1,6 @@
 /** The desktop app's Bridge transport: the preload's named functions (window.skillRunner). */
-import {
-  eventSubscriberName,
-  type BridgeEventName,
-  type BridgeTransport,
-  type PreloadApi,
-} from '../../shared/bridge'
+import type { BridgeEventName, BridgeTransport, PreloadApi } from '../../shared/bridge'
+import { eventSubscriberName } from '../../shared/bridge/preload-api'
 
 export function createIpcTransport(preload: PreloadApi): BridgeTransport {
   return {

@@ -4,16 +4,14 @@
  * address the app printed (`?s=...`); the page keeps it for this tab and removes it from the
  * address bar.
  */
+import type { BridgeErrorInfo, BridgeEventName, BridgeTransport } from '../../shared/bridge'
 import {
   WEB_BRIDGE_PATH,
   WEB_EVENTS_PATH,
   WEB_SECRET_HEADER,
   WEB_SECRET_SUBPROTOCOL_PREFIX,
   WEB_SUBPROTOCOL,
-  type BridgeErrorInfo,
-  type BridgeEventName,
-  type BridgeTransport,
-} from '../../shared/bridge'
+} from '../../shared/bridge/names'
 
 const SECRET_KEY = 'skill-runner.secret'
 

@@ -6,9 +6,8 @@ import { EnvironmentHeader } from './EnvironmentHeader'
 import { ScreenNav } from './ScreenNav'
 import { PrepareScreen } from '../screens/PrepareScreen'
 import { RunsScreen } from '../screens/RunsScreen'
-import { HistoryScreen } from '../screens/HistoryScreen'
-import { CreatorScreen } from '../screens/CreatorScreen'
-import { SettingsScreen } from '../screens/SettingsScreen'
+import { CreatorScreen, HistoryScreen, SettingsScreen, UsageScreen } from './lazy-screens'
+import { Loading } from './on-demand'
 import { AddEnvironmentDialog } from './AddEnvironmentDialog'
 import { ErrorNotice } from './ErrorNotice'
 import { useCutTextTitles } from './cut-text-titles'
@@ -62,9 +61,12 @@ export function App() {
               <div className={`screen screen-${screen}`}>
                 {screen === 'prepare' && <PrepareScreen env={selected} />}
                 {screen === 'runs' && <RunsScreen env={selected} />}
-                {screen === 'history' && <HistoryScreen env={selected} />}
-                {screen === 'creator' && <CreatorScreen env={selected} />}
-                {screen === 'settings' && <SettingsScreen env={selected} />}
+                <Loading>
+                  {screen === 'history' && <HistoryScreen env={selected} />}
+                  {screen === 'creator' && <CreatorScreen env={selected} />}
+                  {screen === 'usage' && <UsageScreen env={selected} />}
+                  {screen === 'settings' && <SettingsScreen env={selected} />}
+                </Loading>
               </div>
             </>
           ) : (

@@ -1,5 +1,6 @@
 import { useCallback, useId, useMemo } from 'react'
-import { RUN_FILTER_STATUSES, type EnvironmentView } from '../../shared/bridge'
+import type { EnvironmentView } from '../../shared/bridge'
+import { RUN_FILTER_STATUSES } from '../../shared/bridge/names'
 import { NO_ROW_MARKS, statusLabel, unreachableText } from '../../shared/format'
 import { useRunSummaries, useRuns, useSaves, useStores, useFields } from '../stores/context'
 import { canLoadMore, NEEDS_ATTENTION, runsCaption, visibleRuns } from '../stores/runs-selectors'

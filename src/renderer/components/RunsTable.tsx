@@ -12,7 +12,7 @@ import {
   type RowMarks,
 } from '../../shared/format'
 import { PaceNote } from '../runs/RunPace'
-import { isTerminalStatus } from '../../shared/contract'
+import { isTerminalStatus } from '../../shared/contract/statuses'
 import { useRunSummaries, useSaves, useStores } from '../stores/context'
 import { saveText } from '../stores/saves-store'
 import { StatusBadge } from './StatusBadge'

@@ -1,4 +1,5 @@
 import { Details } from '../components/CardParts'
+import { MonthlyLimitNote } from './MonthlyLimitNote'
 import { useId, useState } from 'react'
 import type { BridgeErrorInfo, ConfirmChoice, SubmissionPlanView } from '../../shared/bridge'
 import { Dialog } from '../components/Dialog'
@@ -127,6 +128,7 @@ export function ConfirmSubmission(props: {
           />
         )}
         {plan.unansweredOf && <UnansweredNote sentAtMs={plan.unansweredOf.sentAtMs} />}
+        {plan.monthlyLimit && <MonthlyLimitNote limit={plan.monthlyLimit} />}
         {valid && (
           <>
             <SpendingCap

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react'
 import type { RunOverview } from '../../shared/bridge'
-import { isTerminalStatus } from '../../shared/contract'
+import { isTerminalStatus } from '../../shared/contract/statuses'
 import { Details } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { ProgressBar } from '../components/ProgressBar'

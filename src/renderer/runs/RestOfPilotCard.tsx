@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import type { PilotRestView, RunOverview } from '../../shared/bridge'
-import { isTerminalStatus } from '../../shared/contract'
+import { isTerminalStatus } from '../../shared/contract/statuses'
 import { estimateWords, plural } from '../../shared/amounts'
 import { Card } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'

@@ -5,7 +5,7 @@ import { ErrorNotice } from '../components/ErrorNotice'
 import { useRunSummaries, useStores, useFields } from '../stores/context'
 import { shownOverview } from '../stores/run-detail/run-detail-store'
 import { summaryOf } from '../stores/run-summaries-store'
-import { CompareCard } from '../compare/CompareCard'
+import { Loading, onDemand } from '../components/on-demand'
 import { ArtifactsCard } from './ArtifactsCard'
 import { OutputsCard } from './OutputsCard'
 import { RestOfPilotCard } from './RestOfPilotCard'
@@ -13,6 +13,9 @@ import { RowsToFixCard } from './RowsToFixCard'
 import { RunSummaryCard } from './RunSummaryCard'
 import { StoppingCard } from './StoppingCard'
 import { TasksCard } from './TasksCard'
+
+/** Comparing runs is opened from here only: its code comes when a run's page first shows. */
+const CompareCard = onDemand(async () => (await import('../compare/CompareCard')).CompareCard)
 
 /** One run: progress, timing, cost, its rows with their errors, its outputs and what to do. */
 export function RunDetail(props: { env: EnvironmentView; runId: string }) {
@@ -64,7 +67,9 @@ export function RunDetail(props: { env: EnvironmentView; runId: string }) {
       <OutputsCard overview={overview} />
       <TasksCard overview={overview} />
       <ArtifactsCard overview={overview} />
-      <CompareCard overview={overview} />
+      <Loading>
+        <CompareCard overview={overview} />
+      </Loading>
     </div>
   )
 }

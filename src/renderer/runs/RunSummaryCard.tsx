@@ -1,7 +1,8 @@
 import { Details } from '../components/CardParts'
 import { useMemo, type ReactNode } from 'react'
 import type { RunOverview } from '../../shared/bridge'
-import { isTerminalStatus, type RunSummary } from '../../shared/contract'
+import type { RunSummary } from '../../shared/contract'
+import { isTerminalStatus } from '../../shared/contract/statuses'
 import {
   earlierPace,
   formatMoment,

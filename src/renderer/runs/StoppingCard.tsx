@@ -1,5 +1,5 @@
 import type { RunOverview } from '../../shared/bridge'
-import { isTerminalStatus } from '../../shared/contract'
+import { isTerminalStatus } from '../../shared/contract/statuses'
 import { plural } from '../../shared/amounts'
 import { Card } from '../components/CardParts'
 import { rowLabel } from './run-view'

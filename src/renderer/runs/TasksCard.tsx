@@ -1,6 +1,7 @@
 import { memo, useCallback, useMemo, useState } from 'react'
 import type { RunOverview } from '../../shared/bridge'
-import { isTerminalStatus, type RunTask } from '../../shared/contract'
+import type { RunTask } from '../../shared/contract'
+import { isTerminalStatus } from '../../shared/contract/statuses'
 import { StatusBadge } from '../components/StatusBadge'
 import { VirtualRow, VirtualTable } from '../components/VirtualTable'
 import { orderTasks, rowLabel } from './run-view'

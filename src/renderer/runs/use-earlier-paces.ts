@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react'
 import type { PaceSample } from '../../shared/format'
-import { isTerminalStatus, type RunSummary } from '../../shared/contract'
+import type { RunSummary } from '../../shared/contract'
+import { isTerminalStatus } from '../../shared/contract/statuses'
 import { useStores } from '../stores/context'
 import { useLatestAnswer } from '../components/use-latest-answer'
 

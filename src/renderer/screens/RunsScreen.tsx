@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react'
 import type { EnvironmentView } from '../../shared/bridge'
 import { RunsPanel } from '../components/RunsPanel'
-import { RunDetail } from '../runs/RunDetail'
+import { RunDetail } from '../components/lazy-screens'
+import { Loading } from '../components/on-demand'
 import { useNav, useStores } from '../stores/context'
 
 /**
@@ -21,7 +22,12 @@ export function RunsScreen(props: { env: EnvironmentView }) {
     setOpenedIn(props.env.name)
   }, [switched, nav, props.env.name])
 
-  if (openRunId && !switched)
-    return <RunDetail key={openRunId} env={props.env} runId={openRunId} />
+  if (openRunId && !switched) {
+    return (
+      <Loading>
+        <RunDetail key={openRunId} env={props.env} runId={openRunId} />
+      </Loading>
+    )
+  }
   return <RunsPanel env={props.env} />
 }

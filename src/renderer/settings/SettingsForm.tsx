@@ -64,6 +64,7 @@ export function SettingsForm(props: {
       <AutoSaveSetting value={settings.autoSaveOutputs} save={save} />
       <ConcurrencySetting value={settings.downloadConcurrency} save={save} />
       <UnitLabelSetting env={props.env} />
+      <MonthlyLimitSetting env={props.env} />
     </div>
   )
 }
@@ -279,6 +280,51 @@ function UnitLabelSetting(props: { env: EnvironmentView }) {
           className="setting-narrow-text"
           value={value}
           maxLength={32}
+          aria-describedby={ids.hintId}
+          onChange={(e) => edit(e.target.value)}
+        />
+      )}
+    />
+  )
+}
+
+/** The monthly spending limit of the environment, kept on this computer; empty is no limit. */
+function MonthlyLimitSetting(props: { env: EnvironmentView }) {
+  const { bridge } = useStores()
+  const saved = props.env.monthlyLimitT ? String(props.env.monthlyLimitT) : ''
+  const { value, edit, state, setState } = useDraft(saved)
+  const submit = async () => {
+    const text = value.trim()
+    if (text !== '' && !/^[1-9]\d{0,14}$/.test(text)) {
+      setState({
+        code: 'invalid-arguments',
+        message: 'The limit is a whole number above 0.',
+        nextStep: 'Type a whole number, or leave the field empty for no limit.',
+      })
+      return
+    }
+    try {
+      const limitT = text === '' ? null : Number(text)
+      await bridge.api.setMonthlyLimit({ environment: props.env.name, limitT })
+      setState('saved')
+    } catch (error) {
+      setState(errorInfo(error))
+    }
+  }
+  return (
+    <TypedSetting
+      title={`Monthly spending limit in ${props.env.name}`}
+      hint={`In ${props.env.unitLabel || 'credits'}; empty for no limit. A send whose estimate would take this month past it is refused, and at 80% the confirm step says what is left. Kept by this computer, not by the service: runs sent from elsewhere count, but are not stopped.`}
+      state={state}
+      unchanged={value.trim() === saved}
+      onSubmit={submit}
+      field={(ids) => (
+        <input
+          id={ids.id}
+          className="setting-narrow-text"
+          inputMode="numeric"
+          value={value}
+          maxLength={15}
           aria-describedby={ids.hintId}
           onChange={(e) => edit(e.target.value)}
         />

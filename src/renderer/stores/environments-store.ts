@@ -1,6 +1,6 @@
 /** The environments domain: saved environments, the one on screen, its connection check. */
 import { createStore } from 'zustand/vanilla'
-import { type BridgeApi, type BridgeErrorInfo, type EnvironmentList } from '../../shared/bridge'
+import type { BridgeApi, BridgeErrorInfo, EnvironmentList } from '../../shared/bridge'
 import { selectedEnvironment, type EnvironmentsData } from './environments-selectors'
 import { errorInfo } from './errors'
 

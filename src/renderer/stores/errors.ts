@@ -1,4 +1,5 @@
-import { BridgeError, type BridgeErrorInfo } from '../../shared/bridge'
+import type { BridgeErrorInfo } from '../../shared/bridge'
+import { BridgeError } from '../../shared/bridge/errors'
 
 /** Any thrown value as an error the UI can show (what happened, what to do next). */
 export function errorInfo(error: unknown): BridgeErrorInfo {

@@ -4,13 +4,14 @@
  */
 import { createStore } from 'zustand/vanilla'
 
-export type Screen = 'prepare' | 'runs' | 'history' | 'creator' | 'settings'
+export type Screen = 'prepare' | 'runs' | 'history' | 'creator' | 'usage' | 'settings'
 
 export const SCREENS: readonly { id: Screen; label: string }[] = [
   { id: 'prepare', label: 'New run' },
   { id: 'runs', label: 'Runs' },
   { id: 'history', label: 'History' },
   { id: 'creator', label: 'Creator' },
+  { id: 'usage', label: 'Usage' },
   { id: 'settings', label: 'Settings' },
 ]
 

@@ -6,7 +6,8 @@
  * updatedAtUnix) arriving late does not replace a newer one.
  */
 import { createStore } from 'zustand/vanilla'
-import { isTerminalStatus, type RunSummary } from '../../shared/contract'
+import type { RunSummary } from '../../shared/contract'
+import { isTerminalStatus } from '../../shared/contract/statuses'
 import { markRows, NO_ROW_MARKS, type RowMarks } from '../../shared/format'
 
 export interface RunSummariesData {

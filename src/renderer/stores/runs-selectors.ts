@@ -1,5 +1,6 @@
 /** Plain selector functions of the runs store; tested like any function. */
-import { isTerminalStatus, type RunSummary } from '../../shared/contract'
+import type { RunSummary } from '../../shared/contract'
+import { isTerminalStatus } from '../../shared/contract/statuses'
 import type { BridgeErrorInfo } from '../../shared/bridge'
 import {
   earlierPace,

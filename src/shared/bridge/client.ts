@@ -3,14 +3,14 @@
  * an unsubscribe function. The transport underneath is Electron IPC (through the preload) or
  * HTTP + WebSocket (browser mode); the UI cannot tell which.
  */
-import {
-  requestNames,
-  type BridgeEventName,
-  type BridgeEvents,
-  type RequestInput,
-  type RequestName,
-  type RequestResult,
+import type {
+  BridgeEventName,
+  BridgeEvents,
+  RequestInput,
+  RequestName,
+  RequestResult,
 } from './contract'
+import { REQUEST_NAMES } from './names'
 import { unwrapResult } from './errors'
 
 export interface BridgeTransport {
@@ -30,7 +30,7 @@ export interface BridgeApi extends BridgeRequestsApi {
 
 export function createBridgeClient(transport: BridgeTransport): BridgeApi {
   const api: Record<string, unknown> = {}
-  for (const name of requestNames) {
+  for (const name of REQUEST_NAMES) {
     api[name] = async (args: unknown) => unwrapResult(await transport.invoke(name, args ?? {}))
   }
   api.on = (event: BridgeEventName, listener: (payload: never) => void) =>

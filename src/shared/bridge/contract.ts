@@ -10,7 +10,6 @@
  * an event: add it to `BridgeEvents` and its name to EVENT_NAMES in names.ts.
  */
 import type { z } from 'zod'
-import type { RunStatus } from '../contract'
 import type {
   ActivityUpdate,
   CheckProgressUpdate,
@@ -32,6 +31,7 @@ import { batchRequests } from './requests/batches'
 import { compareRequests } from './requests/compare'
 import { redoRequests } from './requests/redo'
 import { paceRequests } from './requests/pace'
+import { usageRequests } from './requests/usage'
 import { creatorRequests } from './requests/creator'
 import { draftRequests } from './requests/drafts'
 import { environmentRequests } from './requests/environments'
@@ -56,6 +56,7 @@ export const bridgeRequests = {
   ...compareRequests,
   ...redoRequests,
   ...paceRequests,
+  ...usageRequests,
   ...draftRequests,
   ...batchRequests,
 }
@@ -101,20 +102,3 @@ export type RequestResult<K extends RequestName> =
 export function isRequestName(name: string): name is RequestName {
   return Object.prototype.hasOwnProperty.call(bridgeRequests, name)
 }
-
-/** Statuses offered in the runs filter; the service may send others, shown verbatim. */
-export const RUN_FILTER_STATUSES: readonly RunStatus[] = [
-  'queued',
-  'running',
-  'succeeded',
-  'failed',
-  'cancelled',
-]
-
-/** Browser mode: where requests go and what the WebSocket negotiates. */
-export const WEB_BRIDGE_PATH = '/bridge/'
-export const WEB_EVENTS_PATH = '/events'
-export const WEB_SECRET_HEADER = 'x-skill-runner-secret'
-export const WEB_SUBPROTOCOL = 'skill-runner.v1'
-/** The secret travels as a second offered subprotocol: `secret.<value>`; it is never echoed. */
-export const WEB_SECRET_SUBPROTOCOL_PREFIX = 'secret.'

@@ -3,7 +3,7 @@
  * notifications, the command line). The service calls a run `succeeded` as soon as one row
  * succeeded; a buyer whose other rows failed must not read "Succeeded" alone.
  */
-import { isTerminalStatus } from '../contract'
+import { isTerminalStatus } from '../contract/statuses'
 import { runProgressText, statusLabel, statusTone, type RunCounters, type StatusTone } from './runs'
 
 /** A status tone, plus `warn`: finished, but some rows did not. */

@@ -3,7 +3,8 @@
  * time now (passed in, so tests use a fake clock) and how fast earlier runs of the same template
  * or listing went. Every front door words them the same way (runs list, run detail, `--watch`).
  */
-import { isTerminalStatus, type RunSummary } from '../contract'
+import type { RunSummary } from '../contract'
+import { isTerminalStatus } from '../contract/statuses'
 import { finishedRows, medianRowMs, NO_ROW_MARKS, type RowMarks } from './row-times'
 import { formatMoment } from './time'
 

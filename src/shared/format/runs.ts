@@ -2,7 +2,7 @@
  * How runs read in the UI and in notifications. Pure functions, shared by the renderer, the
  * desktop shell (notifications) and the CLI.
  */
-import { isTerminalStatus } from '../contract'
+import { isTerminalStatus } from '../contract/statuses'
 import { finishedRows } from './row-times'
 
 export interface RunCounters {

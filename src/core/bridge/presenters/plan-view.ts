@@ -3,6 +3,7 @@ import type { DuplicateView, SubmissionPlanView } from '../../../shared/bridge'
 import { describePlan } from '../../flows/spend/describe-plan'
 import type { Plan } from '../../flows/spend/plan'
 import type { Submission } from '../../flows/spend/submissions'
+import { monthlyLimitView } from './usage-view'
 
 export function duplicateView(s: Submission | null): DuplicateView | null {
   return s
@@ -43,6 +44,9 @@ export function planView(plan: Plan): SubmissionPlanView {
     ...(plan.target.kind === 'template' && plan.target.callbackUrl
       ? { callbackUrl: plan.target.callbackUrl }
       : {}),
+    monthlyLimit: plan.monthlyLimit
+      ? monthlyLimitView(plan.monthlyLimit, plan.connection.unitLabel)
+      : null,
     ...(plan.setAside ? { setAsideRows: plan.setAside.rows } : {}),
     ...(plan.followsSetAsideOf ? { followsSetAsideOf: plan.followsSetAsideOf } : {}),
     ...(plan.batchOfRunId ? { restOfPilotRunId: plan.batchOfRunId } : {}),

@@ -1,4 +1,5 @@
 /** Redo rows: a plan of the chosen rows of a run, confirmed through confirmSubmission like any run. */
+import { withMonthlyLimit } from '../../flows/usage/limit'
 import type { RowVersionsView } from '../../../shared/bridge'
 import { rowLabel } from '../../../shared/format'
 import type { Connection } from '../../environments/connection'
@@ -28,7 +29,8 @@ export function redoVerbs(ctx: VerbContext): Verbs<'planRedo' | 'rowVersions' | 
   return {
     async planRedo(args) {
       const connection = await engine.connect({ env: args.environment })
-      return planView(await planRedo(engine, connection, args.runId, args.rows))
+      const plan = await planRedo(engine, connection, args.runId, args.rows)
+      return planView(await withMonthlyLimit(engine, plan))
     },
     async rowVersions(args) {
       const connection = await engine.connect({ env: args.environment })

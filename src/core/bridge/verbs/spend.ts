@@ -3,6 +3,7 @@
  * confirming (the only verb that spends), retrying failed rows, and the submissions sent earlier
  * without an answer, which are sent again with the same request id.
  */
+import { withMonthlyLimit } from '../../flows/usage/limit'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type {
@@ -79,7 +80,7 @@ export function spendVerbs(
       const plan = await work.run(args.workId, PLANNING_STOPPED, (signal) =>
         planFromFile(ctx, connection, args, signal),
       )
-      return planView(plan)
+      return planView(await withMonthlyLimit(engine, plan))
     },
     async cancelWork(args) {
       work.cancel(args.workId)
@@ -98,7 +99,8 @@ export function spendVerbs(
     },
     async planRetryFailed(args, context) {
       if (args.file) refusePathsOverHttp([args.file], context.transport)
-      return planView(await retryPlan(engine, await connect(args.environment), args))
+      const plan = await retryPlan(engine, await connect(args.environment), args)
+      return planView(await withMonthlyLimit(engine, plan))
     },
     async listPendingSubmissions(args) {
       const connection = await connect(args.environment)
@@ -203,7 +205,8 @@ function restOfPilotVerbs(ctx: VerbContext): Verbs<'getPilotRest' | 'planRestOfP
       const connection = await engine.connect({ env: args.environment })
       const read = (file: string, schema: Parameters<typeof parseInputWorkbook>[1], more = {}) =>
         parseInputWorkbook({ path: file }, schema, { ...more, checkFiles: true })
-      return planView(await planRestOfPilot(engine, connection, read, args.runId))
+      const plan = await planRestOfPilot(engine, connection, read, args.runId)
+      return planView(await withMonthlyLimit(engine, plan))
     },
   }
 }

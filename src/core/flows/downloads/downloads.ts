@@ -166,7 +166,12 @@ async function downloadRun(
     while (next < artifacts.length) {
       options.signal?.throwIfAborted()
       const at = next++
-      outcomes[at] = await downloadWithRetries(run, artifacts[at]!, options.attempts ?? 3, addresses)
+      outcomes[at] = await downloadWithRetries(
+        run,
+        artifacts[at]!,
+        options.attempts ?? 3,
+        addresses,
+      )
     }
   })
   try {

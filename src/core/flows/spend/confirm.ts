@@ -9,6 +9,7 @@ import { amount, plural } from '../../../shared/amounts'
 import { contentFingerprint } from './cost'
 import { uploadFileCells, type ProgressHooks } from './submission-inputs'
 import type { Plan, SpendServices } from './plan'
+import { keepMonthlyLimit, type LimitServices } from '../usage/limit'
 import type { Submission } from './submissions'
 
 /** Throws (spending nothing) when the estimate is above the cap, or a cap cannot be checked. */
@@ -95,7 +96,7 @@ async function withoutCallback(plan: Plan, signal?: AbortSignal): Promise<Plan> 
  * submission unanswered, and confirming again (or an identical plan) resends the same request.
  */
 export async function confirmPlan(
-  services: Pick<SpendServices, 'submissions' | 'uploads' | 'plans' | 'batches'>,
+  services: Pick<SpendServices, 'submissions' | 'uploads' | 'plans' | 'batches'> & LimitServices,
   planned: Plan,
   options: ConfirmOptions,
   hooks: ProgressHooks = {},
@@ -117,6 +118,7 @@ export async function confirmPlan(
     )
   }
   checkSpendingCap(plan, options.maxCostT)
+  await keepMonthlyLimit(services, plan)
   const connection = plan.connection
   // Looked up again: another window or the command line may have sent it meanwhile.
   const duplicate = services.submissions.acceptedLike(connection.historyKey, plan.fingerprint)

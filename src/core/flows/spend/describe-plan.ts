@@ -3,6 +3,7 @@ import { amount, estimateSourceWords, plural, type EstimateFacts } from '../../.
 import { sourceNote } from '../listings/buyer-listing'
 import { sheetRowsText } from '../../../shared/format/rows'
 import type { Plan } from './plan'
+import { limitWords } from '../usage/limit'
 
 /** The facts the shared estimate words need, read off a plan. */
 export function estimateFacts(plan: Plan): EstimateFacts {
@@ -64,6 +65,7 @@ export function describePlan(plan: Plan): string {
   if (plan.terms) parts.push(`Pricing terms: ${plan.terms}.`)
   if (plan.target.kind === 'template' && plan.target.callbackUrl)
     parts.push(`When it ends, the service will call ${plan.target.callbackUrl}.`)
+  if (plan.monthlyLimit?.nearly) parts.push(limitWords(plan.monthlyLimit, unit))
   if (plan.schemaSource !== 'template' && plan.schemaSource !== 'market') {
     parts.push(sourceNote(plan.schemaSource))
   }

@@ -3,6 +3,7 @@
  * knows of an identical submission. Plans are made by plan-submission.ts and plan-retry.ts,
  * described by describe-plan.ts, and sent by confirm.ts; planning spends nothing.
  */
+import type { LimitStanding } from '../usage/limit'
 import type { InputRow, WorkbookValidation } from '../../../shared/contract'
 import type {
   EstimateSource,
@@ -112,6 +113,8 @@ export interface Plan {
   fixableRows?: FixableRowView[] | undefined
   /** The fixes a corrected workbook made to the failed rows (retry-workbook.ts). */
   fixesFromWorkbook?: { row: number; cells: Record<string, string> }[] | undefined
+  /** Where this month's spending stands against the environment's limit (flows/usage/limit.ts). */
+  monthlyLimit?: LimitStanding | null | undefined
 }
 
 /** What planning and confirming need of the engine (the engine itself has all of it). */

@@ -4,13 +4,8 @@
  * a push of a few hundred rows of a 20,000-row run stays a small piece of work for the window.
  */
 import type { RunDetailChange } from '../../../shared/bridge'
-import {
-  isTerminalStatus,
-  type Artifact,
-  type RunDetail,
-  type RunSummary,
-  type RunTask,
-} from '../../../shared/contract'
+import type { Artifact, RunDetail, RunSummary, RunTask } from '../../../shared/contract'
+import { isTerminalStatus } from '../../../shared/contract/statuses'
 
 /** Where each task and output of the detail shown sits, kept so a change need not look for them. */
 interface DetailIndex {

@@ -8,7 +8,8 @@
  */
 import { createStore } from 'zustand/vanilla'
 import type { BridgeApi, RunOverview } from '../../../shared/bridge'
-import { isTerminalStatus, type RunSummary } from '../../../shared/contract'
+import type { RunSummary } from '../../../shared/contract'
+import { isTerminalStatus } from '../../../shared/contract/statuses'
 import { errorInfo } from '../errors'
 import type { RunSummariesStore } from '../run-summaries-store'
 import { outputsActions } from './outputs-slice'

@@ -50,6 +50,8 @@ export interface EnvironmentView {
   token: TokenPlaceView
   /** The label of the environment's amounts (e.g. "credits"); never converted. */
   unitLabel: string
+  /** The monthly spending limit kept on this computer (null or absent: none). */
+  monthlyLimitT?: number | null
 }
 
 export interface EnvironmentList {

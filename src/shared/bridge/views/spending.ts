@@ -4,6 +4,7 @@
  * event: submissionUpdated. A plan spends nothing; only confirmSubmission sends, and only with
  * `confirmed: true`, under the cap, and (for an identical submission already accepted) `again`.
  */
+import type { MonthlyLimitView } from './usage'
 import type { SchemaColumn, SchemaField, WorkbookValidation } from '../../contract'
 import type { BatchSendKind } from './batches'
 
@@ -124,6 +125,8 @@ export interface SubmissionPlanView {
    * redo carries its first run's); absent for none. confirmSubmission's `withoutCallback` clears it.
    */
   callbackUrl?: string
+  /** Where this month stands against the environment's monthly limit; null without a limit. */
+  monthlyLimit?: MonthlyLimitView | null
   /** Rows with problems set aside to fix (asked with skipInvalid): not sent, not counted. */
   setAsideRows?: number
   /** The run these fixed set-aside rows follow up (then retryOfRunId is that run too). */
