@@ -184,7 +184,7 @@ function followCache(store: StoreApi<RunsState>, summaries: RunSummariesStore) {
     if (!known || known === before.byEnvironment[environment]) return
     let changed = false
     const next = items.map((run) => {
-      const newest = known[run.runId]
+      const newest = known.get(run.runId)
       if (!newest || newest === run) return run
       changed = true
       return newest
