@@ -51,7 +51,10 @@ describe('pages of older runs', () => {
     const summaries = createRunSummariesStore()
     for (let from = 0; from < 2000; from += 50) summaries.getState().put('Local', page(from))
     const again = { ...page(0)[3]!, status: 'succeeded', updatedAtUnix: 2_000_000_000 }
+    const before = summaries.getState().byEnvironment.Local
     summaries.getState().put('Local', [again])
+    const news = summaries.getState().byEnvironment.Local!.newsOver(before)
+    expect(news && [...news.values()]).toEqual([again])
     summaries.getState().put('Local', [page(0)[3]!])
     const state = summaries.getState()
     expect(summaryOf(state, 'Local', 'r3')).toBe(again)

@@ -32,6 +32,11 @@ export class RunSummaryIndex {
     return this.own.get(runId) ?? this.base?.get(runId)
   }
 
+  /** The summaries this index adds over `before`, when it is one layer over it; else null. */
+  newsOver(before: RunSummaryIndex | undefined): ReadonlyMap<string, RunSummary> | null {
+    return before !== undefined && this.base === before ? this.own : null
+  }
+
   /** This index with `news` (by runId) over it. */
   with(news: ReadonlyMap<string, RunSummary>): RunSummaryIndex {
     if (this.layers < MOST_LAYERS) return new RunSummaryIndex(news, this, this.layers + 1)
