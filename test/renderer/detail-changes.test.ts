@@ -87,6 +87,30 @@ describe('followChange', () => {
     expect(next.tasks[0]!.status).toBe('succeeded')
   })
 
+  it('keeps what the window read when the whole detail comes after it, redrawing only what moved', () => {
+    const read = detailAt(6, 2)
+    const same = followChange(
+      newChangeChain(),
+      read,
+      pushed(new DetailChanges().next(detailAt(6, 2))),
+    )
+    if (!same || same === 'missed') throw new Error('the whole detail was not applied')
+    expect(same.tasks).toBe(read.tasks)
+    expect(same.artifacts).toBe(read.artifacts)
+    const moved = followChange(
+      newChangeChain(),
+      read,
+      pushed(new DetailChanges().next(detailAt(6, 4))),
+    )
+    if (!moved || moved === 'missed') throw new Error('the whole detail was not applied')
+    expect(moved.tasks).toEqual(detailAt(6, 4).tasks)
+    expect(moved.tasks[2]).not.toBe(read.tasks[2])
+    for (const i of [0, 1, 4, 5]) expect(moved.tasks[i]).toBe(read.tasks[i])
+    expect(moved.artifacts.slice(0, 2)).toEqual(read.artifacts)
+    expect(moved.artifacts[0]).toBe(read.artifacts[0])
+    expect(moved.artifacts).toHaveLength(3)
+  })
+
   it('asks once for the whole detail when a push went missing, and goes on from the next whole', () => {
     const { engine, chain, whole } = following(8)
     engine.next(detailAt(8, 1)) // lost on the way

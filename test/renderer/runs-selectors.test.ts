@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { createRunSummariesStore, rowMarksOf } from '../../src/renderer/stores/run-summaries-store'
+import { createRunSummariesStore, rowMarksOf, summaryOf } from '../../src/renderer/stores/run-summaries-store'
 import {
   activeRunCount,
   canLoadMore,
+  compareRuns,
   isStalled,
   mergeRuns,
   NEEDS_ATTENTION,
@@ -28,6 +29,37 @@ describe('mergeRuns', () => {
     const fresh = runSummary({ status: 'succeeded', updatedAtUnix: 200 })
     const stale = runSummary({ status: 'running', updatedAtUnix: 100 })
     expect(mergeRuns([fresh], [stale])[0]!.status).toBe('succeeded')
+  })
+})
+
+describe('pages of older runs', () => {
+  const page = (from: number) =>
+    Array.from({ length: 50 }, (_, i) =>
+      runSummary({ runId: `r${from + i}`, createdAtUnix: 100_000 - from - i }),
+    )
+
+  it('go at the end as they came, and a page out of order is placed among the runs', () => {
+    const first = mergeRuns([], page(0))
+    const two = mergeRuns(first, page(50))
+    expect(two.map((r) => r.runId)).toEqual([...first, ...page(50)].map((r) => r.runId))
+    const late = runSummary({ runId: 'late', createdAtUnix: 100_000 - 25 })
+    expect(mergeRuns(two, [late])).toEqual([...two, late].sort(compareRuns))
+    expect(mergeRuns(two, [late]).indexOf(late)).toBeLessThan(30)
+  })
+
+  it('are all found in the summaries cache however many came, the newest of each run kept', () => {
+    const summaries = createRunSummariesStore()
+    for (let from = 0; from < 2000; from += 50) summaries.getState().put('Local', page(from))
+    const again = { ...page(0)[3]!, status: 'succeeded', updatedAtUnix: 2_000_000_000 }
+    const before = summaries.getState().byEnvironment.Local
+    summaries.getState().put('Local', [again])
+    const news = summaries.getState().byEnvironment.Local!.newsOver(before)
+    expect(news && [...news.values()]).toEqual([again])
+    summaries.getState().put('Local', [page(0)[3]!])
+    const state = summaries.getState()
+    expect(summaryOf(state, 'Local', 'r3')).toBe(again)
+    expect(summaryOf(state, 'Local', 'r1999')?.runId).toBe('r1999')
+    expect(summaryOf(state, 'Local', 'r2000')).toBeUndefined()
   })
 })
 

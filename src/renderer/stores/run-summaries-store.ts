@@ -10,9 +10,52 @@ import type { RunSummary } from '../../shared/contract'
 import { isTerminalStatus } from '../../shared/contract/statuses'
 import { markRows, NO_ROW_MARKS, type RowMarks } from '../../shared/format'
 
+/** How many pages of news an index holds over its base before it is made whole again. */
+const MOST_LAYERS = 16
+
+/**
+ * One environment's summaries by runId, never changed once made: news makes a new index, a
+ * layer of the new summaries over the one before, so a page of 50 runs costs its 50 and not a
+ * copy of the thousands already known (at 10,000 runs, copying the whole record for every page
+ * was most of a page's work in the runs list's trace, and its garbage set off long collections).
+ * Every MOST_LAYERS layers the index is made whole again, so a lookup stays a few map reads.
+ */
+export class RunSummaryIndex {
+  static readonly EMPTY = new RunSummaryIndex(new Map(), null, 0)
+
+  private constructor(
+    private readonly own: ReadonlyMap<string, RunSummary>,
+    private readonly base: RunSummaryIndex | null,
+    private readonly layers: number,
+  ) {}
+
+  get(runId: string): RunSummary | undefined {
+    return this.own.get(runId) ?? this.base?.get(runId)
+  }
+
+  /** The summaries this index adds over `before`, when it is one layer over it; else null. */
+  newsOver(before: RunSummaryIndex | undefined): ReadonlyMap<string, RunSummary> | null {
+    return before !== undefined && this.base === before ? this.own : null
+  }
+
+  /** This index with `news` (by runId) over it. */
+  with(news: ReadonlyMap<string, RunSummary>): RunSummaryIndex {
+    if (this.layers < MOST_LAYERS) return new RunSummaryIndex(news, this, this.layers + 1)
+    const whole = new Map<string, RunSummary>()
+    this.copyInto(whole)
+    for (const [runId, run] of news) whole.set(runId, run)
+    return new RunSummaryIndex(whole, null, 0)
+  }
+
+  private copyInto(whole: Map<string, RunSummary>): void {
+    this.base?.copyInto(whole)
+    for (const [runId, run] of this.own) whole.set(runId, run)
+  }
+}
+
 export interface RunSummariesData {
   /** Summaries by environment name, then by runId. */
-  byEnvironment: Record<string, Record<string, RunSummary>>
+  byEnvironment: Record<string, RunSummaryIndex>
   /**
    * What the window saw of each unfinished run's rows finishing (row-times.ts), by environment,
    * then runId: the stall rule's median row time. A run's marks go when it ends.
@@ -37,7 +80,7 @@ export function summaryOf(
   runId: string | null,
 ): RunSummary | undefined {
   if (!environment || !runId) return undefined
-  return state.byEnvironment[environment]?.[runId]
+  return state.byEnvironment[environment]?.get(runId)
 }
 
 /** The marks of one run's rows (none until the window saw it under way). */
@@ -73,7 +116,7 @@ export function newestOf(
   runs: readonly RunSummary[],
 ): RunSummary[] {
   const known = state.byEnvironment[environment]
-  return known ? runs.map((run) => known[run.runId] ?? run) : [...runs]
+  return known ? runs.map((run) => known.get(run.runId) ?? run) : [...runs]
 }
 
 export function createRunSummariesStore() {
@@ -81,16 +124,16 @@ export function createRunSummariesStore() {
     byEnvironment: {},
     rowMarks: {},
     put(environment, runs) {
-      const before = get().byEnvironment[environment] ?? {}
-      let after: Record<string, RunSummary> | null = null
+      const before = get().byEnvironment[environment] ?? RunSummaryIndex.EMPTY
+      const news = new Map<string, RunSummary>()
       const newer: RunSummary[] = []
       for (const run of runs) {
-        if (!isNewerSummary(run, (after ?? before)[run.runId])) continue
-        after ??= { ...before }
-        after[run.runId] = run
+        if (!isNewerSummary(run, news.get(run.runId) ?? before.get(run.runId))) continue
+        news.set(run.runId, run)
         newer.push(run)
       }
-      if (!after) return
+      if (news.size === 0) return
+      const after = before.with(news)
       const state = get()
       const marks = state.rowMarks[environment] ?? {}
       const marked = withRowMarks(marks, newer)

@@ -62,12 +62,28 @@ export function compareRuns(a: RunSummary, b: RunSummary): number {
  * does not replace a newer one.
  */
 export function mergeRuns(existing: RunSummary[], incoming: RunSummary[]): RunSummary[] {
+  if (sortsAfter(existing, incoming)) return existing.concat(incoming)
   const byId = new Map(existing.map((run) => [run.runId, run]))
   for (const run of incoming) {
     const known = byId.get(run.runId)
     if (!known || run.updatedAtUnix >= known.updatedAtUnix) byId.set(run.runId, run)
   }
   return [...byId.values()].sort(compareRuns)
+}
+
+/**
+ * Whether `incoming` is a page of older runs: each sorts strictly after the one before it, the
+ * first after the last of `existing`. Then none of them is listed yet (a run's place is fixed by
+ * its creation), and it goes at the end as it is, without the list of thousands worked out again.
+ */
+function sortsAfter(existing: RunSummary[], incoming: RunSummary[]): boolean {
+  let before = existing.at(-1)
+  if (!before || incoming.length === 0) return false
+  for (const run of incoming) {
+    if (compareRuns(before, run) >= 0) return false
+    before = run
+  }
+  return true
 }
 
 /** Whether a run matches every word of a search (name, template or listing, input file, id). */

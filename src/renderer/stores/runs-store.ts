@@ -181,10 +181,13 @@ function followCache(store: StoreApi<RunsState>, summaries: RunSummariesStore) {
     const { environment, items } = store.getState()
     if (!environment) return
     const known = now.byEnvironment[environment]
-    if (!known || known === before.byEnvironment[environment]) return
+    const was = before.byEnvironment[environment]
+    if (!known || known === was) return
+    // Usually one put of a few runs: only they are looked up, not every layer for every run.
+    const news = known.newsOver(was) ?? known
     let changed = false
     const next = items.map((run) => {
-      const newest = known[run.runId]
+      const newest = news.get(run.runId)
       if (!newest || newest === run) return run
       changed = true
       return newest

@@ -13,6 +13,7 @@ import { fileKind, readInputWorkbook } from '../read/read-input-workbook'
 import type { ReadOptions, ReadResult } from '../validate/read-result'
 import { annotateHere, type AnnotateResult, type CheckedWorkbook } from '../write/annotated-copy'
 import { writeResultsFile, type ResultsPlan } from '../write/results-workbook'
+import { unpackedRead, type PackedRead } from './packed-rows'
 import { inWorker, type Failure, type WorkerOptions } from './run-in-worker'
 
 export interface ParseOptions extends ReadOptions, WorkerOptions {
@@ -57,12 +58,13 @@ export async function parseInputWorkbook(
       )
     }
   }
-  return inWorker<ReadResult>(
+  const posted = await inWorker<ReadResult | PackedRead>(
     { kind: 'read', source, schema, options: readOptions },
     { signal, maxMemoryMb, onProgress, workerFile, kept },
     here,
     readFailureOf,
   )
+  return unpackedRead(posted)
 }
 
 function readFailureOf(failure: Failure): ReadResult {

@@ -12,6 +12,7 @@ import { runInNewContext } from 'node:vm'
 import { parentPort } from 'node:worker_threads'
 import { EngineError } from '../../errors'
 import { readInputWorkbook } from '../read/read-input-workbook'
+import { packedRead, type PackedRead } from './packed-rows'
 import { annotateHere } from '../write/annotated-copy'
 import { writeResultsFile } from '../write/results-workbook'
 import type { WorkerJob, WorkerMessage, WorkerRequest } from './messages'
@@ -21,11 +22,11 @@ type Post = (message: WorkerMessage) => void
 async function run(job: WorkerJob, post: Post) {
   try {
     if (job.kind === 'read') {
-      const result = await readInputWorkbook(job.source, job.schema, {
-        ...job.options,
-        onProgress: (rowsRead) => post({ type: 'progress', rowsRead }),
-      })
-      post({ type: 'done', result })
+      const packed = await readPacked(job, post)
+      // The objects the rows were packed from, and the read's garbage, are collected before the
+      // copy is made: the thread does not hold them and the copy at once.
+      collectGarbage()
+      post({ type: 'done', result: packed })
     } else if (job.kind === 'annotate') {
       const result = await annotateHere(job.sourcePath, job.checked, job.outPath, {
         loadWholeMaxBytes: job.loadWholeMaxBytes,
@@ -44,6 +45,15 @@ async function run(job: WorkerJob, post: Post) {
         : {}),
     })
   }
+}
+
+/** A read whose kept rows cross packed (see packed-rows.ts). */
+async function readPacked(job: WorkerJob & { kind: 'read' }, post: Post): Promise<PackedRead> {
+  const result = await readInputWorkbook(job.source, job.schema, {
+    ...job.options,
+    onProgress: (rowsRead) => post({ type: 'progress', rowsRead }),
+  })
+  return packedRead(result)
 }
 
 /**

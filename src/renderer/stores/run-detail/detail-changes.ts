@@ -85,6 +85,52 @@ function withChange(detail: RunDetail, change: RunDetailChange, chain: ChangeCha
   }
 }
 
+const sameTask = (a: RunTask, b: RunTask) =>
+  a.status === b.status &&
+  a.artifactCount === b.artifactCount &&
+  a.sourceRowIndex === b.sourceRowIndex &&
+  a.errorMessage === b.errorMessage
+
+/**
+ * `next` with each item `shown` already holds (by `key`, and `same`) as the object shown, and
+ * `shown` itself when nothing differs.
+ */
+function keepShown<T>(
+  shown: T[],
+  next: T[],
+  key: (item: T) => string,
+  same: (a: T, b: T) => boolean,
+): T[] {
+  const byKey = new Map(shown.map((item) => [key(item), item]))
+  let changed = shown.length !== next.length
+  const out = next.map((item, i) => {
+    const old = byKey.get(key(item))
+    if (old === undefined || !same(old, item)) {
+      changed = true
+      return item
+    }
+    if (shown[i] !== old) changed = true
+    return old
+  })
+  return changed ? out : shown
+}
+
+/**
+ * The tasks and outputs of a whole push, keeping those of the same run the window shows. A whole
+ * push comes right after the window read the detail (it starts following then): a trace of a run
+ * of 10,000 rows showed it (1.2 MB) redrawing every row and output as new, the longest task of
+ * the page while the run moved. Kept, only the rows that moved since the read are drawn again,
+ * and an output never changes once made (its address may be signed anew, which the window never
+ * uses).
+ */
+function kept(detail: RunDetail, change: RunDetailChange): Pick<RunDetail, 'tasks' | 'artifacts'> {
+  if (detail.run.runId !== change.runId) return { tasks: change.tasks, artifacts: change.artifacts }
+  return {
+    tasks: keepShown(detail.tasks, change.tasks, (t) => t.taskId, sameTask),
+    artifacts: keepShown(detail.artifacts, change.artifacts, (a) => a.artifactId, () => true),
+  }
+}
+
 /**
  * Applies a push to the detail shown: the new detail; 'missed' when a push before it never
  * arrived, or none whole did yet (the whole detail must be asked for again); null when there is
@@ -100,12 +146,7 @@ export function followChange(
     chain.index = null
     chain.asked = false
     chain.status = change.run.status
-    return {
-      run: newer(change.run, detail.run),
-      market: change.market,
-      tasks: change.tasks,
-      artifacts: change.artifacts,
-    }
+    return { run: newer(change.run, detail.run), market: change.market, ...kept(detail, change) }
   }
   if (change.after !== chain.seq) return missed(chain)
   chain.seq = change.seq
