@@ -28,11 +28,13 @@ export function VirtualTable<T>(props: {
   columns: readonly ColumnHeading[]
   renderRow: (item: T, place: RowPlace) => ReactNode
   onEndReached?: () => void
+  /** Told the positions in view (with overscan) whenever they change, to ask for their rows. */
+  onRangeChange?: (first: number, last: number) => void
   endMargin?: number
   overscan?: number
 }) {
   const scroller = useRef<HTMLDivElement>(null)
-  const { items, itemKey, rowHeight, onEndReached } = props
+  const { items, itemKey, rowHeight, onEndReached, onRangeChange } = props
   // Stable callbacks: TanStack Virtual works out every row's place again when they change.
   const getItemKey = useCallback(
     (i: number) => {
@@ -50,12 +52,16 @@ export function VirtualTable<T>(props: {
     getItemKey,
   })
   const visible = virtualizer.getVirtualItems()
+  const first = visible[0]?.index ?? -1
   const last = visible.at(-1)?.index ?? -1
   const count = items.length
   const margin = props.endMargin ?? 5
   useEffect(() => {
     if (onEndReached && count > 0 && last >= count - margin) onEndReached()
   }, [last, count, margin, onEndReached])
+  useEffect(() => {
+    if (onRangeChange && last >= 0) onRangeChange(first, last)
+  }, [first, last, onRangeChange])
 
   return (
     <div

@@ -13,6 +13,7 @@ import {
 } from '../../shared/amounts'
 import { sheetRowsText } from '../../shared/format/rows'
 import { Checkbox } from '../components/Field'
+import { DuplicateNote, PaidBeforeNote, type SendOnlyNew } from './SentBeforeNotes'
 
 /** Options the user chose in the confirmation. */
 export interface ConfirmChoice {
@@ -88,6 +89,8 @@ export function ConfirmSubmission(props: {
   onCancel: () => void
   /** Opens an earlier run (the duplicate's). */
   onOpenRun?: (runId: string) => void
+  /** When some rows were paid for before: plan again without them. */
+  onSendOnlyNew?: SendOnlyNew
 }) {
   const { plan, sending } = props
   const [capText, setCapText] = useState('')
@@ -99,7 +102,9 @@ export function ConfirmSubmission(props: {
   const { cap } = capState
   const valid = plan.validation.valid && plan.planId !== ''
   const capBlocks = capState.invalid || capState.over || capState.unknown
-  const canSend = valid && !sending && !capBlocks && agreed && (plan.duplicateOf === null || again)
+  // Rows sent and paid for before go again only once the user says so, in words of its own.
+  const sentBefore = plan.duplicateOf !== null || Boolean(plan.paidBefore)
+  const canSend = valid && !sending && !capBlocks && agreed && (!sentBefore || again)
   const sendLabel = sending ? 'Sending…' : sendWords(plan)
 
   return (
@@ -113,14 +118,24 @@ export function ConfirmSubmission(props: {
       <div className="confirm-body" data-testid="confirm-submission">
         <PlanFacts plan={plan} />
         {!valid && <PlanProblems plan={plan} />}
-        {plan.duplicateOf && (
-          <DuplicateNote
-            plan={plan}
+        {plan.paidBefore ? (
+          <PaidBeforeNote
+            paidBefore={plan.paidBefore}
             again={again}
             setAgain={setAgain}
             sending={sending}
-            {...(props.onOpenRun ? { onOpenRun: props.onOpenRun } : {})}
+            {...(props.onSendOnlyNew ? { sendOnlyNew: props.onSendOnlyNew } : {})}
           />
+        ) : (
+          plan.duplicateOf && (
+            <DuplicateNote
+              plan={plan}
+              again={again}
+              setAgain={setAgain}
+              sending={sending}
+              {...(props.onOpenRun ? { onOpenRun: props.onOpenRun } : {})}
+            />
+          )
         )}
         {plan.unansweredOf && <UnansweredNote sentAtMs={plan.unansweredOf.sentAtMs} />}
         {valid && (
@@ -229,44 +244,6 @@ function PlanProblems({ plan }: { plan: SubmissionPlanView }) {
             ))}
         </ul>
         <p className="notice-next">Fix them in the workbook, then check it again.</p>
-      </div>
-    </div>
-  )
-}
-
-/** The same rows were already sent and accepted: a second yes to send them again. */
-function DuplicateNote(props: {
-  plan: SubmissionPlanView
-  again: boolean
-  setAgain: (again: boolean) => void
-  sending: boolean
-  onOpenRun?: (runId: string) => void
-}) {
-  const duplicate = props.plan.duplicateOf!
-  return (
-    <div className="prep-note confirm-duplicate" role="note">
-      <p>
-        You already sent these same rows here on {new Date(duplicate.acceptedAtMs).toLocaleString()}
-        .
-      </p>
-      <div className="prep-actions">
-        {props.onOpenRun && (
-          <button
-            type="button"
-            className="btn btn-small btn-secondary"
-            onClick={() => props.onOpenRun?.(duplicate.runId)}
-          >
-            Open that run
-          </button>
-        )}
-        <Checkbox
-          className="check-label"
-          checked={props.again}
-          onChange={props.setAgain}
-          disabled={props.sending}
-        >
-          Send them again as a new paid run
-        </Checkbox>
       </div>
     </div>
   )
