@@ -13,6 +13,7 @@ import { RowsToFixCard } from './RowsToFixCard'
 import { RunSummaryCard } from './RunSummaryCard'
 import { StoppingCard } from './StoppingCard'
 import { TasksCard } from './TasksCard'
+import { RunBatch, useRunBatchAnswer } from './run-batch'
 
 /** One run: progress, timing, cost, its rows with their errors, its outputs and what to do. */
 export function RunDetail(props: { env: EnvironmentView; runId: string }) {
@@ -22,6 +23,7 @@ export function RunDetail(props: { env: EnvironmentView; runId: string }) {
   // The run's newest summary is the shared cache's: the same the runs list shows.
   const summary = useRunSummaries((s) => summaryOf(s, env.name, runId))
   const overview = useMemo(() => shownOverview(read, summary), [read, summary])
+  const batch = useRunBatchAnswer(overview)
 
   useEffect(() => {
     void runDetail.getState().open(env.name, runId)
@@ -55,16 +57,18 @@ export function RunDetail(props: { env: EnvironmentView; runId: string }) {
     )
   }
   return (
-    <div className="run-detail-stack">
-      <RunSummaryCard overview={overview} back={back} />
-      {notice}
-      <StoppingCard overview={overview} />
-      <RestOfPilotCard overview={overview} />
-      <RowsToFixCard overview={overview} />
-      <OutputsCard overview={overview} />
-      <TasksCard overview={overview} />
-      <ArtifactsCard overview={overview} />
-      <CompareCard overview={overview} />
-    </div>
+    <RunBatch.Provider value={batch}>
+      <div className="run-detail-stack">
+        <RunSummaryCard overview={overview} back={back} />
+        {notice}
+        <StoppingCard overview={overview} />
+        <RestOfPilotCard overview={overview} />
+        <RowsToFixCard overview={overview} />
+        <OutputsCard overview={overview} />
+        <TasksCard overview={overview} />
+        <ArtifactsCard overview={overview} />
+        <CompareCard overview={overview} />
+      </div>
+    </RunBatch.Provider>
   )
 }
