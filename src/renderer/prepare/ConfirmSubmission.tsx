@@ -36,7 +36,7 @@ function rowsWords(plan: SubmissionPlanView): string {
   if (plan.followsSetAsideOf)
     return `${plural(plan.rowCount, 'fixed row')} set aside from an earlier run${where}`
   if (plan.setAsideRows)
-    return `${plural(plan.rowCount, 'valid row')}${where}; ${plural(plan.setAsideRows, 'row')} with problems set aside to fix, not sent and not counted`
+    return `${plan.pilotRows !== null ? 'A pilot: the first ' : ''}${plural(plan.rowCount, 'valid row')}${where}; ${plural(plan.setAsideRows, 'row')} with problems set aside to fix, not sent and not counted`
   if (plan.restOfPilotRunId)
     return `The rest after the pilot: ${plural(plan.rowCount, 'row')}${where}, none of them sent before`
   if (plan.retryOfRunId) return `${plural(plan.rowCount, 'failed row')} of this run${where}`
@@ -48,7 +48,7 @@ function rowsWords(plan: SubmissionPlanView): string {
 function titleOf(plan: SubmissionPlanView): string {
   if (plan.followsSetAsideOf) return `Send ${plural(plan.rowCount, 'fixed row')}?`
   if (plan.setAsideRows)
-    return `Send ${plural(plan.rowCount, 'valid row')} and set ${plan.setAsideRows} aside?`
+    return `Send ${plan.pilotRows !== null ? 'a pilot of ' : ''}${plural(plan.rowCount, 'valid row')} and set ${plan.setAsideRows} aside?`
   return plan.retryOfRunId
     ? `Retry ${plural(plan.rowCount, 'failed row')}?`
     : `Send ${plural(plan.rowCount, 'row')} to ${plan.target.name}?`

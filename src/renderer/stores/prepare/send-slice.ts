@@ -70,7 +70,8 @@ async function planSend(ctx: SliceContext, options: { skipInvalid?: boolean }) {
       file: ref,
       target: planTarget(target),
       workId,
-      ...(pilot.on && !options.skipInvalid ? { pilotRows: pilot.rows } : {}),
+      // With rows set aside, a pilot takes the first of the valid rows.
+      ...(pilot.on ? { pilotRows: pilot.rows } : {}),
       ...(options.skipInvalid ? { skipInvalid: true } : {}),
       ...(Object.keys(runValues).length ? { runValues } : {}),
       ...(ref.kind === 'bytes' ? { fileAssets: uploadedFileCells(get()) } : {}),
