@@ -1,22 +1,11 @@
-import type { BatchView, SubmissionPlanView } from '../../shared/bridge'
+import type { BatchView } from '../../shared/bridge'
 import { plural } from '../../shared/amounts'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { ConfirmSubmission } from '../prepare/ConfirmSubmission'
+import { rowsNotPaidBefore } from '../prepare/SentBeforeNotes'
 import { usePlanThenSend } from '../prepare/use-plan-then-send'
 import { SentAsNewRun } from '../runs/SentAsNewRun'
 import { useFields, useStores } from '../stores/context'
-
-/**
- * The chosen rows of a plan that were not paid for before, when the plan names them all (it
- * names at most 50); null when there are none or they cannot all be told.
- */
-export function rowsNotPaidBefore(plan: SubmissionPlanView, chosen: readonly number[]) {
-  const paid = plan.paidBefore
-  if (!paid || paid.sheetRows.length < paid.rows) return null
-  const paidRows = new Set(paid.sheetRows)
-  const left = chosen.filter((row) => !paidRows.has(row))
-  return left.length > 0 ? left : null
-}
 
 /**
  * "Send the chosen rows…": the rows chosen on the batch page planned with planBatchRows and sent
@@ -35,8 +24,7 @@ export function BatchSend(props: { batch: BatchView }) {
     // The new run's rows show as running at once: the batch joined it when it was confirmed.
     onSent: () => void store.getState().refresh(),
   })
-  const unpaid =
-    step.state === 'confirming' ? rowsNotPaidBefore(step.plan, planRows(step.plan, rows)) : null
+  const unpaid = step.state === 'confirming' ? rowsNotPaidBefore(step.plan, rows) : null
   return (
     <div className="batch-send" role="group" aria-label="Send chosen rows">
       <span className="save-text" aria-live="polite">
@@ -84,11 +72,4 @@ export function BatchSend(props: { batch: BatchView }) {
       )}
     </div>
   )
-}
-
-/** The sheet rows a plan sends: its own numbers when it names sheet rows, else those chosen. */
-function planRows(plan: SubmissionPlanView, chosen: number[]): number[] {
-  return plan.rowNumbering === 'spreadsheet' && plan.rowNumbers.length > 0
-    ? plan.rowNumbers
-    : chosen
 }

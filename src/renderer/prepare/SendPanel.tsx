@@ -1,9 +1,10 @@
 import { useId } from 'react'
 import { CancelButton, useCancel } from './CancelButton'
-import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
+import type { BridgeErrorInfo, EnvironmentView, SubmissionPlanView } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useFields, usePrepare, useStores } from '../stores/context'
 import { ConfirmSubmission } from './ConfirmSubmission'
+import { rowsNotPaidBefore } from './SentBeforeNotes'
 import { Card } from '../components/CardParts'
 import { useShallow } from 'zustand/react/shallow'
 import { rowsToSetAside, sendBlocker } from '../stores/prepare/send-blocker'
@@ -70,10 +71,17 @@ export function SendPanel(props: { env: EnvironmentView }) {
             prepare.getState().closePlan()
             nav.getState().openRun(runId)
           }}
+          {...onlyNewOf(plan, (rows) => void prepare.getState().planOnlyNew(rows))}
         />
       )}
     </Card>
   )
+}
+
+/** After a pilot, "All rows" can go back to only the rows of the sheet not sent yet. */
+function onlyNewOf(plan: SubmissionPlanView, send: (rows: number[]) => void) {
+  const rows = plan.batchId ? rowsNotPaidBefore(plan) : null
+  return rows ? { onSendOnlyNew: { rows: rows.length, send: () => send(rows) } } : {}
 }
 
 /**

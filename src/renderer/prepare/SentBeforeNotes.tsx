@@ -1,11 +1,40 @@
 import type { PaidBeforeView, SubmissionPlanView } from '../../shared/bridge'
 import { plural } from '../../shared/amounts'
+import { sheetRowsText } from '../../shared/format/rows'
 import { Checkbox } from '../components/Field'
+
+/**
+ * The chosen rows of a plan that were not paid for before, when the plan names them all (it
+ * names at most 50); null when there are none or they cannot all be told. `chosen`: the rows
+ * asked for, else the plan's own sheet rows.
+ */
+export function rowsNotPaidBefore(
+  plan: SubmissionPlanView,
+  chosen: readonly number[] = planRows(plan),
+) {
+  const paid = plan.paidBefore
+  if (!paid || paid.sheetRows.length < paid.rows) return null
+  const paidRows = new Set(paid.sheetRows)
+  const left = chosen.filter((row) => !paidRows.has(row))
+  return left.length > 0 ? left : null
+}
+
+/** The sheet rows a plan sends, when it names them by sheet row. */
+function planRows(plan: SubmissionPlanView): number[] {
+  return plan.rowNumbering === 'spreadsheet' ? plan.rowNumbers : []
+}
 
 /** Plan again with only the rows not paid for before: how many, and how. */
 export interface SendOnlyNew {
   rows: number
   send: () => void
+}
+
+/** Which sheet rows were paid for before: "Paid before: rows 4 to 6 of the sheet." */
+function paidRowsWords(paid: PaidBeforeView): string {
+  const named = sheetRowsText(paid.sheetRows)
+  const more = paid.rows - paid.sheetRows.length
+  return `Paid before: ${named} of the sheet${more > 0 ? `, and ${plural(more, 'row')} more` : ''}.`
 }
 
 /**
@@ -24,6 +53,7 @@ export function PaidBeforeNote(props: {
   return (
     <div className="prep-note confirm-duplicate" role="note" data-testid="paid-before">
       <p>{paidBefore.words}</p>
+      <p className="confirm-small">{paidRowsWords(paidBefore)}</p>
       <div className="prep-actions">
         <Checkbox
           className="check-label"

@@ -102,6 +102,17 @@ export function sendActions(ctx: SliceContext): SendActions {
       if (get().sending) return
       set({ plan: null, sendError: null })
     },
+    async planOnlyNew(rows) {
+      const { environment, plan } = get()
+      if (!environment || !plan?.batchId || get().sending) return
+      set({ planning: true, planError: null, plan: null, sendError: null })
+      try {
+        const next = await api.planBatchRows({ environment, batchId: plan.batchId, rows })
+        set({ planning: false, plan: next })
+      } catch (error) {
+        set({ planning: false, planError: errorInfo(error) })
+      }
+    },
     async confirmSend(options) {
       const { environment, plan } = get()
       if (!environment || !plan?.planId || get().sending) return null
