@@ -120,7 +120,7 @@ const BatchRow = memo(function BatchRow(props: {
       </td>
       <td>
         <span className="batch-preview" title={row.preview || undefined}>
-          {row.preview || (row.state === 'succeeded' ? 'No text output' : '—')}
+          {row.preview || '—'}
         </span>
       </td>
       <td>
