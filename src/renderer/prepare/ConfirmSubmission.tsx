@@ -37,6 +37,9 @@ function rowsWords(plan: SubmissionPlanView): string {
     return `${plural(plan.rowCount, 'fixed row')} set aside from an earlier run${where}`
   if (plan.setAsideRows)
     return `${plan.pilotRows !== null ? 'A pilot: the first ' : ''}${plural(plan.rowCount, 'valid row')}${where}; ${plural(plan.setAsideRows, 'row')} with problems set aside to fix, not sent and not counted`
+  // Rows chosen on the batch page: whatever else the plan links, they were chosen.
+  if (plan.sendKind === 'chosen')
+    return `${plural(plan.rowCount, 'chosen row')}${where}`
   if (plan.restOfPilotRunId)
     return `The rest after the pilot: ${plural(plan.rowCount, 'row')}${where}, none of them sent before`
   if (plan.retryOfRunId) return `${plural(plan.rowCount, 'failed row')} of this run${where}`

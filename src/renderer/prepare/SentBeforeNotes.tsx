@@ -30,9 +30,22 @@ export interface SendOnlyNew {
   send: () => void
 }
 
-/** Which sheet rows were paid for before: "Paid before: rows 4 to 6 of the sheet." */
+/** Sorted sheet rows as runs of neighbours: "rows 4 to 7, 9 and 11 to 16". */
+function rowRangesText(numbers: readonly number[]): string {
+  const ranges: string[] = []
+  for (let i = 0; i < numbers.length;) {
+    let j = i
+    while (j + 1 < numbers.length && numbers[j + 1] === numbers[j]! + 1) j++
+    ranges.push(j === i ? `${numbers[i]}` : `${numbers[i]} to ${numbers[j]}`)
+    i = j + 1
+  }
+  if (ranges.length <= 1) return sheetRowsText(numbers)
+  return `rows ${ranges.slice(0, -1).join(', ')} and ${ranges.at(-1)}`
+}
+
+/** Which sheet rows were paid for before: "Paid before: rows 4 to 7 and 9 of the sheet." */
 function paidRowsWords(paid: PaidBeforeView): string {
-  const named = sheetRowsText(paid.sheetRows)
+  const named = rowRangesText(paid.sheetRows)
   const more = paid.rows - paid.sheetRows.length
   return `Paid before: ${named} of the sheet${more > 0 ? `, and ${plural(more, 'row')} more` : ''}.`
 }
