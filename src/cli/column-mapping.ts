@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { EngineError } from '../core/errors'
 import {
+  columnLetter,
   columnMapFromJson,
   parseMapText,
   type ColumnMap,
@@ -76,12 +77,23 @@ function proposalLines(outcome: MappingOutcome): string[] {
   return lines
 }
 
+/** "column D “Cost centre”, column F “Notes”": the columns a given mapping leaves out. */
+function leftOutWords(outcome: MappingOutcome): string {
+  return outcome.leftOut
+    .map((text) => `column ${columnLetter(outcome.headers.indexOf(text))} “${text}”`)
+    .join(', ')
+}
+
 /**
  * Says on stderr how the columns were matched. A proposal (no mapping given or remembered)
  * stops the command: nothing is sent on a guess.
  */
 export function reportMapping(ctx: CommandContext, outcome: MappingOutcome | undefined): void {
   if (!outcome || outcome.source === 'exact') return
+  if (outcome.leftOut.length)
+    ctx.out.note(
+      `Not used: ${leftOutWords(outcome)} (the mapping does not name ${outcome.leftOut.length === 1 ? 'it' : 'them'}; name a column in --map to use it)`,
+    )
   if (outcome.source === 'remembered')
     ctx.out.note(
       `using the column mapping remembered for these headers: ${mapArgument(outcome.applied)} (give --map to change it)`,

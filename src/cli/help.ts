@@ -99,6 +99,10 @@ const BY_COMMAND: Record<string, Record<string, string>> = {
     version:
       'keep this version of the row: 1 is the row as the run first sent it, 2 the first time it was sent again...',
   },
+  'batch show': {
+    template: 'with a FILE: the batch of that workbook sent to this template',
+    listing: 'with a FILE: the batch of that workbook sent to this listing',
+  },
   'runs compare': { output: 'also write the comparison as a workbook (FILE.xlsx)' },
   history: { limit: 'show at most N submissions (default 200)' },
   listings: { limit: 'show at most N listings' },

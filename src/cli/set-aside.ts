@@ -105,7 +105,10 @@ export async function linkSetAside(ctx: CommandContext, setAside: SetAside): Pro
  * The run whose set-aside rows `file` holds, when it is a set-aside workbook fixed and sent
  * again: the rows are that run's follow-up, in its batch (said on stderr).
  */
-export async function followUpOfFile(ctx: CommandContext, file: string): Promise<string | undefined> {
+export async function followUpOfFile(
+  ctx: CommandContext,
+  file: string,
+): Promise<string | undefined> {
   const runId = await setAsideRunOf(resolve(file))
   if (!runId) return undefined
   ctx.out.note(`these rows were set aside from run ${runId}: they are sent as its follow-up`)

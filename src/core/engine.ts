@@ -20,6 +20,7 @@ import { History } from './storage/run-history'
 import { openDb, type Db } from './storage/db'
 import { Schemas } from './flows/prepare/schema-cache'
 import { ColumnMappings } from './flows/prepare/column-mappings'
+import { CallbackAddresses } from './flows/prepare/callback-addresses'
 import { PrepareDrafts } from './flows/prepare/draft'
 import type { SecretStore } from './secrets'
 import { Settings } from './storage/settings'
@@ -72,6 +73,8 @@ export class Engine {
   readonly schemas: Schemas
   /** Column mappings the user confirmed, per template and set of headers. */
   readonly mappings: ColumnMappings
+  /** The address last asked to be called when a run ends, per environment and template. */
+  readonly callbackAddresses: CallbackAddresses
   /** The New run screen's draft per environment, kept across reloads and restarts. */
   readonly drafts: PrepareDrafts
   /** Plans waiting for the user's confirmation (emptied when the engine closes). */
@@ -109,6 +112,7 @@ export class Engine {
     this.downloads = new Downloads(this.db)
     this.schemas = new Schemas(this.db)
     this.mappings = new ColumnMappings(this.db)
+    this.callbackAddresses = new CallbackAddresses(this.db)
     this.drafts = new PrepareDrafts(this.db, join(options.home, 'drafts'))
   }
 

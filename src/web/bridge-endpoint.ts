@@ -57,20 +57,63 @@ function tooLarge(verb: string) {
 }
 
 /**
- * The request's body, or null when it is larger than the limit: told by its Content-Length
- * before anything is read, or found while reading. The rest of a refused body is left unread
- * (Node discards it, within the server's request timeout).
+ * A refused body is read on and thrown away, up to this many bytes, before the 413 is sent: a
+ * connection closed with bytes unread reaches a client still sending as a reset, and it never
+ * reads the answer. Past the bound the answer is sent and the connection closed after it.
  */
-async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | null> {
-  if (Number(req.headers['content-length'] ?? 0) > maxBytes) return null
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length
-    if (size > maxBytes) return null
-    chunks.push(chunk as Buffer)
-  }
-  return Buffer.concat(chunks)
+const DISCARD_MAX_BYTES = 128 * 1024 * 1024
+
+/**
+ * The request's body, or null when it is larger than the limit: told by its Content-Length
+ * before anything is read, or found while reading. A refused body is left flowing, for
+ * `discardRest`.
+ */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | null> {
+  if (Number(req.headers['content-length'] ?? 0) > maxBytes) return Promise.resolve(null)
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= maxBytes) return void chunks.push(chunk)
+      req.off('data', onData)
+      chunks.length = 0
+      resolve(null)
+    }
+    req.on('data', onData)
+    req.once('end', () => resolve(Buffer.concat(chunks)))
+    req.once('error', reject)
+  })
+}
+
+/**
+ * Reads the rest of a refused body and drops it. True once it has all come (or the connection
+ * ended), false when it passed DISCARD_MAX_BYTES.
+ */
+function discardRest(req: IncomingMessage): Promise<boolean> {
+  return new Promise((done) => {
+    if (req.complete) return done(true)
+    let dropped = 0
+    const onData = (chunk: Buffer) => {
+      dropped += chunk.length
+      if (dropped > DISCARD_MAX_BYTES) finish(false)
+    }
+    const finish = (whole: boolean) => {
+      req.off('data', onData)
+      done(whole)
+    }
+    req.on('data', onData)
+    req.once('end', () => finish(true))
+    req.once('close', () => finish(true))
+    req.resume()
+  })
+}
+
+/** The 413 answer, once the refused body is out of the way. */
+async function refuseTooLarge(req: IncomingMessage, res: ServerResponse, verb: string) {
+  const whole = await discardRest(req)
+  if (!whole) res.once('finish', () => req.socket.destroy())
+  sendJson(res, 413, { ok: false, error: tooLarge(verb) })
 }
 
 /** The verb named in the path, or null when its percent-encoding is broken. */
@@ -124,7 +167,7 @@ export async function handleBridgeCall(
     })
   }
   const body = await readBody(req, bodyLimitFor(verb))
-  if (body === null) return sendJson(res, 413, { ok: false, error: tooLarge(verb) })
+  if (body === null) return refuseTooLarge(req, res, verb)
   let args: unknown
   try {
     args = body.length ? JSON.parse(body.toString('utf8')) : {}

@@ -17,6 +17,7 @@ import { EngineError } from '../core/errors'
 import { WEB_BRIDGE_PATH, type BridgeEventName, type Dispatch } from '../shared/bridge'
 import { handleBridgeCall, type BridgeEndpoint } from './bridge-endpoint'
 import { EventSockets } from './event-socket'
+import { enforceHeaderDeadline } from './header-deadline'
 import { sendText } from './http-answers'
 import { RequestGate } from './request-gate'
 import { serveUiFile, type UiFiles } from './ui-files'
@@ -49,9 +50,9 @@ export interface WebServerTimeouts {
 
 /**
  * Set here rather than left to Node, whose defaults differ between versions: a client whose
- * headers never end holds a connection for at most headersMs + checkEveryMs (25 s); a body
- * that trickles, for at most requestMs + checkEveryMs. A 64 MB upload over loopback takes a
- * second.
+ * headers never end holds a connection for at most headersMs (header-deadline.ts; Node's own
+ * check, every checkEveryMs, catches the same clients on a new connection); a body that
+ * trickles, for at most requestMs + checkEveryMs. A 64 MB upload over loopback takes a second.
  */
 export const WEB_SERVER_TIMEOUTS: WebServerTimeouts = {
   headersMs: 20_000,
@@ -151,6 +152,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       rendererRoot: resolve(options.rendererDir),
     }),
   )
+
+  enforceHeaderDeadline(server, timeouts.headersMs)
 
   const events = await EventSockets.create(gate, refused)
   server.on('upgrade', (req, socket, head) => events.upgrade(req, socket, head))

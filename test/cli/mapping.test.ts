@@ -132,3 +132,30 @@ describe('column mapping on the command line', () => {
     expect(JSON.parse(result.stdout)).toEqual({ valid: true, fileErrors: [], rowErrors: [] })
   })
 })
+
+describe('a --map that leaves columns out or names one the sheet lacks', () => {
+  it('a column the mapping does not name is not used, and stderr says so', async () => {
+    const sheet = ownSheet('partial.csv', 'Cost centre')
+    const map = 'Text=message,Seq=sequence,Long notes=details'
+    const result = await cli(['validate', sheet, '--template', 'row-echo', '--map', map, '--json'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      valid: true,
+      mapping: { Text: 'message', Seq: 'sequence', 'Long notes': 'details', 'Cost centre': null },
+    })
+    expect(result.stderr).toMatch(/Not used: column D “Cost centre”/)
+  })
+
+  it('refuses a --map naming a column the sheet does not have, and names the sheet’s headers', async () => {
+    const sheet = ownSheet('missing.csv', 'Who')
+    const map = 'Text=message,Seq=sequence,Nope=details'
+    const result = await cli(['validate', sheet, '--template', 'row-echo', '--map', map, '--json'])
+    expect(result.code).toBe(1)
+    const errors: string[] = JSON.parse(result.stdout).fileErrors
+    expect(errors.join('\n')).toMatch(/“Nope”.*no such column/)
+    expect(errors.join('\n')).toContain('Text, Seq, Long notes, Who')
+    const sent = await cli(['run', sheet, '--template', 'row-echo', '--yes', '--map', map])
+    expect(sent.code, sent.stdout + sent.stderr).toBe(1)
+    expect(sent.stdout + sent.stderr).toMatch(/“Nope”/)
+  })
+})

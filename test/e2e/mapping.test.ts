@@ -34,7 +34,7 @@ describeInChromium('Column mapping', 'column mapping in headless Chromium', () =
     expect(await fieldOf(page, 'Seq').inputValue()).toBe('sequence')
     expect(await fieldOf(page, 'Long notes').inputValue()).toBe('details')
     expect(await fieldOf(page, 'Owner').inputValue()).toBe('')
-    await page.getByText('The headers are on row 3', { exact: false }).waitFor()
+    await page.getByText('Row 3 is taken as the header row', { exact: false }).waitFor()
     await page.getByText('Hello 1 · Hello 2 · Hello 3').waitFor()
     await panel.scrollIntoViewIfNeeded()
     await screenshotBothThemes(page, 'mapping-01-proposed')

@@ -228,7 +228,7 @@ describeInChromium('Own-sheet journey', 'a buyer’s own sheet, from mapping to 
       await chooseWorkbook(page, sheet)
       const panel = page.getByRole('heading', { name: 'Your columns and the template’s fields' })
       await panel.waitFor()
-      await page.getByText('The headers are on row 3', { exact: false }).waitFor()
+      await page.getByText('Row 3 is taken as the header row', { exact: false }).waitFor()
       expect(await fieldOf(page, 'Text').inputValue()).toBe('message')
       expect(await fieldOf(page, 'Seq').inputValue()).toBe('sequence')
       expect(await fieldOf(page, 'Owner').inputValue()).toBe('')

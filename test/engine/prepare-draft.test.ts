@@ -8,6 +8,10 @@ import Database from 'libsql'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { PrepareDrafts } from '../../src/core/flows/prepare/draft'
 import { openDb, SCHEMA_VERSION, type Db } from '../../src/core/storage/db'
+import { rollBackTo } from '../helpers/history-db'
+
+/** The history's version once it has the drafts table. */
+const DRAFTS_VERSION = 8
 import {
   prepareDraftSchema,
   type PrepareDraft,
@@ -109,12 +113,12 @@ describe('the migration', () => {
     db.prepare(
       "INSERT INTO column_mappings (origin, target, headers_key, mapping_json, saved_at_ms) VALUES ('o', 't', 'h', '{}', 1)",
     ).run()
-    db.exec(`DROP TABLE prepare_drafts; PRAGMA user_version = ${SCHEMA_VERSION - 1}`)
+    rollBackTo(db, DRAFTS_VERSION - 1)
     db.close()
 
     const raw = new Database(join(home, 'history.db'))
     expect(raw.prepare('PRAGMA user_version').get()).toMatchObject({
-      user_version: SCHEMA_VERSION - 1,
+      user_version: DRAFTS_VERSION - 1,
     })
     raw.close()
 

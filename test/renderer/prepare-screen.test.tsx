@@ -87,6 +87,7 @@ const echo: TemplateView = {
   ],
   fetchedAtMs: Date.now(),
   fromCache: false,
+  callbackUrl: '',
 }
 
 function bigCheck(rows: number): WorkbookCheckView {

@@ -1,15 +1,13 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   officialTemplateSchemaSchema,
   paths,
   runDetailSchema,
   runListSchema,
   runRowsAcceptanceSchema,
-  type RunSummary,
 } from '../../src/shared/contract'
-import { call, requestId, startTestSandbox, useTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
+import { useCallbackReceiver } from '../helpers/callback-receiver'
+import { call, requestId, useTestSandbox, waitForRun } from '../helpers/sandbox'
 
 const productRow = {
   productName: 'Bamboo cutting board',
@@ -249,42 +247,21 @@ describe('sandbox: official templates and runRows', () => {
 })
 
 describe('sandbox: run callbacks', () => {
-  let sb: TestSandbox
-  let receiver: Server
-  const received: RunSummary[] = []
-  let notify: () => void = () => {}
-
-  beforeAll(async () => {
-    sb = await startTestSandbox()
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = []
-      req.on('data', (c: Buffer) => chunks.push(c))
-      req.on('end', () => {
-        received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as RunSummary)
-        res.end('ok')
-        notify()
-      })
-    })
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
-  })
-  afterAll(async () => {
-    await sb.close()
-    await new Promise((resolve) => receiver.close(resolve))
-  })
+  const sb = useTestSandbox()
+  const receiver = useCallbackReceiver()
 
   it('POSTs the final run summary to callbackUrl once the run ends', async () => {
-    const arrived = new Promise<void>((resolve) => (notify = resolve))
-    const port = (receiver.address() as AddressInfo).port
     const accepted = await call<{ runId: string }>(sb, paths.runRows('row-echo'), {
       body: {
         clientRequestId: requestId(),
-        callbackUrl: `http://127.0.0.1:${port}/hook`,
+        callbackUrl: receiver.url('/hook'),
         rows: [{ message: 'a' }, { message: 'b' }],
       },
     })
-    await arrived
-    expect(received).toHaveLength(1)
-    expect(received[0]).toMatchObject({ runId: accepted.body.runId, status: 'succeeded', completedTasks: 2 })
+    const summary = await receiver.summaryOf(accepted.body.runId)
+    expect(receiver.received).toHaveLength(1)
+    expect(receiver.received[0]!.path).toBe('/hook')
+    expect(summary).toMatchObject({ runId: accepted.body.runId, status: 'succeeded', completedTasks: 2 })
   })
 
   it('survives a callback address where nobody listens', async () => {

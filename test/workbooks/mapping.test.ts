@@ -162,6 +162,30 @@ describe('finding the header row', () => {
     ]
     expect(findHeaderRow(rows, tickets)).toBe(1)
   })
+  it('takes a row of text over rows mostly of numbers, dates or times', () => {
+    const bank = [['Umsätze'], ['Datum', 'Summe'], ['2011-09-14', '3.81', '0.7', '1']]
+    expect(findHeaderRow(bank, echo)).toBe(1)
+    const numbered = [
+      ['Name', 'Notes'],
+      ['1', '2', '3', '4'],
+      ['Anna', 'Cup', '3', '4,50'],
+    ]
+    expect(findHeaderRow(numbered, echo)).toBe(0)
+    const times = [
+      ['Readings, July'],
+      ['2026-07-01 10:00:00', '21,5', '48'],
+      ['11:00 AM', '2', '3'],
+    ]
+    expect(findHeaderRow(times, echo)).toBe(0)
+  })
+  it('takes a row of values only when no row is mostly text', () => {
+    const values = [
+      ['1', '2', '3'],
+      ['TRUE', 'FALSE', 'x'],
+      ['4', '5', '6'],
+    ]
+    expect(findHeaderRow(values, echo)).toBe(0)
+  })
 })
 
 describe('the collector with a mapping', () => {

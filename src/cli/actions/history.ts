@@ -78,6 +78,7 @@ function historyItemJson(view: HistoryEntryView, s: Submission | undefined) {
     followUpOfRunId: view.followUpOfRunId ?? '',
     batchOfRunId: view.batchOfRunId ?? '',
     batchRests: view.batchRests ?? [],
+    callbackUrl: view.callbackUrl ?? '',
     error: view.error,
     createdAt: new Date(view.createdAtMs).toISOString(),
   }

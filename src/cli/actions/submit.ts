@@ -4,6 +4,7 @@
  */
 import { basename, resolve } from 'node:path'
 import { plural } from '../../shared/amounts'
+import { checkedCallbackUrl } from '../../core/flows/prepare/callback-addresses'
 import { planRestOfPilot, planRetryFailed, planSubmission, rowName } from '../../core/flows/spend'
 import type { RowSelection } from '../../core/flows/spend'
 import type { PlanRequest } from '../../core/flows/spend/plan'
@@ -31,7 +32,8 @@ export async function run(ctx: CommandContext, args: ParsedArgs, self: Declared)
   if (args.positionals.length === 0) throw misuse(self, 'run needs a workbook FILE.')
   const templateId = stringOption(args, 'template')
   if (!templateId) throw misuse(self, 'run needs --template ID.')
-  const callbackUrl = stringOption(args, 'callback-url')
+  // Refused in the app's words before the workbook is read or the service asked (exit 2).
+  const callbackUrl = checkedCallbackUrl(stringOption(args, 'callback-url'))
   return submitWorkbook(ctx, args, { kind: 'template', templateId, callbackUrl }, undefined)
 }
 
@@ -97,13 +99,17 @@ async function submitWorkbook(
   const { engine, connection } = session
   const setAside = setAsideOption(args, args.positionals[0]!)
   const copy = await listingFile(ctx, session, target, args, setAside)
-  // A listing's copy under its own headers has one sheet of its own: --sheet named the user's.
+  // A listing's copy under its own headers has one sheet of its own, and needs no mapping:
+  // --sheet and --map named the user's.
   const sheet = copy ? undefined : stringOption(args, 'sheet')
+  const readArgs = copy
+    ? { ...args, values: { ...args.values, map: undefined, 'map-file': undefined } }
+    : args
   const read = await mappedReader(
     ctx,
     session,
     prepareTargetOf(target),
-    args,
+    readArgs,
     setAside.enabled,
     sheet,
   )

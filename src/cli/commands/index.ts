@@ -15,6 +15,7 @@ import { upload } from './upload'
 import { web } from './browser'
 import { runsCompare } from './compare'
 import { runsKeep, runsRedo } from './redo'
+import { batchShow } from './batch'
 
 export const commands: Command[] = [
   doctor,
@@ -39,6 +40,7 @@ export const commands: Command[] = [
   runsCompare,
   runsRedo,
   runsKeep,
+  batchShow,
   history,
   listings,
   reviewsShow,

@@ -46,6 +46,9 @@ function targetWords(entry: Pick<HistoryEntryView, 'targetName' | 'targetKind' |
   return `${entry.targetKind === 'listing' ? 'Listing' : 'Template'} ${entry.target}`
 }
 
+/** The tag of a run that asked the service to call an address when it ends (on hover). */
+const CALLBACK_TAG = 'tells another service'
+
 /**
  * How many rows a submission sent and what else it was (a pilot, the rest of one, a retry, a
  * redo, rows set aside): short words the row shows whole, after the template's name, which gives
@@ -61,6 +64,7 @@ function tagWords(entry: HistoryEntryView): string[] {
   if (entry.retryOfRunId && !entry.followUpOfRunId) tags.push('retry of an earlier run')
   if (entry.batchOfRunId) tags.push('rest of a pilot')
   else if (entry.batchRests?.length) tags.push('pilot')
+  if (entry.callbackUrl) tags.push(CALLBACK_TAG)
   return tags
 }
 
@@ -215,7 +219,15 @@ function WhatCell(props: { entry: HistoryEntryView; title: string }) {
       <span className="run-sub history-what" title={props.title}>
         <span className="history-target">{targetWords(props.entry)}</span>
         {tagWords(props.entry).map((tag) => (
-          <span key={tag} className="history-tag">
+          <span
+            key={tag}
+            className="history-tag"
+            title={
+              tag === CALLBACK_TAG
+                ? `When it ends, the service was asked to call ${props.entry.callbackUrl}`
+                : undefined
+            }
+          >
             <span className="history-sep">{' · '}</span>
             {tag}
           </span>

@@ -1,6 +1,6 @@
 import { Details } from '../components/CardParts'
 import { useId, useState } from 'react'
-import type { BridgeErrorInfo, SubmissionPlanView } from '../../shared/bridge'
+import type { BridgeErrorInfo, ConfirmChoice, SubmissionPlanView } from '../../shared/bridge'
 import { Dialog } from '../components/Dialog'
 import { ErrorNotice } from '../components/ErrorNotice'
 import {
@@ -14,14 +14,7 @@ import {
 import { sheetRowsText } from '../../shared/format/rows'
 import { Checkbox } from '../components/Field'
 import { DuplicateNote, PaidBeforeNote, type SendOnlyNew } from './SentBeforeNotes'
-
-/** Options the user chose in the confirmation. */
-export interface ConfirmChoice {
-  /** The spending cap: the engine refuses when the estimate is above it. */
-  maxCostT?: number
-  /** Send again rows already sent and accepted (a new paid run). */
-  again?: boolean
-}
+import { useCallbackChoice } from './ConfirmCallback'
 
 /** The plan's estimate facts, for the shared words of src/shared/amounts.ts. */
 function factsOf(plan: SubmissionPlanView): EstimateFacts {
@@ -64,6 +57,15 @@ function sendWords(plan: SubmissionPlanView): string {
     : `Send ${plural(plan.rowCount, 'row')}`
 }
 
+/** What the buyer chose: the cap, sending identical rows again, and what `more` adds. */
+function choiceOf(cap: number | undefined, again: boolean, more: ConfirmChoice): ConfirmChoice {
+  return {
+    ...(cap !== undefined ? { maxCostT: cap } : {}),
+    ...(again ? { again: true } : {}),
+    ...more,
+  }
+}
+
 /** The spending cap as typed, and what it says about this plan. */
 function capCheck(capText: string, estimateT: number | null) {
   const cap = capText.trim() === '' ? undefined : Number(capText)
@@ -101,6 +103,7 @@ export function ConfirmSubmission(props: {
   const [agreedUnder, setAgreedUnder] = useState<string | null>(null)
   const agreed = agreedUnder === capText
   const [again, setAgain] = useState(false)
+  const callback = useCallbackChoice(plan, sending)
   const capState = capCheck(capText, plan.estimateT)
   const { cap } = capState
   const valid = plan.validation.valid && plan.planId !== ''
@@ -120,6 +123,7 @@ export function ConfirmSubmission(props: {
     >
       <div className="confirm-body" data-testid="confirm-submission">
         <PlanFacts plan={plan} />
+        {callback.fact}
         {!valid && <PlanProblems plan={plan} />}
         {plan.paidBefore ? (
           <PaidBeforeNote
@@ -166,12 +170,7 @@ export function ConfirmSubmission(props: {
           canSend={canSend}
           sending={sending}
           onCancel={props.onCancel}
-          onSend={() =>
-            props.onConfirm({
-              ...(cap !== undefined ? { maxCostT: cap } : {}),
-              ...(again ? { again: true } : {}),
-            })
-          }
+          onSend={() => props.onConfirm(choiceOf(cap, again, callback.choice))}
         />
       </div>
     </Dialog>

@@ -40,27 +40,22 @@ function confidenceWords(confidence: number, mine: 'confirmed' | 'changed' | nul
   return 'A guess'
 }
 
+/** What the mapping is; which row holds the headers is said once, among the read's notices. */
 function Headline(props: { mapping: ColumnMappingView }) {
   const { mapping } = props
-  const above =
-    mapping.headerRow > 1
-      ? ` The headers are on row ${mapping.headerRow}; the rows above them are left out.`
-      : ''
   if (mapping.source === 'remembered')
     return (
       <p className="prep-muted">
         These columns were matched the way you confirmed last time for this sheet. Change any of
-        them below if needed.{above}
+        them below if needed.
       </p>
     )
   if (mapping.source === 'given')
-    return (
-      <p className="prep-muted">Your mapping is in use and remembered for this sheet.{above}</p>
-    )
+    return <p className="prep-muted">Your mapping is in use and remembered for this sheet.</p>
   return (
     <p className="prep-muted">
       The sheet’s headers are not the template’s own. Check which of your columns feeds which field,
-      then use the mapping to check the rows.{above}
+      then use the mapping to check the rows.
       {mapping.ambiguous ? ' Some columns could fit more than one field: look at those first.' : ''}
     </p>
   )

@@ -1,13 +1,19 @@
 import { useId } from 'react'
 import { CancelButton, useCancel } from './CancelButton'
-import type { BridgeErrorInfo, EnvironmentView, SubmissionPlanView } from '../../shared/bridge'
+import type {
+  BridgeErrorInfo,
+  ConfirmChoice,
+  EnvironmentView,
+  SubmissionPlanView,
+} from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useFields, usePrepare, useStores } from '../stores/context'
+import { SendOptions } from './SendOptions'
 import { ConfirmSubmission } from './ConfirmSubmission'
 import { rowsNotPaidBefore } from './SentBeforeNotes'
 import { Card } from '../components/CardParts'
 import { useShallow } from 'zustand/react/shallow'
-import { rowsToSetAside, sendBlocker } from '../stores/prepare/send-blocker'
+import { rowsToSetAside, sendBlocker, workbookBlocker } from '../stores/prepare/send-blocker'
 
 /**
  * Step 4: all rows or a pilot of the first N, then the confirmation with the cost. Sending needs
@@ -16,17 +22,18 @@ import { rowsToSetAside, sendBlocker } from '../stores/prepare/send-blocker'
  */
 export function SendPanel(props: { env: EnvironmentView }) {
   const { prepare, nav, runs } = useStores()
-  const { check, plan, planError, sending, sendError } = useFields(
+  const { check, plan, planError, sending, sendError, planning } = useFields(
     'prepare',
     'check',
     'plan',
     'planError',
     'sending',
     'sendError',
+    'planning',
   )
-  const ready = usePrepare(sendBlocker) === null
+  const ready = usePrepare(workbookBlocker) === null
 
-  async function confirm(choice: { maxCostT?: number; again?: boolean }) {
+  async function confirm(choice: ConfirmChoice) {
     const sent = await prepare.getState().confirmSend(choice)
     if (sent?.runId) {
       void runs.getState().refresh()
@@ -55,6 +62,8 @@ export function SendPanel(props: { env: EnvironmentView }) {
       )}
 
       <PilotChoice ready={ready} />
+
+      <SendOptions disabled={planning} />
 
       <PlanActions />
 

@@ -3,7 +3,7 @@ import type { SubmissionPlanView } from '../../shared/bridge'
 import { useStores } from '../stores/context'
 import { errorInfo } from '../stores/errors'
 import type { SendAgainStage } from '../stores/run-detail/retry-types'
-import type { ConfirmChoice } from './ConfirmSubmission'
+import type { ConfirmChoice } from '../../shared/bridge'
 
 /** Where a paid send made from a run stands: nothing yet, being planned, then as SendAgainStage. */
 export type PlanThenSendStep = { state: 'idle' | 'planning' } | SendAgainStage

@@ -1,7 +1,8 @@
 import { useId, useState } from 'react'
 import type { RunOverview } from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
-import { ConfirmSubmission, type ConfirmChoice } from '../prepare/ConfirmSubmission'
+import type { ConfirmChoice } from '../../shared/bridge'
+import { ConfirmSubmission } from '../prepare/ConfirmSubmission'
 import { SentAsNewRun } from '../runs/SentAsNewRun'
 import { useRedo, type Redo } from './use-redo'
 

@@ -84,6 +84,11 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
             · template <code>{run.templateKey}</code>
           </>
         ) : null}
+        {overview.callbackUrl && (
+          <span className="detail-line" data-testid="run-callback">
+            When it ends, the service was asked to call <code>{overview.callbackUrl}</code>
+          </span>
+        )}
       </Details>
       {!overview.fromThisDevice && (
         <p className="card-sub">

@@ -5,7 +5,7 @@ import { StatusBadge } from '../components/StatusBadge'
 import { VirtualRow, VirtualTable } from '../components/VirtualTable'
 import { orderTasks, rowLabel } from './run-view'
 import { CardHead } from '../components/CardParts'
-import type { ConfirmChoice } from '../prepare/ConfirmSubmission'
+import type { ConfirmChoice } from '../../shared/bridge'
 import { RedoOutcome } from '../redo/RedoRows'
 import { useRedo } from '../redo/use-redo'
 

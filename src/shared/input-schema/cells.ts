@@ -27,8 +27,25 @@ export type Coerced = { ok: true; value: WireValue | undefined } | { ok: false; 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/
 const SLASH_DATE = /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/
-const TRUE_WORDS = new Set(['true', 'yes', 'y', '1', 'ja', 'oui', 'si', 'x', '✓'])
-const FALSE_WORDS = new Set(['false', 'no', 'n', '0', 'nein', 'non'])
+/** "24.12.2026": the day first, as every country that writes dots does. */
+const DOTTED_DATE = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/
+/** "24/12/2026" (most of Europe) or "12/24/2026" (the United States): the whole column tells. */
+const YEAR_LAST_DATE = /^(\d{1,2})[/-](\d{1,2})[/-](\d{4})$/
+// With the words Excel writes for TRUE and FALSE in German, French, Spanish, Italian and Dutch.
+const TRUE_WORDS = new Set(
+  ['true', 'yes', 'y', '1', 'ja', 'oui', 'si', 'sí', 'x', '✓'].concat([
+    'wahr',
+    'vrai',
+    'verdadero',
+    'vero',
+    'waar',
+  ]),
+)
+const FALSE_WORDS = new Set(
+  ['false', 'no', 'n', '0', 'nein', 'non'].concat(['falsch', 'faux', 'falso', 'onwaar']),
+)
+/** "1.299,00", "-12.345.678,5": dots between thousands, a decimal comma. */
+const DOTTED_THOUSANDS = /^[+-]?\d{1,3}(\.\d{3})+(,\d+)?$/
 /** Excel's day 0 for serial dates (1899-12-30, which absorbs the 1900 leap-year bug). */
 const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30)
 
@@ -62,6 +79,9 @@ function isoDate(year: number, month: number, day: number): string | null {
 }
 
 const DAY_MS = 86_400_000
+const MONTHS =
+  'January February March April May June July August September October November December'.split(' ')
+const pad = (n: number) => (n < 10 ? `0${n}` : String(n))
 
 /**
  * The UTC day of a time as YYYY-MM-DD, by arithmetic on the day number (the civil calendar
@@ -88,8 +108,42 @@ function dayOf(ms: number): string {
   return `${year}-${month < 10 ? '0' : ''}${month}-${day < 10 ? '0' : ''}${day}`
 }
 
-/** A date cell (Date, Excel serial number or text) as YYYY-MM-DD, or null. */
-export function toIsoDate(value: CellValue): string | null {
+/** Which comes first in a date like 03/04/2026, when the column has told. */
+export type DateOrder = 'day-first' | 'month-first'
+
+/** A date written with the year last ("24/12/2026"): its first two numbers and its year. */
+export function yearLastDate(text: string): { first: number; second: number; year: number } | null {
+  const match = YEAR_LAST_DATE.exec(text.trim())
+  return match
+    ? { first: Number(match[1]), second: Number(match[2]), year: Number(match[3]) }
+    : null
+}
+
+/**
+ * The order a year-last date shows by itself (a number above 12 can only be the day), or null
+ * when both could be the month.
+ */
+export function orderShown(date: { first: number; second: number }): DateOrder | null {
+  if (date.first > 12 && date.second <= 12) return 'day-first'
+  if (date.second > 12 && date.first <= 12) return 'month-first'
+  return null
+}
+
+function yearLastIso(text: string, order: DateOrder | undefined): string | null {
+  const date = yearLastDate(text)
+  if (!date) return null
+  const by = orderShown(date) ?? (date.first === date.second ? 'day-first' : order)
+  if (!by) return null
+  return by === 'day-first'
+    ? isoDate(date.year, date.second, date.first)
+    : isoDate(date.year, date.first, date.second)
+}
+
+/**
+ * A date cell (Date, Excel serial number or text) as YYYY-MM-DD, or null. A date like
+ * 03/04/2026 is read in `order` (the column's); without one, it is no date.
+ */
+export function toIsoDate(value: CellValue, order?: DateOrder): string | null {
   if (value instanceof Date) {
     const ms = value.getTime()
     return Number.isNaN(ms) ? null : dayOf(ms)
@@ -104,6 +158,9 @@ export function toIsoDate(value: CellValue): string | null {
   if (iso) return isoDate(Number(iso[1]), Number(iso[2]), Number(iso[3]))
   const slash = SLASH_DATE.exec(text)
   if (slash) return isoDate(Number(slash[1]), Number(slash[2]), Number(slash[3]))
+  const dotted = DOTTED_DATE.exec(text)
+  if (dotted) return isoDate(Number(dotted[3]), Number(dotted[2]), Number(dotted[1]))
+  if (YEAR_LAST_DATE.test(text)) return yearLastIso(text, order)
   // Written-out dates ("5 March 2026", "March 5, 2026"); never bare numbers like 03/05.
   if (/[a-z]/i.test(text) && /\d{4}/.test(text)) {
     const parsed = Date.parse(`${text} UTC`)
@@ -164,8 +221,24 @@ export class CellProblem {
 
 const REQUIRED = new CellProblem('is required but empty')
 
+/** A date cell: YYYY-MM-DD, or the problem (a date that could be read two ways says so). */
+function checkDate(value: CellValue, order: DateOrder | undefined): string | CellProblem {
+  const iso = toIsoDate(value, order)
+  if (iso) return iso
+  const date = typeof value === 'string' ? yearLastDate(value) : null
+  if (date && !orderShown(date) && isoDate(date.year, date.first, date.second))
+    return new CellProblem(
+      `${quote(value)} could be ${date.first} ${MONTHS[date.second - 1]} or ${MONTHS[date.first - 1]} ${date.second}, and no date in the column tells which comes first (write it as ${date.year}-${pad(date.second)}-${pad(date.first)} if the day comes first)`,
+    )
+  return new CellProblem(`${quote(value)} is not a date (write it as 2026-03-05)`)
+}
+
 /** One single value of a field (not a list): the value sent, or the problem. */
-function checkOne(field: SchemaField, value: CellValue): WireValue | CellProblem {
+function checkOne(
+  field: SchemaField,
+  value: CellValue,
+  order: DateOrder | undefined,
+): WireValue | CellProblem {
   switch (field.type) {
     case 'integer': {
       if (typeof value === 'number') {
@@ -188,8 +261,10 @@ function checkOne(field: SchemaField, value: CellValue): WireValue | CellProblem
       let text = cellText(value)
         .trim()
         .replace(/[\s_']/g, '')
-      // "3,5" is a decimal comma; "1,234.5" has a thousands comma.
+      // "3,5" is a decimal comma; "1,234.5" has a thousands comma; "1.299,00" both the other
+      // way round ("1 299,00", with any kind of space, lost its spaces above).
       if (/^[+-]?\d+,\d+$/.test(text)) text = text.replace(',', '.')
+      else if (DOTTED_THOUSANDS.test(text)) text = text.replace(/\./g, '').replace(',', '.')
       else if (/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) text = text.replace(/,/g, '')
       const n = Number(text)
       if (text === '' || !Number.isFinite(n))
@@ -203,10 +278,8 @@ function checkOne(field: SchemaField, value: CellValue): WireValue | CellProblem
       if (FALSE_WORDS.has(text)) return false
       return new CellProblem(`${quote(value)} is not yes or no`)
     }
-    case 'date': {
-      const iso = toIsoDate(value)
-      return iso ?? new CellProblem(`${quote(value)} is not a date (write it as 2026-03-05)`)
-    }
+    case 'date':
+      return checkDate(value, order)
     case 'enum': {
       const text = cellText(value).trim()
       const match = enumChoices(field).get(text.toLowerCase())
@@ -272,12 +345,14 @@ export function splitValues(value: CellValue): CellValue[] {
 export function checkCell(
   field: SchemaField,
   value: CellValue,
+  /** The column's order for dates like 03/04/2026, once it is known (date-order.ts). */
+  dateOrder?: DateOrder,
 ): WireValue | undefined | CellProblem {
   if (isBlank(value)) return field.required ? REQUIRED : undefined
-  if (!field.multiValue) return checkOne(field, value)
+  if (!field.multiValue) return checkOne(field, value, dateOrder)
   const out: WireValue[] = []
   for (const part of splitValues(value)) {
-    const one = checkOne(field, part)
+    const one = checkOne(field, part, dateOrder)
     if (one instanceof CellProblem) return one
     out.push(one)
   }

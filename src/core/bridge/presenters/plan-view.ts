@@ -40,6 +40,9 @@ export function planView(plan: Plan): SubmissionPlanView {
       : null,
     confirmRequired: plan.confirmRequired,
     retryOfRunId: plan.retryOfRunId,
+    ...(plan.target.kind === 'template' && plan.target.callbackUrl
+      ? { callbackUrl: plan.target.callbackUrl }
+      : {}),
     ...(plan.setAside ? { setAsideRows: plan.setAside.rows } : {}),
     ...(plan.followsSetAsideOf ? { followsSetAsideOf: plan.followsSetAsideOf } : {}),
     ...(plan.batchOfRunId ? { restOfPilotRunId: plan.batchOfRunId } : {}),

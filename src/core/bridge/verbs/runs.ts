@@ -100,6 +100,7 @@ async function runOverview(
     savedFiles: saved.files,
     resultsWorkbook: (await exists(workbook)) ? workbook : '',
     ...(aside ? { setAsideRows: aside.rows } : {}),
+    ...(submission?.callbackUrl ? { callbackUrl: submission.callbackUrl } : {}),
   }
 }
 

@@ -75,6 +75,7 @@ export function spendVerbs(
     async planSubmission(args, context) {
       refusePathsOverHttp([args.file], context.transport)
       const connection = await connect(args.environment)
+      engine.callbackAddresses.rememberAsked(connection.historyKey, args.target, args.callbackUrl)
       const plan = await work.run(args.workId, PLANNING_STOPPED, (signal) =>
         planFromFile(ctx, connection, args, signal),
       )
@@ -162,6 +163,7 @@ async function confirmSubmission(
     confirmed: args.confirmed,
     maxCostT: args.maxCostT,
     again: args.again,
+    withoutCallback: args.withoutCallback,
   })
   if (plan.setAside && done.submission.runId)
     // The rows are sent either way: a link that could not be written only loses the shortcut.
@@ -290,7 +292,7 @@ async function planFromFile(
         followUpOf: followed ?? undefined,
         target:
           args.target.kind === 'template'
-            ? { kind: 'template', templateId: args.target.templateId }
+            ? { ...args.target, callbackUrl: args.callbackUrl }
             : args.target,
         selection: args.pilotRows !== undefined ? { first: args.pilotRows } : {},
         runValues: args.runValues,

@@ -129,12 +129,26 @@ export class Batches {
     return this.table.ofSheet(historyKey, target.kind, target.id, sha256, sheet)
   }
 
+  /** The newest batch of a workbook by its content, sent to `target` or to anything. */
+  ofFile(
+    historyKey: string,
+    sha256: string,
+    target?: { kind: 'template' | 'listing'; id: string },
+  ): BatchRecord | null {
+    return this.table.ofContent(historyKey, sha256, target)
+  }
+
   /**
    * Joins a journaled submission to its batch (making the batch first when the link names
    * none), and records the rows the read set aside. Safe to repeat for the same submission.
    */
   join(
-    submission: { id: number; historyKey: string; targetKind: 'template' | 'listing'; targetId: string },
+    submission: {
+      id: number
+      historyKey: string
+      targetKind: 'template' | 'listing'
+      targetId: string
+    },
     link: BatchLink,
   ): string {
     return transaction(this.db, () => {

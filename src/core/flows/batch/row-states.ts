@@ -23,7 +23,7 @@ export interface BatchRow {
   keptIndex: number
   problems: string[]
   preview: string
-  /** Whether any send of it succeeded (it was paid for and has an output). */
+  /** Whether an accepted send of it succeeded or is still running (it is paid for). */
   paid: boolean
 }
 
@@ -38,6 +38,8 @@ export interface RowStatesInput {
 }
 
 interface Version {
+  /** The service accepted the send (a run exists and is paid for). */
+  accepted: boolean
   runId: string
   index: number
   letter: string
@@ -55,7 +57,8 @@ function keptOf(versions: Version[], chosen: string | undefined): Version {
     const found = versions.find((v) => v.runId === chosen)
     if (found) return found
   }
-  for (let i = versions.length - 1; i >= 0; i -= 1) if (versions[i]!.letter === 's') return versions[i]!
+  for (let i = versions.length - 1; i >= 0; i -= 1)
+    if (versions[i]!.letter === 's') return versions[i]!
   return versions[versions.length - 1]!
 }
 
@@ -74,7 +77,8 @@ function sentRow(sheetRow: number, versions: Version[], chosen: string | undefin
     keptIndex: kept.letter === 's' ? kept.index : -1,
     problems: error ? [error] : [],
     preview: kept.letter === 's' ? (kept.outcomes?.previews[kept.index] ?? '') : '',
-    paid: versions.some((v) => v.letter === 's' || v.letter === 'p'),
+    // A send never answered is not paid yet: the journal sends it again under the same id.
+    paid: versions.some((v) => v.accepted && (v.letter === 's' || v.letter === 'p')),
   }
 }
 
@@ -86,6 +90,7 @@ export function batchRowStates(input: RowStatesInput): BatchRow[] {
     const outcomes = send.runId ? input.outcomes.get(send.runId) : undefined
     send.rowNumbers.forEach((sheetRow, index) => {
       const version = {
+        accepted: send.state === 'accepted',
         runId: send.runId,
         index,
         letter: letterOf(send, outcomes, index),

@@ -91,6 +91,7 @@ function entryOf(
       ? { batchId: submission.batchId, sendKind: submission.sendKind as BatchSendKind }
       : {}),
     ...(followUps.length > 0 ? { followUps } : {}),
+    ...(submission.callbackUrl ? { callbackUrl: submission.callbackUrl } : {}),
     createdAtMs: submission.createdAtMs,
   }
 }

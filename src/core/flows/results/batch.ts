@@ -1,9 +1,10 @@
 /**
- * A pilot and the rest of its workbook are one batch (journaled with `batchOfRunId`): the
- * results workbook of either shows both runs' rows on one sheet, in the sheet's row order, each
- * saying in words which run it came from. The merge is pure; the runs' ids go on the Run sheet.
+ * The runs of one batch (a pilot, its rest, the fixed rows sent back...) are one sheet: the
+ * results workbook of any of them shows every run's rows on one sheet, in the sheet's row order,
+ * each saying in words which run it came from. The merge is pure; the runs' ids go on the Run sheet.
  */
 import type { Artifact, RunDetail, RunTask } from '../../../shared/contract'
+import type { Batches } from '../batch/batches'
 import type { Submission, Submissions } from '../spend/submissions'
 import type { RunDownload } from '../downloads/downloads'
 
@@ -21,25 +22,55 @@ export interface MergedBatch extends BatchPart {
 }
 
 /**
- * The runs of the batch `runId` belongs to, the pilot first, in the order sent; just `runId`
- * when it was sent alone (or not from this computer).
+ * The runs whose rows make up the sheet of the batch `runId` belongs to (all, a pilot, its rest,
+ * the valid rows, the fixed rows sent back, rows chosen), in the order sent; a retry or a redo
+ * is a later version of rows already there (row-versions.ts), not a part. Just `runId` when it
+ * was sent alone, is itself a retry or redo, or was not sent from this computer.
  */
 export function batchRunsOf(
-  submissions: Pick<Submissions, 'batchRuns'>,
+  services: { submissions: Pick<Submissions, 'batchRuns'>; batches?: Pick<Batches, 'sendsOf'> },
   historyKey: string,
   runId: string,
   submission: Submission | null,
 ): string[] {
   if (!submission) return [runId]
-  const runs = submissions.batchRuns(historyKey, submission.batchOfRunId || runId)
+  if (submission.batchId && services.batches) {
+    if (AGAIN.has(submission.sendKind)) return [runId]
+    const runs = services.batches
+      .sendsOf(submission.batchId)
+      .filter((s) => s.state === 'accepted' && s.runId && !AGAIN.has(s.kind))
+      .map((s) => s.runId)
+    const parts = [...new Set(runs)]
+    return parts.length > 1 && parts.includes(runId) ? parts : [runId]
+  }
+  const runs = services.submissions.batchRuns(historyKey, submission.batchOfRunId || runId)
   return runs.length > 1 && runs.includes(runId) ? runs : [runId]
 }
 
-/** 'Pilot', then 'Rest' (or 'Rest 1', 'Rest 2'… when the rest went in more than one run). */
-function partWords(count: number): string[] {
-  return Array.from({ length: count }, (_, i) =>
-    i === 0 ? 'Pilot' : count === 2 ? 'Rest' : `Rest ${i}`,
-  )
+/** Sends that make a row's later version rather than a part of the sheet. */
+const AGAIN = new Set(['retry', 'redo'])
+
+/** A part's kind in a word or two, for the Sent in column. */
+const PART_WORDS: Record<string, string> = {
+  all: 'All rows',
+  pilot: 'Pilot',
+  rest: 'Rest',
+  valid: 'Valid rows',
+  'follow-up': 'Fixed rows',
+  chosen: 'Chosen rows',
+}
+
+/** Each part in words ('Pilot', 'Rest', 'Fixed rows'…), numbered when two share a word. */
+function partWords(parts: BatchPart[]): string[] {
+  const words = parts.map((part, i) => {
+    const kind = part.submission?.sendKind
+    if (kind && PART_WORDS[kind]) return PART_WORDS[kind]
+    return i === 0 ? 'Pilot' : 'Rest'
+  })
+  return words.map((word, i) => {
+    const same = words.filter((w) => w === word).length
+    return same > 1 ? `${word} ${words.slice(0, i + 1).filter((w) => w === word).length}` : word
+  })
 }
 
 /** How many rows a part shows: its submitted rows, or more when the service knows more. */
@@ -75,7 +106,7 @@ function batchSummary(parts: BatchPart[], asked: BatchPart): RunDetail['run'] {
  * whole (its id heads the Run sheet, so a redo from this workbook is of that run).
  */
 export function mergeBatch(parts: BatchPart[], askedIndex: number): MergedBatch {
-  const words = partWords(parts.length)
+  const words = partWords(parts)
   const rows = parts.flatMap((part, p) =>
     Array.from({ length: rowsOf(part) }, (_, i) => ({
       p,
@@ -111,7 +142,7 @@ export function mergeBatch(parts: BatchPart[], askedIndex: number): MergedBatch 
     },
     sentIn: rows.map((r) => words[r.p]!),
     aboutLines: [
-      ['Batch', `${words.join(' and ').toLowerCase()} of one workbook, rows in sheet order`],
+      ['Batch', `${words.join(', ').toLowerCase()}: one sheet, rows in sheet order`],
       ...parts.map((part, p): [string, string] => [`${words[p]} run`, part.detail.run.runId]),
     ],
   }

@@ -6,16 +6,18 @@
  */
 import type { UserColumn } from './user-columns'
 import { basename, relative, sep } from 'node:path'
-import type {
-  Artifact,
-  InputRow,
-  OfficialTemplateSchema,
-  RunDetail,
+import {
+  isTerminalStatus,
+  type Artifact,
+  type InputRow,
+  type OfficialTemplateSchema,
+  type RunDetail,
 } from '../../../shared/contract'
 import {
   rowColumnHeader,
   rowNumberOf,
   runCostText,
+  runOutcome,
   statusLabel,
   statusTone,
   type RowNumbering,
@@ -42,6 +44,8 @@ export interface ResultsInput {
   sentIn?: string[]
   /** A batch's lines for the Run sheet: its runs, by their ids. */
   batchLines?: [string, string][]
+  /** The batch in one sentence, as the app and the command line say it. */
+  batchSummary?: string
 }
 
 function cellValue(value: unknown): PlanCell {
@@ -130,12 +134,37 @@ function rowCountOf(detail: RunDetail, inputRows: InputRow[]): number {
   return rows
 }
 
+/**
+ * The run's counters as its rows show them: a row sent again and kept in its later version
+ * counts as that version ended, so the Run sheet tells the same story as the rows below it.
+ */
+function shownCounters(detail: RunDetail): RunDetail['run'] {
+  const run = detail.run
+  if (!isTerminalStatus(run.status) || detail.tasks.length === 0) return run
+  let completed = 0
+  let failed = 0
+  let cancelled = 0
+  for (const task of detail.tasks) {
+    if (task.status === 'succeeded') completed += 1
+    else if (task.status === 'failed') failed += 1
+    else if (task.status === 'cancelled') cancelled += 1
+  }
+  return {
+    ...run,
+    completedTasks: completed,
+    failedTasks: failed,
+    cancelledTasks: cancelled,
+    totalTasks: Math.max(run.totalTasks, detail.tasks.length),
+  }
+}
+
 function aboutLines(input: ResultsInput): ResultsPlan['about']['lines'] {
   const { detail, submission, connection } = input
-  const run = detail.run
+  const run = shownCounters(detail)
   return [
     ['Name', run.displayName || run.templateName || run.templateKey],
-    ['Status', statusLabel(run.status)],
+    ['Status', runOutcome(run).label],
+    ...(input.batchSummary ? [['Rows', input.batchSummary] as [string, string]] : []),
     ['Template or listing', submission?.targetId || run.templateKey || run.templateName],
     ['Input file', submission?.inputFilename || run.inputFilename],
     [

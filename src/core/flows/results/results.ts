@@ -23,7 +23,8 @@ import { resultsPlan } from './results-plan'
 import { userColumnsOf } from './user-columns'
 import type { ColumnMappings } from '../prepare/column-mappings'
 import { keptDetail, keptInputs, rowVersions, type RowVersions } from './row-versions'
-import { rowNumberingOf, type Submissions } from '../spend/submissions'
+import { rowNumberingOf, type Submission, type Submissions } from '../spend/submissions'
+import type { Batches } from '../batch/batches'
 import { batchRunsOf, mergeBatch, type BatchPart } from './batch'
 
 /** What saving a run's outputs needs of the engine (the engine itself has all of it). */
@@ -34,6 +35,8 @@ export interface ResultsServices {
   schemas: Pick<Schemas, 'cached'>
   /** Column mappings the user confirmed: the results keep the names of a mapped sheet's columns. */
   mappings?: Pick<ColumnMappings, 'forTarget'>
+  /** The batch the run belongs to: its parts and its summary. */
+  batches?: Pick<Batches, 'sendsOf' | 'state'>
 }
 
 /** The results workbook's name in the outputs folder, beside the run's folder. */
@@ -146,6 +149,18 @@ export async function writeResultsWorkbook(
   return { path, folder, rows: plan.rows.length, download }
 }
 
+/** The batch's sentence for the Run sheet, when the run was sent here from a sheet. */
+async function batchSummaryOf(
+  services: ResultsServices,
+  connection: Connection,
+  submission: Submission | null,
+  signal?: AbortSignal,
+): Promise<{ batchSummary?: string }> {
+  if (!submission?.batchId || !services.batches) return {}
+  const state = await services.batches.state(connection, submission.batchId, { signal })
+  return state ? { batchSummary: state.summary } : {}
+}
+
 /** The plan of the results workbook of a run (or of its whole batch), its outputs saved first. */
 async function planResults(
   services: ResultsServices,
@@ -155,7 +170,7 @@ async function planResults(
   options: DownloadOptions,
 ): Promise<{ plan: ReturnType<typeof resultsPlan>; folder: string; download: RunDownload }> {
   const submission = services.submissions.byRun(connection.historyKey, runId)
-  const runIds = batchRunsOf(services.submissions, connection.historyKey, runId, submission)
+  const runIds = batchRunsOf(services, connection.historyKey, runId, submission)
   const parts: BatchPart[] = []
   for (const id of runIds)
     parts.push(await shownRun(services, connection, id, workbookDir, options))
@@ -186,6 +201,7 @@ async function planResults(
     connection,
     ...(userColumns ? { userColumns } : {}),
     ...(merged ? { sentIn: merged.sentIn, batchLines: merged.aboutLines } : {}),
+    ...(await batchSummaryOf(services, connection, submission, options.signal)),
   })
   return { plan, folder: asked.download.folder, download: shown.download }
 }

@@ -39,7 +39,11 @@ export function paidBeforeOf(state: BatchState, sending: readonly number[]): Pai
   return {
     sheetRows,
     runIds: sends.map((s) => s.runId),
-    words: paidBeforeWords(sheetRows.length, sending.length, sends.map((s) => s.kind)),
+    words: paidBeforeWords(
+      sheetRows.length,
+      sending.length,
+      sends.map((s) => s.kind),
+    ),
   }
 }
 
@@ -87,9 +91,12 @@ export async function sheetBatch(
   signal?: AbortSignal,
 ): Promise<{ batch: BatchLink; paidBefore: PaidBefore | null }> {
   const setAside = read.parsed.setAside?.list
+  // Fixed rows that say their own sheet rows go back to their batch; an older workbook to fix,
+  // which does not, is a sheet of its own (its rows cannot be told from the first sheet's).
+  const backToBatch = read.followUpOf !== undefined && read.parsed.sourceRows !== undefined
   let existing: BatchRecord | null
   let sha256 = ''
-  if (read.followUpOf) existing = services.batches.ofRun(connection.historyKey, read.followUpOf)
+  if (backToBatch) existing = services.batches.ofRun(connection.historyKey, read.followUpOf!)
   else {
     sha256 = await hashFile(read.sheetFile, signal).catch(() => '')
     existing = services.batches.ofSheet(
@@ -99,7 +106,7 @@ export async function sheetBatch(
       read.parsed.sheet ?? '',
     )
   }
-  const sheet = read.followUpOf
+  const sheet = backToBatch
     ? undefined
     : {
         sha256,

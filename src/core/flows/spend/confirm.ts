@@ -6,6 +6,7 @@
  */
 import { EngineError } from '../../errors'
 import { amount, plural } from '../../../shared/amounts'
+import { contentFingerprint } from './cost'
 import { uploadFileCells, type ProgressHooks } from './submission-inputs'
 import type { Plan, SpendServices } from './plan'
 import type { Submission } from './submissions'
@@ -38,6 +39,8 @@ export interface ConfirmOptions {
   maxCostT?: number | undefined
   /** Send even though an identical submission was already accepted (a new paid run). */
   again?: boolean | undefined
+  /** The user cleared the address the plan would ask the service to call when the run ends. */
+  withoutCallback?: boolean | undefined
 }
 
 export interface Confirmed {
@@ -73,16 +76,31 @@ export class PaidBeforeError extends EngineError {
 }
 
 /**
+ * The plan without its address to call when the run ends: another submission, so another
+ * fingerprint (an identical one already sent is looked up again by it).
+ */
+async function withoutCallback(plan: Plan, signal?: AbortSignal): Promise<Plan> {
+  if (plan.target.kind !== 'template' || !plan.target.callbackUrl) return plan
+  const target = { kind: 'template' as const, templateId: plan.target.templateId }
+  return {
+    ...plan,
+    target,
+    fingerprint: await contentFingerprint(plan.connection, target, plan.rows, signal),
+  }
+}
+
+/**
  * Sends a plan: refuses (spending nothing) without confirmation, with an invalid workbook, above
  * the cap, or for a duplicate without `again`. Journals before sending; a lost answer leaves the
  * submission unanswered, and confirming again (or an identical plan) resends the same request.
  */
 export async function confirmPlan(
   services: Pick<SpendServices, 'submissions' | 'uploads' | 'plans' | 'batches'>,
-  plan: Plan,
+  planned: Plan,
   options: ConfirmOptions,
   hooks: ProgressHooks = {},
 ): Promise<Confirmed> {
+  const plan = options.withoutCallback ? await withoutCallback(planned, hooks.signal) : planned
   if (!plan.validation.valid || !plan.id) {
     throw new EngineError(
       'refused',

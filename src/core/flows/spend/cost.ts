@@ -106,6 +106,16 @@ async function contentRows(rows: InputRow[], signal?: AbortSignal): Promise<Inpu
   return out
 }
 
+/** What identifies sending `rows` to `target` from here (see fingerprintOf), before any upload. */
+export async function contentFingerprint(
+  connection: Connection,
+  target: SubmissionTarget,
+  rows: InputRow[],
+  signal?: AbortSignal,
+): Promise<string> {
+  return fingerprintOf(connection.historyKey, target, await contentRows(rows, signal))
+}
+
 /** The estimate, what it was learned from, and any identical submission already made. */
 export async function costAndHistory(
   services: CostServices,
@@ -118,7 +128,7 @@ export async function costAndHistory(
   const targetId = target.kind === 'template' ? target.templateId : target.listingId
   const learnedFrom =
     fee === null ? await learnCostPerRow(services, connection, target.kind, targetId, signal) : null
-  const fingerprint = fingerprintOf(connection.historyKey, target, await contentRows(rows, signal))
+  const fingerprint = await contentFingerprint(connection, target, rows, signal)
   return {
     ...estimateOf(rows.length, fee, learnedFrom),
     learnedFrom,

@@ -60,6 +60,8 @@ export function describePlan(plan: Plan): string {
     parts.push(`Cost: ${estimateSourceWords(estimateFacts(plan))}`)
   }
   if (plan.terms) parts.push(`Pricing terms: ${plan.terms}.`)
+  if (plan.target.kind === 'template' && plan.target.callbackUrl)
+    parts.push(`When it ends, the service will call ${plan.target.callbackUrl}.`)
   if (plan.schemaSource !== 'template' && plan.schemaSource !== 'market') {
     parts.push(sourceNote(plan.schemaSource))
   }

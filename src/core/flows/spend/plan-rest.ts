@@ -153,7 +153,11 @@ function firstSendOf(
   for (const send of services.batches.sendsOf(batchId)) {
     if (!send.runId) continue
     const submission = services.submissions.byRun(connection.historyKey, send.runId)
-    if (submission && (submission.inputPath || submission.inputCopyPath) && submission.rowNumbers.length)
+    if (
+      submission &&
+      (submission.inputPath || submission.inputCopyPath) &&
+      submission.rowNumbers.length
+    )
       return submission
   }
   return pilotOf(services, connection, runId)

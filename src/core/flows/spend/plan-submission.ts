@@ -15,6 +15,7 @@ import {
   schemaFromWorkbookMapping,
 } from '../listings/buyer-listing'
 import { sheetBatch } from './batch-plans'
+import { withCheckedCallback } from '../prepare/callback-addresses'
 import { costAndHistory } from './cost'
 import {
   selectRows,
@@ -199,7 +200,8 @@ export async function planSubmission(
 ): Promise<Plan> {
   const file = resolve(request.file)
   const fileName = request.fileName ?? basename(file)
-  const { target } = request
+  // A bad address is refused before anything is read or asked of the service.
+  const target = withCheckedCallback(request.target)
   const facts = await targetFacts(services, connection, target, file, fileName, hooks)
   const parsed = await readWorkbook(file, facts.schema, request.readAs)
   const validation = !facts.serverCheck.valid
@@ -244,18 +246,12 @@ export async function planSubmission(
     facts.fee,
     hooks.signal,
   )
+  const kind = request.sendKind ?? (isPilot ? 'pilot' : parsed.setAside?.rows ? 'valid' : 'all')
+  const sheet = { sheetFile: request.sheetFile ?? file, fileName, parsed, kind }
   const inBatch = await sheetBatch(
     services,
     connection,
-    {
-      sheetFile: request.sheetFile ?? file,
-      fileName,
-      target: submissionTarget,
-      parsed,
-      sending: rowNumbers,
-      kind: request.sendKind ?? (isPilot ? 'pilot' : parsed.setAside?.rows ? 'valid' : 'all'),
-      followUpOf: request.followUpOf,
-    },
+    { ...sheet, target: submissionTarget, sending: rowNumbers, followUpOf: request.followUpOf },
     hooks.signal,
   )
   return services.plans.add({

@@ -161,6 +161,22 @@ export class BatchesTable {
     return row ? batchOf(row) : null
   }
 
+  /** The newest batch of this content, of one target or any. */
+  ofContent(
+    historyKey: string,
+    sha256: string,
+    target?: { kind: string; id: string },
+  ): BatchRecord | null {
+    const row = selectRow(
+      this.db,
+      batchRow,
+      `SELECT * FROM batches WHERE origin = ? AND workbook_sha256 = ?${target ? ' AND target_kind = ? AND target_id = ?' : ''}
+       ORDER BY created_at_ms DESC LIMIT 1`,
+      target ? [historyKey, sha256, target.kind, target.id] : [historyKey, sha256],
+    )
+    return row ? batchOf(row) : null
+  }
+
   /** The batch a run's submission belongs to. */
   idOfRun(historyKey: string, runId: string): string | null {
     const row = selectRow(

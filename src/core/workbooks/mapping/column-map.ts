@@ -59,9 +59,22 @@ export function unknownKeys(map: ColumnMap, schema: ListingInputSchema): string[
   return Object.values(map).filter((k): k is string => k !== null && !keys.has(k))
 }
 
+/** The most header names a problem lists before it says how many more there are. */
+const NAMES_LISTED = 20
+
+/** "A, B, C" (and how many more past NAMES_LISTED): the sheet's headers in a problem. */
+function headerList(texts: readonly (string | null)[]): string {
+  const named = texts.filter((t): t is string => t !== null)
+  const listed = named.slice(0, NAMES_LISTED).join(', ')
+  const more = named.length - NAMES_LISTED
+  return more > 0 ? `${listed} and ${more} more` : listed
+}
+
 /**
  * The columns a mapping gives a header row. Headers the mapping names take its field (or none);
- * the others keep what `matched` (the header's own matching) found.
+ * the others keep what `matched` (the header's own matching) found, and are not used when that
+ * is nothing, as the window proposes "Not used". A mapping naming a column the header row does
+ * not have is a problem: it was meant for another sheet, or the name is mistyped.
  */
 export function applyColumnMap(
   texts: readonly (string | null)[],
@@ -70,7 +83,7 @@ export function applyColumnMap(
   fields: ReadonlyMap<string, SchemaField>,
 ): HeaderColumns {
   const fieldOf = (text: string, i: number, problems: string[]) => {
-    if (!Object.hasOwn(map, text)) return matched[i] ?? 'unknown'
+    if (!Object.hasOwn(map, text)) return matched[i] ?? null
     const key = map[text]!
     if (key === null) return null
     const field = fields.get(key)
@@ -80,7 +93,14 @@ export function applyColumnMap(
       )
     return field ?? null
   }
-  return fieldPerColumn(texts, fieldOf, fields, {
+  const present = new Set(texts)
+  const absent = Object.keys(map)
+    .filter((column) => !present.has(column))
+    .map(
+      (column) =>
+        `The column mapping names “${column}”, but the sheet has no such column. Its columns are: ${headerList(texts)}. Use one of these names exactly.`,
+    )
+  const result = fieldPerColumn(texts, fieldOf, fields, {
     unknown: (letter, text) =>
       `Column ${letter} “${text}” is not a field of this template. Map it to a field or mark it “not used”.`,
     repeated: (letter, text, field) =>
@@ -88,4 +108,16 @@ export function applyColumnMap(
     missing: (field) =>
       `The required field “${field}” has no column. Choose the column that holds it.`,
   })
+  return { ...result, problems: [...absent, ...result.problems] }
+}
+
+/** The named headers a mapping leaves out that match no field of their own: not used. */
+export function leftOutColumns(
+  texts: readonly (string | null)[],
+  columns: readonly (SchemaField | null)[],
+  map: ColumnMap,
+): string[] {
+  return texts.filter(
+    (text, i): text is string => text !== null && !Object.hasOwn(map, text) && !columns[i],
+  )
 }

@@ -8,7 +8,13 @@
 import type { ListingInputSchema, SchemaField } from '../../../shared/contract'
 import { isBlank, type CellValue } from '../../../shared/input-schema'
 import { cellText } from '../sheets'
-import { applyColumnMap, headersKey, unknownKeys, type ColumnMap } from './column-map'
+import {
+  applyColumnMap,
+  headersKey,
+  leftOutColumns,
+  unknownKeys,
+  type ColumnMap,
+} from './column-map'
 import { findHeaderRow, HEADER_LOOKAHEAD } from './header-row'
 import { proposeMapping, type MappingProposal } from './propose'
 import { looseKey } from './words'
@@ -29,6 +35,8 @@ export interface MappingOutcome {
   source: 'exact' | 'given' | 'remembered' | 'proposed'
   /** The mapping in force: every named header -> its field key, or null when not used. */
   applied: ColumnMap
+  /** Named headers a given mapping leaves out that match no field: not used (say so). */
+  leftOut: string[]
   /** What the values and names suggest (absent when the headers are exact). */
   proposal?: MappingProposal
   /** True when the header row has no problems under the mapping in force. */
@@ -50,6 +58,8 @@ export class HeaderMapping {
   private readonly names: Set<string>
   private state: Omit<MappingOutcome, 'proposal'> | null = null
   private proposal: MappingProposal | null = null
+  /** The filled rows above the header row, read past as a title or notes. */
+  readonly passedOver: number[] = []
 
   constructor(
     private readonly schema: ListingInputSchema | null,
@@ -86,7 +96,10 @@ export class HeaderMapping {
     const texts = this.pending.map((row) =>
       row.cells.map((c) => (isBlank(c) ? null : cellText(c).trim())),
     )
-    return this.pending.splice(0).slice(findHeaderRow(texts, this.schema))
+    const rows = this.pending.splice(0)
+    const at = findHeaderRow(texts, this.schema)
+    this.passedOver.push(...rows.slice(0, at).map((row) => row.rowNumber))
+    return rows.slice(at)
   }
 
   /** A header row's texts (null: blank); a set-aside workbook's Problem column counts as blank. */
@@ -126,6 +139,7 @@ export class HeaderMapping {
       headers: texts,
       source,
       applied,
+      leftOut: this.given ? leftOutColumns(texts, result.columns, this.given) : [],
       complete: result.problems.length === 0,
       problems: result.problems,
     }

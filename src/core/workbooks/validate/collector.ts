@@ -10,7 +10,6 @@ import type { InputRow, ListingInputSchema, RowError, SchemaField } from '../../
 import {
   cellMessage,
   CellProblem,
-  checkCell,
   headerKey,
   isBlank,
   type CellValue,
@@ -26,7 +25,7 @@ import { headerColumns, type MappingSheet } from './header'
 import type { ErrorCell, ReadOptions, ReadResult, RowSink, SheetHeader } from './read-result'
 import { knownWord, plainGood, plainRule, type PlainRule } from './plain-cells'
 import { isBlankText, isTotalRow, RowTally } from './row-shape'
-import { applyRunValues } from './run-values'
+import { WholeColumns } from './whole-columns'
 
 const REPLACEMENT = '\uFFFD'
 
@@ -51,6 +50,7 @@ export class Collector implements RowSink {
   private rules: (PlainRule | null)[] = []
   private headerSeen = false
   private readonly runValues = new Map<string, CellValue>()
+  private readonly whole: WholeColumns
   private readonly fields: Map<string, SchemaField>
   private readonly keepRows: boolean
   private readonly maxRowErrors: number
@@ -80,6 +80,7 @@ export class Collector implements RowSink {
     this.aside = aside ? new AsideRows(aside) : null
     this.setAsidePath = options.setAside?.path ?? null
     this.fields = new Map((schema?.fields ?? []).map((f) => [f.key, f]))
+    this.whole = new WholeColumns(this.fields)
     this.headerMapping = new HeaderMapping(
       schema,
       this.fields,
@@ -255,7 +256,7 @@ export class Collector implements RowSink {
     if (!rows || rows.length === 0) return
     const [header, ...rest] = rows
     this.header(header!.cells, header!.rowNumber)
-    this.tally.header(header!.rowNumber)
+    this.tally.header(header!.rowNumber, this.headerMapping.passedOver)
     for (const row of rest) this.row(row.cells, row.rowNumber, row.hidden)
   }
 
@@ -272,7 +273,7 @@ export class Collector implements RowSink {
       return
     }
     // A yes/no or choice column's usual word: checkCell's answer, looked up.
-    const checked = knownWord(rule, cell) ?? checkCell(field, cell)
+    const checked = knownWord(rule, cell) ?? this.whole.check(field, cell, rowNumber)
     if (checked instanceof CellProblem) {
       this.problem(rowIndex, rowNumber, field, cellMessage(rowNumber, field, checked.problem))
       return
@@ -280,6 +281,7 @@ export class Collector implements RowSink {
     if (checked === undefined) return
     const value =
       field.type === 'file' ? this.files.check(field, checked, rowNumber, rowIndex) : checked
+    if (value !== undefined) this.whole.see(field, value, rowNumber)
     if (out && value !== undefined) out[field.key] = value
   }
 
@@ -330,8 +332,7 @@ export class Collector implements RowSink {
         'The workbook has no rows to send. Fill in at least one row under the headers.',
       )
     }
-    if (!this.unreadable)
-      applyRunValues(this.fields.values(), this.rows, this.runValues, (m) => this.fileError(m))
+    if (!this.unreadable) this.whole.settle(this.rows, this.runValues, this)
     // The rows with problems are set aside when nothing else is wrong and some row is good; then
     // every one of their problems is in the workbook to fix, none left unlisted.
     const aside = this.aside?.indexes ?? []

@@ -56,10 +56,12 @@ export class RowTally {
   totalRow: { rowNumber: number; label: string } | null = null
   emptyRows = 0
   private lastRow = 0
+  private headerRow: { rowNumber: number; above: readonly number[] } | null = null
 
-  /** The header's row: empty rows are counted from here. */
-  header(rowNumber: number) {
+  /** The header's row, and the filled rows above it read past: empty rows are counted from here. */
+  header(rowNumber: number, above: readonly number[] = []) {
     this.lastRow = rowNumber
+    this.headerRow = { rowNumber, above }
   }
 
   /** A filled row below the header (sent or not): the empty rows above it were skipped. */
@@ -71,6 +73,11 @@ export class RowTally {
   /** The notices for the user, in the order they read the sheet. */
   notices(): string[] {
     const out: string[] = []
+    const above = this.headerRow?.above ?? []
+    if (above.length > 0)
+      out.push(
+        `Row ${this.headerRow!.rowNumber} is taken as the header row: ${above.length === 1 ? `row ${above[0]} above it is` : `rows ${above.slice(0, LISTED).join(', ')}${above.length > LISTED ? ' and more' : ''} above it are`} read as a title or notes, not sent.`,
+      )
     const hidden = this.hiddenRows
     if (hidden.length > 0) {
       const listed = hidden.slice(0, LISTED).join(', ')

@@ -1,8 +1,10 @@
 /**
  * Why the workbook cannot be sent yet, in the buyer's words, or null when it can. The Send step
  * shows this beside its disabled button, so "ready to send" and a disabled or empty send are
- * never shown together: one rule decides both.
+ * never shown together: one rule decides both. A bad address to call when the run ends blocks
+ * the button too, with its own reason, without calling the workbook unready.
  */
+import { callbackAddressProblem } from '../../../shared/callback-address'
 import { uploadedFileCells } from './files-slice'
 import type { PrepareData } from './prepare-state'
 
@@ -20,7 +22,11 @@ function filesNotUploaded(state: PrepareData): number {
   return waiting.size
 }
 
-export function sendBlocker(state: PrepareData): string | null {
+/**
+ * Why the workbook itself cannot be sent yet (the step says the workbook is ready, and a pilot
+ * can be chosen, only without one).
+ */
+export function workbookBlocker(state: PrepareData): string | null {
   const { check } = state
   if (state.checkState === 'reading') return 'Wait for the check of the workbook to finish.'
   if (state.checkError) return 'The workbook could not be checked: see the problem above.'
@@ -34,6 +40,15 @@ export function sendBlocker(state: PrepareData): string | null {
   if (state.uploading) return 'Wait for the files to finish uploading.'
   const waiting = filesNotUploaded(state)
   if (waiting > 0) return `Upload the ${plural(waiting, 'file')} the workbook names first.`
+  return null
+}
+
+/** Why Send does not work yet: the workbook's reason, else a bad address to call at the end. */
+export function sendBlocker(state: PrepareData): string | null {
+  const workbook = workbookBlocker(state)
+  if (workbook) return workbook
+  if (state.check?.target?.kind === 'template' && callbackAddressProblem(state.callbackUrl))
+    return 'Correct the address to call when the run ends (in Advanced options), or clear it.'
   return null
 }
 

@@ -14,6 +14,7 @@ export type { SendData, SendActions } from './send-types'
 export function initialSend(): SendData {
   return {
     pilot: { on: false, rows: 5 },
+    callbackUrl: '',
     planning: false,
     planWorkId: '',
     planStopped: false,
@@ -69,6 +70,8 @@ async function planSend(ctx: SliceContext, options: { skipInvalid?: boolean }) {
       environment,
       file: ref,
       target: planTarget(target),
+      // Sent even when empty: asking without one forgets the one remembered for the template.
+      ...(target.kind === 'template' ? { callbackUrl: get().callbackUrl.trim() } : {}),
       workId,
       // With rows set aside, a pilot takes the first of the valid rows.
       ...(pilot.on ? { pilotRows: pilot.rows } : {}),
@@ -90,6 +93,9 @@ export function sendActions(ctx: SliceContext): SendActions {
   return {
     setPilot(pilot) {
       set({ pilot: { on: pilot.on, rows: Math.max(1, Math.floor(pilot.rows) || 1) } })
+    },
+    setCallbackUrl(text) {
+      set({ callbackUrl: text })
     },
     planSend: (options = {}) => planSend(ctx, options),
     cancelPlan() {
@@ -122,8 +128,7 @@ export function sendActions(ctx: SliceContext): SendActions {
           environment,
           planId: plan.planId,
           confirmed: true,
-          ...(options.maxCostT !== undefined ? { maxCostT: options.maxCostT } : {}),
-          ...(options.again ? { again: true } : {}),
+          ...options,
         })
         set({ sending: false, sent, plan: null })
         void get().loadPending()

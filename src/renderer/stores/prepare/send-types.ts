@@ -4,6 +4,7 @@
  */
 import type {
   BridgeErrorInfo,
+  ConfirmChoice,
   PendingSubmissionView,
   SubmissionPlanView,
   SubmissionUpdate,
@@ -13,6 +14,11 @@ import type {
 export interface SendData {
   /** Sending: all rows, or a pilot of the first N. */
   pilot: { on: boolean; rows: number }
+  /**
+   * A template's address for the service to call when the run ends, as typed ('' for none);
+   * the one last asked for with the template here comes with its form.
+   */
+  callbackUrl: string
   planning: boolean
   /** The id `cancelWork` stops the planning under way by; '' when none runs. */
   planWorkId: string
@@ -29,6 +35,7 @@ export interface SendData {
 
 export interface SendActions {
   setPilot(pilot: { on: boolean; rows: number }): void
+  setCallbackUrl(text: string): void
   /**
    * Reads the workbook for sending and works out the cost: opens the confirmation. With
    * `skipInvalid`, only the valid rows are planned and the others set aside to fix.
@@ -40,7 +47,7 @@ export interface SendActions {
   /** Plans again, from the open plan's batch, only `rows` (the sheet rows not paid for before). */
   planOnlyNew(rows: number[]): Promise<void>
   /** The explicit yes: sends the plan. Resolves with the submission, null when refused. */
-  confirmSend(options: { maxCostT?: number; again?: boolean }): Promise<SubmissionView | null>
+  confirmSend(options: ConfirmChoice): Promise<SubmissionView | null>
   loadPending(): Promise<void>
   /**
    * The rows set aside when `runId` was sent, to fix: downloaded (browser) or saved where the

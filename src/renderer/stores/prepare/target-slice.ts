@@ -65,7 +65,13 @@ function loadTemplate(ctx: SliceContext, target: TemplateTarget) {
     ctx,
     target,
     (environment) => ctx.api.getTemplate({ environment, templateId: target.templateId }),
-    (templateLoading, template, templateError) => ({ templateLoading, template, templateError }),
+    (templateLoading, template, templateError) => ({
+      templateLoading,
+      template,
+      templateError,
+      // The address last asked for with this template here comes back with its form.
+      ...(template ? { callbackUrl: template.callbackUrl } : {}),
+    }),
   )
 }
 
@@ -92,6 +98,7 @@ function retarget({ set }: SliceContext, target: PrepareTarget) {
     sent: null,
     // A mapping confirmed for the old target's fields does not fit the new one's.
     mapping: null,
+    callbackUrl: '',
     restored: null,
   })
   // The check, its grid, mapping and errors were against the old target: the chosen workbook is

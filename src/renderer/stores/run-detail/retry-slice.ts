@@ -41,8 +41,7 @@ export function retryActions(ctx: RunDetailContext): RetryActions {
           environment,
           planId: retry.plan.planId,
           confirmed: true,
-          ...(choice.maxCostT !== undefined ? { maxCostT: choice.maxCostT } : {}),
-          ...(choice.again ? { again: true } : {}),
+          ...choice,
         })
         if (mine !== ctx.generation()) return
         set({ retry: { state: 'sent', runId: sent.runId } })

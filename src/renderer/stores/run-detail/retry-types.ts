@@ -2,7 +2,12 @@
  * The state and actions of retry-slice.ts, kept apart from its code so the store's state type can
  * name them without importing the slice (no import circle).
  */
-import type { BridgeErrorInfo, FileRef, SubmissionPlanView } from '../../../shared/bridge'
+import type {
+  BridgeErrorInfo,
+  ConfirmChoice,
+  FileRef,
+  SubmissionPlanView,
+} from '../../../shared/bridge'
 
 export type RetryState =
   | { state: 'idle' }
@@ -37,11 +42,6 @@ export type SendAgainStage =
 /** The user's new text of failed rows' cells: row (as the run names it) -> field key -> text. */
 export type RetryEdits = Record<number, Record<string, string>>
 
-export interface RetryChoice {
-  maxCostT?: number
-  again?: boolean
-}
-
 export interface RetryActions {
   /** Plans a new run of the failed rows; nothing is sent until confirmRetry. */
   planRetry(): Promise<void>
@@ -56,6 +56,6 @@ export interface RetryActions {
   fixFromWorkbook(file: FileRef): Promise<void>
   /** From the fixed rows to the usual confirmation, once the plan is checked and valid. */
   reviewRetry(): void
-  confirmRetry(choice: RetryChoice): Promise<void>
+  confirmRetry(choice: ConfirmChoice): Promise<void>
   cancelRetry(): void
 }

@@ -41,6 +41,11 @@ export const spendingRequests = {
       workId: workIdSchema.optional(),
       /** Send only the first N rows (a pilot). */
       pilotRows: z.number().int().min(1).max(1_000_000).optional(),
+      /**
+       * For a template: the address the service calls when the run ends ('' or absent: none),
+       * checked by src/shared/callback-address.ts; remembered for the template here.
+       */
+      callbackUrl: z.string().max(100_000).optional(),
       /** Values of run-scoped fields, by field key, for every row. */
       runValues: z.record(z.string().min(1).max(256), z.unknown()).optional(),
       /** The sheet the check read (a workbook of several sheets), so the plan reads the same. */
@@ -78,6 +83,8 @@ export const spendingRequests = {
       confirmed: z.literal(true),
       maxCostT: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
       again: z.boolean().optional(),
+      /** Send without the address the plan would ask the service to call when the run ends. */
+      withoutCallback: z.boolean().optional(),
     }),
   ),
   /**

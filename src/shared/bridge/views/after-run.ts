@@ -35,6 +35,8 @@ export interface RunOverview {
   setAsideRows?: number
   /** The batch this run belongs to ('' or absent: not sent from a sheet here); getBatch tells more. */
   batchId?: string
+  /** The address this computer asked the service to call when the run ends; absent for none. */
+  callbackUrl?: string
 }
 
 /** A bounded preview of one artifact's content, fetched by the engine (never a URL or token). */
@@ -128,6 +130,8 @@ export interface HistoryEntryView {
   batchId?: string
   /** How it was sent within its batch (all, pilot, rest, follow-up, retry, redo...). */
   sendKind?: BatchSendKind
+  /** The address the service was asked to call when the run ends; absent for none. */
+  callbackUrl?: string
   createdAtMs: number
 }
 

@@ -13,14 +13,7 @@ export type BatchRowState = 'not-sent' | 'set-aside' | 'pending' | 'succeeded' |
 
 /** How a run of a batch came to be sent. */
 export type BatchSendKind =
-  | 'all'
-  | 'pilot'
-  | 'rest'
-  | 'valid'
-  | 'follow-up'
-  | 'retry'
-  | 'redo'
-  | 'chosen'
+  'all' | 'pilot' | 'rest' | 'valid' | 'follow-up' | 'retry' | 'redo' | 'chosen'
 
 /** Rows of a batch in each state; `sentAgain` counts rows sent more than once. */
 export interface BatchCounts {
@@ -79,7 +72,8 @@ export interface BatchRowView {
 }
 
 /** Which rows getBatchRows lists. */
-export type BatchRowFilter = 'all' | 'not-sent' | 'set-aside' | 'failed' | 'succeeded' | 'sent-again' | 'pending'
+export type BatchRowFilter =
+  'all' | 'not-sent' | 'set-aside' | 'failed' | 'succeeded' | 'sent-again' | 'pending'
 
 export interface BatchRowsView {
   environment: string

@@ -37,6 +37,8 @@ export interface TemplateView {
   fetchedAtMs: number
   /** True when the service could not be reached and the copy saved on this computer is shown. */
   fromCache: boolean
+  /** The address last asked to be called when a run of it ends, here; '' when none. */
+  callbackUrl: string
 }
 
 /** What the preparation verbs check a workbook against. */

@@ -119,6 +119,11 @@ export interface SubmissionPlanView {
   confirmRequired: boolean
   /** The run whose failed rows this plan sends again, or null. */
   retryOfRunId: string | null
+  /**
+   * The address the service is asked to call when the run ends (a template's; a rest, retry or
+   * redo carries its first run's); absent for none. confirmSubmission's `withoutCallback` clears it.
+   */
+  callbackUrl?: string
   /** Rows with problems set aside to fix (asked with skipInvalid): not sent, not counted. */
   setAsideRows?: number
   /** The run these fixed set-aside rows follow up (then retryOfRunId is that run too). */
@@ -173,6 +178,16 @@ export interface PilotRestView {
   taskFixedFeeT: number | null
   learnedFrom: { runId: string; rows: number; actualCostT: number; costPerRowT: number } | null
   unitLabel: string
+}
+
+/** What the buyer chose in a confirmation, as confirmSubmission takes it. */
+export interface ConfirmChoice {
+  /** The spending cap: the engine refuses when the estimate is above it. */
+  maxCostT?: number
+  /** Send again rows already sent and accepted (a new paid run). */
+  again?: boolean
+  /** Send without the address the plan would ask the service to call when the run ends. */
+  withoutCallback?: boolean
 }
 
 /** What confirmSubmission did. */

@@ -1,0 +1,279 @@
+// The batch's rows on a table of cases: each path a sheet goes through (pilot, rest, set aside,
+// follow-up, retry as it was, retry fixed, redo, all again) and what every sheet row is then,
+// with the rows already paid for; and the migration that builds batches from an earlier journal.
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { batchRowStates, failedFirst, tallyOf } from '../../src/core/flows/batch/row-states'
+import { paidBeforeOf } from '../../src/core/flows/spend/batch-plans'
+import type { BatchState } from '../../src/core/flows/batch/batches'
+import { openDb, SCHEMA_VERSION } from '../../src/core/storage/db'
+import type { BatchSend, RunOutcomes } from '../../src/core/storage/tables/batches'
+import { batchSummary } from '../../src/shared/format'
+import { rollBackTo } from '../helpers/history-db'
+
+const SHEET = [2, 3, 4, 5, 6, 7, 8, 9]
+
+let ids = 0
+function send(
+  kind: string,
+  runId: string,
+  rowNumbers: number[],
+  state: BatchSend['state'] = 'accepted',
+): BatchSend {
+  ids += 1
+  return {
+    submissionId: ids,
+    runId,
+    state,
+    kind,
+    rowNumbers,
+    rowCount: rowNumbers.length,
+    createdAtMs: ids,
+  }
+}
+function ended(runId: string, outcomes: string, errors: string[] = []): [string, RunOutcomes] {
+  return [
+    runId,
+    {
+      runId,
+      outcomes,
+      errors,
+      previews: [...outcomes].map((l, i) => (l === 's' ? `out ${runId} ${i}` : '')),
+      ended: !outcomes.includes('p'),
+    },
+  ]
+}
+
+interface Case {
+  name: string
+  sends: BatchSend[]
+  outcomes: [string, RunOutcomes][]
+  setAside?: [number, string[]][]
+  chosen?: [number, string][]
+  /** Each sheet row's state, in sheet order, one letter: n not sent, a set aside, p pending, s succeeded, f failed. */
+  states: string
+  sentAgain: number
+  summary: string
+  /** Rows the plan would send again, and how many of them were paid for before. */
+  sending?: number[]
+  paid?: number
+}
+
+const LETTER: Record<string, string> = {
+  'not-sent': 'n',
+  'set-aside': 'a',
+  pending: 'p',
+  succeeded: 's',
+  failed: 'f',
+}
+
+const cases: Case[] = [
+  {
+    name: 'a pilot of 3, still running',
+    sends: [send('pilot', 'r1', [2, 3, 4])],
+    outcomes: [ended('r1', 'spp')],
+    states: 'sppnnnnn',
+    sentAgain: 0,
+    summary: '8 rows: 1 succeeded, 2 still running, 5 not sent yet',
+    sending: SHEET,
+    paid: 3,
+  },
+  {
+    name: 'the pilot ended, then the rest: all rows again names the pilot’s',
+    sends: [send('pilot', 'r1', [2, 3, 4]), send('rest', 'r2', [5, 6, 7, 8, 9])],
+    outcomes: [ended('r1', 'sss'), ended('r2', 'ssfss', ['', '', 'bad'])],
+    states: 'sssssfss',
+    sentAgain: 0,
+    summary: '8 rows: 7 succeeded, 1 failed',
+    sending: SHEET,
+    paid: 7,
+  },
+  {
+    name: 'valid rows with two set aside, then the follow-up of the fixed ones',
+    sends: [send('valid', 'r1', [2, 3, 5, 6, 8, 9]), send('follow-up', 'r2', [4, 7])],
+    outcomes: [ended('r1', 'ssssss'), ended('r2', 'ss')],
+    setAside: [
+      [4, ['Seq is not a number']],
+      [7, ['Seq is not a number']],
+    ],
+    states: 'ssssssss',
+    sentAgain: 0,
+    summary: '8 rows: 8 succeeded',
+  },
+  {
+    name: 'set aside and not yet sent back',
+    sends: [send('valid', 'r1', [2, 3, 5, 6, 8, 9])],
+    outcomes: [ended('r1', 'ssssss')],
+    setAside: [
+      [4, ['Seq is not a number']],
+      [7, ['Seq is not a number']],
+    ],
+    states: 'ssassass',
+    sentAgain: 0,
+    summary: '8 rows: 6 succeeded, 2 set aside to fix',
+  },
+  {
+    name: 'a failed row retried as it was, failing again',
+    sends: [send('all', 'r1', SHEET), send('retry', 'r2', [5])],
+    outcomes: [ended('r1', 'sssfssss', ['', '', '', 'x']), ended('r2', 'f', ['x'])],
+    states: 'sssfssss',
+    sentAgain: 1,
+    summary: '8 rows: 7 succeeded, 1 failed',
+    sending: [5],
+    paid: 0,
+  },
+  {
+    name: 'a failed row fixed and retried: succeeded, and not paid again by a retry',
+    sends: [send('all', 'r1', SHEET), send('retry', 'r2', [5])],
+    outcomes: [ended('r1', 'sssfssss', ['', '', '', 'x']), ended('r2', 's')],
+    states: 'ssssssss',
+    sentAgain: 1,
+    summary: '8 rows: 7 succeeded, 1 failed, then was sent again and succeeded',
+    sending: [5],
+    paid: 1,
+  },
+  {
+    name: 'a redo of two rows still running',
+    sends: [send('all', 'r1', SHEET), send('redo', 'r2', [3, 7])],
+    outcomes: [ended('r1', 'ssssssss'), ended('r2', 'pp')],
+    states: 'spssspss',
+    sentAgain: 2,
+    summary: '8 rows: 6 succeeded, 2 still running',
+  },
+  {
+    name: 'a redo that failed keeps the earlier success; a chosen version is kept over the rule',
+    sends: [send('all', 'r1', SHEET), send('redo', 'r2', [3, 7])],
+    outcomes: [ended('r1', 'ssssssss'), ended('r2', 'fs', ['worse'])],
+    chosen: [[7, 'r1']],
+    states: 'ssssssss',
+    sentAgain: 2,
+    summary: '8 rows: 8 succeeded',
+  },
+  {
+    name: 'all again while a send is unanswered: not paid yet, so not counted as paid',
+    sends: [send('all', '', SHEET, 'sent')],
+    outcomes: [],
+    states: 'pppppppp',
+    sentAgain: 0,
+    summary: '8 rows: 8 still running',
+    sending: SHEET,
+    paid: 0,
+  },
+]
+
+describe('every sheet row across the batch', () => {
+  for (const c of cases) {
+    it(c.name, () => {
+      const input = {
+        sheetRows: SHEET,
+        setAside: new Map(c.setAside ?? []),
+        sends: c.sends,
+        outcomes: new Map(c.outcomes),
+        chosen: new Map(c.chosen ?? []),
+      }
+      const rows = batchRowStates(input)
+      expect(rows.map((r) => LETTER[r.state]).join('')).toBe(c.states)
+      const tally = tallyOf(rows, failedFirst(input))
+      expect(tally.sentAgain).toBe(c.sentAgain)
+      expect(batchSummary(tally)).toBe(c.summary)
+      if (c.sending) {
+        const state = { rows, sends: c.sends } as unknown as BatchState
+        expect(paidBeforeOf(state, c.sending)?.sheetRows.length ?? 0).toBe(c.paid)
+      }
+    })
+  }
+
+  it('names each row’s problem, the run of its kept version and its preview', () => {
+    const rows = batchRowStates({
+      sheetRows: [2, 3],
+      setAside: new Map([[3, ['Seq is not a number']]]),
+      sends: [send('valid', 'r1', [2])],
+      outcomes: new Map([ended('r1', 's')]),
+    })
+    expect(rows[0]).toMatchObject({
+      state: 'succeeded',
+      runId: 'r1',
+      keptRunId: 'r1',
+      preview: 'out r1 0',
+    })
+    expect(rows[1]).toMatchObject({ state: 'set-aside', problems: ['Seq is not a number'] })
+  })
+
+  it('the words for the confirm name the pilot', () => {
+    const sends = [send('pilot', 'r1', [2, 3, 4])]
+    const rows = batchRowStates({
+      sheetRows: SHEET,
+      setAside: new Map(),
+      sends,
+      outcomes: new Map([ended('r1', 'sss')]),
+    })
+    const paid = paidBeforeOf({ rows, sends } as unknown as BatchState, SHEET)
+    expect(paid?.words).toBe(
+      '3 of these 8 rows were sent in the pilot and succeeded or are still running: they would be paid again.',
+    )
+  })
+})
+
+describe('the migration from a journal of the earlier shape', () => {
+  it('builds one batch per first send and joins its rest, retries, redos and follow-ups to it', () => {
+    const home = mkdtempSync(join(tmpdir(), 'sr-batch-migration-'))
+    const path = join(home, 'history.db')
+    let db = openDb(path)
+    rollBackTo(db, SCHEMA_VERSION - 1)
+    const insert = db.prepare(
+      `INSERT INTO submissions (client_request_id, environment, origin, target_kind, target_id, fingerprint,
+         input_filename, row_count, rows_json, row_numbers_json, state, run_id, retry_of_run_id,
+         follow_up_of_run_id, batch_of_run_id, workbook_rows, input_sha256, created_at_ms, updated_at_ms)
+       VALUES (?, 'Local', 'o', 'template', 'row-echo', ?, ?, ?, '[]', '[]', 'accepted', ?, ?, ?, ?, ?, 'sha', ?, ?)`,
+    )
+    const rows: [string, string, number, string, string, string, string, number][] = [
+      // file, rows, run, retry of, follow-up of, batch of, workbook rows
+      ['march.xlsx', '', 3, 'pilot', '', '', '', 20],
+      ['march.xlsx', '', 15, 'rest', '', '', 'pilot', 20],
+      ['march.xlsx', '', 1, 'retry', 'rest', '', '', 0],
+      ['march.xlsx', '', 1, 'retry2', 'retry', '', '', 0],
+      ['march (set aside).xlsx', '', 2, 'follow', 'pilot', 'pilot', '', 2],
+      ['april.csv', '', 5, 'alone', '', '', '', 5],
+    ].map((r, i) => [
+      r[0] as string,
+      `fp${i}`,
+      r[2] as number,
+      r[3] as string,
+      r[4] as string,
+      r[5] as string,
+      r[6] as string,
+      r[7] as number,
+    ])
+    rows.forEach(([file, fp, n, run, retry, follow, batch, workbook], i) =>
+      insert.run(`req-${i}`, fp, file, n, run, retry, follow, batch, workbook, i, i),
+    )
+    db.close()
+
+    db = openDb(path)
+    const got = db
+      .prepare('SELECT run_id, batch_id, send_kind FROM submissions ORDER BY id')
+      .all() as { run_id: string; batch_id: string; send_kind: string }[]
+    const batchOf = new Map(got.map((r) => [r.run_id, r.batch_id]))
+    for (const run of ['rest', 'retry', 'retry2', 'follow'])
+      expect(batchOf.get(run)).toBe(batchOf.get('pilot'))
+    expect(batchOf.get('alone')).not.toBe(batchOf.get('pilot'))
+    expect(got.map((r) => r.send_kind)).toEqual([
+      'pilot',
+      'rest',
+      'retry',
+      'retry',
+      'follow-up',
+      'all',
+    ])
+    const batches = db
+      .prepare('SELECT id, input_filename FROM batches ORDER BY created_at_ms')
+      .all()
+    expect(batches).toEqual([
+      { id: batchOf.get('pilot'), input_filename: 'march.xlsx' },
+      { id: batchOf.get('alone'), input_filename: 'april.csv' },
+    ])
+    db.close()
+  })
+})
