@@ -13,7 +13,7 @@ import {
 } from '../../shared/amounts'
 import { sheetRowsText } from '../../shared/format/rows'
 import { Checkbox } from '../components/Field'
-import { DuplicateNote, PaidBeforeNote, type SendOnlyNew } from './SentBeforeNotes'
+import { SentBeforeNote, type SendOnlyNew } from './SentBeforeNotes'
 import { useCallbackChoice } from './ConfirmCallback'
 
 /** The plan's estimate facts, for the shared words of src/shared/amounts.ts. */
@@ -31,8 +31,7 @@ function rowsWords(plan: SubmissionPlanView): string {
   if (plan.setAsideRows)
     return `${plan.pilotRows !== null ? 'A pilot: the first ' : ''}${plural(plan.rowCount, 'valid row')}${where}; ${plural(plan.setAsideRows, 'row')} with problems set aside to fix, not sent and not counted`
   // Rows chosen on the batch page: whatever else the plan links, they were chosen.
-  if (plan.sendKind === 'chosen')
-    return `${plural(plan.rowCount, 'chosen row')}${where}`
+  if (plan.sendKind === 'chosen') return `${plural(plan.rowCount, 'chosen row')}${where}`
   if (plan.restOfPilotRunId)
     return `The rest after the pilot: ${plural(plan.rowCount, 'row')}${where}, none of them sent before`
   if (plan.retryOfRunId) return `${plural(plan.rowCount, 'failed row')} of this run${where}`
@@ -125,25 +124,14 @@ export function ConfirmSubmission(props: {
         <PlanFacts plan={plan} />
         {callback.fact}
         {!valid && <PlanProblems plan={plan} />}
-        {plan.paidBefore ? (
-          <PaidBeforeNote
-            paidBefore={plan.paidBefore}
-            again={again}
-            setAgain={setAgain}
-            sending={sending}
-            {...(props.onSendOnlyNew ? { sendOnlyNew: props.onSendOnlyNew } : {})}
-          />
-        ) : (
-          plan.duplicateOf && (
-            <DuplicateNote
-              plan={plan}
-              again={again}
-              setAgain={setAgain}
-              sending={sending}
-              {...(props.onOpenRun ? { onOpenRun: props.onOpenRun } : {})}
-            />
-          )
-        )}
+        <SentBeforeNote
+          plan={plan}
+          again={again}
+          setAgain={setAgain}
+          sending={sending}
+          {...(props.onOpenRun ? { onOpenRun: props.onOpenRun } : {})}
+          {...(props.onSendOnlyNew ? { sendOnlyNew: props.onSendOnlyNew } : {})}
+        />
         {plan.unansweredOf && <UnansweredNote sentAtMs={plan.unansweredOf.sentAtMs} />}
         {valid && (
           <>

@@ -55,7 +55,7 @@ function paidRowsWords(paid: PaidBeforeView): string {
  * which, and sends them only once the user chooses to pay again, or, where it applies, plans
  * again with only the rows not sent yet.
  */
-export function PaidBeforeNote(props: {
+function PaidBeforeNote(props: {
   paidBefore: PaidBeforeView
   again: boolean
   setAgain: (again: boolean) => void
@@ -92,7 +92,7 @@ export function PaidBeforeNote(props: {
 }
 
 /** The same rows were already sent and accepted: a second yes to send them again. */
-export function DuplicateNote(props: {
+function DuplicateNote(props: {
   plan: SubmissionPlanView
   again: boolean
   setAgain: (again: boolean) => void
@@ -127,4 +127,29 @@ export function DuplicateNote(props: {
       </div>
     </div>
   )
+}
+
+/**
+ * What the confirmation says when rows were sent before: the batch's rows paid for before, else
+ * the same rows already sent and accepted; nothing when neither.
+ */
+export function SentBeforeNote(props: {
+  plan: SubmissionPlanView
+  again: boolean
+  setAgain: (again: boolean) => void
+  sending: boolean
+  onOpenRun?: (runId: string) => void
+  sendOnlyNew?: SendOnlyNew
+}) {
+  const { plan, onOpenRun, sendOnlyNew, ...choice } = props
+  if (plan.paidBefore)
+    return (
+      <PaidBeforeNote
+        paidBefore={plan.paidBefore}
+        {...choice}
+        {...(sendOnlyNew ? { sendOnlyNew } : {})}
+      />
+    )
+  if (!plan.duplicateOf) return null
+  return <DuplicateNote plan={plan} {...choice} {...(onOpenRun ? { onOpenRun } : {})} />
 }

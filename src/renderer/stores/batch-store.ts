@@ -68,75 +68,100 @@ const EMPTY: BatchData = {
   anchor: null,
 }
 
-export function createBatchStore(api: BridgeApi) {
-  return createStore<BatchData & BatchActions>()((set, get) => {
-    // Bumped whenever what the pages answer for changes (batch, filter, a refresh).
-    let generation = 0
-    const asking = new Set<number>()
+type SetState = (partial: Partial<BatchData>) => void
+type GetState = () => BatchData & BatchActions
 
-    async function loadPage(page: number, mine = generation) {
-      const { environment, batch, filter } = get()
-      if (!batch || asking.has(page)) return
-      asking.add(page)
-      try {
-        const window = await api.getBatchRows({
-          environment,
-          batchId: batch.batchId,
-          filter,
-          from: page * BATCH_PAGE,
-          count: BATCH_PAGE,
-        })
-        if (mine !== generation) return
-        set({ total: window.total, pages: { ...get().pages, [page]: window.rows }, error: null })
-      } catch (error) {
-        if (mine === generation) set({ error: errorInfo(error) })
-      } finally {
-        if (mine === generation) asking.delete(page)
-      }
+/**
+ * Pages of rows asked for the batch and filter shown. `generation` is bumped whenever what the
+ * pages answer for changes (batch, filter, a refresh): a page asked before is then dropped.
+ */
+function pageLoader(api: BridgeApi, set: SetState, get: GetState) {
+  let generation = 0
+  const asking = new Set<number>()
+  async function loadPage(page: number, mine = generation) {
+    const { environment, batch, filter } = get()
+    if (!batch || asking.has(page)) return
+    asking.add(page)
+    try {
+      const window = await api.getBatchRows({
+        environment,
+        batchId: batch.batchId,
+        filter,
+        from: page * BATCH_PAGE,
+        count: BATCH_PAGE,
+      })
+      if (mine !== generation) return
+      set({ total: window.total, pages: { ...get().pages, [page]: window.rows }, error: null })
+    } catch (error) {
+      if (mine === generation) set({ error: errorInfo(error) })
+    } finally {
+      if (mine === generation) asking.delete(page)
     }
-
-    /** Starts the rows over (a new filter or after a send), keeping `pages` asked again. */
-    async function restart(pages: number[]) {
+  }
+  return {
+    loadPage,
+    /** Forgets every page asked so far; the new generation. */
+    forget() {
       generation++
       asking.clear()
+      return generation
+    },
+    /** Starts the rows over (a new filter or after a send), asking `pages` again. */
+    async restart(pages: number[]) {
+      this.forget()
       set({ pages: {}, total: -1 })
       await Promise.all(pages.map((p) => loadPage(p)))
-    }
+    },
+    current: (mine: number) => mine === generation,
+  }
+}
 
-    /** The pages that hold positions first..last. */
-    const pagesOf = (first: number, last: number) => {
-      const out: number[] = []
-      for (let p = Math.floor(first / BATCH_PAGE); p <= Math.floor(last / BATCH_PAGE); p++)
-        out.push(p)
-      return out
-    }
+/** The pages that hold positions first..last. */
+function pagesOf(first: number, last: number): number[] {
+  const out: number[] = []
+  for (let p = Math.floor(first / BATCH_PAGE); p <= Math.floor(last / BATCH_PAGE); p++) out.push(p)
+  return out
+}
 
+/** Rows first..last as the click on `index` leaves them chosen (`on`: chosen, else not). */
+function chooseRange(state: BatchData, from: number, to: number, on: boolean): Set<number> {
+  const chosen = new Set(state.chosen)
+  for (let i = from; i <= to; i++) {
+    const row = rowAt(state, i)
+    if (!row) continue
+    if (on) chosen.add(row.sheetRow)
+    else chosen.delete(row.sheetRow)
+  }
+  return chosen
+}
+
+export function createBatchStore(api: BridgeApi) {
+  return createStore<BatchData & BatchActions>()((set, get) => {
+    const pages = pageLoader(api, set, get)
     return {
       ...EMPTY,
       async open(environment, runId) {
-        generation++
-        asking.clear()
+        const mine = pages.forget()
         set({ ...EMPTY, environment, runId, loading: true })
-        const mine = generation
         try {
           const batch = await api.getBatch({ environment, runId })
-          if (mine !== generation) return
+          if (!pages.current(mine)) return
           set({ batch, none: batch === null, loading: false })
-          if (batch) await loadPage(0, mine)
+          if (batch) await pages.loadPage(0, mine)
         } catch (error) {
-          if (mine === generation) set({ loading: false, error: errorInfo(error) })
+          if (pages.current(mine)) set({ loading: false, error: errorInfo(error) })
         }
       },
       async setFilter(filter) {
         if (filter === get().filter) return
         set({ filter, anchor: null })
-        await restart([0])
+        await pages.restart([0])
       },
       async showRange(first, last) {
-        const { pages, total } = get()
+        const { pages: loaded, total } = get()
         const end = total >= 0 ? Math.min(last, total - 1) : last
-        const missing = pagesOf(Math.max(0, first), Math.max(0, end)).filter((p) => !pages[p])
-        await Promise.all(missing.map((p) => loadPage(p)))
+        const missing = pagesOf(Math.max(0, first), Math.max(0, end)).filter((p) => !loaded[p])
+        await Promise.all(missing.map((p) => pages.loadPage(p)))
       },
       async choose(index, range) {
         const { anchor } = get()
@@ -149,19 +174,12 @@ export function createBatchStore(api: BridgeApi) {
             : [index, index]
         // A range reaches rows not loaded yet: their pages first, so each is chosen by its row.
         if (from !== to) await get().showRange(from, to)
-        const chosen = new Set(get().chosen)
-        for (let i = from; i <= to; i++) {
-          const row = rowAt(get(), i)
-          if (!row) continue
-          if (on) chosen.add(row.sheetRow)
-          else chosen.delete(row.sheetRow)
-        }
-        set({ chosen, anchor: index })
+        set({ chosen: chooseRange(get(), from, to, on), anchor: index })
       },
       chooseNone: () => set({ chosen: new Set(), anchor: null }),
       async refresh() {
-        const { environment, runId, pages } = get()
-        const shown = Object.keys(pages).map(Number)
+        const { environment, runId, pages: loaded } = get()
+        const shown = Object.keys(loaded).map(Number)
         set({ chosen: new Set(), anchor: null })
         try {
           const batch = await api.getBatch({ environment, runId })
@@ -169,11 +187,10 @@ export function createBatchStore(api: BridgeApi) {
         } catch (error) {
           set({ error: errorInfo(error) })
         }
-        await restart(shown.length > 0 ? shown : [0])
+        await pages.restart(shown.length > 0 ? shown : [0])
       },
       close() {
-        generation++
-        asking.clear()
+        pages.forget()
         set(EMPTY)
       },
     }
