@@ -13,7 +13,7 @@ import type {
   BatchView,
   SubmissionPlanView,
 } from '../../src/shared/bridge'
-import { environment, runOverview, runSummary } from '../renderer/fixtures'
+import { environment, runOverview, runSummary, sentAs, submissionPlan } from '../renderer/fixtures'
 import { historyEntry } from './history-fixtures'
 import { buttonNamed, click, render, type FakeVerbs, type Harness } from './harness'
 
@@ -102,34 +102,16 @@ function rowsAnswer(total: number, sent: ReadonlySet<number> = new Set()) {
 }
 
 function plan(rows: number[], over: Partial<SubmissionPlanView> = {}): SubmissionPlanView {
-  return {
-    planId: `plan-${rows.join('-')}`,
-    environment: 'Sandbox',
-    expiresAtMs: Date.now() + 60_000,
+  return submissionPlan(rows, {
     target: { kind: 'template', templateId: 'row-echo', name: 'Row echo' },
     fileName: 'products.xlsx',
-    rowCount: rows.length,
     totalRows: 20,
-    rowNumbers: rows,
-    rowNumbering: 'spreadsheet',
-    pilotRows: null,
     taskFixedFeeT: 1,
     estimateT: rows.length,
-    estimateSource: 'fee',
-    learnedFrom: null,
-    unitLabel: 'credits',
-    terms: '',
-    schemaSource: 'template',
-    validation: { valid: true, fileErrors: [], rowErrors: [] },
-    duplicateOf: null,
-    unansweredOf: null,
-    confirmRequired: true,
-    retryOfRunId: null,
     batchId: 'b1',
     sendKind: 'chosen',
-    summary: '',
     ...over,
-  }
+  })
 }
 
 // happy-dom has no modal dialogs: stand in for showModal.
@@ -214,13 +196,7 @@ describe('the batch page', () => {
       confirmSubmission: (async (args: unknown) => {
         confirmed.push(args)
         for (const r of planned.at(-1)!) sent.add(r)
-        return {
-          environment: 'Sandbox',
-          clientRequestId: 'c',
-          runId: 'run-2',
-          status: 'queued',
-          againOf: null,
-        }
+        return sentAs('run-2')
       }) as never,
     })
     const box = (row: number) =>
@@ -278,13 +254,7 @@ describe('the batch page', () => {
         })) as never,
       confirmSubmission: (async (args: unknown) => {
         confirmed.push(args)
-        return {
-          environment: 'Sandbox',
-          clientRequestId: 'c',
-          runId: 'run-2',
-          status: 'queued',
-          againOf: null,
-        }
+        return sentAs('run-2')
       }) as never,
     })
     await click(h.container.querySelector('tr[data-sheet-row="2"] input[type="checkbox"]')!)

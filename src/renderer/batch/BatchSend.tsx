@@ -1,7 +1,6 @@
 import type { BatchView } from '../../shared/bridge'
 import { plural } from '../../shared/amounts'
-import { ErrorNotice } from '../components/ErrorNotice'
-import { ConfirmSubmission } from '../prepare/ConfirmSubmission'
+import { PlanThenSendSteps } from '../prepare/PlanThenSendSteps'
 import { rowsNotPaidBefore } from '../prepare/SentBeforeNotes'
 import { usePlanThenSend } from '../prepare/use-plan-then-send'
 import { SentAsNewRun } from '../runs/SentAsNewRun'
@@ -17,13 +16,14 @@ export function BatchSend(props: { batch: BatchView }) {
   const { chosen } = useFields('batch', 'chosen')
   const { environment, batchId } = props.batch
   const rows = [...chosen].sort((a, b) => a - b)
-  const { step, plan, confirm, close, busy } = usePlanThenSend({
+  const send = usePlanThenSend({
     environment,
     makePlan: (sheetRows: number[]) =>
       bridge.api.planBatchRows({ environment, batchId, rows: sheetRows }),
     // The new run's rows show as running at once: the batch joined it when it was confirmed.
     onSent: () => void store.getState().refresh(),
   })
+  const { step, plan, busy } = send
   const unpaid = step.state === 'confirming' ? rowsNotPaidBefore(step.plan, rows) : null
   return (
     <div className="batch-send" role="group" aria-label="Send chosen rows">
@@ -53,23 +53,11 @@ export function BatchSend(props: { batch: BatchView }) {
         </button>
       )}
       {step.state === 'sent' && <SentAsNewRun runId={step.runId} />}
-      {step.state === 'failed' && (
-        <ErrorNotice error={step.error} onRetry={() => void plan(rows)} onDismiss={close} />
-      )}
-      {step.state === 'confirming' && (
-        <ConfirmSubmission
-          plan={step.plan}
-          sending={step.sending}
-          error={step.error}
-          onConfirm={(choice) => void confirm(choice)}
-          onCancel={() => {
-            if (!step.sending) close()
-          }}
-          {...(unpaid
-            ? { onSendOnlyNew: { rows: unpaid.length, send: () => void plan(unpaid) } }
-            : {})}
-        />
-      )}
+      <PlanThenSendSteps
+        send={send}
+        planAgain={() => void plan(rows)}
+        sendOnlyNew={unpaid && { rows: unpaid.length, send: () => void plan(unpaid) }}
+      />
     </div>
   )
 }
