@@ -18,6 +18,7 @@ import './styles/settings.css'
 import './styles/new-run.css'
 import './styles/new-run-send.css'
 import './styles/compare.css'
+import './styles/batch.css'
 import './styles/shell.css'
 
 const bridge = connectBridge(window)

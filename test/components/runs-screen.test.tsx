@@ -3,7 +3,7 @@ import { act } from 'react'
 import { describe, expect, it } from 'vitest'
 import { RunsScreen } from '../../src/renderer/screens/RunsScreen'
 import type { RunOverview, RunPage, RunsUpdate, SubmissionPlanView } from '../../src/shared/bridge'
-import { environment, runOverview, runSummary } from '../renderer/fixtures'
+import { environment, runOverview, runSummary, sentAs, submissionPlan } from '../renderer/fixtures'
 import {
   bridgeError,
   buttonNamed,
@@ -89,16 +89,20 @@ describe('the runs list', () => {
     expect(h!.text()).toContain('No loaded run matches “nothing like it”.')
   })
 
-  it('keeps 10,000 runs in the list but puts only a window of them in the page', async () => {
-    const runs = Array.from({ length: 10_000 }, (_, i) =>
-      runSummary({ runId: `run-${i}`, createdAtUnix: 1_700_000_000 + i }),
-    )
-    await openRuns({ listRuns: async () => page(runs), watchRuns: async () => update([]) })
-    expect(h!.stores.runs.getState().items).toHaveLength(10_000)
-    const shown = h!.container.querySelectorAll('tbody tr').length
-    expect(shown).toBeGreaterThan(5)
-    expect(shown).toBeLessThan(60)
-  }, BIG_LIST_TIMEOUT_MS)
+  it(
+    'keeps 10,000 runs in the list but puts only a window of them in the page',
+    async () => {
+      const runs = Array.from({ length: 10_000 }, (_, i) =>
+        runSummary({ runId: `run-${i}`, createdAtUnix: 1_700_000_000 + i }),
+      )
+      await openRuns({ listRuns: async () => page(runs), watchRuns: async () => update([]) })
+      expect(h!.stores.runs.getState().items).toHaveLength(10_000)
+      const shown = h!.container.querySelectorAll('tbody tr').length
+      expect(shown).toBeGreaterThan(5)
+      expect(shown).toBeLessThan(60)
+    },
+    BIG_LIST_TIMEOUT_MS,
+  )
 
   it('asks for older runs when the end of the list comes into view, not while searching', async () => {
     const tokens: (string | undefined)[] = []
@@ -215,61 +219,36 @@ describe('a run opened', () => {
     expect(h!.text()).toContain('Only runs submitted from this computer can be retried here')
   })
 
-  it('keeps a run of 10,000 rows to a window of rows in the page', async () => {
-    const tasks = Array.from({ length: 10_000 }, (_, i) => ({
-      taskId: `t${i}`,
-      status: i % 100 === 0 ? 'failed' : 'succeeded',
-      sourceRowIndex: i,
-      artifactCount: 1,
-      errorMessage: i % 100 === 0 ? 'Bad row' : '',
-    }))
-    const big = overview({ rowNumbers: null })
-    big.detail.tasks = tasks
-    await openDetail({ getRunOverview: async () => big })
-    expect(h!.text()).toContain('10000 rows, 100 failed')
-    const shown = h!.container.querySelectorAll('.tasks-table tbody tr').length
-    expect(shown).toBeGreaterThan(5)
-    expect(shown).toBeLessThan(60)
-  }, BIG_LIST_TIMEOUT_MS)
+  it(
+    'keeps a run of 10,000 rows to a window of rows in the page',
+    async () => {
+      const tasks = Array.from({ length: 10_000 }, (_, i) => ({
+        taskId: `t${i}`,
+        status: i % 100 === 0 ? 'failed' : 'succeeded',
+        sourceRowIndex: i,
+        artifactCount: 1,
+        errorMessage: i % 100 === 0 ? 'Bad row' : '',
+      }))
+      const big = overview({ rowNumbers: null })
+      big.detail.tasks = tasks
+      await openDetail({ getRunOverview: async () => big })
+      expect(h!.text()).toContain('10000 rows, 100 failed')
+      const shown = h!.container.querySelectorAll('.tasks-table tbody tr').length
+      expect(shown).toBeGreaterThan(5)
+      expect(shown).toBeLessThan(60)
+    },
+    BIG_LIST_TIMEOUT_MS,
+  )
 
   it('asks before a retry and sends nothing until confirmed', async () => {
     let confirmed = 0
     await openDetail({
       getRunOverview: async () => overview(),
-      planRetryFailed: async (): Promise<SubmissionPlanView> => ({
-        planId: 'plan-1',
-        environment: 'Sandbox',
-        expiresAtMs: Date.now() + 60_000,
-        target: { kind: 'template', templateId: 'echo', name: 'Echo' },
-        fileName: '',
-        rowCount: 1,
-        totalRows: 1,
-        rowNumbers: [3],
-        rowNumbering: 'spreadsheet',
-        pilotRows: null,
-        taskFixedFeeT: 10,
-        estimateT: 10,
-        estimateSource: 'fee',
-        learnedFrom: null,
-        unitLabel: 'credits',
-        terms: '',
-        schemaSource: 'template',
-        validation: { valid: true, fileErrors: [], rowErrors: [] },
-        duplicateOf: null,
-        unansweredOf: null,
-        confirmRequired: true,
-        retryOfRunId: 'run-1',
-        summary: 'Run the template on 1 row.',
-      }),
+      planRetryFailed: async (): Promise<SubmissionPlanView> =>
+        submissionPlan([3], { planId: 'plan-1', retryOfRunId: 'run-1' }),
       confirmSubmission: async () => {
         confirmed += 1
-        return {
-          environment: 'Sandbox',
-          clientRequestId: 'c',
-          runId: 'run-2',
-          status: 'queued',
-          againOf: null,
-        }
+        return sentAs('run-2')
       },
     })
     // happy-dom has no modal dialogs: stand in for showModal.

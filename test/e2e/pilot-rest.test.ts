@@ -80,7 +80,7 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
       // The new run opens; the history names the two as one batch.
       await shownRunId(page)
       await showScreen(page, 'History')
-      const rest = page.locator('.history-table tbody tr', { hasText: 'rest of a pilot' })
+      const rest = page.locator('.history-table tbody tr', { hasText: 'rest after the pilot' })
       const first = page.locator('.history-table tbody tr', { hasText: /· pilot/ })
       await rest.waitFor()
       await first.waitFor()
@@ -176,7 +176,7 @@ describeInChromium('Pilot-rest', 'the rest of a pilot, in the app', () => {
     const restRow = page.locator(`.history-table tbody tr[data-run-id="${restId}"]`)
     const pilotRow = page.locator(`.history-table tbody tr[data-run-id="${pilotId}"]`)
     await restRow.waitFor()
-    expect(await restRow.textContent()).toContain('rest of a pilot')
+    expect(await restRow.textContent()).toContain('rest after the pilot')
     // The rest sits right under its pilot, said so.
     expect(Number(await restRow.getAttribute('aria-rowindex'))).toBe(
       Number(await pilotRow.getAttribute('aria-rowindex')) + 1,

@@ -1,5 +1,10 @@
 import type { Artifact, RunSummary, RunTask } from '../../src/shared/contract'
-import type { EnvironmentView, RunOverview } from '../../src/shared/bridge'
+import type {
+  EnvironmentView,
+  RunOverview,
+  SubmissionPlanView,
+  SubmissionView,
+} from '../../src/shared/bridge'
 
 export function runSummary(over: Partial<RunSummary> = {}): RunSummary {
   return {
@@ -102,4 +107,42 @@ export function runOverview(over: Partial<RunOverview> = {}): RunOverview {
     resultsWorkbook: '',
     ...over,
   }
+}
+
+/** A plan of `rows` (sheet rows) of the Sandbox's Echo template at 10 credits a row, valid. */
+export function submissionPlan(
+  rows: number[],
+  over: Partial<SubmissionPlanView> = {},
+): SubmissionPlanView {
+  return {
+    planId: `plan-${rows.join('-')}`,
+    environment: 'Sandbox',
+    expiresAtMs: Date.now() + 60_000,
+    target: { kind: 'template', templateId: 'echo', name: 'Echo' },
+    fileName: '',
+    rowCount: rows.length,
+    totalRows: rows.length,
+    rowNumbers: rows,
+    rowNumbering: 'spreadsheet',
+    pilotRows: null,
+    taskFixedFeeT: 10,
+    estimateT: 10 * rows.length,
+    estimateSource: 'fee',
+    learnedFrom: null,
+    unitLabel: 'credits',
+    terms: '',
+    schemaSource: 'template',
+    validation: { valid: true, fileErrors: [], rowErrors: [] },
+    duplicateOf: null,
+    unansweredOf: null,
+    confirmRequired: true,
+    retryOfRunId: null,
+    summary: '',
+    ...over,
+  }
+}
+
+/** What confirmSubmission answers once the service took the run `runId`. */
+export function sentAs(runId: string): SubmissionView {
+  return { environment: 'Sandbox', clientRequestId: 'c', runId, status: 'queued', againOf: null }
 }

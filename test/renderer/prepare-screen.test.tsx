@@ -18,7 +18,7 @@ import { ConfirmSubmission } from '../../src/renderer/prepare/ConfirmSubmission'
 import { StoresContext, type Stores } from '../../src/renderer/stores/context'
 import { createStores } from '../../src/renderer/stores/create-stores'
 import { typeInto } from '../components/harness'
-import { environment } from './fixtures'
+import { environment, submissionPlan } from './fixtures'
 import { button, click, render, settle, text, type Rendered } from './render'
 
 const env = environment({ name: 'Sandbox', builtIn: true })
@@ -351,32 +351,17 @@ describe('the New run screen', () => {
 })
 
 function plan(over: Partial<SubmissionPlanView> = {}): SubmissionPlanView {
-  return {
+  return submissionPlan([2, 3, 4], {
     planId: 'plan-1',
     environment: 'Market',
-    expiresAtMs: Date.now() + 60_000,
     target: { kind: 'listing', listingId: 'ad-copy', listingVersionId: 'v3', name: 'Ad copy' },
     fileName: 'ads.xlsx',
-    rowCount: 3,
-    totalRows: 3,
-    rowNumbers: [2, 3, 4],
-    rowNumbering: 'spreadsheet',
-    pilotRows: null,
     taskFixedFeeT: 4,
     estimateT: 12,
-    estimateSource: 'fee',
-    learnedFrom: null,
-    unitLabel: 'credits',
     terms: 'flat-task-fee-1',
     schemaSource: 'market',
-    validation: { valid: true, fileErrors: [], rowErrors: [] },
-    duplicateOf: null,
-    unansweredOf: null,
-    confirmRequired: true,
-    retryOfRunId: null,
-    summary: '',
     ...over,
-  }
+  })
 }
 
 describe('the confirmation', () => {

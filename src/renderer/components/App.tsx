@@ -17,7 +17,7 @@ export function App() {
   const { app, environments, runs } = useStores()
   const envs = useFields('environments', 'items', 'selected', 'error', 'loading')
   const connection = useApp((s) => s.connection)
-  const { screen, openRunId } = useFields('nav', 'screen', 'openRunId')
+  const { screen, openRunId, openBatchOf } = useFields('nav', 'screen', 'openRunId', 'openBatchOf')
   const selected = selectedEnvironment(envs)
   useCutTextTitles()
   const lastFocused = useLastFocusedTracker()
@@ -27,7 +27,7 @@ export function App() {
     void environments.getState().load()
   }, [app, environments])
 
-  useScreenFocus(screen, openRunId)
+  useScreenFocus(screen, openBatchOf ? `batch of ${openBatchOf}` : openRunId)
 
   useEffect(() => {
     if (selected?.name) void runs.getState().open(selected.name)

@@ -28,11 +28,13 @@ export function VirtualTable<T>(props: {
   columns: readonly ColumnHeading[]
   renderRow: (item: T, place: RowPlace) => ReactNode
   onEndReached?: () => void
+  /** Told the positions in view (with overscan) whenever they change, to ask for their rows. */
+  onRangeChange?: (first: number, last: number) => void
   endMargin?: number
   overscan?: number
 }) {
   const scroller = useRef<HTMLDivElement>(null)
-  const { items, itemKey, rowHeight, onEndReached } = props
+  const { items, itemKey, rowHeight, onEndReached, onRangeChange } = props
   // Stable callbacks: TanStack Virtual works out every row's place again when they change.
   const getItemKey = useCallback(
     (i: number) => {
@@ -50,12 +52,12 @@ export function VirtualTable<T>(props: {
     getItemKey,
   })
   const visible = virtualizer.getVirtualItems()
-  const last = visible.at(-1)?.index ?? -1
   const count = items.length
-  const margin = props.endMargin ?? 5
-  useEffect(() => {
-    if (onEndReached && count > 0 && last >= count - margin) onEndReached()
-  }, [last, count, margin, onEndReached])
+  useRangeTold(visible[0]?.index ?? -1, visible.at(-1)?.index ?? -1, count, {
+    onEndReached,
+    onRangeChange,
+    endMargin: props.endMargin ?? 5,
+  })
 
   return (
     <div
@@ -89,6 +91,26 @@ export function VirtualTable<T>(props: {
       </table>
     </div>
   )
+}
+
+/** Tells the caller which positions are in view, and when the last rows come near. */
+function useRangeTold(
+  first: number,
+  last: number,
+  count: number,
+  tell: {
+    onEndReached: (() => void) | undefined
+    onRangeChange: ((first: number, last: number) => void) | undefined
+    endMargin: number
+  },
+) {
+  const { onEndReached, onRangeChange, endMargin } = tell
+  useEffect(() => {
+    if (onEndReached && count > 0 && last >= count - endMargin) onEndReached()
+  }, [last, count, endMargin, onEndReached])
+  useEffect(() => {
+    if (onRangeChange && last >= 0) onRangeChange(first, last)
+  }, [first, last, onRangeChange])
 }
 
 /** A table row at its place in a VirtualTable; extra props (data-*) go on the tr. */

@@ -18,3 +18,4 @@ export const UsageScreen = onDemand(
   async () => (await import('../screens/UsageScreen')).UsageScreen,
 )
 export const RunDetail = onDemand(async () => (await import('../runs/RunDetail')).RunDetail)
+export const BatchPage = onDemand(async () => (await import('../batch/BatchPage')).BatchPage)

@@ -5,10 +5,13 @@ import { formatAmount, formatMoment, runOutcome, statusLabel } from '../../share
 import { plural } from '../../shared/amounts'
 import { StatusBadge } from '../components/StatusBadge'
 import { VirtualRow, VirtualTable } from '../components/VirtualTable'
+import { sendKindWords } from '../../shared/format/batch-words'
+import { historyRowKey, historyRows, type HistoryRow } from './batch-groups'
+import { BatchHead } from './BatchHead'
 
 /** What the history table is, whatever entries it shows. */
 const HISTORY_TABLE = {
-  itemKey: (entry: HistoryEntryView) => String(entry.id),
+  itemKey: historyRowKey,
   // Room for a status that wraps to three lines in a narrow window with a line under it
   // ("Rows sent again once"): at 68 px that line was cut off at 860 px wide.
   rowHeight: 80,
@@ -47,13 +50,17 @@ function targetWords(entry: Pick<HistoryEntryView, 'targetName' | 'targetKind' |
 const CALLBACK_TAG = 'tells another service'
 
 /**
- * How many rows a submission sent and what else it was (a pilot, the rest of one, a retry, rows
- * set aside): short words the row shows whole, after the template's name, which gives way first
- * in a narrow window.
+ * How many rows a submission sent and what else it was (a pilot, the rest of one, a retry, a
+ * redo, rows set aside): short words the row shows whole, after the template's name, which gives
+ * way first in a narrow window. A run of a batch is named by how it was sent in it.
  */
 function tagWords(entry: HistoryEntryView): string[] {
   const tags = [plural(entry.rows, 'row')]
   if (entry.setAsideRows) tags.push(`${entry.setAsideRows} set aside to fix`)
+  if (entry.sendKind) {
+    if (entry.sendKind !== 'all') tags.push(sendKindWords(entry.sendKind))
+    return tags
+  }
   if (entry.retryOfRunId && !entry.followUpOfRunId) tags.push('retry of an earlier run')
   if (entry.batchOfRunId) tags.push('rest of a pilot')
   else if (entry.batchRests?.length) tags.push('pilot')
@@ -61,7 +68,10 @@ function tagWords(entry: HistoryEntryView): string[] {
   return tags
 }
 
-/** Every submission from this device, virtualized; more are asked for near the end. */
+/**
+ * Every submission from this device, virtualized; more are asked for near the end. The runs of
+ * one sheet (a batch) are listed together under a head row naming it.
+ */
 export function HistoryList(props: {
   items: HistoryEntryView[]
   onOpen: (entry: HistoryEntryView) => void
@@ -75,12 +85,15 @@ export function HistoryList(props: {
   // Hover titles name the runs a submission is linked to in words, read from the entries loaded.
   const byRun = useMemo(() => entriesByRun(props.items), [props.items])
   const batchWords = (entry: HistoryEntryView) => batchTitle(entry, byRun)
+  const rows = useMemo(() => historyRows(props.items), [props.items])
   return (
-    <VirtualTable
+    <VirtualTable<HistoryRow>
       {...HISTORY_TABLE}
-      items={props.items}
+      items={rows}
       onEndReached={props.onEndReached}
-      renderRow={(entry, place) => {
+      renderRow={(row, place) => {
+        if (row.kind === 'batch') return <BatchHead head={row} place={place} />
+        const { entry } = row
         const when = new Date(entry.createdAtMs)
         const under = isListed(listed, entry.environment, entry.followUpOfRunId)
         // The history lists the rest of a pilot right under it: one batch.
@@ -91,6 +104,7 @@ export function HistoryList(props: {
             data-run-id={entry.runId}
             {...(under ? { 'data-follow-up': 'under-its-run' } : {})}
             {...(restUnder ? { 'data-batch': 'under-its-pilot' } : {})}
+            {...(row.inBatch ? { 'data-in-batch': entry.batchId ?? '' } : {})}
             place={place}
           >
             <td>

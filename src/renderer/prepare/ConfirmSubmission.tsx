@@ -14,6 +14,7 @@ import {
 } from '../../shared/amounts'
 import { sheetRowsText } from '../../shared/format/rows'
 import { Checkbox } from '../components/Field'
+import { SentBeforeNote, type SendOnlyNew } from './SentBeforeNotes'
 import { useCallbackChoice } from './ConfirmCallback'
 
 /** The plan's estimate facts, for the shared words of src/shared/amounts.ts. */
@@ -29,7 +30,9 @@ function rowsWords(plan: SubmissionPlanView): string {
   if (plan.followsSetAsideOf)
     return `${plural(plan.rowCount, 'fixed row')} set aside from an earlier run${where}`
   if (plan.setAsideRows)
-    return `${plural(plan.rowCount, 'valid row')}${where}; ${plural(plan.setAsideRows, 'row')} with problems set aside to fix, not sent and not counted`
+    return `${plan.pilotRows !== null ? 'A pilot: the first ' : ''}${plural(plan.rowCount, 'valid row')}${where}; ${plural(plan.setAsideRows, 'row')} with problems set aside to fix, not sent and not counted`
+  // Rows chosen on the batch page: whatever else the plan links, they were chosen.
+  if (plan.sendKind === 'chosen') return `${plural(plan.rowCount, 'chosen row')}${where}`
   if (plan.restOfPilotRunId)
     return `The rest after the pilot: ${plural(plan.rowCount, 'row')}${where}, none of them sent before`
   if (plan.retryOfRunId) return `${plural(plan.rowCount, 'failed row')} of this run${where}`
@@ -41,7 +44,7 @@ function rowsWords(plan: SubmissionPlanView): string {
 function titleOf(plan: SubmissionPlanView): string {
   if (plan.followsSetAsideOf) return `Send ${plural(plan.rowCount, 'fixed row')}?`
   if (plan.setAsideRows)
-    return `Send ${plural(plan.rowCount, 'valid row')} and set ${plan.setAsideRows} aside?`
+    return `Send ${plan.pilotRows !== null ? 'a pilot of ' : ''}${plural(plan.rowCount, 'valid row')} and set ${plan.setAsideRows} aside?`
   return plan.retryOfRunId
     ? `Retry ${plural(plan.rowCount, 'failed row')}?`
     : `Send ${plural(plan.rowCount, 'row')} to ${plan.target.name}?`
@@ -91,6 +94,8 @@ export function ConfirmSubmission(props: {
   onCancel: () => void
   /** Opens an earlier run (the duplicate's). */
   onOpenRun?: (runId: string) => void
+  /** When some rows were paid for before: plan again without them. */
+  onSendOnlyNew?: SendOnlyNew
 }) {
   const { plan, sending } = props
   const [capText, setCapText] = useState('')
@@ -103,7 +108,9 @@ export function ConfirmSubmission(props: {
   const { cap } = capState
   const valid = plan.validation.valid && plan.planId !== ''
   const capBlocks = capState.invalid || capState.over || capState.unknown
-  const canSend = valid && !sending && !capBlocks && agreed && (plan.duplicateOf === null || again)
+  // Rows sent and paid for before go again only once the user says so, in words of its own.
+  const sentBefore = plan.duplicateOf !== null || Boolean(plan.paidBefore)
+  const canSend = valid && !sending && !capBlocks && agreed && (!sentBefore || again)
   const sendLabel = sending ? 'Sending…' : sendWords(plan)
 
   return (
@@ -118,15 +125,14 @@ export function ConfirmSubmission(props: {
         <PlanFacts plan={plan} />
         {callback.fact}
         {!valid && <PlanProblems plan={plan} />}
-        {plan.duplicateOf && (
-          <DuplicateNote
-            plan={plan}
-            again={again}
-            setAgain={setAgain}
-            sending={sending}
-            {...(props.onOpenRun ? { onOpenRun: props.onOpenRun } : {})}
-          />
-        )}
+        <SentBeforeNote
+          plan={plan}
+          again={again}
+          setAgain={setAgain}
+          sending={sending}
+          {...(props.onOpenRun ? { onOpenRun: props.onOpenRun } : {})}
+          {...(props.onSendOnlyNew ? { sendOnlyNew: props.onSendOnlyNew } : {})}
+        />
         {plan.unansweredOf && <UnansweredNote sentAtMs={plan.unansweredOf.sentAtMs} />}
         {plan.monthlyLimit && <MonthlyLimitNote limit={plan.monthlyLimit} />}
         {valid && (
@@ -230,44 +236,6 @@ function PlanProblems({ plan }: { plan: SubmissionPlanView }) {
             ))}
         </ul>
         <p className="notice-next">Fix them in the workbook, then check it again.</p>
-      </div>
-    </div>
-  )
-}
-
-/** The same rows were already sent and accepted: a second yes to send them again. */
-function DuplicateNote(props: {
-  plan: SubmissionPlanView
-  again: boolean
-  setAgain: (again: boolean) => void
-  sending: boolean
-  onOpenRun?: (runId: string) => void
-}) {
-  const duplicate = props.plan.duplicateOf!
-  return (
-    <div className="prep-note confirm-duplicate" role="note">
-      <p>
-        You already sent these same rows here on {new Date(duplicate.acceptedAtMs).toLocaleString()}
-        .
-      </p>
-      <div className="prep-actions">
-        {props.onOpenRun && (
-          <button
-            type="button"
-            className="btn btn-small btn-secondary"
-            onClick={() => props.onOpenRun?.(duplicate.runId)}
-          >
-            Open that run
-          </button>
-        )}
-        <Checkbox
-          className="check-label"
-          checked={props.again}
-          onChange={props.setAgain}
-          disabled={props.sending}
-        >
-          Send them again as a new paid run
-        </Checkbox>
       </div>
     </div>
   )

@@ -1,12 +1,19 @@
 import { useId } from 'react'
 import { CancelButton, useCancel } from './CancelButton'
-import type { BridgeErrorInfo, ConfirmChoice, EnvironmentView } from '../../shared/bridge'
+import type {
+  BridgeErrorInfo,
+  ConfirmChoice,
+  EnvironmentView,
+  SubmissionPlanView,
+} from '../../shared/bridge'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useFields, usePrepare, useStores } from '../stores/context'
 import { SendOptions } from './SendOptions'
 import { ConfirmSubmission } from './ConfirmSubmission'
+import { rowsNotPaidBefore } from './SentBeforeNotes'
 import { Card } from '../components/CardParts'
-import { sendBlocker, workbookBlocker } from '../stores/prepare/send-blocker'
+import { useShallow } from 'zustand/react/shallow'
+import { rowsToSetAside, sendBlocker, workbookBlocker } from '../stores/prepare/send-blocker'
 
 /**
  * Step 4: all rows or a pilot of the first N, then the confirmation with the cost. Sending needs
@@ -73,10 +80,17 @@ export function SendPanel(props: { env: EnvironmentView }) {
             prepare.getState().closePlan()
             nav.getState().openRun(runId)
           }}
+          {...onlyNewOf(plan, (rows) => void prepare.getState().planOnlyNew(rows))}
         />
       )}
     </Card>
   )
+}
+
+/** After a pilot, "All rows" can go back to only the rows of the sheet not sent yet. */
+function onlyNewOf(plan: SubmissionPlanView, send: (rows: number[]) => void) {
+  const rows = plan.batchId ? rowsNotPaidBefore(plan) : null
+  return rows ? { onSendOnlyNew: { rows: rows.length, send: () => send(rows) } } : {}
 }
 
 /**
@@ -126,15 +140,11 @@ function PlanActions() {
  */
 function SetAsideOffer() {
   const { prepare } = useStores()
-  const check = usePrepare((s) => s.check)
-  const checking = usePrepare((s) => s.checkState === 'reading')
-  const planning = usePrepare((s) => s.planning)
   // A listing too: its service is then sent a copy of the valid rows under its own headers.
-  if (!check || check.valid || checking || !check.target) return null
-  if (check.fileErrors.length > 0 || check.problems.length === 0) return null
-  const bad = new Set(check.problems.map((p) => p.rowNumber)).size
-  const good = check.rowCount - bad
-  if (good <= 0) return null
+  const aside = usePrepare(useShallow(rowsToSetAside))
+  const { planning, pilot } = useFields('prepare', 'planning', 'pilot')
+  if (!aside) return null
+  const { good, bad } = aside
   return (
     <button
       type="button"
@@ -142,8 +152,9 @@ function SetAsideOffer() {
       disabled={planning}
       onClick={() => void prepare.getState().planSend({ skipInvalid: true })}
     >
-      Send {good.toLocaleString('en-US')} valid {good === 1 ? 'row' : 'rows'} and set {bad} aside to
-      fix…
+      {pilot.on
+        ? `Send a pilot of ${Math.min(pilot.rows, good).toLocaleString('en-US')} of the ${good.toLocaleString('en-US')} valid rows and set ${bad} aside to fix…`
+        : `Send ${good.toLocaleString('en-US')} valid ${good === 1 ? 'row' : 'rows'} and set ${bad} aside to fix…`}
     </button>
   )
 }
@@ -169,13 +180,17 @@ function PendingSends() {
   )
 }
 
-/** All rows, or a pilot of the first N. */
+/**
+ * All rows, or a pilot of the first N: of the valid rows when the others are to be set aside
+ * (the pilot's rest is then the remaining valid rows).
+ */
 function PilotChoice(props: { ready: boolean }) {
   const { prepare } = useStores()
   const id = useId()
   const { pilot, planning } = useFields('prepare', 'pilot', 'planning')
-  const rowCount = usePrepare((s) => s.check?.rowCount ?? 0)
-  const ready = props.ready
+  const aside = usePrepare(useShallow(rowsToSetAside))
+  const rowCount = usePrepare((s) => aside?.good ?? s.check?.rowCount ?? 0)
+  const ready = props.ready || aside !== null
   return (
     <fieldset className="pilot" disabled={!ready || planning}>
       <legend className="prep-subtitle">Rows to send</legend>
@@ -186,7 +201,7 @@ function PilotChoice(props: { ready: boolean }) {
           checked={!pilot.on}
           onChange={() => prepare.getState().setPilot({ ...pilot, on: false })}
         />
-        All {rowCount.toLocaleString('en-US')} rows
+        All {rowCount.toLocaleString('en-US')} {aside ? 'valid rows' : 'rows'}
       </label>
       <label className="check-label">
         <input

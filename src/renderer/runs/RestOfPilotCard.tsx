@@ -3,8 +3,7 @@ import type { PilotRestView, RunOverview } from '../../shared/bridge'
 import { isTerminalStatus } from '../../shared/contract/statuses'
 import { estimateWords, plural } from '../../shared/amounts'
 import { Card } from '../components/CardParts'
-import { ErrorNotice } from '../components/ErrorNotice'
-import { ConfirmSubmission } from '../prepare/ConfirmSubmission'
+import { PlanThenSendSteps } from '../prepare/PlanThenSendSteps'
 import { usePlanThenSend } from '../prepare/use-plan-then-send'
 import { useStores } from '../stores/context'
 import { useLatestAnswer } from '../components/use-latest-answer'
@@ -20,7 +19,8 @@ export function RestOfPilotCard(props: { overview: RunOverview }) {
   const { runId, status } = detail.run
   const ended = isTerminalStatus(status)
   const [rest, setRest] = useState<PilotRestView | null>(null)
-  const { step, plan, confirm, close, busy } = useSendRest(environment, runId)
+  const send = useSendRest(environment, runId)
+  const { step, plan, busy } = send
 
   useLatestAnswer(
     () => {
@@ -54,20 +54,7 @@ export function RestOfPilotCard(props: { overview: RunOverview }) {
         </button>
       }
     >
-      {step.state === 'failed' && (
-        <ErrorNotice error={step.error} onRetry={() => void plan()} onDismiss={close} />
-      )}
-      {step.state === 'confirming' && (
-        <ConfirmSubmission
-          plan={step.plan}
-          sending={step.sending}
-          error={step.error}
-          onConfirm={(choice) => void confirm(choice)}
-          onCancel={() => {
-            if (!step.sending) close()
-          }}
-        />
-      )}
+      <PlanThenSendSteps send={send} planAgain={() => void plan()} />
     </Card>
   )
 }

@@ -13,6 +13,7 @@ import { RowsToFixCard } from './RowsToFixCard'
 import { RunSummaryCard } from './RunSummaryCard'
 import { StoppingCard } from './StoppingCard'
 import { TasksCard } from './TasksCard'
+import { RunBatch, useRunBatchAnswer } from './run-batch'
 
 /** Comparing runs is opened from here only: its code comes when a run's page first shows. */
 const CompareCard = onDemand(async () => (await import('../compare/CompareCard')).CompareCard)
@@ -25,6 +26,7 @@ export function RunDetail(props: { env: EnvironmentView; runId: string }) {
   // The run's newest summary is the shared cache's: the same the runs list shows.
   const summary = useRunSummaries((s) => summaryOf(s, env.name, runId))
   const overview = useMemo(() => shownOverview(read, summary), [read, summary])
+  const batch = useRunBatchAnswer(overview)
 
   useEffect(() => {
     void runDetail.getState().open(env.name, runId)
@@ -58,18 +60,20 @@ export function RunDetail(props: { env: EnvironmentView; runId: string }) {
     )
   }
   return (
-    <div className="run-detail-stack">
-      <RunSummaryCard overview={overview} back={back} />
-      {notice}
-      <StoppingCard overview={overview} />
-      <RestOfPilotCard overview={overview} />
-      <RowsToFixCard overview={overview} />
-      <OutputsCard overview={overview} />
-      <TasksCard overview={overview} />
-      <ArtifactsCard overview={overview} />
-      <Loading>
-        <CompareCard overview={overview} />
-      </Loading>
-    </div>
+    <RunBatch.Provider value={batch}>
+      <div className="run-detail-stack">
+        <RunSummaryCard overview={overview} back={back} />
+        {notice}
+        <StoppingCard overview={overview} />
+        <RestOfPilotCard overview={overview} />
+        <RowsToFixCard overview={overview} />
+        <OutputsCard overview={overview} />
+        <TasksCard overview={overview} />
+        <ArtifactsCard overview={overview} />
+        <Loading>
+          <CompareCard overview={overview} />
+        </Loading>
+      </div>
+    </RunBatch.Provider>
   )
 }

@@ -14,6 +14,7 @@ import type { RunDetailStore } from './run-detail/run-detail-store'
 import type { SettingsStore } from './settings-store'
 import type { HistoryStore } from './history-store'
 import type { CreatorStore } from './creator-store'
+import type { BatchStore } from './batch-store'
 
 export interface Stores {
   bridge: UiBridge
@@ -28,6 +29,7 @@ export interface Stores {
   settings: SettingsStore
   history: HistoryStore
   creator: CreatorStore
+  batch: BatchStore
 }
 
 export const StoresContext = createContext<Stores | null>(null)

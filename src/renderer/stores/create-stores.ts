@@ -2,6 +2,7 @@
 // made here, so a test renders a screen with the stores the app really has.
 import type { UiBridge } from '../bridge'
 import { createAppStore } from './app-store'
+import { createBatchStore } from './batch-store'
 import type { Stores } from './context'
 import { createCreatorStore } from './creator-store'
 import { createEnvironmentsStore } from './environments-store'
@@ -31,5 +32,6 @@ export function createStores(bridge: UiBridge, prepare: Omit<PrepareDeps, 'api'>
     settings: createSettingsStore(api),
     history: createHistoryStore(api),
     creator: createCreatorStore(api),
+    batch: createBatchStore(api),
   }
 }

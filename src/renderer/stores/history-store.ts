@@ -17,13 +17,20 @@ export interface HistoryData {
   loading: boolean
   loaded: boolean
   error: BridgeErrorInfo | null
+  /** Each listed batch's summary by environment and batch id ('' while asked or unknown). */
+  batchSummaries: Readonly<Record<string, string>>
 }
 
 export interface HistoryActions {
   load(): Promise<void>
   setSearch(search: string): Promise<void>
   loadMore(): Promise<void>
+  /** Asks a batch's summary once (by one of its runs) for its head row. */
+  askBatchSummary(environment: string, runId: string, batchId: string): Promise<void>
 }
+
+export const batchSummaryKey = (environment: string, batchId: string) =>
+  `${environment}\n${batchId}`
 
 export function createHistoryStore(api: BridgeApi) {
   return createStore<HistoryData & HistoryActions>()((set, get) => {
@@ -49,7 +56,11 @@ export function createHistoryStore(api: BridgeApi) {
       loading: false,
       loaded: false,
       error: null,
-      load: () => fetchPage(get().limit),
+      batchSummaries: {},
+      load() {
+        set({ batchSummaries: {} })
+        return fetchPage(get().limit)
+      },
       async setSearch(search) {
         set({ search })
         await fetchPage(HISTORY_PAGE)
@@ -58,6 +69,13 @@ export function createHistoryStore(api: BridgeApi) {
         const { more, loading, limit } = get()
         if (!more || loading) return
         await fetchPage(Math.min(1000, limit + HISTORY_PAGE))
+      },
+      async askBatchSummary(environment, runId, batchId) {
+        const key = batchSummaryKey(environment, batchId)
+        if (key in get().batchSummaries) return
+        set({ batchSummaries: { ...get().batchSummaries, [key]: '' } })
+        const batch = await api.getBatch({ environment, runId }).catch(() => null)
+        if (batch) set({ batchSummaries: { ...get().batchSummaries, [key]: batch.summary } })
       },
     }
   })

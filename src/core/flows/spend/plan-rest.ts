@@ -98,7 +98,8 @@ export async function planBatchRowsFromSheet(
         target,
         selection: { only: request.rows },
         runValuesFrom: first.rows[0],
-        batchOfRunId: first.batchOfRunId || first.runId,
+        // Only the rest completes the pilot's batch as its second part; chosen rows are sent as such.
+        ...(request.kind === 'rest' ? { batchOfRunId: first.batchOfRunId || first.runId } : {}),
         sendKind: request.kind,
         scratch,
         readAs: {

@@ -9,9 +9,6 @@ import { z } from 'zod'
 import type { Db } from '../db'
 import { readJsonColumn, selectRow, selectRows } from '../read-row'
 
-/** One letter a submitted row: p pending (queued or running), s succeeded, f failed, c cancelled. */
-export type RowOutcomeLetter = 'p' | 's' | 'f' | 'c'
-
 export interface BatchRecord {
   id: string
   historyKey: string
@@ -40,7 +37,7 @@ export interface BatchSend {
 
 export interface RunOutcomes {
   runId: string
-  /** One letter per submitted row, in the order sent. */
+  /** One letter per submitted row, in the order sent: p pending (queued or running), s succeeded, f failed, c cancelled. */
   outcomes: string
   /** The error of each failed row, by its index in the run ('' for the others, [] when none). */
   errors: string[]

@@ -51,3 +51,16 @@ export function sendBlocker(state: PrepareData): string | null {
     return 'Correct the address to call when the run ends (in Advanced options), or clear it.'
   return null
 }
+
+/**
+ * When some rows have problems and the rest are fine, the rows that can go (the others set aside
+ * to fix); null when that does not apply. Then a pilot of the valid rows can be sent too.
+ */
+export function rowsToSetAside(state: PrepareData): { good: number; bad: number } | null {
+  const { check } = state
+  if (!check || check.valid || state.checkState === 'reading' || !check.target) return null
+  if (check.fileErrors.length > 0 || check.problems.length === 0) return null
+  const bad = new Set(check.problems.map((p) => p.rowNumber)).size
+  const good = check.rowCount - bad
+  return good > 0 ? { good, bad } : null
+}

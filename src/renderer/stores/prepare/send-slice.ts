@@ -73,7 +73,8 @@ async function planSend(ctx: SliceContext, options: { skipInvalid?: boolean }) {
       // Sent even when empty: asking without one forgets the one remembered for the template.
       ...(target.kind === 'template' ? { callbackUrl: get().callbackUrl.trim() } : {}),
       workId,
-      ...(pilot.on && !options.skipInvalid ? { pilotRows: pilot.rows } : {}),
+      // With rows set aside, a pilot takes the first of the valid rows.
+      ...(pilot.on ? { pilotRows: pilot.rows } : {}),
       ...(options.skipInvalid ? { skipInvalid: true } : {}),
       ...(Object.keys(runValues).length ? { runValues } : {}),
       ...(ref.kind === 'bytes' ? { fileAssets: uploadedFileCells(get()) } : {}),
@@ -106,6 +107,17 @@ export function sendActions(ctx: SliceContext): SendActions {
     closePlan() {
       if (get().sending) return
       set({ plan: null, sendError: null })
+    },
+    async planOnlyNew(rows) {
+      const { environment, plan } = get()
+      if (!environment || !plan?.batchId || get().sending) return
+      set({ planning: true, planError: null, plan: null, sendError: null })
+      try {
+        const next = await api.planBatchRows({ environment, batchId: plan.batchId, rows })
+        set({ planning: false, plan: next })
+      } catch (error) {
+        set({ planning: false, planError: errorInfo(error) })
+      }
     },
     async confirmSend(options) {
       const { environment, plan } = get()

@@ -44,6 +44,8 @@ export interface SendActions {
   /** Stops working out the cost: its requests are aborted, its late answer dropped. */
   cancelPlan(): void
   closePlan(): void
+  /** Plans again, from the open plan's batch, only `rows` (the sheet rows not paid for before). */
+  planOnlyNew(rows: number[]): Promise<void>
   /** The explicit yes: sends the plan. Resolves with the submission, null when refused. */
   confirmSend(options: ConfirmChoice): Promise<SubmissionView | null>
   loadPending(): Promise<void>
