@@ -13,16 +13,17 @@ export interface BatchTally extends BatchCounts {
 
 export function batchSummary(t: BatchTally): string {
   const parts: string[] = []
+  const n = (count: number) => count.toLocaleString('en-US')
   const firstTime = t.succeeded - t.recovered
-  if (firstTime > 0) parts.push(`${firstTime} succeeded`)
+  if (firstTime > 0) parts.push(`${n(firstTime)} succeeded`)
   if (t.recovered > 0)
     parts.push(
-      `${t.recovered} failed, then ${t.recovered === 1 ? 'was' : 'were'} sent again and succeeded`,
+      `${n(t.recovered)} failed, then ${t.recovered === 1 ? 'was' : 'were'} sent again and succeeded`,
     )
-  if (t.failed > 0) parts.push(`${t.failed} failed`)
-  if (t.pending > 0) parts.push(`${t.pending} still running`)
-  if (t.setAside > 0) parts.push(`${t.setAside} set aside to fix`)
-  if (t.notSent > 0) parts.push(`${t.notSent} not sent yet`)
+  if (t.failed > 0) parts.push(`${n(t.failed)} failed`)
+  if (t.pending > 0) parts.push(`${n(t.pending)} still running`)
+  if (t.setAside > 0) parts.push(`${n(t.setAside)} set aside to fix`)
+  if (t.notSent > 0) parts.push(`${n(t.notSent)} not sent yet`)
   return `${plural(t.rows, 'row')}: ${parts.length > 0 ? parts.join(', ') : 'none sent yet'}`
 }
 

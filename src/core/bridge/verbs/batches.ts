@@ -47,7 +47,7 @@ export function batchVerbs(ctx: VerbContext): Verbs<'getBatch' | 'getBatchRows' 
   const connect = (environment: string) => engine.connect({ env: environment })
   const stateOf = async (environment: string, batchId: string, offline: boolean) => {
     const connection = await connect(environment)
-    const state = await engine.batches.state(connection, batchId, { offline })
+    const state = await engine.batches.state(connection, batchId, { offline, previews: offline })
     if (!state) throw noBatch(batchId)
     return { connection, state }
   }

@@ -183,19 +183,20 @@ export class Batches {
   }
 
   /**
-   * Every sheet row's state. Runs not seen ended yet are asked about first (a failure leaves
-   * them as last seen, said by `stale`), unless `offline`.
+   * Every sheet row's state, with its output's preview when `previews`. Runs not seen ended yet
+   * are asked about first (a failure leaves them as last seen, said by `stale`), unless `offline`.
    */
   async state(
     connection: Connection,
     batchId: string,
-    options: { signal?: AbortSignal | undefined; offline?: boolean } = {},
+    options: { signal?: AbortSignal | undefined; offline?: boolean; previews?: boolean } = {},
   ): Promise<BatchState | null> {
     const batch = this.table.byId(batchId)
     if (!batch) return null
     const sends = this.table.sends(batchId)
     const runIds = sends.filter((s) => s.state === 'accepted' && s.runId).map((s) => s.runId)
-    let outcomes = this.table.outcomes(connection.historyKey, runIds)
+    const previews = options.previews === true
+    let outcomes = this.table.outcomes(connection.historyKey, runIds, previews)
     let stale = false
     if (!options.offline) {
       for (const send of sends) {
@@ -208,7 +209,7 @@ export class Batches {
           stale = true
         }
       }
-      outcomes = this.table.outcomes(connection.historyKey, runIds)
+      outcomes = this.table.outcomes(connection.historyKey, runIds, previews)
     }
     const input = {
       sheetRows: batch.sheetRows,

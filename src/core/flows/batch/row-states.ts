@@ -37,6 +37,9 @@ export interface RowStatesInput {
   chosen?: ReadonlyMap<number, string>
 }
 
+/** One empty list shared by every row without a problem (a sheet can have 100,000 of them). */
+const NO_PROBLEMS: string[] = []
+
 interface Version {
   /** The service accepted the send (a run exists and is paid for). */
   accepted: boolean
@@ -75,7 +78,7 @@ function sentRow(sheetRow: number, versions: Version[], chosen: string | undefin
     runId: latest.runId,
     keptRunId: kept.letter === 's' ? kept.runId : '',
     keptIndex: kept.letter === 's' ? kept.index : -1,
-    problems: error ? [error] : [],
+    problems: error ? [error] : NO_PROBLEMS,
     preview: kept.letter === 's' ? (kept.outcomes?.previews[kept.index] ?? '') : '',
     // A send never answered is not paid yet: the journal sends it again under the same id.
     paid: versions.some((v) => v.accepted && (v.letter === 's' || v.letter === 'p')),
@@ -115,7 +118,7 @@ export function batchRowStates(input: RowStatesInput): BatchRow[] {
       runId: '',
       keptRunId: '',
       keptIndex: -1,
-      problems: problems ?? [],
+      problems: problems ?? NO_PROBLEMS,
       preview: '',
       paid: false,
     }

@@ -249,13 +249,21 @@ export class BatchesTable {
       )
   }
 
-  /** The outcomes last seen of these runs, by run id (runs never seen are missing). */
-  outcomes(historyKey: string, runIds: readonly string[]): Map<string, RunOutcomes> {
+  /**
+   * The outcomes last seen of these runs, by run id (runs never seen are missing); the outputs'
+   * previews only when asked for (a row's state does not need them).
+   */
+  outcomes(
+    historyKey: string,
+    runIds: readonly string[],
+    withPreviews = false,
+  ): Map<string, RunOutcomes> {
     if (runIds.length === 0) return new Map()
+    const previews = withPreviews ? 'previews_json' : "'' AS previews_json"
     const rows = selectRows(
       this.db,
       outcomesRow,
-      `SELECT run_id, outcomes, errors_json, previews_json, ended FROM run_outcomes
+      `SELECT run_id, outcomes, errors_json, ${previews}, ended FROM run_outcomes
        WHERE origin = ? AND run_id IN (${runIds.map(() => '?').join(', ')})`,
       [historyKey, ...runIds],
     )
