@@ -36,7 +36,7 @@ describe('rows with problems set aside as the sheet is read', () => {
     })
     expect(result.fileErrors).toEqual([])
     expect(result.valid).toBe(true)
-    expect(result.setAside).toEqual({ path, rows: 10 })
+    expect(result.setAside).toMatchObject({ path, rows: 10 })
     expect(result.rowCount).toBe(20)
     expect(result.rows).toHaveLength(20)
     expect(result.rowNumbers).not.toContain(4)

@@ -41,6 +41,29 @@ export function focusScreenStart(): void {
   if (!target) return
   if (!target.hasAttribute('tabindex')) target.tabIndex = -1
   target.focus({ preventScroll: false })
+  // A screen loaded on demand has no heading yet: its heading takes the focus when it comes,
+  // unless the user has moved on meanwhile.
+  if (!heading) focusHeadingWhenShown(target)
+}
+
+/** How long a screen loaded on demand may take before its heading no longer takes the focus. */
+const HEADING_WAIT_MS = 5000
+
+function focusHeadingWhenShown(waiting: HTMLElement): void {
+  const observer = new MutationObserver(() => {
+    const heading = document.querySelector<HTMLElement>('.screen h2, .screen h1')
+    if (!heading) return
+    stop()
+    if (document.activeElement !== waiting && !focusLost()) return
+    if (!heading.hasAttribute('tabindex')) heading.tabIndex = -1
+    heading.focus({ preventScroll: false })
+  })
+  const timer = setTimeout(() => stop(), HEADING_WAIT_MS)
+  const stop = () => {
+    observer.disconnect()
+    clearTimeout(timer)
+  }
+  observer.observe(waiting.closest('#main') ?? document.body, { childList: true, subtree: true })
 }
 
 /**

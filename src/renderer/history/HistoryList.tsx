@@ -59,11 +59,11 @@ function tagWords(entry: HistoryEntryView): string[] {
   if (entry.setAsideRows) tags.push(`${entry.setAsideRows} set aside to fix`)
   if (entry.sendKind) {
     if (entry.sendKind !== 'all') tags.push(sendKindWords(entry.sendKind))
-    return tags
+  } else {
+    if (entry.retryOfRunId && !entry.followUpOfRunId) tags.push('retry of an earlier run')
+    if (entry.batchOfRunId) tags.push('rest of a pilot')
+    else if (entry.batchRests?.length) tags.push('pilot')
   }
-  if (entry.retryOfRunId && !entry.followUpOfRunId) tags.push('retry of an earlier run')
-  if (entry.batchOfRunId) tags.push('rest of a pilot')
-  else if (entry.batchRests?.length) tags.push('pilot')
   if (entry.callbackUrl) tags.push(CALLBACK_TAG)
   return tags
 }

@@ -102,7 +102,9 @@ export class AsideRows {
   endRow(rowIndex: number, rowNumber: number, sheetRow: number, cells: CellValue[]): boolean {
     if (this.problems.length === 0) return false
     this.indexes.push(rowIndex)
-    this.rows.push({ sheetRow: rowNumber, problems: this.problems.slice(0, MAX_KEPT_PROBLEMS) })
+    // A row set aside again from a workbook to fix is named by its row in the buyer's own sheet.
+    const own = sheetRow > 0 ? sheetRow : rowNumber
+    this.rows.push({ sheetRow: own, problems: this.problems.slice(0, MAX_KEPT_PROBLEMS) })
     const { columns } = this
     this.sink.row({
       rowNumber,
