@@ -4,13 +4,13 @@
 import { describe, expect, it } from 'vitest'
 import { RunsScreen } from '../../src/renderer/screens/RunsScreen'
 import type { RunOverview } from '../../src/shared/bridge'
-import { environment, runOverview, runSummary } from '../renderer/fixtures'
-import { render } from './harness'
+import { environment, runOverview, runSummary, sentAs, submissionPlan } from '../renderer/fixtures'
+import { buttonNamed, byLabel, click, render, typeInto, type FakeVerbs } from './harness'
 
 const env = environment({ name: 'Sandbox' })
 
 /** The runs screen of Sandbox with run-1 open, read as `overview`. */
-async function openRun(overview: RunOverview) {
+async function openRun(overview: RunOverview, more: FakeVerbs = {}) {
   const run = overview.detail.run
   const h = await render(
     (stores) => {
@@ -28,6 +28,7 @@ async function openRun(overview: RunOverview) {
       getRunOverview: async () => overview,
       followRun: async () => null,
       unfollowRun: async () => null,
+      ...more,
     },
   )
   await h.settle()
@@ -49,5 +50,26 @@ describe('one state, said once', () => {
     const links = shown.container.querySelector('.run-links')?.textContent
     expect(count(links, 'Rows sent again')).toBe(1)
     expect(links).toContain('Rows sent again in 2 later runs: the first, the second.')
+  })
+
+  it('after a redo is sent, its row box is empty and "Redo rows" waits for rows', async () => {
+    const run = runSummary({ status: 'succeeded' })
+    const shown = await openRun(
+      runOverview({ detail: { run, market: undefined, tasks: [], artifacts: [] } }),
+      {
+        planRedo: (async () => submissionPlan([1])) as never,
+        confirmSubmission: (async () => sentAs('run-2')) as never,
+      },
+    )
+    const box = byLabel(shown.container, 'Redo rows')
+    await typeInto(box, '1')
+    await click(buttonNamed(shown.container, 'Redo 1 row'))
+    await shown.settle()
+    await click(shown.container.querySelector('.confirm-agree input')!)
+    await click(buttonNamed(shown.container, /^Send for/))
+    await shown.settle()
+    expect(shown.text()).toContain('Sent as a new run.')
+    expect(byLabel(shown.container, 'Redo rows').value).toBe('')
+    expect(buttonNamed(shown.container, 'Redo rows').disabled).toBe(true)
   })
 })
