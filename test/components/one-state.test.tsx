@@ -2,10 +2,21 @@
 // One state, said once: what a screen shows after an action agrees with itself, with no
 // sentence repeated and nothing left over from before the action.
 import { describe, expect, it } from 'vitest'
+import { act } from 'react'
+import { App } from '../../src/renderer/components/App'
 import { RunsScreen } from '../../src/renderer/screens/RunsScreen'
 import type { RunOverview } from '../../src/shared/bridge'
 import { environment, runOverview, runSummary, sentAs, submissionPlan } from '../renderer/fixtures'
-import { buttonNamed, byLabel, click, render, typeInto, type FakeVerbs } from './harness'
+import {
+  bridgeError,
+  buttonNamed,
+  pending,
+  byLabel,
+  click,
+  render,
+  typeInto,
+  type FakeVerbs,
+} from './harness'
 
 const env = environment({ name: 'Sandbox' })
 
@@ -71,5 +82,33 @@ describe('one state, said once', () => {
     expect(shown.text()).toContain('Sent as a new run.')
     expect(byLabel(shown.container, 'Redo rows').value).toBe('')
     expect(buttonNamed(shown.container, 'Redo rows').disabled).toBe(true)
+  })
+})
+
+describe('a new token', () => {
+  it('reads the runs again: the old refusal and "0 runs" go without a "Try again"', async () => {
+    const work = environment({ name: 'Work', isDefault: true })
+    let accepted = false
+    const h = await render(() => <App />, {
+      getAppInfo: () => pending(),
+      listEnvironments: async () => ({ items: [work] }),
+      setToken: (async () => {
+        accepted = true
+        return { items: [work] }
+      }) as never,
+      listRuns: async () => {
+        if (!accepted)
+          throw bridgeError('unauthorized', 'The service did not accept the API token.')
+        return { environment: 'Work', items: [runSummary()], nextPageToken: '', totalCount: 1 }
+      },
+      watchRuns: async () => ({ environment: 'Work', items: [], totalCount: 1, activeCount: 1 }),
+    })
+    await act(async () => h.stores.nav.getState().show('runs'))
+    await h.settle()
+    expect(h.text()).toContain('did not accept the API token')
+    expect(await h.stores.environments.getState().setToken('Work', 'tok-new', 'saved')).toBeNull()
+    await h.settle()
+    expect(h.text()).not.toContain('did not accept the API token')
+    expect(h.text()).toContain('Run one')
   })
 })
