@@ -112,3 +112,39 @@ describe('a new token', () => {
     expect(h.text()).toContain('Run one')
   })
 })
+
+describe('a row sent again', () => {
+  it('shows its later run running, then its outcome, as that run moves', async () => {
+    const run = runSummary({ status: 'succeeded' })
+    let later = 'running'
+    const shown = await openRun(
+      runOverview({
+        detail: { run, market: undefined, tasks: [], artifacts: [] },
+        retriedBy: ['run-2'],
+      }),
+      {
+        rowVersions: (async () => ({
+          items: [
+            {
+              label: 'Row 2',
+              versions: [
+                { runId: 'run-1', status: 'failed' },
+                { runId: 'run-2', status: later },
+              ],
+              kept: 0,
+              index: 0,
+              keptBy: 'rule',
+            },
+          ],
+        })) as never,
+      },
+    )
+    const versions = () => shown.container.querySelector('.row-versions')?.textContent ?? ''
+    expect(versions()).toContain('sent again (running')
+    later = 'succeeded'
+    const ended = runSummary({ runId: 'run-2', status: 'succeeded', updatedAtUnix: 99 })
+    await act(async () => shown.stores.runSummaries.getState().put('Sandbox', [ended]))
+    await shown.settle()
+    expect(versions()).toContain('sent again (succeeded')
+  })
+})

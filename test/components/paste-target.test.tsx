@@ -26,8 +26,8 @@ async function picker() {
       if (args.templateId === 'echo') return echo
       throw bridgeError('not-found', 'There is no template “nope” on this service.')
     }) as never,
-    listPendingChecks: () => pending(),
-    getDraft: () => pending(),
+    listPendingSubmissions: () => pending(),
+    restoreDraft: () => pending(),
   })
   await act(async () => void h.stores.prepare.getState().open('Work'))
   await h.settle()
