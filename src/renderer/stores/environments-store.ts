@@ -35,6 +35,23 @@ export type EnvironmentsState = EnvironmentsData &
     tokenVersion: number
   }
 
+/** Asks whether the service is there and the token accepted, and keeps the answer by name. */
+async function checkConnection(
+  api: BridgeApi,
+  set: (change: (s: EnvironmentsState) => Partial<EnvironmentsState>) => void,
+  name: string,
+) {
+  set((s) => ({ checks: { ...s.checks, [name]: { running: true, report: null, error: null } } }))
+  try {
+    const report = await api.checkConnection({ environment: name })
+    set((s) => ({ checks: { ...s.checks, [name]: { running: false, report, error: null } } }))
+  } catch (error) {
+    set((s) => ({
+      checks: { ...s.checks, [name]: { running: false, report: null, error: errorInfo(error) } },
+    }))
+  }
+}
+
 export function createEnvironmentsStore(api: BridgeApi) {
   return createStore<EnvironmentsState>()((set, get) => {
     const run = async (task: () => Promise<EnvironmentList>): Promise<BridgeErrorInfo | null> => {
@@ -98,22 +115,7 @@ export function createEnvironmentsStore(api: BridgeApi) {
       makeDefault(name) {
         return run(() => api.useEnvironment({ name }))
       },
-      async check(name) {
-        set((s) => ({
-          checks: { ...s.checks, [name]: { running: true, report: null, error: null } },
-        }))
-        try {
-          const report = await api.checkConnection({ environment: name })
-          set((s) => ({ checks: { ...s.checks, [name]: { running: false, report, error: null } } }))
-        } catch (error) {
-          set((s) => ({
-            checks: {
-              ...s.checks,
-              [name]: { running: false, report: null, error: errorInfo(error) },
-            },
-          }))
-        }
-      },
+      check: (name) => checkConnection(api, set, name),
     }
   })
 }
