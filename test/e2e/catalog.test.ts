@@ -6,7 +6,7 @@ import { paths } from '../../src/shared/contract'
 import { BUYER_TOKEN, LISTING_ID, LISTING_VERSION, buyerSeed } from '../helpers/buyer-seed'
 import { call } from '../helpers/sandbox'
 import { describeInChromium, useE2eApp } from './harness'
-import { screenshotBothThemes, seriousA11yViolations } from './screens'
+import { screenshotAtBothSizes, screenshotBothThemes, seriousA11yViolations } from './screens'
 import { chooseEnvironment } from './steps'
 
 describeInChromium('Catalog', 'finding what to run', () => {
@@ -71,10 +71,14 @@ describeInChromium('Catalog', 'finding what to run', () => {
       // A template no list knows, from a link copied from the service's website.
       await page.getByRole('radio', { name: 'Official template' }).check()
       await paste.fill('https://market.example.com/templates/tpl-echo?utm_source=mail')
-      await expect.poll(() => found.textContent()).toBe('Found the template “tpl-echo”.')
-      await screenshotBothThemes(page, 'catalog-template-link')
+      // Read from the link, but found only once the service has it.
+      await expect
+        .poll(() => found.textContent())
+        .toBe('The template id “tpl-echo”: choose Use this template to open it.')
       await page.getByRole('button', { name: 'Use this template' }).click()
       await page.getByRole('heading', { name: '2. Echo' }).waitFor()
+      await expect.poll(() => found.textContent()).toBe('Found the template “tpl-echo”.')
+      await screenshotAtBothSizes(page, 'catalog-template-link')
 
       // Junk is said to be junk, and nothing can be used.
       await paste.fill('see you at 5')

@@ -6,7 +6,11 @@ import { expect, it } from 'vitest'
 import { chooseSecretStore } from '../../src/core/secrets'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 import { describeInChromium, useE2eApp } from './harness'
-import { screenshotBothThemes } from './screens'
+import { screenshotAtBothSizes, screenshotBothThemes } from './screens'
+
+function occurrences(text: string | null, words: string): number {
+  return (text ?? '').split(words).length - 1
+}
 
 const TOKEN = 'tok-e2e-session-only-8d1e'
 
@@ -45,24 +49,37 @@ describeInChromium('No-keychain', 'signing in on a computer without a keychain',
         await page.goto(app.mode.url)
         await page.getByRole('button', { name: 'Add environment' }).click()
         const dialog = page.getByRole('dialog', { name: 'Add an environment' })
+        const sentence = dialog.locator('#dialog-description')
         await expect
-          .poll(() => dialog.getByRole('note').textContent())
-          .toContain('There is no secure place on this computer to save tokens.')
+          .poll(() => sentence.textContent())
+          .toContain(
+            'There is no secure place on this computer to save tokens, so Skill Runner holds the token in its memory for this session only',
+          )
         const sessionOnly = dialog.getByLabel('Keep the token for this session only')
         expect(await sessionOnly.isChecked()).toBe(true)
         await dialog.getByLabel('Name').fill('Work')
         await dialog.getByLabel('Service address').fill(service.url)
         await dialog.getByLabel('API token').fill(TOKEN)
-        await screenshotBothThemes(page, 'no-keychain-add-environment')
+        await screenshotAtBothSizes(page, 'no-keychain-add-environment')
 
-        // Saving is refused with the real cause, never the window's "could not read".
+        // Unticked, the dialog says the token cannot be saved (never "saved encrypted"), once.
         await sessionOnly.uncheck()
+        expect(await sentence.textContent()).toContain(
+          'this token cannot be saved. Tick "Keep the token for this session only"',
+        )
+        expect(await dialog.textContent()).not.toContain('saved encrypted')
+        expect(occurrences(await dialog.textContent(), 'no secure place')).toBe(1)
+        await screenshotAtBothSizes(page, 'no-keychain-add-environment-unticked')
+
+        // Sending anyway is refused with what to do, without the reason a second time.
         await dialog.getByRole('button', { name: 'Add environment' }).click()
         const refusal = dialog.getByRole('alert')
         await expect
           .poll(() => refusal.textContent())
-          .toContain('There is no secure place on this computer to save the token.')
+          .toContain('Nothing was saved. Tick "Keep the token for this session only"')
         expect(await refusal.textContent()).not.toContain('could not read')
+        expect(occurrences(await dialog.textContent(), 'no secure place')).toBe(1)
+        await screenshotAtBothSizes(page, 'no-keychain-add-environment-refused')
 
         await sessionOnly.check()
         await dialog.getByRole('button', { name: 'Add environment' }).click()

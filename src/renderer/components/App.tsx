@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { useStores, useApp, useFields } from '../stores/context'
+import { useStores, useApp, useEnvironments, useFields } from '../stores/context'
 import { selectedEnvironment } from '../stores/environments-selectors'
 import { EnvironmentSidebar } from './EnvironmentSidebar'
 import { EnvironmentHeader } from './EnvironmentHeader'
@@ -29,9 +29,11 @@ export function App() {
 
   useScreenFocus(screen, openBatchOf ? `batch of ${openBatchOf}` : openRunId)
 
+  // Read again when a new token is given: what the old one was refused is not the news now.
+  const tokenVersion = useEnvironments((s) => s.tokenVersion)
   useEffect(() => {
     if (selected?.name) void runs.getState().open(selected.name)
-  }, [runs, selected?.name])
+  }, [runs, selected?.name, tokenVersion])
 
   return (
     <LastFocused.Provider value={lastFocused}>

@@ -1,22 +1,15 @@
 import type { EnvironmentView } from '../../shared/bridge'
 import { useStores } from '../stores/context'
-import { errorInfo } from '../stores/errors'
 import { Dialog } from './Dialog'
 import { TOKEN_BUTTON } from '../stores/plain-words'
 import { TokenField, TokenFormEnd, useTokenForm } from './TokenFormParts'
 
 /** Replaces the token of an environment. The field is cleared as soon as it went through. */
 export function TokenDialog(props: { env: EnvironmentView; onClose: () => void }) {
-  const { bridge, environments } = useStores()
-  const form = useTokenForm(props.onClose, async (token, keeping) => {
-    try {
-      const list = await bridge.api.setToken({ name: props.env.name, token, keeping })
-      environments.getState().apply(list)
-      return null
-    } catch (e) {
-      return errorInfo(e)
-    }
-  })
+  const { environments } = useStores()
+  const form = useTokenForm(props.onClose, (token, keeping) =>
+    environments.getState().setToken(props.env.name, token, keeping),
+  )
 
   return (
     <Dialog

@@ -5,10 +5,10 @@ import { Checkbox, Field } from './Field'
 
 export type TokenKeeping = 'saved' | 'session'
 
-/** The words the engine gave about where tokens go, and whether they can be saved at all. */
-function useTokenStore(): { store: TokenStorageView | null; note: string } {
+/** Where the engine saves tokens, and whether it can save them at all. */
+function useTokenStore(): { store: TokenStorageView | null } {
   const info = useApp((s) => s.info)
-  return { store: info?.secretStore ?? null, note: info?.tokenNote ?? '' }
+  return { store: info?.secretStore ?? null }
 }
 
 /**
@@ -23,12 +23,21 @@ function useTokenKeeping() {
   return { keeping, setKeeping }
 }
 
-/** The dialog's sentence on where the token goes. */
+const SESSION_BOX = 'Keep the token for this session only'
+
+/**
+ * The dialog's one sentence on what will happen to the token, for the box as it is ticked now.
+ * Without a secure place this sentence also says why, so nothing else in the dialog repeats it.
+ */
 function useTokenDescription(keeping: TokenKeeping): string {
   const { store } = useTokenStore()
+  const noPlace = store !== null && !store.canSaveTokens
+  const why = noPlace ? 'There is no secure place on this computer to save tokens, so ' : ''
   if (keeping === 'session') {
-    return 'Skill Runner holds the token in its memory for this session only: it is gone when Skill Runner closes, and never shown again.'
+    return `${why}Skill Runner holds the token in its memory for this session only: it is gone when Skill Runner closes, and never shown again.`
   }
+  if (noPlace)
+    return `${why}this token cannot be saved. Tick "${SESSION_BOX}" to use it until Skill Runner closes.`
   if (store?.kind === 'keychain') {
     return `Your token is saved in ${store.description}, and never shown again.`
   }
@@ -36,21 +45,20 @@ function useTokenDescription(keeping: TokenKeeping): string {
 }
 
 /**
- * The choice "Keep the token for this session only", with the engine's own words on why when
- * nothing can save it (the same note the sidebar shows).
+ * The choice "Keep the token for this session only", with what to install to save tokens when
+ * nothing can (the reason itself is in the dialog's sentence).
  */
 function TokenKeepingChoice(props: {
   keeping: TokenKeeping
   onChange: (keeping: TokenKeeping) => void
 }) {
-  const { store, note } = useTokenStore()
-  const cannotSave = store !== null && !store.canSaveTokens
+  const { store } = useTokenStore()
+  const advice = store !== null && !store.canSaveTokens ? store.advice : undefined
   return (
     <div className="token-keeping">
-      {cannotSave && (
+      {advice && (
         <p className="token-keeping-why" role="note">
-          {note}
-          {store.advice && <span className="token-keeping-advice">{store.advice}</span>}
+          <span className="token-keeping-advice">{advice}</span>
         </p>
       )}
       <Checkbox
@@ -58,7 +66,7 @@ function TokenKeepingChoice(props: {
         checked={props.keeping === 'session'}
         onChange={(checked) => props.onChange(checked ? 'session' : 'saved')}
       >
-        Keep the token for this session only
+        {SESSION_BOX}
       </Checkbox>
     </div>
   )
@@ -101,6 +109,17 @@ export function TokenField(props: {
 }
 
 /**
+ * A refusal in the foot's words. Refused for want of a secure place, the dialog's sentence has
+ * already said why, so the foot says only what to do: tick the box.
+ */
+function refusalWords(error: BridgeErrorInfo): string {
+  if (error.action === 'keep-token-for-session') {
+    return `Nothing was saved. Tick "${SESSION_BOX}" to use the token until Skill Runner closes.`
+  }
+  return `${error.message} ${error.nextStep}`
+}
+
+/**
  * The foot of a dialog's form: the problem that belongs to no single field (a field's own
  * problem shows under it), then Cancel and the submit button, which says what it is doing.
  */
@@ -116,7 +135,7 @@ function DialogFormFoot(props: {
     <>
       {error && !error.fields && (
         <p className="form-error" role="alert">
-          {error.message} {error.nextStep}
+          {refusalWords(error)}
         </p>
       )}
       <div className="dialog-actions">

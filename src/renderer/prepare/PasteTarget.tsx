@@ -2,13 +2,40 @@ import { useState, type FormEvent } from 'react'
 import type { CatalogEntry } from '../../shared/bridge'
 import { readRunLink, type RunLinkKind, type RunLinkReading } from '../../shared/run-link'
 import { Field } from '../components/Field'
-import { useStores } from '../stores/context'
+import { usePrepare, useStores } from '../stores/context'
 import { offeredVersionWords } from './catalog-words'
 
-/** What was recognised in the pasted text, in words. */
-function recognisedWords(reading: RunLinkReading, known: CatalogEntry | undefined): string {
+/** Where the service's answer for the chosen template stands, for the paste's words. */
+type TemplateLookup = 'not-chosen' | 'looking' | 'found' | 'failed'
+
+/** How far the template `templateId` was looked up on the service, as step 2 shows it. */
+function useTemplateLookup(templateId: string | undefined): TemplateLookup {
+  return usePrepare((s) => {
+    if (!templateId || s.target?.kind !== 'template' || s.target.templateId !== templateId)
+      return 'not-chosen'
+    if (s.templateError) return 'failed'
+    if (s.template?.templateId === templateId) return 'found'
+    return 'looking'
+  })
+}
+
+/**
+ * What was recognised in the pasted text, in words. A template is "found" only once the service
+ * gave its form, so these words never disagree with step 2.
+ */
+function recognisedWords(
+  reading: RunLinkReading,
+  known: CatalogEntry | undefined,
+  lookup: TemplateLookup,
+): string {
   const named = known && known.name !== known.id ? ` (${known.name})` : ''
-  if (reading.kind === 'template') return `Found the template “${reading.templateId}”${named}.`
+  if (reading.kind === 'template') {
+    const id = `“${reading.templateId}”${named}`
+    if (lookup === 'found') return `Found the template ${id}.`
+    if (lookup === 'looking') return `Looking for the template ${id} on the service…`
+    if (lookup === 'failed') return `The template ${id} could not be opened: see step 2.`
+    return `The template id ${id}: choose Use this template to open it.`
+  }
   const version = reading.versionId ? ` and its version “${reading.versionId}”` : ''
   return `Found the listing “${reading.listingId}”${named}${version}.`
 }
@@ -38,6 +65,7 @@ export function PasteTarget(props: { kind: RunLinkKind; catalog: CatalogEntry[] 
   const version = found?.versionId ?? (known?.versionId || typedVersion.trim())
   const ready = found !== null && (found.kind === 'template' || Boolean(version))
   const kind = found?.kind ?? props.kind
+  const lookup = useTemplateLookup(found?.templateId ?? undefined)
 
   function use(event: FormEvent) {
     event.preventDefault()
@@ -78,7 +106,7 @@ export function PasteTarget(props: { kind: RunLinkKind; catalog: CatalogEntry[] 
       </div>
       <p className={`paste-found ${found ? '' : 'paste-found-idle'}`} role="status">
         {found
-          ? `${recognisedWords(found, known)}${needsVersion ? ` ${versionNote(known)}` : ''}`
+          ? `${recognisedWords(found, known, lookup)}${needsVersion ? ` ${versionNote(known)}` : ''}`
           : `A link to the ${props.kind} copied from the service’s website, or its id.`}
       </p>
     </form>

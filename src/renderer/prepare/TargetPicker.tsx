@@ -75,6 +75,15 @@ function TemplateOption(props: { entry: CatalogEntry; facts: string; chosen: boo
   )
 }
 
+/** A template known only by its form or the store's list, as a catalog entry to choose. */
+function templateEntry(
+  t: { templateId: string; name: string; description: string },
+  source: 'sandbox' | 'saved-schema',
+): CatalogEntry {
+  const entry = { kind: 'template', id: t.templateId, name: t.name, description: t.description }
+  return { ...entry, kind: 'template', versions: [], source, sources: [], rowsRun: 0 }
+}
+
 /** The official templates known here: from the catalog, else the ones the store loaded. */
 function TemplateChoice(props: { catalog: CatalogState }) {
   const { prepare } = useStores()
@@ -84,26 +93,22 @@ function TemplateChoice(props: { catalog: CatalogState }) {
   const offline = usePrepare((s) => s.templatesOffline)
   const error = usePrepare((s) => s.templatesError)
   const chosenTemplate = target?.kind === 'template' ? target.templateId : ''
+  // A template opened by its link or id is known here from then on, whatever the list says.
+  const opened = usePrepare((s) => s.template)
   const known = props.catalog.items.filter((e) => e.kind === 'template')
   const options =
     known.length > 0
       ? known.map((entry) => ({ entry, facts: entryFacts(entry, props.catalog.unitLabel) }))
       : templates.map((t) => ({
-          entry: {
-            kind: 'template' as const,
-            id: t.templateId,
-            name: t.name,
-            description: t.description,
-            versions: [],
-            source: t.source === 'builtin' ? ('sandbox' as const) : ('saved-schema' as const),
-            sources: [],
-            rowsRun: 0,
-          },
+          entry: templateEntry(t, t.source === 'builtin' ? 'sandbox' : 'saved-schema'),
           facts:
             t.source === 'cached' && t.fetchedAtMs !== null
               ? `saved ${describeAge(t.fetchedAtMs)}`
               : '',
         }))
+  if (opened && !options.some((o) => o.entry.id === opened.templateId)) {
+    options.push({ entry: templateEntry(opened, 'saved-schema'), facts: '' })
+  }
 
   return (
     <>

@@ -61,7 +61,12 @@ export function RedoRows(props: { overview: RunOverview }) {
         Or mark them in the rows below. By their {words}; a redo is a new run of only those, shown
         with its cost first.
       </span>
-      <RedoOutcome redo={redo} onConfirm={(choice) => void confirm(choice)} onClose={close} />
+      <RedoOutcome
+        redo={redo}
+        // Sent, the rows typed are done with: the box empties and "Redo rows" waits for new ones.
+        onConfirm={(choice) => void confirm(choice).then((sent) => sent && setText(''))}
+        onClose={close}
+      />
     </div>
   )
 }

@@ -2,7 +2,8 @@ import { useState } from 'react'
 import type { BridgeErrorInfo, RowVersionsView, RunOverview } from '../../shared/bridge'
 import { statusLabel } from '../../shared/format'
 import { ErrorNotice } from '../components/ErrorNotice'
-import { useStores } from '../stores/context'
+import { useRunSummaries, useStores } from '../stores/context'
+import { summaryOf } from '../stores/run-summaries-store'
 import { useLatestAnswer } from '../components/use-latest-answer'
 import { errorInfo } from '../stores/errors'
 
@@ -21,10 +22,15 @@ export function RowVersions(props: { overview: RunOverview }) {
   const [keeping, setKeeping] = useState<string | null>(null)
   const [error, setError] = useState<BridgeErrorInfo | null>(null)
   const later = retriedBy.join(' ')
+  // Read again as the later runs move (each summary the window receives), so a row sent again
+  // shows its run running, then its outcome, without the page being opened again.
+  const laterNews = useRunSummaries((s) =>
+    retriedBy.map((id) => summaryOf(s, environment, id)?.updatedAtUnix ?? 0).join(' '),
+  )
   useLatestAnswer(
     () => (later ? bridge.api.rowVersions({ environment, runId }).catch(() => null) : null),
     setView,
-    [bridge, environment, runId, later],
+    [bridge, environment, runId, later, laterNews],
   )
   if (!later || !view || view.items.length === 0) return null
 

@@ -148,17 +148,42 @@ function RelatedRuns(props: { overview: RunOverview }) {
           <RunLink runId={followUpOfRunId}>an earlier run</RunLink>, fixed.{' '}
         </>
       )}
-      {retriedBy.map((id) => (
-        <span key={id}>
-          Rows sent again in <RunLink runId={id}>a later run</RunLink>.{' '}
-        </span>
-      ))}
+      <SentAgainIn runIds={retriedBy} />
       {followUps.map((id) => (
         <span key={id}>
           Rows set aside, fixed and sent in <RunLink runId={id}>a follow-up</RunLink>.{' '}
         </span>
       ))}
     </p>
+  )
+}
+
+const ORDINALS = ['the first', 'the second', 'the third']
+
+/**
+ * The later runs that sent rows of this one again, said in one sentence however many there are:
+ * one link for one run, else one link per run named by its order.
+ */
+function SentAgainIn(props: { runIds: string[] }) {
+  const ids = [...new Set(props.runIds)]
+  if (ids.length === 0) return null
+  if (ids.length === 1) {
+    return (
+      <>
+        Rows sent again in <RunLink runId={ids[0]!}>a later run</RunLink>.{' '}
+      </>
+    )
+  }
+  return (
+    <>
+      Rows sent again in {ids.length} later runs:{' '}
+      {ids.map((id, i) => (
+        <span key={id}>
+          <RunLink runId={id}>{ORDINALS[i] ?? `run ${i + 1}`}</RunLink>
+          {i < ids.length - 1 ? ', ' : '. '}
+        </span>
+      ))}
+    </>
   )
 }
 

@@ -21,9 +21,36 @@ export interface EnvironmentsActions {
   remove(name: string): Promise<BridgeErrorInfo | null>
   makeDefault(name: string): Promise<BridgeErrorInfo | null>
   check(name: string): Promise<void>
+  /** Gives an environment a new token; its earlier connection check is forgotten. */
+  setToken(
+    name: string,
+    token: string,
+    keeping: 'saved' | 'session',
+  ): Promise<BridgeErrorInfo | null>
 }
 
-export type EnvironmentsState = EnvironmentsData & EnvironmentsActions
+export type EnvironmentsState = EnvironmentsData &
+  EnvironmentsActions & {
+    /** Grows each time a token is given: what was read with the old one is read again. */
+    tokenVersion: number
+  }
+
+/** Asks whether the service is there and the token accepted, and keeps the answer by name. */
+async function checkConnection(
+  api: BridgeApi,
+  set: (change: (s: EnvironmentsState) => Partial<EnvironmentsState>) => void,
+  name: string,
+) {
+  set((s) => ({ checks: { ...s.checks, [name]: { running: true, report: null, error: null } } }))
+  try {
+    const report = await api.checkConnection({ environment: name })
+    set((s) => ({ checks: { ...s.checks, [name]: { running: false, report, error: null } } }))
+  } catch (error) {
+    set((s) => ({
+      checks: { ...s.checks, [name]: { running: false, report: null, error: errorInfo(error) } },
+    }))
+  }
+}
 
 export function createEnvironmentsStore(api: BridgeApi) {
   return createStore<EnvironmentsState>()((set, get) => {
@@ -41,6 +68,7 @@ export function createEnvironmentsStore(api: BridgeApi) {
       loading: false,
       error: null,
       checks: {},
+      tokenVersion: 0,
       async load() {
         set({ loading: true, error: null })
         try {
@@ -71,28 +99,23 @@ export function createEnvironmentsStore(api: BridgeApi) {
         if (result === null) set({ selected: input.name.trim() })
         return result
       },
+      async setToken(name, token, keeping) {
+        const result = await run(() => api.setToken({ name, token, keeping }))
+        if (result === null) {
+          set((s) => {
+            const { [name]: _old, ...checks } = s.checks
+            return { checks, tokenVersion: s.tokenVersion + 1 }
+          })
+        }
+        return result
+      },
       remove(name) {
         return run(() => api.removeEnvironment({ name }))
       },
       makeDefault(name) {
         return run(() => api.useEnvironment({ name }))
       },
-      async check(name) {
-        set((s) => ({
-          checks: { ...s.checks, [name]: { running: true, report: null, error: null } },
-        }))
-        try {
-          const report = await api.checkConnection({ environment: name })
-          set((s) => ({ checks: { ...s.checks, [name]: { running: false, report, error: null } } }))
-        } catch (error) {
-          set((s) => ({
-            checks: {
-              ...s.checks,
-              [name]: { running: false, report: null, error: errorInfo(error) },
-            },
-          }))
-        }
-      },
+      check: (name) => checkConnection(api, set, name),
     }
   })
 }
