@@ -8,12 +8,14 @@ import { describe, expect, it } from 'vitest'
 import { batchRowStates, failedFirst, tallyOf } from '../../src/core/flows/batch/row-states'
 import { paidBeforeOf } from '../../src/core/flows/spend/batch-plans'
 import type { BatchState } from '../../src/core/flows/batch/batches'
-import { openDb, SCHEMA_VERSION } from '../../src/core/storage/db'
+import { openDb } from '../../src/core/storage/db'
 import type { BatchSend, RunOutcomes } from '../../src/core/storage/tables/batches'
 import { batchSummary } from '../../src/shared/format'
 import { rollBackTo } from '../helpers/history-db'
 
 const SHEET = [2, 3, 4, 5, 6, 7, 8, 9]
+/** The history's version once it has batches. */
+const BATCHES_VERSION = 9
 
 let ids = 0
 function send(
@@ -221,7 +223,7 @@ describe('the migration from a journal of the earlier shape', () => {
     const home = mkdtempSync(join(tmpdir(), 'sr-batch-migration-'))
     const path = join(home, 'history.db')
     let db = openDb(path)
-    rollBackTo(db, SCHEMA_VERSION - 1)
+    rollBackTo(db, BATCHES_VERSION - 1)
     const insert = db.prepare(
       `INSERT INTO submissions (client_request_id, environment, origin, target_kind, target_id, fingerprint,
          input_filename, row_count, rows_json, row_numbers_json, state, run_id, retry_of_run_id,
