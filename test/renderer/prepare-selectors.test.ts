@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { checkHeadline } from '../../src/renderer/stores/prepare/check-slice'
 import { describeAge } from '../../src/renderer/stores/prepare/field-words'
 import { countFileCells, resolveFileCells } from '../../src/renderer/stores/prepare/files-slice'
-import { stepWords } from '../../src/renderer/stores/plain-words'
+import { stepWords, versionDetail } from '../../src/renderer/stores/plain-words'
 import { tokenStoreNote } from '../../src/core/secrets'
 import type { FileCellView, WorkbookCheckView } from '../../src/shared/bridge'
 
@@ -68,8 +68,8 @@ describe('words on the screen', () => {
     expect(describeAge(now - 5 * 24 * 3600_000, now)).toBe('5 days ago')
   })
 
-  it('the version step says the version, never the JSON', () => {
-    const words = stepWords({
+  it('the version step says the kind of service; the version goes under Details, never the JSON', () => {
+    const step = {
       step: 'version',
       title: 'Interface version',
       ok: true,
@@ -77,9 +77,10 @@ describe('words on the screen', () => {
       message: 'Version: {"name":"skill-sandbox","version":"1.4.0"}',
       skipped: false,
       body: { name: 'skill-sandbox', version: '1.4.0' },
-    })
-    expect(words).toBe('It runs version skill-sandbox 1.4.0.')
-    expect(words).not.toContain('{')
+    } as const
+    expect(stepWords(step)).toBe('It is a Skill Execution Service this app can use.')
+    expect(versionDetail(step)).toBe('It runs version skill-sandbox 1.4.0.')
+    expect(versionDetail(step)).not.toContain('{')
   })
 
   // Request paths, JSON and keychain (D-Bus) text are kept out at the source: see

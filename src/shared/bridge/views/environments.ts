@@ -12,6 +12,8 @@ export interface TokenStorageView {
   canSaveTokens: boolean
   /** What to install or change to get a proper keychain; empty when nothing is needed. */
   advice: string
+  /** The command that installs it, shown under Details and by the command line; '' or absent when none. */
+  command?: string
 }
 
 /**
