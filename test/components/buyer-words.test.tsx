@@ -93,6 +93,37 @@ describe('a buyer’s words', () => {
     expect(foldedText(h.container)).toContain('market-v1')
   })
 
+  it('the token step says a token is missing, not refused, when none was given', async () => {
+    const report: ConnectionReport = {
+      environment: 'Sandbox',
+      ok: false,
+      secretStore: {
+        kind: 'keychain',
+        description: 'the keychain',
+        canSaveTokens: true,
+        advice: '',
+      },
+      steps: [
+        {
+          step: 'auth',
+          title: 'Token accepted',
+          ok: false,
+          status: 401,
+          message: 'The service asks for a token, and this environment has none yet. Set one.',
+          skipped: false,
+          noToken: true,
+        },
+      ],
+    }
+    const h = await render(() => <ConnectionCheck env={env} />, {
+      checkConnection: async () => report,
+    })
+    await click(buttonNamed(h.container, 'Check connection'))
+    await h.settle()
+    expect(h.text()).toContain('this environment has none yet')
+    expect(h.text()).not.toContain('did not accept')
+  })
+
   it('the token dialog says what keychain to install; the command is under Details', async () => {
     const h = await render((stores) => {
       stores.app.setState({

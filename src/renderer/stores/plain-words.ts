@@ -26,6 +26,9 @@ export function stepWords(step: ConnectionStep): string {
   // The version it names is the workshop's: the window shows it under Details (versionDetail).
   if (step.step === 'version' && step.ok) return 'It is a Skill Execution Service this app can use.'
   // The window has a button for a refused token, so it names it.
+  if (step.step === 'auth' && step.noToken) {
+    return `The service asks for a token, and this environment has none yet. Add it with “${TOKEN_BUTTON}”.`
+  }
   if (step.step === 'auth' && step.status === 401) {
     return `The service did not accept the token. Paste a new one with “${TOKEN_BUTTON}”.`
   }

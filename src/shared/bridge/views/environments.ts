@@ -74,6 +74,8 @@ export interface ConnectionStep {
   skipped: boolean
   /** The answer's body, for the version step (what the service says it runs). */
   body?: unknown
+  /** The token step: the service asked for a token and none was given (so none was refused). */
+  noToken?: boolean
 }
 
 export interface ConnectionReport {
