@@ -34,6 +34,7 @@ const PATTERNS: readonly [string, RegExp][] = [
   // A command line, not a folder: /tmp/skill-runner-x is a path the user picked.
   ['a CLI hint', /(^|[\s`"“(])skill-runner\s+[a-z-]+/i],
   ['an interface version', /\b(v\d+(alpha|beta)\d*|api version|interface version)\b/i],
+  ['a count of one in the plural', /(^|[^\d.,])1 (rows|outputs|files|runs|problems|credits)\b/],
 ]
 
 /**
