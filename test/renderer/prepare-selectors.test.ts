@@ -2,7 +2,7 @@
 // headline, and the words the connection card and the token note use.
 import { describe, expect, it } from 'vitest'
 import { checkHeadline } from '../../src/renderer/stores/prepare/check-slice'
-import { describeAge } from '../../src/renderer/stores/prepare/field-words'
+import { describeAge, describeFileKinds } from '../../src/renderer/stores/prepare/field-words'
 import { countFileCells, resolveFileCells } from '../../src/renderer/stores/prepare/files-slice'
 import { stepWords, versionDetail } from '../../src/renderer/stores/plain-words'
 import { tokenStoreNote } from '../../src/core/secrets'
@@ -59,6 +59,15 @@ describe('words on the screen', () => {
       checkHeadline({ ...base, target: { kind: 'template', templateId: 't', name: 'T' } }),
     ).toBe('1,200 rows, no problems: ready to send.')
     expect(checkHeadline({ ...base, target: null })).toMatch(/Choose what this workbook is for/)
+  })
+
+  it('a file field names the kinds it takes as people say them, never a MIME type', () => {
+    const words = describeFileKinds({
+      acceptedInputKinds: ['asset'],
+      acceptedMimeTypes: ['application/pdf', 'image/png', 'image/x-unheard'],
+    })
+    expect(words).toBe('Takes a file from this computer of type PDF document, PNG image, Image')
+    expect(words).not.toMatch(/application\/|image\//)
   })
 
   it('ages', () => {
