@@ -146,6 +146,7 @@ describeInChromium('Words', 'the words of every screen', () => {
     await showScreen(page, 'Settings')
     await page.getByRole('heading', { name: 'Settings' }).waitFor()
     await check('settings')
+    await screenshotAtBothSizes(page, 'words-settings', { restore: WINDOW })
 
     await showScreen(page, 'Usage')
     await page.getByRole('heading', { name: 'The last 30 days' }).waitFor()
