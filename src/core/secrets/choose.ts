@@ -86,6 +86,7 @@ export async function chooseSecretStore(
       description: fallback.describe(),
       canSaveTokens: fallback.usable,
       advice: fallback.advice(),
+      command: fallback.advice() ? keychainCommand() : '',
     },
   }
 }
