@@ -88,7 +88,7 @@ describe('a buyer’s words', () => {
     await click(buttonNamed(h.container, 'Check connection'))
     await h.settle()
     const shown = unfoldedText(h.container)
-    expect(shown).toContain('It is a Skill Execution Service this app can use.')
+    expect(shown).toContain('It is the kind of service this app works with.')
     expect(shown).not.toMatch(/market-v1|interface version|service version/i)
     expect(foldedText(h.container)).toContain('market-v1')
   })

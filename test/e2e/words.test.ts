@@ -148,6 +148,13 @@ describeInChromium('Words', 'the words of every screen', () => {
     await check('settings')
     await screenshotAtBothSizes(page, 'words-settings', { restore: WINDOW })
 
+    // The connection check names the kind of service; its version only under Details.
+    await showScreen(page, 'New run')
+    await page.getByRole('button', { name: 'Check connection' }).click()
+    await page.getByText('All good: this environment is ready.').waitFor()
+    await check('connection-checked')
+    await screenshotAtBothSizes(page, 'words-connection', { restore: WINDOW })
+
     await showScreen(page, 'Usage')
     await page.getByRole('heading', { name: 'The last 30 days' }).waitFor()
     await check('usage')

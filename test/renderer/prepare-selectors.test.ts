@@ -87,7 +87,7 @@ describe('words on the screen', () => {
       skipped: false,
       body: { name: 'skill-sandbox', version: '1.4.0' },
     } as const
-    expect(stepWords(step)).toBe('It is a Skill Execution Service this app can use.')
+    expect(stepWords(step)).toBe('It is the kind of service this app works with.')
     expect(versionDetail(step)).toBe('It runs version skill-sandbox 1.4.0.')
     expect(versionDetail(step)).not.toContain('{')
   })

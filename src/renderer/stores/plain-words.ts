@@ -24,7 +24,7 @@ export function versionDetail(step: ConnectionStep): string {
 /** One step of the connection check in words. */
 export function stepWords(step: ConnectionStep): string {
   // The version it names is the workshop's: the window shows it under Details (versionDetail).
-  if (step.step === 'version' && step.ok) return 'It is a Skill Execution Service this app can use.'
+  if (step.step === 'version' && step.ok) return 'It is the kind of service this app works with.'
   // The window has a button for a refused token, so it names it.
   if (step.step === 'auth' && step.noToken) {
     return `The service asks for a token, and this environment has none yet. Add it with “${TOKEN_BUTTON}”.`
