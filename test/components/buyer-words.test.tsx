@@ -23,6 +23,17 @@ function foldedText(container: HTMLElement): string {
   return [...container.querySelectorAll('details')].map((d) => d.textContent).join(' ')
 }
 
+/** A connection check's answer with these steps, the token kept in a keychain. */
+function checked(ok: boolean, steps: ConnectionReport['steps']): ConnectionReport {
+  const secretStore = {
+    kind: 'keychain',
+    description: 'the keychain',
+    canSaveTokens: true,
+    advice: '',
+  } as const
+  return { environment: 'Sandbox', ok, secretStore, steps }
+}
+
 describe('a buyer’s words', () => {
   it('Settings names no flag of the command line outside Details', async () => {
     const settings: SettingsView = {
@@ -45,43 +56,33 @@ describe('a buyer’s words', () => {
   })
 
   it('the connection check says the kind of service; its version is under Details', async () => {
-    const report: ConnectionReport = {
-      environment: 'Sandbox',
-      ok: true,
-      secretStore: {
-        kind: 'keychain',
-        description: 'the keychain',
-        canSaveTokens: true,
-        advice: '',
+    const report = checked(true, [
+      {
+        step: 'healthz',
+        title: 'Service reachable',
+        ok: true,
+        status: 200,
+        message: 'The service answered.',
+        skipped: false,
       },
-      steps: [
-        {
-          step: 'healthz',
-          title: 'Service reachable',
-          ok: true,
-          status: 200,
-          message: 'The service answered.',
-          skipped: false,
-        },
-        {
-          step: 'version',
-          title: 'Interface version',
-          ok: true,
-          status: 200,
-          message: 'It runs version market-v1.',
-          skipped: false,
-          body: { version: 'market-v1' },
-        },
-        {
-          step: 'auth',
-          title: 'Token accepted',
-          ok: true,
-          status: 200,
-          message: 'The service accepted the token.',
-          skipped: false,
-        },
-      ],
-    }
+      {
+        step: 'version',
+        title: 'Interface version',
+        ok: true,
+        status: 200,
+        message: 'It runs version market-v1.',
+        skipped: false,
+        body: { version: 'market-v1' },
+      },
+      {
+        step: 'auth',
+        title: 'Token accepted',
+        ok: true,
+        status: 200,
+        message: 'The service accepted the token.',
+        skipped: false,
+      },
+    ])
     const h = await render(() => <ConnectionCheck env={env} />, {
       checkConnection: async () => report,
     })
@@ -94,27 +95,17 @@ describe('a buyer’s words', () => {
   })
 
   it('the token step says a token is missing, not refused, when none was given', async () => {
-    const report: ConnectionReport = {
-      environment: 'Sandbox',
-      ok: false,
-      secretStore: {
-        kind: 'keychain',
-        description: 'the keychain',
-        canSaveTokens: true,
-        advice: '',
+    const report = checked(false, [
+      {
+        step: 'auth',
+        title: 'Token accepted',
+        ok: false,
+        status: 401,
+        message: 'The service asks for a token, and this environment has none yet. Set one.',
+        skipped: false,
+        noToken: true,
       },
-      steps: [
-        {
-          step: 'auth',
-          title: 'Token accepted',
-          ok: false,
-          status: 401,
-          message: 'The service asks for a token, and this environment has none yet. Set one.',
-          skipped: false,
-          noToken: true,
-        },
-      ],
-    }
+    ])
     const h = await render(() => <ConnectionCheck env={env} />, {
       checkConnection: async () => report,
     })
