@@ -38,8 +38,7 @@ type TokenFile = z.infer<typeof fileSchema>
 
 /** Advice for a Linux machine without a usable Secret Service. */
 export const LINUX_KEYCHAIN_ADVICE =
-  'Install a keychain: on Debian or Ubuntu run "sudo apt install gnome-keyring libsecret-1-0" ' +
-  '(on KDE, KWallet also works), sign out and in again, then restart Skill Runner.'
+  'Install a keychain (GNOME Keyring or KWallet), sign out and in again, then restart Skill Runner.'
 
 export class SecretStoreUnavailableError extends UserFacingError {
   readonly category = 'unavailable' as const

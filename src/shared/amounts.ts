@@ -64,14 +64,17 @@ export function estimateSourceWords(f: EstimateFacts, withRunId = true): string 
   const learn = f.isPilot
     ? 'this pilot will tell it.'
     : 'send a pilot of a few rows first to learn it.'
+  // True whether no run ended here yet or one ended without a cost per row (every row failed, or
+  // the service did not say its cost): "none has ended" was said right after a pilot ended.
   return f.targetKind === 'listing'
-    ? `unknown. The service does not show this listing’s fee to your account, and no earlier run of it has ended here: ${learn}`
-    : `unknown. The service charges what each row actually costs, and no earlier run of this template has ended here: ${learn}`
+    ? `unknown. The service does not show this listing’s fee to your account, and no run of it here has told its cost per row yet: ${learn}`
+    : `unknown. The service charges what each row actually costs, and no run of this template here has told its cost per row yet: ${learn}`
 }
 
 /** The sentence of consent: "I agree to pay up to 12 credits for this run." */
 export function agreeWords(f: EstimateFacts, capT: number | undefined): string {
-  const limit = capT ?? f.estimateT
+  // A cap is checked against the estimate: without one it bounds nothing, so it is not promised.
+  const limit = f.estimateT === null ? null : (capT ?? f.estimateT)
   if (limit === null) {
     return 'I agree to pay what this run costs; the amount is known only once it ends.'
   }

@@ -50,6 +50,24 @@ describe('the ApiError', () => {
     expectNoSecret(JSON.stringify(error))
   })
 
+  it('a 401 says the token was refused, or that none was given, without the service’s header talk', async () => {
+    const withToken = new ApiClient({ baseUrl: service.url, token: () => TOKEN, maxAttempts: 1 })
+    const refused = (await withToken.listRuns().catch((e: unknown) => e)) as ApiError
+    expect(refused.message).toContain('did not accept the API token')
+    expect(refused.noToken).toBe(false)
+    const without = new ApiClient({ baseUrl: service.url, maxAttempts: 1 })
+    const none = (await without.listRuns().catch((e: unknown) => e)) as ApiError
+    expect(none.status).toBe(401)
+    expect(none.noToken).toBe(true)
+    expect(none.message).toContain('asks for an API token, and this environment has none yet')
+    expect(none.message).not.toContain('did not accept')
+    // The service's words stay for a log, never on screen.
+    for (const error of [refused, none]) {
+      expect(error.message).not.toMatch(/Authorization|Bearer|you sent/)
+      expect(error.serverMessage).toContain('you sent')
+    }
+  })
+
   it('hides a bearer value even when no token is stored', async () => {
     const client = new ApiClient({ baseUrl: service.url, maxAttempts: 1 })
     const error = (await client.run('run-1').catch((e: unknown) => e)) as ApiError
@@ -96,7 +114,8 @@ describe('the command line', () => {
     ]) {
       const result = await cli(args)
       expect(result.code, args.join(' ')).toBe(3)
-      expect(result.stderr).toContain('you sent')
+      // A 401's words are the app's own; other refusals quote the service.
+      expect(result.stderr).toContain(args.includes('show') ? 'you sent' : 'did not accept')
       expectNoSecret(result.stdout + result.stderr)
       // Control characters of the service's text stay out of the terminal.
       const controls = [...result.stderr].filter((c) => c < ' ' && c !== '\n')

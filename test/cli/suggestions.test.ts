@@ -113,16 +113,19 @@ describe('prompt', () => {
 })
 
 describe('doctor and the keychain', () => {
-  const advice = 'Install a keychain: on Debian or Ubuntu run "sudo apt install gnome-keyring".'
+  const advice = 'Install a keychain (GNOME Keyring or KWallet), then sign out and in again.'
+  const command = 'sudo apt install gnome-keyring libsecret-1-0'
   /** What doctor says where no token can be saved. */
   const unsaved = (kind: 'memory' | 'environment', description: string) =>
-    tokenStorageLines({ kind, description, canSaveTokens: false, advice }).join('\n')
+    tokenStorageLines({ kind, description, canSaveTokens: false, advice, command }).join('\n')
   it('says there is no keychain and what to do', () => {
     const text = unsaved('memory', 'no keychain (none answered on this computer)')
     expect(text).toContain('No keychain on this computer')
     expect(text).toContain('SKILL_RUNNER_TOKEN')
     expect(text).toContain('install or unlock a keychain')
     expect(text).toContain(advice)
+    // The command line keeps the command the window folds under Details.
+    expect(text).toContain(`On Debian or Ubuntu: ${command}`)
   })
 
   it('says where the token comes from when SKILL_RUNNER_TOKEN gives it', () => {

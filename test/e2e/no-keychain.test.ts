@@ -101,7 +101,15 @@ describeInChromium('No-keychain', 'signing in on a computer without a keychain',
         await header.getByRole('button', { name: 'Change token' }).click()
         const tokenDialog = page.getByRole('dialog', { name: 'Change token: Work' })
         expect(await tokenDialog.textContent()).toContain('Now: Token kept for this session only.')
-        await screenshotBothThemes(page, 'no-keychain-change-token')
+        await screenshotAtBothSizes(page, 'no-keychain-change-token')
+        // The keychain is named in words; its install command only under Details.
+        const unfolded = await tokenDialog.evaluate((d) => {
+          const copy = d.cloneNode(true) as HTMLElement
+          for (const body of copy.querySelectorAll('details > :not(summary)')) body.remove()
+          return copy.textContent ?? ''
+        })
+        expect(unfolded).not.toMatch(/apt install/)
+        expect(await tokenDialog.locator('details').textContent()).toMatch(/apt install/)
         await tokenDialog.getByRole('button', { name: 'Cancel' }).click()
 
         expect(received.some((text) => text.includes(TOKEN))).toBe(false)

@@ -34,6 +34,7 @@ const PATTERNS: readonly [string, RegExp][] = [
   // A command line, not a folder: /tmp/skill-runner-x is a path the user picked.
   ['a CLI hint', /(^|[\s`"“(])skill-runner\s+[a-z-]+/i],
   ['an interface version', /\b(v\d+(alpha|beta)\d*|api version|interface version)\b/i],
+  ['a count of one in the plural', /(^|[^\d.,])1 (rows|outputs|files|runs|problems|credits)\b/],
 ]
 
 /**
@@ -145,6 +146,14 @@ describeInChromium('Words', 'the words of every screen', () => {
     await showScreen(page, 'Settings')
     await page.getByRole('heading', { name: 'Settings' }).waitFor()
     await check('settings')
+    await screenshotAtBothSizes(page, 'words-settings', { restore: WINDOW })
+
+    // The connection check names the kind of service; its version only under Details.
+    await showScreen(page, 'New run')
+    await page.getByRole('button', { name: 'Check connection' }).click()
+    await page.getByText('All good: this environment is ready.').waitFor()
+    await check('connection-checked')
+    await screenshotAtBothSizes(page, 'words-connection', { restore: WINDOW })
 
     await showScreen(page, 'Usage')
     await page.getByRole('heading', { name: 'The last 30 days' }).waitFor()

@@ -61,6 +61,11 @@ describe('set the rows with problems aside (Bridge)', () => {
       http,
     )
     expect(saved?.kind).toBe('bytes')
+    // Named by the template, the workbook and the day, never the service's run id.
+    expect(saved!.fileName).not.toContain(sent.runId!)
+    expect(saved!.fileName).toMatch(
+      /^Row echo - fifty - \d{1,2} [A-Z][a-z]{2} \d{4} rows to fix\.xlsx$/,
+    )
     const bytes = Buffer.from(saved!.kind === 'bytes' ? saved!.base64 : '', 'base64')
     const book = new ExcelJS.Workbook()
     await book.xlsx.load(bytes as unknown as ArrayBuffer)

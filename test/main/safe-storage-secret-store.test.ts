@@ -63,12 +63,13 @@ describe('safeStorage secret store', () => {
     const { store } = linuxStore('plain', 'basic_text')
     expect(store.usable).toBe(false)
     expect(store.describe()).toMatch(/cannot be saved/)
-    expect(store.advice()).toMatch(/gnome-keyring/)
+    expect(store.advice()).toMatch(/GNOME Keyring or KWallet/)
+    expect(store.advice()).not.toMatch(/apt install/)
     await expect(store.set('https://a.example', 'tok-alpha-123')).rejects.toThrow(
       SecretStoreUnavailableError,
     )
     await expect(store.set('https://a.example', 'tok-alpha-123')).rejects.toThrow(
-      /apt install gnome-keyring/,
+      /Install a keychain \(GNOME Keyring or KWallet\)/,
     )
     expect(() => readdirSync(join(dir, 'plain'))).toThrow()
   })

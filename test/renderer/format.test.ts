@@ -54,6 +54,9 @@ describe('run progress', () => {
 describe('statuses', () => {
   it('names known statuses and shows unknown ones exactly as sent', () => {
     expect(statusLabel('succeeded')).toBe('Succeeded')
+    // A task not started yet reads like its neighbours, never as a lowercase service word.
+    expect(statusLabel('pending')).toBe('Waiting')
+    expect(statusTone('pending')).toBe('waiting')
     expect(statusLabel('paused_by_operator')).toBe('paused_by_operator')
     expect(statusTone('failed')).toBe('bad')
     expect(statusTone('paused_by_operator')).toBe('unknown')

@@ -2,9 +2,9 @@
 // headline, and the words the connection card and the token note use.
 import { describe, expect, it } from 'vitest'
 import { checkHeadline } from '../../src/renderer/stores/prepare/check-slice'
-import { describeAge } from '../../src/renderer/stores/prepare/field-words'
+import { describeAge, describeFileKinds } from '../../src/renderer/stores/prepare/field-words'
 import { countFileCells, resolveFileCells } from '../../src/renderer/stores/prepare/files-slice'
-import { stepWords } from '../../src/renderer/stores/plain-words'
+import { stepWords, versionDetail } from '../../src/renderer/stores/plain-words'
 import { tokenStoreNote } from '../../src/core/secrets'
 import type { FileCellView, WorkbookCheckView } from '../../src/shared/bridge'
 
@@ -61,6 +61,15 @@ describe('words on the screen', () => {
     expect(checkHeadline({ ...base, target: null })).toMatch(/Choose what this workbook is for/)
   })
 
+  it('a file field names the kinds it takes as people say them, never a MIME type', () => {
+    const words = describeFileKinds({
+      acceptedInputKinds: ['asset'],
+      acceptedMimeTypes: ['application/pdf', 'image/png', 'image/x-unheard'],
+    })
+    expect(words).toBe('Takes a file from this computer of type PDF document, PNG image, Image')
+    expect(words).not.toMatch(/application\/|image\//)
+  })
+
   it('ages', () => {
     const now = 10 * 24 * 3600_000
     expect(describeAge(now - 30_000, now)).toBe('just now')
@@ -68,8 +77,8 @@ describe('words on the screen', () => {
     expect(describeAge(now - 5 * 24 * 3600_000, now)).toBe('5 days ago')
   })
 
-  it('the version step says the version, never the JSON', () => {
-    const words = stepWords({
+  it('the version step says the kind of service; the version goes under Details, never the JSON', () => {
+    const step = {
       step: 'version',
       title: 'Interface version',
       ok: true,
@@ -77,9 +86,10 @@ describe('words on the screen', () => {
       message: 'Version: {"name":"skill-sandbox","version":"1.4.0"}',
       skipped: false,
       body: { name: 'skill-sandbox', version: '1.4.0' },
-    })
-    expect(words).toBe('It runs version skill-sandbox 1.4.0.')
-    expect(words).not.toContain('{')
+    } as const
+    expect(stepWords(step)).toBe('It is the kind of service this app works with.')
+    expect(versionDetail(step)).toBe('It runs version skill-sandbox 1.4.0.')
+    expect(versionDetail(step)).not.toContain('{')
   })
 
   // Request paths, JSON and keychain (D-Bus) text are kept out at the source: see

@@ -74,5 +74,19 @@ describe('amounts in words', () => {
     )
     expect(agreeWords(facts(), undefined)).toMatch(/^I agree to pay about 3 credits for this run/)
     expect(agreeWords(facts({ estimateT: null }), undefined)).toMatch(/known only once it ends/)
+    // An unknown cost cannot be held to a cap: the box never promises one the screen says it
+    // cannot check.
+    const unknown = agreeWords(facts({ estimateT: null }), 10)
+    expect(unknown).toMatch(/known only once it ends/)
+    expect(unknown).not.toMatch(/up to 10/)
+  })
+
+  it('an unknown cost never claims that no run has ended (a pilot may just have)', () => {
+    const unknown = facts({ estimateT: null, estimateSource: 'none', learnedFrom: null })
+    for (const kind of ['template', 'listing'] as const) {
+      const words = estimateSourceWords({ ...unknown, targetKind: kind })
+      expect(words).not.toMatch(/has ended here/)
+      expect(words).toMatch(/told its cost per row yet/)
+    }
   })
 })

@@ -82,5 +82,6 @@ export function tokenStorageLines(view: TokenStorageView): string[] {
     'No keychain on this computer, so a token cannot be saved here.',
     'Give the token in the SKILL_RUNNER_TOKEN environment variable, or install or unlock a keychain.',
     ...(view.advice ? [view.advice] : []),
+    ...(view.command ? [`On Debian or Ubuntu: ${view.command}`] : []),
   ]
 }

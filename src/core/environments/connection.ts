@@ -69,6 +69,9 @@ const CHECK_STEPS: readonly CheckStep[] = [
       } catch (error) {
         // A refused token is an answer of this step, not a failure to check.
         const refused = error instanceof ApiError ? TOKEN_REFUSALS[error.status] : undefined
+        if (error instanceof ApiError && error.noToken) {
+          return { ok: false, status: error.status, message: NO_TOKEN, noToken: true }
+        }
         if (error instanceof ApiError && refused) {
           return { ok: false, status: error.status, message: refused }
         }
@@ -103,6 +106,8 @@ function probeStep(
     },
   }
 }
+
+const NO_TOKEN = 'The service asks for a token, and this environment has none yet. Set one.'
 
 /** What a refused token means at the check, by status. */
 const TOKEN_REFUSALS: Partial<Record<number, string>> = {

@@ -7,7 +7,7 @@
  * logged in the binding's words; the view says only what the user can act on.
  */
 import type { TokenStorageView } from '../../shared/bridge'
-import { failureDetail, keychainAdvice, probeSecretStore } from './keyring'
+import { failureDetail, keychainAdvice, keychainCommand, probeSecretStore } from './keyring'
 import { UnavailableSecretStore, type SecretStore } from './store'
 
 /** A fallback store that also says whether it can save at all, and what to install. */
@@ -75,6 +75,7 @@ export async function chooseSecretStore(
         description: 'the SKILL_RUNNER_TOKEN environment variable',
         canSaveTokens: false,
         advice: fallback.advice(),
+        command: fallback.advice() ? keychainCommand() : '',
       },
     }
   }
@@ -85,6 +86,7 @@ export async function chooseSecretStore(
       description: fallback.describe(),
       canSaveTokens: fallback.usable,
       advice: fallback.advice(),
+      command: fallback.advice() ? keychainCommand() : '',
     },
   }
 }

@@ -138,12 +138,17 @@ export async function probeSecretStore(
   }
 }
 
-/** What to install when no keychain works, per platform. */
+/** What to install when no keychain works, per platform, in a buyer's words (no command). */
 export function keychainAdvice(platform: NodeJS.Platform = process.platform): string {
   if (platform === 'linux') {
-    return 'Install a keychain: on Debian or Ubuntu run "sudo apt install gnome-keyring libsecret-1-0" (KWallet also works), then sign out and in again.'
+    return 'Install a keychain (GNOME Keyring or KWallet), then sign out and in again.'
   }
   return 'Make sure your user account can use the system keychain, then restart Skill Runner.'
+}
+
+/** The command that installs a keychain, for Details and the command line; '' where none fits. */
+export function keychainCommand(platform: NodeJS.Platform = process.platform): string {
+  return platform === 'linux' ? 'sudo apt install gnome-keyring libsecret-1-0' : ''
 }
 
 export interface SystemSecretStore {

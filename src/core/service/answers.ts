@@ -16,6 +16,8 @@ export interface Asked {
   origin: string
   /** The redactor for the service's words in an error (it reads the stored token). */
   redactor: () => Promise<Redact>
+  /** Whether the request carried a token; absent where the caller cannot tell. */
+  tokenSent?: () => Promise<boolean>
 }
 
 /** An answer whose body was read whole: within the limit, before the deadline. */
@@ -188,6 +190,9 @@ export async function refusal(
     serverMessage,
     attempts: attempt,
     redact: await asked.redactor(),
+    ...(response.status === 401 && asked.tokenSent && !(await asked.tokenSent())
+      ? { noToken: true }
+      : {}),
     ...(body.cut ? { limitBytes: MAX_ERROR_BODY_BYTES } : {}),
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
   })

@@ -43,6 +43,8 @@ export interface ApiErrorInit {
   maybeHandled?: boolean
   /** The limit an answer (or an error body) went past, in bytes; reading stopped there. */
   limitBytes?: number
+  /** A 401 to a request that carried no token: none was given, so none was refused. */
+  noToken?: boolean
   /**
    * Hides secrets in the service's words (serverMessage, detail) before they reach the message:
    * the transport's redactor knows the stored token. Bearer values are hidden without it.
@@ -62,6 +64,8 @@ export class ApiError extends UserFacingError {
   readonly retryAfterMs: number | undefined
   readonly attempts: number
   readonly maybeHandled: boolean
+  /** A 401 to a request without a token (see ApiErrorInit.noToken). */
+  readonly noToken: boolean
   constructor(given: ApiErrorInit) {
     const init = withoutSecrets(given)
     const { message, nextStep, action } = explain(init)
@@ -76,6 +80,7 @@ export class ApiError extends UserFacingError {
     this.retryAfterMs = init.retryAfterMs
     this.attempts = init.attempts ?? 1
     this.maybeHandled = init.maybeHandled ?? false
+    this.noToken = init.noToken ?? false
   }
 
   get category(): ErrorCategory {
@@ -186,9 +191,17 @@ function explainStatus(init: ApiErrorInit): Explained {
   const server = serverWords(init.serverMessage)
   const where = init.origin
   const status = init.status ?? 0
+  // The service's words on a 401 are for programmers ("send it as Authorization: …"): a log keeps them.
+  if (status === 401 && init.noToken) {
+    return {
+      message: `The service at ${where} asks for an API token, and this environment has none yet.`,
+      nextStep: 'Set a token for this environment.',
+      action: 'set-token',
+    }
+  }
   if (status === 401) {
     return {
-      message: `The service at ${where} did not accept the API token.${server}`,
+      message: `The service at ${where} did not accept the API token.`,
       nextStep: 'Set a valid token for this environment.',
       action: 'set-token',
     }

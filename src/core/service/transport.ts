@@ -158,7 +158,18 @@ export class Transport {
 
   /** Who asks, for errors: the redactor reads the stored token only when an error needs it. */
   asked(label: string): Asked {
-    return { label, origin: this.origin, redactor: () => this.redactor() }
+    return {
+      label,
+      origin: this.origin,
+      redactor: () => this.redactor(),
+      tokenSent: async () => {
+        try {
+          return Boolean(await this.token())
+        } catch {
+          return false
+        }
+      },
+    }
   }
 
   /** Hides the stored token (and its likes) in a service's words; see redaction.ts. */

@@ -79,6 +79,18 @@ export function EmptyList(props: {
  * What only support or the CLI needs (a run's id, pricing terms' version), folded away under
  * "Details" so a buyer's screen speaks in words and the ids are still there to copy.
  */
+/** The command that installs a keychain, folded under Details: the buyer's screens name no command. */
+export function KeychainCommand(props: { command?: string | undefined }) {
+  if (!props.command) return null
+  return (
+    <Details>
+      <p>
+        On Debian or Ubuntu, in a terminal: <code>{props.command}</code>
+      </p>
+    </Details>
+  )
+}
+
 export function Details(props: { children: ReactNode; open?: boolean }) {
   return (
     // Opened by the screen when the user asked for what it holds (a path to copy in a browser).

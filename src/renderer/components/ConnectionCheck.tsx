@@ -2,13 +2,13 @@ import type { ConnectionStep, EnvironmentView } from '../../shared/bridge'
 import { useEnvironments, useStores } from '../stores/context'
 import { checkFor } from '../stores/environments-selectors'
 import { ErrorNotice } from './ErrorNotice'
-import { stepWords } from '../stores/plain-words'
-import { Card } from './CardParts'
+import { STEP_TITLES, stepWords, versionDetail } from '../stores/plain-words'
+import { Card, Details } from './CardParts'
 
-const PLANNED: Array<Pick<ConnectionStep, 'step' | 'title'>> = [
-  { step: 'healthz', title: 'Service reachable' },
-  { step: 'version', title: 'Service version' },
-  { step: 'auth', title: 'Token accepted' },
+const PLANNED: Array<Pick<ConnectionStep, 'step'>> = [
+  { step: 'healthz' },
+  { step: 'version' },
+  { step: 'auth' },
 ]
 
 /** The three connection checks in order, each with its own result and message. */
@@ -28,7 +28,7 @@ export function ConnectionCheck(props: { env: EnvironmentView }) {
     <Card
       titleId="check-title"
       title="Connection"
-      sub="Is the service there, which version it runs, and is your token accepted."
+      sub="Is the service there, is it the right kind, and is your token accepted."
       tools={
         <button
           type="button"
@@ -67,8 +67,13 @@ export function ConnectionCheck(props: { env: EnvironmentView }) {
             >
               <StepIcon state={state} />
               <div>
-                <p className="step-title">{step.title}</p>
+                <p className="step-title">{STEP_TITLES[step.step]}</p>
                 {full && <p className="step-message">{stepWords(full)}</p>}
+                {full && versionDetail(full) && (
+                  <Details>
+                    <p>{versionDetail(full)}</p>
+                  </Details>
+                )}
               </div>
             </li>
           )

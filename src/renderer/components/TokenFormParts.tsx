@@ -1,6 +1,7 @@
 import { useCallback, useState, type ChangeEvent, type FormEvent } from 'react'
 import type { BridgeErrorInfo, TokenStorageView } from '../../shared/bridge'
 import { useApp } from '../stores/context'
+import { KeychainCommand } from './CardParts'
 import { Checkbox, Field } from './Field'
 
 export type TokenKeeping = 'saved' | 'session'
@@ -61,6 +62,7 @@ function TokenKeepingChoice(props: {
           <span className="token-keeping-advice">{advice}</span>
         </p>
       )}
+      {cannotSave && <KeychainCommand command={store.command} />}
       <Checkbox
         className="check-label"
         checked={props.keeping === 'session'}

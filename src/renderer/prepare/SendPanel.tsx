@@ -14,6 +14,7 @@ import { rowsNotPaidBefore } from './SentBeforeNotes'
 import { Card } from '../components/CardParts'
 import { useShallow } from 'zustand/react/shallow'
 import { rowsToSetAside, sendBlocker, workbookBlocker } from '../stores/prepare/send-blocker'
+import { plural } from '../../shared/amounts'
 
 /**
  * Step 4: all rows or a pilot of the first N, then the confirmation with the cost. Sending needs
@@ -168,8 +169,8 @@ function PendingSends() {
         <ul className="pending-list" aria-label="Sends waiting for an answer">
           {pending.map((p) => (
             <li key={p.clientRequestId} className="prep-note" role="status">
-              Sending “{p.fileName || p.target.name}” ({p.rowCount} rows) to {p.target.name}…
-              waiting for the service to answer
+              Sending “{p.fileName || p.target.name}” ({plural(p.rowCount, 'row')}) to{' '}
+              {p.target.name}… waiting for the service to answer
               {p.error ? `. Last try: ${p.error}` : ''}. It is sent again with the same request
               until it is answered, so it is charged once.
             </li>

@@ -13,6 +13,7 @@ import { RowsGrid } from './RowsGrid'
 import { RunFieldsForm } from './RunFieldsForm'
 import { SavedLine } from './SchemaForm'
 import { CardHead } from '../components/CardParts'
+import { plural } from '../../shared/amounts'
 
 const ACCEPT =
   '.xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv'
@@ -115,13 +116,13 @@ function CheckProgress() {
   return (
     <div className="reading" role="status" aria-live="polite">
       <p>
-        Checking “{file?.name}”… {rowsRead.toLocaleString('en-US')} rows read
+        Checking “{file?.name}”… {plural(rowsRead, 'row')} read
       </p>
       <span
         className="progress progress-indeterminate"
         role="progressbar"
         aria-label="Checking the workbook"
-        aria-valuetext={`${rowsRead} rows read`}
+        aria-valuetext={`${plural(rowsRead, 'row')} read`}
       >
         <span className="progress-fill" />
       </span>

@@ -5,6 +5,7 @@ import { VirtualRow, VirtualTable } from '../components/VirtualTable'
 import { useStores, useFields } from '../stores/context'
 import { ArtifactPreview } from './ArtifactPreview'
 import { kindLabel, rowLabel } from './run-view'
+import { plural } from '../../shared/amounts'
 
 const ARTIFACT_ROW = 44
 const artifactKey = (artifact: Artifact) => artifact.artifactId
@@ -30,7 +31,7 @@ function ArtifactsCardView(props: { overview: RunOverview }) {
       <p className="card-sub">
         {artifacts.length === 0
           ? 'No outputs yet.'
-          : `${artifacts.length} outputs. Preview text, JSON, CSV and images here; save them to open the others.`}
+          : `${plural(artifacts.length, 'output')}. Preview text, JSON, CSV and images here; save them to open the others.`}
       </p>
       {artifacts.length > 0 && (
         <VirtualTable

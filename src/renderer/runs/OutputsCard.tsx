@@ -11,6 +11,7 @@ import { parentFolderName, savedFolderWords } from './run-view'
 import { RedoRows } from '../redo/RedoRows'
 import { RowVersions } from '../redo/RowVersions'
 import { RetryFailed } from './RetryFailed'
+import { plural } from '../../shared/amounts'
 
 /** What to do with a run's outputs: save them, write the results workbook, retry failed rows. */
 export function OutputsCard(props: { overview: RunOverview }) {
@@ -113,9 +114,9 @@ function SaveResultsWorkbook(props: { disabled: boolean }) {
       )}
       {results.state === 'saved' && (
         <span className="save-text" role="status">
-          Saved the results of {results.value.rows} rows
+          Saved the results of {plural(results.value.rows, 'row')}
           {results.value.failedDownloads
-            ? `; ${results.value.failedDownloads} outputs could not be saved (save again to retry)`
+            ? `; ${plural(results.value.failedDownloads, 'output')} could not be saved (save again to retry)`
             : ''}
           .
         </span>

@@ -9,6 +9,7 @@ import { CardHead } from '../components/CardParts'
 import type { ConfirmChoice } from '../../shared/bridge'
 import { RedoOutcome } from '../redo/RedoRows'
 import { useRedo } from '../redo/use-redo'
+import { plural } from '../../shared/amounts'
 
 const TASK_ROW = 52
 const taskKey = (task: RunTask) => task.taskId
@@ -52,7 +53,7 @@ function TasksCardView(props: { overview: RunOverview }) {
         title="Rows"
         sub={
           <>
-            {tasks.length} rows
+            {plural(tasks.length, 'row')}
             {failed ? `, ${failed} failed (shown first)` : ''}
             {redoable ? '. Mark the rows whose outputs you want made again.' : ''}
           </>

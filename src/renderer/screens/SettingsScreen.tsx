@@ -1,4 +1,5 @@
 import type { EnvironmentView } from '../../shared/bridge'
+import { Details } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { SettingsForm } from '../settings/SettingsForm'
 import { useStores, useFields } from '../stores/context'
@@ -12,8 +13,11 @@ export function SettingsScreen(props: { env: EnvironmentView }) {
       <h2 id="settings-title">Settings</h2>
       <p className="card-sub">
         Kept in Skill Runner’s history on this computer and shared by the desktop app and the
-        browser mode (the command line saves where its -o option says).
+        browser mode.
       </p>
+      <Details>
+        <p>The command line saves outputs where its -o option says.</p>
+      </Details>
       {loading && !settings && (
         <p className="card-sub" role="status">
           Loading the settings…

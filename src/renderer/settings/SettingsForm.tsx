@@ -8,6 +8,7 @@ import type {
 import { useStores } from '../stores/context'
 import { errorInfo } from '../stores/errors'
 import { Checkbox } from '../components/Field'
+import { Details } from '../components/CardParts'
 
 const THEMES: { id: ThemeChoice; label: string }[] = [
   { id: 'system', label: 'Same as the system' },
@@ -222,9 +223,14 @@ function AutoSaveSetting(props: { value: boolean; save: Save }) {
         Save every run’s outputs as soon as the run ends
       </Checkbox>
       <p className="setting-hint">
-        Into the folder above, while the app is open (and with <code>--watch</code> on the command
-        line). The service’s links to outputs may stop working after a while; saved files stay.
+        Into the folder above, while the app is open. The service’s links to outputs may stop
+        working after a while; saved files stay.
       </p>
+      <Details>
+        <p>
+          On the command line, <code>--watch</code> saves them the same way.
+        </p>
+      </Details>
       <Status state={state} />
     </fieldset>
   )

@@ -15,6 +15,8 @@ export interface RunCounters {
 
 const STATUS_LABELS: Record<string, string> = {
   queued: 'Queued',
+  // A task the service has not started yet (the Sandbox's word, and a common one).
+  pending: 'Waiting',
   running: 'Running',
   succeeded: 'Succeeded',
   failed: 'Failed',
@@ -31,6 +33,7 @@ export type StatusTone = 'waiting' | 'active' | 'good' | 'bad' | 'muted' | 'unkn
 export function statusTone(status: string): StatusTone {
   switch (status) {
     case 'queued':
+    case 'pending':
       return 'waiting'
     case 'running':
       return 'active'

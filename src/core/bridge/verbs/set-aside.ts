@@ -1,6 +1,8 @@
 /** The rows set aside when a run was sent (planSubmission's skipInvalid), handed to the user. */
 import { copyFile } from 'node:fs/promises'
 import { EngineError } from '../../errors'
+import { runFileName } from '../../flows/downloads/downloads'
+import { targetNamer } from '../../flows/history/target-names'
 import { keptSetAsides } from '../../flows/spend/set-aside'
 import type { SavedFiles } from '../saved-files'
 import type { VerbContext, Verbs } from './context'
@@ -8,7 +10,7 @@ import type { VerbContext, Verbs } from './context'
 export function setAsideVerbs(ctx: VerbContext, files: SavedFiles): Verbs<'saveSetAsideRows'> {
   return {
     async saveSetAsideRows(args) {
-      await ctx.engine.connect({ env: args.environment })
+      const connection = await ctx.engine.connect({ env: args.environment })
       const kept = (await keptSetAsides(ctx.engine.home)).get(args.runId)
       if (!kept)
         throw new EngineError(
@@ -16,9 +18,12 @@ export function setAsideVerbs(ctx: VerbContext, files: SavedFiles): Verbs<'saveS
           `No rows were set aside when run ${args.runId} was sent from this computer.`,
           'Check the run in History, or check the workbook again to set its problem rows aside.',
         )
-      return files.deliver(`${args.runId} rows to fix.xlsx`, 'Save the rows to fix', (path) =>
-        copyFile(kept.path, path),
-      )
+      const sent = ctx.engine.submissions.byRun(connection.historyKey, args.runId)
+      const nameOf = targetNamer({ history: ctx.engine.history, schemas: ctx.engine.schemas })
+      const name = sent
+        ? runFileName({ ...sent, targetName: nameOf(sent, null) }, 'rows to fix')
+        : 'Rows to fix.xlsx'
+      return files.deliver(name, 'Save the rows to fix', (path) => copyFile(kept.path, path))
     },
   }
 }

@@ -39,6 +39,26 @@ export function runFolderName(runId: string): string {
   return safeFileName(/^run[_-]/i.test(runId) ? runId : `run-${runId}`, 'run')
 }
 
+/**
+ * A file of a run named as the buyer knows the run: what it ran, the workbook sent and the day
+ * ("Product texts - prices - 28 Nov 2026 rows to fix.xlsx"), never the service's run id.
+ */
+export function runFileName(
+  run: { targetName: string; inputFilename: string; createdAtMs: number },
+  what: string,
+): string {
+  const sheet = run.inputFilename.replace(/\.(xlsx|xlsm|xls|csv|tsv|txt)$/i, '')
+  const day = run.createdAtMs
+    ? new Date(run.createdAtMs).toLocaleDateString('en-GB', {
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+      })
+    : ''
+  const title = [run.targetName, sheet, day].filter(Boolean).join(' - ')
+  return safeFileName(`${title ? `${title} ` : ''}${what}.xlsx`, `${what}.xlsx`)
+}
+
 /** The run's detail as given, or read from the service when only its id is. */
 export async function runDetailOf(
   connection: Connection,

@@ -1,5 +1,6 @@
 /** The words the New run screen uses for a form's fields, a schema's age and a file's size. */
 import type { SchemaField } from '../../../shared/contract'
+import { kindLabel } from '../../runs/run-view'
 
 /** "3 hours ago"-style age of a saved schema. */
 export function describeAge(fetchedAtMs: number, now = Date.now()): string {
@@ -43,7 +44,9 @@ export function describeFileKinds(
   const kinds = field.acceptedInputKinds.map((k) => KIND_WORDS[k] ?? k)
   const parts: string[] = []
   if (kinds.length) parts.push(`Takes ${kinds.join(', or ')}`)
-  if (field.acceptedMimeTypes.length) parts.push(`of type ${field.acceptedMimeTypes.join(', ')}`)
+  // Kinds as people say them ("PDF document"); the service's MIME types are the workshop's words.
+  const types = [...new Set(field.acceptedMimeTypes.map(kindLabel))]
+  if (types.length) parts.push(`of type ${types.join(', ')}`)
   return parts.join(' ')
 }
 

@@ -12,6 +12,8 @@ export interface TokenStorageView {
   canSaveTokens: boolean
   /** What to install or change to get a proper keychain; empty when nothing is needed. */
   advice: string
+  /** The command that installs it, shown under Details and by the command line; '' or absent when none. */
+  command?: string
 }
 
 /**
@@ -72,6 +74,8 @@ export interface ConnectionStep {
   skipped: boolean
   /** The answer's body, for the version step (what the service says it runs). */
   body?: unknown
+  /** The token step: the service asked for a token and none was given (so none was refused). */
+  noToken?: boolean
 }
 
 export interface ConnectionReport {
