@@ -313,7 +313,7 @@ describeInChromium('After-run', 'after the run, in the app', () => {
       const card = page.locator('section.compare-card')
       await card.getByLabel('Other run').fill(second)
       await card.getByRole('button', { name: 'Compare', exact: true }).click()
-      await card.getByText('4 of 5 rows differ').waitFor({ timeout: 30_000 })
+      await card.getByText('3 rows in both, 2 differ; 1 only in A; 1 only in B', { exact: false }).waitFor({ timeout: 30_000 })
       const table = card.locator('.comparison-table tbody tr')
       expect(await table.count()).toBe(5)
       // "alpha" moved from row 2 to row 3: matched by its cells, its JSON differs in one field.

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react'
+import { comparisonCounts } from '../../shared/format/compare-words'
 import type { BridgeErrorInfo, ComparisonView, RunOverview } from '../../shared/bridge'
 import { Card } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'
@@ -110,8 +111,8 @@ export function Comparison(props: { view: ComparisonView; sides: string }) {
   return (
     <div className="comparison">
       <p className="card-sub" role="status">
-        {props.sides}: {view.differing} of {view.rows.length} rows differ
-        {failedInOne ? `, ${failedInOne} failed in one run only` : ''}.
+        {props.sides}: {comparisonCounts(view.rows)}
+        {failedInOne ? `; ${failedInOne} failed in one run only` : ''}.
         {(!view.a.inputsKnown || !view.b.inputsKnown) &&
           ' A run not sent from this computer has its rows matched by position.'}
         {view.notRead > 0 &&
