@@ -1,6 +1,8 @@
 import { useId, useState } from 'react'
 import { comparisonCounts } from '../../shared/format/compare-words'
 import type { BridgeErrorInfo, ComparisonView, RunOverview } from '../../shared/bridge'
+import type { RunSummary } from '../../shared/contract'
+import { runWords } from '../runs/run-view'
 import { Card } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useRuns, useStores } from '../stores/context'
@@ -24,7 +26,7 @@ export function CompareCard(props: { overview: RunOverview }) {
   const [other, setOther] = useState('')
   const [compared, setCompared] = useState<Compared>({ state: 'idle' })
   const pickId = useId()
-  const chosen = other || others[0]?.runId || ''
+  const chosen = other ? runNamed(others, other) : (others[0]?.runId ?? '')
 
   const compare = async () => {
     setCompared({ state: 'comparing' })
@@ -52,13 +54,12 @@ export function CompareCard(props: { overview: RunOverview }) {
           value={other}
           placeholder="Pick a run"
           spellCheck={false}
-          onChange={(e) => setOther(e.target.value.trim())}
+          aria-describedby={other && !chosen ? `${pickId}-none` : undefined}
+          onChange={(e) => setOther(e.target.value)}
         />
         <datalist id={`${pickId}-runs`}>
           {others.slice(0, 100).map((r) => (
-            <option key={r.runId} value={r.runId}>
-              {r.templateName || r.inputFilename || r.runId}
-            </option>
+            <option key={r.runId} value={runWords(r)} />
           ))}
         </datalist>
         <button
@@ -70,6 +71,11 @@ export function CompareCard(props: { overview: RunOverview }) {
           {compared.state === 'comparing' ? 'Comparing…' : 'Compare'}
         </button>
       </div>
+      {other.trim() && !chosen && (
+        <p className="field-hint" id={`${pickId}-none`} role="status">
+          No run in the runs list is called “{other.trim()}”. Pick one from the list.
+        </p>
+      )}
       {compared.state === 'failed' && (
         <ErrorNotice error={compared.error} onRetry={() => void compare()} />
       )}
@@ -78,6 +84,21 @@ export function CompareCard(props: { overview: RunOverview }) {
       )}
     </Card>
   )
+}
+
+/**
+ * The run the buyer typed or picked: by the name the runs list shows it under (case aside), by
+ * a part of that name only one run has, or by its id; '' when none or several fit.
+ */
+export function runNamed(runs: readonly RunSummary[], typed: string): string {
+  const words = typed.trim().toLocaleLowerCase()
+  if (!words) return ''
+  const byId = runs.find((r) => r.runId === typed.trim())
+  if (byId) return byId.runId
+  const named = runs.map((r) => ({ id: r.runId, name: runWords(r).toLocaleLowerCase() }))
+  const exact = named.filter((r) => r.name === words)
+  const fits = exact.length > 0 ? exact : named.filter((r) => r.name.includes(words))
+  return fits.length === 1 ? fits[0]!.id : ''
 }
 
 /** The comparison with its filters and "Save as workbook"; `sides` says which run is A and B. */

@@ -30,7 +30,10 @@ const NO_DAY = 'no day'
  * `LIKE` pattern over `YYYY-MM-DD`; null when it names no such day.
  */
 export function shownDayPattern(search: string): string | null {
-  const words = search.toLocaleLowerCase().split(/[^a-z0-9]+/).filter(Boolean)
+  const words = search
+    .toLocaleLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
   if (words.length < 2 || words.length > 3) return null
   let month = 0
   let day = 0
@@ -66,6 +69,12 @@ export function historySearchClause(
   const params = [like, like, like, like, like, like, like]
   return {
     sql,
-    params: [...params, shownDayPattern(search) ?? NO_DAY, like, finishedWithFailed, ...extra.params],
+    params: [
+      ...params,
+      shownDayPattern(search) ?? NO_DAY,
+      like,
+      finishedWithFailed,
+      ...extra.params,
+    ],
   }
 }
