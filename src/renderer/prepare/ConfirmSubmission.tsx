@@ -96,6 +96,8 @@ export function ConfirmSubmission(props: {
   onOpenRun?: (runId: string) => void
   /** When some rows were paid for before: plan again without them. */
   onSendOnlyNew?: SendOnlyNew
+  /** What else the buyer did to the rows before this send ("1 row edited by you"). */
+  rowsNote?: string
 }) {
   const { plan, sending } = props
   const [capText, setCapText] = useState('')
@@ -122,7 +124,7 @@ export function ConfirmSubmission(props: {
       }}
     >
       <div className="confirm-body" data-testid="confirm-submission">
-        <PlanFacts plan={plan} />
+        <PlanFacts plan={plan} rowsNote={props.rowsNote} />
         {callback.fact}
         {!valid && <PlanProblems plan={plan} />}
         <SentBeforeNote
@@ -168,7 +170,13 @@ export function ConfirmSubmission(props: {
 }
 
 /** What is sent, from which workbook, which rows, the cost and the listing's terms. */
-function PlanFacts({ plan }: { plan: SubmissionPlanView }) {
+function PlanFacts({
+  plan,
+  rowsNote,
+}: {
+  plan: SubmissionPlanView
+  rowsNote?: string | undefined
+}) {
   return (
     <dl className="confirm-facts">
       <div>
@@ -190,7 +198,10 @@ function PlanFacts({ plan }: { plan: SubmissionPlanView }) {
       )}
       <div>
         <dt>Rows</dt>
-        <dd>{rowsWords(plan)}</dd>
+        <dd>
+          {rowsWords(plan)}
+          {rowsNote && `; ${rowsNote}`}
+        </dd>
       </div>
       <div>
         <dt>Cost</dt>
