@@ -86,7 +86,7 @@ function capCheck(capText: string, estimateT: number | null) {
  * button: the same for templates, listings, pilots and retries. While the service has not
  * answered, it says "Sending…" and cannot be closed. Used for new runs and for "Retry failed rows".
  */
-export function ConfirmSubmission(props: {
+interface ConfirmSubmissionProps {
   plan: SubmissionPlanView
   sending: boolean
   error: BridgeErrorInfo | null
@@ -98,7 +98,9 @@ export function ConfirmSubmission(props: {
   onSendOnlyNew?: SendOnlyNew
   /** What else the buyer did to the rows before this send ("1 row edited by you"). */
   rowsNote?: string
-}) {
+}
+
+export function ConfirmSubmission(props: ConfirmSubmissionProps) {
   const { plan, sending } = props
   const [capText, setCapText] = useState('')
   // The agreement names the cap, so it holds for the cap it was given under: a new cap asks again.

@@ -30,14 +30,7 @@ export function FixFailedRows() {
       : problems.length > 0 || !retry.plan.validation.valid
         ? 'Fix the cells marked above before going on.'
         : ''
-  const changed = changedRows(rows, retry.edits)
-  // A check that found nothing to fix says so, and what will be sent.
-  const passed =
-    blocked || !retry.checked || retry.fromWorkbook
-      ? ''
-      : changed > 0
-        ? `Checked: ${plural(changed, 'row')} changed, no problems found.`
-        : 'Checked: nothing changed, so the rows go again as they were sent.'
+  const passed = blocked || retry.fromWorkbook ? '' : checkedWords(changedRows(rows, retry.edits))
   return (
     <Dialog
       title={`Fix ${plural(rows.length, 'failed row')}`}
@@ -95,6 +88,13 @@ export function FixFailedRows() {
       </div>
     </Dialog>
   )
+}
+
+/** What a check that found nothing to fix says: what will be sent. */
+function checkedWords(changed: number): string {
+  return changed > 0
+    ? `Checked: ${plural(changed, 'row')} changed, no problems found.`
+    : 'Checked: nothing changed, so the rows go again as they were sent.'
 }
 
 /**
