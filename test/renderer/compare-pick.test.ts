@@ -1,6 +1,6 @@
 // The compare picker takes a run by the name the runs list shows it under, not only by its id.
 import { describe, expect, it } from 'vitest'
-import { runNamed } from '../../src/renderer/compare/CompareCard'
+import { runNamed } from '../../src/renderer/compare/run-named'
 import { runWords } from '../../src/renderer/runs/run-view'
 import type { RunSummary } from '../../src/shared/contract'
 
