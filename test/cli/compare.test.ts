@@ -51,7 +51,7 @@ describe('runs compare', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'sr-compare-out-')), 'compare.xlsx')
     const result = await cli(['runs', 'compare', runA, runB, '-o', out])
     expect(result.code).toBe(0)
-    expect(result.stdout).toContain('4 of 5 rows differ')
+    expect(result.stdout).toContain('3 rows in both, 2 differ; 1 only in A; 1 only in B')
     expect(result.stdout).toContain(`wrote ${out}`)
     const book = new ExcelJS.Workbook()
     await book.xlsx.readFile(out)

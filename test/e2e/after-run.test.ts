@@ -196,10 +196,16 @@ describeInChromium('After-run', 'after the run, in the app', () => {
       expect(await review.isDisabled()).toBe(true)
       await fix.getByRole('button', { name: 'Check' }).click()
       await expect.poll(() => review.isDisabled()).toBe(false)
+      // The check says what it found, and the confirmation that a row was edited.
+      await fix.getByText('Checked: 1 row changed, no problems found.').waitFor()
       await lookAtDialog('retry-fix')
       await review.click()
 
       await page.getByTestId('confirm-submission').waitFor()
+      await page
+        .getByTestId('confirm-submission')
+        .getByText('1 row edited by you before sending', { exact: false })
+        .waitFor()
       await look('run-retry-confirm')
       // Money is at stake: nothing can be sent before the user agrees to the cost.
       retryRunId = await agreeAndSendAgain(page)
@@ -313,9 +319,15 @@ describeInChromium('After-run', 'after the run, in the app', () => {
       const card = page.locator('section.compare-card')
       await card.getByLabel('Other run').fill(second)
       await card.getByRole('button', { name: 'Compare', exact: true }).click()
-      await card.getByText('4 of 5 rows differ').waitFor({ timeout: 30_000 })
+      await card
+        .getByText('3 rows in both, 2 differ; 1 only in A; 1 only in B', { exact: false })
+        .waitFor({ timeout: 30_000 })
       const table = card.locator('.comparison-table tbody tr')
       expect(await table.count()).toBe(5)
+      // At 1280 px every column shows whole, "Ready after" too, without scrolling sideways.
+      const scroller = (await card.locator('.comparison-scroll').boundingBox())!
+      const last = (await card.locator('.comparison-table thead th').last().boundingBox())!
+      expect(last.x + last.width).toBeLessThanOrEqual(scroller.x + scroller.width + 1)
       // "alpha" moved from row 2 to row 3: matched by its cells, its JSON differs in one field.
       const alpha = table.filter({ hasText: 'Row 2 · Row 3' })
       expect(await alpha.locator('.compare-fields li').allTextContents()).toEqual([

@@ -80,7 +80,9 @@ describeInChromium('Choosing', 'choosing runs and rows in the app', () => {
     await shots('list-ticked')
     await compare.focus()
     await page.keyboard.press('Enter')
-    await chooser.getByText('4 of 5 rows differ').waitFor({ timeout: 30_000 })
+    await chooser
+      .getByText('3 rows in both, 2 differ; 1 only in A; 1 only in B', { exact: false })
+      .waitFor({ timeout: 30_000 })
     // The row whose output differs is marked, its changed field shown struck and inserted.
     const alpha = chooser.locator('.comparison-table tbody tr').filter({ hasText: 'Row 2 · Row 3' })
     expect(await alpha.getAttribute('class')).toContain('compare-differs')

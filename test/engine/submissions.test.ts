@@ -130,6 +130,34 @@ describe('submission journal', () => {
     expect(e.submissions.search({ search: 'nothing-like-this' })).toHaveLength(0)
     expect(e.submissions.search({ search: '100%' })).toHaveLength(0)
   })
+
+  it('history search finds what History shows: rows that failed, the environment, the date as written', async () => {
+    const e = engine()
+    await e.addEnvironment({ name: 'Acme staging', baseUrl: sandbox.url, token: sandbox.token })
+    const connection = await e.connect({ env: 'Acme staging' })
+    const entry = await e.submissions.journal(connection, { target: template, rows })
+    const sent = await e.submissions.send(connection, entry)
+    const { run } = await connection.client.run(sent.runId)
+    // Succeeded with a row failed: History says "Finished with 1 failed row".
+    e.recordRuns(connection.historyKey, [
+      { ...run, status: 'succeeded', completedTasks: 1, failedTasks: 1, totalTasks: 2 },
+    ])
+    const found = (search: string) => e.submissions.search({ search }).map((s) => s.id)
+    expect(found('failed')).toEqual([entry.id])
+    expect(found('Finished with')).toEqual([entry.id])
+    expect(found('acme STAGING')).toEqual([entry.id])
+    const day = new Date(entry.createdAtMs)
+    const month = day.toLocaleString('en-US', { month: 'short' })
+    const long = day.toLocaleString('en-US', { month: 'long' })
+    expect(found(`${month} ${day.getDate()}`)).toEqual([entry.id])
+    expect(found(`${day.getDate()} ${long} ${day.getFullYear()}`)).toEqual([entry.id])
+    expect(found(`${month} ${day.getDate()}, ${day.getFullYear() - 1}`)).toEqual([])
+    expect(found(`${month} ${(day.getDate() % 28) + 1}`)).toEqual([])
+    e.recordRuns(connection.historyKey, [
+      { ...run, status: 'succeeded', completedTasks: 2, failedTasks: 0, totalTasks: 2 },
+    ])
+    expect(found('failed')).toEqual([])
+  })
 })
 
 describe('run watcher', () => {

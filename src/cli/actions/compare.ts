@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { compareRuns } from '../../core/flows/compare/compare-runs'
 import { differenceText, writeComparisonWorkbook } from '../../core/flows/compare/compare-workbook'
 import type { ComparisonView } from '../../shared/bridge'
+import { comparisonCounts } from '../../shared/format/compare-words'
 import {
   outputOption,
   stringOption,
@@ -12,10 +13,10 @@ import {
 } from '../command'
 import { EXIT } from '../errors'
 
-/** The comparison in a few lines: how many rows differ, then each one that does. */
+/** The comparison in a few lines: rows in both and how many differ, then each row that does. */
 function describeComparison(view: ComparisonView, path: string | undefined): string {
   const lines = [
-    `${view.a.runId} (A) and ${view.b.runId} (B): ${view.differing} of ${view.rows.length} rows differ`,
+    `${view.a.runId} (A) and ${view.b.runId} (B): ${comparisonCounts(view.rows)}`,
   ]
   if (!view.a.inputsKnown || !view.b.inputsKnown)
     lines.push('a run not sent from this computer has its rows matched by position only')

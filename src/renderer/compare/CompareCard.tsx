@@ -1,5 +1,8 @@
 import { useId, useState } from 'react'
+import { comparisonCounts } from '../../shared/format/compare-words'
 import type { BridgeErrorInfo, ComparisonView, RunOverview } from '../../shared/bridge'
+import { runWords } from '../runs/run-view'
+import { runNamed } from './run-named'
 import { Card } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useRuns, useStores } from '../stores/context'
@@ -23,7 +26,7 @@ export function CompareCard(props: { overview: RunOverview }) {
   const [other, setOther] = useState('')
   const [compared, setCompared] = useState<Compared>({ state: 'idle' })
   const pickId = useId()
-  const chosen = other || others[0]?.runId || ''
+  const chosen = other ? runNamed(others, other) : (others[0]?.runId ?? '')
 
   const compare = async () => {
     setCompared({ state: 'comparing' })
@@ -51,13 +54,12 @@ export function CompareCard(props: { overview: RunOverview }) {
           value={other}
           placeholder="Pick a run"
           spellCheck={false}
-          onChange={(e) => setOther(e.target.value.trim())}
+          aria-describedby={other && !chosen ? `${pickId}-none` : undefined}
+          onChange={(e) => setOther(e.target.value)}
         />
         <datalist id={`${pickId}-runs`}>
           {others.slice(0, 100).map((r) => (
-            <option key={r.runId} value={r.runId}>
-              {r.templateName || r.inputFilename || r.runId}
-            </option>
+            <option key={r.runId} value={runWords(r)} />
           ))}
         </datalist>
         <button
@@ -69,6 +71,11 @@ export function CompareCard(props: { overview: RunOverview }) {
           {compared.state === 'comparing' ? 'Comparing…' : 'Compare'}
         </button>
       </div>
+      {other.trim() && !chosen && (
+        <p className="field-hint" id={`${pickId}-none`} role="status">
+          No run in the runs list is called “{other.trim()}”. Pick one from the list.
+        </p>
+      )}
       {compared.state === 'failed' && (
         <ErrorNotice error={compared.error} onRetry={() => void compare()} />
       )}
@@ -110,8 +117,8 @@ export function Comparison(props: { view: ComparisonView; sides: string }) {
   return (
     <div className="comparison">
       <p className="card-sub" role="status">
-        {props.sides}: {view.differing} of {view.rows.length} rows differ
-        {failedInOne ? `, ${failedInOne} failed in one run only` : ''}.
+        {props.sides}: {comparisonCounts(view.rows)}
+        {failedInOne ? `; ${failedInOne} failed in one run only` : ''}.
         {(!view.a.inputsKnown || !view.b.inputsKnown) &&
           ' A run not sent from this computer has its rows matched by position.'}
         {view.notRead > 0 &&

@@ -94,8 +94,8 @@ export function ComparisonTable(props: { rows: CompareRow[]; unitLabel: string }
             <th scope="col">A</th>
             <th scope="col">B</th>
             <th scope="col">Outputs</th>
-            <th scope="col">Cost A · B</th>
-            <th scope="col">Ready after A · B</th>
+            <th scope="col">Cost A&nbsp;·&nbsp;B</th>
+            <th scope="col">Ready after A&nbsp;·&nbsp;B</th>
           </tr>
         </thead>
         <tbody>

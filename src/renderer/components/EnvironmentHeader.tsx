@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import type { BridgeErrorInfo, EnvironmentView } from '../../shared/bridge'
 import { useStores } from '../stores/context'
 import { TOKEN_BUTTON } from '../stores/plain-words'
@@ -14,6 +14,12 @@ export function EnvironmentHeader(props: { env: EnvironmentView }) {
   const [confirmRemove, setConfirmRemove] = useState(false)
   const [editingToken, setEditingToken] = useState(false)
   const [error, setError] = useState<BridgeErrorInfo | null>(null)
+  const removeButton = useRef<HTMLButtonElement>(null)
+  // Keeping the environment (Keep or Escape) gives focus back to the button that asked.
+  const keep = () => {
+    setConfirmRemove(false)
+    requestAnimationFrame(() => removeButton.current?.focus())
+  }
 
   async function act(task: () => Promise<BridgeErrorInfo | null>) {
     setError(await task())
@@ -43,7 +49,16 @@ export function EnvironmentHeader(props: { env: EnvironmentView }) {
         )}
         {!env.builtIn &&
           (confirmRemove ? (
-            <span className="confirm" role="group" aria-label={`Remove ${env.name}?`}>
+            <span
+              className="confirm"
+              role="group"
+              aria-label={`Remove ${env.name}?`}
+              onKeyDown={(e) => {
+                if (e.key !== 'Escape') return
+                e.stopPropagation()
+                keep()
+              }}
+            >
               <span>Remove {env.name} and its token?</span>
               <button
                 type="button"
@@ -52,17 +67,13 @@ export function EnvironmentHeader(props: { env: EnvironmentView }) {
               >
                 Remove
               </button>
-              <button
-                type="button"
-                className="btn btn-quiet btn-small"
-                onClick={() => setConfirmRemove(false)}
-                autoFocus
-              >
+              <button type="button" className="btn btn-quiet btn-small" onClick={keep} autoFocus>
                 Keep
               </button>
             </span>
           ) : (
             <button
+              ref={removeButton}
               type="button"
               className="btn btn-quiet btn-small"
               onClick={() => setConfirmRemove(true)}

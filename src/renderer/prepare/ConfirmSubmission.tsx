@@ -86,7 +86,7 @@ function capCheck(capText: string, estimateT: number | null) {
  * button: the same for templates, listings, pilots and retries. While the service has not
  * answered, it says "Sending…" and cannot be closed. Used for new runs and for "Retry failed rows".
  */
-export function ConfirmSubmission(props: {
+interface ConfirmSubmissionProps {
   plan: SubmissionPlanView
   sending: boolean
   error: BridgeErrorInfo | null
@@ -96,7 +96,11 @@ export function ConfirmSubmission(props: {
   onOpenRun?: (runId: string) => void
   /** When some rows were paid for before: plan again without them. */
   onSendOnlyNew?: SendOnlyNew
-}) {
+  /** What else the buyer did to the rows before this send ("1 row edited by you"). */
+  rowsNote?: string
+}
+
+export function ConfirmSubmission(props: ConfirmSubmissionProps) {
   const { plan, sending } = props
   const [capText, setCapText] = useState('')
   // The agreement names the cap, so it holds for the cap it was given under: a new cap asks again.
@@ -122,7 +126,7 @@ export function ConfirmSubmission(props: {
       }}
     >
       <div className="confirm-body" data-testid="confirm-submission">
-        <PlanFacts plan={plan} />
+        <PlanFacts plan={plan} rowsNote={props.rowsNote} />
         {callback.fact}
         {!valid && <PlanProblems plan={plan} />}
         <SentBeforeNote
@@ -168,7 +172,13 @@ export function ConfirmSubmission(props: {
 }
 
 /** What is sent, from which workbook, which rows, the cost and the listing's terms. */
-function PlanFacts({ plan }: { plan: SubmissionPlanView }) {
+function PlanFacts({
+  plan,
+  rowsNote,
+}: {
+  plan: SubmissionPlanView
+  rowsNote?: string | undefined
+}) {
   return (
     <dl className="confirm-facts">
       <div>
@@ -190,7 +200,10 @@ function PlanFacts({ plan }: { plan: SubmissionPlanView }) {
       )}
       <div>
         <dt>Rows</dt>
-        <dd>{rowsWords(plan)}</dd>
+        <dd>
+          {rowsWords(plan)}
+          {rowsNote && `; ${rowsNote}`}
+        </dd>
       </div>
       <div>
         <dt>Cost</dt>

@@ -6,6 +6,7 @@ import { FileDrop } from '../components/FileDrop'
 import { toFileRef } from '../bridge/files'
 import { useRunDetail, useStores } from '../stores/context'
 import type { RetryEdits } from '../stores/run-detail/retry-types'
+import { changedRows } from '../stores/run-detail/retry-slice'
 import { plural } from '../../shared/amounts'
 
 /**
@@ -29,6 +30,7 @@ export function FixFailedRows() {
       : problems.length > 0 || !retry.plan.validation.valid
         ? 'Fix the cells marked above before going on.'
         : ''
+  const passed = blocked || retry.fromWorkbook ? '' : checkedWords(changedRows(rows, retry.edits))
   return (
     <Dialog
       title={`Fix ${plural(rows.length, 'failed row')}`}
@@ -72,9 +74,9 @@ export function FixFailedRows() {
           </p>
         )}
         {retry.error && <ErrorNotice error={retry.error} />}
-        {blocked && (
+        {(blocked || passed) && (
           <p className="card-sub" role="status">
-            {blocked}
+            {blocked || passed}
           </p>
         )}
         <FixActions
@@ -86,6 +88,13 @@ export function FixFailedRows() {
       </div>
     </Dialog>
   )
+}
+
+/** What a check that found nothing to fix says: what will be sent. */
+function checkedWords(changed: number): string {
+  return changed > 0
+    ? `Checked: ${plural(changed, 'row')} changed, no problems found.`
+    : 'Checked: nothing changed, so the rows go again as they were sent.'
 }
 
 /**

@@ -62,6 +62,9 @@ export function RetryFailed(props: { overview: RunOverview }) {
       {retry.state === 'confirming' && (
         <ConfirmSubmission
           plan={retry.plan}
+          {...(retry.editedRows
+            ? { rowsNote: `${plural(retry.editedRows, 'row')} edited by you before sending` }
+            : {})}
           sending={retry.sending}
           error={retry.error}
           onConfirm={(choice) => void runDetail.getState().confirmRetry(choice)}

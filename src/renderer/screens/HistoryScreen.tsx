@@ -93,7 +93,7 @@ function NoHistory(props: { search: string; onClear: () => void }) {
       }
     >
       {props.search
-        ? 'Search by file name, template or listing, status or date (YYYY-MM-DD), or clear the search.'
+        ? 'Search by file name, template or listing, status, environment or date, or clear the search.'
         : 'Start a new run: what you send from this computer is listed here, with its files, costs and saved outputs.'}
     </EmptyList>
   )

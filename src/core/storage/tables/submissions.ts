@@ -8,6 +8,7 @@
 import { z } from 'zod'
 import type { ExecutionResult, RunRowsAcceptance } from '../../../shared/contract'
 import type { Db } from '../db'
+import { historySearchClause } from './history-search'
 import { readOptionalRow, readRows, selectRows } from '../read-row'
 import { submissionOf, submissionRow, type NewSubmission, type Submission } from './submission-row'
 
@@ -284,9 +285,8 @@ export class SubmissionsTable {
   }
 
   /**
-   * The journal newest first, optionally of one environment; `search` matches file name,
-   * template or listing, run id, state, client request id, date (YYYY-MM-DD) and the run's
-   * last seen status alike, and `alsoTargets` adds the templates and listings whose names
+   * The journal newest first, optionally of one environment; `search` matches what History
+   * shows (`history-search.ts`), and `alsoTargets` adds the templates and listings whose names
    * matched it (names are not in this table).
    */
   search(query: {
@@ -302,19 +302,13 @@ export class SubmissionsTable {
       params.push(query.environment)
     }
     if (query.search?.trim()) {
-      const like = `%${query.search.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
       const targets = query.alsoTargets ?? []
-      const ofTarget = ` OR (origin = ? AND target_kind = ? AND target_id = ?)`.repeat(
-        targets.length,
-      )
-      where.push(
-        `(input_filename LIKE ? ESCAPE '\\' OR target_id LIKE ? ESCAPE '\\' OR run_id LIKE ? ESCAPE '\\'
-          OR state LIKE ? ESCAPE '\\' OR client_request_id LIKE ? ESCAPE '\\'
-          OR date(created_at_ms / 1000, 'unixepoch') LIKE ? ESCAPE '\\'
-          OR EXISTS (SELECT 1 FROM runs_seen r WHERE r.origin = submissions.origin AND r.run_id = submissions.run_id AND r.status LIKE ? ESCAPE '\\')${ofTarget})`,
-      )
-      params.push(like, like, like, like, like, like, like)
-      params.push(...targets.flatMap((t) => [t.historyKey, t.targetKind, t.targetId]))
+      const clause = historySearchClause(query.search.trim(), {
+        sql: ` OR (origin = ? AND target_kind = ? AND target_id = ?)`.repeat(targets.length),
+        params: targets.flatMap((t) => [t.historyKey, t.targetKind, t.targetId]),
+      })
+      where.push(clause.sql)
+      params.push(...clause.params)
     }
     const sql = `SELECT * FROM submissions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`
     params.push(query.limit)

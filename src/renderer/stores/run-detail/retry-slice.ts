@@ -4,7 +4,8 @@
  */
 import { errorInfo } from '../errors'
 import type { RunDetailContext } from './run-detail-state'
-import type { RetryActions } from './retry-types'
+import type { RetryActions, RetryEdits } from './retry-types'
+import type { FixableRowView } from '../../../shared/bridge'
 export type { RetryActions } from './retry-types'
 
 export function retryActions(ctx: RunDetailContext): RetryActions {
@@ -118,7 +119,20 @@ function fixActions(
     reviewRetry() {
       const { retry } = get()
       if (retry.state !== 'fixing' || !retry.checked || !retry.plan.validation.valid) return
-      set({ retry: { state: 'confirming', plan: retry.plan, sending: false, error: null } })
+      const editedRows = changedRows(retry.plan.fixableRows ?? [], retry.edits)
+      set({
+        retry: { state: 'confirming', plan: retry.plan, editedRows, sending: false, error: null },
+      })
     },
   }
+}
+
+/** How many of the failed rows the buyer changed: a cell typed back to what was sent is no change. */
+export function changedRows(rows: readonly FixableRowView[], edits: RetryEdits): number {
+  return rows.filter((row) =>
+    row.cells.some((cell) => {
+      const text = edits[row.row]?.[cell.key]
+      return text !== undefined && text !== cell.text
+    }),
+  ).length
 }

@@ -33,6 +33,8 @@ export type SendAgainStage =
   | {
       state: 'confirming'
       plan: SubmissionPlanView
+      /** Rows whose cells the buyer changed before this send (a retry's fixes). */
+      editedRows?: number
       sending: boolean
       error: BridgeErrorInfo | null
     }
