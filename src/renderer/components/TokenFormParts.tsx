@@ -62,7 +62,7 @@ function TokenKeepingChoice(props: {
           <span className="token-keeping-advice">{advice}</span>
         </p>
       )}
-      {cannotSave && <KeychainCommand command={store.command} />}
+      {store !== null && !store.canSaveTokens && <KeychainCommand command={store.command} />}
       <Checkbox
         className="check-label"
         checked={props.keeping === 'session'}
