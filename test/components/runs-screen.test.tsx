@@ -232,7 +232,7 @@ describe('a run opened', () => {
       const big = overview({ rowNumbers: null })
       big.detail.tasks = tasks
       await openDetail({ getRunOverview: async () => big })
-      expect(h!.text()).toContain('10000 rows, 100 failed')
+      expect(h!.text()).toContain('10,000 rows, 100 failed')
       const shown = h!.container.querySelectorAll('.tasks-table tbody tr').length
       expect(shown).toBeGreaterThan(5)
       expect(shown).toBeLessThan(60)
