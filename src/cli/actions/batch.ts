@@ -59,8 +59,7 @@ export async function batchShow(ctx: CommandContext, args: ParsedArgs, self: Dec
 }
 
 function batchJson(state: BatchState) {
-  const { batch, tally } = state
-  const { recovered: _recovered, ...counts } = tally
+  const { batch } = state
   return {
     batch: {
       id: batch.id,
@@ -70,9 +69,7 @@ function batchJson(state: BatchState) {
       fileName: batch.inputFilename,
     },
     summary: state.summary,
-    runs: state.sends
-      .filter((s) => s.state === 'accepted' && s.runId)
-      .map((s) => ({ runId: s.runId, kind: s.kind, rows: s.rowCount })),
+    runs: state.runs.map((s) => ({ runId: s.runId, kind: s.kind, rows: s.rowCount })),
     rows: state.rows.map((r) => ({
       sheetRow: r.sheetRow,
       state: r.state,
@@ -81,15 +78,13 @@ function batchJson(state: BatchState) {
       ...(r.keptRunId ? { keptRunId: r.keptRunId } : {}),
       ...(r.problems.length ? { problems: r.problems } : {}),
     })),
-    counts,
+    counts: state.counts,
   }
 }
 
 function describeBatch(state: BatchState): string {
   const { batch } = state
-  const runs = state.sends
-    .filter((s) => s.state === 'accepted' && s.runId)
-    .map((s) => `  ${s.runId}  ${sendKindWords(s.kind)}, ${s.rowCount} rows`)
+  const runs = state.runs.map((s) => `  ${s.runId}  ${sendKindWords(s.kind)}, ${s.rowCount} rows`)
   const rows = table(
     ['SHEET ROW', 'STATE', 'RUN', 'KEPT', 'PROBLEM'],
     state.rows.map((r) => [

@@ -5,7 +5,6 @@
 import type { BatchRowFilter, BatchRowView, BatchSendKind } from '../../../shared/bridge'
 import { EngineError } from '../../errors'
 import type { BatchRow } from '../../flows/batch/row-states'
-import type { BatchState } from '../../flows/batch/batches'
 import { targetNamer } from '../../flows/history/target-names'
 import { planBatchRowsFromSheet } from '../../flows/spend/plan-rest'
 import { parseInputWorkbook } from '../../workbooks'
@@ -68,15 +67,13 @@ export function batchVerbs(ctx: VerbContext): Verbs<'getBatch' | 'getBatchRows' 
         fileName: batch.inputFilename,
         sheet: batch.sheet,
         workbookSha256: batch.workbookSha256,
-        counts: countsOf(state),
-        runs: state.sends
-          .filter((s) => s.state === 'accepted' && s.runId)
-          .map((s) => ({
-            runId: s.runId,
-            kind: (s.kind || 'all') as BatchSendKind,
-            rows: s.rowCount,
-            sentAtMs: s.createdAtMs,
-          })),
+        counts: state.counts,
+        runs: state.runs.map((s) => ({
+          runId: s.runId,
+          kind: (s.kind || 'all') as BatchSendKind,
+          rows: s.rowCount,
+          sentAtMs: s.createdAtMs,
+        })),
         summary: state.summary,
         stale: state.stale,
       }
@@ -96,7 +93,7 @@ export function batchVerbs(ctx: VerbContext): Verbs<'getBatch' | 'getBatchRows' 
     },
     async planBatchRows(args) {
       const { connection, state } = await stateOf(args.environment, args.batchId, false)
-      const first = state.sends.find((s) => s.state === 'accepted' && s.runId)
+      const first = state.runs[0]
       if (!first) throw noBatch(args.batchId)
       const read = (file: string, schema: Parameters<typeof parseInputWorkbook>[1], more = {}) =>
         parseInputWorkbook({ path: file }, schema, { ...more, checkFiles: true })
@@ -108,9 +105,4 @@ export function batchVerbs(ctx: VerbContext): Verbs<'getBatch' | 'getBatchRows' 
       return planView(plan)
     },
   }
-}
-
-function countsOf(state: BatchState) {
-  const { recovered: _recovered, ...counts } = state.tally
-  return counts
 }

@@ -7,7 +7,7 @@
  * of the service when the state is asked for, and kept, so a batch reads offline as last seen.
  */
 import { randomUUID } from 'node:crypto'
-import type { BatchSendKind } from '../../../shared/bridge'
+import type { BatchCounts, BatchSendKind } from '../../../shared/bridge'
 import { isTerminalStatus, type RunDetail } from '../../../shared/contract'
 import { batchSummary, type BatchTally } from '../../../shared/format'
 import type { Connection } from '../../environments/connection'
@@ -47,8 +47,12 @@ export interface BatchLink {
 export interface BatchState {
   batch: BatchRecord
   sends: BatchSend[]
+  /** The sends the service accepted, each a run, in the order sent. */
+  runs: BatchSend[]
   rows: BatchRow[]
   tally: BatchTally
+  /** The tally as the window and `batch show` count it. */
+  counts: BatchCounts
   summary: string
   /** Some runs could not be asked about: their rows are as last seen. */
   stale: boolean
@@ -194,7 +198,8 @@ export class Batches {
     const batch = this.table.byId(batchId)
     if (!batch) return null
     const sends = this.table.sends(batchId)
-    const runIds = sends.filter((s) => s.state === 'accepted' && s.runId).map((s) => s.runId)
+    const runs = sends.filter((s) => s.state === 'accepted' && s.runId)
+    const runIds = runs.map((s) => s.runId)
     const previews = options.previews === true
     let outcomes = this.table.outcomes(connection.historyKey, runIds, previews)
     let stale = false
@@ -220,7 +225,8 @@ export class Batches {
     }
     const rows = batchRowStates(input)
     const tally = tallyOf(rows, failedFirst(input))
-    return { batch, sends, rows, tally, summary: batchSummary(tally), stale }
+    const { recovered: _recovered, ...counts } = tally
+    return { batch, sends, runs, rows, tally, counts, summary: batchSummary(tally), stale }
   }
 
   /** The versions the buyer chose to keep (kept per run and row index), by sheet row. */
