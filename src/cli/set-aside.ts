@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import { basename, dirname, extname, join, resolve } from 'node:path'
 import type { ReadWholeWorkbook } from './column-mapping'
 import { linkSetAsideToRun, setAsideRunOf, type SetAsideTarget } from '../core/workbooks'
-import { plural } from '../shared/amounts'
+import { plural } from '../shared/format/amounts'
 import { flag, stringOption, type CommandContext, type ParsedArgs } from './command'
 import { UsageError } from './errors'
 

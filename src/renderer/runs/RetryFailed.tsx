@@ -4,7 +4,7 @@ import { useRunDetail, useStores } from '../stores/context'
 import { ConfirmSubmission } from '../prepare/ConfirmSubmission'
 import { FixFailedRows } from './FixFailedRows'
 import { SentAsNewRun } from './SentAsNewRun'
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 import { useFailedRowsLeft } from './run-batch'
 
 /**

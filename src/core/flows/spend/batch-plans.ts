@@ -8,7 +8,7 @@
  * (stillFailedRows).
  */
 import type { BatchSendKind } from '../../../shared/bridge'
-import { plural } from '../../../shared/amounts'
+import { plural } from '../../../shared/format/amounts'
 import { sheetRowsText } from '../../../shared/format'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
