@@ -52,6 +52,8 @@ export interface SubmissionInput {
   rowNumbers?: number[] | undefined
   /** The workbook the rows came from; a copy is kept with the history entry. */
   inputPath?: string | undefined
+  /** An earlier part of the same plan: its workbook's hash and copy serve this one too. */
+  inputOf?: Pick<Submission, 'inputSha256' | 'inputCopyPath'> | undefined
   /** The name to show for it (by default the file name of inputPath). */
   inputFilename?: string | undefined
   /** The run whose failed rows this submission retries. */
@@ -117,7 +119,11 @@ export class Submissions {
    */
   async journal(connection: Connection, input: SubmissionInput): Promise<Submission> {
     // The workbook's content as sent, so the rest of a pilot is read from the same one.
-    const sha256 = input.inputPath ? await hashFile(input.inputPath).catch(() => '') : ''
+    const sha256 = input.inputOf
+      ? input.inputOf.inputSha256
+      : input.inputPath
+        ? await hashFile(input.inputPath).catch(() => '')
+        : ''
     const entry = newSubmission(connection, input, sha256)
     // One transaction: two processes journaling the same submission at once end with one entry.
     const id = transaction(
@@ -128,7 +134,7 @@ export class Submissions {
     )
     const journaled = this.get(id)
     if (input.inputPath && !journaled.inputCopyPath) {
-      const copy = await this.keepCopy(journaled, input.inputPath)
+      const copy = input.inputOf?.inputCopyPath || (await this.keepCopy(journaled, input.inputPath))
       this.table.setInputCopyPath(id, copy)
       return this.get(id)
     }
@@ -213,6 +219,11 @@ export class Submissions {
   /** The identical submission still waiting for an answer, if any. */
   unansweredLike(historyKey: string, fingerprint: string): Submission | null {
     return this.table.firstUnanswered(historyKey, fingerprint)
+  }
+
+  /** The parts journaled for a plan, by its fingerprint (parts.ts), refused ones left out. */
+  partsOf(historyKey: string, fingerprint: string): Submission[] {
+    return this.table.partsOf(historyKey, fingerprint)
   }
 
   /** Accepted submissions of one template or listing, newest first. */
