@@ -8,27 +8,9 @@
  * (send-parts.ts).
  */
 import { amount, plural } from '../../../shared/amounts'
-import type { Plan } from './plan'
+import type { PartRange, Plan, PlanPart, PlanParts } from './plan'
 import type { RowLimits } from './row-limits'
 import type { Submission, Submissions } from './submissions'
-
-/** Rows `start` (included) to `end` (excluded) of a plan, by position in `plan.rows`. */
-export interface PartRange {
-  start: number
-  end: number
-}
-
-/** One part of a plan, with the journal's entry of it when one was journaled before. */
-export interface PlanPart extends PartRange {
-  entry: Submission | null
-}
-
-export interface PlanParts {
-  /** The most rows in one part, and where that limit comes from. */
-  size: number
-  source: 'learnt' | 'set'
-  parts: PlanPart[]
-}
 
 export type PartServices = {
   submissions: Pick<Submissions, 'partsOf'>

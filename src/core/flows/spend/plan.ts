@@ -17,7 +17,6 @@ import type { Schemas } from '../prepare/schema-cache'
 import type { History } from '../../storage/run-history'
 import type { BatchLink, Batches } from '../batch/batches'
 import type { PlanStore } from './plan-store'
-import type { PlanParts } from './parts'
 import type { RowLimits } from './row-limits'
 import type { Submission, SubmissionTarget, Submissions } from './submissions'
 import type { Uploads } from './uploads'
@@ -65,6 +64,24 @@ export interface LearnedCost {
   rows: number
   actualCostT: number
   costPerRowT: number
+}
+
+/** Rows `start` (included) to `end` (excluded) of a plan, by position in `plan.rows`. */
+export interface PartRange {
+  start: number
+  end: number
+}
+
+/** One part of a plan, with the journal's entry of it when one was journaled before. */
+export interface PlanPart extends PartRange {
+  entry: Submission | null
+}
+
+export interface PlanParts {
+  /** The most rows in one part, and where that limit comes from. */
+  size: number
+  source: 'learnt' | 'set'
+  parts: PlanPart[]
 }
 
 /** A plan the engine keeps until it is confirmed, replaced or expires. */
