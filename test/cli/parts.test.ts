@@ -44,7 +44,10 @@ describe('run on a sandbox started with --max-rows 5', () => {
     const home = mkdtempSync(join(tmpdir(), 'sr-parts-cli-'))
     const env = { SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: SANDBOX_DEMO_TOKEN }
     const args = ['run', sheet(home, 15), '--template', 'row-echo', '--base-url', url]
-    const { code, stdout, stderr } = await runCliCaptured([...args, '--yes', '--watch', '--json'], env)
+    const { code, stdout, stderr } = await runCliCaptured(
+      [...args, '--yes', '--watch', '--json'],
+      env,
+    )
     expect(stderr).toContain('part 3 of 3: run')
     expect(code).toBe(0)
     const answer = JSON.parse(stdout) as RunDetail & { parts: RunDetail[] }

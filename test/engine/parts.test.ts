@@ -120,7 +120,7 @@ describe('a sheet three times the limit', () => {
       [10, 12],
     ])
     expect(describePlan(planned)).toContain(
-      '12 rows go as 3 parts of at most 5 rows (the most the service takes in one request), each a run of the same batch, sent in order under this one confirmation; the whole cost is',
+      '12 rows go as 3 parts of at most 5 rows (the most the service takes at once), each its own run, sent one after another under this one confirmation; the whole cost is',
     )
     const done = await confirmPlan(engine, planned, { confirmed: true })
     expect(done.parts.map((p) => p.rowCount)).toEqual([5, 5, 2])

@@ -132,27 +132,30 @@ export function partEstimate(plan: Pick<Plan, 'estimateT' | 'rows'>, range: Part
   return share(range.end) - share(range.start)
 }
 
-/** "15 rows go as 3 parts of at most 5 …; the whole cost is …", and the parts sent before. */
-export function partsWords(plan: Plan): string {
+/**
+ * "15 rows go as 3 parts of at most 5 …; the whole cost is …", and the parts sent before (named
+ * by run id for the command line; the window names no run ids).
+ */
+export function partsWords(plan: Plan, options: { runIds: boolean } = { runIds: true }): string {
   const parts = plan.parts
   if (!parts) return ''
   const count = parts.parts.length
   const where =
     parts.source === 'set'
       ? 'the most set for this environment'
-      : 'the most the service takes in one request'
+      : 'the most the service takes at once'
   const cost =
     plan.estimateT === null
       ? 'the whole cost is known only once they have run'
       : `the whole cost is ${amount(plan.estimateT, plan.connection.unitLabel)}`
   const words = [
-    `${plural(plan.rows.length, 'row')} go as ${plural(count, 'part')} of at most ${parts.size.toLocaleString('en-US')} rows (${where}), each a run of the same batch, sent in order under this one confirmation; ${cost}.`,
+    `${plural(plan.rows.length, 'row')} go as ${plural(count, 'part')} of at most ${parts.size.toLocaleString('en-US')} rows (${where}), each its own run, sent one after another under this one confirmation; ${cost}.`,
   ]
   const sent = parts.parts.filter((p) => p.entry?.state === 'accepted')
   if (sent.length > 0 && sent.length < count) {
-    const runs = sent.map((p) => p.entry!.runId).join(', ')
+    const runs = options.runIds ? ` (${sent.map((p) => p.entry!.runId).join(', ')})` : ''
     words.push(
-      `${sent.length === 1 ? '1 part was' : `${sent.length} parts were`} sent before (${runs}) and ${sent.length === 1 ? 'is' : 'are'} not sent again.`,
+      `${sent.length === 1 ? '1 part was' : `${sent.length} parts were`} sent before${runs} and ${sent.length === 1 ? 'is' : 'are'} not sent again.`,
     )
   }
   return words.join(' ')
