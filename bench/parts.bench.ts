@@ -5,7 +5,9 @@
  * own whose peak RSS is printed. The sandbox runs in a third process (its tasks held, so it does
  * no work meanwhile) and keeps its state on disk.
  *
- * Target (issue 33): the engine and the command line each under 300 MB peak RSS.
+ * Target (issue 33): the engine and the command line each under 300 MB peak RSS. Where the
+ * memory goes today: the read keeps every row (crossing from the worker as one JSON text), the
+ * plan holds them until the last part is sent, and each part's request body is built whole.
  */
 import { spawnSync } from 'node:child_process'
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
