@@ -58,6 +58,17 @@ describe('run on a sandbox started with --max-rows 5', () => {
     ])
     expect(answer.run.runId).toBe(answer.parts[0]!.run.runId)
 
+    // History and the batch hold the three runs as one sheet.
+    const history = JSON.parse((await runCliCaptured(['history', '--json'], env)).stdout) as {
+      items: { runId: string; batchId: string; sendKind: string }[]
+    }
+    const ids = answer.parts.map((p) => p.run.runId)
+    const parts = history.items.filter((i) => ids.includes(i.runId))
+    expect(parts.map((i) => i.sendKind)).toEqual(['part', 'part', 'part'])
+    expect(new Set(parts.map((i) => i.batchId)).size).toBe(1)
+    const batch = await runCliCaptured(['batch', 'show', ids[2]!, '--base-url', url], env)
+    expect(batch.stdout + batch.stderr).toContain('15 rows: 15 succeeded')
+
     // The limit was learnt from the first refusal: the next plan says the parts before asking.
     const next = await runCliCaptured([...args, '--again', '--max-cost', '1'], env)
     expect(next.stderr).toContain('15 rows go as 3 parts of at most 5 rows')
