@@ -136,6 +136,33 @@ describe('a sheet three times the limit', () => {
   })
 })
 
+describe('a limit set higher than the service takes', () => {
+  it('the refused part is split at the limit the refusal names, and no part is sent twice', async () => {
+    engine.rowLimits.set(connection.historyKey, 10)
+    const before = (await runsOnService()).length
+    const planned = await plan(sheet('lower.csv', 15))
+    expect(planned.parts?.parts.map((p) => [p.start, p.end])).toEqual([
+      [0, 10],
+      [10, 15],
+    ])
+    const done = await confirmPlan(engine, planned, { confirmed: true })
+    expect(done.parts.map((p) => p.rowNumbers[0])).toEqual([2, 7, 12])
+    expect(engine.rowLimits.of(connection.historyKey)).toEqual({ rows: 5, source: 'learnt' })
+    const batch = engine.batches.ofRun(connection.historyKey, done.parts[0]!.runId)!
+    // In the order sent: the refused part, then its two halves, then the last part.
+    const sends = engine.batches.sendsOf(batch.id)
+    expect(sends.map((s) => [s.state, s.rowNumbers[0], s.rowCount])).toEqual([
+      ['refused', 2, 10],
+      ['accepted', 2, 5],
+      ['accepted', 7, 5],
+      ['accepted', 12, 5],
+    ])
+    const runs = await runsOnService()
+    expect(runs.length).toBe(before + 3)
+    expect(runs.slice(0, 3).map((r) => r.totalTasks)).toEqual([5, 5, 5])
+  })
+})
+
 describe('the limit in a refusal, read defensively', () => {
   const refusal = (serverMessage: string, status = 400) =>
     new ApiError({ kind: 'http', status, request: 'POST x', origin: 'http://x', serverMessage })

@@ -1,7 +1,7 @@
 /**
  * Journaling and sending a confirmed plan: whole, or as parts (parts.ts) when it holds more
- * rows than the service takes in one request. Every part is journaled, joined to the batch and
- * only then sent, in order; a part accepted before is not sent again, and a part refused with a
+ * rows than the service takes in one request. Each part, in order, is journaled, joined to the
+ * batch and only then sent; a part accepted before is not sent again, and a part refused with a
  * lower limit is split at it (the limit remembered for the environment) and its pieces sent in
  * its place. A part that fails otherwise stops the send: the parts sent stay sent, and the same
  * plan confirmed again sends only what is left.
@@ -33,7 +33,11 @@ interface Sending {
 }
 
 /** Journals the rows `range` of the plan (the whole plan when not split) and joins its batch. */
-async function journalPart(services: SendServices, s: Sending, range: PartRange) {
+async function journalPart(
+  services: SendServices,
+  s: Sending,
+  range: PartRange,
+): Promise<Submission> {
   const { plan } = s
   const whole = !s.split
   const entry = await services.submissions.journal(plan.connection, {
@@ -58,7 +62,7 @@ async function journalPart(services: SendServices, s: Sending, range: PartRange)
     const batchId = services.batches.join(entry, s.link)
     s.link = { ...s.link, batchId, ...(s.split ? { kind: 'part' as const } : {}) }
   }
-  return { range, entry }
+  return entry
 }
 
 /** Journals and sends the plan, whole or in parts; answers every part's submission, in order. */
@@ -79,14 +83,15 @@ export async function sendPlan(
     first: undefined,
     split: found !== null,
   }
-  const queue: { range: PartRange; entry: Submission }[] = []
-  for (const part of planned ?? [{ start: 0, end: rows.length, entry: null }])
-    queue.push(
-      part.entry ? { range: part, entry: part.entry } : await journalPart(services, s, part),
-    )
+  // Each part is journaled when its turn comes, so the journal holds them in the order sent.
+  const queue: { range: PartRange; entry: Submission | null }[] = (
+    planned ?? [{ start: 0, end: rows.length, entry: null }]
+  ).map((p) => ({ range: { start: p.start, end: p.end }, entry: p.entry }))
   const done: Submission[] = []
   while (queue.length > 0) {
-    const { range, entry } = queue.shift()!
+    const next = queue.shift()!
+    const range = next.range
+    const entry = next.entry ?? (await journalPart(services, s, range))
     if (entry.state === 'accepted') {
       done.push(entry)
       continue
@@ -103,10 +108,7 @@ export async function sendPlan(
       services.rowLimits.learn(plan.connection.historyKey, limit)
       s.split = true
       if (s.link) s.link = { ...s.link, kind: 'part' }
-      const pieces: { range: PartRange; entry: Submission }[] = []
-      for (const piece of splitRange(range, limit))
-        pieces.push(await journalPart(services, s, piece))
-      queue.unshift(...pieces)
+      queue.unshift(...splitRange(range, limit).map((piece) => ({ range: piece, entry: null })))
     }
   }
   return done
