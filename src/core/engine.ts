@@ -14,7 +14,9 @@ import type { Connection, Target } from './environments/connection'
 import { Connections, type TokenKeeping } from './environments/connector'
 import { Downloads } from './flows/downloads/downloads'
 import type { Plan } from './flows/spend/plan'
-import { PlanStore } from './flows/spend/plan-store'
+import { MAX_PLANS, PLAN_TTL_MS, PlanStore } from './flows/spend/plan-store'
+import { withParts } from './flows/spend/parts'
+import { RowLimits } from './flows/spend/row-limits'
 import { Environments } from './environments/environments'
 import { History } from './storage/run-history'
 import { openDb, type Db } from './storage/db'
@@ -81,7 +83,11 @@ export class Engine {
   /** The service's runs kept for the Usage screen, and the monthly spending limits. */
   readonly usage: Usage
   /** Plans waiting for the user's confirmation (emptied when the engine closes). */
-  readonly plans = new PlanStore<Plan>()
+  readonly plans = new PlanStore<Plan>(PLAN_TTL_MS, MAX_PLANS, Date.now, (plan) =>
+    withParts(this, plan),
+  )
+  /** The most rows the service takes in one request, per environment, learnt or set. */
+  readonly rowLimits: RowLimits
   /** The workbook worker kept between checks, so a later check starts at once. */
   readonly workbookWorker = new KeptWorker()
   private readonly db: Db
@@ -118,6 +124,7 @@ export class Engine {
     this.callbackAddresses = new CallbackAddresses(this.db)
     this.drafts = new PrepareDrafts(this.db, join(options.home, 'drafts'))
     this.usage = new Usage(this.db)
+    this.rowLimits = new RowLimits(this.db)
   }
 
   /** The app's settings (outputs folder, download concurrency, theme), kept in the history. */

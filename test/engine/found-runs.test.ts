@@ -22,6 +22,7 @@ function entry(id: number, rowCount: number, over: Partial<Submission> = {}): Su
     inputFilename: 'ads.xlsx',
     inputCopyPath: '',
     inputPath: '',
+    fingerprint: '',
     inputSha256: '',
     batchOfRunId: '',
     workbookRows: 0,

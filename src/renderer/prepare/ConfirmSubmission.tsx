@@ -137,6 +137,11 @@ export function ConfirmSubmission(props: ConfirmSubmissionProps) {
           {...(props.onOpenRun ? { onOpenRun: props.onOpenRun } : {})}
           {...(props.onSendOnlyNew ? { sendOnlyNew: props.onSendOnlyNew } : {})}
         />
+        {plan.parts && (
+          <p className="prep-note" role="note" data-testid="plan-parts">
+            {plan.parts.words}
+          </p>
+        )}
         {plan.unansweredOf && <UnansweredNote sentAtMs={plan.unansweredOf.sentAtMs} />}
         {plan.monthlyLimit && <MonthlyLimitNote limit={plan.monthlyLimit} />}
         {valid && (

@@ -36,6 +36,7 @@ const KIND_WORDS: Record<BatchSendKind, string> = {
   retry: 'retry of failed rows',
   redo: 'redo of chosen rows',
   chosen: 'chosen rows',
+  part: 'one part of a large sheet',
 }
 
 /** How a run of a batch came to be sent, in a few words ("pilot", "redo of chosen rows"). */

@@ -4,6 +4,7 @@ import { sourceNote } from '../listings/buyer-listing'
 import { sheetRowsText } from '../../../shared/format/rows'
 import type { Plan } from './plan'
 import { limitWords } from '../usage/limit'
+import { partsWords } from './parts'
 
 /** The facts the shared estimate words need, read off a plan. */
 export function estimateFacts(plan: Plan): EstimateFacts {
@@ -36,6 +37,7 @@ export function describePlan(plan: Plan): string {
     : plural(plan.rows.length, 'row')
   const cost = (t: number) => formatAmount(t, unit)
   const parts = [`${what} on ${rows}.`]
+  if (plan.parts) parts.push(partsWords(plan))
   if (plan.retryOfRunId)
     parts.push(
       plan.redo

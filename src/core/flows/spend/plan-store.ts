@@ -26,9 +26,12 @@ export class PlanStore<P extends StoredPlan> {
     private readonly ttlMs = PLAN_TTL_MS,
     private readonly max = MAX_PLANS,
     private readonly now: () => number = Date.now,
+    /** What every plan gets on its way in (the engine's: the parts it goes as). */
+    private readonly complete: (plan: P) => P = (plan) => plan,
   ) {}
 
-  add(plan: P): P {
+  add(given: P): P {
+    const plan = this.complete(given)
     this.sweep()
     while (this.plans.size >= this.max) {
       const oldest = this.plans.keys().next().value

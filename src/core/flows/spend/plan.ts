@@ -17,6 +17,7 @@ import type { Schemas } from '../prepare/schema-cache'
 import type { History } from '../../storage/run-history'
 import type { BatchLink, Batches } from '../batch/batches'
 import type { PlanStore } from './plan-store'
+import type { RowLimits } from './row-limits'
 import type { Submission, SubmissionTarget, Submissions } from './submissions'
 import type { Uploads } from './uploads'
 import type { RowSelection, SheetReadOptions } from './submission-inputs'
@@ -63,6 +64,24 @@ export interface LearnedCost {
   rows: number
   actualCostT: number
   costPerRowT: number
+}
+
+/** Rows `start` (included) to `end` (excluded) of a plan, by position in `plan.rows`. */
+export interface PartRange {
+  start: number
+  end: number
+}
+
+/** One part of a plan, with the journal's entry of it when one was journaled before. */
+export interface PlanPart extends PartRange {
+  entry: Submission | null
+}
+
+export interface PlanParts {
+  /** The most rows in one part, and where that limit comes from. */
+  size: number
+  source: 'learnt' | 'set'
+  parts: PlanPart[]
 }
 
 /** A plan the engine keeps until it is confirmed, replaced or expires. */
@@ -115,6 +134,8 @@ export interface Plan {
   fixesFromWorkbook?: { row: number; cells: Record<string, string> }[] | undefined
   /** Where this month's spending stands against the environment's limit (flows/usage/limit.ts). */
   monthlyLimit?: LimitStanding | null | undefined
+  /** More rows than the service takes in one request: the parts they go as (parts.ts). */
+  parts?: PlanParts | undefined
 }
 
 /** What planning and confirming need of the engine (the engine itself has all of it). */
@@ -125,4 +146,6 @@ export interface SpendServices {
   uploads: Pick<Uploads, 'files'>
   plans: PlanStore<Plan>
   batches: Pick<Batches, 'ofRun' | 'ofSheet' | 'state' | 'join' | 'byId' | 'sendsOf'>
+  /** The most rows one request may carry, per environment (row-limits.ts). */
+  rowLimits: Pick<RowLimits, 'of' | 'learn'>
 }

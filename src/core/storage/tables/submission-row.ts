@@ -27,6 +27,8 @@ export interface Submission {
   callbackUrl: string
   inputFilename: string
   inputCopyPath: string
+  /** What makes it "the same submission" (flows/spend/submissions.ts fingerprintOf). */
+  fingerprint: string
   /** Where the workbook was when sent, and its SHA-256 then ('' when not known). */
   inputPath: string
   inputSha256: string
@@ -79,7 +81,8 @@ export type NewSubmission = Pick<
   | 'batchOfRunId'
   | 'workbookRows'
   | 'createdAtMs'
-> & { fingerprint: string }
+  | 'fingerprint'
+>
 
 export const submissionRow = z.object({
   id: z.number(),
@@ -93,6 +96,7 @@ export const submissionRow = z.object({
   input_filename: z.string(),
   input_copy_path: z.string(),
   input_path: z.string(),
+  fingerprint: z.string(),
   input_sha256: z.string(),
   batch_of_run_id: z.string(),
   workbook_rows: z.number(),
@@ -147,6 +151,7 @@ export function submissionOf(row: SubmissionRow): Submission {
     inputFilename: row.input_filename,
     inputCopyPath: row.input_copy_path,
     inputPath: row.input_path,
+    fingerprint: row.fingerprint,
     inputSha256: row.input_sha256,
     batchOfRunId: row.batch_of_run_id,
     workbookRows: row.workbook_rows,

@@ -155,6 +155,21 @@ export class SubmissionsTable {
     )
   }
 
+  /**
+   * The parts journaled for the plan whose fingerprint is `of` (fingerprints `<of>:<rows>`),
+   * refused ones left out, oldest first.
+   */
+  partsOf(historyKey: string, of: string): Submission[] {
+    return this.many(
+      this.db
+        .prepare(
+          `SELECT * FROM submissions WHERE origin = ? AND fingerprint > ? AND fingerprint < ?
+           AND state IN ('pending', 'sent', 'accepted') ORDER BY id`,
+        )
+        .all(historyKey, `${of}:`, `${of};`),
+    )
+  }
+
   /** Accepted submissions of one template or listing, newest first. */
   acceptedOfTarget(
     historyKey: string,

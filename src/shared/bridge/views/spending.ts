@@ -150,6 +150,11 @@ export interface SubmissionPlanView {
    * they would be paid again, so confirming needs `again: true`, said as a send again.
    */
   paidBefore?: PaidBeforeView | null
+  /**
+   * More rows than the service takes at once: how many runs they go as, of at most how many
+   * rows, and the same in words (no run ids), said before the agreement.
+   */
+  parts?: { count: number; size: number; words: string }
   /** One paragraph that says what confirming will do and spend. */
   summary: string
 }
