@@ -13,7 +13,7 @@ import {
   type MappingOutcome,
 } from '../core/workbooks'
 import { mappingReadOptions, rememberGiven } from '../core/flows/prepare/column-mappings'
-import type { PrepareTarget } from '../shared/bridge'
+import type { RunTarget } from '../shared/run-target'
 import { stringOption, type CommandContext, type ParsedArgs, type Session } from './command'
 import type { ReadSheet } from '../core/flows/spend/set-aside'
 import { readWorkbookWith } from './workbook-reader'
@@ -118,7 +118,7 @@ export function mappingNeeded(): EngineError {
 export async function mappedReader(
   ctx: CommandContext,
   session: Session,
-  target: PrepareTarget,
+  target: RunTarget,
   args: ParsedArgs,
   keepCells = false,
   /** The sheet to read (--sheet), when the file read is the user's own. */

@@ -9,7 +9,7 @@ import { planRestOfPilot, planRetryFailed, planSubmission, rowName } from '../..
 import type { RowSelection } from '../../core/flows/spend'
 import type { PlanRequest } from '../../core/flows/spend/plan'
 import type { ReadCorrected } from '../../core/flows/spend/retry-workbook'
-import type { PrepareTarget } from '../../shared/bridge'
+import type { RunTarget } from '../../shared/run-target'
 import { integerOption, misuse, stringOption } from '../command'
 import type { CommandContext, Declared, ParsedArgs } from '../command'
 import { UsageError } from '../errors'
@@ -133,7 +133,7 @@ async function submitWorkbook(
 }
 
 /** The target a column mapping is remembered for. */
-function prepareTargetOf(target: PlanRequest['target']): PrepareTarget {
+function prepareTargetOf(target: PlanRequest['target']): RunTarget {
   return target.kind === 'template'
     ? { kind: 'template', templateId: target.templateId }
     : { kind: 'listing', listingId: target.listingId, listingVersionId: target.listingVersionId }

@@ -8,6 +8,7 @@
  * (stillFailedRows).
  */
 import type { BatchSendKind } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import { plural } from '../../../shared/amounts'
 import { sheetRowsText } from '../../../shared/format'
 import type { Connection } from '../../environments/connection'
@@ -15,11 +16,10 @@ import { EngineError } from '../../errors'
 import type { BatchLink, BatchRecord, BatchState } from '../batch/batches'
 import type { PaidBefore, SpendServices } from './plan'
 import type { ParsedWorkbook } from './submission-inputs'
-import type { SubmissionTarget } from './submissions'
 import { hashFile } from './uploads'
 
 /** The template or listing a target names, as batches file it. */
-export function batchTargetOf(target: SubmissionTarget): {
+export function batchTargetOf(target: RunTarget): {
   kind: 'template' | 'listing'
   id: string
 } {
@@ -82,7 +82,7 @@ export async function sheetBatch(
   read: {
     sheetFile: string
     fileName: string
-    target: SubmissionTarget
+    target: RunTarget
     parsed: ParsedWorkbook
     sending: number[]
     kind: BatchSendKind

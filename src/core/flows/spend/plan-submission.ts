@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto'
 import { basename, resolve } from 'node:path'
 import type { InputRow, ListingInputSchema, WorkbookValidation } from '../../../shared/contract'
-import type { ListingSource, PlanTarget } from '../../../shared/bridge'
+import type { ListingSource } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import type { Connection } from '../../environments/connection'
 import {
   buyerListing,
@@ -24,8 +25,7 @@ import {
   type ProgressHooks,
   type ReadWorkbook,
 } from './submission-inputs'
-import type { Plan, PlanRequest, PlanTargetRequest, SpendServices } from './plan'
-import type { SubmissionTarget } from './submissions'
+import type { Plan, PlanRequest, SpendServices } from './plan'
 
 export const noProblems: WorkbookValidation = { valid: true, fileErrors: [], rowErrors: [] }
 
@@ -71,7 +71,7 @@ interface TargetFacts {
 async function targetFacts(
   services: Pick<SpendServices, 'schemas'>,
   connection: Connection,
-  target: PlanTargetRequest,
+  target: RunTarget,
   file: string,
   fileName: string,
   hooks: ProgressHooks,
@@ -117,10 +117,10 @@ async function targetFacts(
 }
 
 function targetsOf(
-  target: PlanTargetRequest,
+  target: RunTarget,
   name: string,
   fee: number | null,
-): { targetView: PlanTarget; submissionTarget: SubmissionTarget } {
+): Pick<Plan, 'targetView'> & { submissionTarget: RunTarget } {
   if (target.kind === 'template') {
     return {
       targetView: { kind: 'template', templateId: target.templateId, name },

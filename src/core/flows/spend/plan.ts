@@ -10,27 +10,23 @@ import type {
   BatchSendKind,
   FixableRowView,
   ListingSource,
-  PlanTarget,
 } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import type { Connection } from '../../environments/connection'
 import type { Schemas } from '../prepare/schema-cache'
 import type { History } from '../../storage/run-history'
 import type { BatchLink, Batches } from '../batch/batches'
 import type { PlanStore } from './plan-store'
-import type { Submission, SubmissionTarget, Submissions } from './submissions'
+import type { Submission, Submissions } from './submissions'
 import type { Uploads } from './uploads'
 import type { RowSelection, SheetReadOptions } from './submission-inputs'
-
-export type PlanTargetRequest =
-  | { kind: 'template'; templateId: string; callbackUrl?: string | undefined }
-  | { kind: 'listing'; listingId: string; listingVersionId: string }
 
 export interface PlanRequest {
   /** The workbook (xlsx or csv) on this computer. */
   file: string
   /** The name to show for it, when the path is a temporary copy. */
   fileName?: string | undefined
-  target: PlanTargetRequest
+  target: RunTarget
   selection?: RowSelection | undefined
   /** Values of run-scoped fields for every row (field key -> value). */
   runValues?: Record<string, unknown> | undefined
@@ -69,8 +65,10 @@ export interface LearnedCost {
 export interface Plan {
   id: string
   connection: Connection
-  target: SubmissionTarget
-  targetView: PlanTarget
+  /** What the rows go to, the listing's fee included once read. */
+  target: RunTarget
+  /** The same as a screen shows it. */
+  targetView: RunTarget & { name: string }
   file: string
   fileName: string
   /** The buyer's own workbook when `file` is a copy made for the service; journaled in its place. */

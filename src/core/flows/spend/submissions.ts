@@ -11,7 +11,7 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
-import type { PrepareTarget } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import type { InputRow, RunSummary } from '../../../shared/contract'
 import { SUBMITTED_ROWS, spreadsheetRows, type RowNumbering } from '../../../shared/format'
 import { ApiError } from '../../service'
@@ -21,7 +21,6 @@ import { copyFileAtomically } from '../../files/atomic-write'
 import { transaction, type Db } from '../../storage/db'
 import {
   SubmissionsTable,
-  type JournalTarget,
   type NewSubmission,
   type Submission,
   type SubmissionState,
@@ -32,18 +31,8 @@ import { hashFile } from './uploads'
 
 export type { Submission, SubmissionState }
 
-export type SubmissionTarget =
-  | { kind: 'template'; templateId: string; callbackUrl?: string | undefined }
-  | {
-      kind: 'listing'
-      listingId: string
-      listingVersionId: string
-      /** Fee per task when known (null: the service does not show it to this buyer). */
-      taskFixedFeeT: number | null
-    }
-
 export interface SubmissionInput {
-  target: SubmissionTarget
+  target: RunTarget
   rows: InputRow[]
   /**
    * The spreadsheet row of each row, when they came from a workbook; without it the rows are
@@ -87,7 +76,7 @@ export interface SubmissionChange {
  */
 export function fingerprintOf(
   historyKey: string,
-  target: SubmissionTarget,
+  target: RunTarget,
   rows: InputRow[],
 ): string {
   const identity =
@@ -315,7 +304,7 @@ export class Submissions {
   }
 
   /** Every template and listing the journal names, once each, the latest sent to first. */
-  targets = (): JournalTarget[] => this.table.targets()
+  targets = () => this.table.targets()
 
   private async keepCopy(entry: Submission, inputPath: string): Promise<string> {
     await mkdir(this.inputsDir, { recursive: true })
@@ -336,7 +325,7 @@ function newSubmission(
   inputSha256: string,
 ): NewSubmission {
   const target = input.target
-  const fee = target.kind === 'listing' ? target.taskFixedFeeT : null
+  const fee = target.kind === 'listing' ? (target.taskFixedFeeT ?? null) : null
   return {
     clientRequestId: randomUUID(),
     environment: connection.name,
@@ -379,7 +368,7 @@ export function rowNumberingOf(submission: Submission | null): RowNumbering | nu
 /** The template or listing a submission went to, named as the New run screen names targets. */
 export function submittedTarget(
   submission: Pick<Submission, 'targetKind' | 'targetId' | 'listingVersionId'>,
-): PrepareTarget {
+): RunTarget {
   return submission.targetKind === 'listing'
     ? {
         kind: 'listing',
