@@ -13,3 +13,10 @@ export type RunTarget =
       listingVersionId: string
       taskFixedFeeT?: number | null | undefined
     }
+
+/** Which template or listing alone, without what a send adds (the callback address, the fee). */
+export function targetIdentity(target: RunTarget): RunTarget {
+  return target.kind === 'template'
+    ? { kind: 'template', templateId: target.templateId }
+    : { kind: 'listing', listingId: target.listingId, listingVersionId: target.listingVersionId }
+}

@@ -75,6 +75,7 @@ async function targetFacts(
   file: string,
   fileName: string,
   hooks: ProgressHooks,
+  checkedHere = false,
 ): Promise<TargetFacts> {
   if (target.kind === 'template') {
     const cached = await services.schemas.template(connection, target.templateId, {
@@ -91,14 +92,16 @@ async function targetFacts(
       serverCheck: noProblems,
     }
   }
-  const serverCheck = await validateOnServer(
-    connection,
-    file,
-    target.listingId,
-    target.listingVersionId,
-    hooks,
-    fileName,
-  )
+  const serverCheck = checkedHere
+    ? noProblems
+    : await validateOnServer(
+        connection,
+        file,
+        target.listingId,
+        target.listingVersionId,
+        hooks,
+        fileName,
+      )
   const listing = await buyerListing(connection.client, target.listingId, hooks.signal)
   let schema = listing.schema
   let schemaSource: ListingSource | 'template' = listing.source
@@ -231,7 +234,15 @@ export async function planSubmission(
   const fileName = request.fileName ?? basename(file)
   // A bad address is refused before anything is read or asked of the service.
   const target = withCheckedCallback(request.target)
-  const facts = await targetFacts(services, connection, target, file, fileName, hooks)
+  const facts = await targetFacts(
+    services,
+    connection,
+    target,
+    file,
+    fileName,
+    hooks,
+    request.checkedHere,
+  )
   const parsed = await readWorkbook(file, facts.schema, request.readAs)
   const validation = !facts.serverCheck.valid
     ? facts.serverCheck

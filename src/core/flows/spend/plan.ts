@@ -44,6 +44,8 @@ export interface PlanRequest {
   followUpOf?: string | undefined
   /** The sheet and mapping to read with (a batch's own, for its rest or chosen rows). */
   readAs?: SheetReadOptions | undefined
+  /** The rows were found to have problems here already: the service is not asked to check too. */
+  checkedHere?: boolean | undefined
 }
 
 /** Rows of a plan that its batch already paid for (succeeded, or still running). */
