@@ -17,6 +17,7 @@ import type { Schemas } from '../prepare/schema-cache'
 import type { History } from '../../storage/run-history'
 import type { BatchLink, Batches } from '../batch/batches'
 import type { PlanStore } from './plan-store'
+import type { SetAsideFile } from './set-aside'
 import type { Submission, Submissions } from './submissions'
 import type { Uploads } from './uploads'
 import type { RowSelection, SheetReadOptions } from './submission-inputs'
@@ -104,7 +105,7 @@ export interface Plan {
   expiresAtMs: number
   scratch?: string | undefined
   /** The rows with problems, set aside in a workbook to fix (only the valid ones are sent). */
-  setAside?: { path: string; rows: number } | undefined
+  setAside?: SetAsideFile | undefined
   /** These rows were set aside from this run and fixed: they are its follow-up. */
   followsSetAsideOf?: string | undefined
   /** Made on the New run screen: once it is sent, that screen's draft becomes its run. */
