@@ -20,7 +20,7 @@ import { hashFile } from './uploads'
 
 /** The template or listing a target names, as batches file it. */
 export function batchTargetOf(target: RunTarget): {
-  kind: 'template' | 'listing'
+  kind: RunTarget['kind']
   id: string
 } {
   return target.kind === 'template'

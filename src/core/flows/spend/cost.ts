@@ -39,7 +39,7 @@ async function endedRun(
 export async function learnCostPerRow(
   services: CostServices,
   connection: Connection,
-  kind: 'template' | 'listing',
+  kind: RunTarget['kind'],
   targetId: string,
   signal?: AbortSignal,
 ): Promise<LearnedCost | null> {

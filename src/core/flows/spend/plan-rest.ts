@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import type { BatchSendKind, EstimateSource } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import { estimateOf, learnCostPerRow } from './cost'
 import { hashFile } from './uploads'
 import { planSubmission } from './plan-submission'
@@ -167,7 +168,7 @@ function firstSendOf(
 /** What is left of a pilot's workbook, and what sending it would cost, before reading it. */
 export interface PilotRest {
   pilotRunId: string
-  targetKind: 'template' | 'listing'
+  targetKind: RunTarget['kind']
   rows: number
   estimateT: number | null
   estimateSource: EstimateSource
