@@ -10,13 +10,13 @@ import { dirname, join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Connection, Engine } from '../../src/core/engine'
-import { confirmPlan, type Plan } from '../../src/core/flows/spend'
+import { confirmPlan, planRestOfPilot, type Plan } from '../../src/core/flows/spend'
 import { planSend, type SendRequest } from '../../src/core/flows/spend/plan-send'
 import { keepSetAsideWithRun, type ReadSheet } from '../../src/core/flows/spend/set-aside'
 import { parseInputWorkbook } from '../../src/core/workbooks'
 import type { RunTarget } from '../../src/shared/run-target'
 import { BUYER_SANDBOX, BUYER_TOKEN, LISTING_FEE, LISTING_TARGET } from '../helpers/buyer-seed'
-import { testEngine } from '../helpers/engine'
+import { runEnded, testEngine } from '../helpers/engine'
 import { runCount, useTestSandbox } from '../helpers/sandbox'
 
 const sandbox = useTestSandbox(BUYER_SANDBOX)
@@ -239,5 +239,22 @@ describe('one flow composes every paid send of a workbook', () => {
     } else expect(plan.setAside).toBeUndefined()
     // Planning spends nothing: only the follow-up's first run was sent.
     expect(await runCount(sandbox)).toBe(before + (c.followUp ? 1 : 0))
+  })
+
+  it('plans the rest of a listing’s pilot from its own mapped sheet, as a copy the service accepts', async () => {
+    const { target, mapping } = TARGETS.listing!
+    const sheet = await ownSheet('rest of a listing pilot.xlsx', BAD)
+    const request = { file: sheet, target, mapping, setAside: {}, selection: { first: 3 } }
+    const pilot = await planSend(engine, connection, read, request)
+    const pilotRun = await send(pilot)
+    await runEnded(connection, pilotRun)
+    const rest = await planRestOfPilot(engine, connection, read, pilotRun)
+    expect(rest.validation).toMatchObject({ valid: true, fileErrors: [] })
+    expect(rest.rowNumbers).toEqual([8, 9, 10, 12, 13])
+    expect(rest.file).not.toBe(sheet)
+    expect(rest.batch?.kind).toBe('rest')
+    // The rows set aside by the pilot are left out again, not offered to fix a second time.
+    expect(rest.setAside).toBeUndefined()
+    expect(rest.estimateT).toBe(5 * LISTING_FEE)
   })
 })

@@ -13,7 +13,7 @@ import type { Connection } from '../../environments/connection'
 import { isSetAsideWorkbook, setAsideRunOf, type ColumnMap } from '../../workbooks'
 import { mappingReadOptions, rememberGiven, type ColumnMappings } from '../prepare/column-mappings'
 import { listingSheet } from './listing-copy'
-import type { Plan, SpendServices } from './plan'
+import type { Plan, PlanRequest, SpendServices } from './plan'
 import { planSubmission } from './plan-submission'
 import { dropSetAside, skippingInvalidRows, type ReadSheet, type SetAsideFile } from './set-aside'
 import type { ProgressHooks, RowSelection } from './submission-inputs'
@@ -43,6 +43,12 @@ export interface SendRequest {
   runValues?: Record<string, unknown> | undefined
   /** The run whose set-aside rows these are; by default told by the workbook itself. */
   followUpOf?: string | undefined
+  /**
+   * A batch's own rows read again from its sheet (plan-rest.ts): how they go in the batch, the
+   * pilot they complete, the row whose run-scoped values they take. Rows the batch set aside
+   * before are left out again (at `setAside.path`), not offered to fix a second time.
+   */
+  inBatch?: Pick<PlanRequest, 'sendKind' | 'batchOfRunId' | 'runValuesFrom'> | undefined
   /** Made on the New run screen: once sent, that screen's draft becomes its run. */
   fromNewRun?: boolean | undefined
 }
@@ -79,7 +85,8 @@ export async function planSend(
     })
     const own = await ownListingSheet(services, connection, request, reader, hooks.signal)
     if (own?.copy) scratch = own.copy.scratch
-    const followUpOf = request.followUpOf ?? (await setAsideRunOf(file)) ?? undefined
+    const followUpOf =
+      request.followUpOf ?? (request.inBatch ? null : await setAsideRunOf(file)) ?? undefined
     if (followUpOf)
       hooks.onStep?.(
         `these rows were set aside from run ${followUpOf}: they are sent as its follow-up`,
@@ -98,13 +105,14 @@ export async function planSend(
         selection: request.selection ?? {},
         runValues: request.runValues,
         checkedHere: own ? !own.parsed.valid : undefined,
+        ...request.inBatch,
       },
       hooks,
     )
     // The kept plan itself gains them (the store holds this object until it is confirmed).
     const plan: Plan = Object.assign(planned, {
       ...(request.fromNewRun ? { fromNewRun: true } : {}),
-      ...(setAside ? { setAside } : {}),
+      ...(setAside && !request.inBatch ? { setAside } : {}),
     })
     if (!plan.id) await dropFiles(scratch, setAside)
     else if (hooks.signal?.aborted) {

@@ -243,7 +243,7 @@ export async function planSubmission(
     hooks,
     request.checkedHere,
   )
-  const parsed = await readWorkbook(file, facts.schema, request.readAs)
+  const parsed = await readWorkbook(file, facts.schema)
   const validation = !facts.serverCheck.valid
     ? facts.serverCheck
     : !parsed.valid

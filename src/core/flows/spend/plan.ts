@@ -20,7 +20,7 @@ import type { PlanStore } from './plan-store'
 import type { SetAsideFile } from './set-aside'
 import type { Submission, Submissions } from './submissions'
 import type { Uploads } from './uploads'
-import type { RowSelection, SheetReadOptions } from './submission-inputs'
+import type { RowSelection } from './submission-inputs'
 
 export interface PlanRequest {
   /** The workbook (xlsx or csv) on this computer. */
@@ -43,8 +43,6 @@ export interface PlanRequest {
   sendKind?: BatchSendKind | undefined
   /** These rows were set aside from this run and fixed: they are its follow-up. */
   followUpOf?: string | undefined
-  /** The sheet and mapping to read with (a batch's own, for its rest or chosen rows). */
-  readAs?: SheetReadOptions | undefined
   /** The rows were found to have problems here already: the service is not asked to check too. */
   checkedHere?: boolean | undefined
 }
