@@ -7,7 +7,7 @@ import { resolve } from 'node:path'
 import type { Engine } from '../core/engine'
 import type { Plan } from '../core/flows/spend'
 import { besideTheSheet, keepSetAsideWithRun } from '../core/flows/spend/set-aside'
-import { plural } from '../shared/amounts'
+import { plural } from '../shared/format/amounts'
 import { flag, stringOption, type CommandContext, type ParsedArgs } from './command'
 import { UsageError } from './errors'
 

@@ -2,8 +2,8 @@
  * The engine's one composition root. Every front door (desktop app, browser mode, CLI) makes one
  * engine with createEngine and talks to the service only through it. It only composes: the
  * history database and the services that own its tables, the environments and their tokens
- * (connections.ts), and the built-in Sandbox. The types modules share live in connection.ts, so
- * no module imports this file but the front doors and the flows.
+ * (environments/connector.ts), and the built-in Sandbox. The types modules share live in
+ * environments/connection.ts, so no module imports this file but the front doors.
  */
 import { join } from 'node:path'
 import type { EnvironmentView, TokenStorageView } from '../shared/bridge'
@@ -55,8 +55,8 @@ export interface EngineOptions {
 
 /**
  * The engine: composes the services below and connects them to environments. Each service owns
- * its tables (the database and the token store stay private here); the flows that use them
- * (plans.ts, after-run.ts, results.ts...) take the engine and call its services.
+ * its tables (the database and the token store stay private here); the flows take only the
+ * narrow services they use (SpendServices, ResultsServices...), which the engine satisfies.
  */
 export class Engine {
   readonly home: string

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { DetailChanges } from '../../src/core/flows/watch/run-watcher-changes'
 import type { Artifact, RunDetail, RunTask } from '../../src/shared/contract'
-import { runArtifact, runSummary, runTask } from '../renderer/fixtures'
+import { runArtifact, runSummary, runTask } from '../helpers/run-fixtures'
 
 const task = (i: number, status = 'queued', over: Partial<RunTask> = {}): RunTask =>
   runTask(i, status, { artifactCount: status === 'succeeded' ? 1 : 0, ...over })

@@ -7,34 +7,29 @@
 import { expect, it } from 'vitest'
 import type { RunDetail, RunList, RunSummary } from '../../src/shared/contract'
 import { RunWatcher } from '../../src/core/flows/watch/run-watcher'
+import { runSummary } from '../helpers/run-fixtures'
 
 const TASKS = 30
 
 function movingRun(totalTasks = TASKS) {
   let done = 0
-  const summary = (): RunSummary => ({
-    runId: 'run_big',
-    displayName: 'Big',
-    status: done >= totalTasks ? 'succeeded' : 'running',
-    sourceType: 'official_template',
-    templateKey: 'row-echo',
-    templateName: 'Row echo',
-    templateUuid: '',
-    definitionHash: '',
-    inputFilename: '',
-    totalTasks,
-    completedTasks: done,
-    failedTasks: 0,
-    cancelledTasks: 0,
-    estimatedCostT: TASKS,
-    actualCostT: done,
-    firstErrorMessage: '',
-    createdAtUnix: 1,
-    startedAtUnix: 1,
-    completedAtUnix: done >= totalTasks ? 2 : 0,
-    updatedAtUnix: 1 + done,
-    market: undefined,
-  })
+  const summary = (): RunSummary =>
+    runSummary({
+      runId: 'run_big',
+      displayName: 'Big',
+      status: done >= totalTasks ? 'succeeded' : 'running',
+      templateKey: 'row-echo',
+      templateName: 'Row echo',
+      inputFilename: '',
+      totalTasks,
+      completedTasks: done,
+      estimatedCostT: TASKS,
+      actualCostT: done,
+      createdAtUnix: 1,
+      startedAtUnix: 1,
+      completedAtUnix: done >= totalTasks ? 2 : 0,
+      updatedAtUnix: 1 + done,
+    })
   const source = {
     detailRequests: 0,
     /** While true the run does not move (a slow stretch). */

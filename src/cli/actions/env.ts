@@ -13,7 +13,7 @@ import {
 } from '../command'
 import { UsageError } from '../errors'
 import { table } from '../output'
-import { amount } from '../../shared/amounts'
+import { formatAmount } from '../../shared/format/amounts'
 
 /** The TOKEN column: where each token is, as the app's header and sidebar say it. */
 const TOKEN_COLUMN: Record<EnvironmentView['token']['place'], string> = {
@@ -104,7 +104,7 @@ export async function envLimit(ctx: CommandContext, args: ParsedArgs, self: Decl
   ctx.out.note(
     limitT === null
       ? `“${connection.name}” has no monthly spending limit.`
-      : `“${connection.name}”: monthly spending limit ${amount(limitT, connection.unitLabel)}, kept by this computer (not by the service); every paid send that would pass it is refused.`,
+      : `“${connection.name}”: monthly spending limit ${formatAmount(limitT, connection.unitLabel)}, kept by this computer (not by the service); every paid send that would pass it is refused.`,
   )
   await printList(ctx)
 }

@@ -7,7 +7,7 @@ import { refuseOverLimit, withMonthlyLimit } from '../../core/flows/usage/limit'
 import type { Engine } from '../../core/engine'
 import { checkSpendingCap, confirmPlan, describePlan, type Plan } from '../../core/flows/spend'
 import { estimateFacts } from '../../core/flows/spend/describe-plan'
-import { amount, estimateWords, plural } from '../../shared/amounts'
+import { formatAmount, estimateWords, plural } from '../../shared/format/amounts'
 import type { Submission } from '../../core/flows/spend/submissions'
 import type { RunSummary, WorkbookValidation } from '../../shared/contract'
 import { flag, integerOption, stringOption, type CommandContext, type ParsedArgs } from '../command'
@@ -74,7 +74,7 @@ function notePilotLesson(ctx: CommandContext, plan: Plan, run: RunSummary) {
   }
   const restT = Math.ceil((run.actualCostT * rest) / run.completedTasks)
   ctx.out.note(
-    `The pilot cost ${amount(run.actualCostT, unit)} for ${plural(run.completedTasks, 'succeeded row')}; the other ${plural(rest, 'row')} would cost about ${amount(restT, unit)} (estimate from the pilot). Send them with --rows ${next}-, or as one batch with the pilot: skill-runner run --rest-of ${run.runId}`,
+    `The pilot cost ${formatAmount(run.actualCostT, unit)} for ${plural(run.completedTasks, 'succeeded row')}; the other ${plural(rest, 'row')} would cost about ${formatAmount(restT, unit)} (estimate from the pilot). Send them with --rows ${next}-, or as one batch with the pilot: skill-runner run --rest-of ${run.runId}`,
   )
 }
 

@@ -3,7 +3,7 @@
  * marketplace listing) and `runs retry-failed`. Each makes a plan and hands it to spend().
  */
 import { basename, resolve } from 'node:path'
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 import { checkedCallbackUrl } from '../../core/flows/prepare/callback-addresses'
 import { planRestOfPilot, planRetryFailed, rowName } from '../../core/flows/spend'
 import type { RowSelection } from '../../core/flows/spend'

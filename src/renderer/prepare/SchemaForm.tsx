@@ -4,7 +4,8 @@ import type { RunTarget } from '../../shared/run-target'
 import type { SchemaColumn, SchemaField } from '../../shared/contract'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useStores, useFields } from '../stores/context'
-import { describeAge, describeFileKinds, describeType } from '../stores/prepare/field-words'
+import { describeAge } from '../../shared/format/time'
+import { describeFileKinds, describeType } from '../stores/prepare/field-words'
 import { Card } from '../components/CardParts'
 
 /** Fields in the order of the workbook's columns (run-wide fields last). */

@@ -14,7 +14,7 @@ import { rowsNotPaidBefore } from './SentBeforeNotes'
 import { Card } from '../components/CardParts'
 import { useShallow } from 'zustand/react/shallow'
 import { rowsToSetAside, sendBlocker, workbookBlocker } from '../stores/prepare/send-blocker'
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 
 /**
  * Step 4: all rows or a pilot of the first N, then the confirmation with the cost. Sending needs

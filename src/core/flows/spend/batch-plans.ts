@@ -9,7 +9,7 @@
  */
 import type { BatchSendKind } from '../../../shared/bridge'
 import type { RunTarget } from '../../../shared/run-target'
-import { plural } from '../../../shared/amounts'
+import { plural } from '../../../shared/format/amounts'
 import { sheetRowsText } from '../../../shared/format'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'

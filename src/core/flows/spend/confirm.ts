@@ -5,7 +5,7 @@
  * cells, journals the submission before sending it, and sends it (submissions.ts).
  */
 import { EngineError } from '../../errors'
-import { amount, plural } from '../../../shared/amounts'
+import { formatAmount, plural } from '../../../shared/format/amounts'
 import { contentFingerprint } from './cost'
 import { uploadFileCells, type ProgressHooks } from './submission-inputs'
 import type { Plan, SpendServices } from './plan'
@@ -19,7 +19,7 @@ export function checkSpendingCap(plan: Plan, maxCostT: number | undefined): void
   if (plan.estimateT === null) {
     throw new EngineError(
       'over-limit',
-      `Nothing was sent: the cost of these rows is not known before the run, so the spending cap of ${amount(maxCostT, unit)} cannot be checked.`,
+      `Nothing was sent: the cost of these rows is not known before the run, so the spending cap of ${formatAmount(maxCostT, unit)} cannot be checked.`,
       'Send a pilot of one row first without a cap to learn the cost per row, then send the rest with the cap.',
       { action: 'send-pilot' },
     )
@@ -27,7 +27,7 @@ export function checkSpendingCap(plan: Plan, maxCostT: number | undefined): void
   if (plan.estimateT > maxCostT) {
     throw new EngineError(
       'over-limit',
-      `Nothing was sent: the estimate of ${amount(plan.estimateT, unit)} is above your cap of ${amount(maxCostT, unit)}.`,
+      `Nothing was sent: the estimate of ${formatAmount(plan.estimateT, unit)} is above your cap of ${formatAmount(maxCostT, unit)}.`,
       'Raise the cap, or send fewer rows.',
       { action: 'send-fewer-rows' },
     )

@@ -1,5 +1,5 @@
 /** A plan in words, for the command line and the app's confirmation. */
-import { amount, estimateSourceWords, plural, type EstimateFacts } from '../../../shared/amounts'
+import { formatAmount, estimateSourceWords, plural, type EstimateFacts } from '../../../shared/format/amounts'
 import { sourceNote } from '../listings/buyer-listing'
 import { sheetRowsText } from '../../../shared/format/rows'
 import type { Plan } from './plan'
@@ -34,7 +34,7 @@ export function describePlan(plan: Plan): string {
   const rows = plan.pilotRows
     ? `a pilot of the first ${plan.pilotRows} of ${plan.totalRows} rows`
     : plural(plan.rows.length, 'row')
-  const cost = (t: number) => amount(t, unit)
+  const cost = (t: number) => formatAmount(t, unit)
   const parts = [`${what} on ${rows}.`]
   if (plan.retryOfRunId)
     parts.push(

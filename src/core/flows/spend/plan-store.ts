@@ -1,5 +1,5 @@
 /**
- * Plans waiting for the user's confirmation (see plans.ts), kept by id for a bounded time and a
+ * Plans waiting for the user's confirmation (see plan-submission.ts), kept by id for a bounded time and a
  * bounded count, oldest dropped first. A plan's scratch folder (a browser's bytes written to
  * disk) is removed when the plan goes.
  */

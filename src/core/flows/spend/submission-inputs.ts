@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import { plural } from '../../../shared/amounts'
+import { plural } from '../../../shared/format/amounts'
 import type { InputRow, ListingInputSchema, WorkbookValidation } from '../../../shared/contract'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'

@@ -1,5 +1,5 @@
 /**
- * Step 2 of the New run screen: the workbook the user dropped and its check against the chosen
+ * Step 3 of the New run screen: the workbook the user dropped and its check against the chosen
  * target, the run-scoped values typed beside it, the cell the grid points at, and the marked-up
  * copy. The workbook stays the source of truth: nothing here edits rows; "Check again" reads the
  * file again after the user fixed it.
