@@ -13,8 +13,8 @@ import {
   describePlan,
   DuplicateSubmissionError,
   planSubmission,
-  type ReadWorkbook,
 } from '../../src/core/flows/spend'
+import type { ReadSheet } from '../../src/core/flows/spend/set-aside'
 import type { Connection } from '../../src/core/environments/connection'
 import { limitInRefusal } from '../../src/core/flows/spend/row-limits'
 import { ApiError } from '../../src/core/service'
@@ -28,7 +28,7 @@ const home = mkdtempSync(join(tmpdir(), 'sr-parts-'))
 let engine: Engine
 let connection: Connection
 
-const read: ReadWorkbook = (path, schema) =>
+const read: ReadSheet = (path, schema) =>
   parseInputWorkbook({ path }, schema, { keepRows: true, checkFiles: true })
 
 function sheet(name: string, rows: number): string {

@@ -1,5 +1,6 @@
 import { Details } from '../components/CardParts'
-import type { BridgeErrorInfo, PrepareTarget, SavedFileView } from '../../shared/bridge'
+import type { BridgeErrorInfo, SavedFileView } from '../../shared/bridge'
+import type { RunTarget } from '../../shared/run-target'
 import type { SchemaColumn, SchemaField } from '../../shared/contract'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useStores, useFields } from '../stores/context'
@@ -115,7 +116,7 @@ function TemplateDetails() {
 }
 
 /** The chosen listing: loading, error, or its price, terms, version and form. */
-function ListingDetails(props: { target: Extract<PrepareTarget, { kind: 'listing' }> }) {
+function ListingDetails(props: { target: Extract<RunTarget, { kind: 'listing' }> }) {
   const { prepare } = useStores()
   const { target } = props
   const { listing, listingLoading, listingError } = useFields(

@@ -5,21 +5,12 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { basename, resolve } from 'node:path'
 import type { InputRow } from '../../../shared/contract'
+import type { RunTarget } from '../../../shared/run-target'
 import type { Connection } from '../../environments/connection'
 import type { NewSubmission, Submission } from '../../storage/tables/submissions'
 
-export type SubmissionTarget =
-  | { kind: 'template'; templateId: string; callbackUrl?: string | undefined }
-  | {
-      kind: 'listing'
-      listingId: string
-      listingVersionId: string
-      /** Fee per task when known (null: the service does not show it to this buyer). */
-      taskFixedFeeT: number | null
-    }
-
 export interface SubmissionInput {
-  target: SubmissionTarget
+  target: RunTarget
   rows: InputRow[]
   /**
    * The spreadsheet row of each row, when they came from a workbook; without it the rows are
@@ -55,7 +46,7 @@ export interface SubmissionInput {
  */
 export function fingerprintOf(
   historyKey: string,
-  target: SubmissionTarget,
+  target: RunTarget,
   rows: InputRow[],
 ): string {
   const identity =
@@ -74,7 +65,7 @@ export function newSubmission(
   inputSha256: string,
 ): NewSubmission {
   const target = input.target
-  const fee = target.kind === 'listing' ? target.taskFixedFeeT : null
+  const fee = target.kind === 'listing' ? (target.taskFixedFeeT ?? null) : null
   return {
     clientRequestId: randomUUID(),
     environment: connection.name,

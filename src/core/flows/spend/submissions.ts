@@ -10,7 +10,7 @@
  */
 import { mkdir } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import type { PrepareTarget } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import type { RunSummary } from '../../../shared/contract'
 import { SUBMITTED_ROWS, spreadsheetRows, type RowNumbering } from '../../../shared/format'
 import { ApiError } from '../../service'
@@ -20,7 +20,6 @@ import { copyFileAtomically } from '../../files/atomic-write'
 import { transaction, type Db } from '../../storage/db'
 import {
   SubmissionsTable,
-  type JournalTarget,
   type Submission,
   type SubmissionState,
 } from '../../storage/tables/submissions'
@@ -31,7 +30,7 @@ import { hashFile } from './uploads'
 import { newSubmission, type SubmissionInput } from './journal-entry'
 
 export type { Submission, SubmissionState }
-export type { SubmissionInput, SubmissionTarget } from './journal-entry'
+export type { SubmissionInput } from './journal-entry'
 export { fingerprintOf } from './journal-entry'
 
 /** What listeners of Submissions.onChange hear when a journaled submission changes state. */
@@ -269,7 +268,7 @@ export class Submissions {
   }
 
   /** Every template and listing the journal names, once each, the latest sent to first. */
-  targets = (): JournalTarget[] => this.table.targets()
+  targets = () => this.table.targets()
 
   private async keepCopy(entry: Submission, inputPath: string): Promise<string> {
     await mkdir(this.inputsDir, { recursive: true })
@@ -295,7 +294,7 @@ export function rowNumberingOf(submission: Submission | null): RowNumbering | nu
 /** The template or listing a submission went to, named as the New run screen names targets. */
 export function submittedTarget(
   submission: Pick<Submission, 'targetKind' | 'targetId' | 'listingVersionId'>,
-): PrepareTarget {
+): RunTarget {
   return submission.targetKind === 'listing'
     ? {
         kind: 'listing',

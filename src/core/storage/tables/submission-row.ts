@@ -3,6 +3,7 @@
  * and the row read from SQLite, parsed (not cast) into it. The SQL is in submissions.ts.
  */
 import { z } from 'zod'
+import type { RunTarget } from '../../../shared/run-target'
 import {
   executionResultSchema,
   runRowsAcceptanceSchema,
@@ -21,7 +22,7 @@ export interface Submission {
   environment: string
   /** Where the submission is filed (Connection.historyKey; the column is called origin). */
   historyKey: string
-  targetKind: 'template' | 'listing'
+  targetKind: RunTarget['kind']
   targetId: string
   listingVersionId: string
   callbackUrl: string

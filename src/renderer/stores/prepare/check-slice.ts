@@ -7,9 +7,9 @@
 import type {
   BridgeErrorInfo,
   FileRef,
-  PrepareTarget,
   WorkbookCheckView,
 } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import { errorInfo } from '../errors'
 import type { SliceContext } from './prepare-state'
 import type { CheckData, CheckActions } from './check-types'
@@ -61,7 +61,7 @@ function unreadableFile(file: File): BridgeErrorInfo {
 export async function checkFile(
   ctx: SliceContext,
   file: File,
-  target: PrepareTarget | null,
+  target: RunTarget | null,
   mapping?: Record<string, string | null>,
 ) {
   const { set, get, api } = ctx
