@@ -93,6 +93,21 @@ const artifactOf = readerOf<Artifact>({
   createdAtUnix: count,
 })
 
+/** One value read by `read`, or undefined where the schema must tell (see readRunDetail). */
+function plainOr<T>(read: (value: unknown) => T, value: unknown): T | undefined {
+  try {
+    return read(value)
+  } catch (error) {
+    if (error instanceof NotPlain) return undefined
+    throw error
+  }
+}
+
+/** One task as runTaskSchema reads it, or undefined when the schema must tell. */
+export const plainTask = (value: unknown): RunTask | undefined => plainOr(taskOf, value)
+/** One output as artifactSchema reads it, or undefined when the schema must tell. */
+export const plainArtifact = (value: unknown): Artifact | undefined => plainOr(artifactOf, value)
+
 /**
  * The detail as runDetailSchema would parse it, or undefined when the answer holds anything the
  * schemas would refuse or read otherwise than this reader does (zod then parses it). The run's
