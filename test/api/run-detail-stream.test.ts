@@ -2,12 +2,9 @@
 // output by output, is what the whole reading (the contract's schema over JSON.parse) gives, and
 // what the whole reading refuses it refuses naming the same field, or stops with a named error.
 import { describe, expect, it } from 'vitest'
-import {
-  DetailPartTooLarge,
-  JsonSyntaxError,
-  MAX_ITEM_CHARS,
-  RunDetailStream,
-} from '../../src/core/service/run-detail-stream'
+import { JsonSyntaxError } from '../../src/core/service/json-scanner'
+import { AnswerPartTooLarge } from '../../src/core/service/limits'
+import { MAX_ITEM_CHARS, RunDetailStream } from '../../src/core/service/run-detail-stream'
 import { ContractError, describeIssues, runDetailSchema, type RunDetail } from '../../src/shared/contract'
 import { artifact, market, plain, refused, run, task } from './run-detail-fixtures'
 
@@ -153,8 +150,8 @@ it('refuses one output past its bound in words, after handing on the outputs bef
   const error = failure(() => {
     for (const piece of pieces(new TextEncoder().encode(text), () => 65_536)) stream.write(piece)
   })
-  expect(error).toBeInstanceOf(DetailPartTooLarge)
-  expect((error as DetailPartTooLarge).part).toBe('one output')
+  expect(error).toBeInstanceOf(AnswerPartTooLarge)
+  expect((error as AnswerPartTooLarge).part).toBe('one output of a run')
   expect(handed).toEqual(['task_0', 'art_0'])
 })
 
@@ -169,8 +166,8 @@ it('stops past the bound of the whole answer', () => {
   const text = JSON.stringify(json)
   expect(streamed(text, cuts.whole, text.length).tasks).toHaveLength(3)
   const error = failure(() => streamed(text, cuts['pieces of 7 bytes'], text.length - 1))
-  expect(error).toBeInstanceOf(DetailPartTooLarge)
-  expect((error as DetailPartTooLarge).part).toBe("the run's detail")
+  expect(error).toBeInstanceOf(AnswerPartTooLarge)
+  expect((error as AnswerPartTooLarge).part).toBe("a run's detail")
 })
 
 it('a list sent twice is a named error, not two lists joined', () => {

@@ -7,8 +7,8 @@
  *
  * Depth counts the containers around a value: the answer itself is at depth 0, the outer
  * object's values at depth 1, the items of a list there at depth 2. Strings are skipped by
- * searching for the next quote and backslash, so the long texts that make up most of a big
- * answer cost one native search each.
+ * searching for the next quote, so the long texts that make up most of a big
+ * answer cost one native search per quote in them.
  */
 
 export interface ScanHooks {
@@ -90,8 +90,6 @@ export class JsonScanner {
   private keepingKey = false
   /** Where the kept text starts in the current piece. */
   private keptFrom = 0
-  /** The next backslash in the current piece at or after the last search (-1: none; -2: not looked). */
-  private slash = -2
 
   constructor(private readonly hooks: ScanHooks) {}
 
@@ -100,7 +98,6 @@ export class JsonScanner {
     let i = 0
     const length = text.length
     this.keptFrom = 0
-    this.slash = -2
     while (i < length) {
       if (this.inString) i = this.skipString(text, i)
       else if (this.word !== null) i = this.skipWord(text, i)
@@ -191,24 +188,25 @@ export class JsonScanner {
   }
 
   private skipString(text: string, i: number): number {
-    let at = i
+    let from = i
     if (this.escaped) {
       this.escaped = false
-      at += 1
+      from += 1
     }
     for (;;) {
-      const quote = text.indexOf('"', at)
-      if (this.slash !== -1 && this.slash < at) this.slash = text.indexOf('\\', at)
-      const slash = this.slash
-      if (slash !== -1 && (quote === -1 || slash < quote)) {
-        if (slash === text.length - 1) {
-          this.escaped = true
-          return text.length
-        }
-        at = slash + 2
+      const quote = text.indexOf('"', from)
+      const end = quote === -1 ? text.length : quote
+      // The backslashes just before the quote (or the piece's end): an odd run escapes it.
+      let slashes = 0
+      while (end - slashes > from && text.charCodeAt(end - slashes - 1) === 92) slashes += 1
+      if (quote === -1) {
+        this.escaped = slashes % 2 === 1
+        return text.length
+      }
+      if (slashes % 2 === 1) {
+        from = quote + 1
         continue
       }
-      if (quote === -1) return text.length
       this.inString = false
       if (this.keepingKey) {
         this.hooks.key(parseKey(this.takeKept(text, quote + 1)))

@@ -28,6 +28,7 @@ import {
   type RunTask,
 } from '../../shared/contract'
 import { JsonScanner, JsonSyntaxError, ValueTooLarge } from './json-scanner'
+import { AnswerPartTooLarge } from './limits'
 import { plainArtifact, plainTask } from './run-detail-reader'
 
 /** The longest task or output read, in characters of its JSON (an inline text is most of it). */
@@ -46,20 +47,6 @@ export interface RunDetailSink {
 /** A detail without its tasks and outputs: the run's summary, and its market when it was sent. */
 export type RunDetailHead = Pick<RunDetail, 'run' | 'market'>
 
-/** A part of the detail past its bound: the reading stopped there. */
-export class DetailPartTooLarge extends Error {
-  override name = 'DetailPartTooLarge'
-  constructor(
-    /** The part, in a message's words: "one output", "the run's detail". */
-    readonly part: string,
-    readonly limitBytes: number,
-  ) {
-    super(`${part} is larger than ${limitBytes} bytes`)
-  }
-}
-
-/** The detail is not JSON, or it ended before its last value did. */
-export { JsonSyntaxError } from './json-scanner'
 
 const { shape } = runDetailSchema
 type ListKey = 'tasks' | 'artifacts'
@@ -112,7 +99,7 @@ export class RunDetailStream {
   /** Reads the next bytes of the answer; throws at the first fault (see the header). */
   write(bytes: Uint8Array): void {
     this.bytes += bytes.length
-    if (this.bytes > this.maxBytes) throw new DetailPartTooLarge("the run's detail", this.maxBytes)
+    if (this.bytes > this.maxBytes) throw new AnswerPartTooLarge("a run's detail", this.maxBytes)
     this.scan(() => this.scanner.write(this.decoder.decode(bytes, { stream: true })))
   }
 
@@ -139,10 +126,10 @@ export class RunDetailStream {
     }
   }
 
-  private tooLarge(error: ValueTooLarge): DetailPartTooLarge {
-    if (error.depth === 2) return new DetailPartTooLarge(partWords(this.list), error.limit)
-    if (error.depth === 1) return new DetailPartTooLarge("the run's summary", error.limit)
-    return new DetailPartTooLarge('a field name', error.limit)
+  private tooLarge(error: ValueTooLarge): AnswerPartTooLarge {
+    if (error.depth === 2) return new AnswerPartTooLarge(partWords(this.list), error.limit)
+    if (error.depth === 1) return new AnswerPartTooLarge("a run's summary", error.limit)
+    return new AnswerPartTooLarge('a field name', error.limit)
   }
 
   private starts(depth: number, first: string): number {
@@ -182,7 +169,7 @@ export class RunDetailStream {
 }
 
 function partWords(list: ListKey | null): string {
-  return list === 'tasks' ? "one row's task" : 'one output'
+  return list === 'tasks' ? "one row's task in a run" : 'one output of a run'
 }
 
 function parse(text: string): unknown {

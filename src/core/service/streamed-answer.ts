@@ -1,0 +1,44 @@
+/**
+ * An answer read as it arrives (a run's detail): its body handed piece by piece to a reader made
+ * for this attempt, each piece moving the attempt's deadline on, and the reader's faults turned
+ * into the ApiErrors the whole reading gives (answers.ts): not JSON, a field at fault, a part
+ * past its bound. A network failure midway is passed on as it is, for the attempt loop to judge.
+ */
+import { ContractError } from '../../shared/contract'
+import { contractFault, NOT_JSON, schemaFault, type Asked } from './answers'
+import { ApiError } from './errors'
+import { JsonSyntaxError } from './json-scanner'
+import { AnswerPartTooLarge, eachChunk, type Deadline } from './limits'
+import type { HttpAnswer } from './node-http'
+import type { AnswerStream } from './transport'
+
+export async function readStreamed<T>(
+  response: HttpAnswer,
+  asked: Asked,
+  signal: AbortSignal,
+  deadline: Deadline,
+  reader: AnswerStream<T>,
+): Promise<T> {
+  try {
+    await eachChunk(response.body, signal, (chunk) => {
+      deadline.moved()
+      reader.write(chunk)
+      return true
+    })
+    return reader.end()
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) throw await contractFault(asked, response.status, NOT_JSON)
+    if (error instanceof ContractError) throw await schemaFault(asked, response.status, error)
+    if (error instanceof AnswerPartTooLarge) {
+      throw new ApiError({
+        kind: 'too-large',
+        request: asked.label,
+        origin: asked.origin,
+        status: response.status,
+        detail: error.part,
+        limitBytes: error.limitBytes,
+      })
+    }
+    throw error
+  }
+}
