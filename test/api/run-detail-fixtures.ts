@@ -1,6 +1,12 @@
 // Run details the two readings of a run's detail are held to: those the plain readers take on
 // their own, and those the contract's schema refuses (each with one field at fault).
-export const run = { runId: 'run_1', status: 'running', totalTasks: 2, completedTasks: 1, extra: 'x' }
+export const run = {
+  runId: 'run_1',
+  status: 'running',
+  totalTasks: 2,
+  completedTasks: 1,
+  extra: 'x',
+}
 export const task = (i: number) => ({
   taskId: `task_${i}`,
   status: 'succeeded',
@@ -47,7 +53,10 @@ export const refused: Record<string, unknown> = {
   'a task without an id': { run, tasks: [task(0), { ...task(1), taskId: undefined }] },
   'an empty task id': { run, tasks: [{ ...task(0), taskId: '' }] },
   'a row index that is not a whole number': { run, tasks: [{ ...task(0), sourceRowIndex: 1.5 }] },
-  'a row index past safe integers': { run, artifacts: [{ ...artifact(0), sourceRowIndex: 2 ** 53 }] },
+  'a row index past safe integers': {
+    run,
+    artifacts: [{ ...artifact(0), sourceRowIndex: 2 ** 53 }],
+  },
   'a count as text': { run, tasks: [{ ...task(0), artifactCount: '1' }] },
   'an output without its row': { run, artifacts: [{ ...artifact(0), sourceRowIndex: null }] },
   'a task that is a list': { run, tasks: [[1]] },

@@ -14,7 +14,10 @@ afterEach(async () => {
   service = undefined
 })
 
-async function clientOf(handler: Handler, options: { maxAttempts?: number; timeoutMs?: number } = {}) {
+async function clientOf(
+  handler: Handler,
+  options: { maxAttempts?: number; timeoutMs?: number } = {},
+) {
   service = await startHostileService(handler)
   return new ApiClient({
     baseUrl: service.url,

@@ -5,13 +5,18 @@ import { describe, expect, it } from 'vitest'
 import { JsonSyntaxError } from '../../src/core/service/json-scanner'
 import { AnswerPartTooLarge } from '../../src/core/service/limits'
 import { MAX_ITEM_CHARS, RunDetailStream } from '../../src/core/service/run-detail-stream'
-import { ContractError, describeIssues, runDetailSchema, type RunDetail } from '../../src/shared/contract'
+import {
+  ContractError,
+  describeIssues,
+  runDetailSchema,
+  type RunDetail,
+} from '../../src/shared/contract'
 import { artifact, market, plain, refused, run, task } from './run-detail-fixtures'
 
 /** Splits `bytes` into pieces of the sizes `next` gives. */
 function pieces(bytes: Uint8Array, next: () => number): Uint8Array[] {
   const out: Uint8Array[] = []
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const size = Math.max(1, next())
     out.push(bytes.subarray(at, at + size))
     at += size
@@ -90,9 +95,10 @@ it('an answer cut anywhere is not JSON, as it is not for the whole reading', () 
   for (let end = 1; end < text.length; end += 1) {
     const part = text.slice(0, end)
     expect(() => JSON.parse(part)).toThrow()
-    expect(failure(() => streamed(part, cuts['pieces of 7 bytes'])), part).toBeInstanceOf(
-      JsonSyntaxError,
-    )
+    expect(
+      failure(() => streamed(part, cuts['pieces of 7 bytes'])),
+      part,
+    ).toBeInstanceOf(JsonSyntaxError)
   }
 })
 
@@ -111,9 +117,10 @@ it('text that is not JSON is refused as the whole reading refuses it', () => {
   ]
   for (const text of broken) {
     expect(() => JSON.parse(text), text).toThrow()
-    expect(failure(() => streamed(text, cuts['bytes one by one'])), text).toBeInstanceOf(
-      JsonSyntaxError,
-    )
+    expect(
+      failure(() => streamed(text, cuts['bytes one by one'])),
+      text,
+    ).toBeInstanceOf(JsonSyntaxError)
   }
 })
 

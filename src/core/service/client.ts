@@ -131,11 +131,7 @@ export class ApiClient {
    * One run's detail read as it arrives, each task and output handed to the sink `open` makes
    * (afresh for each attempt), never held whole; resolves to the run's summary and market.
    */
-  readRun(
-    runId: string,
-    open: () => RunDetailSink,
-    options?: CallOptions,
-  ): Promise<RunDetailHead> {
+  readRun(runId: string, open: () => RunDetailSink, options?: CallOptions): Promise<RunDetailHead> {
     return runs.readRun(this.transport, runId, open, options)
   }
 

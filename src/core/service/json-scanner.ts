@@ -142,7 +142,8 @@ export class JsonScanner {
         return i + 1
       case '"':
         if (this.next === Next.Key || this.next === Next.KeyOrClose) {
-          if (this.open.length === 1 && this.pieces === null) this.startKeeping(MAX_KEY, -1, i, true)
+          if (this.open.length === 1 && this.pieces === null)
+            this.startKeeping(MAX_KEY, -1, i, true)
           this.next = Next.Colon
         } else {
           this.valueStarts(char, i)

@@ -47,7 +47,6 @@ export interface RunDetailSink {
 /** A detail without its tasks and outputs: the run's summary, and its market when it was sent. */
 export type RunDetailHead = Pick<RunDetail, 'run' | 'market'>
 
-
 const { shape } = runDetailSchema
 type ListKey = 'tasks' | 'artifacts'
 const isList = (key: string): key is ListKey => key === 'tasks' || key === 'artifacts'
@@ -163,7 +162,8 @@ export class RunDetailStream {
 
   private item(json: unknown): void {
     const path = [this.list!, this.index++]
-    if (this.list === 'tasks') this.sink.task(plainTask(json) ?? bySchema(runTaskSchema, json, path))
+    if (this.list === 'tasks')
+      this.sink.task(plainTask(json) ?? bySchema(runTaskSchema, json, path))
     else this.sink.artifact(plainArtifact(json) ?? bySchema(artifactSchema, json, path))
   }
 }

@@ -27,7 +27,8 @@ export async function readStreamed<T>(
     })
     return reader.end()
   } catch (error) {
-    if (error instanceof JsonSyntaxError) throw await contractFault(asked, response.status, NOT_JSON)
+    if (error instanceof JsonSyntaxError)
+      throw await contractFault(asked, response.status, NOT_JSON)
     if (error instanceof ContractError) throw await schemaFault(asked, response.status, error)
     if (error instanceof AnswerPartTooLarge) {
       throw new ApiError({

@@ -254,7 +254,8 @@ export class Transport {
     acceptAnyStatus: boolean,
   ): Promise<ReceivedAnswer> {
     return this.attempts(label, idempotent, options, build, {
-      receive: (response, asked, signal) => receiveAnswer(response, asked, signal, MAX_ANSWER_BYTES),
+      receive: (response, asked, signal) =>
+        receiveAnswer(response, asked, signal, MAX_ANSWER_BYTES),
       // A status is the answer here (a health check): its body is read as an error body.
       ...(acceptAnyStatus
         ? {
@@ -276,7 +277,10 @@ export class Transport {
     idempotent: boolean,
     options: CallOptions,
     build: () => Promise<Built> | Built,
-    reading: { receive: Receive<T>; refused?: (final: HttpAnswer, signal: AbortSignal) => Promise<T> },
+    reading: {
+      receive: Receive<T>
+      refused?: (final: HttpAnswer, signal: AbortSignal) => Promise<T>
+    },
   ): Promise<T> {
     const asked = this.asked(label)
     for (let number = 1; ; number += 1) {
