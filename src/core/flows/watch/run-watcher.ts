@@ -61,6 +61,11 @@ export interface RunWatcherOptions {
    * default it grows with the run's size (see detailPaceMs); a number here fixes it.
    */
   detailEveryMs?: number
+  /**
+   * Reads a focused run's detail and hands it on itself (a big run's, read as a stream: see
+   * run-follower.ts); false leaves it to the watcher, which reads it whole for its `detail` event.
+   */
+  readDetail?: (runId: string, run: RunSummary) => Promise<boolean>
   now?: () => number
   setTimer?: (fn: () => void, ms: number) => unknown
   clearTimer?: (handle: unknown) => void
@@ -82,6 +87,7 @@ export class RunWatcher {
   /** Focused runs that changed since their last detail, which was too recent to fetch again. */
   private readonly detailOwed = new Set<string>()
   private readonly detailEveryMs: number | undefined
+  private readonly readDetail: RunWatcherOptions['readDetail']
   /** The runs of the newest page at the last look (followed for the runs list). */
   private newest = new Set<string>()
   /** That page's summaries, as they were then. */
@@ -115,6 +121,7 @@ export class RunWatcher {
     this.pageSize = options.pageSize ?? 50
     this.outageRetryMs = options.outageRetryMs ?? 30_000
     this.detailEveryMs = options.detailEveryMs
+    this.readDetail = options.readDetail
     this.now = options.now ?? Date.now
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
     this.clearTimer =
@@ -333,13 +340,12 @@ export class RunWatcher {
       return
     }
     let detail = fetched
-    if (!detail) {
-      this.requests += 1
-      detail = await this.client.run(runId)
-    }
+    if (!detail) this.requests += 1
+    const handed = !detail && (await this.readDetail?.(runId, now))
+    if (!handed) detail ??= await this.client.run(runId)
     this.detailAt.set(runId, this.now())
     this.detailOwed.delete(runId)
-    for (const l of this.listeners.detail) l(detail)
+    if (detail) for (const l of this.listeners.detail) l(detail)
   }
 
   private forgetDetail(runId: string) {
