@@ -9,7 +9,7 @@ import { isTerminalStatus } from '../../shared/contract'
 import type { ActivityUpdate, RunsUpdate } from '../../shared/bridge'
 import { RunWatcher } from '../flows/watch/run-watcher'
 import { DetailChanges, type DetailLook } from '../flows/watch/run-watcher-changes'
-import type { RunDetailHead, RunDetailSink } from '../service/run-detail-stream'
+import { keepNoParts, type RunDetailHead, type RunDetailSink } from '../service/run-detail-stream'
 import type { Emit, RunFollowOptions } from './types'
 
 /** Where the follower reads runs: the service of each environment, and this computer's history. */
@@ -173,6 +173,8 @@ export class RunFollower {
       {
         listRuns: (query) => source.listRuns(environment, query ?? {}),
         run: (runId) => source.getRun(environment, runId),
+        runSummary: async (runId) =>
+          (await source.readRun(environment, runId, () => keepNoParts)).run,
       },
       {
         minMs: options.followMinMs ?? 1000,

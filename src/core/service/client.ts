@@ -27,7 +27,7 @@ import * as marketListings from './endpoints/market-listings'
 import * as runs from './endpoints/runs'
 import * as system from './endpoints/system'
 import * as templates from './endpoints/templates'
-import type { RunDetailHead, RunDetailSink } from './run-detail-stream'
+import { keepNoParts, type RunDetailHead, type RunDetailSink } from './run-detail-stream'
 import { Transport, type ApiClientOptions, type CallOptions, type HttpAnswer } from './transport'
 
 export class ApiClient {
@@ -125,6 +125,11 @@ export class ApiClient {
   /** One run's detail, whole in memory: for a run whose tasks fit there (see readRun). */
   run(runId: string, options?: CallOptions): Promise<RunDetail> {
     return runs.run(this.transport, runId, options)
+  }
+
+  /** One run's summary: its detail read as it arrives, nothing of its tasks and outputs kept. */
+  async runSummary(runId: string, options?: CallOptions): Promise<RunSummary> {
+    return (await this.readRun(runId, () => keepNoParts, options)).run
   }
 
   /**

@@ -44,6 +44,9 @@ export interface RunDetailSink {
   artifact(artifact: Artifact): void
 }
 
+/** A sink that keeps nothing of a detail's tasks and outputs: for a run's summary alone. */
+export const keepNoParts: RunDetailSink = { task: () => {}, artifact: () => {} }
+
 /** A detail without its tasks and outputs: the run's summary, and its market when it was sent. */
 export type RunDetailHead = Pick<RunDetail, 'run' | 'market'>
 

@@ -14,7 +14,7 @@ import { UserFacingError } from '../../../shared/errors'
 import type { ApiClient } from '../../service'
 
 /** What the watcher asks: an environment's API client, or anything that answers the same. */
-export type RunSource = Pick<ApiClient, 'listRuns' | 'run'>
+export type RunSource = Pick<ApiClient, 'listRuns' | 'run'> & Partial<Pick<ApiClient, 'runSummary'>>
 
 export interface RunWatcherEvents {
   /** A followed run changed (status, counters, cost). */
@@ -280,10 +280,15 @@ export class RunWatcher {
       let now = byId.get(runId)
       let detail: RunDetail | null = null
       if (!now) {
-        // Older than the newest page: ask for this one run.
+        // Older than the newest page: ask for this one run (its summary only, unless its
+        // detail is open: then it is passed on).
         this.requests += 1
-        detail = await this.client.run(runId)
-        now = detail.run
+        if (this.focused.has(runId) || !this.client.runSummary) {
+          detail = await this.client.run(runId)
+          now = detail.run
+        } else {
+          now = await this.client.runSummary(runId)
+        }
         // Unfocused while that request was out: drop it.
         if (!this.active.has(runId)) continue
       }
