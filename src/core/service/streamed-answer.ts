@@ -4,14 +4,32 @@
  * into the ApiErrors the whole reading gives (answers.ts): not JSON, a field at fault, a part
  * past its bound. A network failure midway is passed on as it is, for the attempt loop to judge.
  */
-import { ContractError } from '../../shared/contract'
+import { ContractError, type EndpointName } from '../../shared/contract'
 import { contractFault, NOT_JSON, schemaFault, type Asked } from './answers'
 import { ApiError } from './errors'
 import { JsonSyntaxError } from './json-scanner'
 import { AnswerPartTooLarge, eachChunk, type Deadline } from './limits'
 import type { HttpAnswer } from './node-http'
-import type { AnswerStream } from './transport'
 
+/**
+ * A reader of an answer as it arrives, made afresh for every attempt: it is given the body's
+ * bytes piece by piece, then asked for what it made. Its errors stop the reading: a ContractError
+ * or a JsonSyntaxError is the service's answer at fault, an AnswerPartTooLarge a part past its
+ * bound (limits.ts); anything else is passed on as it is.
+ */
+export interface AnswerStream<T> {
+  write(bytes: Uint8Array): void
+  end(): T
+}
+
+/** One call of an endpoint whose answer is read as a stream (a run's detail). */
+export interface StreamCall<T> {
+  name: EndpointName
+  path: string
+  open: () => AnswerStream<T>
+}
+
+/** Reads one attempt's 2xx answer through `reader`; see the header. */
 export async function readStreamed<T>(
   response: HttpAnswer,
   asked: Asked,

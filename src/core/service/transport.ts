@@ -31,7 +31,7 @@ import {
 import type { RequestBody } from './bodies'
 import { ApiError } from './errors'
 import { Deadline, MAX_ANSWER_BYTES } from './limits'
-import { readStreamed } from './streamed-answer'
+import { readStreamed, type StreamCall } from './streamed-answer'
 import { nodeHttpFetcher, type FetchLike, type HttpAnswer, type HttpInit } from './node-http'
 import { redactorFor, type Redact } from './redaction'
 import { RETRYABLE_STATUS, retryDelay, type RetryPolicy } from './retry'
@@ -85,24 +85,6 @@ export interface EndpointCall<S extends z.ZodType> {
   body?: RequestBody
   /** Overrides the catalog, for a request the caller knows may be sent twice. */
   idempotent?: boolean
-}
-
-/**
- * A reader of an answer as it arrives, made afresh for every attempt: it is given the body's
- * bytes piece by piece, then asked for what it made. Its errors stop the reading: a ContractError
- * or a JsonSyntaxError is the service's answer at fault, an AnswerPartTooLarge a part past its
- * bound (limits.ts); anything else is passed on as it is.
- */
-export interface AnswerStream<T> {
-  write(bytes: Uint8Array): void
-  end(): T
-}
-
-/** One call of an endpoint whose answer is read as a stream (a run's detail). */
-export interface StreamCall<T> {
-  name: EndpointName
-  path: string
-  open: () => AnswerStream<T>
 }
 
 /** How an attempt's 2xx answer is read: whole, or as a stream. */
