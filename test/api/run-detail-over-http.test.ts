@@ -1,32 +1,15 @@
 // A run's detail over real HTTP, read as it arrives: larger than any answer read whole, a field
 // at fault named as before, one oversized output refused in words, a body cut midway read again
 // from its start, and a deadline that a service still sending never meets.
-import { afterEach, expect, it } from 'vitest'
-import { ApiClient, ApiError } from '../../src/core/service'
+import { expect, it } from 'vitest'
+import { ApiError } from '../../src/core/service'
 import { MAX_ANSWER_BYTES } from '../../src/core/service/limits'
 import { MAX_ITEM_CHARS } from '../../src/core/service/run-detail-stream'
 import { artifact, run, task } from './run-detail-fixtures'
-import { startHostileService, type Handler, type HostileService } from './hostile-service'
+import { useHostileService } from './hostile-service'
 
-let service: HostileService | undefined
-afterEach(async () => {
-  await service?.close()
-  service = undefined
-})
-
-async function clientOf(
-  handler: Handler,
-  options: { maxAttempts?: number; timeoutMs?: number } = {},
-) {
-  service = await startHostileService(handler)
-  return new ApiClient({
-    baseUrl: service.url,
-    token: () => 'token-ada',
-    maxAttempts: 1,
-    backoffMs: 1,
-    ...options,
-  })
-}
+const hostile = useHostileService({ maxAttempts: 1, backoffMs: 1 })
+const clientOf = hostile.clientOf
 
 /** A detail of `rows` tasks, each with an output of `size` characters. */
 function bigDetail(rows: number, size: number): string {
@@ -123,7 +106,6 @@ it('waits for a detail still coming past the deadline, not for one gone quiet', 
   )
   // Six pieces 80 ms apart: twice the deadline in all, never quiet for as long as it.
   expect((await slow.run('run_1')).tasks).toHaveLength(50)
-  await service?.close()
   const quiet = await clientOf(
     (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' })
