@@ -15,6 +15,11 @@
  *
  * An error names the first field at fault, as the whole reading names it (a test holds the two
  * readings equal); a reading that stops at a fault has handed on the parts before it.
+ *
+ * Pace, measured on a shared two-core machine in 64 KB pieces: a 44 MB detail of 10,000 rows with
+ * 4 KB plain-text outputs in 0.8 to 1.1 s (JSON.parse of the same text whole: about 0.5 s); an
+ * 85 MB one whose outputs are JSON full of escaped quotes in 2.6 to 3.8 s (each quote is one
+ * search, and such outputs have one every few characters).
  */
 import { z } from 'zod'
 import {
