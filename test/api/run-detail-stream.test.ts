@@ -2,8 +2,7 @@
 // output by output, is what the whole reading (the contract's schema over JSON.parse) gives, and
 // what the whole reading refuses it refuses naming the same field, or stops with a named error.
 import { describe, expect, it } from 'vitest'
-import { JsonSyntaxError } from '../../src/core/service/json-scanner'
-import { AnswerPartTooLarge } from '../../src/core/service/limits'
+import { streamFaultOf } from '../../src/core/service/limits'
 import { MAX_ITEM_CHARS, RunDetailStream } from '../../src/core/service/run-detail-stream'
 import {
   ContractError,
@@ -95,10 +94,8 @@ it('an answer cut anywhere is not JSON, as it is not for the whole reading', () 
   for (let end = 1; end < text.length; end += 1) {
     const part = text.slice(0, end)
     expect(() => JSON.parse(part)).toThrow()
-    expect(
-      failure(() => streamed(part, cuts['pieces of 7 bytes'])),
-      part,
-    ).toBeInstanceOf(JsonSyntaxError)
+    const error = failure(() => streamed(part, cuts['pieces of 7 bytes']))
+    expect(streamFaultOf(error), part).toEqual({ kind: 'not-json' })
   }
 })
 
@@ -117,10 +114,8 @@ it('text that is not JSON is refused as the whole reading refuses it', () => {
   ]
   for (const text of broken) {
     expect(() => JSON.parse(text), text).toThrow()
-    expect(
-      failure(() => streamed(text, cuts['bytes one by one'])),
-      text,
-    ).toBeInstanceOf(JsonSyntaxError)
+    const error = failure(() => streamed(text, cuts['bytes one by one']))
+    expect(streamFaultOf(error), text).toEqual({ kind: 'not-json' })
   }
 })
 
@@ -157,8 +152,11 @@ it('refuses one output past its bound in words, after handing on the outputs bef
   const error = failure(() => {
     for (const piece of pieces(new TextEncoder().encode(text), () => 65_536)) stream.write(piece)
   })
-  expect(error).toBeInstanceOf(AnswerPartTooLarge)
-  expect((error as AnswerPartTooLarge).part).toBe('one output of a run')
+  expect(streamFaultOf(error)).toEqual({
+    kind: 'too-large',
+    part: 'one output of a run',
+    limitBytes: MAX_ITEM_CHARS,
+  })
   expect(handed).toEqual(['task_0', 'art_0'])
 })
 
@@ -173,8 +171,7 @@ it('stops past the bound of the whole answer', () => {
   const text = JSON.stringify(json)
   expect(streamed(text, cuts.whole, text.length).tasks).toHaveLength(3)
   const error = failure(() => streamed(text, cuts['pieces of 7 bytes'], text.length - 1))
-  expect(error).toBeInstanceOf(AnswerPartTooLarge)
-  expect((error as AnswerPartTooLarge).part).toBe("a run's detail")
+  expect(streamFaultOf(error)).toMatchObject({ kind: 'too-large', part: "a run's detail" })
 })
 
 it('a list sent twice is a named error, not two lists joined', () => {

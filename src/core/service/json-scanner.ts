@@ -10,6 +10,7 @@
  * searching for the next quote, so the long texts that make up most of a big
  * answer cost one native search per quote in them.
  */
+import { stopStream } from './limits'
 
 export interface ScanHooks {
   /**
@@ -22,23 +23,12 @@ export interface ScanHooks {
   value(depth: number, text: string): void
   /** A key of the outer object, as JSON.parse reads it; its value follows. */
   key(name: string): void
+  /** A value `starts` asked for ran past its limit: returns the error that stops the reading. */
+  tooLarge(depth: number, limit: number): Error
 }
 
-/** The text is not JSON (or not all of it came): where and why, for a log. */
-export class JsonSyntaxError extends Error {
-  override name = 'JsonSyntaxError'
-}
-
-/** A wanted value ran past the limit its hook gave (the reading stopped there). */
-export class ValueTooLarge extends Error {
-  override name = 'ValueTooLarge'
-  constructor(
-    readonly depth: number,
-    readonly limit: number,
-  ) {
-    super(`a value at depth ${depth} is longer than ${limit} characters`)
-  }
-}
+/** The text is not JSON, or not all of it came. */
+const notJson = () => stopStream({ kind: 'not-json' })
 
 /** What may come next, outside a string or a number. */
 const enum Next {
@@ -114,7 +104,7 @@ export class JsonScanner {
       this.valueEnds('', 0)
     }
     if (this.next !== Next.Nothing || this.inString) {
-      throw new JsonSyntaxError('the answer ended before its last value did')
+      throw notJson()
     }
   }
 
@@ -133,11 +123,11 @@ export class JsonScanner {
       case ']':
         return this.close(char === '}', text, i)
       case ',':
-        if (this.next !== Next.CommaOrClose) throw this.unexpected(char)
+        if (this.next !== Next.CommaOrClose) throw notJson()
         this.next = this.open[this.open.length - 1] ? Next.Key : Next.Value
         return i + 1
       case ':':
-        if (this.next !== Next.Colon) throw this.unexpected(char)
+        if (this.next !== Next.Colon) throw notJson()
         this.next = Next.Value
         return i + 1
       case '"':
@@ -152,7 +142,7 @@ export class JsonScanner {
         this.escaped = false
         return i + 1
       default:
-        if (!isWordChar(code)) throw this.unexpected(char)
+        if (!isWordChar(code)) throw notJson()
         this.valueStarts(char, i)
         this.word = ''
         return i
@@ -160,7 +150,7 @@ export class JsonScanner {
   }
 
   private valueStarts(first: string, i: number): void {
-    if (this.next !== Next.Value && this.next !== Next.ValueOrClose) throw this.unexpected(first)
+    if (this.next !== Next.Value && this.next !== Next.ValueOrClose) throw notJson()
     const depth = this.open.length
     if (this.pieces === null) {
       const limit = this.hooks.starts(depth, first)
@@ -173,7 +163,7 @@ export class JsonScanner {
       ? this.next === Next.KeyOrClose || this.next === Next.CommaOrClose
       : this.next === Next.ValueOrClose || this.next === Next.CommaOrClose
     if (!expected || this.open[this.open.length - 1] !== object) {
-      throw this.unexpected(object ? '}' : ']')
+      throw notJson()
     }
     this.open.pop()
     this.valueEnds(text, i + 1)
@@ -222,7 +212,7 @@ export class JsonScanner {
     let at = i
     while (at < text.length && isWordChar(text.charCodeAt(at))) at += 1
     this.word += text.slice(i, at)
-    if (this.word!.length > MAX_WORD) throw new JsonSyntaxError('a number or word is too long')
+    if (this.word!.length > MAX_WORD) throw notJson()
     if (at < text.length) {
       this.finishWord()
       this.valueEnds(text, at)
@@ -233,7 +223,7 @@ export class JsonScanner {
   private finishWord(): void {
     const word = this.word!
     this.word = null
-    if (!WORD.test(word)) throw new JsonSyntaxError(`${JSON.stringify(word)} is not a JSON value`)
+    if (!WORD.test(word)) throw notJson()
   }
 
   private startKeeping(limit: number, depth: number, i: number, key: boolean) {
@@ -247,7 +237,7 @@ export class JsonScanner {
 
   private keep(piece: string): void {
     this.keptLength += piece.length
-    if (this.keptLength > this.keptLimit) throw new ValueTooLarge(this.keptDepth, this.keptLimit)
+    if (this.keptLength > this.keptLimit) throw this.hooks.tooLarge(this.keptDepth, this.keptLimit)
     this.pieces!.push(piece)
   }
 
@@ -258,16 +248,12 @@ export class JsonScanner {
     this.keepingKey = false
     return kept
   }
-
-  private unexpected(char: string): JsonSyntaxError {
-    return new JsonSyntaxError(`unexpected ${JSON.stringify(char)}`)
-  }
 }
 
 function parseKey(text: string): string {
   try {
     return JSON.parse(text) as string
   } catch {
-    throw new JsonSyntaxError('a key is not a JSON string')
+    throw notJson()
   }
 }

@@ -12,16 +12,28 @@ export const MAX_ANSWER_BYTES = 32 * 1024 * 1024
 /** The largest error body read: its `error` text is all that is kept of it. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024
 
-/** A part of a streamed answer past its own bound: the reading stopped there. */
-export class AnswerPartTooLarge extends Error {
-  override name = 'AnswerPartTooLarge'
-  constructor(
-    /** The part, in a message's words: "one output of the run", "the run's detail". */
-    readonly part: string,
-    readonly limitBytes: number,
-  ) {
-    super(`${part} is larger than ${limitBytes} bytes`)
+/**
+ * Why a streamed answer stopped before its end: it is not JSON (or not all of it came), or one of
+ * its parts went past its own bound (`part` in a message's words: "one output of a run").
+ */
+export type StreamFault =
+  { kind: 'not-json' } | { kind: 'too-large'; part: string; limitBytes: number }
+
+/** Thrown to stop a streamed reading; only streamFaultOf looks inside. */
+class StreamStop extends Error {
+  constructor(readonly fault: StreamFault) {
+    super(fault.kind === 'not-json' ? 'not JSON' : `${fault.part} is too large`)
   }
+}
+
+/** The error that stops a streamed reading for `fault`. */
+export function stopStream(fault: StreamFault): Error {
+  return new StreamStop(fault)
+}
+
+/** Why a streamed reading stopped, when `error` is what stopped it; undefined otherwise. */
+export function streamFaultOf(error: unknown): StreamFault | undefined {
+  return error instanceof StreamStop ? error.fault : undefined
 }
 
 /** What came of reading a body up to a limit. */

@@ -32,8 +32,8 @@ import {
   type RunDetail,
   type RunTask,
 } from '../../shared/contract'
-import { JsonScanner, JsonSyntaxError, ValueTooLarge } from './json-scanner'
-import { AnswerPartTooLarge } from './limits'
+import { JsonScanner } from './json-scanner'
+import { stopStream } from './limits'
 import { plainArtifact, plainTask } from './run-detail-reader'
 
 /** The longest task or output read, in characters of its JSON (an inline text is most of it). */
@@ -100,43 +100,33 @@ export class RunDetailStream {
         this.key = name
         this.list = null
       },
+      tooLarge: (depth, limit) => this.tooLarge(depth, limit),
     })
   }
 
   /** Reads the next bytes of the answer; throws at the first fault (see the header). */
   write(bytes: Uint8Array): void {
     this.bytes += bytes.length
-    if (this.bytes > this.maxBytes) throw new AnswerPartTooLarge("a run's detail", this.maxBytes)
-    this.scan(() => this.scanner.write(this.decoder.decode(bytes, { stream: true })))
+    if (this.bytes > this.maxBytes) throw tooLarge("a run's detail", this.maxBytes)
+    this.scanner.write(this.decoder.decode(bytes, { stream: true }))
   }
 
   /** The answer has ended: its run's summary and market, once the whole answer was good. */
   end(): RunDetailHead {
     const rest = this.decoder.decode()
     // An empty answer reads as an empty object, as every other answer does (answers.ts).
-    if (this.bytes === 0) this.scan(() => this.scanner.write('{}'))
-    this.scan(() => {
-      if (rest) this.scanner.write(rest)
-      this.scanner.end()
-    })
+    if (this.bytes === 0) this.scanner.write('{}')
+    if (rest) this.scanner.write(rest)
+    this.scanner.end()
     const run = bySchema(shape.run, this.run, ['run'])
     if (!this.market) return { run } as RunDetailHead
     return { run, market: bySchema(shape.market, this.market.value, ['market']) }
   }
 
-  private scan(step: () => void): void {
-    try {
-      step()
-    } catch (error) {
-      if (error instanceof ValueTooLarge) throw this.tooLarge(error)
-      throw error
-    }
-  }
-
-  private tooLarge(error: ValueTooLarge): AnswerPartTooLarge {
-    if (error.depth === 2) return new AnswerPartTooLarge(partWords(this.list), error.limit)
-    if (error.depth === 1) return new AnswerPartTooLarge("a run's summary", error.limit)
-    return new AnswerPartTooLarge('a field name', error.limit)
+  /** The part a value at `depth` is, in a message's words, past its bound. */
+  private tooLarge(depth: number, limit: number): Error {
+    if (depth === 2) return tooLarge(partWords(this.list), limit)
+    return tooLarge(depth === 1 ? "a run's summary" : 'a field name', limit)
   }
 
   private starts(depth: number, first: string): number {
@@ -176,6 +166,10 @@ export class RunDetailStream {
   }
 }
 
+function tooLarge(part: string, limitBytes: number): Error {
+  return stopStream({ kind: 'too-large', part, limitBytes })
+}
+
 function partWords(list: ListKey | null): string {
   return list === 'tasks' ? "one row's task in a run" : 'one output of a run'
 }
@@ -184,6 +178,6 @@ function parse(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch {
-    throw new JsonSyntaxError('a part of the answer is not JSON')
+    throw stopStream({ kind: 'not-json' })
   }
 }

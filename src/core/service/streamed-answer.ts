@@ -7,15 +7,14 @@
 import { ContractError, type EndpointName } from '../../shared/contract'
 import { contractFault, NOT_JSON, schemaFault, type Asked } from './answers'
 import { ApiError } from './errors'
-import { JsonSyntaxError } from './json-scanner'
-import { AnswerPartTooLarge, eachChunk, type Deadline } from './limits'
+import { eachChunk, streamFaultOf, type Deadline } from './limits'
 import type { HttpAnswer } from './node-http'
 
 /**
  * A reader of an answer as it arrives, made afresh for every attempt: it is given the body's
  * bytes piece by piece, then asked for what it made. Its errors stop the reading: a ContractError
- * or a JsonSyntaxError is the service's answer at fault, an AnswerPartTooLarge a part past its
- * bound (limits.ts); anything else is passed on as it is.
+ * or a stream fault (limits.ts: not JSON, a part past its bound) is the service's answer at
+ * fault; anything else is passed on as it is.
  */
 export interface AnswerStream<T> {
   write(bytes: Uint8Array): void
@@ -45,17 +44,17 @@ export async function readStreamed<T>(
     })
     return reader.end()
   } catch (error) {
-    if (error instanceof JsonSyntaxError)
-      throw await contractFault(asked, response.status, NOT_JSON)
     if (error instanceof ContractError) throw await schemaFault(asked, response.status, error)
-    if (error instanceof AnswerPartTooLarge) {
+    const fault = streamFaultOf(error)
+    if (fault?.kind === 'not-json') throw await contractFault(asked, response.status, NOT_JSON)
+    if (fault?.kind === 'too-large') {
       throw new ApiError({
         kind: 'too-large',
         request: asked.label,
         origin: asked.origin,
         status: response.status,
-        detail: error.part,
-        limitBytes: error.limitBytes,
+        detail: fault.part,
+        limitBytes: fault.limitBytes,
       })
     }
     throw error
