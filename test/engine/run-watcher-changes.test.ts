@@ -61,4 +61,23 @@ describe('DetailChanges', () => {
     expect(fewer).toMatchObject({ seq: 3, after: null, taskCount: 1 })
     expect(fewer.tasks).toEqual([task(0)])
   })
+
+  it('a look fed part by part holds only what changed, and is read again whole when a window asks meanwhile', () => {
+    const changes = new DetailChanges()
+    changes.next(detail([task(0), task(1), task(2)]))
+    const look = changes.look()
+    for (const t of [task(0, 'succeeded'), task(1), task(2)]) look.task(t)
+    look.artifact(runArtifact(0))
+    expect(look.changedTasks).toEqual([task(0, 'succeeded')])
+    expect(look.newArtifacts).toEqual([runArtifact(0)])
+    // A new viewer came while the look was read: it cannot be pushed as a change.
+    changes.restart()
+    expect(look.finish(detail([]))).toBeNull()
+    const again = changes.look()
+    for (const t of [task(0, 'succeeded'), task(1), task(2)]) again.task(t)
+    again.artifact(runArtifact(0))
+    const whole = again.finish(detail([]))
+    expect(whole).toMatchObject({ seq: 2, after: null, taskCount: 3, artifactCount: 1 })
+    expect(whole!.tasks).toHaveLength(3)
+  })
 })

@@ -134,3 +134,32 @@ it('looks every other interval while the runs it follows hold thousands of tasks
   expect(await delays(TASKS)).toEqual([1000, 1000])
   expect(await delays(10_000)).toEqual([2000, 2000])
 })
+
+it('follows a run older than the newest page by its summary alone while nobody has it open', async () => {
+  const source = movingRun()
+  let summaries = 0
+  let wholeReads = 0
+  const older = {
+    // The newest page no longer holds the run: it is asked for by itself.
+    listRuns: async (): Promise<RunList> => {
+      await source.listRuns()
+      return { items: [], nextPageToken: '', totalCount: 1 }
+    },
+    run: async (): Promise<RunDetail> => {
+      wholeReads += 1
+      return source.run()
+    },
+    runSummary: async (): Promise<RunSummary> => {
+      summaries += 1
+      return (await source.run()).run
+    },
+  }
+  const watcher = new RunWatcher(older, { setTimer: () => null, clearTimer: () => {} })
+  const ended = watcher.waitFor('run_big')
+  for (let look = 0; look < TASKS; look += 1) await watcher.refresh()
+  expect((await ended).status).toBe('succeeded')
+  // Each look read the run's summary; no detail was asked for the watcher to keep.
+  expect(summaries).toBe(TASKS)
+  expect(wholeReads).toBe(0)
+  watcher.stop()
+})

@@ -23,9 +23,9 @@ async function endedRun(
   const seen = services.history.seenRun(connection.historyKey, runId)
   if (seen && isTerminalStatus(seen.status)) return seen
   try {
-    const detail = await connection.client.run(runId, { signal })
-    services.history.recordRuns(connection.historyKey, [detail.run])
-    return isTerminalStatus(detail.run.status) ? detail.run : null
+    const run = await connection.client.runSummary(runId, { signal })
+    services.history.recordRuns(connection.historyKey, [run])
+    return isTerminalStatus(run.status) ? run : null
   } catch {
     return null
   }
