@@ -334,6 +334,46 @@ describe('the New run screen', () => {
     )
   })
 
+  it('another template takes the old workbook off (rows, name, verdict) and says to drop it again', async () => {
+    const checkWorkbook = vi.fn(async () => ({ ...bigCheck(3), targetFromWorkbook: false }))
+    const api = fakeApi({
+      checkWorkbook,
+      getTemplate: async () => echo,
+      getCheckedRows: async ({ offset, limit }: { offset: number; limit: number }) =>
+        pageOf(offset, limit, 3),
+    })
+    const { container, stores } = await show(api)
+    await stores.prepare.getState().chooseTemplate('row-echo')
+    await stores.prepare.getState().takeFile(new File(['x'], 'rows.xlsx'))
+    await settle()
+    expect(text(container)).toContain('3 rows, 2 problems to fix')
+    await stores.prepare.getState().chooseTemplate('doc-digest')
+    await settle()
+    expect(checkWorkbook).toHaveBeenCalledTimes(1)
+    expect(text(container)).not.toContain('3 rows, 2 problems to fix')
+    expect(container.querySelector('[data-testid="rows-grid"]')).toBeNull()
+    expect(text(container)).toContain('Drop a filled workbook here')
+    expect(text(container)).toContain('“rows.xlsx” was filled for your earlier choice')
+    // Dropped again, it is checked against the new one and the note goes.
+    await stores.prepare.getState().takeFile(new File(['x'], 'rows.xlsx'))
+    await settle()
+    expect(checkWorkbook).toHaveBeenLastCalledWith(
+      expect.objectContaining({ target: { kind: 'template', templateId: 'doc-digest' } }),
+    )
+    expect(text(container)).not.toContain('was filled for your earlier choice')
+  })
+
+  it('a workbook dropped before anything is chosen is checked once a template is', async () => {
+    const checkWorkbook = vi.fn(async () => ({ ...bigCheck(3), targetFromWorkbook: false }))
+    const api = fakeApi({ checkWorkbook, getTemplate: async () => echo })
+    const { stores } = await show(api)
+    await stores.prepare.getState().takeFile(new File(['x'], 'rows.xlsx'))
+    await stores.prepare.getState().chooseTemplate('row-echo')
+    await settle()
+    expect(checkWorkbook).toHaveBeenCalledTimes(2)
+    expect(stores.prepare.getState().file?.name).toBe('rows.xlsx')
+  })
+
   it('a check under way shows its progress and stops on Cancel', async () => {
     const api = fakeApi({ checkWorkbook: never, getTemplate: async () => echo })
     const { container, stores } = await show(api)
