@@ -2,25 +2,17 @@
  * The runs list and a run's detail: pages of runs (followed live while any is active), one run
  * with what this computer knows of it, and an artifact's preview.
  */
-import { stat } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { dirname } from 'node:path'
 import type { RunDetail, RunList, RunSummary } from '../../../shared/contract'
 import type { RunOverview } from '../../../shared/bridge'
 import type { Engine } from '../../engine'
 import { EngineError } from '../../errors'
 import { previewArtifact } from '../../flows/downloads/artifact-preview'
-import { resultsWorkbookName } from '../../flows/results/results'
+import { savedResultsWorkbook } from '../../flows/results/results'
 import { keptSetAsides } from '../../flows/spend/set-aside'
 import { rowNumberingOf } from '../../flows/spend/submissions'
 import type { RunsSource } from '../run-follower'
 import type { VerbContext, Verbs } from './context'
-
-export async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  )
-}
 
 /**
  * Runs whose summary names no input file get the one this computer sent them from (the service
@@ -77,7 +69,6 @@ async function runOverview(
   const submission = engine.submissions.byRun(connection.historyKey, runId)
   const saved = savedOutputs(engine, connection.historyKey, runId)
   const followUps = engine.submissions.followUpsOf(connection.historyKey, runId)
-  const workbook = join(ctx.settings.read().outputsFolder, resultsWorkbookName(runId))
   const numbering = rowNumberingOf(submission)
   const rowNumbers = numbering?.source === 'spreadsheet' ? numbering.numbers : []
   const aside = (await keptSetAsides(engine.home)).get(runId)
@@ -98,7 +89,11 @@ async function runOverview(
     ...(followUps.length > 0 ? { followUps } : {}),
     savedFolder: saved.folder,
     savedFiles: saved.files,
-    resultsWorkbook: (await exists(workbook)) ? workbook : '',
+    resultsWorkbook: await savedResultsWorkbook(
+      ctx.settings.read().outputsFolder,
+      runId,
+      detail.run,
+    ),
     ...(aside ? { setAsideRows: aside.rows } : {}),
     ...(submission?.callbackUrl ? { callbackUrl: submission.callbackUrl } : {}),
   }
