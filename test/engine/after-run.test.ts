@@ -244,6 +244,10 @@ describe('a run opened in the app', () => {
     expect(saved).toMatchObject({ folder: runFolder, savedFiles: 2, failed: [] })
     // One folder per row that made an output (the failed row made none).
     expect(readdirSync(runFolder)).toHaveLength(2)
+    // The runs list knows it too, from the same record History and the run's page read.
+    const listed = await browser.handlers.listRuns({ environment: 'Local' }, http)
+    expect(listed.saved).toContainEqual({ runId: echoRunId, folder: runFolder, files: 2 })
+    expect(listed.saved?.some((s) => s.runId === digestRunId)).toBe(false)
 
     const results = await browser.handlers.saveResultsWorkbook(
       { environment: 'Local', runId: echoRunId },

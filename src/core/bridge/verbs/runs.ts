@@ -2,7 +2,6 @@
  * The runs list and a run's detail: pages of runs (followed live while any is active), one run
  * with what this computer knows of it, and an artifact's preview.
  */
-import { dirname } from 'node:path'
 import type { RunDetail, RunList, RunSummary } from '../../../shared/contract'
 import type { RunOverview } from '../../../shared/bridge'
 import type { Engine } from '../../engine'
@@ -52,9 +51,8 @@ export function runsSource(engine: Engine): RunsSource {
 
 /** Where this run's outputs were saved on this computer, and how many files. */
 export function savedOutputs(engine: Engine, historyKey: string, runId: string) {
-  const paths = engine.history.savedFiles(historyKey, runId)
-  // Files sit in <run folder>/<row folder>/<file>.
-  return { folder: paths[0] ? dirname(dirname(paths[0])) : '', files: paths.length }
+  const [saved] = engine.history.savedOutputsOf(historyKey, [runId])
+  return { folder: saved?.folder ?? '', files: saved?.files ?? 0 }
 }
 
 async function runOverview(
@@ -122,7 +120,14 @@ export function runVerbs(
         pageSize: args.pageSize,
         pageToken: args.pageToken,
       })
-      return { environment: args.environment, ...page }
+      // Which of them have their outputs saved here, as History and a run's page say it.
+      const { historyKey } = await ctx.engine.connect({ env: args.environment })
+      const runIds = page.items.map((run) => run.runId)
+      return {
+        environment: args.environment,
+        ...page,
+        saved: ctx.engine.history.savedOutputsOf(historyKey, runIds),
+      }
     },
     getRun: (args) => source.getRun(args.environment, args.runId),
     watchRuns: (args) => follower.watch(args.environment),
