@@ -7,6 +7,7 @@ import type { RunOverview } from '../../../shared/bridge'
 import type { Engine } from '../../engine'
 import { EngineError } from '../../errors'
 import { previewArtifact } from '../../flows/downloads/artifact-preview'
+import { isOutage } from '../../flows/watch/run-watcher'
 import { savedResultsWorkbook } from '../../flows/results/results'
 import { keptSetAsides } from '../../flows/spend/set-aside'
 import { rowNumberingOf } from '../../flows/spend/submissions'
@@ -113,13 +114,22 @@ export function runVerbs(
   | 'previewArtifact'
 > {
   const { follower } = ctx
+  // A look of the list or a run's page that finds the service away is said at once, everywhere.
+  const told = <T>(environment: string, work: Promise<T>): Promise<T> =>
+    work.catch((error: unknown) => {
+      if (isOutage(error)) follower.serviceAway(environment)
+      throw error
+    })
   return {
     async listRuns(args) {
-      const page = await source.listRuns(args.environment, {
-        status: args.status,
-        pageSize: args.pageSize,
-        pageToken: args.pageToken,
-      })
+      const page = await told(
+        args.environment,
+        source.listRuns(args.environment, {
+          status: args.status,
+          pageSize: args.pageSize,
+          pageToken: args.pageToken,
+        }),
+      )
       // Which of them have their outputs saved here, as History and a run's page say it.
       const { historyKey } = await ctx.engine.connect({ env: args.environment })
       const runIds = page.items.map((run) => run.runId)
@@ -129,7 +139,7 @@ export function runVerbs(
         saved: ctx.engine.history.savedOutputsOf(historyKey, runIds),
       }
     },
-    getRun: (args) => source.getRun(args.environment, args.runId),
+    getRun: (args) => told(args.environment, source.getRun(args.environment, args.runId)),
     watchRuns: (args) => follower.watch(args.environment),
     async unwatchRuns(args) {
       follower.unwatch(args.environment)
@@ -148,7 +158,8 @@ export function runVerbs(
       follower.resendRunDetail(args.environment, args.runId)
       return null
     },
-    getRunOverview: (args) => runOverview(ctx, args.environment, args.runId),
+    getRunOverview: (args) =>
+      told(args.environment, runOverview(ctx, args.environment, args.runId)),
     async previewArtifact(args) {
       const connection = await ctx.engine.connect({ env: args.environment })
       const detail = await connection.client.run(args.runId)
