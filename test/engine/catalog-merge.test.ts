@@ -29,6 +29,9 @@ const ownListing = (over: Partial<CreatorListing>): CreatorListing =>
     description: 'Short ad copy.',
     listingVersionId: 'v3',
     publishedVersionId: 'v3',
+    status: 'published',
+    saleStatus: 'on_sale',
+    executionAvailabilityStatus: 'available',
     ...over,
   }) as CreatorListing
 
@@ -152,5 +155,28 @@ describe('the catalog from what is known', () => {
       ],
     })
     expect(items.map((i) => i.id)).toEqual(['live', 'old'])
+  })
+
+  it('says why a listing cannot be run, and only then', () => {
+    const items = buildCatalog({
+      templates: [],
+      runs: [],
+      usedHere: [],
+      ownListings: [
+        ownListing({ id: 'live', status: 'published', saleStatus: 'on_sale' }),
+        ownListing({ id: 'retired', status: 'unlisted', saleStatus: 'not_on_sale' }),
+        ownListing({ id: 'off-sale', status: 'published', saleStatus: 'not_on_sale' }),
+        ownListing({ id: 'new', status: 'pending_review' }),
+        ownListing({ id: 'down', status: 'published', executionAvailabilityStatus: 'unavailable' }),
+      ],
+    })
+    const why = Object.fromEntries(items.map((i) => [i.id, i.notRunnable]))
+    expect(why).toEqual({
+      live: undefined,
+      retired: 'No longer sold',
+      'off-sale': 'No longer sold',
+      new: 'Waiting for its review',
+      down: 'Not available to run now',
+    })
   })
 })
