@@ -138,6 +138,8 @@ export async function confirmPlan(
     workbookRows: plan.retryOfRunId ? undefined : plan.totalRows,
     fingerprint: plan.fingerprint,
     estimatedCostT: plan.estimateT,
+    // A redo is one even when its run belongs to no batch (History names it so).
+    sendKind: plan.batch?.kind ?? (plan.redo ? 'redo' : undefined),
   })
   if (plan.batch) services.batches.join(entry, plan.batch)
   hooks.onStep?.(`sending ${plural(rows.length, 'row')} (request ${entry.clientRequestId})`)

@@ -78,6 +78,7 @@ export type NewSubmission = Pick<
   | 'inputSha256'
   | 'batchOfRunId'
   | 'workbookRows'
+  | 'sendKind'
   | 'createdAtMs'
 > & { fingerprint: string }
 
