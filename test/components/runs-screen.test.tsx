@@ -93,6 +93,24 @@ describe('the runs list', () => {
     expect(row('not-saved').textContent).toContain('Save outputs')
   })
 
+  it('gives a run’s name and what it ran their whole text as tooltips, cut or not', async () => {
+    const long = 'A catalogue of spring products with a name far longer than the column'
+    const runs = [
+      runSummary({
+        runId: 'long',
+        displayName: long,
+        templateName: 'Product texts',
+        inputFilename: 'spring-products-final-v3.xlsx',
+      }),
+    ]
+    await openRuns({ listRuns: async () => page(runs), watchRuns: async () => update(runs) })
+    const row = h!.container.querySelector('[data-run-id="long"]')!
+    expect(row.querySelector('.run-name')!.getAttribute('title')).toBe(`Open ${long}`)
+    expect(row.querySelector('.run-sub')!.getAttribute('title')).toMatch(
+      /^Product texts · spring-products-final-v3\.xlsx · ./,
+    )
+  })
+
   it('searches by name, template and input file', async () => {
     const runs = [
       runSummary({ runId: 'a', displayName: 'Spring catalogue', inputFilename: 'spring.xlsx' }),
