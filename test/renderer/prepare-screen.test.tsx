@@ -254,6 +254,50 @@ describe('the New run screen', () => {
     expect(stores.prepare.getState().focus).toMatchObject({ rowPosition: 9000, column: 2 })
   })
 
+  it('arrow keys move the focus from cell to cell of the grid, as in a spreadsheet', async () => {
+    const getCheckedRows = vi.fn(async (args: { offset: number; limit: number }) =>
+      pageOf(args.offset, args.limit, 3),
+    )
+    const { container, stores } = await show(
+      fakeApi({ getCheckedRows, getTemplate: async () => echo }),
+    )
+    stores.prepare.setState({
+      file: new File(['x'], 'three.xlsx'),
+      checkState: 'done',
+      check: bigCheck(3),
+    })
+    await settle(5)
+    const grid = container.querySelector<HTMLElement>('[data-testid="rows-grid"]')!
+    const press = async (key: string) => {
+      const on = (document.activeElement as HTMLElement | null) ?? grid
+      on.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }))
+      await settle()
+    }
+    const focused = () => {
+      const cell = document.activeElement as HTMLElement
+      const row = cell.closest('tr')?.getAttribute('data-row-position')
+      return `${row}:${cell.tagName === 'TH' ? 0 : cell.getAttribute('data-column')}`
+    }
+    grid.focus()
+    await press('ArrowDown')
+    expect(focused()).toBe('0:1')
+    await press('ArrowRight')
+    expect(focused()).toBe('0:2')
+    await press('ArrowRight')
+    expect(focused()).toBe('0:2')
+    await press('ArrowDown')
+    await press('ArrowDown')
+    await press('ArrowDown')
+    expect(focused()).toBe('2:2')
+    expect(document.activeElement?.textContent).toBe('3')
+    await press('Home')
+    expect(focused()).toBe('2:0')
+    await press('ArrowUp')
+    expect(focused()).toBe('1:0')
+    await press('End')
+    expect(focused()).toBe('1:2')
+  })
+
   it('a send not answered yet (even from before a restart) shows as sending until it is', async () => {
     const { container, stores } = await show(
       fakeApi({
