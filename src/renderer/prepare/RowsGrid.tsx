@@ -142,15 +142,7 @@ export function RowsGrid(props: {
   const last = items[items.length - 1]?.index ?? 0
   const { rowAt, failed } = useRowPages(api, checkId, total, first, last)
   useJumpToCell(virtualizer, scroller, focus)
-  const scrollToRow = useCallback(
-    (row: number) => virtualizer.scrollToIndex(row, { align: 'auto' }),
-    [virtualizer],
-  )
-  const onKeyDown = useGridKeys(scroller, scrollToRow, {
-    rows: total,
-    columns: columns.length,
-    firstInView: first,
-  })
+  const onKeyDown = useGridKeys(scroller, virtualizer, [total, columns.length, first])
 
   const template = `64px repeat(${Math.max(1, columns.length)}, minmax(140px, 1fr))`
   const minWidth = 64 + 160 * Math.max(1, columns.length)

@@ -60,12 +60,13 @@ function moved(key: string, from: Place, rows: number, columns: number): Place |
   }
 }
 
+/** The grid's key handler; `size` is its rows, its columns and the first row in view. */
 export function useGridKeys(
   scroller: RefObject<HTMLDivElement | null>,
-  scrollToRow: (row: number) => void,
-  size: { rows: number; columns: number; firstInView: number },
+  virtualizer: { scrollToIndex(index: number, options: { align: 'auto' }): void },
+  size: [rows: number, columns: number, firstInView: number],
 ) {
-  const { rows, columns, firstInView } = size
+  const [rows, columns, firstInView] = size
   return useCallback(
     (event: KeyboardEvent<HTMLDivElement>) => {
       const box = scroller.current
@@ -77,7 +78,7 @@ export function useGridKeys(
       event.preventDefault()
       const now = cellAt(box, to)
       if (now) return now.focus()
-      scrollToRow(to.row)
+      virtualizer.scrollToIndex(to.row, { align: 'auto' })
       // The row comes with the next frames' render.
       let tries = 0
       const later = () => {
@@ -87,6 +88,6 @@ export function useGridKeys(
       }
       window.setTimeout(later, 30)
     },
-    [scroller, scrollToRow, rows, columns, firstInView],
+    [scroller, virtualizer, rows, columns, firstInView],
   )
 }

@@ -45,10 +45,7 @@ export type SubmissionTarget =
 export interface SubmissionInput {
   target: SubmissionTarget
   rows: InputRow[]
-  /**
-   * The spreadsheet row of each row, when they came from a workbook; without it the rows are
-   * named by their position in the submission ("submitted row 5").
-   */
+  /** Each row's spreadsheet row, from a workbook; else named by position ("submitted row 5"). */
   rowNumbers?: number[] | undefined
   /** The workbook the rows came from; a copy is kept with the history entry. */
   inputPath?: string | undefined
@@ -62,7 +59,7 @@ export interface SubmissionInput {
   batchOfRunId?: string | undefined
   /** Rows in the whole workbook (more than sent for a pilot). */
   workbookRows?: number | undefined
-  /** How it was sent ('redo', 'retry'...: a BatchSendKind), kept even when it joins no batch. */
+  /** How it was sent (a BatchSendKind: 'redo'...), kept even when it joins no batch. */
   sendKind?: string | undefined
   /** The estimate shown to the user (null: not known); by default rows x the target's fee. */
   estimatedCostT?: number | null | undefined
@@ -113,10 +110,7 @@ export class Submissions {
     this.table = new SubmissionsTable(db)
   }
 
-  /**
-   * Journals a submission, or finds the identical one still unanswered and returns it (same
-   * clientRequestId). Nothing is sent here.
-   */
+  /** Journals a submission, or gives back the identical one still unanswered; sends nothing. */
   async journal(connection: Connection, input: SubmissionInput): Promise<Submission> {
     // The workbook's content as sent, so the rest of a pilot is read from the same one.
     const sha256 = input.inputPath ? await hashFile(input.inputPath).catch(() => '') : ''
