@@ -35,6 +35,10 @@ const ownListing = (over: Partial<CreatorListing>): CreatorListing =>
     ...over,
   }) as CreatorListing
 
+/** The catalog of the creator's own listings alone. */
+const ofOwnListings = (ownListings: CreatorListing[]) =>
+  buildCatalog({ templates: [], runs: [], usedHere: [], ownListings })
+
 describe('the catalog from what is known', () => {
   it('merges runs, listings, the journal and templates into one entry each', () => {
     const items = buildCatalog({
@@ -145,31 +149,21 @@ describe('the catalog from what is known', () => {
   })
 
   it('offers the creator’s listings that can be run now before retired ones', () => {
-    const items = buildCatalog({
-      templates: [],
-      runs: [],
-      usedHere: [],
-      ownListings: [
-        ownListing({ id: 'old', status: 'unlisted', executionAvailabilityStatus: 'unavailable' }),
-        ownListing({ id: 'live', status: 'published', executionAvailabilityStatus: 'available' }),
-      ],
-    })
+    const items = ofOwnListings([
+      ownListing({ id: 'old', status: 'unlisted', executionAvailabilityStatus: 'unavailable' }),
+      ownListing({ id: 'live', status: 'published', executionAvailabilityStatus: 'available' }),
+    ])
     expect(items.map((i) => i.id)).toEqual(['live', 'old'])
   })
 
   it('says why a listing cannot be run, and only then', () => {
-    const items = buildCatalog({
-      templates: [],
-      runs: [],
-      usedHere: [],
-      ownListings: [
-        ownListing({ id: 'live', status: 'published', saleStatus: 'on_sale' }),
-        ownListing({ id: 'retired', status: 'unlisted', saleStatus: 'not_on_sale' }),
-        ownListing({ id: 'off-sale', status: 'published', saleStatus: 'not_on_sale' }),
-        ownListing({ id: 'new', status: 'pending_review' }),
-        ownListing({ id: 'down', status: 'published', executionAvailabilityStatus: 'unavailable' }),
-      ],
-    })
+    const items = ofOwnListings([
+      ownListing({ id: 'live', status: 'published', saleStatus: 'on_sale' }),
+      ownListing({ id: 'retired', status: 'unlisted', saleStatus: 'not_on_sale' }),
+      ownListing({ id: 'off-sale', status: 'published', saleStatus: 'not_on_sale' }),
+      ownListing({ id: 'new', status: 'pending_review' }),
+      ownListing({ id: 'down', status: 'published', executionAvailabilityStatus: 'unavailable' }),
+    ])
     const why = Object.fromEntries(items.map((i) => [i.id, i.notRunnable]))
     expect(why).toEqual({
       live: undefined,

@@ -145,6 +145,21 @@ function pageOf(offset: number, limit: number, total: number): CheckedRowsView {
   return { checkId: 'check-0001', offset, total, rows }
 }
 
+/** The screen with a checked workbook of `rows` rows in its grid, paged from a stand-in. */
+async function showChecked(rows: number) {
+  const getCheckedRows = vi.fn(async (args: { offset: number; limit: number }) =>
+    pageOf(args.offset, args.limit, rows),
+  )
+  const shown = await show(fakeApi({ getCheckedRows, getTemplate: async () => echo }))
+  shown.stores.prepare.setState({
+    file: new File(['x'], 'big.xlsx'),
+    checkState: 'done',
+    check: bigCheck(rows),
+  })
+  await settle(5)
+  return { ...shown, getCheckedRows }
+}
+
 describe('the New run screen', () => {
   it('loading: says it is looking for templates', async () => {
     const { container } = await show(fakeApi({ listTemplates: never }))
@@ -226,18 +241,7 @@ describe('the New run screen', () => {
         },
       })
     }
-    const getCheckedRows = vi.fn(async (args: { offset: number; limit: number }) =>
-      pageOf(args.offset, args.limit, 10_000),
-    )
-    const { container, stores } = await show(
-      fakeApi({ getCheckedRows, getTemplate: async () => echo }),
-    )
-    stores.prepare.setState({
-      file: new File(['x'], 'big.xlsx'),
-      checkState: 'done',
-      check: bigCheck(10_000),
-    })
-    await settle(5)
+    const { container, stores, getCheckedRows } = await showChecked(10_000)
     const grid = container.querySelector('[data-testid="rows-grid"]')!
     expect(grid.querySelector('table')?.getAttribute('aria-rowcount')).toBe('10001')
     const rendered = grid.querySelectorAll('tbody tr').length
@@ -255,18 +259,7 @@ describe('the New run screen', () => {
   })
 
   it('arrow keys move the focus from cell to cell of the grid, as in a spreadsheet', async () => {
-    const getCheckedRows = vi.fn(async (args: { offset: number; limit: number }) =>
-      pageOf(args.offset, args.limit, 3),
-    )
-    const { container, stores } = await show(
-      fakeApi({ getCheckedRows, getTemplate: async () => echo }),
-    )
-    stores.prepare.setState({
-      file: new File(['x'], 'three.xlsx'),
-      checkState: 'done',
-      check: bigCheck(3),
-    })
-    await settle(5)
+    const { container } = await showChecked(3)
     const grid = container.querySelector<HTMLElement>('[data-testid="rows-grid"]')!
     const press = async (key: string) => {
       const on = (document.activeElement as HTMLElement | null) ?? grid
