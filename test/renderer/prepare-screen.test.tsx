@@ -272,23 +272,24 @@ describe('the New run screen', () => {
       return `${row}:${cell.tagName === 'TH' ? 0 : cell.getAttribute('data-column')}`
     }
     grid.focus()
-    await press('ArrowDown')
-    expect(focused()).toBe('0:1')
-    await press('ArrowRight')
-    expect(focused()).toBe('0:2')
-    await press('ArrowRight')
-    expect(focused()).toBe('0:2')
-    await press('ArrowDown')
-    await press('ArrowDown')
-    await press('ArrowDown')
-    expect(focused()).toBe('2:2')
+    // Each key, and the cell ("row:column", 0 the row's number) that has the focus after it.
+    const steps: [string, string][] = [
+      ['ArrowDown', '0:1'],
+      ['ArrowRight', '0:2'],
+      ['ArrowRight', '0:2'],
+      ['ArrowDown', '1:2'],
+      ['ArrowDown', '2:2'],
+      ['ArrowDown', '2:2'],
+      ['Home', '2:0'],
+      ['ArrowUp', '1:0'],
+      ['End', '1:2'],
+      ['PageDown', '2:2'],
+    ]
+    for (const [key, cell] of steps) {
+      await press(key)
+      expect(`${key} → ${focused()}`).toBe(`${key} → ${cell}`)
+    }
     expect(document.activeElement?.textContent).toBe('3')
-    await press('Home')
-    expect(focused()).toBe('2:0')
-    await press('ArrowUp')
-    expect(focused()).toBe('1:0')
-    await press('End')
-    expect(focused()).toBe('1:2')
   })
 
   it('a send not answered yet (even from before a restart) shows as sending until it is', async () => {
