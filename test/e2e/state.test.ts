@@ -8,7 +8,7 @@ import { BUYER_TOKEN, buyerSeed } from '../helpers/buyer-seed'
 import { describeInChromium, useE2eApp } from './harness'
 import { agreeToCostAndSend, chooseWorkbook, pickTemplate } from './steps'
 import { downloadFrom, fillInputWorkbook, readWorkbook, type InputCells } from './input-workbook'
-import { screenshotBothThemes } from './screens'
+import { screenshotAtBothSizes, screenshotBothThemes } from './screens'
 
 /** Two rows of Row echo, the second's sequence number not a number. */
 const ONE_BAD: InputCells = [
@@ -56,8 +56,11 @@ describeInChromium('State', 'New run and run detail state in headless Chromium',
     expect(await page.locator('.error-list', { hasText: /Sequence number/ }).count()).toBe(0)
     expect(await page.getByTestId('rows-grid').count()).toBe(0)
     await page.getByText('“bad.xlsx” was filled for your earlier choice').waitFor()
-    await page.getByRole('heading', { name: '3. Your filled workbook' }).scrollIntoViewIfNeeded()
-    await screenshotBothThemes(page, 'state-02-other-template')
+    const note = page.getByText('was filled for your earlier choice', { exact: false })
+    await screenshotAtBothSizes(page, 'state-02-other-template', {
+      restore: { width: 1280, height: 900 },
+      eachSize: () => note.scrollIntoViewIfNeeded(),
+    })
 
     // Back to Row echo and the same workbook dropped again: its one problem, shown once.
     await page.getByRole('radio', { name: /Row echo/ }).check()
