@@ -83,7 +83,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   else if (line === 'pauses') console.log(`pauses ${JSON.stringify(Object.fromEntries(pauses))}`)
   else if (line.startsWith('saved ')) {
     const { historyKey } = await engine.connect({ env: 'Bench' })
-    console.log(`saved ${engine.history.savedFiles(historyKey, line.slice(6)).length}`)
+    console.log(`saved ${engine.history.savedFileCount(historyKey, line.slice(6))}`)
   } else if (line === 'quit') break
 }
 clearInterval(heapSampler)

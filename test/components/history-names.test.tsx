@@ -41,6 +41,15 @@ describe('what a history row ran', () => {
     expect(what(2).textContent).not.toContain('lst_press')
   })
 
+  it('labels a redo outside any batch a redo of chosen rows, and a retry a retry', async () => {
+    const { what } = await rowsOf([
+      entry({ targetName: 'Row echo', rows: 2, retryOfRunId: 'run-0', sendKind: 'redo' }),
+      entry({ id: 2, runId: 'run-2', targetName: 'Row echo', rows: 1, retryOfRunId: 'run-0' }),
+    ])
+    expect(what(1).textContent).toBe('Row echo · 2 rows · redo of chosen rows')
+    expect(what(2).textContent).toBe('Row echo · 1 row · retry of an earlier run')
+  })
+
   it('falls back to the kind and the id when nothing on this computer names it', async () => {
     const { what } = await rowsOf([
       entry({ targetName: '' }),

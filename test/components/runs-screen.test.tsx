@@ -72,6 +72,45 @@ describe('the runs list', () => {
     expect(buttonNamed(h!.container, 'Try again')).toBeTruthy()
   })
 
+  it('after a reload, a run whose outputs are saved here offers to save them again', async () => {
+    const runs = [
+      runSummary({ runId: 'saved', displayName: 'Spring catalogue', status: 'succeeded' }),
+      runSummary({ runId: 'not-saved', displayName: 'Tickets', status: 'succeeded' }),
+    ]
+    await openRuns({
+      listRuns: async () => ({
+        ...page(runs),
+        saved: [
+          { runId: 'saved', folder: '/home/ada/Downloads/Skill Runner/run_saved', files: 29 },
+        ],
+      }),
+      watchRuns: async () => update(runs),
+    })
+    const row = (runId: string) => h!.container.querySelector(`[data-run-id="${runId}"]`)!
+    expect(row('saved').textContent).toContain('Saved 29 files')
+    expect(row('saved').textContent).toContain('Save again')
+    expect(row('saved').textContent).not.toContain('Save outputs')
+    expect(row('not-saved').textContent).toContain('Save outputs')
+  })
+
+  it('gives a run’s name and what it ran their whole text as tooltips, cut or not', async () => {
+    const long = 'A catalogue of spring products with a name far longer than the column'
+    const runs = [
+      runSummary({
+        runId: 'long',
+        displayName: long,
+        templateName: 'Product texts',
+        inputFilename: 'spring-products-final-v3.xlsx',
+      }),
+    ]
+    await openRuns({ listRuns: async () => page(runs), watchRuns: async () => update(runs) })
+    const row = h!.container.querySelector('[data-run-id="long"]')!
+    expect(row.querySelector('.run-name')!.getAttribute('title')).toBe(`Open ${long}`)
+    expect(row.querySelector('.run-sub')!.getAttribute('title')).toMatch(
+      /^Product texts · spring-products-final-v3\.xlsx · ./,
+    )
+  })
+
   it('searches by name, template and input file', async () => {
     const runs = [
       runSummary({ runId: 'a', displayName: 'Spring catalogue', inputFilename: 'spring.xlsx' }),

@@ -6,7 +6,7 @@
 // and a setting survives a restart. Every screen is shot in light and dark at 1280 and 1024 px
 // and checked with axe-core.
 import { existsSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { expect, it } from 'vitest'
 import { runFolderName } from '../../src/core/flows/downloads/downloads'
@@ -151,8 +151,11 @@ describeInChromium('After-run', 'after the run, in the app', () => {
 
       await page.getByRole('button', { name: 'Save results workbook' }).click()
       await page.getByText(/Saved the results of 3 rows/).waitFor({ timeout: 30_000 })
-      const resultsPath = join(outputs, `${runFolderName(runId)} results.xlsx`)
-      expect(await page.getByLabel('Results workbook').inputValue()).toBe(resultsPath)
+      // Named by what ran, the workbook and when: never the run's id.
+      const resultsPath = await page.getByLabel('Results workbook').inputValue()
+      expect(dirname(resultsPath)).toBe(outputs)
+      expect(basename(resultsPath)).toMatch(/^Row echo - .* results\.xlsx$/)
+      expect(resultsPath).not.toContain(runId)
       const results = new ExcelJS.Workbook()
       await results.xlsx.readFile(resultsPath)
       const lines = results.getWorksheet('Results')!
@@ -333,6 +336,12 @@ describeInChromium('After-run', 'after the run, in the app', () => {
       expect(await alpha.locator('.compare-fields li').allTextContents()).toEqual([
         'rowIndex 0 → 1',
       ])
+      // A row in one run only shows its values under the sheet's column names, not as JSON.
+      const alone = await table
+        .filter({ hasText: 'only in A' })
+        .locator('.compare-inputs')
+        .textContent()
+      expect(alone).toMatch(/^Message: only here/)
       await card.getByLabel('Only rows that differ').check()
       expect(await table.count()).toBe(4)
       await card.getByRole('button', { name: 'Save as workbook' }).click()

@@ -42,7 +42,12 @@ describeInChromium('Catalog', 'finding what to run', () => {
         'press-release-polisher · version press-release-polisher-v1',
       )
       expect(await sandboxListing.textContent()).toContain('your listing')
-      await screenshotBothThemes(page, 'catalog-sandbox-listings')
+      // A retired listing is shown, not offered: it says why.
+      const retired = page.locator('.template-option', { hasText: 'FAQ builder (retired)' })
+      expect(await retired.getByRole('radio').isDisabled()).toBe(true)
+      expect(await retired.textContent()).toContain('No longer sold: it cannot be run')
+      await retired.scrollIntoViewIfNeeded()
+      await screenshotAtBothSizes(page, 'catalog-sandbox-listings')
 
       await chooseEnvironment(page, /Market/)
       await page.getByRole('radio', { name: 'Marketplace listing' }).check()

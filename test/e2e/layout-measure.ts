@@ -108,3 +108,21 @@ export async function gridReach(page: Page) {
     }
   })
 }
+
+/** The selects (of the mapping) whose chosen option does not fit in them, as "column: choice". */
+export function cutChoices(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const context = document.createElement('canvas').getContext('2d')!
+    return [...document.querySelectorAll<HTMLSelectElement>('.mapping-table select')].flatMap(
+      (select) => {
+        const style = getComputedStyle(select)
+        context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+        const text = select.selectedOptions[0]?.textContent ?? ''
+        const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight)
+        // The arrow of a closed select takes about 20 px of its width.
+        const room = select.clientWidth - padding - 20
+        return context.measureText(text).width > room ? [`${select.ariaLabel}: ${text}`] : []
+      },
+    )
+  })
+}

@@ -8,6 +8,7 @@ import { describeInChromium, useE2eApp } from './harness'
 import { writeSheet } from './input-workbook'
 import { chooseWorkbook, fieldOf, newRowEchoRun } from './steps'
 import { screenshotBothThemes, seriousA11yViolations } from './screens'
+import { cutChoices } from './layout-measure'
 
 /** 50 rows under a title row and a blank row, with the user's own headers. */
 const ownSheet = (path: string) =>
@@ -65,5 +66,8 @@ describeInChromium('Column mapping', 'column mapping in headless Chromium', () =
     await page.setViewportSize({ width: 860, height: 700 })
     await panel.scrollIntoViewIfNeeded()
     await screenshotBothThemes(page, 'mapping-04-remembered-narrow')
+    // Each select shows its whole choice ("Message (required)"), not a cut one.
+    expect(await cutChoices(page)).toEqual([])
   })
 })
+

@@ -69,6 +69,20 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
       .poll(() => page.locator(':focus').getAttribute('data-column'), { timeout: 10_000 })
       .toBe('1')
     await look('prepare-04-jump-to-cell', { show: '3. Your filled workbook' })
+    // From there the arrow keys move from cell to cell, as in a spreadsheet.
+    const focused = async () => {
+      const cell = page.locator(':focus')
+      const row = await cell.locator('xpath=..').getAttribute('data-row-position')
+      return `${row}:${(await cell.getAttribute('data-column')) ?? 0}`
+    }
+    await page.keyboard.press('ArrowRight')
+    expect(await focused()).toBe('2:2')
+    await page.keyboard.press('ArrowUp')
+    expect(await focused()).toBe('1:2')
+    expect(await page.locator(':focus').textContent()).toBe('')
+    await page.keyboard.press('Home')
+    expect(await focused()).toBe('1:0')
+    expect(await page.locator(':focus').textContent()).toBe('3')
 
     const marked = await download('Save a marked-up copy', 'row-echo-marked.xlsx')
     const copy = new ExcelJS.Workbook()

@@ -37,6 +37,8 @@ const PATTERNS: readonly [string, RegExp][] = [
   ['a CLI hint', /(^|[\s`"“(])skill-runner\s+[a-z-]+/i],
   ['an interface version', /\b(v\d+(alpha|beta)\d*|api version|interface version)\b/i],
   ['a count of one in the plural', /(^|[^\d.,])1 (rows|outputs|files|runs|problems|credits)\b/],
+  // A row's values as the program holds them ({"message":"Hi"}), not under the sheet's names.
+  ['raw JSON of a row', /\{"[A-Za-z_][\w-]*":/],
 ]
 
 /**

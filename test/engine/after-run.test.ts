@@ -4,7 +4,7 @@
 // views, and settings that survive a restart of the engine.
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBridgeService, type BridgeService } from '../../src/core/bridge/service'
@@ -244,12 +244,21 @@ describe('a run opened in the app', () => {
     expect(saved).toMatchObject({ folder: runFolder, savedFiles: 2, failed: [] })
     // One folder per row that made an output (the failed row made none).
     expect(readdirSync(runFolder)).toHaveLength(2)
+    // The runs list knows it too, from the same record History and the run's page read.
+    const listed = await browser.handlers.listRuns({ environment: 'Local' }, http)
+    expect(listed.saved).toContainEqual({ runId: echoRunId, folder: runFolder, files: 2 })
+    expect(listed.saved?.some((s) => s.runId === digestRunId)).toBe(false)
 
     const results = await browser.handlers.saveResultsWorkbook(
       { environment: 'Local', runId: echoRunId },
       http,
     )
-    expect(results.path).toBe(join(outputs, `${runFolderName(echoRunId)} results.xlsx`))
+    // Named by what ran, the workbook sent and when, never by the run id.
+    expect(dirname(results.path)).toBe(outputs)
+    expect(basename(results.path)).not.toContain(echoRunId)
+    expect(basename(results.path)).toMatch(
+      /^Row echo - (.+ - )?\d{1,2} [A-Z][a-z]{2} \d{4} \d\d\.\d\d\.\d\d results\.xlsx$/,
+    )
     const book = new ExcelJS.Workbook()
     await book.xlsx.readFile(results.path)
     const sheet = book.getWorksheet('Results')!
@@ -302,6 +311,19 @@ describe('a run opened in the app', () => {
       savedFiles: 2,
       resultsWorkbook: results.path,
     })
+
+    // One saved by an earlier Skill Runner, named by the run id, is still found.
+    const older = join(outputs, `${runFolderName(digestRunId)} results.xlsx`)
+    writeFileSync(older, 'saved before')
+    expect(
+      await browser.handlers.getRunOverview({ environment: 'Local', runId: digestRunId }, http),
+    ).toMatchObject({ resultsWorkbook: older })
+    expect(
+      await browser.handlers.showInFolder(
+        { environment: 'Local', runId: digestRunId, item: 'results' },
+        http,
+      ),
+    ).toEqual({ path: older, shown: false })
   })
 })
 

@@ -29,8 +29,15 @@ const ownListing = (over: Partial<CreatorListing>): CreatorListing =>
     description: 'Short ad copy.',
     listingVersionId: 'v3',
     publishedVersionId: 'v3',
+    status: 'published',
+    saleStatus: 'on_sale',
+    executionAvailabilityStatus: 'available',
     ...over,
   }) as CreatorListing
+
+/** The catalog of the creator's own listings alone. */
+const ofOwnListings = (ownListings: CreatorListing[]) =>
+  buildCatalog({ templates: [], runs: [], usedHere: [], ownListings })
 
 describe('the catalog from what is known', () => {
   it('merges runs, listings, the journal and templates into one entry each', () => {
@@ -142,15 +149,28 @@ describe('the catalog from what is known', () => {
   })
 
   it('offers the creator’s listings that can be run now before retired ones', () => {
-    const items = buildCatalog({
-      templates: [],
-      runs: [],
-      usedHere: [],
-      ownListings: [
-        ownListing({ id: 'old', status: 'unlisted', executionAvailabilityStatus: 'unavailable' }),
-        ownListing({ id: 'live', status: 'published', executionAvailabilityStatus: 'available' }),
-      ],
-    })
+    const items = ofOwnListings([
+      ownListing({ id: 'old', status: 'unlisted', executionAvailabilityStatus: 'unavailable' }),
+      ownListing({ id: 'live', status: 'published', executionAvailabilityStatus: 'available' }),
+    ])
     expect(items.map((i) => i.id)).toEqual(['live', 'old'])
+  })
+
+  it('says why a listing cannot be run, and only then', () => {
+    const items = ofOwnListings([
+      ownListing({ id: 'live', status: 'published', saleStatus: 'on_sale' }),
+      ownListing({ id: 'retired', status: 'unlisted', saleStatus: 'not_on_sale' }),
+      ownListing({ id: 'off-sale', status: 'published', saleStatus: 'not_on_sale' }),
+      ownListing({ id: 'new', status: 'pending_review' }),
+      ownListing({ id: 'down', status: 'published', executionAvailabilityStatus: 'unavailable' }),
+    ])
+    const why = Object.fromEntries(items.map((i) => [i.id, i.notRunnable]))
+    expect(why).toEqual({
+      live: undefined,
+      retired: 'No longer sold',
+      'off-sale': 'No longer sold',
+      new: 'Waiting for its review',
+      down: 'Not available to run now',
+    })
   })
 })

@@ -36,6 +36,16 @@ async function resultsLine(sheetRow: number): Promise<string> {
   return JSON.stringify(lines.find((line) => line?.[1] === sheetRow))
 }
 
+describe('a redo of a run that belongs to no batch', () => {
+  it('is journaled and listed in History as a redo, not a retry', async () => {
+    const history = await bridge.handlers.listHistory({}, ipc)
+    const redo = history.items.find((entry) => entry.runId === redoRunId)
+    expect(redo).toMatchObject({ retryOfRunId: runId, sendKind: 'redo' })
+    expect(redo?.batchId).toBeUndefined()
+    expect(engine.submissions.byRun(connection.historyKey, redoRunId)?.sendKind).toBe('redo')
+  })
+})
+
 describe('choosing the kept version of a re-sent row', () => {
   it('keeps the newest version that succeeded until the user chooses', async () => {
     expect((await versions()).items).toEqual([

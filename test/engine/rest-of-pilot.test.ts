@@ -11,6 +11,7 @@ import { listHistory } from '../../src/core/flows/history/history-view'
 import {
   confirmPlan,
   describePlan,
+  pilotRest,
   planRestOfPilot,
   planSubmission,
 } from '../../src/core/flows/spend'
@@ -103,6 +104,36 @@ describe('a pilot, then the rest of its workbook', () => {
       category: 'refused',
       message: expect.stringContaining('Nothing is left to send'),
     })
+  })
+
+  it('prices the rest from its own pilot, whatever else of the template was sent since', async () => {
+    const target = { kind: 'template', templateId: 'row-echo' } as const
+    const pilotPlan = await planSubmission(engine, connection, read, {
+      file: messagesCsv('twelve.csv', 'twelve', 12),
+      target,
+      selection: { first: 2 },
+    })
+    const pilot = (await confirmPlan(engine, pilotPlan, { confirmed: true })).submission
+    const pilotRun = (await runEnded(connection, pilot.runId)).run
+    // Three later runs of the same template whose every row fails: none tells a cost per row.
+    for (const name of ['a', 'b', 'c']) {
+      const plan = await planSubmission(engine, connection, read, {
+        file: messagesCsv(`fails-${name}.csv`, `[[fail]] ${name}`, 1),
+        target,
+      })
+      await runEnded(
+        connection,
+        (await confirmPlan(engine, plan, { confirmed: true })).submission.runId,
+      )
+    }
+    const perRow = pilotRun.actualCostT / pilotRun.completedTasks
+    const rest = await planRestOfPilot(engine, connection, read, pilot.runId)
+    expect(rest.estimateSource).toBe('pilot')
+    expect(rest.learnedFrom?.runId).toBe(pilot.runId)
+    expect(rest.estimateT).toBe(Math.ceil(perRow * 10))
+    engine.plans.drop(rest.id)
+    const card = await pilotRest(engine, connection, pilot.runId)
+    expect(card?.learnedFrom?.runId).toBe(pilot.runId)
   })
 
   it('reads the copy kept with the pilot when the workbook changed since, and says so', async () => {

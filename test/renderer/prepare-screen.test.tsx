@@ -145,6 +145,21 @@ function pageOf(offset: number, limit: number, total: number): CheckedRowsView {
   return { checkId: 'check-0001', offset, total, rows }
 }
 
+/** The screen with a checked workbook of `rows` rows in its grid, paged from a stand-in. */
+async function showChecked(rows: number) {
+  const getCheckedRows = vi.fn(async (args: { offset: number; limit: number }) =>
+    pageOf(args.offset, args.limit, rows),
+  )
+  const shown = await show(fakeApi({ getCheckedRows, getTemplate: async () => echo }))
+  shown.stores.prepare.setState({
+    file: new File(['x'], 'big.xlsx'),
+    checkState: 'done',
+    check: bigCheck(rows),
+  })
+  await settle(5)
+  return { ...shown, getCheckedRows }
+}
+
 describe('the New run screen', () => {
   it('loading: says it is looking for templates', async () => {
     const { container } = await show(fakeApi({ listTemplates: never }))
@@ -226,18 +241,7 @@ describe('the New run screen', () => {
         },
       })
     }
-    const getCheckedRows = vi.fn(async (args: { offset: number; limit: number }) =>
-      pageOf(args.offset, args.limit, 10_000),
-    )
-    const { container, stores } = await show(
-      fakeApi({ getCheckedRows, getTemplate: async () => echo }),
-    )
-    stores.prepare.setState({
-      file: new File(['x'], 'big.xlsx'),
-      checkState: 'done',
-      check: bigCheck(10_000),
-    })
-    await settle(5)
+    const { container, stores, getCheckedRows } = await showChecked(10_000)
     const grid = container.querySelector('[data-testid="rows-grid"]')!
     expect(grid.querySelector('table')?.getAttribute('aria-rowcount')).toBe('10001')
     const rendered = grid.querySelectorAll('tbody tr').length
@@ -252,6 +256,40 @@ describe('the New run screen', () => {
     expect(grid.querySelector('tr[data-row-position="1"] td.cell-bad')?.textContent).toBe('x')
     await click(button(container, /Row 9002, Sequence number/))
     expect(stores.prepare.getState().focus).toMatchObject({ rowPosition: 9000, column: 2 })
+  })
+
+  it('arrow keys move the focus from cell to cell of the grid, as in a spreadsheet', async () => {
+    const { container } = await showChecked(3)
+    const grid = container.querySelector<HTMLElement>('[data-testid="rows-grid"]')!
+    const press = async (key: string) => {
+      const on = (document.activeElement as HTMLElement | null) ?? grid
+      on.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }))
+      await settle()
+    }
+    const focused = () => {
+      const cell = document.activeElement as HTMLElement
+      const row = cell.closest('tr')?.getAttribute('data-row-position')
+      return `${row}:${cell.tagName === 'TH' ? 0 : cell.getAttribute('data-column')}`
+    }
+    grid.focus()
+    // Each key, and the cell ("row:column", 0 the row's number) that has the focus after it.
+    const steps: [string, string][] = [
+      ['ArrowDown', '0:1'],
+      ['ArrowRight', '0:2'],
+      ['ArrowRight', '0:2'],
+      ['ArrowDown', '1:2'],
+      ['ArrowDown', '2:2'],
+      ['ArrowDown', '2:2'],
+      ['Home', '2:0'],
+      ['ArrowUp', '1:0'],
+      ['End', '1:2'],
+      ['PageDown', '2:2'],
+    ]
+    for (const [key, cell] of steps) {
+      await press(key)
+      expect(`${key} → ${focused()}`).toBe(`${key} → ${cell}`)
+    }
+    expect(document.activeElement?.textContent).toBe('3')
   })
 
   it('a send not answered yet (even from before a restart) shows as sending until it is', async () => {
@@ -332,6 +370,46 @@ describe('the New run screen', () => {
         fileAssets: [{ path: 'shoot/a.png', inputAssetId: 'asset-a' }],
       }),
     )
+  })
+
+  it('another template takes the old workbook off (rows, name, verdict) and says to drop it again', async () => {
+    const checkWorkbook = vi.fn(async () => ({ ...bigCheck(3), targetFromWorkbook: false }))
+    const api = fakeApi({
+      checkWorkbook,
+      getTemplate: async () => echo,
+      getCheckedRows: async ({ offset, limit }: { offset: number; limit: number }) =>
+        pageOf(offset, limit, 3),
+    })
+    const { container, stores } = await show(api)
+    await stores.prepare.getState().chooseTemplate('row-echo')
+    await stores.prepare.getState().takeFile(new File(['x'], 'rows.xlsx'))
+    await settle()
+    expect(text(container)).toContain('3 rows, 2 problems to fix')
+    await stores.prepare.getState().chooseTemplate('doc-digest')
+    await settle()
+    expect(checkWorkbook).toHaveBeenCalledTimes(1)
+    expect(text(container)).not.toContain('3 rows, 2 problems to fix')
+    expect(container.querySelector('[data-testid="rows-grid"]')).toBeNull()
+    expect(text(container)).toContain('Drop a filled workbook here')
+    expect(text(container)).toContain('“rows.xlsx” was filled for your earlier choice')
+    // Dropped again, it is checked against the new one and the note goes.
+    await stores.prepare.getState().takeFile(new File(['x'], 'rows.xlsx'))
+    await settle()
+    expect(checkWorkbook).toHaveBeenLastCalledWith(
+      expect.objectContaining({ target: { kind: 'template', templateId: 'doc-digest' } }),
+    )
+    expect(text(container)).not.toContain('was filled for your earlier choice')
+  })
+
+  it('a workbook dropped before anything is chosen is checked once a template is', async () => {
+    const checkWorkbook = vi.fn(async () => ({ ...bigCheck(3), targetFromWorkbook: false }))
+    const api = fakeApi({ checkWorkbook, getTemplate: async () => echo })
+    const { stores } = await show(api)
+    await stores.prepare.getState().takeFile(new File(['x'], 'rows.xlsx'))
+    await stores.prepare.getState().chooseTemplate('row-echo')
+    await settle()
+    expect(checkWorkbook).toHaveBeenCalledTimes(2)
+    expect(stores.prepare.getState().file?.name).toBe('rows.xlsx')
   })
 
   it('a check under way shows its progress and stops on Cancel', async () => {

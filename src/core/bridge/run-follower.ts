@@ -127,6 +127,11 @@ export class RunFollower {
     this.forget(environment, f)
   }
 
+  /** A request to this environment's service found it away: whoever follows its runs is told now. */
+  serviceAway(environment: string) {
+    this.followed.get(environment)?.watcher.serviceAway()
+  }
+
   dispose() {
     for (const f of this.followed.values()) f.stop()
     this.followed.clear()

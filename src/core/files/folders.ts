@@ -61,3 +61,11 @@ export async function ensureFolder(folder: string): Promise<void> {
     }
   }
 }
+
+/** Whether anything is at `path` (a file or a folder). */
+export async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  )
+}

@@ -3,6 +3,7 @@
  * rows sent again (kept_versions), as the history shows it, read together with the journal of what it sent. The journal's own rules are the
  * Submissions journal's (flows/spend/submissions.ts).
  */
+import { dirname } from 'node:path'
 import { isTerminalStatus, type RunSummary } from '../../shared/contract'
 import type { Db } from './db'
 import { DownloadsTable } from './tables/downloads'
@@ -80,8 +81,13 @@ export class History {
     return this.downloads.finishedCount(historyKey, runId)
   }
 
-  /** Saved outputs of a run, newest first (absolute paths). */
-  savedFiles(historyKey: string, runId: string): string[] {
-    return this.downloads.finishedPathsNewestFirst(historyKey, runId)
+  /** Where the outputs of each of `runIds` were saved on this computer, and how many files. */
+  savedOutputsOf(historyKey: string, runIds: readonly string[]) {
+    return this.downloads.finishedByRun(historyKey, runIds).map((saved) => ({
+      runId: saved.runId,
+      files: saved.files,
+      // Files sit in <run folder>/<row folder>/<file>.
+      folder: dirname(dirname(saved.path)),
+    }))
   }
 }

@@ -142,7 +142,7 @@ export function Comparison(props: { view: ComparisonView; sides: string }) {
       </div>
       {saved.state === 'saved' && <CopyablePath label="Comparison saved in" path={saved.path} />}
       {saved.state === 'failed' && <ErrorNotice error={saved.error} />}
-      <ComparisonTable rows={rows} unitLabel={view.unitLabel} />
+      <ComparisonTable rows={rows} unitLabel={view.unitLabel} inputNames={view.inputNames ?? {}} />
     </div>
   )
 }

@@ -1,3 +1,4 @@
+import { inputWords } from './input-words'
 import type { CompareOutput, CompareRow, CompareRowSide } from '../../shared/bridge'
 import { formatAmount } from '../../shared/format/amounts'
 import { StatusBadge } from '../components/StatusBadge'
@@ -82,7 +83,11 @@ function rowName(row: CompareRow): string {
 }
 
 /** The matched rows: status, outputs, cost and time of A beside B. */
-export function ComparisonTable(props: { rows: CompareRow[]; unitLabel: string }) {
+export function ComparisonTable(props: {
+  rows: CompareRow[]
+  unitLabel: string
+  inputNames: Record<string, string>
+}) {
   const { rows, unitLabel } = props
   if (rows.length === 0) return <p className="card-sub">No rows match these filters.</p>
   return (
@@ -105,7 +110,9 @@ export function ComparisonTable(props: { rows: CompareRow[]; unitLabel: string }
                 {rowName(row)}
                 {row.matchedBy === 'position' && <div className="muted">matched by position</div>}
                 {row.matchedBy === 'alone' && row.inputs && (
-                  <div className="muted compare-inputs">{JSON.stringify(row.inputs)}</div>
+                  <div className="muted compare-inputs">
+                    {inputWords(row.inputs, props.inputNames)}
+                  </div>
                 )}
               </th>
               <td>{row.a ? <StatusBadge status={row.a.status} /> : '—'}</td>

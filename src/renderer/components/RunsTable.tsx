@@ -104,6 +104,9 @@ const RunRow = memo(function RunRow(props: {
   const fraction = runDoneFraction(run)
   const name = runWords(run)
   const started = run.startedAtUnix || run.createdAtUnix
+  const what =
+    [run.templateName || run.market?.skillName, run.inputFilename].filter(Boolean).join(' · ') ||
+    'Run'
   return (
     <VirtualRow
       data-run-id={run.runId}
@@ -129,10 +132,9 @@ const RunRow = memo(function RunRow(props: {
         >
           {name}
         </button>
-        <span className="run-sub">
-          {[run.templateName || run.market?.skillName, run.inputFilename]
-            .filter(Boolean)
-            .join(' · ') || 'Run'}
+        {/* Cut to the column's width: its whole text is always its tooltip (nothing measured). */}
+        <span className="run-sub" title={`${what} · ${formatUnixTime(started, now)}`}>
+          {what}
           {' · '}
           <time dateTime={started ? new Date(started * 1000).toISOString() : undefined}>
             {formatUnixTime(started, now)}

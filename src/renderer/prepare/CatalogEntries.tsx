@@ -31,7 +31,7 @@ export function ListingEntries(props: { items: CatalogEntry[]; unitLabel: string
               id={`listing-${entry.id}`}
               value={entry.id}
               checked={on}
-              disabled={!versionOf(entry)}
+              disabled={!versionOf(entry) || Boolean(entry.notRunnable)}
               onChange={() => choose(entry, versionOf(entry))}
             />
             <span className="template-text">
@@ -44,7 +44,12 @@ export function ListingEntries(props: { items: CatalogEntry[]; unitLabel: string
                 {entry.versions.length === 1 ? ` · version ${versionOf(entry)}` : ''}
               </span>
               <span className="catalog-facts">{entryFacts(entry, props.unitLabel)}</span>
-              {entry.versions.length > 1 && (
+              {entry.notRunnable && (
+                <span className="catalog-not-runnable">
+                  {entry.notRunnable}: it cannot be run, so it is not offered.
+                </span>
+              )}
+              {entry.versions.length > 1 && !entry.notRunnable && (
                 <label className="catalog-version">
                   Version
                   <select

@@ -10,6 +10,7 @@ import {
 } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import type { BridgeApi, CheckedColumn, CheckedRowsView } from '../../shared/bridge'
+import { useGridKeys } from './grid-keys'
 
 const ROW_HEIGHT = 34
 const PAGE = 200
@@ -141,6 +142,7 @@ export function RowsGrid(props: {
   const last = items[items.length - 1]?.index ?? 0
   const { rowAt, failed } = useRowPages(api, checkId, total, first, last)
   useJumpToCell(virtualizer, scroller, focus)
+  const onKeyDown = useGridKeys(scroller, virtualizer, [total, columns.length, first])
 
   const template = `64px repeat(${Math.max(1, columns.length)}, minmax(140px, 1fr))`
   const minWidth = 64 + 160 * Math.max(1, columns.length)
@@ -154,6 +156,7 @@ export function RowsGrid(props: {
       tabIndex={0}
       role="region"
       aria-label={`Rows of the workbook, ${total.toLocaleString('en-US')} in all, scrollable`}
+      onKeyDown={onKeyDown}
       data-testid="rows-grid"
     >
       <table

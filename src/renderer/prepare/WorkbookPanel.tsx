@@ -30,7 +30,8 @@ export function WorkbookPanel() {
     checkState: state,
     check,
     checkError: error,
-  } = useFields('prepare', 'file', 'checkState', 'check', 'checkError')
+    leftWorkbook,
+  } = useFields('prepare', 'file', 'checkState', 'check', 'checkError', 'leftWorkbook')
   const reading = state === 'reading'
   const shown = check && !reading ? check : null
   const panel = useRef<HTMLElement>(null)
@@ -71,6 +72,13 @@ export function WorkbookPanel() {
         nextFocus={nextFocus}
         onFiles={(files) => void prepare.getState().takeFile(files[0]!)}
       />
+
+      {leftWorkbook && !file && (
+        <p className="prep-note">
+          “{leftWorkbook}” was filled for your earlier choice, so it was taken off. To check it
+          against this one, drop it again.
+        </p>
+      )}
 
       {reading && <CheckProgress />}
 

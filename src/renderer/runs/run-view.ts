@@ -57,7 +57,12 @@ export function costLines(overview: RunOverview): CostLine[] {
       lines.push({ label: 'Payment', value: transactionLabel(market.transactionStatus) })
     return lines
   }
-  lines.push({ label: 'Estimate', value: formatAmount(run.estimatedCostT, unit) })
+  // A template's estimate is the service's, given once it had the rows: before the send it was
+  // said to be unknown (or learned from an earlier run), so the words say whose it is.
+  lines.push({
+    label: 'Estimate',
+    value: `${formatAmount(run.estimatedCostT, unit)}, the service’s once it had the rows`,
+  })
   lines.push({
     label: ended ? 'Actual cost' : 'Cost so far',
     value: formatAmount(run.actualCostT, unit),

@@ -19,13 +19,15 @@ export function createStores(bridge: UiBridge, prepare: Omit<PrepareDeps, 'api'>
   const { api } = bridge
   // The runs list and the open run share one cache of run summaries.
   const runSummaries = createRunSummariesStore()
+  const saves = createSavesStore(api)
   return {
     bridge,
     app: createAppStore(api),
     environments: createEnvironmentsStore(api),
     runSummaries,
-    runs: createRunsStore(api, runSummaries),
-    saves: createSavesStore(api),
+    // The runs list tells the saves what the history knows was saved.
+    runs: createRunsStore(api, runSummaries, saves),
+    saves,
     nav: createNavStore(),
     prepare: createPrepareStore({ api, ...prepare }),
     runDetail: createRunDetailStore(api, runSummaries),

@@ -9,6 +9,7 @@ import type { BridgeApi, RunsReachability, RunsUpdate } from '../../shared/bridg
 import type { RunSummary } from '../../shared/contract'
 import { errorInfo } from './errors'
 import { newestOf, type RunSummariesStore } from './run-summaries-store'
+import type { SavesStore } from './saves-store'
 import { compareRuns, mergeRuns, serviceStatus, type RunsData } from './runs-selectors'
 
 export interface RunsActions {
@@ -33,6 +34,8 @@ interface RunsContext {
   get: StoreApi<RunsState>['getState']
   api: BridgeApi
   summaries: RunSummariesStore
+  /** Told which listed runs have their outputs saved here. */
+  saves: SavesStore
   /** Counts first-page loads: a page asked for before the latest one is dropped. */
   generation: number
 }
@@ -43,13 +46,15 @@ function cached(ctx: RunsContext, environment: string, runs: RunSummary[]): RunS
   return newestOf(ctx.summaries.getState(), environment, runs)
 }
 
-function listPage(ctx: RunsContext, environment: string, status: string, pageToken?: string) {
-  return ctx.api.listRuns({
+async function listPage(ctx: RunsContext, environment: string, status: string, pageToken?: string) {
+  const page = await ctx.api.listRuns({
     environment,
     pageSize: PAGE_SIZE,
     ...(pageToken ? { pageToken } : {}),
     ...(serviceStatus(status) ? { status: serviceStatus(status) } : {}),
   })
+  if (page.saved) ctx.saves.getState().knowSaved(page.saved)
+  return page
 }
 
 /** How often the engine asks an unreachable service again, until it says otherwise. */
@@ -196,9 +201,9 @@ function followCache(store: StoreApi<RunsState>, summaries: RunSummariesStore) {
   })
 }
 
-export function createRunsStore(api: BridgeApi, summaries: RunSummariesStore) {
+export function createRunsStore(api: BridgeApi, summaries: RunSummariesStore, saves: SavesStore) {
   const store = createStore<RunsState>()((set, get) => {
-    const ctx: RunsContext = { set, get, api, summaries, generation: 0 }
+    const ctx: RunsContext = { set, get, api, summaries, saves, generation: 0 }
     return {
       environment: null,
       status: '',

@@ -8,6 +8,7 @@ import type {
   BridgeErrorInfo,
   DownloadProgressUpdate,
   DownloadResultView,
+  SavedOutputsView,
 } from '../../shared/bridge'
 import { errorInfo } from './errors'
 
@@ -33,6 +34,11 @@ export interface SavesState {
   applyProgress(update: DownloadProgressUpdate): void
   /** The engine saved a run's outputs on its own when the run ended. */
   applyAutoSaved(result: DownloadResultView): void
+  /**
+   * Runs whose outputs the history says are saved on this computer (a list's page after a
+   * reload): known as saved unless this window already tells a save of its own.
+   */
+  knowSaved(saved: readonly SavedOutputsView[]): void
 }
 
 export function createSavesStore(api: BridgeApi) {
@@ -82,6 +88,16 @@ export function createSavesStore(api: BridgeApi) {
           failedFiles: result.failed.length,
           auto: true,
         })
+      },
+      knowSaved(saved) {
+        const byRun = get().byRun
+        const news = saved.filter((run) => run.files > 0 && !byRun[run.runId])
+        if (news.length === 0) return
+        const known = news.map((run) => [
+          run.runId,
+          { state: 'saved', folder: run.folder, savedFiles: run.files, failedFiles: 0 } as const,
+        ])
+        set((s) => ({ byRun: { ...s.byRun, ...Object.fromEntries(known) } }))
       },
       applyProgress(update) {
         if (get().byRun[update.runId]?.state !== 'saving') return

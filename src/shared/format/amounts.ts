@@ -84,7 +84,7 @@ export function estimateSourceWords(f: EstimateFacts, withRunId = true): string 
   // the service did not say its cost): "none has ended" was said right after a pilot ended.
   return f.targetKind === 'listing'
     ? `unknown. The service does not show this listing’s fee to your account, and no run of it here has told its cost per row yet: ${learn}`
-    : `unknown. The service charges what each row actually costs, and no run of this template here has told its cost per row yet: ${learn}`
+    : `unknown. The service charges what each row actually costs and gives its estimate only once it has the rows, and no run of this template here has told its cost per row yet: ${learn}`
 }
 
 /** The sentence of consent: "I agree to pay up to 12 credits for this run." */

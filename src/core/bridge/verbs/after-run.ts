@@ -2,7 +2,6 @@
  * After a run: saving its outputs and its results workbook into the outputs folder, showing
  * them in the file manager, the local history, and the settings those saves follow.
  */
-import { join } from 'node:path'
 import type {
   BridgeEventName,
   DownloadResultView,
@@ -20,13 +19,15 @@ import { withFollowUpsTogether } from '../../flows/history/follow-up-groups'
 import { keptSetAsides } from '../../flows/spend/set-aside'
 import {
   downloadRunOutputs,
-  resultsWorkbookName,
+  resultsWorkbookPath,
+  savedResultsWorkbook,
   writeResultsWorkbook,
 } from '../../flows/results/results'
 import { saveOutputsOnEnd } from '../../flows/results/save-on-end'
 import { throttled } from '../types'
 import type { VerbContext, Verbs } from './context'
-import { exists, savedOutputs } from './runs'
+import { exists } from '../../files/folders'
+import { savedOutputs } from './runs'
 
 type SaveProgress = { doneFiles: number; totalFiles: number; receivedBytes: number }
 /** The counts the Bridge's downloadProgress event carries (its contract has no more). */
@@ -69,7 +70,7 @@ export function outputVerbs(
         engine,
         connection,
         args.runId,
-        join(outputsFolder, resultsWorkbookName(args.runId)),
+        await resultsWorkbookPath(engine.history, connection, outputsFolder, args.runId),
         {
           concurrency: downloadConcurrency,
           onProgress: ({ overall }) => onProgress(saveCounts(overall)),
@@ -222,7 +223,12 @@ async function showInFolder(
   const connection = await engine.connect({ env: args.environment })
   const { item, runId } = args
   let path: string
-  if (item === 'results') path = join(ctx.settings.read().outputsFolder, resultsWorkbookName(runId))
+  if (item === 'results')
+    path = await savedResultsWorkbook(
+      ctx.settings.read().outputsFolder,
+      runId,
+      engine.history.seenRun(connection.historyKey, runId),
+    )
   else if (item === 'artifact')
     path =
       engine.downloads.savedPaths(connection.historyKey, runId).get(args.artifactId ?? '') ?? ''

@@ -5,6 +5,7 @@
 import type { BatchRowFilter, BatchRowView, BatchSendKind } from '../../../shared/bridge'
 import { EngineError } from '../../errors'
 import type { BatchRow } from '../../flows/batch/row-states'
+import { shownPreview } from '../../flows/batch/file-preview'
 import { targetNamer } from '../../flows/history/target-names'
 import { planBatchRowsFromSheet } from '../../flows/spend/plan-rest'
 import { parseInputWorkbook } from '../../workbooks'
@@ -79,16 +80,29 @@ export function batchVerbs(ctx: VerbContext): Verbs<'getBatch' | 'getBatchRows' 
       }
     },
     async getBatchRows(args) {
-      const { state } = await stateOf(args.environment, args.batchId, true)
+      const { connection, state } = await stateOf(args.environment, args.batchId, true)
       const filter = args.filter ?? 'all'
       const matching = filter === 'all' ? state.rows : state.rows.filter(MATCHES[filter])
+      // A file output is previewed by its name, and its first line when saved here as text.
+      const saved = new Map<string, Map<string, string>>()
+      const savedPath = (runId: string) => (artifactId: string) => {
+        if (!saved.has(runId))
+          saved.set(runId, engine.downloads.savedPaths(connection.historyKey, runId))
+        return saved.get(runId)!.get(artifactId)
+      }
+      const page = matching.slice(args.from, args.from + args.count)
       return {
         environment: args.environment,
         batchId: args.batchId,
         filter,
         total: matching.length,
         from: args.from,
-        rows: matching.slice(args.from, args.from + args.count).map(rowView),
+        rows: await Promise.all(
+          page.map(async (row) => ({
+            ...rowView(row),
+            preview: await shownPreview(row.preview, savedPath(row.keptRunId)),
+          })),
+        ),
       }
     },
     async planBatchRows(args) {

@@ -2,25 +2,17 @@
  * The runs list and a run's detail: pages of runs (followed live while any is active), one run
  * with what this computer knows of it, and an artifact's preview.
  */
-import { stat } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
 import type { RunDetail, RunList, RunSummary } from '../../../shared/contract'
 import type { RunOverview } from '../../../shared/bridge'
 import type { Engine } from '../../engine'
 import { EngineError } from '../../errors'
 import { previewArtifact } from '../../flows/downloads/artifact-preview'
-import { resultsWorkbookName } from '../../flows/results/results'
+import { isOutage } from '../../flows/watch/run-watcher'
+import { savedResultsWorkbook } from '../../flows/results/results'
 import { keptSetAsides } from '../../flows/spend/set-aside'
 import { rowNumberingOf } from '../../flows/spend/submissions'
 import type { RunsSource } from '../run-follower'
 import type { VerbContext, Verbs } from './context'
-
-export async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  )
-}
 
 /**
  * Runs whose summary names no input file get the one this computer sent them from (the service
@@ -66,9 +58,8 @@ export function runsSource(engine: Engine): RunsSource {
 
 /** Where this run's outputs were saved on this computer, and how many files. */
 export function savedOutputs(engine: Engine, historyKey: string, runId: string) {
-  const paths = engine.history.savedFiles(historyKey, runId)
-  // Files sit in <run folder>/<row folder>/<file>.
-  return { folder: paths[0] ? dirname(dirname(paths[0])) : '', files: paths.length }
+  const [saved] = engine.history.savedOutputsOf(historyKey, [runId])
+  return { folder: saved?.folder ?? '', files: saved?.files ?? 0 }
 }
 
 async function runOverview(
@@ -83,7 +74,6 @@ async function runOverview(
   const submission = engine.submissions.byRun(connection.historyKey, runId)
   const saved = savedOutputs(engine, connection.historyKey, runId)
   const followUps = engine.submissions.followUpsOf(connection.historyKey, runId)
-  const workbook = join(ctx.settings.read().outputsFolder, resultsWorkbookName(runId))
   const numbering = rowNumberingOf(submission)
   const rowNumbers = numbering?.source === 'spreadsheet' ? numbering.numbers : []
   const aside = (await keptSetAsides(engine.home)).get(runId)
@@ -104,7 +94,11 @@ async function runOverview(
     ...(followUps.length > 0 ? { followUps } : {}),
     savedFolder: saved.folder,
     savedFiles: saved.files,
-    resultsWorkbook: (await exists(workbook)) ? workbook : '',
+    resultsWorkbook: await savedResultsWorkbook(
+      ctx.settings.read().outputsFolder,
+      runId,
+      detail.run,
+    ),
     ...(aside ? { setAsideRows: aside.rows } : {}),
     ...(submission?.callbackUrl ? { callbackUrl: submission.callbackUrl } : {}),
   }
@@ -126,16 +120,32 @@ export function runVerbs(
   | 'previewArtifact'
 > {
   const { follower } = ctx
+  // A look of the list or a run's page that finds the service away is said at once, everywhere.
+  const told = <T>(environment: string, work: Promise<T>): Promise<T> =>
+    work.catch((error: unknown) => {
+      if (isOutage(error)) follower.serviceAway(environment)
+      throw error
+    })
   return {
     async listRuns(args) {
-      const page = await source.listRuns(args.environment, {
-        status: args.status,
-        pageSize: args.pageSize,
-        pageToken: args.pageToken,
-      })
-      return { environment: args.environment, ...page }
+      const page = await told(
+        args.environment,
+        source.listRuns(args.environment, {
+          status: args.status,
+          pageSize: args.pageSize,
+          pageToken: args.pageToken,
+        }),
+      )
+      // Which of them have their outputs saved here, as History and a run's page say it.
+      const { historyKey } = await ctx.engine.connect({ env: args.environment })
+      const runIds = page.items.map((run) => run.runId)
+      return {
+        environment: args.environment,
+        ...page,
+        saved: ctx.engine.history.savedOutputsOf(historyKey, runIds),
+      }
     },
-    getRun: (args) => source.getRun(args.environment, args.runId),
+    getRun: (args) => told(args.environment, source.getRun(args.environment, args.runId)),
     watchRuns: (args) => follower.watch(args.environment),
     async unwatchRuns(args) {
       follower.unwatch(args.environment)
@@ -154,7 +164,8 @@ export function runVerbs(
       follower.resendRunDetail(args.environment, args.runId)
       return null
     },
-    getRunOverview: (args) => runOverview(ctx, args.environment, args.runId),
+    getRunOverview: (args) =>
+      told(args.environment, runOverview(ctx, args.environment, args.runId)),
     async previewArtifact(args) {
       const connection = await ctx.engine.connect({ env: args.environment })
       const detail = await connection.client.run(args.runId)

@@ -13,6 +13,7 @@ import { batchSummary, type BatchTally } from '../../../shared/format'
 import type { Connection } from '../../environments/connection'
 import { transaction, type Db } from '../../storage/db'
 import type { History } from '../../storage/run-history'
+import { fileMark } from './file-preview'
 import {
   BatchesTable,
   type BatchRecord,
@@ -85,6 +86,12 @@ export function outcomesOf(detail: RunDetail, rowCount: number): RunOutcomes {
     const i = artifact.sourceRowIndex
     if (i < 0 || i >= rowCount || previews[i] || !artifact.inlineText) continue
     previews[i] = artifact.inlineText.slice(0, PREVIEW_CHARS)
+  }
+  // A row whose outputs are files only: the first one, by its name (file-preview.ts).
+  for (const artifact of detail.artifacts) {
+    const i = artifact.sourceRowIndex
+    if (i < 0 || i >= rowCount || previews[i] || !artifact.accessUrl) continue
+    previews[i] = fileMark(artifact)
   }
   let outcomes = ''
   for (let i = 0; i < rowCount; i += 1) outcomes += letter(status[i], ended)

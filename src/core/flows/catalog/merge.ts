@@ -111,9 +111,16 @@ function addUsedHere(drafts: Drafts, usedHere: UsedHere[], listedRuns: Set<strin
   }
 }
 
-/** A listing a buyer can run now: published and available. */
-const runnable = (l: CreatorListing) =>
-  l.status === 'published' && l.executionAvailabilityStatus !== 'unavailable'
+/** Why a listing cannot be run now, in a buyer's words, or null when it can (DESIGN.md). */
+function whyNotRunnable(l: CreatorListing): string | null {
+  if (l.status === 'pending_review') return 'Waiting for its review'
+  if (l.status === 'rejected') return 'Turned down at its review'
+  if (l.status !== 'published' || l.saleStatus === 'not_on_sale') return 'No longer sold'
+  if (l.executionAvailabilityStatus === 'unavailable') return 'Not available to run now'
+  return null
+}
+
+const runnable = (l: CreatorListing) => whyNotRunnable(l) === null
 
 function addOwnListings(drafts: Drafts, listings: CreatorListing[]) {
   // The ones that can be run now come before drafts and retired ones.
@@ -121,6 +128,8 @@ function addOwnListings(drafts: Drafts, listings: CreatorListing[]) {
   for (const listing of ordered) {
     const draft = drafts.entry('listing', listing.id, listing.displayName, 'own-listing')
     draft.description ||= listing.description
+    const why = whyNotRunnable(listing)
+    if (why) draft.notRunnable = why
     const versionId = listing.publishedVersionId || listing.listingVersionId
     if (versionId && !draft.versions.some((v) => v.versionId === versionId)) {
       draft.versions.push({ versionId, source: 'own-listing' })

@@ -9,12 +9,44 @@ import type { ComparisonView, CompareRunSide } from '../../../shared/bridge'
 import { rowLabel } from '../../../shared/format'
 import type { Connection } from '../../environments/connection'
 import { previewArtifact, previewKind } from '../downloads/artifact-preview'
-import type { Submissions } from '../spend/submissions'
+import type { Submission, Submissions } from '../spend/submissions'
 import { rowNumberingOf } from '../spend/submissions'
+import type { Schemas } from '../prepare/schema-cache'
+import type { ColumnMappings } from '../prepare/column-mappings'
+import { userColumnsOf } from '../results/user-columns'
 import { compareRows, type LoadedOutput, type SideRow } from './compare-rows'
 
 export interface CompareServices {
   submissions: Pick<Submissions, 'byRun'>
+  /** A template's saved schema and the buyer's confirmed mappings: the inputs' column names. */
+  schemas?: Pick<Schemas, 'cached'>
+  mappings?: Pick<ColumnMappings, 'forTarget'>
+}
+
+/**
+ * The names of a run's input fields as the buyer's sheet had them: the mapped sheet's own
+ * headers, else the template's column headers; a field nothing names keeps its key.
+ */
+async function inputNamesOf(
+  services: CompareServices,
+  connection: Connection,
+  submission: Submission | null,
+  signal?: AbortSignal,
+): Promise<Record<string, string>> {
+  if (submission?.targetKind !== 'template') return {}
+  const schema = services.schemas?.cached(connection.historyKey, submission.targetId)?.schema
+  if (!schema) return {}
+  const names: Record<string, string> = {}
+  for (const column of schema.columns) names[column.fieldKey] = column.headerLabel
+  const own = await userColumnsOf(
+    services.mappings,
+    connection.historyKey,
+    submission,
+    schema,
+    signal,
+  )
+  for (const column of own ?? []) names[column.key] = column.header
+  return names
 }
 
 /** Outputs read per run for the comparison; the rest are compared by name. */
@@ -144,6 +176,8 @@ export async function compareRuns(
   const left = sideRows(services, connection, a, outA)
   const right = sideRows(services, connection, b, outB)
   const rows = compareRows(left.rows, right.rows)
+  const byRun = (runId: string) => services.submissions.byRun(connection.historyKey, runId)
+  const inputNames = await inputNamesOf(services, connection, byRun(runA) ?? byRun(runB), signal)
   const notRead = [...outA.values(), ...outB.values()].filter((o) => !o.read).length
   return {
     environment: connection.name,
@@ -153,5 +187,6 @@ export async function compareRuns(
     rows,
     differing: rows.filter((r) => r.differs).length,
     notRead,
+    inputNames,
   }
 }

@@ -46,16 +46,19 @@ export function runFolderName(runId: string): string {
 export function runFileName(
   run: { targetName: string; inputFilename: string; createdAtMs: number },
   what: string,
+  options: { time?: boolean } = {},
 ): string {
   const sheet = run.inputFilename.replace(/\.(xlsx|xlsm|xls|csv|tsv|txt)$/i, '')
+  const at = new Date(run.createdAtMs)
   const day = run.createdAtMs
-    ? new Date(run.createdAtMs).toLocaleDateString('en-GB', {
-        day: 'numeric',
-        month: 'short',
-        year: 'numeric',
-      })
+    ? at.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })
     : ''
-  const title = [run.targetName, sheet, day].filter(Boolean).join(' - ')
+  // With the time to the second (a file name has no colon): "28 Nov 2026 14.05.32".
+  const time =
+    run.createdAtMs && options.time
+      ? ` ${[at.getHours(), at.getMinutes(), at.getSeconds()].map((n) => String(n).padStart(2, '0')).join('.')}`
+      : ''
+  const title = [run.targetName, sheet, day && `${day}${time}`].filter(Boolean).join(' - ')
   return safeFileName(`${title ? `${title} ` : ''}${what}.xlsx`, `${what}.xlsx`)
 }
 

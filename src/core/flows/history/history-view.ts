@@ -87,9 +87,8 @@ function entryOf(
     retryOfRunId: submission.retryOfRunId,
     retries,
     ...(submission.followUpOfRunId ? { followUpOfRunId: submission.followUpOfRunId } : {}),
-    ...(submission.batchId
-      ? { batchId: submission.batchId, sendKind: submission.sendKind as BatchSendKind }
-      : {}),
+    ...(submission.batchId ? { batchId: submission.batchId } : {}),
+    ...(submission.sendKind ? { sendKind: submission.sendKind as BatchSendKind } : {}),
     ...(followUps.length > 0 ? { followUps } : {}),
     ...(submission.callbackUrl ? { callbackUrl: submission.callbackUrl } : {}),
     createdAtMs: submission.createdAtMs,

@@ -5,10 +5,11 @@
  * the run. Written in a worker with exceljs's streaming writer (large runs stay cheap; see
  * workbooks/write/results-workbook.ts), to a temporary name that is renamed when complete.
  */
-import { dirname, resolve } from 'node:path'
-import type { RunDetail } from '../../../shared/contract'
+import { dirname, join, resolve } from 'node:path'
+import type { RunDetail, RunSummary } from '../../../shared/contract'
 import {
   runDetailOf,
+  runFileName,
   runFolderName,
   type Downloads,
   type DownloadOptions,
@@ -17,7 +18,7 @@ import {
 import type { Connection } from '../../environments/connection'
 import type { Schemas } from '../prepare/schema-cache'
 import type { History } from '../../storage/run-history'
-import { ensureFolder } from '../../files/folders'
+import { ensureFolder, exists } from '../../files/folders'
 import { checkWritableFolder, writeResultsWorkbookFile } from '../../workbooks'
 import { resultsPlan } from './results-plan'
 import { userColumnsOf } from './user-columns'
@@ -39,9 +40,54 @@ export interface ResultsServices {
   batches?: Pick<Batches, 'sendsOf' | 'state'>
 }
 
-/** The results workbook's name in the outputs folder, beside the run's folder. */
-export function resultsWorkbookName(runId: string): string {
+/**
+ * The results workbook's name in the outputs folder: what ran, the workbook sent and when
+ * ("Row echo - products - 28 Nov 2026 14.05.32 results.xlsx"), never the run id. To the second,
+ * so two runs of one workbook (a pilot and its rest, each confirmed apart) never share it; a run
+ * the service names nothing of keeps the name by its id.
+ */
+export function resultsWorkbookName(runId: string, run: RunSummary | null): string {
+  const targetName = run ? run.market?.skillName || run.templateName || run.displayName : ''
+  if (!run || (!targetName && !run.inputFilename)) return byRunId(runId)
+  const named = {
+    targetName,
+    inputFilename: run.inputFilename,
+    createdAtMs: run.createdAtUnix * 1000,
+  }
+  return runFileName(named, 'results', { time: true })
+}
+
+/** The name earlier versions gave a run's results workbook, still found where it was saved. */
+function byRunId(runId: string): string {
   return `${runFolderName(runId)} results.xlsx`
+}
+
+/** Where `runId`'s results workbook is written in `folder`, named after the run. */
+export async function resultsWorkbookPath(
+  history: Pick<History, 'seenRun'>,
+  connection: Connection,
+  folder: string,
+  runId: string,
+): Promise<string> {
+  const run =
+    history.seenRun(connection.historyKey, runId) ?? (await connection.client.run(runId)).run
+  return join(folder, resultsWorkbookName(runId, run))
+}
+
+/**
+ * The results workbook of `runId` already saved in `folder`, by its name or by the run id an
+ * earlier Skill Runner named it by; '' when there is none.
+ */
+export async function savedResultsWorkbook(
+  folder: string,
+  runId: string,
+  run: RunSummary | null,
+): Promise<string> {
+  for (const name of new Set([resultsWorkbookName(runId, run), byRunId(runId)])) {
+    const path = join(folder, name)
+    if (await exists(path)) return path
+  }
+  return ''
 }
 
 export interface ResultsWorkbook {

@@ -32,9 +32,10 @@ async function endedRun(
 }
 
 /**
- * The actual cost per row of the newest ended run of this target sent from this device (a
- * pilot, or any earlier run): its actualCostT over the rows that succeeded (failed rows are not
- * charged). Null when none has ended with a succeeded row.
+ * The actual cost per row of an ended run of this target sent from this device: the runs of the
+ * same batch first (`batchRunIds`, newest first: the rest of a pilot is priced from its pilot,
+ * whatever else of the target was sent since), then the newest others. Its actualCostT over the
+ * rows that succeeded (failed rows are not charged). Null when none has ended with a succeeded row.
  */
 export async function learnCostPerRow(
   services: CostServices,
@@ -42,14 +43,14 @@ export async function learnCostPerRow(
   kind: RunTarget['kind'],
   targetId: string,
   signal?: AbortSignal,
+  batchRunIds: readonly string[] = [],
 ): Promise<LearnedCost | null> {
-  for (const earlier of services.submissions.acceptedOfTarget(
-    connection.historyKey,
-    kind,
-    targetId,
-    3,
-  )) {
-    const run = await endedRun(services, connection, earlier.runId, signal)
+  const newest = services.submissions
+    .acceptedOfTarget(connection.historyKey, kind, targetId, 3)
+    .map((earlier) => earlier.runId)
+  for (const runId of new Set([...batchRunIds, ...newest])) {
+    if (!runId) continue
+    const run = await endedRun(services, connection, runId, signal)
     if (!run || run.completedTasks <= 0) continue
     return {
       runId: run.runId,
@@ -125,10 +126,13 @@ export async function costAndHistory(
   rows: InputRow[],
   fee: number | null,
   signal?: AbortSignal,
+  batchRunIds: readonly string[] = [],
 ) {
   const targetId = target.kind === 'template' ? target.templateId : target.listingId
   const learnedFrom =
-    fee === null ? await learnCostPerRow(services, connection, target.kind, targetId, signal) : null
+    fee === null
+      ? await learnCostPerRow(services, connection, target.kind, targetId, signal, batchRunIds)
+      : null
   const fingerprint = await contentFingerprint(connection, target, rows, signal)
   return {
     ...estimateOf(rows.length, fee, learnedFrom),

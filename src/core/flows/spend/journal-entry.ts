@@ -31,6 +31,8 @@ export interface SubmissionInput {
   batchOfRunId?: string | undefined
   /** Rows in the whole workbook (more than sent for a pilot). */
   workbookRows?: number | undefined
+  /** How it was sent (a BatchSendKind: 'redo'...), kept even when it joins no batch. */
+  sendKind?: string | undefined
   /** The estimate shown to the user (null: not known); by default rows x the target's fee. */
   estimatedCostT?: number | null | undefined
   /**
@@ -92,6 +94,7 @@ export function newSubmission(
     inputSha256,
     batchOfRunId: input.batchOfRunId ?? '',
     workbookRows: input.workbookRows ?? 0,
+    sendKind: input.sendKind ?? '',
     createdAtMs: Date.now(),
   }
 }

@@ -197,9 +197,17 @@ export async function pilotRest(
   const rows = state ? unsentRows(state).length : 0
   if (rows <= 0) return null
   const fee = pilot.targetKind === 'listing' ? pilot.taskFixedFeeT : null
+  const batchRuns = (state?.sends ?? []).map((send) => send.runId).reverse()
   const learnedFrom =
     fee === null
-      ? await learnCostPerRow(services, connection, pilot.targetKind, pilot.targetId, signal)
+      ? await learnCostPerRow(
+          services,
+          connection,
+          pilot.targetKind,
+          pilot.targetId,
+          signal,
+          batchRuns,
+        )
       : null
   return {
     pilotRunId: state?.sends.find((s) => s.runId)?.runId ?? runId,

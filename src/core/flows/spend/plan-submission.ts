@@ -273,6 +273,7 @@ export async function planSubmission(
     rows,
     facts.fee,
     hooks.signal,
+    request.batchOfRunId ? [request.batchOfRunId] : [],
   )
   const inBatch = await batchOfSheet(
     services,

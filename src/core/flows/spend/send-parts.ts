@@ -56,6 +56,8 @@ async function journalPart(
     workbookRows: plan.retryOfRunId ? undefined : plan.totalRows,
     fingerprint: whole ? plan.fingerprint : partFingerprint(plan.fingerprint, range),
     estimatedCostT: whole ? plan.estimateT : partEstimate(plan, range),
+    // A redo is one even when its run belongs to no batch (History names it so).
+    sendKind: plan.batch?.kind ?? (plan.redo ? 'redo' : undefined),
   })
   s.first ??= entry
   if (s.link) {

@@ -55,10 +55,7 @@ export class Submissions {
     this.table = new SubmissionsTable(db)
   }
 
-  /**
-   * Journals a submission, or finds the identical one still unanswered and returns it (same
-   * clientRequestId). Nothing is sent here.
-   */
+  /** Journals a submission, or gives back the identical one still unanswered; sends nothing. */
   async journal(connection: Connection, input: SubmissionInput): Promise<Submission> {
     // The workbook's content as sent, so the rest of a pilot is read from the same one.
     const sha256 = input.inputOf

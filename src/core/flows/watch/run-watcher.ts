@@ -169,6 +169,17 @@ export class RunWatcher {
     return page
   }
 
+  /**
+   * Another request found the service away: said now, not at the next look (which may be many
+   * seconds off, or none while nothing is active), and asked again every outageRetryMs until it
+   * answers.
+   */
+  serviceAway() {
+    if (this.outageSince !== null) return
+    this.noteOutage()
+    this.schedule(this.delay)
+  }
+
   /** The outage under way, or null while the service answers. */
   get outage(): Outage | null {
     return this.outageSince === null

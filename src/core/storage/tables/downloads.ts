@@ -26,6 +26,7 @@ const downloadRow = z.object({
 const pathRow = z.object({ path: z.string() })
 const savedRow = z.object({ artifact_id: z.string(), path: z.string() })
 const countRow = z.object({ n: z.number() })
+const runSavedRow = z.object({ run_id: z.string(), n: z.number(), path: z.string() })
 
 export class DownloadsTable {
   constructor(private readonly db: Db) {}
@@ -87,11 +88,22 @@ export class DownloadsTable {
     return new Map(readRows(savedRow, rows).map((r) => [r.artifact_id, r.path]))
   }
 
-  /** Finished files of a run, most recently saved first. */
-  finishedPathsNewestFirst(historyKey: string, runId: string): string[] {
-    const sql =
-      "SELECT path FROM downloads WHERE origin = ? AND run_id = ? AND state = 'done' ORDER BY updated_at_ms DESC"
-    return selectRows(this.db, pathRow, sql, [historyKey, runId]).map((r) => r.path)
+  /**
+   * For each of `runIds` with saved outputs: how many, and the path of the one saved last (the
+   * folder they went to). One query for a page of runs; runs with none are left out.
+   */
+  finishedByRun(
+    historyKey: string,
+    runIds: readonly string[],
+  ): { runId: string; files: number; path: string }[] {
+    if (runIds.length === 0) return []
+    // SQLite takes the bare `path` from the row of MAX(updated_at_ms).
+    const sql = `SELECT run_id, COUNT(*) AS n, MAX(updated_at_ms) AS at, path FROM downloads
+      WHERE origin = ? AND state = 'done' AND run_id IN (SELECT value FROM json_each(?))
+      GROUP BY run_id`
+    return selectRows(this.db, runSavedRow, sql, [historyKey, JSON.stringify(runIds)]).map(
+      (row) => ({ runId: row.run_id, files: row.n, path: row.path }),
+    )
   }
 
   finishedCount(historyKey: string, runId: string): number {

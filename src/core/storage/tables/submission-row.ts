@@ -81,6 +81,7 @@ export type NewSubmission = Pick<
   | 'inputSha256'
   | 'batchOfRunId'
   | 'workbookRows'
+  | 'sendKind'
   | 'createdAtMs'
   | 'fingerprint'
 >

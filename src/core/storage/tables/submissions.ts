@@ -40,9 +40,9 @@ export class SubmissionsTable {
         `INSERT INTO submissions (client_request_id, environment, origin, target_kind, target_id,
            listing_version_id, fingerprint, input_filename, row_count, rows_json, row_numbers_json,
            callback_url, task_fee_t, estimated_cost_t, retry_of_run_id, follow_up_of_run_id,
-           input_path, input_sha256, batch_of_run_id, workbook_rows, state, created_at_ms,
-           updated_at_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+           input_path, input_sha256, batch_of_run_id, workbook_rows, send_kind, state,
+           created_at_ms, updated_at_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
       )
       .run(
         entry.clientRequestId,
@@ -65,6 +65,7 @@ export class SubmissionsTable {
         entry.inputSha256,
         entry.batchOfRunId,
         entry.workbookRows,
+        entry.sendKind,
         entry.createdAtMs,
         entry.createdAtMs,
       )

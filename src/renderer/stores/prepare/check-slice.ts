@@ -24,6 +24,7 @@ export function initialCheck(): CheckData {
     check: null,
     checkError: null,
     focus: null,
+    leftWorkbook: null,
     runValues: {},
     sheet: null,
     markedUpSaving: false,
@@ -127,7 +128,7 @@ export function checkActions(ctx: SliceContext): CheckActions {
       // Another workbook: the uploads made for the previous one's file cells no longer apply.
       // The note about a restored draft (and its workbook) no longer applies either.
       set({ uploads: [], overall: null, uploadError: null, sheet: null, mapping: null })
-      set({ restored: null })
+      set({ restored: null, leftWorkbook: null })
       await checkFile(ctx, file, get().target)
     },
     async checkAgain() {

@@ -22,6 +22,9 @@ export interface CheckData {
   /** The cell the grid shows and highlights (from the error list). */
   focus: { rowPosition: number; column: number | null; seq: number } | null
 
+  /** The workbook taken off screen when another target was chosen: dropped again, it is checked. */
+  leftWorkbook: string | null
+
   /** Run-scoped values typed in the small form, by field key. */
   runValues: Record<string, string>
   /** The sheet the user chose among several that fit equally (null: the reader chooses). */

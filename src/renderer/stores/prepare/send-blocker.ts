@@ -47,6 +47,9 @@ export function workbookBlocker(state: PrepareData): string | null {
 export function sendBlocker(state: PrepareData): string | null {
   const workbook = workbookBlocker(state)
   if (workbook) return workbook
+  if (state.check?.target?.kind === 'listing' && state.listing && !state.listing.executable)
+    return 'This listing cannot be run now (it is not on sale and available): choose another in step 1.'
+
   if (state.check?.target?.kind === 'template' && callbackAddressProblem(state.callbackUrl))
     return 'Correct the address to call when the run ends (in Advanced options), or clear it.'
   return null

@@ -89,8 +89,25 @@ function loadForm(ctx: SliceContext, target: RunTarget) {
   return target.kind === 'template' ? loadTemplate(ctx, target) : loadListing(ctx, target)
 }
 
+/**
+ * Another target instead of the one chosen: the workbook on screen was filled (and mapped) for
+ * the old one, so it goes, with its file cells' uploads and run values, and the panel names it
+ * to drop again. A workbook dropped before any target was chosen stays, to be checked now.
+ */
+function leaveWorkbook({ set, get, api }: SliceContext) {
+  const { target, file, checkState, checkId } = get()
+  if (!target || !file) return
+  if (checkState === 'reading' && checkId) api.cancelCheck({ checkId }).catch(() => {})
+  if (get().uploading) get().cancelUploads()
+  set({ file: null, checkState: 'idle', checkId: '', rowsRead: 0, sheet: null, runValues: {} })
+  set({ uploads: [], overall: null, uploadError: null, uploadStopped: false })
+  set({ leftWorkbook: file.name })
+}
+
 /** A new choice: what was made or planned for the previous one no longer applies. */
-function retarget({ set }: SliceContext, target: RunTarget) {
+function retarget(ctx: SliceContext, target: RunTarget) {
+  const { set } = ctx
+  leaveWorkbook(ctx)
   set({
     target,
     workbookSaved: null,

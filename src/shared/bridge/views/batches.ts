@@ -67,7 +67,7 @@ export interface BatchRowView {
   keptRunId: string
   /** Why it was set aside, or why its latest send failed. */
   problems: string[]
-  /** The start of the kept version's output, when it was text. */
+  /** The start of the kept version's output when it was text; a file's name (and first line). */
   preview: string
 }
 

@@ -33,6 +33,8 @@ export interface CatalogEntry {
   lastCostPerRowT?: number
   /** Rows run in all, in the runs the service lists and those sent from this computer. */
   rowsRun: number
+  /** Why it cannot be run now, in a buyer's words ("No longer sold"); absent when it can. */
+  notRunnable?: string
 }
 
 export interface CatalogView {

@@ -81,6 +81,8 @@ export interface ComparisonView {
   differing: number
   /** Outputs not read for the comparison (beyond what is read at once): compared by name. */
   notRead: number
+  /** The rows' input fields named as the buyer's sheet had them (field key -> column name). */
+  inputNames?: Record<string, string> | undefined
 }
 
 export interface ComparisonWorkbookView {

@@ -9,6 +9,15 @@ export interface RunPage {
   items: RunSummary[]
   nextPageToken: string
   totalCount: number
+  /** The page's runs whose outputs are saved on this computer (as History and a run's page say). */
+  saved?: SavedOutputsView[] | undefined
+}
+
+/** Where a run's outputs were saved on this computer, and how many files. */
+export interface SavedOutputsView {
+  runId: string
+  folder: string
+  files: number
 }
 
 export type RunDetailView = RunDetail
