@@ -264,8 +264,7 @@ export async function planSubmission(
   // A set-aside workbook read again names each row's row in the buyer's own sheet.
   const ownRows = inOwnSheet(keyed, selected.rowNumbers)
   const rowNumbers = ownRows ?? selected.rowNumbers
-  const pilot = request.selection?.first
-  const isPilot = pilot !== undefined && pilot < parsed.rows.length
+  const isPilot = (request.selection?.first ?? Infinity) < parsed.rows.length
   const costs = await costAndHistory(
     services,
     connection,
