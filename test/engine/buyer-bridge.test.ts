@@ -193,8 +193,11 @@ describe('a buyer through the Bridge', () => {
     expect(pending.items).toHaveLength(1)
     expect(pending.items[0]).toMatchObject({ state: 'sent', fileName: 'lost.xlsx', rowCount: 1 })
 
-    // Listing it also sends it again, with the same request id: one run in all.
+    // The service made the run; only its answer was lost. Listing sends nothing; asking for it
+    // sends it again, with the same request id: still one run.
     const id = pending.items[0]!.clientRequestId
+    expect(await runCount()).toBe(before + 1)
+    await service.handlers.resendPendingSubmissions({ environment: 'Market' }, ipc)
     const deadline = Date.now() + 20_000
     while (!updates.some((u) => u.clientRequestId === id && u.state === 'accepted')) {
       if (Date.now() > deadline) throw new Error('the unanswered submission was not resent')

@@ -22,6 +22,7 @@ export const REQUEST_NAMES = [
   'getPilotRest',
   'planRestOfPilot',
   'listPendingSubmissions',
+  'resendPendingSubmissions',
   'cancelWork',
   'saveSetAsideRows',
   'watchRuns',

@@ -43,6 +43,7 @@ export function spendVerbs(
   | 'getPilotRest'
   | 'planRestOfPilot'
   | 'listPendingSubmissions'
+  | 'resendPendingSubmissions'
   | 'cancelWork'
 > {
   const { engine } = ctx
@@ -98,6 +99,11 @@ export function spendVerbs(
     async listPendingSubmissions(args) {
       const connection = await connect(args.environment)
       const items = engine.submissions.unanswered(connection.historyKey)
+      return { environment: args.environment, items: items.map(pendingView) }
+    },
+    async resendPendingSubmissions(args) {
+      const connection = await connect(args.environment)
+      const items = engine.submissions.unanswered(connection.historyKey)
       // What was sent and never answered (a crash, a lost answer) is sent again with the same
       // request id, in the background: the service makes at most one run of it, and
       // submissionUpdated tells the page how it went.
@@ -108,7 +114,7 @@ export function spendVerbs(
           .catch(() => [])
           .finally(() => resending.delete(connection.historyKey))
       }
-      return { environment: args.environment, items: items.map(pendingView) }
+      return null
     },
   }
 }

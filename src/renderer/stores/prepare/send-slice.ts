@@ -145,6 +145,8 @@ export function sendActions(ctx: SliceContext): SendActions {
       try {
         const list = await api.listPendingSubmissions({ environment })
         if (get().environment === environment) set({ pending: list.items })
+        // Listed ones are sent again in the background with their own ids; updates follow.
+        if (list.items.length > 0) await api.resendPendingSubmissions({ environment })
       } catch {
         // The list is a courtesy: the journal resends by itself; try again next time.
       }

@@ -137,4 +137,9 @@ export const spendingRequests = {
   listPendingSubmissions: request<PendingSubmissionList>()(
     z.strictObject({ environment: environmentNameSchema }),
   ),
+  /**
+   * Sends the environment's unanswered submissions again, each with its own request id, in the
+   * background (the service makes at most one run of each); submissionUpdated tells how each went.
+   */
+  resendPendingSubmissions: request<null>()(z.strictObject({ environment: environmentNameSchema })),
 }

@@ -1,6 +1,6 @@
 /**
  * Views of the paid flows: the buyer's view of a listing, plans and confirmations.
- * Verbs: getListing, planSubmission, confirmSubmission, planRetryFailed, listPendingSubmissions;
+ * Verbs: getListing, planSubmission, confirmSubmission, planRetryFailed, listPendingSubmissions, resendPendingSubmissions;
  * event: submissionUpdated. A plan spends nothing; only confirmSubmission sends, and only with
  * `confirmed: true`, under the cap, and (for an identical submission already accepted) `again`.
  */
