@@ -12,7 +12,8 @@ import { describeError } from './errors'
 import { RunFollower } from './run-follower'
 import { SavedFiles } from './saved-files'
 import type { BridgeServiceOptions, Emit } from './types'
-import { outputVerbs, savesOnRunEnd, settingsVerbs } from './verbs/after-run'
+import { historyVerbs, outputVerbs, savesOnRunEnd } from './verbs/after-run'
+import { settingsVerbs } from './verbs/settings'
 import type { VerbContext } from './verbs/context'
 import { compareVerbs } from './verbs/compare'
 import { draftVerbs } from './verbs/drafts'
@@ -109,6 +110,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     ...setAsideVerbs(ctx, files),
     ...runVerbs(ctx, source),
     ...outputVerbs(ctx),
+    ...historyVerbs(ctx),
     ...settingsVerbs(ctx),
     ...creatorVerbs(ctx),
     ...compareVerbs(ctx),

@@ -35,7 +35,7 @@ import { usageRequests } from './requests/usage'
 import { creatorRequests } from './requests/creator'
 import { draftRequests } from './requests/drafts'
 import { environmentRequests } from './requests/environments'
-import { fileRequests } from './requests/files'
+import { setAsideRequests } from './requests/set-aside'
 import { prepareRequests } from './requests/prepare'
 import { runRequests } from './requests/runs'
 import { settingsRequests } from './requests/settings'
@@ -48,7 +48,7 @@ export const bridgeRequests = {
   ...environmentRequests,
   ...runRequests,
   ...spendingRequests,
-  ...fileRequests,
+  ...setAsideRequests,
   ...prepareRequests,
   ...afterRunRequests,
   ...creatorRequests,

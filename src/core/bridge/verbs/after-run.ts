@@ -1,13 +1,12 @@
 /**
  * After a run: saving its outputs and its results workbook into the outputs folder, showing
- * them in the file manager, the local history, and the settings those saves follow.
+ * them in the file manager, and the local history (the settings those saves follow: settings.ts).
  */
 import type {
   BridgeEventName,
   DownloadResultView,
   RunEnded,
   RunsUpdate,
-  SettingsView,
   ShowInFolderView,
 } from '../../../shared/bridge'
 import { isTerminalStatus, type RunSummary } from '../../../shared/contract'
@@ -154,11 +153,9 @@ export function savesOnRunEnd(ctx: VerbContext) {
   }
 }
 
-/** The local history, and the settings that saves follow. */
-export function settingsVerbs(
-  ctx: VerbContext,
-): Verbs<'listHistory' | 'getSettings' | 'updateSettings' | 'chooseOutputsFolder'> {
-  const { engine, settings } = ctx
+/** The local history: what this computer sent, in every environment. */
+export function historyVerbs(ctx: VerbContext): Verbs<'listHistory'> {
+  const { engine } = ctx
   const unitLabelOf = (environment: string) =>
     engine.environments.find(environment)?.unitLabel ?? 'credits'
   return {
@@ -180,32 +177,6 @@ export function settingsVerbs(
       })
       // The window shows a run with its follow-ups under it; the command line keeps date order.
       return { ...page, items: withFollowUpsTogether(items) }
-    },
-    getSettings: async () => settings.read(),
-    async updateSettings(args) {
-      return settings.update({
-        ...(args.outputsFolder !== undefined ? { outputsFolder: args.outputsFolder } : {}),
-        ...(args.notifications !== undefined ? { notifications: args.notifications } : {}),
-        ...(args.downloadConcurrency !== undefined
-          ? { downloadConcurrency: args.downloadConcurrency }
-          : {}),
-        ...(args.theme !== undefined ? { theme: args.theme } : {}),
-        ...(args.autoSaveOutputs !== undefined ? { autoSaveOutputs: args.autoSaveOutputs } : {}),
-      })
-    },
-    /** The desktop's folder picker for the outputs folder (a browser page has none). */
-    async chooseOutputsFolder(): Promise<SettingsView | null> {
-      if (!ctx.dialogs.chooseFolder)
-        throw new EngineError(
-          'bad-input',
-          'A browser cannot show this computer’s folders.',
-          'Type the folder’s full path in the box and choose Save.',
-        )
-      const chosen = await ctx.dialogs.chooseFolder(
-        'Where should Skill Runner save outputs?',
-        settings.read().outputsFolder,
-      )
-      return chosen ? settings.update({ outputsFolder: chosen }) : null
     },
   }
 }

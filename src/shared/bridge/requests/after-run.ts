@@ -1,25 +1,10 @@
 /** After the run (issue 11): a run's overview, previews, the results workbook, the history. */
 import { z } from 'zod'
-import type {
-  ArtifactPreviewView,
-  HistoryPage,
-  ResultsWorkbookView,
-  RunOverview,
-  ShowInFolderView,
-} from '../views/after-run'
+import type { HistoryPage, ResultsWorkbookView, ShowInFolderView } from '../views/after-run'
+import type { DownloadResultView } from '../views/files'
 import { environmentNameSchema, runIdSchema, runRef, request } from './arguments'
 
 export const afterRunRequests = {
-  /** A run with what this device knows of it (input file, row numbers, retries, saves). */
-  getRunOverview: request<RunOverview>()(runRef),
-  /** A bounded preview of one artifact (text, JSON, CSV, image), fetched by the engine. */
-  previewArtifact: request<ArtifactPreviewView>()(
-    z.strictObject({
-      environment: environmentNameSchema,
-      runId: runIdSchema,
-      artifactId: z.string().min(1).max(256),
-    }),
-  ),
   /** Writes the results workbook (and saves the outputs it links to): `downloadProgress` follows. */
   saveResultsWorkbook: request<ResultsWorkbookView>()(runRef),
   /** Shows a run's saved outputs (or its results workbook) in the file manager, or says where. */
@@ -38,5 +23,12 @@ export const afterRunRequests = {
       search: z.string().max(200).optional(),
       limit: z.number().int().min(1).max(1000).optional(),
     }),
+  ),
+  /**
+   * Saves every artifact of a run into a folder the app chooses (the desktop app asks with its
+   * own folder dialog; a browser gets the Downloads folder): `downloadProgress` events follow.
+   */
+  downloadRun: request<DownloadResultView | null>()(
+    z.strictObject({ environment: environmentNameSchema, runId: z.string().min(1).max(256) }),
   ),
 }

@@ -8,7 +8,15 @@ import type {
   WorkbookCheckView,
 } from '../views/prepare'
 import type { CatalogView } from '../views/catalog'
-import { environmentNameSchema, fileRefSchema, runTargetSchema, request } from './arguments'
+import type { DroppedFileInfo } from '../views/files'
+import type { ListingView } from '../views/spending'
+import {
+  environmentNameSchema,
+  fileRefSchema,
+  idSchema,
+  runTargetSchema,
+  request,
+} from './arguments'
 
 const prepareIdSchema = z.string().trim().min(1, 'Enter an id.').max(256)
 const checkIdSchema = z
@@ -76,4 +84,9 @@ export const prepareRequests = {
   saveMarkedUpCopy: request<SavedFileView | null>()(z.strictObject({ checkId: checkIdSchema })),
   /** Opens a file the app saved in this session with the system's app for it (desktop only). */
   openSavedFile: request<null>()(z.strictObject({ path: z.string().min(1).max(4096) })),
+  /** A marketplace listing as a buyer sees it (schema, fee, terms), whoever created it. */
+  getListing: request<ListingView>()(
+    z.strictObject({ environment: environmentNameSchema, listingId: idSchema }),
+  ),
+  describeFile: request<DroppedFileInfo>()(z.strictObject({ file: fileRefSchema })),
 }

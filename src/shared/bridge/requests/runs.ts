@@ -1,7 +1,8 @@
 /** The verbs of the runs list and an open run: pages, detail, and following them. */
 import { z } from 'zod'
+import type { ArtifactPreviewView, RunOverview } from '../views/after-run'
 import type { RunDetailView, RunPage, RunsUpdate } from '../views/runs'
-import { environmentNameSchema, runRef, request } from './arguments'
+import { environmentNameSchema, runIdSchema, runRef, request } from './arguments'
 
 const runStatusFilter = z.string().trim().min(1).max(64)
 
@@ -35,4 +36,14 @@ export const runRequests = {
    * whole detail again with its next change.
    */
   resendRunDetail: request<null>()(runRef),
+  /** A run with what this device knows of it (input file, row numbers, retries, saves). */
+  getRunOverview: request<RunOverview>()(runRef),
+  /** A bounded preview of one artifact (text, JSON, CSV, image), fetched by the engine. */
+  previewArtifact: request<ArtifactPreviewView>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      runId: runIdSchema,
+      artifactId: z.string().min(1).max(256),
+    }),
+  ),
 }

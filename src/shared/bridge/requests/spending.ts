@@ -4,13 +4,12 @@
  */
 import { z } from 'zod'
 import type {
-  ListingView,
   PendingSubmissionList,
   PilotRestView,
   SubmissionPlanView,
   SubmissionView,
 } from '../views/spending'
-import type { SavedFileView } from '../views/prepare'
+import type { UploadResultView } from '../views/files'
 import {
   environmentNameSchema,
   fileRefSchema,
@@ -24,10 +23,6 @@ import {
 export const MAX_FILE_ASSETS = 5000
 
 export const spendingRequests = {
-  /** A marketplace listing as a buyer sees it (schema, fee, terms), whoever created it. */
-  getListing: request<ListingView>()(
-    z.strictObject({ environment: environmentNameSchema, listingId: idSchema }),
-  ),
   /**
    * Reads and validates a workbook for a template or a listing and works out what sending it
    * costs. Spends nothing; the plan is kept by the engine for confirmSubmission.
@@ -122,13 +117,6 @@ export const spendingRequests = {
     z.strictObject({ environment: environmentNameSchema, runId: idSchema }),
   ),
   /**
-   * The workbook of rows set aside when a run was sent (skipInvalid), to fix and drop again:
-   * saved where the user chooses (desktop) or downloaded (browser). Null when cancelled.
-   */
-  saveSetAsideRows: request<SavedFileView | null>()(
-    z.strictObject({ environment: environmentNameSchema, runId: idSchema }),
-  ),
-  /**
    * Stops a planning or an upload the page started with this `workId`: its requests to the
    * service are aborted and its caller gets a "cancelled" error. Nothing was sent or charged.
    */
@@ -142,4 +130,13 @@ export const spendingRequests = {
    * background (the service makes at most one run of each); submissionUpdated tells how each went.
    */
   resendPendingSubmissions: request<null>()(z.strictObject({ environment: environmentNameSchema })),
+  /** Uploads dropped files as input assets (once per content): `uploadProgress` events follow. */
+  uploadFiles: request<UploadResultView>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      files: z.array(fileRefSchema).min(1).max(500),
+      /** Lets `cancelWork` abort the uploads under way (a file not finished is not kept). */
+      workId: workIdSchema.optional(),
+    }),
+  ),
 }
