@@ -4,11 +4,17 @@
  * command that names a cost goes through here, so none says "1 credits".
  */
 
-const numbers = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 })
+// Made on first use, not when the module loads: making an Intl formatter loads the locale's data,
+// a good part of a small command's start (a valid workbook's check names no count).
+const formats: Intl.NumberFormat[] = []
+function formatNumber(n: number): string {
+  formats[0] ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 })
+  return formats[0].format(n)
+}
 
 /** "1 row", "2 rows", "1,250 rows"; `many` for a word whose plural is not word + s. */
 export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${numbers.format(n)} ${n === 1 ? word : many}`
+  return `${formatNumber(n)} ${n === 1 ? word : many}`
 }
 
 /**
@@ -18,7 +24,7 @@ export function plural(n: number, word: string, many = `${word}s`): string {
 export function amount(value: number, unitLabel: string): string {
   const unit = unitLabel || 'credits'
   if (unit === 'credits') return plural(value, 'credit')
-  return `${numbers.format(value)} ${unit}`
+  return `${formatNumber(value)} ${unit}`
 }
 
 /** What an estimate is made of: the same fields on a plan and on its Bridge view. */
