@@ -10,7 +10,7 @@
  */
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
-import type { RunSummary } from '../src/shared/contract'
+import { runSummary } from '../test/renderer/fixtures'
 import { openDb } from '../src/core/storage/db'
 import { BATCH_ROWS, BATCH_RUNS, seedBatch } from './batch-seed'
 import {
@@ -29,29 +29,25 @@ skipWithoutWindow()
 
 const T0 = 1_760_000_000
 const sizes = [1_000, BATCH_ROWS - 1_000, 500]
-const runs: RunSummary[] = BATCH_RUNS.map((runId, i) => ({
-  runId,
-  displayName: '',
-  status: 'succeeded',
-  sourceType: 'official_template',
-  templateKey: 'row-echo',
-  templateName: 'Row echo',
-  templateUuid: '',
-  definitionHash: '',
-  inputFilename: 'catalogue.xlsx',
-  totalTasks: sizes[i]!,
-  completedTasks: sizes[i]!,
-  failedTasks: 0,
-  cancelledTasks: 0,
-  estimatedCostT: sizes[i]!,
-  actualCostT: sizes[i]!,
-  firstErrorMessage: '',
-  createdAtUnix: T0 + i * 3600,
-  startedAtUnix: T0 + i * 3600 + 1,
-  completedAtUnix: T0 + i * 3600 + 600,
-  updatedAtUnix: T0 + i * 3600 + 600,
-  market: undefined,
-}))
+const runs = BATCH_RUNS.map((runId, i) =>
+  runSummary({
+    runId,
+    displayName: '',
+    status: 'succeeded',
+    templateKey: 'row-echo',
+    templateName: 'Row echo',
+    inputFilename: 'catalogue.xlsx',
+    totalTasks: sizes[i]!,
+    completedTasks: sizes[i]!,
+    failedTasks: 0,
+    estimatedCostT: sizes[i]!,
+    actualCostT: sizes[i]!,
+    createdAtUnix: T0 + i * 3600,
+    startedAtUnix: T0 + i * 3600 + 1,
+    completedAtUnix: T0 + i * 3600 + 600,
+    updatedAtUnix: T0 + i * 3600 + 600,
+  }),
+)
 
 /** The runs list and each run's detail (without its tasks: the batch page reads the history). */
 const service = (url: URL) => {
