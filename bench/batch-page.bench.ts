@@ -10,7 +10,7 @@
  */
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
-import { runSummary } from '../test/renderer/fixtures'
+import { runSummary } from '../test/helpers/run-fixtures'
 import { openDb } from '../src/core/storage/db'
 import { BATCH_ROWS, BATCH_RUNS, seedBatch } from './batch-seed'
 import {

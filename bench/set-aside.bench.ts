@@ -58,7 +58,8 @@ async function measure(mode: Mode, path: string, home: string) {
     detail = `${result.rowCount} rows ${mode === 'send' ? 'kept' : 'checked'}`
   } else {
     let file: SetAsideFile | null = null
-    const read = skippingInvalidRows(home, readForSending, [['Set aside from', path]], (f) => {
+    const about: [string, string][] = [['Set aside from', path]]
+    const read = skippingInvalidRows(home, readForSending, { about }, (f) => {
       file = f
     })
     const send = await read(path, schema)

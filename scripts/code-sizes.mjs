@@ -1,6 +1,7 @@
-// The size limits of ARCHITECTURE.md, checked in `npm test`: no source file in src/ over 400 lines,
-// no function over 80 (outermost and nested alike). `node scripts/code-sizes.mjs` lists each one
-// over its limit and exits 1 when there is any.
+// Size limits, checked in `npm test`: no source file in src/ over 400 lines, no function over 80
+// (outermost and nested alike), and ARCHITECTURE.md a map that fits on a page: at most 1,500 words
+// and no line over 110 characters outside its picture (a code block). `node scripts/code-sizes.mjs`
+// lists each one over its limit and exits 1 when there is any.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import ts from 'typescript'
@@ -8,6 +9,8 @@ import ts from 'typescript'
 const root = join(import.meta.dirname, '..')
 const FUNCTION_LINES = 80
 const FILE_LINES = 400
+const MAP_WORDS = 1500
+const MAP_LINE = 110
 
 function files(dir, out = []) {
   for (const name of readdirSync(dir)) {
@@ -43,10 +46,19 @@ for (const file of files(join(root, 'src'))) {
   }
   visit(source)
 }
+let inPicture = false
+let mapWords = 0
+readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8').split('\n').forEach((line, i) => {
+  if (line.startsWith('```')) inPicture = !inPicture
+  if (inPicture || line.startsWith('```')) return
+  mapWords += line.split(/\s+/).filter(Boolean).length
+  if (line.length > MAP_LINE) long.push(`ARCHITECTURE.md:${i + 1} a line of ${line.length} characters`)
+})
+if (mapWords > MAP_WORDS) long.push(`ARCHITECTURE.md ${mapWords} words outside its picture`)
 for (const line of long) console.log(line)
 console.log(
   long.length === 0
-    ? `code sizes: no file over ${FILE_LINES} lines, no function over ${FUNCTION_LINES}`
+    ? `code sizes: no file over ${FILE_LINES} lines, no function over ${FUNCTION_LINES}, a map of ${mapWords} words`
     : `code sizes: ${long.length} over the limits (files ${FILE_LINES} lines, functions ${FUNCTION_LINES})`,
 )
 process.exit(long.length ? 1 : 0)

@@ -1,14 +1,18 @@
 // `npm test`: type checks, lint (with the layers of ARCHITECTURE.md), code sizes, knip, the build
-// the browser tests need, the vitest suite, and the keychain tests inside a private D-Bus session
-// with an unlocked gnome-keyring when the machine has one. Prints one closing line "tests: N passed, N failed, N skipped".
+// the browser tests need, the suite's three tiers in order (fast, integration, e2e: see
+// scripts/test-tiers.mjs), and the keychain tests inside a private D-Bus session with an unlocked
+// gnome-keyring when the machine has one. Ends with the 20 slowest tests and one closing line
+// "tests: N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { TIERS, filesOf } from './test-tiers.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const totals = { passed: 0, failed: 0, skipped: 0 }
+const timings = []
 
 function run(label, cmd, args, options = {}) {
   console.log(`\n--- ${label}`)
@@ -26,6 +30,11 @@ function addVitestCounts(file) {
   totals.passed += report.numPassedTests ?? 0
   totals.failed += report.numFailedTests ?? 0
   totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0)
+  for (const file of report.testResults ?? []) {
+    for (const test of file.assertionResults ?? []) {
+      timings.push({ ms: test.duration ?? 0, name: `${relative(root, file.name)} › ${test.title}` })
+    }
+  }
   return true
 }
 
@@ -39,12 +48,15 @@ ok = run('code sizes (files <= 400 lines, functions <= 80)', 'node', ['scripts/c
 ok = run('knip (no unused files, exports or dependencies)', npx, ['knip', '--no-progress']) && ok
 ok = run('build (renderer for browser-mode tests, CLI bundle)', 'npm', ['run', 'build']) && ok
 
-const mainReport = join(tmp, 'vitest.json')
-const suiteOk = run('vitest', npx, [
-  'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${mainReport}`,
-])
-if (!addVitestCounts(mainReport) && !suiteOk) totals.failed += 1
-ok = suiteOk && ok
+for (const tier of TIERS) {
+  const report = join(tmp, `${tier}.json`)
+  const tierOk = run(`tests: ${tier}`, npx, [
+    'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`,
+    ...filesOf(tier),
+  ])
+  if (!addVitestCounts(report) && !tierOk) totals.failed += 1
+  ok = tierOk && ok
+}
 
 // Keychain tests need a Secret Service. Start a private one when the machine can.
 const keychainReport = join(tmp, 'keychain.json')
@@ -69,5 +81,9 @@ if (existsSync(join(root, 'vitest.keychain.config.ts'))) {
 }
 
 rmSync(tmp, { recursive: true, force: true })
+console.log('\nthe 20 slowest tests:')
+for (const { ms, name } of timings.sort((a, b) => b.ms - a.ms).slice(0, 20)) {
+  console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${name}`)
+}
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
 process.exit(ok && totals.failed === 0 ? 0 : 1)

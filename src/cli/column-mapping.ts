@@ -12,15 +12,9 @@ import {
   type ColumnMap,
   type MappingOutcome,
 } from '../core/workbooks'
-import { mappingReadOptions, rememberGiven } from '../core/flows/prepare/column-mappings'
-import type { PrepareTarget } from '../shared/bridge'
-import { stringOption, type CommandContext, type ParsedArgs, type Session } from './command'
+import { stringOption, type CommandContext, type ParsedArgs } from './command'
 import type { ReadSheet } from '../core/flows/spend/set-aside'
-import { readWorkbookWith } from './workbook-reader'
 import { UsageError } from './errors'
-
-/** A reader that answers everything the read found (cells and the mapping included). */
-export type ReadWholeWorkbook = ReadSheet
 
 /** The mapping --map or --map-file gives, or undefined. */
 export async function mappingOption(args: ParsedArgs): Promise<ColumnMap | undefined> {
@@ -112,27 +106,15 @@ export function mappingNeeded(): EngineError {
 }
 
 /**
- * The reader `run` hands the engine: the sheet read with --map (remembered once it fits) or a
- * remembered mapping (said on stderr); a sheet that only has a proposal stops the command.
+ * The reader `run` and `execute` hand the engine (which applies --map or a remembered mapping):
+ * how the columns were matched said on stderr; a sheet that only has a proposal stops the
+ * command, since nothing is sent on a guess.
  */
-export async function mappedReader(
-  ctx: CommandContext,
-  session: Session,
-  target: PrepareTarget,
-  args: ParsedArgs,
-  keepCells = false,
-  /** The sheet to read (--sheet), when the file read is the user's own. */
-  sheet?: string,
-): Promise<ReadWholeWorkbook> {
-  const given = await mappingOption(args)
-  const { engine, connection } = session
-  const columns = mappingReadOptions(engine.mappings, connection.historyKey, target, given)
-  const read = readWorkbookWith(ctx, { sheet, columns: { ...columns, keepCells } })
+export function mappingReported(ctx: CommandContext, read: ReadSheet): ReadSheet {
   return async (path, schema, more) => {
     const result = await read(path, schema, more)
     reportMapping(ctx, result.mapping)
     if (result.mapping?.source === 'proposed') throw mappingNeeded()
-    rememberGiven(engine.mappings, connection.historyKey, target, result.mapping)
     return result
   }
 }

@@ -52,7 +52,7 @@ export async function makeEngine(env: NodeJS.ProcessEnv): Promise<Engine> {
  * The token store, chosen (the keychain binding loaded and asked once) the first time a token is
  * read, saved or removed, or when the engine is about to describe it. A command on the built-in
  * Sandbox, which has its own token, never pays for the keychain, and a slow keychain never
- * delays one that does not need it. The same choice as before, only later.
+ * delays one that does not need it. The choice itself is `chooseSecretStore`'s.
  */
 class TokenStoreOnFirstUse implements SecretStore {
   private choice: Promise<ChosenSecretStore> | undefined

@@ -122,6 +122,7 @@ const BY_COMMAND: Record<string, Record<string, string>> = {
       'wait this many milliseconds before answering each request, like a distant service (default 0)',
     'url-ttl-ms':
       'artifact addresses stop working this many milliseconds after the run detail gave them (default: never)',
+    'max-rows': 'the most rows one request may carry (default 10,000); more is refused naming the limit',
   },
   completion: {},
 }

@@ -2,8 +2,8 @@
  * The engine's one composition root. Every front door (desktop app, browser mode, CLI) makes one
  * engine with createEngine and talks to the service only through it. It only composes: the
  * history database and the services that own its tables, the environments and their tokens
- * (connections.ts), and the built-in Sandbox. The types modules share live in connection.ts, so
- * no module imports this file but the front doors and the flows.
+ * (environments/connector.ts), and the built-in Sandbox. The types modules share live in
+ * environments/connection.ts, so no module imports this file but the front doors.
  */
 import { join } from 'node:path'
 import type { EnvironmentView, TokenStorageView } from '../shared/bridge'
@@ -14,7 +14,9 @@ import type { Connection, Target } from './environments/connection'
 import { Connections, type TokenKeeping } from './environments/connector'
 import { Downloads } from './flows/downloads/downloads'
 import type { Plan } from './flows/spend/plan'
-import { PlanStore } from './flows/spend/plan-store'
+import { MAX_PLANS, PLAN_TTL_MS, PlanStore } from './flows/spend/plan-store'
+import { withParts } from './flows/spend/parts'
+import { RowLimits } from './flows/spend/row-limits'
 import { Environments } from './environments/environments'
 import { History } from './storage/run-history'
 import { openDb, type Db } from './storage/db'
@@ -55,8 +57,8 @@ export interface EngineOptions {
 
 /**
  * The engine: composes the services below and connects them to environments. Each service owns
- * its tables (the database and the token store stay private here); the flows that use them
- * (plans.ts, after-run.ts, results.ts...) take the engine and call its services.
+ * its tables (the database and the token store stay private here); the flows take only the
+ * narrow services they use (SpendServices, ResultsServices...), which the engine satisfies.
  */
 export class Engine {
   readonly home: string
@@ -81,7 +83,11 @@ export class Engine {
   /** The service's runs kept for the Usage screen, and the monthly spending limits. */
   readonly usage: Usage
   /** Plans waiting for the user's confirmation (emptied when the engine closes). */
-  readonly plans = new PlanStore<Plan>()
+  readonly plans = new PlanStore<Plan>(PLAN_TTL_MS, MAX_PLANS, Date.now, (plan) =>
+    withParts(this, plan),
+  )
+  /** The most rows the service takes in one request, per environment, learnt or set. */
+  readonly rowLimits: RowLimits
   /** The workbook worker kept between checks, so a later check starts at once. */
   readonly workbookWorker = new KeptWorker()
   private readonly db: Db
@@ -118,6 +124,7 @@ export class Engine {
     this.callbackAddresses = new CallbackAddresses(this.db)
     this.drafts = new PrepareDrafts(this.db, join(options.home, 'drafts'))
     this.usage = new Usage(this.db)
+    this.rowLimits = new RowLimits(this.db)
   }
 
   /** The app's settings (outputs folder, download concurrency, theme), kept in the history. */

@@ -33,7 +33,10 @@ export async function runRowsHandler(ctx: SandboxContext, call: Call): Promise<A
   if (previous) return previous
   const callbackUrl = checkCallbackUrl(body.callbackUrl)
   const schema = listingInputSchemaSchema.parse(JSON.parse(template.schema_json))
-  const rows = acceptRows(ctx.db, call.user.userId, schema, body.rows, 'rows')
+  const rows = acceptRows(ctx.db, call.user.userId, schema, body.rows, {
+    listName: 'rows',
+    maxRows: ctx.maxRows,
+  })
   const name = (JSON.parse(template.schema_json) as { name?: string }).name || template.template_id
   return createOnce(ctx, key, () => {
     const created = insertRun(ctx.db, {
@@ -70,7 +73,10 @@ export async function executeHandler(ctx: SandboxContext, call: Call): Promise<A
   const { key, previous } = earlier(ctx, call, 'execute', listingId, body)
   if (previous) return previous
   requireExecutable(listing, body.listingVersionId)
-  const rows = acceptRows(ctx.db, call.user.userId, schema, body.inputRows, 'inputRows')
+  const rows = acceptRows(ctx.db, call.user.userId, schema, body.inputRows, {
+    listName: 'inputRows',
+    maxRows: ctx.maxRows,
+  })
   return createOnce(ctx, key, () => {
     const created = insertRun(ctx.db, {
       userId: call.user.userId,

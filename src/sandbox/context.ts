@@ -21,6 +21,8 @@ export interface SandboxContext {
   /** Accepted bearer tokens and their users. */
   tokens: ReadonlyMap<string, SandboxUser>
   maxBodyBytes: number
+  /** The most rows one runRows or execute request may carry. */
+  maxRows: number
   /** Request bodies held at once, across requests (http.ts). */
   bodyBudget?: BodyBudget
   log: (line: string) => void

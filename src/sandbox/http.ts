@@ -99,6 +99,9 @@ export function readBody(
     req.resume()
     return Promise.reject(tooLarge(limit))
   }
+  // A client gone before its body was read (a request held, then its process killed): the
+  // request is already destroyed, and nothing more will come.
+  if (req.destroyed) return Promise.reject(clientGone())
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -127,7 +130,12 @@ export function readBody(
     req.once('end', () => finish(undefined))
     req.once('aborted', () => finish(new Error('The client closed the connection mid-request.')))
     req.once('error', (error) => finish(error))
+    req.once('close', () => finish(clientGone()))
   })
+}
+
+function clientGone(): Error {
+  return new Error('The client closed the connection before its body was read.')
 }
 
 /** Deepest nesting accepted in a JSON body; rows need three or four levels. */

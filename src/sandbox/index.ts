@@ -23,6 +23,7 @@ import { handleRequest } from './request-loop'
 import { Scheduler } from './scheduler'
 import { applySeedContent, applySeedUsers, loadSeedFile, parseSeed, type Seed } from './seed'
 import { sha256Hex } from './ids'
+import { MAX_ROWS } from './rows'
 import { runSummaryOf } from './serialize'
 import { pageTokenSecret, setUpUsers, type AcceptedUsers } from './users'
 
@@ -120,6 +121,7 @@ function contextOf(
     callbacks,
     tokens: parts.users.accepted,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxRows: options.maxRows ?? MAX_ROWS,
     bodyBudget: new BodyBudget(options.maxBodiesBytes ?? DEFAULT_MAX_BODIES_BYTES),
     log,
     origin,

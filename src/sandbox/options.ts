@@ -30,6 +30,8 @@ export interface SandboxOptions {
    * promise they last, so clients must cope; this lets their tests show it.
    */
   urlTtlMs?: number
+  /** The most rows one runRows or execute request may carry (default 10,000); more is a 400 naming it. */
+  maxRows?: number
   /** Tasks executing at once across the server (default 4). */
   concurrency?: number
   /** Largest request body accepted, in bytes (default 400 MB); larger is a 413. */
@@ -90,7 +92,7 @@ export interface Sandbox {
 }
 
 export function checkOptions(options: SandboxOptions): void {
-  const { taskMs, concurrency, port, maxBodyBytes, maxBodiesBytes, urlTtlMs } = options
+  const { taskMs, concurrency, port, maxBodyBytes, maxBodiesBytes, urlTtlMs, maxRows } = options
   if (taskMs !== undefined && (!Number.isInteger(taskMs) || taskMs < 0)) {
     throw new RangeError(`taskMs must be a whole number of milliseconds, 0 or more; got ${taskMs}.`)
   }
@@ -98,6 +100,9 @@ export function checkOptions(options: SandboxOptions): void {
     throw new RangeError(
       `urlTtlMs must be a whole number of milliseconds, 1 or more; got ${urlTtlMs}.`,
     )
+  }
+  if (maxRows !== undefined && (!Number.isInteger(maxRows) || maxRows < 1)) {
+    throw new RangeError(`maxRows must be a whole number, 1 or more; got ${maxRows}.`)
   }
   if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) {
     throw new RangeError(`concurrency must be a whole number, 1 or more; got ${concurrency}.`)

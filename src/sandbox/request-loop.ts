@@ -91,12 +91,19 @@ async function answerOf(
     await wait(fault.holdMs)
   }
   if (fault?.cutBodyAfterBytes !== undefined) cutBodyAfter(res, fault.cutBodyAfterBytes)
-  const answer = await handler(loop.ctx, call)
+  let answer: Awaited<ReturnType<typeof handler>>
+  try {
+    answer = await handler(loop.ctx, call)
+  } finally {
+    // Tests wait for this line to know a held request has run its course, answered or not.
+    if (fault?.holdMs) loop.ctx.log(`handled the held ${method} ${rawPath}`)
+  }
   if (fault?.holdAnswerMs) {
     loop.ctx.log(
       `holding the answer of ${method} ${rawPath} for ${fault.holdAnswerMs}ms (injected fault)`,
     )
     await wait(fault.holdAnswerMs)
+    loop.ctx.log(`let go of the held answer of ${method} ${rawPath}`)
   }
   if (fault?.drop === 'after') {
     req.socket.destroy()

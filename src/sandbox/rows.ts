@@ -12,7 +12,7 @@ export interface RowProblem {
   error: string
 }
 
-/** Most rows accepted in one request. */
+/** Most rows accepted in one request unless the sandbox is started with another (`maxRows`). */
 export const MAX_ROWS = 10_000
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/

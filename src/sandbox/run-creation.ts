@@ -6,21 +6,25 @@ import type { InputRow, ListingInputSchema } from '../shared/contract'
 import { type AssetRow, type Db, type RunRow, getRow, run } from './db'
 import { badRequest } from './http'
 import { newId, unixNow, uuidFrom } from './ids'
-import { assetReferences, checkRows, describeProblems, MAX_ROWS, spreadRunValues } from './rows'
+import { assetReferences, checkRows, describeProblems, spreadRunValues } from './rows'
 
 export const PRICING_RULE_VERSION_DEFAULT = 'flat-task-fee-1'
 
-/** Checks rows against a schema and the caller's uploads; 400 naming the problems. */
+/**
+ * Checks rows against a schema and the caller's uploads; 400 naming the problems. More than
+ * `maxRows` is refused in words that name the limit ("send at most N per request").
+ */
 export function acceptRows(
   db: Db,
   userId: number,
   schema: ListingInputSchema,
   rows: InputRow[],
-  listName: string,
+  limits: { listName: string; maxRows: number },
 ): InputRow[] {
+  const { listName, maxRows } = limits
   if (rows.length === 0) throw badRequest(`${listName} is empty; send at least one row.`)
-  if (rows.length > MAX_ROWS) {
-    throw badRequest(`${listName} has ${rows.length} rows; send at most ${MAX_ROWS} per request.`)
+  if (rows.length > maxRows) {
+    throw badRequest(`${listName} has ${rows.length} rows; send at most ${maxRows} per request.`)
   }
   const spread = spreadRunValues(schema, rows)
   const problems = [...spread.problems, ...checkRows(schema, spread.rows)]

@@ -1,38 +1,19 @@
 // The client against a service that answers too much or too slowly: every answer is read up to a
 // limit, every request has one deadline (its body included), and each ends in one clear ApiError
 // that is never a bug.
-import { afterEach, describe, expect, it } from 'vitest'
-import { ApiClient, ApiError, type FetchLike } from '../../src/core/service'
+import { describe, expect, it } from 'vitest'
+import { ApiError, type FetchLike } from '../../src/core/service'
 import {
   hugeJson,
   sampleMemory,
-  startHostileService,
   trickle,
+  useHostileService,
   type Handler,
-  type HostileService,
 } from './hostile-service'
 
-let service: HostileService | undefined
-afterEach(async () => {
-  await service?.close()
-  service = undefined
-})
-
-async function clientOf(
-  handler: Handler,
-  options: { timeoutMs?: number; fetch?: FetchLike | undefined } = {},
-) {
-  service = await startHostileService(handler)
-  return new ApiClient({
-    baseUrl: service.url,
-    token: () => 'token-ada',
-    backoffMs: 5,
-    maxBackoffMs: 20,
-    maxAttempts: 2,
-    timeoutMs: options.timeoutMs,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-  })
-}
+const hostile = useHostileService({ backoffMs: 5, maxBackoffMs: 20, maxAttempts: 2 })
+const clientOf = (handler: Handler, options: { timeoutMs?: number; fetch?: FetchLike } = {}) =>
+  hostile.clientOf(handler, options)
 
 /**
  * Runs `work` while watching this process's memory; past 300 MB of growth the call is cancelled,
@@ -113,7 +94,7 @@ describe.each(clients)('%s', (_name, via) => {
       expect(error).toBeInstanceOf(ApiError)
       expect(error).toMatchObject({ kind: 'timeout', category: 'unavailable', attempts: 2 })
       expect((error as ApiError).message).toMatch(/did not answer in time/)
-      expect(service!.seen).toHaveLength(2)
+      expect(hostile.service.seen).toHaveLength(2)
       expect(Date.now() - started).toBeLessThan(5000)
     })
 
@@ -134,7 +115,7 @@ describe.each(clients)('%s', (_name, via) => {
       const started = Date.now()
       const error = await client.run('run-1').catch((e: unknown) => e)
       expect(error).toMatchObject({ kind: 'timeout', category: 'unavailable', attempts: 2 })
-      expect(service!.seen).toHaveLength(2)
+      expect(hostile.service.seen).toHaveLength(2)
       expect(Date.now() - started).toBeLessThan(5000)
     })
 
@@ -144,7 +125,7 @@ describe.each(clients)('%s', (_name, via) => {
         .upload({ filename: 'a.txt', contentType: 'text/plain', content: 'aGVsbG8=' })
         .catch((e: unknown) => e)
       expect(error).toMatchObject({ kind: 'timeout', maybeHandled: true, attempts: 1 })
-      expect(service!.seen).toHaveLength(1)
+      expect(hostile.service.seen).toHaveLength(1)
     })
   })
 })

@@ -3,6 +3,8 @@
 // connections that never get an answer. Close it in afterAll/afterEach: its open sockets are cut.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import { afterEach } from 'vitest'
+import { ApiClient, type ApiClientOptions } from '../../src/core/service'
 
 export interface HostileService {
   url: string
@@ -34,6 +36,34 @@ export async function startHostileService(handler: Handler): Promise<HostileServ
         for (const socket of sockets) socket.destroy()
         server.close(() => resolve())
       }),
+  }
+}
+
+type ClientOptions = Omit<ApiClientOptions, 'baseUrl' | 'token'>
+
+/**
+ * The hostile service of each test, closed after it, and a client of it: `clientOf(handler)`
+ * starts one answering with `handler` (closing the one before); the client's options are
+ * `defaults` with `options` over.
+ */
+export function useHostileService(defaults: ClientOptions) {
+  let current: HostileService | undefined
+  afterEach(async () => {
+    await current?.close()
+    current = undefined
+  })
+  return {
+    /** The service the test under way started. */
+    get service(): HostileService {
+      if (!current) throw new Error('no hostile service was started in this test')
+      return current
+    },
+    async clientOf(handler: Handler, options: ClientOptions = {}): Promise<ApiClient> {
+      await current?.close()
+      current = await startHostileService(handler)
+      const token = () => 'token-ada'
+      return new ApiClient({ baseUrl: current.url, token, ...defaults, ...options })
+    },
   }
 }
 

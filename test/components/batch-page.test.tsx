@@ -13,7 +13,7 @@ import type {
   BatchView,
   SubmissionPlanView,
 } from '../../src/shared/bridge'
-import { environment, runOverview, runSummary, sentAs, submissionPlan } from '../renderer/fixtures'
+import { environment, runOverview, runSummary, sentAs, submissionPlan } from '../helpers/run-fixtures'
 import { historyEntry } from './history-fixtures'
 import { buttonNamed, click, render, type FakeVerbs, type Harness } from './harness'
 

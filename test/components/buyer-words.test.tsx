@@ -6,7 +6,7 @@ import { ConnectionCheck } from '../../src/renderer/components/ConnectionCheck'
 import { TokenDialog } from '../../src/renderer/components/TokenDialog'
 import { SettingsScreen } from '../../src/renderer/screens/SettingsScreen'
 import type { ConnectionReport, SettingsView } from '../../src/shared/bridge'
-import { environment } from '../renderer/fixtures'
+import { environment } from '../helpers/run-fixtures'
 import { buttonNamed, click, render } from './harness'
 
 const env = environment({ name: 'Sandbox' })

@@ -4,7 +4,7 @@
 import { act } from 'react'
 import { describe, expect, it } from 'vitest'
 import { EnvironmentHeader } from '../../src/renderer/components/EnvironmentHeader'
-import { environment } from '../renderer/fixtures'
+import { environment } from '../helpers/run-fixtures'
 import { buttonNamed, click, render } from './harness'
 
 describe('the inline “Remove … and its token?”', () => {

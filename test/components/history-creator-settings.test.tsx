@@ -5,7 +5,7 @@ import { HistoryScreen } from '../../src/renderer/screens/HistoryScreen'
 import { SettingsScreen } from '../../src/renderer/screens/SettingsScreen'
 import type { SettingsView } from '../../src/shared/bridge'
 import type { CreatorListing } from '../../src/shared/contract'
-import { environment } from '../renderer/fixtures'
+import { environment } from '../helpers/run-fixtures'
 import { historyEntry } from './history-fixtures'
 import { bridgeError, buttonNamed, byLabel, click, pending, render, typeInto } from './harness'
 

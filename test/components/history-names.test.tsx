@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { HistoryScreen } from '../../src/renderer/screens/HistoryScreen'
 import type { HistoryEntryView } from '../../src/shared/bridge'
-import { environment } from '../renderer/fixtures'
+import { environment } from '../helpers/run-fixtures'
 import { historyEntry } from './history-fixtures'
 import { render } from './harness'
 

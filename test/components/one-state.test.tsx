@@ -6,7 +6,7 @@ import { act } from 'react'
 import { App } from '../../src/renderer/components/App'
 import { RunsScreen } from '../../src/renderer/screens/RunsScreen'
 import type { RunOverview } from '../../src/shared/bridge'
-import { environment, runOverview, runSummary, sentAs, submissionPlan } from '../renderer/fixtures'
+import { environment, runOverview, runSummary, sentAs, submissionPlan } from '../helpers/run-fixtures'
 import {
   bridgeError,
   buttonNamed,

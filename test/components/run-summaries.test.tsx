@@ -4,7 +4,7 @@
 import { act } from 'react'
 import { describe, expect, it } from 'vitest'
 import { RunsScreen } from '../../src/renderer/screens/RunsScreen'
-import { environment, runOverview, runSummary } from '../renderer/fixtures'
+import { environment, runOverview, runSummary } from '../helpers/run-fixtures'
 import { render, type Harness } from './harness'
 
 const env = environment({ name: 'Sandbox' })

@@ -6,7 +6,7 @@ import { act } from 'react'
 import { describe, expect, it } from 'vitest'
 import { RunsScreen } from '../../src/renderer/screens/RunsScreen'
 import type { RunPage } from '../../src/shared/bridge'
-import { environment, runSummary } from '../renderer/fixtures'
+import { environment, runSummary } from '../helpers/run-fixtures'
 import { bridgeError, buttonNamed, click, render, type Harness } from './harness'
 
 const env = environment({ name: 'Sandbox' })

@@ -3,7 +3,7 @@ import { act } from 'react'
 import { describe, expect, it } from 'vitest'
 import { RunsScreen } from '../../src/renderer/screens/RunsScreen'
 import type { RunOverview, RunPage, RunsUpdate, SubmissionPlanView } from '../../src/shared/bridge'
-import { environment, runOverview, runSummary, sentAs, submissionPlan } from '../renderer/fixtures'
+import { environment, runOverview, runSummary, sentAs, submissionPlan } from '../helpers/run-fixtures'
 import {
   bridgeError,
   buttonNamed,

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { StoppingCard } from '../../src/renderer/runs/StoppingCard'
 import type { RunTask } from '../../src/shared/contract'
-import { runOverview, runSummary, runTask } from '../renderer/fixtures'
+import { runOverview, runSummary, runTask } from '../helpers/run-fixtures'
 import { render, text, type Rendered } from '../renderer/render'
 
 let view: Rendered | undefined

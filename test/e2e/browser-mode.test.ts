@@ -89,11 +89,12 @@ describeInChromium('Browser-mode', 'browser mode in headless Chromium', () => {
       .first()
       .waitFor()
     await page.getByRole('heading', { name: 'Runs' }).waitFor()
-    // Give the screen time to load Staging's runs and its checks.
-    await page.waitForTimeout(1500)
-    expect(received.some((r) => r.text.includes(app.sandboxes.Staging.url))).toBe(true)
-    expect(received.length).toBeGreaterThan(3)
-    expect(received.some((r) => r.where.startsWith('ws '))).toBe(true)
+    // Staging's runs and its checks are asked for as the screen loads.
+    await expect
+      .poll(() => received.some((r) => r.text.includes(app.sandboxes.Staging.url)))
+      .toBe(true)
+    await expect.poll(() => received.length).toBeGreaterThan(3)
+    await expect.poll(() => received.some((r) => r.where.startsWith('ws '))).toBe(true)
     const leaks = received.filter(
       (r) => r.text.includes(STAGING_TOKEN) || r.text.includes(BUILTIN_SANDBOX_TOKEN),
     )

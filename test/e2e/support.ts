@@ -1,6 +1,6 @@
 // Helpers of the end-to-end tests: where Chromium and Electron are, and building the app when
-// the test run has not built it yet (npm test builds it before the suite; a lone
-// `npx vitest run test/e2e` builds it here, once).
+// out/ is missing or older than its sources (npm test builds it before the suite; a lone
+// `npx vitest run test/e2e/x.test.ts` after a change builds it here).
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -39,16 +39,8 @@ export function electronBinary(): string | null {
   return existsSync(binary) ? binary : null
 }
 
-/** Builds out/ with electron-vite when the UI or the main process bundle is missing. */
+/** Builds out/ (app and CLI bundle) when it is missing or older than a source it is built from. */
 export function ensureAppBuilt(): void {
-  if (
-    existsSync(join(rendererDir, 'index.html')) &&
-    existsSync(join(root, 'out', 'main', 'index.js'))
-  )
-    return
-  const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
-  const result = spawnSync(npx, ['electron-vite', 'build'], { cwd: root, encoding: 'utf8' })
-  if (result.status !== 0) {
-    throw new Error(`electron-vite build failed:\n${result.stdout}\n${result.stderr}`)
-  }
+  const result = spawnSync('node', [join(root, 'scripts', 'ensure-built.mjs')], { cwd: root, encoding: 'utf8' })
+  if (result.status !== 0) throw new Error(`the build failed:\n${result.stdout}\n${result.stderr}`)
 }

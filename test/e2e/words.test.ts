@@ -15,11 +15,13 @@ import { describeInChromium, useE2eApp } from './harness'
 import { screenshotAtBothSizes, screenshotBothThemes, showScreen } from './screens'
 import { root } from './support'
 
-/** The glossary's "Not" column: every backticked word of its table's third cell. */
+/** The glossary's "Not" column: every backticked word of its first table's third cell. */
 function forbiddenWords(): string[] {
   const glossary = readFileSync(join(root, 'docs', 'glossary.md'), 'utf8')
+  // The screen words come first; the code's words, in a later section, forbid nothing on screen.
+  const screenWords = glossary.split('\n## ')[0]!
   const words: string[] = []
-  for (const line of glossary.split('\n')) {
+  for (const line of screenWords.split('\n')) {
     const cells = line.split('|').map((c) => c.trim())
     if (cells.length < 5 || cells[1] === 'Word' || cells[1]?.startsWith('---')) continue
     for (const m of cells[3]!.matchAll(/`([^`]+)`/g)) words.push(m[1]!)

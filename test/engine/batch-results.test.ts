@@ -10,13 +10,9 @@ import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BridgeService } from '../../src/core/bridge/service'
 import type { Engine } from '../../src/core/engine'
-import {
-  confirmPlan,
-  planRestOfPilot,
-  planSubmission,
-  type ReadWorkbook,
-} from '../../src/core/flows/spend'
+import { confirmPlan, planRestOfPilot, planSubmission } from '../../src/core/flows/spend'
 import { runFolderName } from '../../src/core/flows/downloads/downloads'
+import type { ReadSheet } from '../../src/core/flows/spend/set-aside'
 import { parseInputWorkbook } from '../../src/core/workbooks'
 import { runCliOn } from '../helpers/cli'
 import { browserBridgeService, http, runEnded, testEngine } from '../helpers/engine'
@@ -29,7 +25,7 @@ let service: BridgeService
 let pilotRunId: string
 let restRunId: string
 
-const read: ReadWorkbook = (path, schema) =>
+const read: ReadSheet = (path, schema) =>
   parseInputWorkbook({ path }, schema, { keepRows: true, checkFiles: true })
 
 beforeAll(async () => {

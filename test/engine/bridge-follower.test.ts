@@ -9,6 +9,7 @@ import type { Engine } from '../../src/core/engine'
 import { paths } from '../../src/shared/contract'
 import { browserBridgeService, pushedEvents, testEngine } from '../helpers/engine'
 import { useTestSandbox } from '../helpers/sandbox'
+import { until } from '../helpers/wait'
 
 const log: string[] = []
 const sandbox = useTestSandbox({ taskMs: 60, log: (line) => log.push(line) })
@@ -21,14 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await engine.close()
 })
-
-async function until(test: () => boolean, ms = 20_000) {
-  const end = Date.now() + ms
-  while (!test()) {
-    if (Date.now() > end) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
 
 /** A Bridge service that follows runs every 20 ms at first, with `options` on top. */
 function quickService(options: Parameters<typeof browserBridgeService>[1]) {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest'
 import { buildCatalog, type UsedHere } from '../../src/core/flows/catalog/merge'
 import type { CreatorListing, MarketContext } from '../../src/shared/contract'
-import { runSummary } from '../renderer/fixtures'
+import { runSummary } from '../helpers/run-fixtures'
 
 const market = (over: Partial<MarketContext>): MarketContext => ({
   listingId: 'ad-copy',

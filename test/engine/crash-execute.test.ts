@@ -61,7 +61,7 @@ it('execute killed after the service made the run: history shows that run, the s
   const again = await cli(execute)
   expect(again.code, again.stderr).toBe(0)
   expect(JSON.parse(again.stdout).runId).toBe(paidRunId)
-  await new Promise((r) => setTimeout(r, 3200))
+  await until(() => log.some((l) => l.startsWith('let go of the held answer of POST')), 60_000)
   expect(await buyerRunCount(sandbox)).toBe(1)
 }, 90_000)
 
@@ -85,6 +85,6 @@ it('execute killed after the service made the run: the same command, without loo
   expect(again.code, again.stderr).toBe(0)
   const runs = await call<RunList>(sandbox, paths.runs(), { token: BUYER_TOKEN })
   expect(JSON.parse(again.stdout).runId).toBe(runs.body.items[0]!.runId)
-  await new Promise((r) => setTimeout(r, 3200))
+  await until(() => log.some((l) => l.startsWith('let go of the held answer of POST')), 60_000)
   expect(await buyerRunCount(sandbox)).toBe(before + 1)
 }, 90_000)

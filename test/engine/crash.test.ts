@@ -53,7 +53,7 @@ it('a process killed between journal and answer: the same command again finishes
   expect(answer.clientRequestId).toBe(journaled[0]!.clientRequestId)
 
   // Once the held request has been handled too, there is still one run.
-  await new Promise((r) => setTimeout(r, 2800))
+  await until(() => log.some((l) => l.startsWith('handled the held POST')), 60_000)
   const runs = await call<{ totalCount: number; items: { runId: string }[] }>(sandbox, paths.runs())
   expect(runs.body.totalCount).toBe(1)
   expect(runs.body.items[0]!.runId).toBe(answer.runId)

@@ -3,7 +3,7 @@
 // listing only, newest first, whatever screen fetched them.
 import { describe, expect, it } from 'vitest'
 import type { RunSummary } from '../../src/shared/contract'
-import { runStartedAt } from '../renderer/fixtures'
+import { runStartedAt } from '../helpers/run-fixtures'
 import { ipc } from '../helpers/engine'
 import { useLocalBridge } from '../helpers/local-bridge'
 

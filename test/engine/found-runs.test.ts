@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { findLostAnswers } from '../../src/core/flows/spend/found-runs'
 import type { Submission } from '../../src/core/flows/spend/submissions'
 import type { RunSummary } from '../../src/shared/contract'
+import { runSummary } from '../helpers/run-fixtures'
 
 const SENT_AT_MS = 1_700_000_000_000
 const SENT_AT_S = SENT_AT_MS / 1000
@@ -21,6 +22,7 @@ function entry(id: number, rowCount: number, over: Partial<Submission> = {}): Su
     inputFilename: 'ads.xlsx',
     inputCopyPath: '',
     inputPath: '',
+    fingerprint: '',
     inputSha256: '',
     batchOfRunId: '',
     workbookRows: 0,
@@ -45,26 +47,19 @@ function entry(id: number, rowCount: number, over: Partial<Submission> = {}): Su
 }
 
 function listingRun(runId: string, totalTasks: number, createdAtUnix = SENT_AT_S + 1): RunSummary {
-  return {
+  return runSummary({
     runId,
     displayName: '',
     status: 'queued',
     sourceType: 'market',
     templateKey: 'ad-copy',
     templateName: '',
-    templateUuid: '',
-    definitionHash: '',
     inputFilename: '',
     totalTasks,
     completedTasks: 0,
-    failedTasks: 0,
-    cancelledTasks: 0,
     estimatedCostT: 0,
-    actualCostT: 0,
-    firstErrorMessage: '',
     createdAtUnix,
     startedAtUnix: 0,
-    completedAtUnix: 0,
     updatedAtUnix: createdAtUnix,
     market: {
       listingId: 'ad-copy',
@@ -80,7 +75,7 @@ function listingRun(runId: string, totalTasks: number, createdAtUnix = SENT_AT_S
       estimatedBuyerPayableT: 4 * totalTasks,
       finalBuyerPayableT: 0,
     },
-  }
+  })
 }
 
 const none = () => false

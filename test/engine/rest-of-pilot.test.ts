@@ -13,8 +13,8 @@ import {
   describePlan,
   planRestOfPilot,
   planSubmission,
-  type ReadWorkbook,
 } from '../../src/core/flows/spend'
+import type { ReadSheet } from '../../src/core/flows/spend/set-aside'
 import { parseInputWorkbook } from '../../src/core/workbooks'
 import { runEnded, testEngine } from '../helpers/engine'
 import { runCount, useTestSandbox } from '../helpers/sandbox'
@@ -24,7 +24,7 @@ let engine: Engine
 let connection: Connection
 let home: string
 
-const read: ReadWorkbook = (path, schema) =>
+const read: ReadSheet = (path, schema) =>
   parseInputWorkbook({ path }, schema, { keepRows: true, checkFiles: true })
 const runs = () => runCount(sandbox)
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import { DetailChanges } from '../../src/core/flows/watch/run-watcher-changes'
 import type { Artifact, RunDetail, RunTask } from '../../src/shared/contract'
-import { runArtifact, runSummary, runTask } from '../renderer/fixtures'
+import { runArtifact, runSummary, runTask } from '../helpers/run-fixtures'
 
 const task = (i: number, status = 'queued', over: Partial<RunTask> = {}): RunTask =>
   runTask(i, status, { artifactCount: status === 'succeeded' ? 1 : 0, ...over })
@@ -60,5 +60,24 @@ describe('DetailChanges', () => {
     const fewer = changes.next(detail([task(0)]))
     expect(fewer).toMatchObject({ seq: 3, after: null, taskCount: 1 })
     expect(fewer.tasks).toEqual([task(0)])
+  })
+
+  it('a look fed part by part holds only what changed, and is read again whole when a window asks meanwhile', () => {
+    const changes = new DetailChanges()
+    changes.next(detail([task(0), task(1), task(2)]))
+    const look = changes.look()
+    for (const t of [task(0, 'succeeded'), task(1), task(2)]) look.task(t)
+    look.artifact(runArtifact(0))
+    expect(look.changedTasks).toEqual([task(0, 'succeeded')])
+    expect(look.newArtifacts).toEqual([runArtifact(0)])
+    // A new viewer came while the look was read: it cannot be pushed as a change.
+    changes.restart()
+    expect(look.finish(detail([]))).toBeNull()
+    const again = changes.look()
+    for (const t of [task(0, 'succeeded'), task(1), task(2)]) again.task(t)
+    again.artifact(runArtifact(0))
+    const whole = again.finish(detail([]))
+    expect(whole).toMatchObject({ seq: 2, after: null, taskCount: 3, artifactCount: 1 })
+    expect(whole!.tasks).toHaveLength(3)
   })
 })

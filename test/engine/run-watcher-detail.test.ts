@@ -7,34 +7,29 @@
 import { expect, it } from 'vitest'
 import type { RunDetail, RunList, RunSummary } from '../../src/shared/contract'
 import { RunWatcher } from '../../src/core/flows/watch/run-watcher'
+import { runSummary } from '../helpers/run-fixtures'
 
 const TASKS = 30
 
 function movingRun(totalTasks = TASKS) {
   let done = 0
-  const summary = (): RunSummary => ({
-    runId: 'run_big',
-    displayName: 'Big',
-    status: done >= totalTasks ? 'succeeded' : 'running',
-    sourceType: 'official_template',
-    templateKey: 'row-echo',
-    templateName: 'Row echo',
-    templateUuid: '',
-    definitionHash: '',
-    inputFilename: '',
-    totalTasks,
-    completedTasks: done,
-    failedTasks: 0,
-    cancelledTasks: 0,
-    estimatedCostT: TASKS,
-    actualCostT: done,
-    firstErrorMessage: '',
-    createdAtUnix: 1,
-    startedAtUnix: 1,
-    completedAtUnix: done >= totalTasks ? 2 : 0,
-    updatedAtUnix: 1 + done,
-    market: undefined,
-  })
+  const summary = (): RunSummary =>
+    runSummary({
+      runId: 'run_big',
+      displayName: 'Big',
+      status: done >= totalTasks ? 'succeeded' : 'running',
+      templateKey: 'row-echo',
+      templateName: 'Row echo',
+      inputFilename: '',
+      totalTasks,
+      completedTasks: done,
+      estimatedCostT: TASKS,
+      actualCostT: done,
+      createdAtUnix: 1,
+      startedAtUnix: 1,
+      completedAtUnix: done >= totalTasks ? 2 : 0,
+      updatedAtUnix: 1 + done,
+    })
   const source = {
     detailRequests: 0,
     /** While true the run does not move (a slow stretch). */
@@ -138,4 +133,33 @@ it('looks every other interval while the runs it follows hold thousands of tasks
   }
   expect(await delays(TASKS)).toEqual([1000, 1000])
   expect(await delays(10_000)).toEqual([2000, 2000])
+})
+
+it('follows a run older than the newest page by its summary alone while nobody has it open', async () => {
+  const source = movingRun()
+  let summaries = 0
+  let wholeReads = 0
+  const older = {
+    // The newest page no longer holds the run: it is asked for by itself.
+    listRuns: async (): Promise<RunList> => {
+      await source.listRuns()
+      return { items: [], nextPageToken: '', totalCount: 1 }
+    },
+    run: async (): Promise<RunDetail> => {
+      wholeReads += 1
+      return source.run()
+    },
+    runSummary: async (): Promise<RunSummary> => {
+      summaries += 1
+      return (await source.run()).run
+    },
+  }
+  const watcher = new RunWatcher(older, { setTimer: () => null, clearTimer: () => {} })
+  const ended = watcher.waitFor('run_big')
+  for (let look = 0; look < TASKS; look += 1) await watcher.refresh()
+  expect((await ended).status).toBe('succeeded')
+  // Each look read the run's summary; no detail was asked for the watcher to keep.
+  expect(summaries).toBe(TASKS)
+  expect(wholeReads).toBe(0)
+  watcher.stop()
 })

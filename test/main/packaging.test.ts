@@ -1,5 +1,6 @@
 // The packaging configuration: valid for electron-builder, with the security fuses flipped, the
 // native modules unpacked, sources and tests left out, and real icons for every platform.
+// tier: integration (loads electron-builder and its schema)
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'

@@ -5,31 +5,26 @@ import {
   taskbarProgress,
 } from '../../src/main/shell-feedback'
 import type { RunSummary } from '../../src/shared/contract'
+import { runSummary } from '../helpers/run-fixtures'
 
-const run = (over: Partial<RunSummary>): RunSummary => ({
-  runId: 'run-1',
-  displayName: 'Product descriptions',
-  status: 'succeeded',
-  sourceType: 'official_template',
-  templateKey: '',
-  templateName: '',
-  templateUuid: '',
-  definitionHash: '',
-  inputFilename: 'products.xlsx',
-  totalTasks: 4,
-  completedTasks: 3,
-  failedTasks: 1,
-  cancelledTasks: 0,
-  estimatedCostT: 40,
-  actualCostT: 30,
-  firstErrorMessage: 'Row 3: the field "url" is not a web address',
-  createdAtUnix: 1,
-  startedAtUnix: 1,
-  completedAtUnix: 2,
-  updatedAtUnix: 2,
-  market: undefined,
-  ...over,
-})
+const run = (over: Partial<RunSummary>): RunSummary =>
+  runSummary({
+    displayName: 'Product descriptions',
+    status: 'succeeded',
+    templateKey: '',
+    templateName: '',
+    inputFilename: 'products.xlsx',
+    totalTasks: 4,
+    completedTasks: 3,
+    failedTasks: 1,
+    actualCostT: 30,
+    firstErrorMessage: 'Row 3: the field "url" is not a web address',
+    createdAtUnix: 1,
+    startedAtUnix: 1,
+    completedAtUnix: 2,
+    updatedAtUnix: 2,
+    ...over,
+  })
 
 describe('taskbar progress', () => {
   it('shows the share of finished tasks while runs are active, and nothing otherwise', () => {

@@ -25,7 +25,7 @@ describe('catalog words', () => {
   it('says when, how many rows and what a row cost', () => {
     const ran = entry({ lastUsedAtUnix: NOW / 1000 - 7200, rowsRun: 12, lastCostPerRowT: 2.5 })
     expect(entryFacts(ran, 'credits', NOW)).toBe(
-      'last run 2 hours ago · 12 rows run · 2.50 credits a row last time · from your runs',
+      'last run 2 hours ago · 12 rows run · 2.5 credits a row last time · from your runs',
     )
     expect(entryFacts(entry({ rowsRun: 1, lastCostPerRowT: 4 }), 'tokens', NOW)).toBe(
       'not run yet · 1 row run · 4 tokens a row last time · from your runs',

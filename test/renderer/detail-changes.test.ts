@@ -10,7 +10,7 @@ import {
   followChange,
   newChangeChain,
 } from '../../src/renderer/stores/run-detail/detail-changes'
-import { runArtifact, runSummary } from './fixtures'
+import { runArtifact, runSummary } from '../helpers/run-fixtures'
 
 const task = (i: number, status = 'queued'): RunTask => ({
   taskId: `task-${i}`,

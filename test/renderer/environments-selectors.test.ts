@@ -6,7 +6,7 @@ import {
   sortedEnvironments,
   suggestedEnvironmentName,
 } from '../../src/renderer/stores/environments-selectors'
-import { environment } from './fixtures'
+import { environment } from '../helpers/run-fixtures'
 
 const sandbox = environment({ name: 'Sandbox', builtIn: true, isDefault: true, hasToken: false })
 const prod = environment({ name: 'Production' })

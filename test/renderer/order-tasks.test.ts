@@ -3,7 +3,7 @@
 import { expect, it } from 'vitest'
 import { orderTasks } from '../../src/renderer/runs/run-view'
 import type { RunTask } from '../../src/shared/contract'
-import { runTask } from './fixtures'
+import { runTask } from '../helpers/run-fixtures'
 
 const rows = (tasks: RunTask[]) => tasks.map((t) => `${t.sourceRowIndex}:${t.status}`)
 

@@ -18,7 +18,7 @@ import { ConfirmSubmission } from '../../src/renderer/prepare/ConfirmSubmission'
 import { StoresContext, type Stores } from '../../src/renderer/stores/context'
 import { createStores } from '../../src/renderer/stores/create-stores'
 import { typeInto } from '../components/harness'
-import { environment, submissionPlan } from './fixtures'
+import { environment, submissionPlan } from '../helpers/run-fixtures'
 import { button, click, render, settle, text, type Rendered } from './render'
 
 const env = environment({ name: 'Sandbox', builtIn: true })

@@ -2,7 +2,8 @@
 // headline, and the words the connection card and the token note use.
 import { describe, expect, it } from 'vitest'
 import { checkHeadline } from '../../src/renderer/stores/prepare/check-slice'
-import { describeAge, describeFileKinds } from '../../src/renderer/stores/prepare/field-words'
+import { describeFileKinds } from '../../src/renderer/stores/prepare/field-words'
+import { describeAge } from '../../src/shared/format/time'
 import { countFileCells, resolveFileCells } from '../../src/renderer/stores/prepare/files-slice'
 import { stepWords, versionDetail } from '../../src/renderer/stores/plain-words'
 import { tokenStoreNote } from '../../src/core/secrets'

@@ -7,7 +7,7 @@ import type { BridgeApi, RunOverview } from '../../src/shared/bridge'
 import type { RunDetail, RunTask } from '../../src/shared/contract'
 import { createRunDetailStore } from '../../src/renderer/stores/run-detail/run-detail-store'
 import { createRunSummariesStore } from '../../src/renderer/stores/run-summaries-store'
-import { runOverview, runSummary } from './fixtures'
+import { runOverview, runSummary } from '../helpers/run-fixtures'
 
 const task = (i: number, status: string): RunTask => ({
   taskId: `task-${i}`,

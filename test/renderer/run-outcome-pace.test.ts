@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { RunSummary } from '../../src/shared/contract'
-import { runStartedAt } from './fixtures'
+import { runStartedAt } from '../helpers/run-fixtures'
 import {
   earlierPace,
   markRows,

@@ -10,7 +10,7 @@ import {
   runsCaption,
   visibleRuns,
 } from '../../src/renderer/stores/runs-selectors'
-import { runStartedAt, runSummary } from './fixtures'
+import { runStartedAt, runSummary } from '../helpers/run-fixtures'
 
 describe('mergeRuns', () => {
   it('updates known runs in place, adds new ones, newest first', () => {

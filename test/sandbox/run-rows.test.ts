@@ -273,3 +273,20 @@ describe('sandbox: run callbacks', () => {
     expect((await call(sb, paths.healthz())).status).toBe(200)
   })
 })
+
+describe('sandbox: the row limit of one request (maxRows)', () => {
+  const sb = useTestSandbox({ maxRows: 2 })
+
+  it('takes up to maxRows rows and refuses more in words that name the limit', async () => {
+    const row = { message: 'hello' }
+    const two = await call(sb, paths.runRows('row-echo'), {
+      body: { clientRequestId: requestId(), rows: [row, row] },
+    })
+    expect(two.status).toBe(202)
+    const three = await call<{ error: string }>(sb, paths.runRows('row-echo'), {
+      body: { clientRequestId: requestId(), rows: [row, row, row] },
+    })
+    expect(three.status).toBe(400)
+    expect(three.body.error).toBe('rows has 3 rows; send at most 2 per request.')
+  })
+})

@@ -2,12 +2,12 @@
 import { describe, expect, it } from 'vitest'
 import {
   agreeWords,
-  amount,
+  formatAmount,
   estimateSourceWords,
   estimateWords,
   plural,
   type EstimateFacts,
-} from '../../src/shared/amounts'
+} from '../../src/shared/format/amounts'
 
 const facts = (over: Partial<EstimateFacts> = {}): EstimateFacts => ({
   rowCount: 3,
@@ -30,10 +30,10 @@ describe('amounts in words', () => {
   })
 
   it('says the default unit in the singular for one; an operator’s label as given', () => {
-    expect(amount(1, 'credits')).toBe('1 credit')
-    expect(amount(2, 'credits')).toBe('2 credits')
-    expect(amount(1.5, '')).toBe('1.5 credits')
-    expect(amount(1, 'EUR cents')).toBe('1 EUR cents')
+    expect(formatAmount(1, 'credits')).toBe('1 credit')
+    expect(formatAmount(2, 'credits')).toBe('2 credits')
+    expect(formatAmount(1.5, '')).toBe('1.5 credits')
+    expect(formatAmount(1, 'EUR cents')).toBe('1 EUR cents')
   })
 
   it('says an estimate with what it is made of', () => {

@@ -2,7 +2,7 @@
 // holds (passed in: the function stays pure). The clock is fake: every time is given.
 import { describe, expect, it } from 'vitest'
 import type { RunSummary } from '../../src/shared/contract'
-import { runStartedAt } from '../renderer/fixtures'
+import { runStartedAt } from '../helpers/run-fixtures'
 import { earlierPace, paceSample, runPace, type PaceSample } from '../../src/shared/format'
 
 const T0 = 1_800_000_000 // unix seconds: the fake clock counts from here

@@ -13,7 +13,8 @@ import {
 } from '../command'
 import { UsageError } from '../errors'
 import { table } from '../output'
-import { amount } from '../../shared/amounts'
+import { formatAmount } from '../../shared/format/amounts'
+import { MAX_ROW_LIMIT } from '../../core/flows/spend/row-limits'
 
 /** The TOKEN column: where each token is, as the app's header and sidebar say it. */
 const TOKEN_COLUMN: Record<EnvironmentView['token']['place'], string> = {
@@ -104,9 +105,40 @@ export async function envLimit(ctx: CommandContext, args: ParsedArgs, self: Decl
   ctx.out.note(
     limitT === null
       ? `“${connection.name}” has no monthly spending limit.`
-      : `“${connection.name}”: monthly spending limit ${amount(limitT, connection.unitLabel)}, kept by this computer (not by the service); every paid send that would pass it is refused.`,
+      : `“${connection.name}”: monthly spending limit ${formatAmount(limitT, connection.unitLabel)}, kept by this computer (not by the service); every paid send that would pass it is refused.`,
   )
   await printList(ctx)
+}
+
+/** `env rows NAME [N|auto]`: shows the most rows per request, or sets it, or leaves it to be learnt. */
+export async function envRows(ctx: CommandContext, args: ParsedArgs, self: Declared) {
+  const [name, value] = args.positionals as [string, string | undefined]
+  const engine = await ctx.engine()
+  const connection = await engine.connect({ env: name })
+  if (value !== undefined) {
+    const auto = value.toLowerCase() === 'auto'
+    const rows = auto ? null : Number(value)
+    if (!auto && (!/^\d{1,8}$/.test(value) || rows! < 1 || rows! > MAX_ROW_LIMIT)) {
+      throw misuse(
+        self,
+        `the rows per request are a whole number from 1 to ${MAX_ROW_LIMIT.toLocaleString('en-US')} or auto, not “${value}”.`,
+      )
+    }
+    engine.rowLimits.set(connection.historyKey, rows)
+  }
+  const limit = engine.rowLimits.of(connection.historyKey)
+  const words =
+    limit === null
+      ? `“${connection.name}”: no limit of rows per request is known; a sheet goes whole, and if the service refuses it for its size, the limit it names is learnt and the rows go as parts.`
+      : `“${connection.name}”: at most ${limit.rows.toLocaleString('en-US')} rows per request (${limit.source === 'set' ? 'set on this computer' : 'learnt from the service'}); a sheet with more goes as parts under one confirmation.`
+  ctx.out.result(
+    {
+      environment: connection.name,
+      rowsPerRequest: limit?.rows ?? null,
+      source: limit?.source ?? null,
+    },
+    () => words,
+  )
 }
 
 export async function envUse(ctx: CommandContext, args: ParsedArgs) {

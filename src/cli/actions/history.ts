@@ -78,6 +78,8 @@ function historyItemJson(view: HistoryEntryView, s: Submission | undefined) {
     followUpOfRunId: view.followUpOfRunId ?? '',
     batchOfRunId: view.batchOfRunId ?? '',
     batchRests: view.batchRests ?? [],
+    batchId: view.batchId ?? '',
+    sendKind: view.sendKind ?? '',
     callbackUrl: view.callbackUrl ?? '',
     error: view.error,
     createdAt: new Date(view.createdAtMs).toISOString(),

@@ -2,7 +2,7 @@
  * `runs redo`: a new run of only the rows whose outputs the user wants made again; `runs keep`:
  * which of a row's versions the results workbook shows.
  */
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 import { resolve } from 'node:path'
 import { rowName } from '../../core/flows/spend'
 import { planRedo } from '../../core/flows/spend/plan-redo'

@@ -7,9 +7,9 @@ import { refuseOverLimit, withMonthlyLimit } from '../../core/flows/usage/limit'
 import type { Engine } from '../../core/engine'
 import { checkSpendingCap, confirmPlan, describePlan, type Plan } from '../../core/flows/spend'
 import { estimateFacts } from '../../core/flows/spend/describe-plan'
-import { amount, estimateWords, plural } from '../../shared/amounts'
+import { formatAmount, estimateWords, plural } from '../../shared/format/amounts'
 import type { Submission } from '../../core/flows/spend/submissions'
-import type { RunSummary, WorkbookValidation } from '../../shared/contract'
+import type { RunDetail, RunSummary, WorkbookValidation } from '../../shared/contract'
 import { flag, integerOption, stringOption, type CommandContext, type ParsedArgs } from '../command'
 import { EXIT } from '../errors'
 import { askYes } from '../prompt'
@@ -33,14 +33,19 @@ function submittedJson(s: Submission) {
   }
 }
 
-/** What a spending command prints: the run, or with --watch its final detail (and a pilot's lesson). */
+/**
+ * What a spending command prints: the run, or with --watch its final detail (and a pilot's
+ * lesson). Rows sent as parts print each part's run, and --watch follows every part to its end.
+ */
 async function finishSubmission(
   ctx: CommandContext,
   engine: Engine,
   plan: Plan,
-  s: Submission,
+  sent: Submission[],
   watch: boolean,
 ) {
+  if (sent.length > 1) return finishParts(ctx, engine, plan, sent, watch)
+  const s = sent[0]!
   const connection = plan.connection
   ctx.out.note(`run ${s.runId} accepted`)
   if (watch) {
@@ -60,6 +65,42 @@ async function finishSubmission(
   return EXIT.ok
 }
 
+/** Rows sent as parts: each part's run, and with --watch every part followed to its end. */
+async function finishParts(
+  ctx: CommandContext,
+  engine: Engine,
+  plan: Plan,
+  sent: Submission[],
+  watch: boolean,
+) {
+  const connection = plan.connection
+  const count = sent.length
+  sent.forEach((s, i) => ctx.out.note(`part ${i + 1} of ${count}: run ${s.runId} accepted`))
+  const parts = sent.map((s, i) => ({ part: i + 1, rows: s.rowCount, ...submittedJson(s) }))
+  if (!watch) {
+    ctx.out.result({ ...parts[0]!, parts }, () =>
+      [
+        ...parts.map(
+          (p) => `part ${p.part} of ${count}: run ${p.runId} (request ${p.clientRequestId})`,
+        ),
+        `follow them with: skill-runner batch show ${sent[0]!.runId}`,
+      ].join('\n'),
+    )
+    return EXIT.ok
+  }
+  const details: RunDetail[] = []
+  for (const s of sent) details.push(await watchToEnd(ctx, engine, connection, s.runId))
+  ctx.out.result({ ...details[0]!, parts: details }, () =>
+    details
+      .map(
+        (d, i) =>
+          `part ${i + 1} of ${count}: ${describeRun(d, connection.unitLabel, numberingOf(engine, connection, d))}`,
+      )
+      .join('\n\n'),
+  )
+  return Math.max(...details.map((d) => exitCodeOfEndedRun(d.run)))
+}
+
 /** After a pilot ends: what the rest would cost at the pilot's actual cost per row. */
 function notePilotLesson(ctx: CommandContext, plan: Plan, run: RunSummary) {
   const unit = plan.connection.unitLabel
@@ -74,7 +115,7 @@ function notePilotLesson(ctx: CommandContext, plan: Plan, run: RunSummary) {
   }
   const restT = Math.ceil((run.actualCostT * rest) / run.completedTasks)
   ctx.out.note(
-    `The pilot cost ${amount(run.actualCostT, unit)} for ${plural(run.completedTasks, 'succeeded row')}; the other ${plural(rest, 'row')} would cost about ${amount(restT, unit)} (estimate from the pilot). Send them with --rows ${next}-, or as one batch with the pilot: skill-runner run --rest-of ${run.runId}`,
+    `The pilot cost ${formatAmount(run.actualCostT, unit)} for ${plural(run.completedTasks, 'succeeded row')}; the other ${plural(rest, 'row')} would cost about ${formatAmount(restT, unit)} (estimate from the pilot). Send them with --rows ${next}-, or as one batch with the pilot: skill-runner run --rest-of ${run.runId}`,
   )
 }
 
@@ -151,7 +192,7 @@ export async function spend(
   if (guard && 'stop' in guard) return guard.stop
   if (guard && 'earlier' in guard) {
     engine.plans.drop(plan.id)
-    return finishSubmission(ctx, engine, plan, guard.earlier, flag(args, 'watch'))
+    return finishSubmission(ctx, engine, plan, [guard.earlier], flag(args, 'watch'))
   }
   const done = await confirmPlan(
     engine,
@@ -160,5 +201,5 @@ export async function spend(
     flowHooks(ctx),
   )
   if (done.againOf) ctx.out.note(`sent again on purpose (the earlier run is ${done.againOf.runId})`)
-  return finishSubmission(ctx, engine, plan, done.submission, flag(args, 'watch'))
+  return finishSubmission(ctx, engine, plan, done.parts, flag(args, 'watch'))
 }

@@ -3,25 +3,18 @@
  * marketplace listing) and `runs retry-failed`. Each makes a plan and hands it to spend().
  */
 import { basename, resolve } from 'node:path'
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 import { checkedCallbackUrl } from '../../core/flows/prepare/callback-addresses'
-import { planRestOfPilot, planRetryFailed, planSubmission, rowName } from '../../core/flows/spend'
+import { planRestOfPilot, planRetryFailed, rowName } from '../../core/flows/spend'
 import type { RowSelection } from '../../core/flows/spend'
-import type { PlanRequest } from '../../core/flows/spend/plan'
+import { planSend } from '../../core/flows/spend/plan-send'
 import type { ReadCorrected } from '../../core/flows/spend/retry-workbook'
-import type { PrepareTarget } from '../../shared/bridge'
+import type { RunTarget } from '../../shared/run-target'
 import { integerOption, misuse, stringOption } from '../command'
 import type { CommandContext, Declared, ParsedArgs } from '../command'
 import { UsageError } from '../errors'
-import { mappedReader } from '../column-mapping'
-import { listingFile } from '../listing-copy'
-import {
-  followUpOfFile,
-  linkSetAside,
-  setAsideOption,
-  skippingInvalid,
-  withSetAside,
-} from '../set-aside'
+import { mappingOption, mappingReported } from '../column-mapping'
+import { setAsideOption, spendSettingAside } from '../set-aside'
 import { readWorkbookWith } from '../workbook-reader'
 import { flowHooks } from './flow-hooks'
 import { spend, spendingOptions } from './spending'
@@ -85,58 +78,35 @@ function correctedReader(
 
 /**
  * Sends the workbook FILE's rows to a target the way `run` and `execute` both do: the spending
- * options checked first, then the plan (the first `pilot` rows, or those --rows names) handed
- * to spend(), which asks before paying (or needs --yes).
+ * options checked first, then the send planned by the engine (the first `pilot` rows, or those
+ * --rows names; --sheet, --map, --skip-invalid) and handed to spend(), which asks before paying
+ * (or needs --yes).
  */
 async function submitWorkbook(
   ctx: CommandContext,
   args: ParsedArgs,
-  target: PlanRequest['target'],
+  target: RunTarget,
   pilot: number | undefined,
 ): Promise<number> {
   spendingOptions(args)
-  const session = await ctx.session()
-  const { engine, connection } = session
-  const setAside = setAsideOption(args, args.positionals[0]!)
-  const copy = await listingFile(ctx, session, target, args, setAside)
-  // A listing's copy under its own headers has one sheet of its own, and needs no mapping:
-  // --sheet and --map named the user's.
-  const sheet = copy ? undefined : stringOption(args, 'sheet')
-  const readArgs = copy
-    ? { ...args, values: { ...args.values, map: undefined, 'map-file': undefined } }
-    : args
-  const read = await mappedReader(
-    ctx,
-    session,
-    prepareTargetOf(target),
-    readArgs,
-    setAside.enabled,
-    sheet,
-  )
-  const plan = await planSubmission(
+  const { engine, connection } = await ctx.session()
+  const file = args.positionals[0]!
+  const setAside = setAsideOption(args, file)
+  const plan = await planSend(
     engine,
     connection,
-    skippingInvalid(ctx, read, setAside, [['Target', JSON.stringify(prepareTargetOf(target))]]),
+    mappingReported(ctx, readWorkbookWith(ctx)),
     {
-      file: copy?.file ?? args.positionals[0]!,
-      sheetFile: args.positionals[0]!,
-      ...(copy ? { fileName: copy.fileName, scratch: copy.scratch } : {}),
+      file,
       target,
+      sheet: stringOption(args, 'sheet'),
+      mapping: await mappingOption(args),
+      setAside,
       selection: pilot ? { first: pilot } : parseRows(stringOption(args, 'rows')),
-      followUpOf: await followUpOfFile(ctx, args.positionals[0]!),
     },
     flowHooks(ctx),
   )
-  const code = await spend(withSetAside(ctx, setAside), engine, plan, args)
-  await linkSetAside(ctx, setAside)
-  return code
-}
-
-/** The target a column mapping is remembered for. */
-function prepareTargetOf(target: PlanRequest['target']): PrepareTarget {
-  return target.kind === 'template'
-    ? { kind: 'template', templateId: target.templateId }
-    : { kind: 'listing', listingId: target.listingId, listingVersionId: target.listingVersionId }
+  return spendSettingAside(ctx, engine, plan, (out) => spend(out, engine, plan, args))
 }
 
 /**

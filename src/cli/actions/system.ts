@@ -42,6 +42,7 @@ export async function sandbox(ctx: CommandContext, args: ParsedArgs) {
   const taskMs = integerOption(stringOption(args, 'task-ms'), '--task-ms', 0, 3_600_000)
   const latencyMs = integerOption(stringOption(args, 'latency-ms'), '--latency-ms', 0, 60_000)
   const urlTtlMs = integerOption(stringOption(args, 'url-ttl-ms'), '--url-ttl-ms', 1, 86_400_000)
+  const maxRows = integerOption(stringOption(args, 'max-rows'), '--max-rows', 1, 10_000_000)
   const tokens = (args.values.token as string[] | undefined) ?? []
   const seed = stringOption(args, 'seed')
   const dbPath = stringOption(args, 'db')
@@ -56,6 +57,7 @@ export async function sandbox(ctx: CommandContext, args: ParsedArgs) {
     ...(taskMs !== undefined ? { taskMs } : {}),
     ...(latencyMs !== undefined ? { latencyMs } : {}),
     ...(urlTtlMs !== undefined ? { urlTtlMs } : {}),
+    ...(maxRows !== undefined ? { maxRows } : {}),
     log: (line) => ctx.out.note(line),
   })
   if (server.demoToken) ctx.out.note(`demo user token: ${server.demoToken}`)

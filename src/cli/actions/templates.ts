@@ -2,7 +2,7 @@
 import type { CatalogSource } from '../../shared/bridge'
 import type { OfficialTemplateSchema, PrivateTemplate } from '../../shared/contract'
 import { resolve } from 'node:path'
-import { describeAge } from '../../core/flows/prepare/schema-cache'
+import { describeAge } from '../../shared/format/time'
 import { generateInputWorkbook } from '../../core/workbooks'
 import type { ApiClient } from '../../core/service'
 import { EngineError } from '../../core/errors'

@@ -6,7 +6,7 @@
 import { resolve } from 'node:path'
 import { limitWords, localTimeZone, standingOf } from '../../core/flows/usage/limit'
 import { writeFileAtomically } from '../../core/files/atomic-write'
-import { amount, plural } from '../../shared/amounts'
+import { formatAmount, plural } from '../../shared/format/amounts'
 import { usageCsv, usageReport } from '../../shared/usage/report'
 import {
   integerOption,
@@ -78,16 +78,16 @@ export async function usage(ctx: CommandContext, args: ParsedArgs, self: Declare
         report.items.map((i) => [
           i.period,
           ...(options.byTarget ? [i.targetName || i.target || ''] : []),
-          amount(i.actualCostT, unit),
-          amount(i.estimatedCostT, unit),
+          formatAmount(i.actualCostT, unit),
+          formatAmount(i.estimatedCostT, unit),
           String(i.runs),
           String(i.rows),
           String(i.succeededRows),
         ]),
       ),
       '',
-      `From ${report.from} to ${report.to}: ${amount(t.actualCostT, unit)} spent (estimated ${amount(t.estimatedCostT, unit)}) on ${plural(t.runs, 'run')}, ${plural(t.succeededRows, 'row')} of ${plural(t.rows, 'row')} succeeded.`,
-      `This month: ${amount(t.thisMonthT, unit)} spent${t.runningRuns ? `, and about ${amount(t.runningEstimateT, unit)} on its way in ${plural(t.runningRuns, 'run')} still going` : ''}.`,
+      `From ${report.from} to ${report.to}: ${formatAmount(t.actualCostT, unit)} spent (estimated ${formatAmount(t.estimatedCostT, unit)}) on ${plural(t.runs, 'run')}, ${plural(t.succeededRows, 'row')} of ${plural(t.rows, 'row')} succeeded.`,
+      `This month: ${formatAmount(t.thisMonthT, unit)} spent${t.runningRuns ? `, and about ${formatAmount(t.runningEstimateT, unit)} on its way in ${plural(t.runningRuns, 'run')} still going` : ''}.`,
     ]
     if (limitT !== null) {
       const month = { month: '', finishedT: t.thisMonthT, runningT: t.runningEstimateT }

@@ -6,7 +6,7 @@ import { resolve } from 'node:path'
 import type { Connection } from '../../core/engine'
 import { EngineError } from '../../core/errors'
 import { checkWorkbook } from '../../core/flows/prepare'
-import { describeAge } from '../../core/flows/prepare/schema-cache'
+import { describeAge } from '../../shared/format/time'
 import {
   annotateWorkbook,
   SMALL_CSV_BYTES,

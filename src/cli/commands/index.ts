@@ -2,7 +2,7 @@
 import type { Command } from '../command'
 import { metaCommands } from '../meta-commands'
 import { listings, reviewsShow } from './creators'
-import { envAdd, envLimit, envList, envRemove, envUse } from './env'
+import { envAdd, envLimit, envList, envRemove, envRows, envUse } from './env'
 import { usage } from './usage'
 import { runsList, runsShow } from './runs'
 import { runsDownload, runsResults } from './downloads'
@@ -25,6 +25,7 @@ export const commands: Command[] = [
   envRemove,
   envUse,
   envLimit,
+  envRows,
   templatesList,
   templatesSchema,
   templatesWorkbook,

@@ -18,7 +18,7 @@ export const { doctor, sandbox } = commandGroup(() => import('../actions/system'
     summary:
       'Run the local sandbox service in the foreground (Ctrl-C stops it). A row with [[fail]] in a value fails; one with [[stall]] stays running for an hour (a stalled run).',
     usage:
-      'sandbox [--host 127.0.0.1] [--port N] [--token T]... [--db FILE] [--seed FILE] [--task-ms N] [--latency-ms N] [--url-ttl-ms N]',
+      'sandbox [--host 127.0.0.1] [--port N] [--token T]... [--db FILE] [--seed FILE] [--task-ms N] [--latency-ms N] [--url-ttl-ms N] [--max-rows N]',
     options: {
       host: VALUE,
       port: VALUE,
@@ -28,6 +28,7 @@ export const { doctor, sandbox } = commandGroup(() => import('../actions/system'
       'task-ms': VALUE,
       'latency-ms': VALUE,
       'url-ttl-ms': VALUE,
+      'max-rows': VALUE,
     },
   },
 })

@@ -4,11 +4,12 @@
  * the page: the engine asks the service again only while some run is still active, less often
  * while nothing changes, and not at all when every run is finished (a Refresh asks at once).
  */
-import type { RunDetail, RunList } from '../../shared/contract'
+import type { RunDetail, RunList, RunSummary } from '../../shared/contract'
 import { isTerminalStatus } from '../../shared/contract'
 import type { ActivityUpdate, RunsUpdate } from '../../shared/bridge'
 import { RunWatcher } from '../flows/watch/run-watcher'
-import { DetailChanges } from '../flows/watch/run-watcher-changes'
+import { DetailChanges, type DetailLook } from '../flows/watch/run-watcher-changes'
+import { keepNoParts, type RunDetailHead, type RunDetailSink } from '../service/run-detail-stream'
 import type { Emit, RunFollowOptions } from './types'
 
 /** Where the follower reads runs: the service of each environment, and this computer's history. */
@@ -22,6 +23,8 @@ export interface RunsSource {
     },
   ): Promise<RunList>
   getRun(environment: string, runId: string): Promise<RunDetail>
+  /** A run's detail read as it arrives, into the sink `open` makes for each attempt. */
+  readRun(environment: string, runId: string, open: () => RunDetailSink): Promise<RunDetailHead>
   /** The unit an environment counts money in, for the "run ended" notice. */
   unitLabel(environment: string): string
   /** Changes when a submission is accepted here or by another process on this computer. */
@@ -170,12 +173,15 @@ export class RunFollower {
       {
         listRuns: (query) => source.listRuns(environment, query ?? {}),
         run: (runId) => source.getRun(environment, runId),
+        runSummary: async (runId) =>
+          (await source.readRun(environment, runId, () => keepNoParts)).run,
       },
       {
         minMs: options.followMinMs ?? 1000,
         maxMs: options.followMaxMs ?? 10_000,
         pageSize: options.followPageSize ?? FOLLOW_PAGE_SIZE,
         ...(options.outageRetryMs ? { outageRetryMs: options.outageRetryMs } : {}),
+        readDetail: (runId, run) => this.readBigDetail(environment, f, runId, run),
         setTimer: this.setTimer,
         clearTimer: this.clearTimer,
       },
@@ -228,6 +234,38 @@ export class RunFollower {
       for (const off of offs) off()
     }
     return f
+  }
+
+  /**
+   * A big followed run's detail, read as it arrives and pushed as what changed since the last
+   * push: only the changed tasks and new outputs are held, never the whole detail. False for a
+   * small run (pushed whole, read by the watcher).
+   */
+  private async readBigDetail(
+    environment: string,
+    f: Followed,
+    runId: string,
+    run: RunSummary,
+  ): Promise<boolean> {
+    let changes = f.changes.get(runId)
+    if (!changes && run.totalTasks <= (this.options.wholeDetailUpTo ?? WHOLE_DETAIL_UP_TO)) {
+      return false
+    }
+    if (!changes) {
+      changes = new DetailChanges()
+      f.changes.set(runId, changes)
+    }
+    for (;;) {
+      let look: DetailLook | undefined
+      const head = await this.source.readRun(environment, runId, () => (look = changes.look()))
+      // Closed while it was read: nobody holds its pushes any more.
+      if (f.changes.get(runId) !== changes) return true
+      const change = look!.finish(head)
+      if (change) {
+        this.emit('runDetailChanged', { environment, ...change })
+        return true
+      }
+    }
   }
 
   /** A followed run's detail: whole when small, else what changed since the last push. */

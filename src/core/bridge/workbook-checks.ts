@@ -5,7 +5,8 @@
  */
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
-import type { CheckedRowsView, PrepareTarget, WorkbookCheckView } from '../../shared/bridge'
+import type { CheckedRowsView, WorkbookCheckView } from '../../shared/bridge'
+import type { RunTarget } from '../../shared/run-target'
 import type { Connection } from '../environments/connection'
 import { EngineError } from '../errors'
 import { safeFileName } from '../flows/downloads/downloads'
@@ -54,7 +55,7 @@ export class WorkbookChecks {
     request: {
       checkId: string
       source: CheckSource
-      target?: PrepareTarget | undefined
+      target?: RunTarget | undefined
       runValues?: Record<string, string> | undefined
       sheet?: string | undefined
       mapping?: ColumnMap | undefined

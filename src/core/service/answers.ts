@@ -53,42 +53,63 @@ export async function receiveAnswer(
 /**
  * The answer's body parsed with `schema`, so its type is what was parsed, never what a caller
  * hoped for. An empty body reads as `{}`; a body that is not JSON, or that lacks what the schema
- * requires, is an ApiError of kind 'contract' naming the fields at fault. `quick` reads a big
- * answer first, by the schema's rules; what it cannot tell, the schema parses.
+ * requires, is an ApiError of kind 'contract' naming the fields at fault.
  */
 export async function parseAnswer<S extends z.ZodType>(
   answer: ReceivedAnswer,
   schema: S,
   asked: Asked,
-  quick?: (json: unknown) => z.infer<S> | undefined,
 ): Promise<z.infer<S>> {
-  const contractError = async (detail: string, cause?: unknown) =>
-    new ApiError({
-      kind: 'contract',
-      request: asked.label,
-      origin: asked.origin,
-      status: answer.status,
-      detail,
-      redact: await asked.redactor(),
-      ...(cause !== undefined ? { cause } : {}),
-    })
   let json: unknown
   try {
     json = answer.text === '' ? {} : JSON.parse(answer.text)
   } catch {
-    throw await contractError('the answer is not JSON')
+    throw await contractFault(asked, answer.status, NOT_JSON)
   }
-  const read = quick?.(json)
-  if (read !== undefined) return read
   try {
     return parseWith(schema, json, `an answer to ${asked.label}`)
   } catch (error) {
     if (!(error instanceof ContractError)) throw error
-    // The issues may quote the service's values: the cause kept for a log is redacted too.
-    const redact = await asked.redactor()
-    const issues = error.issues.map(redact)
-    throw await contractError(issues.join('; '), new ContractError(error.what, issues))
+    throw await schemaFault(asked, answer.status, error)
   }
+}
+
+/** Said of an answer that is not JSON, whole or cut short. */
+export const NOT_JSON = 'the answer is not JSON'
+
+/** The ApiError of an answer this app cannot read, with the service's words redacted. */
+export async function contractFault(
+  asked: Asked,
+  status: number,
+  detail: string,
+  cause?: unknown,
+): Promise<ApiError> {
+  return new ApiError({
+    kind: 'contract',
+    request: asked.label,
+    origin: asked.origin,
+    status,
+    detail,
+    redact: await asked.redactor(),
+    ...(cause !== undefined ? { cause } : {}),
+  })
+}
+
+/** The ApiError of an answer the schema refused, naming the fields at fault. */
+export async function schemaFault(
+  asked: Asked,
+  status: number,
+  error: ContractError,
+): Promise<ApiError> {
+  // The issues may quote the service's values: the cause kept for a log is redacted too.
+  const redact = await asked.redactor()
+  const issues = error.issues.map(redact)
+  return contractFault(
+    asked,
+    status,
+    issues.join('; '),
+    new ContractError(`an answer to ${asked.label}`, issues),
+  )
 }
 
 /**

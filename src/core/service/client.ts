@@ -27,6 +27,7 @@ import * as marketListings from './endpoints/market-listings'
 import * as runs from './endpoints/runs'
 import * as system from './endpoints/system'
 import * as templates from './endpoints/templates'
+import { keepNoParts, type RunDetailHead, type RunDetailSink } from './run-detail-stream'
 import { Transport, type ApiClientOptions, type CallOptions, type HttpAnswer } from './transport'
 
 export class ApiClient {
@@ -121,8 +122,22 @@ export class ApiClient {
     return runs.listAllRuns(this.transport, query, options)
   }
 
+  /** One run's detail, whole in memory: for a run whose tasks fit there (see readRun). */
   run(runId: string, options?: CallOptions): Promise<RunDetail> {
     return runs.run(this.transport, runId, options)
+  }
+
+  /** One run's summary: its detail read as it arrives, nothing of its tasks and outputs kept. */
+  async runSummary(runId: string, options?: CallOptions): Promise<RunSummary> {
+    return (await this.readRun(runId, () => keepNoParts, options)).run
+  }
+
+  /**
+   * One run's detail read as it arrives, each task and output handed to the sink `open` makes
+   * (afresh for each attempt), never held whole; resolves to the run's summary and market.
+   */
+  readRun(runId: string, open: () => RunDetailSink, options?: CallOptions): Promise<RunDetailHead> {
+    return runs.readRun(this.transport, runId, open, options)
   }
 
   // ---- Creators -------------------------------------------------------------------------

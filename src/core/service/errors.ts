@@ -176,6 +176,14 @@ function explainNoAnswer(init: ApiErrorInit): Explained {
           'The service may run a newer interface version. Update Skill Runner, or report it to the service’s operator.',
       }
     case 'too-large':
+      // A part past its own bound (one output of a run) will be as large at every try.
+      if (init.detail) {
+        return {
+          message: `The service sent ${init.detail} larger than ${sizeInWords(init.limitBytes ?? 0)}; Skill Runner stopped reading it.`,
+          nextStep:
+            'Skill Runner cannot read a part this large. Report it to the service’s operator, who can send such content as a file to download.',
+        }
+      }
       return {
         message: tooLargeWords(init.limitBytes ?? 0),
         nextStep:

@@ -4,10 +4,37 @@
  * request's deadline for the next piece. Artifact downloads go to disk and are not bounded here.
  */
 
-/** The largest JSON answer read (a page of runs is a few hundred KB). */
+/**
+ * The largest JSON answer read whole (a page of runs is a few hundred KB). A run's detail is read
+ * as a stream instead, with bounds of its own (run-detail-stream.ts).
+ */
 export const MAX_ANSWER_BYTES = 32 * 1024 * 1024
 /** The largest error body read: its `error` text is all that is kept of it. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024
+
+/**
+ * Why a streamed answer stopped before its end: it is not JSON (or not all of it came), or one of
+ * its parts went past its own bound (`part` in a message's words: "one output of a run").
+ */
+export type StreamFault =
+  { kind: 'not-json' } | { kind: 'too-large'; part: string; limitBytes: number }
+
+/** Thrown to stop a streamed reading; only streamFaultOf looks inside. */
+class StreamStop extends Error {
+  constructor(readonly fault: StreamFault) {
+    super(fault.kind === 'not-json' ? 'not JSON' : `${fault.part} is too large`)
+  }
+}
+
+/** The error that stops a streamed reading for `fault`. */
+export function stopStream(fault: StreamFault): Error {
+  return new StreamStop(fault)
+}
+
+/** Why a streamed reading stopped, when `error` is what stopped it; undefined otherwise. */
+export function streamFaultOf(error: unknown): StreamFault | undefined {
+  return error instanceof StreamStop ? error.fault : undefined
+}
 
 /** What came of reading a body up to a limit. */
 export interface BodyRead {
@@ -28,29 +55,92 @@ export async function readAtMost(
   limit: number,
   signal?: AbortSignal,
 ): Promise<BodyRead> {
-  if (!body) return { bytes: Buffer.alloc(0), complete: true }
-  const reader = body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
+  const complete = await eachChunk(body, signal, (chunk) => {
+    const room = limit - size
+    if (chunk.length > room) {
+      if (room > 0) chunks.push(chunk.subarray(0, room))
+      size = limit
+      return false
+    }
+    chunks.push(chunk)
+    size += chunk.length
+    return true
+  })
+  return { bytes: Buffer.concat(chunks, size), complete }
+}
+
+/**
+ * Hands each piece of a body to `take` as it comes, racing every read against `signal`. `take`
+ * returns false to stop there (the body is cancelled; the answer is false), or throws to stop
+ * with its error; the body is cancelled on any error. True once the body has ended.
+ */
+export async function eachChunk(
+  body: ReadableStream<Uint8Array> | null,
+  signal: AbortSignal | undefined,
+  take: (chunk: Uint8Array) => boolean,
+): Promise<boolean> {
+  if (!body) return true
+  const reader = body.getReader()
   const stopped = abortPromise(signal)
   try {
     for (;;) {
       const next = await (stopped ? Promise.race([reader.read(), stopped.promise]) : reader.read())
-      if (next.done) return { bytes: Buffer.concat(chunks, size), complete: true }
-      const room = limit - size
-      if (next.value.length > room) {
-        if (room > 0) chunks.push(next.value.subarray(0, room))
+      if (next.done) return true
+      if (!take(next.value)) {
         await reader.cancel().catch(() => {})
-        return { bytes: Buffer.concat(chunks, limit), complete: false }
+        return false
       }
-      chunks.push(next.value)
-      size += next.value.length
     }
   } catch (error) {
     await reader.cancel().catch(() => {})
     throw error
   } finally {
     stopped?.dispose()
+  }
+}
+
+/**
+ * One attempt's deadline. An answer read whole must be in before it; a streamed answer, read
+ * part by part into storage, moves it on with every piece that comes (`moved`), so only a service
+ * that goes quiet for the whole time is cut, never one that is still sending a big answer.
+ */
+export class Deadline {
+  private readonly controller = new AbortController()
+  private timer: ReturnType<typeof setTimeout> | undefined
+  private lastMove = Date.now()
+
+  constructor(private readonly ms: number) {
+    this.arm(ms)
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal
+  }
+
+  get passed(): boolean {
+    return this.controller.signal.aborted
+  }
+
+  /** Something came: the time starts again from now. */
+  moved(): void {
+    this.lastMove = Date.now()
+  }
+
+  /** The attempt is over: no timer is left behind. */
+  dispose(): void {
+    clearTimeout(this.timer)
+  }
+
+  private arm(ms: number): void {
+    this.timer = setTimeout(() => {
+      const quiet = Date.now() - this.lastMove
+      if (quiet < this.ms) return this.arm(this.ms - quiet)
+      this.controller.abort(new DOMException('The operation timed out.', 'TimeoutError'))
+    }, ms)
+    // A deadline never keeps the process alive on its own (as AbortSignal.timeout's does not).
+    ;(this.timer as { unref?: () => void }).unref?.()
   }
 }
 

@@ -1,15 +1,15 @@
 /**
- * A run's detail read without zod's walk over every task and output. A big run's detail holds
+ * One task or one output of a run's detail read without zod's walk. A big run's detail holds
  * tens of thousands of them, and a watched run's is read every few seconds: zod's parse makes
- * about eight times the answer's size in short-lived objects each time (a 10,000-row run: some
- * 35 MB), which piled up as garbage in the engine's heap faster than it was collected. This
- * reader builds one plain object per task and per output, by the same rules as the contract's
- * schemas (resources.ts), and gives up on anything they would not take as it is: the answer is
- * then parsed by zod after all, which names the field at fault exactly as before. A test
- * (run-detail-reader.test.ts) holds both readings equal, so a field added to a schema and not
- * here fails it.
+ * about eight times their size in short-lived objects each time, which piled up as garbage in
+ * the engine's heap faster than it was collected. These readers build one plain object per task
+ * and per output, by the same rules as the contract's schemas (resources.ts), and give up on
+ * anything the schemas would not take as it is: the schema then reads that one after all
+ * (run-detail-stream.ts), which names the field at fault exactly as the whole reading does. A
+ * test (run-detail-stream.test.ts) holds both readings equal, so a field added to a schema and
+ * not here fails it.
  */
-import { runDetailSchema, type Artifact, type RunDetail, type RunTask } from '../../shared/contract'
+import type { Artifact, RunTask } from '../../shared/contract'
 
 /** A value that stops the reading: zod parses the answer instead. */
 class NotPlain extends Error {}
@@ -52,13 +52,6 @@ function fields(value: unknown): Record<string, unknown> {
   throw notPlain
 }
 
-/** The schemas' list(): an array, or [] for null and absent. */
-function items(value: unknown): readonly unknown[] {
-  if (Array.isArray(value)) return value
-  if (value === null || value === undefined) return []
-  throw notPlain
-}
-
 /** One reader per field of a resource: the type wants every field the schema has. */
 type Readers<T> = { [K in keyof T]-?: (value: unknown) => T[K] }
 
@@ -93,30 +86,17 @@ const artifactOf = readerOf<Artifact>({
   createdAtUnix: count,
 })
 
-/**
- * The detail as runDetailSchema would parse it, or undefined when the answer holds anything the
- * schemas would refuse or read otherwise than this reader does (zod then parses it). The run's
- * summary and market (one object each) are still zod's to read.
- */
-export function readRunDetail(json: unknown): RunDetail | undefined {
+/** One value read by `read`, or undefined where the schema must tell (see readRunDetail). */
+function plainOr<T>(read: (value: unknown) => T, value: unknown): T | undefined {
   try {
-    const answer = fields(json)
-    const tasks = items(answer.tasks).map(taskOf)
-    const artifacts = items(answer.artifacts).map(artifactOf)
-    const { run, market } = runDetailSchema.shape
-    const summary = run.safeParse(answer.run)
-    const context = market.safeParse(answer.market)
-    if (!summary.success || !context.success) return undefined
-    // As zod has it: a market sent (even empty) is a key, one not sent is none (the type says
-    // the key is always there; zod's own answer lacks it just the same).
-    return {
-      run: summary.data,
-      ...('market' in answer ? { market: context.data } : {}),
-      tasks,
-      artifacts,
-    } as RunDetail
+    return read(value)
   } catch (error) {
     if (error instanceof NotPlain) return undefined
     throw error
   }
 }
+
+/** One task as runTaskSchema reads it, or undefined when the schema must tell. */
+export const plainTask = (value: unknown): RunTask | undefined => plainOr(taskOf, value)
+/** One output as artifactSchema reads it, or undefined when the schema must tell. */
+export const plainArtifact = (value: unknown): Artifact | undefined => plainOr(artifactOf, value)

@@ -30,7 +30,8 @@ import {
 } from './answers'
 import type { RequestBody } from './bodies'
 import { ApiError } from './errors'
-import { MAX_ANSWER_BYTES } from './limits'
+import { Deadline, MAX_ANSWER_BYTES } from './limits'
+import { readStreamed, type StreamCall } from './streamed-answer'
 import { nodeHttpFetcher, type FetchLike, type HttpAnswer, type HttpInit } from './node-http'
 import { redactorFor, type Redact } from './redaction'
 import { RETRYABLE_STATUS, retryDelay, type RetryPolicy } from './retry'
@@ -80,16 +81,19 @@ export interface EndpointCall<S extends z.ZodType> {
   path: string
   /** The contract's schema of the answer: the call resolves to what this parsed. */
   answer: S
-  /**
-   * A cheaper reading of a big answer by the schema's own rules, or undefined when it cannot
-   * tell (the schema parses it then): see run-detail-reader.ts.
-   */
-  quick?: (json: unknown) => z.infer<S> | undefined
   query?: Record<string, string | number | undefined>
   body?: RequestBody
   /** Overrides the catalog, for a request the caller knows may be sent twice. */
   idempotent?: boolean
 }
+
+/** How an attempt's 2xx answer is read: whole, or as a stream. */
+type Receive<T> = (
+  response: HttpAnswer,
+  asked: Asked,
+  signal: AbortSignal,
+  deadline: Deadline,
+) => Promise<T>
 
 /** One attempt's request, built afresh for every attempt (a streamed body is opened again). */
 export interface Built {
@@ -153,7 +157,22 @@ export class Transport {
       () => this.build(url, info, call.body),
       false,
     )
-    return parseAnswer(answer, call.answer, this.asked(label), call.quick)
+    return parseAnswer(answer, call.answer, this.asked(label))
+  }
+
+  /**
+   * Calls one endpoint whose answer is read as it arrives, never held whole: the attempt's
+   * deadline moves on with every piece, and the reader bounds what it keeps. A network failure
+   * midway is retried like any other (a GET), with a reader made afresh.
+   */
+  async stream<T>(call: StreamCall<T>, options: CallOptions = {}): Promise<T> {
+    const info = endpoints[call.name]
+    const url = this.baseUrl + call.path
+    const label = `${info.method} ${call.path.split('?')[0]}`
+    return this.attempts(label, info.idempotent, options, () => this.build(url, info), {
+      receive: (response, asked, signal, deadline) =>
+        readStreamed(response, asked, signal, deadline, call.open()),
+    })
   }
 
   /** Who asks, for errors: the redactor reads the stored token only when an error needs it. */
@@ -209,33 +228,64 @@ export class Transport {
    * covers each attempt, body included: its expiry is a timeout, retried like an unreachable
    * service. A body past its limit is an ApiError at once (a service that sent it will again).
    */
-  async send(
+  send(
     label: string,
     idempotent: boolean,
     options: CallOptions,
     build: () => Promise<Built> | Built,
     acceptAnyStatus: boolean,
   ): Promise<ReceivedAnswer> {
+    return this.attempts(label, idempotent, options, build, {
+      receive: (response, asked, signal) =>
+        receiveAnswer(response, asked, signal, MAX_ANSWER_BYTES),
+      // A status is the answer here (a health check): its body is read as an error body.
+      ...(acceptAnyStatus
+        ? {
+            refused: async (final: HttpAnswer, signal: AbortSignal) => {
+              const { text } = await errorBody(final, signal)
+              return { status: final.status, ok: false, text }
+            },
+          }
+        : {}),
+    })
+  }
+
+  /**
+   * The attempt loop: each attempt built afresh, under its own deadline, its 2xx answer read by
+   * `receive`; a refusal read by `refused` when the caller takes any status, thrown otherwise.
+   */
+  private async attempts<T>(
+    label: string,
+    idempotent: boolean,
+    options: CallOptions,
+    build: () => Promise<Built> | Built,
+    reading: {
+      receive: Receive<T>
+      refused?: (final: HttpAnswer, signal: AbortSignal) => Promise<T>
+    },
+  ): Promise<T> {
     const asked = this.asked(label)
     for (let number = 1; ; number += 1) {
       const attempt: Attempt = { asked, number, idempotent, signal: options.signal }
       const { url, init } = await build()
-      const deadline = AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs)
-      const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline
+      const deadline = new Deadline(options.timeoutMs ?? this.timeoutMs)
+      const signal = options.signal
+        ? AbortSignal.any([options.signal, deadline.signal])
+        : deadline.signal
       const maybeHandled = init.method !== 'GET'
       try {
         const response = await this.fetch(url, { ...init, redirect: 'manual', signal })
         if (!response.ok) {
-          const final = await this.judgeRefusal(response, attempt, acceptAnyStatus, signal)
+          const final = await this.judgeRefusal(response, attempt, !!reading.refused, signal)
           if (!final) continue
-          // A status is the answer here (a health check): its body is read as an error body.
-          const { text } = await errorBody(final, signal)
-          return { status: final.status, ok: false, text }
+          return await reading.refused!(final, signal)
         }
-        return await receiveAnswer(response, asked, signal, MAX_ANSWER_BYTES)
+        return await reading.receive(response, asked, signal, deadline)
       } catch (error) {
         if (error instanceof ApiError) throw error
-        await this.waitAfterNoAnswer(error, attempt, maybeHandled, deadline.aborted)
+        await this.waitAfterNoAnswer(error, attempt, maybeHandled, deadline.passed)
+      } finally {
+        deadline.dispose()
       }
     }
   }

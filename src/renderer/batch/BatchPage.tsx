@@ -1,6 +1,6 @@
 import { useEffect, useId } from 'react'
 import type { BatchRowFilter, BatchView, EnvironmentView } from '../../shared/bridge'
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 import { CardHead } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { Fact } from '../components/Fact'

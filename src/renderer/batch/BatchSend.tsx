@@ -1,5 +1,5 @@
 import type { BatchView } from '../../shared/bridge'
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 import { PlanThenSendSteps } from '../prepare/PlanThenSendSteps'
 import { rowsNotPaidBefore } from '../prepare/SentBeforeNotes'
 import { usePlanThenSend } from '../prepare/use-plan-then-send'

@@ -1,5 +1,5 @@
 import type { CompareOutput, CompareRow, CompareRowSide } from '../../shared/bridge'
-import { amount } from '../../shared/amounts'
+import { formatAmount } from '../../shared/format/amounts'
 import { StatusBadge } from '../components/StatusBadge'
 import { kindLabel } from '../runs/run-view'
 
@@ -68,7 +68,7 @@ function OutputDiff(props: { output: CompareOutput }) {
 
 function cost(side: CompareRowSide | null, unit: string): string {
   if (!side || side.costT === null) return '—'
-  return amount(side.costT, unit)
+  return formatAmount(side.costT, unit)
 }
 
 function time(side: CompareRowSide | null): string {

@@ -3,7 +3,7 @@ import { VirtualRow, type RowPlace } from '../components/VirtualTable'
 import { batchSummaryKey } from '../stores/history-store'
 import { useFields, useStores } from '../stores/context'
 import type { BatchHeadRow } from './batch-groups'
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 
 /** The head of a batch's runs in History: its sheet, the batch's summary, and its page. */
 export function BatchHead(props: { head: BatchHeadRow; place: RowPlace }) {

@@ -6,12 +6,12 @@ import { Dialog } from '../components/Dialog'
 import { ErrorNotice } from '../components/ErrorNotice'
 import {
   agreeWords,
-  amount,
+  formatAmount,
   estimateSourceWords,
   estimateWords,
   plural,
   type EstimateFacts,
-} from '../../shared/amounts'
+} from '../../shared/format/amounts'
 import { sheetRowsText } from '../../shared/format/rows'
 import { Checkbox } from '../components/Field'
 import { SentBeforeNote, type SendOnlyNew } from './SentBeforeNotes'
@@ -53,7 +53,7 @@ function titleOf(plan: SubmissionPlanView): string {
 /** The send button's words: the estimate when known. */
 function sendWords(plan: SubmissionPlanView): string {
   return plan.estimateT !== null
-    ? `Send for about ${amount(plan.estimateT, plan.unitLabel)}`
+    ? `Send for about ${formatAmount(plan.estimateT, plan.unitLabel)}`
     : `Send ${plural(plan.rowCount, 'row')}`
 }
 
@@ -137,6 +137,11 @@ export function ConfirmSubmission(props: ConfirmSubmissionProps) {
           {...(props.onOpenRun ? { onOpenRun: props.onOpenRun } : {})}
           {...(props.onSendOnlyNew ? { sendOnlyNew: props.onSendOnlyNew } : {})}
         />
+        {plan.parts && (
+          <p className="prep-note" role="note" data-testid="plan-parts">
+            {plan.parts.words}
+          </p>
+        )}
         {plan.unansweredOf && <UnansweredNote sentAtMs={plan.unansweredOf.sentAtMs} />}
         {plan.monthlyLimit && <MonthlyLimitNote limit={plan.monthlyLimit} />}
         {valid && (
@@ -281,7 +286,7 @@ function SpendingCap(props: {
         {check.invalid
           ? 'Enter a whole number, or leave it empty.'
           : check.over
-            ? `The estimate (${amount(plan.estimateT!, plan.unitLabel)}) is above your cap: send fewer rows (a pilot) or raise the cap.`
+            ? `The estimate (${formatAmount(plan.estimateT!, plan.unitLabel)}) is above your cap: send fewer rows (a pilot) or raise the cap.`
             : check.unknown
               ? 'The cost is not known before the run, so a cap cannot be checked: send a pilot first, or leave the cap empty.'
               : 'Nothing is sent if the estimate is above this amount.'}

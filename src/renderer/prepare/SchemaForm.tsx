@@ -1,9 +1,11 @@
 import { Details } from '../components/CardParts'
-import type { BridgeErrorInfo, PrepareTarget, SavedFileView } from '../../shared/bridge'
+import type { BridgeErrorInfo, SavedFileView } from '../../shared/bridge'
+import type { RunTarget } from '../../shared/run-target'
 import type { SchemaColumn, SchemaField } from '../../shared/contract'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useStores, useFields } from '../stores/context'
-import { describeAge, describeFileKinds, describeType } from '../stores/prepare/field-words'
+import { describeAge } from '../../shared/format/time'
+import { describeFileKinds, describeType } from '../stores/prepare/field-words'
 import { Card } from '../components/CardParts'
 
 /** Fields in the order of the workbook's columns (run-wide fields last). */
@@ -114,7 +116,7 @@ function TemplateDetails() {
 }
 
 /** The chosen listing: loading, error, or its price, terms, version and form. */
-function ListingDetails(props: { target: Extract<PrepareTarget, { kind: 'listing' }> }) {
+function ListingDetails(props: { target: Extract<RunTarget, { kind: 'listing' }> }) {
   const { prepare } = useStores()
   const { target } = props
   const { listing, listingLoading, listingError } = useFields(

@@ -14,7 +14,7 @@ import { rowsNotPaidBefore } from './SentBeforeNotes'
 import { Card } from '../components/CardParts'
 import { useShallow } from 'zustand/react/shallow'
 import { rowsToSetAside, sendBlocker, workbookBlocker } from '../stores/prepare/send-blocker'
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 
 /**
  * The confirmation comes as a chunk of its own, fetched once step 4 is drawn: the first screen's

@@ -1,5 +1,5 @@
 import type { PaidBeforeView, SubmissionPlanView } from '../../shared/bridge'
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 import { sheetRowsText } from '../../shared/format/rows'
 import { Checkbox } from '../components/Field'
 

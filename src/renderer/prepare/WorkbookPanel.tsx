@@ -13,7 +13,7 @@ import { RowsGrid } from './RowsGrid'
 import { RunFieldsForm } from './RunFieldsForm'
 import { SavedLine } from './SchemaForm'
 import { CardHead } from '../components/CardParts'
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 
 const ACCEPT =
   '.xlsx,.csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,text/csv'

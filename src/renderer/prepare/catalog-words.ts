@@ -4,7 +4,7 @@
  */
 import type { CatalogEntry, CatalogSource, CatalogVersion } from '../../shared/bridge'
 import { formatAmount } from '../../shared/format'
-import { describeAge } from '../stores/prepare/field-words'
+import { describeAge } from '../../shared/format/time'
 
 const SOURCE_WORDS: Record<CatalogSource, string> = {
   runs: 'from your runs',
@@ -12,12 +12,6 @@ const SOURCE_WORDS: Record<CatalogSource, string> = {
   'own-listing': 'your listing',
   sandbox: 'the Sandbox’s own',
   'saved-schema': 'saved on this computer',
-}
-
-/** An amount that may have a fraction (a row's share of a run's cost). */
-function amount(valueT: number, unitLabel: string): string {
-  if (Number.isInteger(valueT)) return formatAmount(valueT, unitLabel)
-  return `${valueT.toFixed(2)} ${unitLabel || 'credits'}`
 }
 
 /** "last run 2 hours ago · 12 rows run · 4 credits a row last time · from your runs" */
@@ -29,7 +23,7 @@ export function entryFacts(entry: CatalogEntry, unitLabel: string, nowMs = Date.
   ]
   if (entry.rowsRun > 0) parts.push(`${entry.rowsRun} row${entry.rowsRun === 1 ? '' : 's'} run`)
   if (entry.lastCostPerRowT !== undefined) {
-    parts.push(`${amount(entry.lastCostPerRowT, unitLabel)} a row last time`)
+    parts.push(`${formatAmount(entry.lastCostPerRowT, unitLabel)} a row last time`)
   }
   parts.push(SOURCE_WORDS[entry.source])
   return parts.join(' · ')

@@ -1,7 +1,7 @@
 /**
  * What can be run in the environment on screen (the Bridge's listCatalog), asked again when the
  * environment changes and after a run was sent. When it cannot be had, the list is empty and the
- * templates the prepare store knows are shown as before.
+ * templates the prepare store knows are shown alone.
  */
 import { useState } from 'react'
 import type { CatalogEntry } from '../../shared/bridge'

@@ -4,8 +4,8 @@ import type { Artifact } from '../../shared/contract'
 import { VirtualRow, VirtualTable } from '../components/VirtualTable'
 import { useStores, useFields } from '../stores/context'
 import { ArtifactPreview } from './ArtifactPreview'
-import { kindLabel, rowLabel } from './run-view'
-import { plural } from '../../shared/amounts'
+import { kindLabel, taskRowLabel } from './run-view'
+import { plural } from '../../shared/format/amounts'
 
 const ARTIFACT_ROW = 44
 const artifactKey = (artifact: Artifact) => artifact.artifactId
@@ -44,7 +44,7 @@ function ArtifactsCardView(props: { overview: RunOverview }) {
           tableClassName="artifacts-table"
           columns={['Row', 'Output', 'Type', { label: 'Preview', hidden: true }]}
           renderRow={(artifact, place) => {
-            const label = rowLabel(artifact.sourceRowIndex, rowNumbers)
+            const label = taskRowLabel(artifact.sourceRowIndex, rowNumbers)
             return (
               <VirtualRow place={place}>
                 <td>{label}</td>
@@ -69,7 +69,7 @@ function ArtifactsCardView(props: { overview: RunOverview }) {
       {open && (
         <ArtifactPreview
           artifact={open}
-          label={rowLabel(open.sourceRowIndex, rowNumbers)}
+          label={taskRowLabel(open.sourceRowIndex, rowNumbers)}
           state={previews[open.artifactId]}
           desktop={bridge.shell === 'electron'}
           onShow={() => void runDetail.getState().showInFolder('artifact', open.artifactId)}

@@ -7,7 +7,7 @@ import { toFileRef } from '../bridge/files'
 import { useRunDetail, useStores } from '../stores/context'
 import type { RetryEdits } from '../stores/run-detail/retry-types'
 import { changedRows } from '../stores/run-detail/retry-slice'
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 
 /**
  * The failed rows of a retry, to fix before they are sent again: each row's cells as sent, the

@@ -11,7 +11,7 @@ import { parentFolderName, savedFolderWords } from './run-view'
 import { RedoRows } from '../redo/RedoRows'
 import { RowVersions } from '../redo/RowVersions'
 import { RetryFailed } from './RetryFailed'
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 
 /** What to do with a run's outputs: save them, write the results workbook, retry failed rows. */
 export function OutputsCard(props: { overview: RunOverview }) {

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { PilotRestView, RunOverview } from '../../shared/bridge'
 import { isTerminalStatus } from '../../shared/contract/statuses'
-import { estimateWords, plural } from '../../shared/amounts'
+import { estimateWords, plural } from '../../shared/format/amounts'
 import { Card } from '../components/CardParts'
 import { PlanThenSendSteps } from '../prepare/PlanThenSendSteps'
 import { usePlanThenSend } from '../prepare/use-plan-then-send'

@@ -4,7 +4,7 @@ import { useRunDetail, useStores } from '../stores/context'
 import { ConfirmSubmission } from '../prepare/ConfirmSubmission'
 import { FixFailedRows } from './FixFailedRows'
 import { SentAsNewRun } from './SentAsNewRun'
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 import { useFailedRowsLeft } from './run-batch'
 
 /**
@@ -17,7 +17,7 @@ export function RetryFailed(props: { overview: RunOverview }) {
   const { runDetail, nav } = useStores()
   const retry = useRunDetail((s) => s.retry)
   const { run } = props.overview.detail
-  // Until the batch answers, the run's own failed rows are offered, as before batches.
+  // Until the batch answers, the run's own failed rows are offered.
   const left = useFailedRowsLeft(props.overview) ?? run.failedTasks
   if (run.failedTasks === 0) return null
   if (!props.overview.fromThisDevice)

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import type { BridgeErrorInfo, RunOverview } from '../../shared/bridge'
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 import { Card } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useStores } from '../stores/context'

@@ -1,8 +1,8 @@
 import type { RunOverview } from '../../shared/bridge'
 import { isTerminalStatus } from '../../shared/contract/statuses'
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 import { Card } from '../components/CardParts'
-import { rowLabel } from './run-view'
+import { taskRowLabel } from './run-view'
 
 /**
  * What can be stopped once a run is sent: nothing, from here. The service has no way to cancel
@@ -42,5 +42,5 @@ export function StoppingCard(props: { overview: RunOverview }) {
 function cancelledRows(overview: RunOverview): string[] {
   return overview.detail.tasks
     .filter((task) => task.status === 'cancelled')
-    .map((task) => rowLabel(task.sourceRowIndex, overview.rowNumbers))
+    .map((task) => taskRowLabel(task.sourceRowIndex, overview.rowNumbers))
 }

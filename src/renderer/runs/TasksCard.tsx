@@ -4,12 +4,12 @@ import type { RunTask } from '../../shared/contract'
 import { isTerminalStatus } from '../../shared/contract/statuses'
 import { StatusBadge } from '../components/StatusBadge'
 import { VirtualRow, VirtualTable } from '../components/VirtualTable'
-import { orderTasks, rowLabel } from './run-view'
+import { orderTasks, taskRowLabel } from './run-view'
 import { CardHead } from '../components/CardParts'
 import type { ConfirmChoice } from '../../shared/bridge'
 import { RedoOutcome } from '../redo/RedoRows'
 import { useRedo } from '../redo/use-redo'
-import { plural } from '../../shared/amounts'
+import { plural } from '../../shared/format/amounts'
 
 const TASK_ROW = 52
 const taskKey = (task: RunTask) => task.taskId
@@ -140,14 +140,14 @@ function RowsTable(props: {
                 <input
                   type="checkbox"
                   className="redo-mark"
-                  aria-label={`Redo ${rowLabel(task.sourceRowIndex, rowNumbers).toLowerCase()}`}
+                  aria-label={`Redo ${taskRowLabel(task.sourceRowIndex, rowNumbers).toLowerCase()}`}
                   checked={marks.marked.has(task.sourceRowIndex)}
                   onChange={() => marks.toggle(task.sourceRowIndex)}
                 />
               )}
             </td>
           )}
-          <td>{rowLabel(task.sourceRowIndex, rowNumbers)}</td>
+          <td>{taskRowLabel(task.sourceRowIndex, rowNumbers)}</td>
           <td>
             <StatusBadge status={task.status} />
           </td>

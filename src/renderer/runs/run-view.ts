@@ -1,16 +1,11 @@
 /** Plain functions behind the run detail: row names, timing and cost, tested like any function. */
 import type { RunOverview } from '../../shared/bridge'
 import type { RunSummary, RunTask } from '../../shared/contract'
-import { formatAmount } from '../../shared/format'
+import { formatAmount, rowLabel, spreadsheetRows } from '../../shared/format'
 
-/**
- * How a submitted row is named: its spreadsheet row ("Row 6") when the rows came from a
- * workbook on this device, otherwise its position in the submitted rows ("Submitted row 5").
- */
-export function rowLabel(sourceRowIndex: number, rowNumbers: number[] | null): string {
-  if (sourceRowIndex < 0) return 'Whole run'
-  if (rowNumbers) return `Row ${rowNumbers[sourceRowIndex] ?? sourceRowIndex + 1}`
-  return `Submitted row ${sourceRowIndex + 1}`
+/** How the run's page names a task's row: by its sheet row when the run's rows came from here. */
+export function taskRowLabel(sourceRowIndex: number, rowNumbers: readonly number[] | null): string {
+  return rowLabel(spreadsheetRows(rowNumbers ?? []), sourceRowIndex)
 }
 
 /** "4 min 12 s", "1 h 3 min", "0.8 s". */

@@ -37,7 +37,7 @@ export function useEarlierPaces(environment: string, runs: readonly Targeted[]):
         bridge.api
           .earlierPaces({ environment, templateKeys, listingIds })
           .then((view) => view.samples)
-          // Without the history's figures the time left comes from the runs fetched, as before.
+          // Without the history's figures the time left comes from the runs fetched alone.
           .catch(() => [])
       )
     },

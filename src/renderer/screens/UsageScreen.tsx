@@ -6,7 +6,7 @@
  */
 import { useState } from 'react'
 import type { EnvironmentView, UsageView } from '../../shared/bridge'
-import { formatAmount } from '../../shared/format/runs'
+import { formatAmount } from '../../shared/format/amounts'
 import { formatMoment } from '../../shared/format'
 import { Card } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'

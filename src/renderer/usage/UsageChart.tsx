@@ -10,7 +10,7 @@ import { BarStack } from '@visx/shape'
 import { scaleBand, scaleLinear, scaleOrdinal } from '@visx/scale'
 import type { UsageChart as Chart } from '../../shared/usage/figures'
 import { periodLabel } from '../../shared/usage/calendar'
-import { formatAmount } from '../../shared/format/runs'
+import { formatAmount } from '../../shared/format/amounts'
 
 const HEIGHT = 240
 const MARGIN = { top: 8, right: 8, bottom: 28, left: 56 }

@@ -2,7 +2,7 @@
 import type { UsagePeriodRunsView } from '../../shared/bridge'
 import type { TargetUsage } from '../../shared/usage/figures'
 import { periodLabel } from '../../shared/usage/calendar'
-import { formatAmount } from '../../shared/format/runs'
+import { formatAmount } from '../../shared/format/amounts'
 import { formatUnixMoment, statusLabel } from '../../shared/format'
 import { useStores } from '../stores/context'
 

@@ -2,7 +2,7 @@
  * A batch in words: one sentence for its counts, the same in the app, the CLI, History and the
  * results workbook ("30 rows: 29 succeeded, 1 failed, then sent again and succeeded").
  */
-import { plural } from '../amounts'
+import { plural } from './amounts'
 import type { BatchCounts, BatchSendKind } from '../bridge/views/batches'
 
 /** Counts of a batch, with how many rows succeeded only after being sent again. */
@@ -36,6 +36,7 @@ const KIND_WORDS: Record<BatchSendKind, string> = {
   retry: 'retry of failed rows',
   redo: 'redo of chosen rows',
   chosen: 'chosen rows',
+  part: 'one part of a large sheet',
 }
 
 /** How a run of a batch came to be sent, in a few words ("pilot", "redo of chosen rows"). */

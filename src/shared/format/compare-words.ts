@@ -3,7 +3,7 @@
  * they are counted apart ("4 rows in both, 0 differ; 26 only in B"). The same in the app and the
  * CLI.
  */
-import { plural } from '../amounts'
+import { plural } from './amounts'
 import type { CompareRow } from '../bridge/views/compare'
 
 export function comparisonCounts(rows: readonly Pick<CompareRow, 'a' | 'b' | 'differs'>[]) {

@@ -1,4 +1,5 @@
 export * from './runs'
+export { formatAmount } from './amounts'
 export * from './time'
 export * from './rows'
 export * from './service-version'

@@ -32,14 +32,18 @@ function named(numbering: RowNumbering | null | undefined, index: number): boole
   return numbering?.source === 'spreadsheet' && numbering.numbers[index] !== undefined
 }
 
-/** "Row 6" or "Submitted row 5" (lower case with `lower`, for the middle of a sentence). */
+/**
+ * "Row 6" or "Submitted row 5" (lower case with `lower`, for the middle of a sentence); "Whole run"
+ * for an index below 0, the service's mark of a task or output of the whole run.
+ */
 export function rowLabel(
   numbering: RowNumbering | null | undefined,
   index: number,
   lower = false,
 ): string {
   const n = rowNumberOf(numbering, index)
-  const text = named(numbering, index) ? `Row ${n}` : `Submitted row ${n}`
+  const text =
+    index < 0 ? 'Whole run' : named(numbering, index) ? `Row ${n}` : `Submitted row ${n}`
   return lower ? text.charAt(0).toLowerCase() + text.slice(1) : text
 }
 

@@ -4,6 +4,7 @@
  */
 import { isTerminalStatus } from '../contract/statuses'
 import { finishedRows } from './row-times'
+import { formatAmount } from './amounts'
 
 export interface RunCounters {
   status: string
@@ -66,25 +67,6 @@ export function runProgressText(run: RunCounters): string {
 export function runDoneFraction(run: RunCounters): number {
   if (run.totalTasks <= 0) return isTerminalStatus(run.status) ? 1 : 0
   return Math.min(1, Math.max(0, finishedRows(run) / run.totalTasks))
-}
-
-// Intl formatters are slow to make and cheap to reuse: one per locale.
-const numberFormats = new Map<string, Intl.NumberFormat>()
-function numberFormat(locale: string | undefined): Intl.NumberFormat {
-  let format = numberFormats.get(locale ?? '')
-  if (!format) {
-    format = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 })
-    numberFormats.set(locale ?? '', format)
-  }
-  return format
-}
-
-/** An integer amount with the environment's unit label, never converted: "1,250 credits". */
-export function formatAmount(amountT: number, unitLabel: string, locale?: string): string {
-  const number = numberFormat(locale).format(amountT)
-  const unit = unitLabel || 'credits'
-  // The default unit reads "1 credit"; a label the operator chose is shown as given.
-  return `${number} ${amountT === 1 && unit === 'credits' ? 'credit' : unit}`
 }
 
 export interface RunCost {

@@ -29,6 +29,20 @@ export function formatUnixMoment(unix: number, kind: MomentKind, locale?: string
   return unix ? formatMoment(new Date(unix * 1000), kind, locale) : '—'
 }
 
+/**
+ * How long ago something was saved or last used: "just now" under a whole minute, then "3 minutes
+ * ago", "5 hours ago", "4 days ago". Minutes are floored, so a minute is said only once it has
+ * passed; the window and the CLI both say it this way.
+ */
+export function describeAge(atMs: number, nowMs = Date.now()): string {
+  const minutes = Math.max(0, Math.floor((nowMs - atMs) / 60_000))
+  if (minutes < 1) return 'just now'
+  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'} ago`
+  const hours = Math.round(minutes / 60)
+  if (hours < 48) return `${hours} hour${hours === 1 ? '' : 's'} ago`
+  return `${Math.round(hours / 24)} days ago`
+}
+
 export function formatUnixTime(unix: number, nowMs: number, locale?: string): string {
   if (!unix || unix <= 0) return '—'
   const ms = unix * 1000

@@ -1,17 +1,9 @@
 /** A submission sent and not yet answered, as the New run screen lists it. */
-import type { PendingSubmissionView, PlanTarget } from '../../../shared/bridge'
-import type { Submission } from '../../flows/spend/submissions'
+import type { PendingSubmissionView } from '../../../shared/bridge'
+import { submittedTarget, type Submission } from '../../flows/spend/submissions'
 
 export function pendingView(s: Submission): PendingSubmissionView {
-  const target: PlanTarget =
-    s.targetKind === 'listing'
-      ? {
-          kind: 'listing',
-          listingId: s.targetId,
-          listingVersionId: s.listingVersionId,
-          name: s.targetId,
-        }
-      : { kind: 'template', templateId: s.targetId, name: s.targetId }
+  const target = { ...submittedTarget(s), name: s.targetId }
   return {
     environment: s.environment,
     clientRequestId: s.clientRequestId,

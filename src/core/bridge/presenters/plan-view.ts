@@ -1,6 +1,7 @@
 /** A plan as the Bridge shows it (the confirmation's view). */
 import type { DuplicateView, SubmissionPlanView } from '../../../shared/bridge'
 import { describePlan } from '../../flows/spend/describe-plan'
+import { partsWords } from '../../flows/spend/parts'
 import type { Plan } from '../../flows/spend/plan'
 import type { Submission } from '../../flows/spend/submissions'
 import { monthlyLimitView } from './usage-view'
@@ -52,6 +53,15 @@ export function planView(plan: Plan): SubmissionPlanView {
     ...(plan.batchOfRunId ? { restOfPilotRunId: plan.batchOfRunId } : {}),
     ...(plan.fixableRows?.length ? { fixableRows: plan.fixableRows } : {}),
     ...(plan.fixesFromWorkbook ? { fixesFromWorkbook: plan.fixesFromWorkbook } : {}),
+    ...(plan.parts
+      ? {
+          parts: {
+            count: plan.parts.parts.length,
+            size: plan.parts.size,
+            words: partsWords(plan, { runIds: false }),
+          },
+        }
+      : {}),
     ...(plan.batch
       ? { batchId: plan.batch.batchId ?? '', sendKind: plan.batch.kind }
       : {}),

@@ -53,6 +53,12 @@ export function runsSource(engine: Engine): RunsSource {
       engine.recordRuns(connection.historyKey, [detail.run])
       return detail
     },
+    async readRun(environment, runId, open) {
+      const connection = await engine.connect({ env: environment })
+      const head = await connection.client.readRun(runId, open)
+      engine.recordRuns(connection.historyKey, [head.run])
+      return head
+    },
     unitLabel: (environment) => engine.environments.find(environment)?.unitLabel ?? 'credits',
     acceptedSubmissionsMark: () => engine.submissions.acceptedMark(),
   }

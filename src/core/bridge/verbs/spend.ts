@@ -20,19 +20,12 @@ import {
   pilotRest,
   planRestOfPilot,
   planRetryFailed,
-  planSubmission,
   type Plan,
 } from '../../flows/spend'
-import { listingSheet } from '../../flows/spend/listing-copy'
+import { planSend } from '../../flows/spend/plan-send'
 import type { ReadCorrected } from '../../flows/spend/retry-workbook'
-import {
-  followUpOf,
-  keepSetAsideWithRun,
-  skippingInvalidRows,
-  type ReadSheet,
-  type SetAsideFile,
-} from '../../flows/spend/set-aside'
-import { isSetAsideWorkbook, parseInputWorkbook } from '../../workbooks'
+import { keepSetAsideWithRun, type ReadSheet } from '../../flows/spend/set-aside'
+import { parseInputWorkbook } from '../../workbooks'
 import { CancellableWork } from '../cancellable-work'
 import { fileAssetsOf, materialise, refusePathsOverHttp } from '../files'
 import { pendingView } from '../presenters/pending-view'
@@ -225,107 +218,46 @@ const UPLOAD_STOPPED = {
 }
 
 /**
- * How a plan reads its sheet: the mapping the user confirmed on the check, the sheet chosen, and
- * the engine's kept workbook worker, the one the check used. With skipInvalid, `more` says where
- * the worker writes the rows with problems as it reads.
+ * A dropped workbook as a send (flows/spend/plan-send.ts), read by the engine's kept workbook
+ * worker, the one the check used; its temporary copy goes with the plan.
  */
-function sheetReader(
-  ctx: VerbContext,
-  args: RequestArgs<'planSubmission'>,
-  rememberedMaps: ReturnType<VerbContext['engine']['mappings']['forTarget']>,
-): ReadSheet {
-  return (file, schema, more = {}) =>
-    parseInputWorkbook({ path: file }, schema, {
-      ...more,
-      // A workbook a page sent names files on the page's computer: only its uploads count.
-      ...(args.file.kind === 'bytes'
-        ? { fileAssets: fileAssetsOf(args.fileAssets) }
-        : { checkFiles: true }),
-      ...(args.sheet !== undefined ? { sheet: args.sheet } : {}),
-      rememberedMaps,
-      kept: ctx.engine.workbookWorker,
-    })
-}
-
-/** Reads, validates and prices a dropped workbook; its temporary copy goes with the plan. */
 async function planFromFile(
   ctx: VerbContext,
   connection: Connection,
   args: RequestArgs<'planSubmission'>,
   signal?: AbortSignal,
 ): Promise<Plan> {
-  const materialised = await materialise(ctx.engine.home, args.file)
-  const { path, fileName } = materialised
-  let scratch = materialised.scratch
-  let setAside: SetAsideFile | undefined
-  try {
-    const rememberedMaps = ctx.engine.mappings.forTarget(connection.historyKey, args.target)
-    const read = sheetReader(ctx, args, rememberedMaps)
-    const aside = {
-      about: [['Set aside from', fileName]] as [string, string][],
-      onSetAside: (file: SetAsideFile) => (setAside = file),
-    }
-    // A listing's service is sent its own headers: a mapped sheet, its valid rows, or the rows of
-    // a set-aside workbook (without the columns it adds), as a copy.
-    const copyMayBeNeeded =
-      args.skipInvalid || Object.keys(rememberedMaps).length || (await isSetAsideWorkbook(path))
-    const copy =
-      args.target.kind === 'listing' && copyMayBeNeeded
-        ? await listingSheet(
-            ctx.engine.home,
-            connection.client,
-            args.target.listingId,
-            { path, scratch },
-            read,
-            args.skipInvalid ? aside : undefined,
-          )
-        : null
-    if (copy) scratch = copy.scratch
-    // Fixed rows set aside from a run are its follow-up, in that run's batch.
-    const followed = await followUpOf(path)
-    const planned = await planSubmission(
-      ctx.engine,
-      connection,
-      copy?.read ??
-        (args.skipInvalid
-          ? skippingInvalidRows(ctx.engine.home, read, aside.about, aside.onSetAside)
-          : read),
-      {
-        file: copy?.file ?? path,
-        sheetFile: path,
-        fileName,
-        scratch,
-        followUpOf: followed ?? undefined,
-        target:
-          args.target.kind === 'template'
-            ? { ...args.target, callbackUrl: args.callbackUrl }
-            : args.target,
-        selection: args.pilotRows !== undefined ? { first: args.pilotRows } : {},
-        runValues: args.runValues,
-      },
-      signal ? { signal } : {},
-    )
-    // The kept plan itself gains them (the store holds this object until it is confirmed).
-    const plan: Plan = Object.assign(planned, {
-      fromNewRun: true,
-      ...(setAside ? { setAside } : {}),
+  const { path, fileName, scratch } = await materialise(ctx.engine.home, args.file)
+  const read: ReadSheet = (file, schema, more = {}) =>
+    parseInputWorkbook({ path: file }, schema, {
+      ...more,
+      // A workbook a page sent names files on the page's computer: only its uploads count.
+      ...(args.file.kind === 'bytes'
+        ? { fileAssets: fileAssetsOf(args.fileAssets) }
+        : { checkFiles: true }),
+      kept: ctx.engine.workbookWorker,
     })
-    // A plan that cannot be confirmed, or that the page stopped waiting for, keeps nothing.
-    if (!plan.id) await dropFiles(scratch, setAside)
-    else if (signal?.aborted) {
-      ctx.engine.plans.drop(plan.id) // its temporary copy goes with it
-      await dropFiles(undefined, setAside)
-    }
-    return plan
-  } catch (error) {
-    await dropFiles(scratch, setAside)
-    throw error
-  }
-}
-
-async function dropFiles(scratch: string | undefined, setAside: SetAsideFile | undefined) {
-  if (scratch) await rm(scratch, { recursive: true, force: true })
-  if (setAside) await rm(setAside.path, { force: true })
+  const target =
+    args.target.kind === 'template'
+      ? { ...args.target, callbackUrl: args.callbackUrl }
+      : args.target
+  return planSend(
+    ctx.engine,
+    connection,
+    read,
+    {
+      file: path,
+      fileName,
+      scratch,
+      target,
+      sheet: args.sheet,
+      setAside: args.skipInvalid ? {} : undefined,
+      selection: args.pilotRows !== undefined ? { first: args.pilotRows } : {},
+      runValues: args.runValues,
+      fromNewRun: true,
+    },
+    signal ? { signal } : {},
+  )
 }
 
 /**

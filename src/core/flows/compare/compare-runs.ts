@@ -1,5 +1,5 @@
 /**
- * Two runs compared row by row: rows matched by their inputs (matching.ts), and for each pair
+ * Two runs compared row by row: rows matched by their inputs (match-rows.ts), and for each pair
  * the status, every output (text as a word diff, JSON field by field, other files by name, size
  * and a preview), and each row's cost and time. The flow reads both runs and their outputs; the
  * comparing itself is pure (compare-rows.ts).

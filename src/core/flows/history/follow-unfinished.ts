@@ -20,8 +20,8 @@ export async function followUnfinished(
     history.recordRuns(connection.historyKey, found)
     for (const run of found) wanted.delete(run.runId)
     for (const runId of [...wanted].slice(0, 5)) {
-      const detail = await connection.client.run(runId, { signal })
-      history.recordRuns(connection.historyKey, [detail.run])
+      const run = await connection.client.runSummary(runId, { signal })
+      history.recordRuns(connection.historyKey, [run])
     }
   } catch {
     // Offline or refused: the history shows what it last saw.

@@ -3,7 +3,7 @@
  * (src/shared/callback-address.ts) wherever one comes in, and the last one asked for remembered
  * per environment and template, in the settings table, so the New run screen offers it again.
  */
-import type { PrepareTarget } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import { callbackAddressProblem } from '../../../shared/callback-address'
 import { EngineError } from '../../errors'
 import type { Db } from '../../storage/db'
@@ -49,7 +49,7 @@ export class CallbackAddresses {
    * The address a New run asks for, checked before anything else, and kept (or its absence) for
    * the template's next run here. Listings have no such address.
    */
-  rememberAsked(historyKey: string, target: PrepareTarget, text: string | undefined) {
+  rememberAsked(historyKey: string, target: RunTarget, text: string | undefined) {
     if (target.kind === 'template') {
       this.remember(historyKey, target.templateId, checkedCallbackUrl(text))
     } else if (text?.trim()) {

@@ -2,7 +2,7 @@
  * Offline validation, the one flow behind the command line's `validate` and the app's New run
  * check: find the schema, then read and check the workbook in a worker.
  */
-import type { PrepareTarget } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import { ApiError } from '../../service'
 import type { Connection } from '../../environments/connection'
 import {
@@ -40,7 +40,7 @@ export async function checkWorkbook(
   connection: Connection,
   path: string,
   options: {
-    target?: PrepareTarget | undefined
+    target?: RunTarget | undefined
     keepCells?: boolean
     checkFiles?: boolean
     runValues?: Record<string, string> | undefined

@@ -2,13 +2,13 @@
  * Column mappings remembered on this computer: once a user confirms which of their columns
  * feeds which field, a sheet with the same headers dropped for the same template maps itself.
  */
-import type { PrepareTarget } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import type { Db } from '../../storage/db'
 import { ColumnMappingsTable } from '../../storage/tables/column-mappings'
 import { headersKey, type ColumnMap, type MappingOutcome } from '../../workbooks'
 
 /** The key a target's mappings are kept under (a listing's, whatever its version). */
-function targetKey(target: PrepareTarget): string {
+function targetKey(target: RunTarget): string {
   return target.kind === 'template'
     ? `template:${target.templateId}`
     : `listing:${target.listingId}`
@@ -22,14 +22,14 @@ export class ColumnMappings {
   }
 
   /** The mappings remembered for a target, by `headersKey()` (for the reader to choose from). */
-  forTarget(historyKey: string, target: PrepareTarget): Record<string, ColumnMap> {
+  forTarget(historyKey: string, target: RunTarget): Record<string, ColumnMap> {
     return this.table.forTarget(historyKey, targetKey(target))
   }
 
   /** Remembers the mapping confirmed for a sheet with these headers. */
   remember(
     historyKey: string,
-    target: PrepareTarget,
+    target: RunTarget,
     headers: readonly (string | null)[],
     mapping: ColumnMap,
   ) {
@@ -41,7 +41,7 @@ export class ColumnMappings {
 export function mappingReadOptions(
   mappings: Pick<ColumnMappings, 'forTarget'> | undefined,
   historyKey: string,
-  target: PrepareTarget | null,
+  target: RunTarget | null,
   given: ColumnMap | undefined,
 ): { columnMap?: ColumnMap; rememberedMaps?: Record<string, ColumnMap> } {
   if (given) return { columnMap: given }
@@ -53,7 +53,7 @@ export function mappingReadOptions(
 export function rememberGiven(
   mappings: Pick<ColumnMappings, 'remember'> | undefined,
   historyKey: string,
-  target: PrepareTarget | null,
+  target: RunTarget | null,
   outcome: MappingOutcome | undefined,
 ) {
   if (!mappings || !target || outcome?.source !== 'given' || !outcome.complete) return

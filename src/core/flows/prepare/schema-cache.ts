@@ -95,14 +95,3 @@ export class Schemas {
     return savedCopy(this.table, historyKey, templateId)
   }
 }
-
-/** "3 hours ago"-style age of a cached schema. */
-export function describeAge(fetchedAtMs: number, now = Date.now()): string {
-  const minutes = Math.max(0, Math.round((now - fetchedAtMs) / 60_000))
-  if (minutes < 1) return 'just now'
-  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'} ago`
-  const hours = Math.round(minutes / 60)
-  if (hours < 48) return `${hours} hour${hours === 1 ? '' : 's'} ago`
-  const days = Math.round(hours / 24)
-  return `${days} days ago`
-}

@@ -4,7 +4,7 @@
  * workbook made from it. A workbook made by the app names its target in its hidden sheet.
  */
 import type { ListingInputSchema, OfficialTemplateSchema } from '../../../shared/contract'
-import type { PrepareTarget } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import { safeFileName } from '../downloads/downloads'
@@ -14,7 +14,7 @@ import type { Schemas } from './schema-cache'
 
 /** What a workbook is checked against: the schema, a name to show, and where it came from. */
 export interface TargetSchema {
-  target: PrepareTarget
+  target: RunTarget
   name: string
   /** The schema as a template's (listings get their id as templateId, for the hidden sheet). */
   schema: OfficialTemplateSchema
@@ -26,7 +26,7 @@ export interface TargetSchema {
 export async function targetSchema(
   services: { schemas: Pick<Schemas, 'template'> },
   connection: Connection,
-  target: PrepareTarget,
+  target: RunTarget,
   /** The workbook being checked: a listing's schema may come from its hidden sheet. */
   workbookPath?: string,
 ): Promise<TargetSchema> {
@@ -100,7 +100,7 @@ export async function writeInputWorkbook(found: TargetSchema, outPath: string): 
  * The target a workbook made by the app names in its hidden sheet, or null (a csv, a workbook
  * from elsewhere, or one that cannot be read: the check that follows says what is wrong).
  */
-export async function workbookTarget(path: string): Promise<PrepareTarget | null> {
+export async function workbookTarget(path: string): Promise<RunTarget | null> {
   try {
     const book = await openXlsx({ path })
     const mapping = book.sheets.find((s) => s.name.toLowerCase() === SHEETS.mapping.toLowerCase())
@@ -125,7 +125,7 @@ export async function workbookTarget(path: string): Promise<PrepareTarget | null
 export async function listingNamed(
   connection: Connection,
   listingId: string,
-): Promise<PrepareTarget | null> {
+): Promise<RunTarget | null> {
   const listing = await buyerListing(connection.client, listingId).catch(() => null)
   if (!listing || listing.source === 'none') return null
   return {

@@ -58,6 +58,7 @@ const PART_WORDS: Record<string, string> = {
   valid: 'Valid rows',
   'follow-up': 'Fixed rows',
   chosen: 'Chosen rows',
+  part: 'Part',
 }
 
 /** Each part in words ('Pilot', 'Rest', 'Fixed rows'…), numbered when two share a word. */

@@ -3,7 +3,7 @@
  * status and error, and each output side by side: short text inline, files (and text too long
  * for a cell) as links to the downloaded copy next to the workbook. A second sheet describes
  * the run. Written in a worker with exceljs's streaming writer (large runs stay cheap; see
- * workbooks/results-file.ts), to a temporary name that is renamed when complete.
+ * workbooks/write/results-workbook.ts), to a temporary name that is renamed when complete.
  */
 import { dirname, resolve } from 'node:path'
 import type { RunDetail } from '../../../shared/contract'

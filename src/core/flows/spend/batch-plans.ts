@@ -8,19 +8,19 @@
  * (stillFailedRows).
  */
 import type { BatchSendKind } from '../../../shared/bridge'
-import { plural } from '../../../shared/amounts'
+import type { RunTarget } from '../../../shared/run-target'
+import { plural } from '../../../shared/format/amounts'
 import { sheetRowsText } from '../../../shared/format'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import type { BatchLink, BatchRecord, BatchState } from '../batch/batches'
 import type { PaidBefore, SpendServices } from './plan'
 import type { ParsedWorkbook } from './submission-inputs'
-import type { SubmissionTarget } from './submissions'
 import { hashFile } from './uploads'
 
 /** The template or listing a target names, as batches file it. */
-export function batchTargetOf(target: SubmissionTarget): {
-  kind: 'template' | 'listing'
+export function batchTargetOf(target: RunTarget): {
+  kind: RunTarget['kind']
   id: string
 } {
   return target.kind === 'template'
@@ -82,7 +82,7 @@ export async function sheetBatch(
   read: {
     sheetFile: string
     fileName: string
-    target: SubmissionTarget
+    target: RunTarget
     parsed: ParsedWorkbook
     sending: number[]
     kind: BatchSendKind

@@ -2,15 +2,18 @@
  * Confirming a plan: the one place money is spent. It refuses (spending nothing) without the
  * user's explicit yes, with an invalid workbook, above the spending cap, and for an identical
  * submission already accepted unless the user asked for it again; otherwise it uploads file
- * cells, journals the submission before sending it, and sends it (submissions.ts).
+ * cells, journals the submission before sending it, and sends it (submissions.ts), in parts when
+ * the service takes fewer rows in one request (send-parts.ts).
  */
 import { EngineError } from '../../errors'
-import { amount, plural } from '../../../shared/amounts'
+import { formatAmount } from '../../../shared/format/amounts'
 import { contentFingerprint } from './cost'
 import { uploadFileCells, type ProgressHooks } from './submission-inputs'
 import type { Plan, SpendServices } from './plan'
 import { keepMonthlyLimit, type LimitServices } from '../usage/limit'
 import type { Submission } from './submissions'
+import { sendPlan, type SendServices } from './send-parts'
+import { allPartsSent } from './parts'
 
 /** Throws (spending nothing) when the estimate is above the cap, or a cap cannot be checked. */
 export function checkSpendingCap(plan: Plan, maxCostT: number | undefined): void {
@@ -19,7 +22,7 @@ export function checkSpendingCap(plan: Plan, maxCostT: number | undefined): void
   if (plan.estimateT === null) {
     throw new EngineError(
       'over-limit',
-      `Nothing was sent: the cost of these rows is not known before the run, so the spending cap of ${amount(maxCostT, unit)} cannot be checked.`,
+      `Nothing was sent: the cost of these rows is not known before the run, so the spending cap of ${formatAmount(maxCostT, unit)} cannot be checked.`,
       'Send a pilot of one row first without a cap to learn the cost per row, then send the rest with the cap.',
       { action: 'send-pilot' },
     )
@@ -27,7 +30,7 @@ export function checkSpendingCap(plan: Plan, maxCostT: number | undefined): void
   if (plan.estimateT > maxCostT) {
     throw new EngineError(
       'over-limit',
-      `Nothing was sent: the estimate of ${amount(plan.estimateT, unit)} is above your cap of ${amount(maxCostT, unit)}.`,
+      `Nothing was sent: the estimate of ${formatAmount(plan.estimateT, unit)} is above your cap of ${formatAmount(maxCostT, unit)}.`,
       'Raise the cap, or send fewer rows.',
       { action: 'send-fewer-rows' },
     )
@@ -45,7 +48,10 @@ export interface ConfirmOptions {
 }
 
 export interface Confirmed {
+  /** The run sent, or the first part's when the rows went as parts. */
   submission: Submission
+  /** Every part sent, in order (the one submission when the rows went whole). */
+  parts: Submission[]
   /** The earlier identical run, when `again` sent a new one. */
   againOf: Submission | null
 }
@@ -96,7 +102,7 @@ async function withoutCallback(plan: Plan, signal?: AbortSignal): Promise<Plan> 
  * submission unanswered, and confirming again (or an identical plan) resends the same request.
  */
 export async function confirmPlan(
-  services: Pick<SpendServices, 'submissions' | 'uploads' | 'plans' | 'batches'> & LimitServices,
+  services: Pick<SpendServices, 'uploads' | 'plans'> & SendServices & LimitServices,
   planned: Plan,
   options: ConfirmOptions,
   hooks: ProgressHooks = {},
@@ -121,29 +127,14 @@ export async function confirmPlan(
   await keepMonthlyLimit(services, plan)
   const connection = plan.connection
   // Looked up again: another window or the command line may have sent it meanwhile.
-  const duplicate = services.submissions.acceptedLike(connection.historyKey, plan.fingerprint)
+  const duplicate =
+    services.submissions.acceptedLike(connection.historyKey, plan.fingerprint) ??
+    allPartsSent(services, plan)
   if (duplicate && !options.again) throw new DuplicateSubmissionError(duplicate)
   // Rows the batch already paid for go again only when the user said so (a redo says it itself).
   if (plan.paidBefore && !plan.redo && !options.again) throw new PaidBeforeError(plan)
   const rows = await uploadFileCells(services, connection, plan.rows, hooks)
-  const entry = await services.submissions.journal(connection, {
-    target: plan.target,
-    rows,
-    rowNumbers: plan.rowNumbering === 'spreadsheet' ? plan.rowNumbers : undefined,
-    inputPath: plan.sheetFile || plan.file || undefined,
-    inputFilename: plan.fileName,
-    retryOfRunId: plan.retryOfRunId ?? undefined,
-    followUpOfRunId: plan.followsSetAsideOf,
-    batchOfRunId: plan.batchOfRunId ?? undefined,
-    workbookRows: plan.retryOfRunId ? undefined : plan.totalRows,
-    fingerprint: plan.fingerprint,
-    estimatedCostT: plan.estimateT,
-  })
-  if (plan.batch) services.batches.join(entry, plan.batch)
-  hooks.onStep?.(`sending ${plural(rows.length, 'row')} (request ${entry.clientRequestId})`)
-  const submission = await services.submissions.send(connection, entry, {
-    ...(hooks.signal ? { signal: hooks.signal } : {}),
-  })
+  const parts = await sendPlan(services, plan, rows, { again: options.again === true, hooks })
   services.plans.drop(plan.id)
-  return { submission, againOf: duplicate }
+  return { submission: parts[0]!, parts, againOf: duplicate }
 }

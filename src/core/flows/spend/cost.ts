@@ -5,9 +5,10 @@
  */
 import { isTerminalStatus, type InputRow, type RunSummary } from '../../../shared/contract'
 import type { EstimateSource } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import type { Connection } from '../../environments/connection'
 import type { LearnedCost, SpendServices } from './plan'
-import { fingerprintOf, type SubmissionTarget } from './submissions'
+import { fingerprintOf } from './submissions'
 import { hashFile } from './uploads'
 
 type CostServices = Pick<SpendServices, 'history' | 'submissions'>
@@ -22,9 +23,9 @@ async function endedRun(
   const seen = services.history.seenRun(connection.historyKey, runId)
   if (seen && isTerminalStatus(seen.status)) return seen
   try {
-    const detail = await connection.client.run(runId, { signal })
-    services.history.recordRuns(connection.historyKey, [detail.run])
-    return isTerminalStatus(detail.run.status) ? detail.run : null
+    const run = await connection.client.runSummary(runId, { signal })
+    services.history.recordRuns(connection.historyKey, [run])
+    return isTerminalStatus(run.status) ? run : null
   } catch {
     return null
   }
@@ -38,7 +39,7 @@ async function endedRun(
 export async function learnCostPerRow(
   services: CostServices,
   connection: Connection,
-  kind: 'template' | 'listing',
+  kind: RunTarget['kind'],
   targetId: string,
   signal?: AbortSignal,
 ): Promise<LearnedCost | null> {
@@ -109,7 +110,7 @@ async function contentRows(rows: InputRow[], signal?: AbortSignal): Promise<Inpu
 /** What identifies sending `rows` to `target` from here (see fingerprintOf), before any upload. */
 export async function contentFingerprint(
   connection: Connection,
-  target: SubmissionTarget,
+  target: RunTarget,
   rows: InputRow[],
   signal?: AbortSignal,
 ): Promise<string> {
@@ -120,7 +121,7 @@ export async function contentFingerprint(
 export async function costAndHistory(
   services: CostServices,
   connection: Connection,
-  target: SubmissionTarget,
+  target: RunTarget,
   rows: InputRow[],
   fee: number | null,
   signal?: AbortSignal,

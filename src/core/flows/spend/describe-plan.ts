@@ -1,9 +1,10 @@
 /** A plan in words, for the command line and the app's confirmation. */
-import { amount, estimateSourceWords, plural, type EstimateFacts } from '../../../shared/amounts'
+import { formatAmount, estimateSourceWords, plural, type EstimateFacts } from '../../../shared/format/amounts'
 import { sourceNote } from '../listings/buyer-listing'
 import { sheetRowsText } from '../../../shared/format/rows'
 import type { Plan } from './plan'
 import { limitWords } from '../usage/limit'
+import { partsWords } from './parts'
 
 /** The facts the shared estimate words need, read off a plan. */
 export function estimateFacts(plan: Plan): EstimateFacts {
@@ -34,8 +35,9 @@ export function describePlan(plan: Plan): string {
   const rows = plan.pilotRows
     ? `a pilot of the first ${plan.pilotRows} of ${plan.totalRows} rows`
     : plural(plan.rows.length, 'row')
-  const cost = (t: number) => amount(t, unit)
+  const cost = (t: number) => formatAmount(t, unit)
   const parts = [`${what} on ${rows}.`]
+  if (plan.parts) parts.push(partsWords(plan))
   if (plan.retryOfRunId)
     parts.push(
       plan.redo

@@ -8,6 +8,5 @@ export { checkSpendingCap, confirmPlan, DuplicateSubmissionError, PaidBeforeErro
 export {
   validateOnServer,
   type ProgressHooks,
-  type ReadWorkbook,
   type RowSelection,
 } from './submission-inputs'

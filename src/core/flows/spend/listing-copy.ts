@@ -1,10 +1,8 @@
 /**
  * What a listing's service is sent. It checks the workbook it receives against the listing's own
  * headers, so a sheet the user mapped to the listing's fields, one whose rows with problems
- * were set aside, or a set-aside workbook dropped again, goes as a copy under the listing's
- * headers holding only the rows to send; any other sheet goes as it is. One implementation for
- * the app (listingSheet below) and the command line (which reads, reports and splits in its own
- * words, then asks copyForListing).
+ * were set aside, or a set-aside workbook sent again, goes as a copy under the listing's
+ * headers holding only the rows to send; any other sheet goes as it is (plan-send.ts asks).
  */
 import { mkdir, mkdtemp } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
@@ -12,25 +10,24 @@ import type { InputRow, ListingInputSchema } from '../../../shared/contract'
 import type { ApiClient } from '../../service'
 import { writeRowsWorkbook, type ReadResult } from '../../workbooks'
 import { buyerListing } from '../listings/buyer-listing'
-import { skippingInvalidRows, type ReadSheet, type SetAsideFile } from './set-aside'
-import type { ParsedWorkbook, ReadWorkbook } from './submission-inputs'
+import type { ReadSheet } from './set-aside'
 
 /**
  * Whether the service must be sent a copy: the sheet was mapped, rows were left out (set aside
- * as the sheet was read, or split from it afterwards into `toSend`), or it is a set-aside
- * workbook, whose Problem and Sheet row columns are no listing's.
+ * as the sheet was read), or it is a set-aside workbook, whose Problem and Sheet row columns
+ * are no listing's.
  */
-export function listingCopyNeeded(read: ReadResult, toSend: ParsedWorkbook = read): boolean {
+function listingCopyNeeded(read: ReadResult): boolean {
   const mapped = read.mapping !== undefined && read.mapping.source !== 'exact'
   const setAsideBook = read.sourceRows !== undefined
-  return mapped || setAsideBook || toSend !== read || (read.setAside?.rows ?? 0) > 0
+  return mapped || setAsideBook || (read.setAside?.rows ?? 0) > 0
 }
 
 /**
  * Writes `rows` under the listing's own headers, named after the user's `file`, inside `into`
  * (a scratch folder the plan already removes) or a new folder under `<home>/tmp`.
  */
-export async function copyForListing(
+async function copyForListing(
   home: string,
   schema: ListingInputSchema,
   rows: InputRow[],
@@ -50,11 +47,11 @@ export async function copyForListing(
 }
 
 /**
- * The app's listing sheet: read with the mapping in force, its rows with problems set aside when
- * `setAside` is given (skippingInvalidRows), and a copy written when the service needs one.
- * `read` then gives the rows to send with the user's own row numbers, so the plan names rows as
- * the user's sheet does. Null: the user's file goes as it is (nothing mapped or left out, the
- * listing's schema unknown, or problems that nothing set aside, which the plan then shows).
+ * A listing's sheet read against the listing's schema with the mapping in force (its rows with
+ * problems set aside when `read` does that), and the copy the service is sent when it needs
+ * one (null: the user's file goes as it is). The rows read keep the user's own row numbers, so
+ * the plan names rows as the user's sheet does. Null as a whole: the listing's schema is not
+ * known, and the user's file goes as it is, for the service's own check.
  */
 export async function listingSheet(
   home: string,
@@ -62,14 +59,14 @@ export async function listingSheet(
   listingId: string,
   sheet: { path: string; scratch?: string | undefined },
   read: ReadSheet,
-  setAside?: { about: [string, string][]; onSetAside: (file: SetAsideFile) => void },
-): Promise<{ file: string; scratch: string; read: ReadWorkbook } | null> {
-  const { schema } = await buyerListing(client, listingId)
+  signal?: AbortSignal,
+): Promise<{ parsed: ReadResult; copy: { file: string; scratch: string } | null } | null> {
+  const { schema } = await buyerListing(client, listingId, signal)
   if (!schema) return null
-  const toSend = setAside
-    ? await skippingInvalidRows(home, read, setAside.about, setAside.onSetAside)(sheet.path, schema)
-    : await read(sheet.path, schema)
-  if (!listingCopyNeeded(toSend) || !toSend.valid) return null
-  const copy = await copyForListing(home, schema, toSend.rows, sheet.path, sheet.scratch)
-  return { ...copy, read: async () => toSend }
+  const parsed = await read(sheet.path, schema)
+  if (!parsed.valid || !listingCopyNeeded(parsed)) return { parsed, copy: null }
+  return {
+    parsed,
+    copy: await copyForListing(home, schema, parsed.rows, sheet.path, sheet.scratch),
+  }
 }

@@ -12,12 +12,14 @@ import { join } from 'node:path'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import type { BatchSendKind, EstimateSource } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import { estimateOf, learnCostPerRow } from './cost'
 import { hashFile } from './uploads'
-import { planSubmission } from './plan-submission'
+import { planSend, type SendServices } from './plan-send'
 import { submissionOfRun } from './rows-again'
 import { batchOfRun, unsentRows } from './batch-plans'
-import type { ProgressHooks, ReadWorkbook } from './submission-inputs'
+import type { ProgressHooks } from './submission-inputs'
+import type { ReadSheet } from './set-aside'
 import type { LearnedCost, Plan, PlanRequest, SpendServices } from './plan'
 import { submittedTarget, type Submission } from './submissions'
 
@@ -69,13 +71,13 @@ async function sameWorkbook(pilot: Submission, hooks: ProgressHooks): Promise<st
 
 /**
  * Plans rows of a batch's sheet read again from the workbook its first run was sent from, with
- * the batch's sheet and confirmed mapping; rows set aside before are left out again (written to
- * a scratch workbook that goes with the plan).
+ * the batch's sheet and confirmed mapping, as any send (planSend: a listing gets its copy); rows
+ * set aside before are left out again (written to a scratch workbook that goes with the plan).
  */
 export async function planBatchRowsFromSheet(
-  services: SpendServices,
+  services: SendServices,
   connection: Connection,
-  readWorkbook: ReadWorkbook,
+  readWorkbook: ReadSheet,
   request: { runId: string; rows: number[]; kind: BatchSendKind },
   hooks: ProgressHooks = {},
 ): Promise<Plan> {
@@ -88,24 +90,24 @@ export async function planBatchRowsFromSheet(
   const scratch = await mkdtemp(join(tmpdir(), 'skill-runner-batch-'))
   const mapped = Object.keys(batch.mapping).length > 0
   try {
-    return await planSubmission(
+    return await planSend(
       services,
       connection,
       readWorkbook,
       {
         file,
         fileName: first.inputFilename,
-        target,
-        selection: { only: request.rows },
-        runValuesFrom: first.rows[0],
-        // Only the rest completes the pilot's batch as its second part; chosen rows are sent as such.
-        ...(request.kind === 'rest' ? { batchOfRunId: first.batchOfRunId || first.runId } : {}),
-        sendKind: request.kind,
         scratch,
-        readAs: {
-          ...(batch.sheet ? { sheet: batch.sheet } : {}),
-          ...(mapped ? { columnMap: batch.mapping } : {}),
-          setAside: { path: join(scratch, 'set-aside.xlsx'), about: [] },
+        target,
+        ...(batch.sheet ? { sheet: batch.sheet } : {}),
+        ...(mapped ? { mapping: batch.mapping } : {}),
+        setAside: { path: join(scratch, 'set-aside.xlsx') },
+        selection: { only: request.rows },
+        inBatch: {
+          sendKind: request.kind,
+          runValuesFrom: first.rows[0],
+          // Only the rest completes the pilot's batch as its second part; chosen rows go as such.
+          ...(request.kind === 'rest' ? { batchOfRunId: first.batchOfRunId || first.runId } : {}),
         },
       },
       hooks,
@@ -118,9 +120,9 @@ export async function planBatchRowsFromSheet(
 
 /** Plans the rows of the pilot's sheet that its batch has not sent or set aside. */
 export async function planRestOfPilot(
-  services: SpendServices,
+  services: SendServices,
   connection: Connection,
-  readWorkbook: ReadWorkbook,
+  readWorkbook: ReadSheet,
   pilotRunId: string,
   hooks: ProgressHooks = {},
 ): Promise<Plan> {
@@ -167,7 +169,7 @@ function firstSendOf(
 /** What is left of a pilot's workbook, and what sending it would cost, before reading it. */
 export interface PilotRest {
   pilotRunId: string
-  targetKind: 'template' | 'listing'
+  targetKind: RunTarget['kind']
   rows: number
   estimateT: number | null
   estimateSource: EstimateSource

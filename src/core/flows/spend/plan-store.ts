@@ -1,5 +1,5 @@
 /**
- * Plans waiting for the user's confirmation (see plans.ts), kept by id for a bounded time and a
+ * Plans waiting for the user's confirmation (see plan-submission.ts), kept by id for a bounded time and a
  * bounded count, oldest dropped first. A plan's scratch folder (a browser's bytes written to
  * disk) is removed when the plan goes.
  */
@@ -26,9 +26,12 @@ export class PlanStore<P extends StoredPlan> {
     private readonly ttlMs = PLAN_TTL_MS,
     private readonly max = MAX_PLANS,
     private readonly now: () => number = Date.now,
+    /** What every plan gets on its way in (the engine's: the parts it goes as). */
+    private readonly complete: (plan: P) => P = (plan) => plan,
   ) {}
 
-  add(plan: P): P {
+  add(given: P): P {
+    const plan = this.complete(given)
     this.sweep()
     while (this.plans.size >= this.max) {
       const oldest = this.plans.keys().next().value

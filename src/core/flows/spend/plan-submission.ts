@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto'
 import { basename, resolve } from 'node:path'
 import type { InputRow, ListingInputSchema, WorkbookValidation } from '../../../shared/contract'
-import type { ListingSource, PlanTarget } from '../../../shared/bridge'
+import type { ListingSource } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import type { Connection } from '../../environments/connection'
 import {
   buyerListing,
@@ -24,8 +25,7 @@ import {
   type ProgressHooks,
   type ReadWorkbook,
 } from './submission-inputs'
-import type { Plan, PlanRequest, PlanTargetRequest, SpendServices } from './plan'
-import type { SubmissionTarget } from './submissions'
+import type { Plan, PlanRequest, SpendServices } from './plan'
 
 export const noProblems: WorkbookValidation = { valid: true, fileErrors: [], rowErrors: [] }
 
@@ -71,10 +71,11 @@ interface TargetFacts {
 async function targetFacts(
   services: Pick<SpendServices, 'schemas'>,
   connection: Connection,
-  target: PlanTargetRequest,
+  target: RunTarget,
   file: string,
   fileName: string,
   hooks: ProgressHooks,
+  checkedHere = false,
 ): Promise<TargetFacts> {
   if (target.kind === 'template') {
     const cached = await services.schemas.template(connection, target.templateId, {
@@ -91,14 +92,16 @@ async function targetFacts(
       serverCheck: noProblems,
     }
   }
-  const serverCheck = await validateOnServer(
-    connection,
-    file,
-    target.listingId,
-    target.listingVersionId,
-    hooks,
-    fileName,
-  )
+  const serverCheck = checkedHere
+    ? noProblems
+    : await validateOnServer(
+        connection,
+        file,
+        target.listingId,
+        target.listingVersionId,
+        hooks,
+        fileName,
+      )
   const listing = await buyerListing(connection.client, target.listingId, hooks.signal)
   let schema = listing.schema
   let schemaSource: ListingSource | 'template' = listing.source
@@ -117,10 +120,10 @@ async function targetFacts(
 }
 
 function targetsOf(
-  target: PlanTargetRequest,
+  target: RunTarget,
   name: string,
   fee: number | null,
-): { targetView: PlanTarget; submissionTarget: SubmissionTarget } {
+): Pick<Plan, 'targetView'> & { submissionTarget: RunTarget } {
   if (target.kind === 'template') {
     return {
       targetView: { kind: 'template', templateId: target.templateId, name },
@@ -231,8 +234,16 @@ export async function planSubmission(
   const fileName = request.fileName ?? basename(file)
   // A bad address is refused before anything is read or asked of the service.
   const target = withCheckedCallback(request.target)
-  const facts = await targetFacts(services, connection, target, file, fileName, hooks)
-  const parsed = await readWorkbook(file, facts.schema, request.readAs)
+  const facts = await targetFacts(
+    services,
+    connection,
+    target,
+    file,
+    fileName,
+    hooks,
+    request.checkedHere,
+  )
+  const parsed = await readWorkbook(file, facts.schema)
   const validation = !facts.serverCheck.valid
     ? facts.serverCheck
     : !parsed.valid

@@ -10,27 +10,25 @@ import type {
   BatchSendKind,
   FixableRowView,
   ListingSource,
-  PlanTarget,
 } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import type { Connection } from '../../environments/connection'
 import type { Schemas } from '../prepare/schema-cache'
 import type { History } from '../../storage/run-history'
 import type { BatchLink, Batches } from '../batch/batches'
 import type { PlanStore } from './plan-store'
-import type { Submission, SubmissionTarget, Submissions } from './submissions'
+import type { RowLimits } from './row-limits'
+import type { SetAsideFile } from './set-aside'
+import type { Submission, Submissions } from './submissions'
 import type { Uploads } from './uploads'
-import type { RowSelection, SheetReadOptions } from './submission-inputs'
-
-export type PlanTargetRequest =
-  | { kind: 'template'; templateId: string; callbackUrl?: string | undefined }
-  | { kind: 'listing'; listingId: string; listingVersionId: string }
+import type { RowSelection } from './submission-inputs'
 
 export interface PlanRequest {
   /** The workbook (xlsx or csv) on this computer. */
   file: string
   /** The name to show for it, when the path is a temporary copy. */
   fileName?: string | undefined
-  target: PlanTargetRequest
+  target: RunTarget
   selection?: RowSelection | undefined
   /** Values of run-scoped fields for every row (field key -> value). */
   runValues?: Record<string, unknown> | undefined
@@ -46,8 +44,8 @@ export interface PlanRequest {
   sendKind?: BatchSendKind | undefined
   /** These rows were set aside from this run and fixed: they are its follow-up. */
   followUpOf?: string | undefined
-  /** The sheet and mapping to read with (a batch's own, for its rest or chosen rows). */
-  readAs?: SheetReadOptions | undefined
+  /** The rows were found to have problems here already: the service is not asked to check too. */
+  checkedHere?: boolean | undefined
 }
 
 /** Rows of a plan that its batch already paid for (succeeded, or still running). */
@@ -65,12 +63,32 @@ export interface LearnedCost {
   costPerRowT: number
 }
 
+/** Rows `start` (included) to `end` (excluded) of a plan, by position in `plan.rows`. */
+export interface PartRange {
+  start: number
+  end: number
+}
+
+/** One part of a plan, with the journal's entry of it when one was journaled before. */
+export interface PlanPart extends PartRange {
+  entry: Submission | null
+}
+
+export interface PlanParts {
+  /** The most rows in one part, and where that limit comes from. */
+  size: number
+  source: 'learnt' | 'set'
+  parts: PlanPart[]
+}
+
 /** A plan the engine keeps until it is confirmed, replaced or expires. */
 export interface Plan {
   id: string
   connection: Connection
-  target: SubmissionTarget
-  targetView: PlanTarget
+  /** What the rows go to, the listing's fee included once read. */
+  target: RunTarget
+  /** The same as a screen shows it. */
+  targetView: RunTarget & { name: string }
   file: string
   fileName: string
   /** The buyer's own workbook when `file` is a copy made for the service; journaled in its place. */
@@ -104,7 +122,7 @@ export interface Plan {
   expiresAtMs: number
   scratch?: string | undefined
   /** The rows with problems, set aside in a workbook to fix (only the valid ones are sent). */
-  setAside?: { path: string; rows: number } | undefined
+  setAside?: SetAsideFile | undefined
   /** These rows were set aside from this run and fixed: they are its follow-up. */
   followsSetAsideOf?: string | undefined
   /** Made on the New run screen: once it is sent, that screen's draft becomes its run. */
@@ -115,6 +133,8 @@ export interface Plan {
   fixesFromWorkbook?: { row: number; cells: Record<string, string> }[] | undefined
   /** Where this month's spending stands against the environment's limit (flows/usage/limit.ts). */
   monthlyLimit?: LimitStanding | null | undefined
+  /** More rows than the service takes in one request: the parts they go as (parts.ts). */
+  parts?: PlanParts | undefined
 }
 
 /** What planning and confirming need of the engine (the engine itself has all of it). */
@@ -125,4 +145,6 @@ export interface SpendServices {
   uploads: Pick<Uploads, 'files'>
   plans: PlanStore<Plan>
   batches: Pick<Batches, 'ofRun' | 'ofSheet' | 'state' | 'join' | 'byId' | 'sendsOf'>
+  /** The most rows one request may carry, per environment (row-limits.ts). */
+  rowLimits: Pick<RowLimits, 'of' | 'learn'>
 }

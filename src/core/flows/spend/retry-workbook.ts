@@ -6,7 +6,7 @@
  * many rows as when it was sent). The cells changed in the failed rows become the same edits as
  * typing them in the app (retry-edits.ts), checked the same way; files are kept as sent.
  */
-import type { PrepareTarget } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import type { InputRow, ListingInputSchema } from '../../../shared/contract'
 import { EngineError } from '../../errors'
 import type { RowEdit } from './retry-edits'
@@ -25,7 +25,7 @@ export interface CorrectedWorkbook {
 export type ReadCorrected = (
   path: string,
   schema: ListingInputSchema | null,
-  target: PrepareTarget,
+  target: RunTarget,
 ) => Promise<CorrectedWorkbook>
 
 /** A corrected workbook to take the failed rows' new cells from. */

@@ -5,14 +5,15 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { InputRow, RunDetail } from '../../../shared/contract'
-import type { ListingSource, PlanTarget } from '../../../shared/bridge'
+import type { ListingSource } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import { buyerListing } from '../listings/buyer-listing'
 import { costAndHistory } from './cost'
 import type { Plan, SpendServices } from './plan'
 import { noProblems } from './plan-submission'
-import type { Submission, SubmissionTarget } from './submissions'
+import type { Submission } from './submissions'
 
 /**
  * The journal's submission of a run, refusing a run not sent from this computer: with
@@ -38,8 +39,8 @@ export function submissionOfRun(
 }
 
 interface SameTarget {
-  target: SubmissionTarget
-  targetView: PlanTarget
+  target: RunTarget
+  targetView: Plan['targetView']
   fee: number | null
   terms: string
   schemaSource: ListingSource | 'template'

@@ -1,15 +1,16 @@
 /**
- * Sending the valid rows and setting the rest aside, for the app (the command line has its own
- * options around the same workbook code): the bad rows go to a workbook kept in the engine's
- * data folder, which is linked to the run the valid rows went to once they are sent, and a
- * set-aside workbook dropped again after fixing is planned as that run's follow-up.
+ * Sending the valid rows and setting the rest aside: the bad rows go to a workbook to fix, kept
+ * in the engine's data folder (the app's) or where the user named it (the command line's), which
+ * is linked to the run the valid rows went to once they are sent; a set-aside workbook sent
+ * again after fixing is planned as that run's follow-up (plan-send.ts).
  */
+import { existsSync } from 'node:fs'
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, dirname, extname, join, resolve } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import type { ListingInputSchema } from '../../../shared/contract'
 import type { ReadResult } from '../../workbooks/validate/read-result'
-import { linkSetAsideToRun, setAsideRunOf } from '../../workbooks'
+import { linkSetAsideToRun } from '../../workbooks'
 import { PLAN_TTL_MS } from './plan-store'
 import type { SheetReadOptions } from './submission-inputs'
 
@@ -17,6 +18,21 @@ import type { SheetReadOptions } from './submission-inputs'
 export interface SetAsideFile {
   path: string
   rows: number
+  /** At a path the user chose: it stays there once sent; else it is kept under the run's name. */
+  chosenByUser?: boolean | undefined
+}
+
+/**
+ * "<input> (set aside).xlsx" beside the input, or "(set aside 2)"... when that is taken: an
+ * earlier set-aside workbook may be the one the user is fixing.
+ */
+export function besideTheSheet(input: string): string {
+  const stem = basename(input, extname(input))
+  const dir = dirname(resolve(input))
+  for (let n = 1; ; n += 1) {
+    const path = join(dir, `${stem} (set aside${n === 1 ? '' : ` ${n}`}).xlsx`)
+    if (!existsSync(path)) return path
+  }
 }
 
 function setAsideFolder(home: string): string {
@@ -53,21 +69,29 @@ export type ReadSheet = (
 
 /**
  * A reader that gives only the valid rows of a sheet whose problems are all in some rows, the
- * others written to a workbook to fix as the sheet is read (`onSetAside` says where). A file
- * problem, or no valid row at all, leaves the read as it was, so nothing can be sent.
+ * others written to a workbook to fix as the sheet is read: at `chosen`, else in the data folder
+ * (`onSetAside` says where, once written). A file problem, or no valid row at all, leaves the
+ * read as it was, so nothing can be sent.
  */
 export function skippingInvalidRows(
   home: string,
   read: ReadSheet,
-  about: [string, string][],
+  where: { chosen?: string | undefined; about: [string, string][] },
   onSetAside: (file: SetAsideFile) => void,
 ): ReadSheet {
   return async (path, schema, options = {}) => {
-    await mkdir(setAsideFolder(home), { recursive: true })
-    await dropUnsent(home)
-    const target = join(setAsideFolder(home), `plan-${randomUUID()}.xlsx`)
-    const result = await read(path, schema, { ...options, setAside: { path: target, about } })
-    if (result.setAside) onSetAside({ path: target, rows: result.setAside.rows })
+    let target = where.chosen
+    if (!target) {
+      await mkdir(setAsideFolder(home), { recursive: true })
+      await dropUnsent(home)
+      target = join(setAsideFolder(home), `plan-${randomUUID()}.xlsx`)
+    }
+    const setAside = { path: target, about: where.about }
+    const result = await read(path, schema, { ...options, setAside })
+    if (result.setAside) {
+      const rows = result.setAside.rows
+      onSetAside({ path: target, rows, ...(where.chosen ? { chosenByUser: true } : {}) })
+    }
     return result
   }
 }
@@ -92,7 +116,8 @@ async function dropUnsent(home: string): Promise<void> {
 
 /**
  * After the valid rows were sent as `runId`: the workbook of rows set aside says so on its
- * hidden sheet and is kept under the run's name, where history finds it.
+ * hidden sheet and, unless the user chose where it goes, is kept under the run's name, where
+ * history finds it.
  */
 export async function keepSetAsideWithRun(
   home: string,
@@ -100,11 +125,12 @@ export async function keepSetAsideWithRun(
   runId: string,
 ): Promise<void> {
   await linkSetAsideToRun(file.path, runId)
+  if (file.chosenByUser) return
   const name = `run-${encodeURIComponent(runId)}--${file.rows}.xlsx`
   await rename(file.path, join(setAsideFolder(home), name))
 }
 
-/** The run whose set-aside rows `file` holds (fixed and dropped again), or null. */
-export async function followUpOf(file: string): Promise<string | null> {
-  return setAsideRunOf(file)
+/** Removes a set-aside workbook whose rows were not sent, unless the user chose where it went. */
+export async function dropSetAside(file: SetAsideFile | undefined): Promise<void> {
+  if (file && !file.chosenByUser) await rm(file.path, { force: true })
 }

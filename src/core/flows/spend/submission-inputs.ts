@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { randomUUID } from 'node:crypto'
-import { plural } from '../../../shared/amounts'
+import { plural } from '../../../shared/format/amounts'
 import type { InputRow, ListingInputSchema, WorkbookValidation } from '../../../shared/contract'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
@@ -29,12 +29,14 @@ export interface ParsedWorkbook extends WorkbookValidation {
 }
 
 /**
- * How a batch asks for its sheet to be read again: the same sheet, the same mapping, and its
- * rows with problems (set aside before) left out again, written where `setAside` says.
+ * How a plan asks for a sheet to be read: the sheet, the mapping the user gave (else those
+ * remembered for the target), and its rows with problems left out, written where `setAside`
+ * says. A batch reads its sheet again with its own sheet and mapping.
  */
 export interface SheetReadOptions {
   sheet?: string | undefined
   columnMap?: Record<string, string | null> | undefined
+  rememberedMaps?: Record<string, Record<string, string | null>> | undefined
   setAside?: SetAsideTarget | undefined
 }
 

@@ -8,11 +8,10 @@
  * service answered with a run), `refused` (the service said no; a later identical submission
  * gets a new id).
  */
-import { createHash, randomUUID } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
-import { basename, join, resolve } from 'node:path'
-import type { PrepareTarget } from '../../../shared/bridge'
-import type { InputRow, RunSummary } from '../../../shared/contract'
+import { basename, join } from 'node:path'
+import type { RunTarget } from '../../../shared/run-target'
+import type { RunSummary } from '../../../shared/contract'
 import { SUBMITTED_ROWS, spreadsheetRows, type RowNumbering } from '../../../shared/format'
 import { ApiError } from '../../service'
 import type { Connection } from '../../environments/connection'
@@ -21,8 +20,6 @@ import { copyFileAtomically } from '../../files/atomic-write'
 import { transaction, type Db } from '../../storage/db'
 import {
   SubmissionsTable,
-  type JournalTarget,
-  type NewSubmission,
   type Submission,
   type SubmissionState,
 } from '../../storage/tables/submissions'
@@ -30,46 +27,11 @@ import { findLostAnswers } from './found-runs'
 import { sendToService } from './send-to-service'
 import { hashFile } from './uploads'
 
+import { newSubmission, type SubmissionInput } from './journal-entry'
+
 export type { Submission, SubmissionState }
-
-export type SubmissionTarget =
-  | { kind: 'template'; templateId: string; callbackUrl?: string | undefined }
-  | {
-      kind: 'listing'
-      listingId: string
-      listingVersionId: string
-      /** Fee per task when known (null: the service does not show it to this buyer). */
-      taskFixedFeeT: number | null
-    }
-
-export interface SubmissionInput {
-  target: SubmissionTarget
-  rows: InputRow[]
-  /**
-   * The spreadsheet row of each row, when they came from a workbook; without it the rows are
-   * named by their position in the submission ("submitted row 5").
-   */
-  rowNumbers?: number[] | undefined
-  /** The workbook the rows came from; a copy is kept with the history entry. */
-  inputPath?: string | undefined
-  /** The name to show for it (by default the file name of inputPath). */
-  inputFilename?: string | undefined
-  /** The run whose failed rows this submission retries. */
-  retryOfRunId?: string | undefined
-  /** The run whose set-aside rows these are, fixed: this submission is its follow-up. */
-  followUpOfRunId?: string | undefined
-  /** The first run of the batch these rows complete (a pilot's, for the rest of its rows). */
-  batchOfRunId?: string | undefined
-  /** Rows in the whole workbook (more than sent for a pilot). */
-  workbookRows?: number | undefined
-  /** The estimate shown to the user (null: not known); by default rows x the target's fee. */
-  estimatedCostT?: number | null | undefined
-  /**
-   * What makes it "the same submission" (see fingerprintOf); by default worked out from the
-   * rows as sent. A plan passes the one it computed from file contents before any upload.
-   */
-  fingerprint?: string | undefined
-}
+export type { SubmissionInput } from './journal-entry'
+export { fingerprintOf } from './journal-entry'
 
 /** What listeners of Submissions.onChange hear when a journaled submission changes state. */
 export interface SubmissionChange {
@@ -79,24 +41,6 @@ export interface SubmissionChange {
   state: SubmissionState
   runId: string
   error: string
-}
-
-/**
- * Identifies "the same submission": environment, target (what it runs, not what it was thought
- * to cost) and input content.
- */
-export function fingerprintOf(
-  historyKey: string,
-  target: SubmissionTarget,
-  rows: InputRow[],
-): string {
-  const identity =
-    target.kind === 'template'
-      ? ['template', target.templateId, target.callbackUrl ?? '']
-      : ['listing', target.listingId, target.listingVersionId]
-  const hash = createHash('sha256')
-  hash.update(JSON.stringify([historyKey, identity, rows]))
-  return hash.digest('hex')
 }
 
 export class Submissions {
@@ -117,7 +61,11 @@ export class Submissions {
    */
   async journal(connection: Connection, input: SubmissionInput): Promise<Submission> {
     // The workbook's content as sent, so the rest of a pilot is read from the same one.
-    const sha256 = input.inputPath ? await hashFile(input.inputPath).catch(() => '') : ''
+    const sha256 = input.inputOf
+      ? input.inputOf.inputSha256
+      : input.inputPath
+        ? await hashFile(input.inputPath).catch(() => '')
+        : ''
     const entry = newSubmission(connection, input, sha256)
     // One transaction: two processes journaling the same submission at once end with one entry.
     const id = transaction(
@@ -128,7 +76,7 @@ export class Submissions {
     )
     const journaled = this.get(id)
     if (input.inputPath && !journaled.inputCopyPath) {
-      const copy = await this.keepCopy(journaled, input.inputPath)
+      const copy = input.inputOf?.inputCopyPath || (await this.keepCopy(journaled, input.inputPath))
       this.table.setInputCopyPath(id, copy)
       return this.get(id)
     }
@@ -213,6 +161,11 @@ export class Submissions {
   /** The identical submission still waiting for an answer, if any. */
   unansweredLike(historyKey: string, fingerprint: string): Submission | null {
     return this.table.firstUnanswered(historyKey, fingerprint)
+  }
+
+  /** The parts journaled for a plan, by its fingerprint (parts.ts), refused ones left out. */
+  partsOf(historyKey: string, fingerprint: string): Submission[] {
+    return this.table.partsOf(historyKey, fingerprint)
   }
 
   /** Accepted submissions of one template or listing, newest first. */
@@ -315,7 +268,7 @@ export class Submissions {
   }
 
   /** Every template and listing the journal names, once each, the latest sent to first. */
-  targets = (): JournalTarget[] => this.table.targets()
+  targets = () => this.table.targets()
 
   private async keepCopy(entry: Submission, inputPath: string): Promise<string> {
     await mkdir(this.inputsDir, { recursive: true })
@@ -326,44 +279,6 @@ export class Submissions {
     } catch {
       return ''
     }
-  }
-}
-
-/** The journal entry for a submission, before the journal gives it an id. */
-function newSubmission(
-  connection: Connection,
-  input: SubmissionInput,
-  inputSha256: string,
-): NewSubmission {
-  const target = input.target
-  const fee = target.kind === 'listing' ? target.taskFixedFeeT : null
-  return {
-    clientRequestId: randomUUID(),
-    environment: connection.name,
-    historyKey: connection.historyKey,
-    targetKind: target.kind,
-    targetId: target.kind === 'template' ? target.templateId : target.listingId,
-    listingVersionId: target.kind === 'listing' ? target.listingVersionId : '',
-    callbackUrl: target.kind === 'template' ? (target.callbackUrl ?? '') : '',
-    fingerprint: input.fingerprint ?? fingerprintOf(connection.historyKey, target, input.rows),
-    inputFilename: input.inputFilename || (input.inputPath ? basename(input.inputPath) : ''),
-    rows: input.rows,
-    // No numbers: the rows did not come from a workbook (named "submitted row N").
-    rowNumbers: input.rowNumbers ?? [],
-    taskFixedFeeT: fee,
-    estimatedCostT:
-      input.estimatedCostT !== undefined
-        ? input.estimatedCostT
-        : fee === null
-          ? null
-          : fee * input.rows.length,
-    retryOfRunId: input.retryOfRunId ?? '',
-    followUpOfRunId: input.followUpOfRunId ?? '',
-    inputPath: input.inputPath ? resolve(input.inputPath) : '',
-    inputSha256,
-    batchOfRunId: input.batchOfRunId ?? '',
-    workbookRows: input.workbookRows ?? 0,
-    createdAtMs: Date.now(),
   }
 }
 
@@ -379,7 +294,7 @@ export function rowNumberingOf(submission: Submission | null): RowNumbering | nu
 /** The template or listing a submission went to, named as the New run screen names targets. */
 export function submittedTarget(
   submission: Pick<Submission, 'targetKind' | 'targetId' | 'listingVersionId'>,
-): PrepareTarget {
+): RunTarget {
   return submission.targetKind === 'listing'
     ? {
         kind: 'listing',

@@ -6,7 +6,7 @@
  * description says where the month stands (`describe-plan.ts`, the plan view) and the send keeps
  * it (`confirm.ts`).
  */
-import { amount } from '../../../shared/amounts'
+import { formatAmount } from '../../../shared/format/amounts'
 import { monthSpending } from '../../../shared/usage/figures'
 import { EngineError } from '../../errors'
 import type { Connection } from '../../environments/connection'
@@ -88,7 +88,7 @@ export async function monthlyLimitStanding(
 
 /** "12 of your monthly limit of 100 credits are spent this month; 88 credits are left." */
 export function limitWords(standing: LimitStanding, unitLabel: string): string {
-  const cost = (t: number) => amount(t, unitLabel)
+  const cost = (t: number) => formatAmount(t, unitLabel)
   const parts = [
     `This month ${cost(standing.spentT)} of this environment’s monthly limit of ${cost(standing.limitT)} is spent or on its way; ${cost(standing.leftT)} left.`,
   ]
@@ -104,7 +104,7 @@ export function limitWords(standing: LimitStanding, unitLabel: string): string {
 
 /** Throws (spending nothing) when the send would pass the limit. */
 export function refuseOverLimit(standing: LimitStanding, send: LimitedSend): void {
-  const cost = (t: number) => amount(t, send.connection.unitLabel)
+  const cost = (t: number) => formatAmount(t, send.connection.unitLabel)
   const limit = `this environment’s monthly limit of ${cost(standing.limitT)}`
   const left = `${cost(standing.leftT)} of it is left this month`
   const where = 'raise the monthly limit in this environment’s settings'

@@ -3,8 +3,11 @@
  * (by taskId) and the outputs new (by artifactId). A big run's detail is megabytes; sending it
  * whole at every change makes the window parse and redraw all of it, while a few hundred rows
  * moved. Only a fingerprint of each task and the ids of the outputs are kept, never the detail
- * itself, so following a big run holds its tasks once (the detail just fetched), not twice.
+ * itself. A look is fed the detail task by task and output by output as it is read from the
+ * service (`look()`), so only what changed is held, never the whole detail: a detail already
+ * read whole goes through the same look (`next`).
  */
+import type { RunDetailHead, RunDetailSink } from '../../service/run-detail-stream'
 import type { RunDetailChange } from '../../../shared/bridge'
 import type { Artifact, RunDetail, RunTask } from '../../../shared/contract'
 
@@ -20,50 +23,101 @@ function fingerprint(task: RunTask): string {
 export class DetailChanges {
   private seq = 0
   private whole = true
-  private readonly tasks = new Map<string, string>()
-  private readonly artifacts = new Set<string>()
+  private tasks = new Map<string, string>()
+  private artifacts = new Set<string>()
 
   /** The next push is the whole detail (a window starts following, or one missed a push). */
   restart() {
     this.whole = true
   }
 
-  /** The push for this detail, remembered as what the windows now hold. */
+  /**
+   * A look at the detail, fed as it is read; its `finish` gives the push, or null when the detail
+   * must be read again to be pushed whole: a window asked for it whole meanwhile, or a task or
+   * output has gone since the last push (never expected; it cannot be said as a change).
+   */
+  look(): DetailLook {
+    return new DetailLook(this.whole, this.tasks, this.artifacts, (look, head) =>
+      this.push(look, head),
+    )
+  }
+
+  /** The push for this detail, read whole already, remembered as what the windows now hold. */
   next(detail: RunDetail): DetailChange {
-    // A task or output gone (never expected) cannot be said as a change: send it all.
-    const shrank =
-      detail.tasks.length < this.tasks.size || detail.artifacts.length < this.artifacts.size
-    const whole = this.whole || shrank
-    if (whole) {
-      this.tasks.clear()
-      this.artifacts.clear()
+    for (;;) {
+      const look = this.look()
+      for (const task of detail.tasks) look.task(task)
+      for (const artifact of detail.artifacts) look.artifact(artifact)
+      const change = look.finish(detail)
+      if (change) return change
     }
-    const tasks: RunTask[] = []
-    for (const task of detail.tasks) {
-      const now = fingerprint(task)
-      if (this.tasks.get(task.taskId) === now) continue
-      this.tasks.set(task.taskId, now)
-      tasks.push(task)
+  }
+
+  private push(look: DetailLook, head: RunDetailHead): DetailChange | null {
+    // A window asked for the whole detail while this look was read; or a part has gone.
+    const shrank = look.prints.size < this.tasks.size || look.ids.size < this.artifacts.size
+    if (!look.whole && (this.whole || shrank)) {
+      this.restart()
+      return null
     }
-    const artifacts: Artifact[] = []
-    for (const artifact of detail.artifacts) {
-      if (this.artifacts.has(artifact.artifactId)) continue
-      this.artifacts.add(artifact.artifactId)
-      artifacts.push(artifact)
-    }
-    const after = whole ? null : this.seq
+    this.tasks = look.prints
+    this.artifacts = look.ids
+    const after = look.whole ? null : this.seq
     this.seq += 1
     this.whole = false
     return {
-      runId: detail.run.runId,
+      runId: head.run.runId,
       seq: this.seq,
       after,
-      run: detail.run,
-      ...(detail.market ? { market: detail.market } : {}),
-      tasks,
-      artifacts,
-      taskCount: detail.tasks.length,
-      artifactCount: detail.artifacts.length,
+      run: head.run,
+      ...(head.market ? { market: head.market } : {}),
+      tasks: look.changedTasks,
+      artifacts: look.newArtifacts,
+      taskCount: look.taskCount,
+      artifactCount: look.artifactCount,
     }
+  }
+}
+
+/** One look at a run's detail: what changed, kept as the detail's parts come. */
+export class DetailLook implements RunDetailSink {
+  readonly prints = new Map<string, string>()
+  readonly ids = new Set<string>()
+  readonly changedTasks: RunTask[] = []
+  readonly newArtifacts: Artifact[] = []
+  taskCount = 0
+  artifactCount = 0
+
+  constructor(
+    readonly whole: boolean,
+    private readonly knownTasks: ReadonlyMap<string, string>,
+    private readonly knownArtifacts: ReadonlySet<string>,
+    private readonly done: (look: DetailLook, head: RunDetailHead) => DetailChange | null,
+  ) {}
+
+  task(task: RunTask): void {
+    this.taskCount += 1
+    const now = fingerprint(task)
+    const before = this.prints.has(task.taskId)
+      ? this.prints.get(task.taskId)
+      : this.whole
+        ? undefined
+        : this.knownTasks.get(task.taskId)
+    this.prints.set(task.taskId, now)
+    if (before !== now) this.changedTasks.push(task)
+  }
+
+  artifact(artifact: Artifact): void {
+    this.artifactCount += 1
+    const known =
+      this.ids.has(artifact.artifactId) ||
+      (!this.whole && this.knownArtifacts.has(artifact.artifactId))
+    this.ids.add(artifact.artifactId)
+    if (!known) this.newArtifacts.push(artifact)
+  }
+
+  /** The push this look makes, or null when it must be read again (see DetailChanges.look). */
+  finish(head: RunDetailHead): DetailChange | null {
+    return this.done(this, head)
   }
 }

@@ -14,7 +14,7 @@ import { UserFacingError } from '../../../shared/errors'
 import type { ApiClient } from '../../service'
 
 /** What the watcher asks: an environment's API client, or anything that answers the same. */
-export type RunSource = Pick<ApiClient, 'listRuns' | 'run'>
+export type RunSource = Pick<ApiClient, 'listRuns' | 'run'> & Partial<Pick<ApiClient, 'runSummary'>>
 
 export interface RunWatcherEvents {
   /** A followed run changed (status, counters, cost). */
@@ -61,6 +61,11 @@ export interface RunWatcherOptions {
    * default it grows with the run's size (see detailPaceMs); a number here fixes it.
    */
   detailEveryMs?: number
+  /**
+   * Reads a focused run's detail and hands it on itself (a big run's, read as a stream: see
+   * run-follower.ts); false leaves it to the watcher, which reads it whole for its `detail` event.
+   */
+  readDetail?: (runId: string, run: RunSummary) => Promise<boolean>
   now?: () => number
   setTimer?: (fn: () => void, ms: number) => unknown
   clearTimer?: (handle: unknown) => void
@@ -82,6 +87,7 @@ export class RunWatcher {
   /** Focused runs that changed since their last detail, which was too recent to fetch again. */
   private readonly detailOwed = new Set<string>()
   private readonly detailEveryMs: number | undefined
+  private readonly readDetail: RunWatcherOptions['readDetail']
   /** The runs of the newest page at the last look (followed for the runs list). */
   private newest = new Set<string>()
   /** That page's summaries, as they were then. */
@@ -115,6 +121,7 @@ export class RunWatcher {
     this.pageSize = options.pageSize ?? 50
     this.outageRetryMs = options.outageRetryMs ?? 30_000
     this.detailEveryMs = options.detailEveryMs
+    this.readDetail = options.readDetail
     this.now = options.now ?? Date.now
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
     this.clearTimer =
@@ -273,10 +280,15 @@ export class RunWatcher {
       let now = byId.get(runId)
       let detail: RunDetail | null = null
       if (!now) {
-        // Older than the newest page: ask for this one run.
+        // Older than the newest page: ask for this one run (its summary only, unless its
+        // detail is open: then it is passed on).
         this.requests += 1
-        detail = await this.client.run(runId)
-        now = detail.run
+        if (this.focused.has(runId) || !this.client.runSummary) {
+          detail = await this.client.run(runId)
+          now = detail.run
+        } else {
+          now = await this.client.runSummary(runId)
+        }
         // Unfocused while that request was out: drop it.
         if (!this.active.has(runId)) continue
       }
@@ -333,13 +345,12 @@ export class RunWatcher {
       return
     }
     let detail = fetched
-    if (!detail) {
-      this.requests += 1
-      detail = await this.client.run(runId)
-    }
+    if (!detail) this.requests += 1
+    const handed = !detail && (await this.readDetail?.(runId, now))
+    if (!handed) detail ??= await this.client.run(runId)
     this.detailAt.set(runId, this.now())
     this.detailOwed.delete(runId)
-    for (const l of this.listeners.detail) l(detail)
+    if (detail) for (const l of this.listeners.detail) l(detail)
   }
 
   private forgetDetail(runId: string) {

@@ -3,14 +3,15 @@ import {
   PAGE_LIMITS,
   QUERY,
   paths,
-  runDetailSchema,
   runListSchema,
+  type Artifact,
   type RunDetail,
   type RunList,
   type RunSummary,
+  type RunTask,
 } from '../../../shared/contract'
 import { paginate } from '../paginate'
-import { readRunDetail } from '../run-detail-reader'
+import { RunDetailStream, type RunDetailHead, type RunDetailSink } from '../run-detail-stream'
 import { pageQuery, type PageRequest } from './calls'
 import type { CallOptions, Transport } from '../transport'
 
@@ -54,14 +55,40 @@ export function listAllRuns(
   )
 }
 
-/** One run's detail: read by readRunDetail, which spares a big run's zod parse at every look. */
-export function run(
+/**
+ * One run's detail, read as it arrives (run-detail-stream.ts): each task and output handed to
+ * the sink `open` gives, made afresh for every attempt (a look cut midway starts again). Resolves
+ * to the run's summary and market once the whole answer was read.
+ */
+export function readRun(
+  transport: Transport,
+  runId: string,
+  open: () => RunDetailSink,
+  options?: CallOptions,
+): Promise<RunDetailHead> {
+  return transport.stream(
+    { name: 'run', path: paths.run(runId), open: () => new RunDetailStream(open()) },
+    options,
+  )
+}
+
+/** One run's detail, whole: its tasks and outputs kept in memory as they arrive. */
+export async function run(
   transport: Transport,
   runId: string,
   options?: CallOptions,
 ): Promise<RunDetail> {
-  return transport.request(
-    { name: 'run', path: paths.run(runId), answer: runDetailSchema, quick: readRunDetail },
+  let tasks: RunTask[] = []
+  let artifacts: Artifact[] = []
+  const head = await readRun(
+    transport,
+    runId,
+    () => {
+      tasks = []
+      artifacts = []
+      return { task: (task) => tasks.push(task), artifact: (artifact) => artifacts.push(artifact) }
+    },
     options,
   )
+  return { ...head, tasks, artifacts }
 }

@@ -3,6 +3,7 @@
  * and the row read from SQLite, parsed (not cast) into it. The SQL is in submissions.ts.
  */
 import { z } from 'zod'
+import type { RunTarget } from '../../../shared/run-target'
 import {
   executionResultSchema,
   runRowsAcceptanceSchema,
@@ -21,12 +22,14 @@ export interface Submission {
   environment: string
   /** Where the submission is filed (Connection.historyKey; the column is called origin). */
   historyKey: string
-  targetKind: 'template' | 'listing'
+  targetKind: RunTarget['kind']
   targetId: string
   listingVersionId: string
   callbackUrl: string
   inputFilename: string
   inputCopyPath: string
+  /** What makes it "the same submission" (flows/spend/submissions.ts fingerprintOf). */
+  fingerprint: string
   /** Where the workbook was when sent, and its SHA-256 then ('' when not known). */
   inputPath: string
   inputSha256: string
@@ -79,7 +82,8 @@ export type NewSubmission = Pick<
   | 'batchOfRunId'
   | 'workbookRows'
   | 'createdAtMs'
-> & { fingerprint: string }
+  | 'fingerprint'
+>
 
 export const submissionRow = z.object({
   id: z.number(),
@@ -93,6 +97,7 @@ export const submissionRow = z.object({
   input_filename: z.string(),
   input_copy_path: z.string(),
   input_path: z.string(),
+  fingerprint: z.string(),
   input_sha256: z.string(),
   batch_of_run_id: z.string(),
   workbook_rows: z.number(),
@@ -147,6 +152,7 @@ export function submissionOf(row: SubmissionRow): Submission {
     inputFilename: row.input_filename,
     inputCopyPath: row.input_copy_path,
     inputPath: row.input_path,
+    fingerprint: row.fingerprint,
     inputSha256: row.input_sha256,
     batchOfRunId: row.batch_of_run_id,
     workbookRows: row.workbook_rows,

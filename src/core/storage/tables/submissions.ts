@@ -19,13 +19,6 @@ const runStatusRow = z.object({ runId: z.string(), status: z.string().nullable()
 const acceptedMarkRow = z.object({ n: z.number(), at: z.number() })
 const targetRow = z.object({ origin: z.string(), target_kind: z.string(), target_id: z.string() })
 
-/** A template or listing the journal names, where it is filed. */
-export interface JournalTarget {
-  historyKey: string
-  targetKind: 'template' | 'listing'
-  targetId: string
-}
-
 export class SubmissionsTable {
   constructor(private readonly db: Db) {}
 
@@ -155,6 +148,21 @@ export class SubmissionsTable {
     )
   }
 
+  /**
+   * The parts journaled for the plan whose fingerprint is `of` (fingerprints `<of>:<rows>`),
+   * refused ones left out, oldest first.
+   */
+  partsOf(historyKey: string, of: string): Submission[] {
+    return this.many(
+      this.db
+        .prepare(
+          `SELECT * FROM submissions WHERE origin = ? AND fingerprint > ? AND fingerprint < ?
+           AND state IN ('pending', 'sent', 'accepted') ORDER BY id`,
+        )
+        .all(historyKey, `${of}:`, `${of};`),
+    )
+  }
+
   /** Accepted submissions of one template or listing, newest first. */
   acceptedOfTarget(
     historyKey: string,
@@ -274,7 +282,7 @@ export class SubmissionsTable {
   }
 
   /** Every template and listing the journal names, once each, the latest sent to first. */
-  targets(): JournalTarget[] {
+  targets(): Pick<Submission, 'historyKey' | 'targetKind' | 'targetId'>[] {
     const sql = `SELECT origin, target_kind, target_id FROM submissions
       GROUP BY origin, target_kind, target_id ORDER BY MAX(id) DESC`
     return selectRows(this.db, targetRow, sql, []).map((r) => ({
@@ -292,7 +300,7 @@ export class SubmissionsTable {
   search(query: {
     search?: string | undefined
     environment?: string | undefined
-    alsoTargets?: readonly JournalTarget[] | undefined
+    alsoTargets?: readonly Pick<Submission, 'historyKey' | 'targetKind' | 'targetId'>[] | undefined
     limit: number
   }) {
     const where: string[] = []

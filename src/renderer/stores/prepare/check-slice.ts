@@ -1,5 +1,5 @@
 /**
- * Step 2 of the New run screen: the workbook the user dropped and its check against the chosen
+ * Step 3 of the New run screen: the workbook the user dropped and its check against the chosen
  * target, the run-scoped values typed beside it, the cell the grid points at, and the marked-up
  * copy. The workbook stays the source of truth: nothing here edits rows; "Check again" reads the
  * file again after the user fixed it.
@@ -7,9 +7,9 @@
 import type {
   BridgeErrorInfo,
   FileRef,
-  PrepareTarget,
   WorkbookCheckView,
 } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import { errorInfo } from '../errors'
 import type { SliceContext } from './prepare-state'
 import type { CheckData, CheckActions } from './check-types'
@@ -61,7 +61,7 @@ function unreadableFile(file: File): BridgeErrorInfo {
 export async function checkFile(
   ctx: SliceContext,
   file: File,
-  target: PrepareTarget | null,
+  target: RunTarget | null,
   mapping?: Record<string, string | null>,
 ) {
   const { set, get, api } = ctx

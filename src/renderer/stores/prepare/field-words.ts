@@ -1,16 +1,6 @@
-/** The words the New run screen uses for a form's fields, a schema's age and a file's size. */
+/** The words the New run screen uses for a form's fields and a file's size. */
 import type { SchemaField } from '../../../shared/contract'
 import { kindLabel } from '../../runs/run-view'
-
-/** "3 hours ago"-style age of a saved schema. */
-export function describeAge(fetchedAtMs: number, now = Date.now()): string {
-  const minutes = Math.max(0, Math.floor((now - fetchedAtMs) / 60_000))
-  if (minutes < 1) return 'just now'
-  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'} ago`
-  const hours = Math.round(minutes / 60)
-  if (hours < 48) return `${hours} hour${hours === 1 ? '' : 's'} ago`
-  return `${Math.round(hours / 24)} days ago`
-}
 
 const TYPE_WORDS: Record<string, string> = {
   string: 'Short text',

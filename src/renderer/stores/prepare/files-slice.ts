@@ -1,5 +1,5 @@
 /**
- * Step 3 of the New run screen: the local files a checked workbook's file cells name. In a
+ * Step 3 of the New run screen, after the check: the local files a checked workbook's file cells name. In a
  * browser the page cannot read paths on this computer, so the user drops the folder that holds
  * them; the files found are uploaded once each, and the plan puts their inputAssetIds in the
  * cells. Selectors for matching cells to that folder live here too.

@@ -6,14 +6,15 @@
  * new target object, so a slow answer for an earlier choice (or one made before the screen was
  * reset) is recognised by identity and dropped, whether it brings the form or an error.
  */
-import type { BridgeErrorInfo, PrepareTarget } from '../../../shared/bridge'
+import type { BridgeErrorInfo } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 import { errorInfo } from '../errors'
 import type { SliceContext } from './prepare-state'
 import type { TargetData, TargetActions } from './target-types'
 export type { TargetData, TargetActions } from './target-types'
 
-type TemplateTarget = Extract<PrepareTarget, { kind: 'template' }>
-type ListingTarget = Extract<PrepareTarget, { kind: 'listing' }>
+type TemplateTarget = Extract<RunTarget, { kind: 'template' }>
+type ListingTarget = Extract<RunTarget, { kind: 'listing' }>
 
 export function initialTarget(): TargetData {
   return {
@@ -35,7 +36,7 @@ export function initialTarget(): TargetData {
 }
 
 /** Whether `target` is still the one chosen (an answer for an earlier choice is dropped). */
-function stillChosen(ctx: SliceContext, target: PrepareTarget) {
+function stillChosen(ctx: SliceContext, target: RunTarget) {
   return ctx.get().target === target
 }
 
@@ -45,7 +46,7 @@ function stillChosen(ctx: SliceContext, target: PrepareTarget) {
  */
 async function loadChosen<T>(
   ctx: SliceContext,
-  target: PrepareTarget,
+  target: RunTarget,
   read: (environment: string) => Promise<T>,
   show: (loading: boolean, form: T | null, error: BridgeErrorInfo | null) => Partial<TargetData>,
 ) {
@@ -84,12 +85,12 @@ function loadListing(ctx: SliceContext, target: ListingTarget) {
   )
 }
 
-function loadForm(ctx: SliceContext, target: PrepareTarget) {
+function loadForm(ctx: SliceContext, target: RunTarget) {
   return target.kind === 'template' ? loadTemplate(ctx, target) : loadListing(ctx, target)
 }
 
 /** A new choice: what was made or planned for the previous one no longer applies. */
-function retarget({ set }: SliceContext, target: PrepareTarget) {
+function retarget({ set }: SliceContext, target: RunTarget) {
   set({
     target,
     workbookSaved: null,

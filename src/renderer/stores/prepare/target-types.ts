@@ -5,11 +5,11 @@
 import type {
   BridgeErrorInfo,
   ListingView,
-  PrepareTarget,
   SavedFileView,
   TemplateChoice,
   TemplateView,
 } from '../../../shared/bridge'
+import type { RunTarget } from '../../../shared/run-target'
 
 export interface TargetData {
   templates: TemplateChoice[]
@@ -17,7 +17,7 @@ export interface TargetData {
   templatesLoading: boolean
   templatesError: BridgeErrorInfo | null
 
-  target: PrepareTarget | null
+  target: RunTarget | null
   template: TemplateView | null
   templateLoading: boolean
   templateError: BridgeErrorInfo | null
@@ -41,7 +41,7 @@ export interface TargetActions {
    * A workbook the app made names what it is for: show that target's form. The workbook was
    * just checked against it, so it is not checked again.
    */
-  adoptWorkbookTarget(target: PrepareTarget): void
+  adoptWorkbookTarget(target: RunTarget): void
   getInputWorkbook(): Promise<void>
   openSaved(path: string): Promise<void>
 }

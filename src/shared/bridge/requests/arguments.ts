@@ -54,8 +54,11 @@ export const idSchema = z.string().trim().min(1).max(256)
 export const runIdSchema = z.string().min(1).max(256)
 export const runRef = z.strictObject({ environment: environmentNameSchema, runId: runIdSchema })
 
-/** What a submission is for: an official template, or a listing at the version shown. */
-export const planTargetSchema = z.discriminatedUnion('kind', [
+/**
+ * A RunTarget as the Bridge carries it: which template, or which listing at the version shown
+ * (a template run's callback address is an argument of its own).
+ */
+export const runTargetSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('template'), templateId: idSchema }),
   z.strictObject({ kind: z.literal('listing'), listingId: idSchema, listingVersionId: idSchema }),
 ])

@@ -3,7 +3,7 @@
  * engine reads a kept draft back with. Apart from the verbs so views can name its type.
  */
 import { z } from 'zod'
-import { planTargetSchema } from './arguments'
+import { runTargetSchema } from './arguments'
 
 /** The steps of the New run screen, in order; 'sent' once the draft became a run. */
 const draftStepSchema = z.enum(['target', 'workbook', 'files', 'send', 'sent'])
@@ -14,7 +14,7 @@ const key = z.string().min(1).max(256)
 /** The choices a draft keeps. Paths are not among them: the engine keeps the workbook itself. */
 export const prepareDraftSchema = z.strictObject({
   step: draftStepSchema,
-  target: planTargetSchema.nullable(),
+  target: runTargetSchema.nullable(),
   /** The sheet the user chose among several (null: the reader chooses). */
   sheet: key.nullable(),
   /** The column mapping the user confirmed: the sheet's header -> field key (null: not used). */

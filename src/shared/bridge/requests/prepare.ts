@@ -8,7 +8,7 @@ import type {
   WorkbookCheckView,
 } from '../views/prepare'
 import type { CatalogView } from '../views/catalog'
-import { environmentNameSchema, fileRefSchema, planTargetSchema, request } from './arguments'
+import { environmentNameSchema, fileRefSchema, runTargetSchema, request } from './arguments'
 
 const prepareIdSchema = z.string().trim().min(1, 'Enter an id.').max(256)
 const checkIdSchema = z
@@ -16,9 +16,6 @@ const checkIdSchema = z
   .min(8)
   .max(64)
   .regex(/^[A-Za-z0-9-]+$/)
-/** What the preparation verbs check a workbook against: the same targets a plan takes. */
-export const prepareTargetSchema = planTargetSchema
-
 export const prepareRequests = {
   /** The official templates the app knows here: the built-in Sandbox's, and those cached. */
   listTemplates: request<TemplateListView>()(
@@ -38,7 +35,7 @@ export const prepareRequests = {
    * browser gets the bytes to download.
    */
   saveInputWorkbook: request<SavedFileView | null>()(
-    z.strictObject({ environment: environmentNameSchema, target: prepareTargetSchema }),
+    z.strictObject({ environment: environmentNameSchema, target: runTargetSchema }),
   ),
   /**
    * Reads and checks a workbook in a worker (`checkProgress` events follow; `cancelCheck` stops
@@ -51,7 +48,7 @@ export const prepareRequests = {
       /** Made by the page, so it can cancel the check while it runs. */
       checkId: checkIdSchema,
       file: fileRefSchema,
-      target: prepareTargetSchema.optional(),
+      target: runTargetSchema.optional(),
       /** Values of run-scoped fields from the form, by field key (they win over the sheet). */
       runValues: z.record(prepareIdSchema, z.string().max(10_000)).optional(),
       /** The sheet to read, by name, when the user chose one (without it the reader chooses). */

@@ -15,7 +15,7 @@ import {
   environmentNameSchema,
   fileRefSchema,
   idSchema,
-  planTargetSchema,
+  runTargetSchema,
   request,
   workIdSchema,
 } from './arguments'
@@ -36,7 +36,7 @@ export const spendingRequests = {
     z.strictObject({
       environment: environmentNameSchema,
       file: fileRefSchema,
-      target: planTargetSchema,
+      target: runTargetSchema,
       /** Lets `cancelWork` abandon the planning while it waits for the service. */
       workId: workIdSchema.optional(),
       /** Send only the first N rows (a pilot). */

@@ -13,7 +13,7 @@ export type BatchRowState = 'not-sent' | 'set-aside' | 'pending' | 'succeeded' |
 
 /** How a run of a batch came to be sent. */
 export type BatchSendKind =
-  'all' | 'pilot' | 'rest' | 'valid' | 'follow-up' | 'retry' | 'redo' | 'chosen'
+  'all' | 'pilot' | 'rest' | 'valid' | 'follow-up' | 'retry' | 'redo' | 'chosen' | 'part'
 
 /** Rows of a batch in each state; `sentAgain` counts rows sent more than once. */
 export interface BatchCounts {

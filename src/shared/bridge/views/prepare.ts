@@ -4,6 +4,7 @@
  * getCheckedRows, saveMarkedUpCopy, openSavedFile; event: checkProgress.
  */
 import type { SchemaColumn, SchemaField } from '../../contract'
+import type { RunTarget } from '../../run-target'
 
 /** One official template the app knows for an environment. */
 export interface TemplateChoice {
@@ -40,11 +41,6 @@ export interface TemplateView {
   /** The address last asked to be called when a run of it ends, here; '' when none. */
   callbackUrl: string
 }
-
-/** What the preparation verbs check a workbook against. */
-export type PrepareTarget =
-  | { kind: 'template'; templateId: string }
-  | { kind: 'listing'; listingId: string; listingVersionId: string }
 
 /**
  * A file the engine made for the user: saved on this computer (desktop: where the user chose in
@@ -103,7 +99,7 @@ export interface WorkbookCheckView {
   fileName: string
   sizeBytes: number
   /** What it was checked against; null when no template was chosen and the file names none. */
-  target: (PrepareTarget & { name: string }) | null
+  target: (RunTarget & { name: string }) | null
   /** True when the target was read from the workbook's hidden sheet (it was made by the app). */
   targetFromWorkbook: boolean
   valid: boolean

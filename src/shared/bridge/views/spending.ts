@@ -7,6 +7,7 @@
 import type { MonthlyLimitView } from './usage'
 import type { SchemaColumn, SchemaField, WorkbookValidation } from '../../contract'
 import type { BatchSendKind } from './batches'
+import type { RunTarget } from '../../run-target'
 
 /**
  * Where a listing's schema and fee came from (DESIGN.md, "Buyer's view of a listing"), in the
@@ -43,11 +44,6 @@ export interface ListingView {
   sourceNote: string
 }
 
-/** What a submission is for. */
-export type PlanTarget =
-  | { kind: 'template'; templateId: string; name: string }
-  | { kind: 'listing'; listingId: string; listingVersionId: string; name: string }
-
 /** An earlier accepted submission with the same environment, target and input content. */
 export interface DuplicateView {
   runId: string
@@ -82,7 +78,8 @@ export interface SubmissionPlanView {
   planId: string
   environment: string
   expiresAtMs: number
-  target: PlanTarget
+  /** What the rows go to, with the name it is known by. */
+  target: RunTarget & { name: string }
   /** The workbook's file name ('' for a retry of rows kept in the history). */
   fileName: string
   /** Rows to send. */
@@ -150,6 +147,11 @@ export interface SubmissionPlanView {
    * they would be paid again, so confirming needs `again: true`, said as a send again.
    */
   paidBefore?: PaidBeforeView | null
+  /**
+   * More rows than the service takes at once: how many runs they go as, of at most how many
+   * rows, and the same in words (no run ids), said before the agreement.
+   */
+  parts?: { count: number; size: number; words: string }
   /** One paragraph that says what confirming will do and spend. */
   summary: string
 }
@@ -208,7 +210,7 @@ export interface PendingSubmissionView {
   environment: string
   clientRequestId: string
   state: 'pending' | 'sent'
-  target: PlanTarget
+  target: RunTarget & { name: string }
   fileName: string
   rowCount: number
   createdAtMs: number

@@ -1,3 +1,4 @@
+// Run fixtures for every test that needs a run, a task, an output or a plan as the service or the Bridge gives them.
 import type { Artifact, RunSummary, RunTask } from '../../src/shared/contract'
 import type {
   EnvironmentView,

@@ -1,30 +1,42 @@
 /**
  * Counts, amounts and estimates in words, said the same way in the app and in the terminal:
  * "1 row", "2 rows", "1 credit", "about 3 credits: 3 rows at 1 credit per row". Every screen and
- * command that names a cost goes through here, so none says "1 credits".
+ * command that names a cost goes through `formatAmount`, so none says "1 credits".
+ *
+ * Amounts: a name ending in `T` (`estimatedCostT`, `taskFixedFeeT`, `costPerRowT`) is an amount as
+ * the service counts it, an integer in the environment's smallest unit. It is shown with the
+ * environment's unit label (default "credits") and never converted.
  */
 
-// Made on first use, not when the module loads: making an Intl formatter loads the locale's data,
-// a good part of a small command's start (a valid workbook's check names no count).
-const formats: Intl.NumberFormat[] = []
-function formatNumber(n: number): string {
-  formats[0] ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 })
-  return formats[0].format(n)
+// Intl formatters are slow to make and cheap to reuse: one per locale, made on first use rather
+// than when the module loads (making one loads the locale's data, a good part of a small
+// command's start, and a valid workbook's check names no count).
+const localeNumbers = new Map<string, Intl.NumberFormat>()
+function numbersIn(locale: string | undefined): Intl.NumberFormat {
+  const key = locale ?? 'en-US'
+  let format = localeNumbers.get(key)
+  if (!format) {
+    format = new Intl.NumberFormat(key, { maximumFractionDigits: 2 })
+    localeNumbers.set(key, format)
+  }
+  return format
 }
 
 /** "1 row", "2 rows", "1,250 rows"; `many` for a word whose plural is not word + s. */
 export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${formatNumber(n)} ${n === 1 ? word : many}`
+  return `${numbersIn(undefined).format(n)} ${n === 1 ? word : many}`
 }
 
 /**
- * An amount in the environment's unit: "1 credit", "3 credits", "1.5 credits". The default unit
- * is said in the singular for one; a label the operator chose is shown as given.
+ * An amount in the environment's unit: "1 credit", "1,250 credits", "0.5 credits" (a row's share of
+ * a run's cost). The default unit is said in the singular for one; a label the operator chose is
+ * shown as given. `locale` formats the number for the window's language (en-US when not given).
  */
-export function amount(value: number, unitLabel: string): string {
+export function formatAmount(value: number, unitLabel: string, locale?: string): string {
   const unit = unitLabel || 'credits'
-  if (unit === 'credits') return plural(value, 'credit')
-  return `${formatNumber(value)} ${unit}`
+  if (unit === 'credits')
+    return `${numbersIn(locale).format(value)} ${value === 1 ? 'credit' : 'credits'}`
+  return `${numbersIn(locale).format(value)} ${unit}`
 }
 
 /** What an estimate is made of: the same fields on a plan and on its Bridge view. */
@@ -45,13 +57,13 @@ export function estimateWords(f: EstimateFacts): string {
   const rows = plural(f.rowCount, 'row')
   if (f.estimateT === null) return 'unknown before the run'
   if (f.estimateSource === 'fee' && f.taskFixedFeeT !== null) {
-    return `about ${amount(f.estimateT, f.unitLabel)}: ${rows} at ${amount(f.taskFixedFeeT, f.unitLabel)} per row`
+    return `about ${formatAmount(f.estimateT, f.unitLabel)}: ${rows} at ${formatAmount(f.taskFixedFeeT, f.unitLabel)} per row`
   }
   if (f.estimateSource === 'pilot' && f.learnedFrom) {
     const perRow = Number(f.learnedFrom.costPerRowT.toFixed(2))
-    return `about ${amount(f.estimateT, f.unitLabel)}: ${rows} at ${amount(perRow, f.unitLabel)} per row`
+    return `about ${formatAmount(f.estimateT, f.unitLabel)}: ${rows} at ${formatAmount(perRow, f.unitLabel)} per row`
   }
-  return `about ${amount(f.estimateT, f.unitLabel)}`
+  return `about ${formatAmount(f.estimateT, f.unitLabel)}`
 }
 
 /**
@@ -86,6 +98,6 @@ export function agreeWords(f: EstimateFacts, capT: number | undefined): string {
   }
   const under = f.targetKind === 'listing' ? ', under the listing’s terms' : ''
   return capT !== undefined
-    ? `I agree to pay up to ${amount(limit, f.unitLabel)} for this run${under}.`
-    : `I agree to pay about ${amount(limit, f.unitLabel)} for this run${under} (the actual cost is charged).`
+    ? `I agree to pay up to ${formatAmount(limit, f.unitLabel)} for this run${under}.`
+    : `I agree to pay about ${formatAmount(limit, f.unitLabel)} for this run${under} (the actual cost is charged).`
 }

@@ -1,0 +1,158 @@
+/**
+ * A sheet of 100,000 rows of about 1.5 KB (a csv of about 150 MB) read, checked and sent to a
+ * sandbox that takes at most 10,000 rows a request: as ten parts under one consent, by the engine
+ * (plan, then confirm, as the app does) and by `skill-runner run --yes`, each in a process of its
+ * own whose peak RSS is printed. The sandbox runs in a third process (its tasks held, so it does
+ * no work meanwhile) and keeps its state on disk.
+ *
+ * Target (issue 33): the engine and the command line each under 300 MB peak RSS. Where the
+ * memory goes today: the read keeps every row (crossing from the worker as one JSON text), the
+ * plan holds them until the last part is sent, and each part's request body is built whole.
+ */
+import { spawnSync } from 'node:child_process'
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { MemorySecretStore } from '../src/core/secrets'
+import { createEngine } from '../src/core/engine'
+import { confirmPlan, planSubmission } from '../src/core/flows/spend'
+import { parseInputWorkbook } from '../src/core/workbooks'
+import { peakRssMb, root, startChildSandbox } from './support'
+
+const ROWS = 100_000
+const PER_REQUEST = 10_000
+const workerFile = join(root, 'out/cli/worker.js')
+
+interface Measured {
+  ms: number
+  rssMb: number
+  parts: number
+}
+
+/** The sheet: a short message, about 1.5 KB of text, and a number per row. */
+async function writeSheet(path: string) {
+  const out = createWriteStream(path)
+  const filler = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(26)
+  out.write('Message,Details,Sequence number\n')
+  for (let i = 1; i <= ROWS; i += 1) {
+    const line = `Product ${i},"${filler}${i}",${i}\n`
+    if (!out.write(line)) await new Promise<void>((r) => out.once('drain', () => r()))
+  }
+  await new Promise<void>((r) => out.end(() => r()))
+}
+
+/** The engine's send, in this (child) process: plan, then confirm. */
+async function engineSend(path: string, home: string, url: string, token: string) {
+  const started = performance.now()
+  const engine = createEngine({ home, secretStore: new MemorySecretStore(), tokenOverride: token })
+  try {
+    const connection = await engine.connect({ baseUrl: url })
+    engine.rowLimits.set(connection.historyKey, PER_REQUEST)
+    const plan = await planSubmission(
+      engine,
+      connection,
+      (file, schema, readAs) =>
+        parseInputWorkbook({ path: file }, schema, {
+          keepRows: true,
+          checkFiles: true,
+          workerFile,
+          ...(readAs ?? {}),
+        }),
+      { file: path, target: { kind: 'template', templateId: 'row-echo' } },
+    )
+    if (!plan.validation.valid) throw new Error('the bench sheet did not check')
+    const done = await confirmPlan(engine, plan, { confirmed: true })
+    const measured: Measured = {
+      ms: performance.now() - started,
+      rssMb: peakRssMb(),
+      parts: done.parts.length,
+    }
+    console.log(JSON.stringify(measured))
+  } finally {
+    await engine.close()
+  }
+}
+
+function runEngineChild(path: string, home: string, url: string, token: string): Measured {
+  const self = fileURLToPath(import.meta.url)
+  const r = spawnSync(process.execPath, ['--import', 'tsx', self, path, home, url, token], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  })
+  if (r.status !== 0) throw new Error(`the engine's send failed: ${r.stderr}`)
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Measured
+}
+
+/** `skill-runner run FILE --yes --json` from the built CLI, its peak RSS said as it exits. */
+function runCliChild(path: string, home: string, url: string, token: string): Measured {
+  const main = pathToFileURL(join(root, 'out/cli/main.js')).href
+  const script = `process.on('exit', () => process.stderr.write('\\nPEAK_RSS_KB ' + process.resourceUsage().maxRSS + '\\n'))
+const { runCli } = await import(${JSON.stringify(main)})
+process.exitCode = await runCli(process.argv.slice(1))`
+  const env = { ...process.env, SKILL_RUNNER_HOME: home, SKILL_RUNNER_TOKEN: token }
+  const setLimit = ['env', 'add', 'Bench', '--base-url', url]
+  const cli = (args: string[]) =>
+    spawnSync(process.execPath, ['--input-type=module', '-e', script, '--', ...args], {
+      encoding: 'utf8',
+      env,
+      maxBuffer: 16 * 1024 * 1024,
+    })
+  if (cli(setLimit).status !== 0) throw new Error('env add failed')
+  if (cli(['env', 'rows', 'Bench', String(PER_REQUEST)]).status !== 0)
+    throw new Error('env rows failed')
+  const started = performance.now()
+  const r = cli(['run', path, '--template', 'row-echo', '--env', 'Bench', '--yes', '--json'])
+  const ms = performance.now() - started
+  if (r.status !== 0) throw new Error(`the CLI's send failed: ${r.stderr.slice(-2000)}`)
+  const rss = /PEAK_RSS_KB (\d+)/.exec(r.stderr)
+  const answer = JSON.parse(r.stdout) as { parts?: unknown[] }
+  return { ms, rssMb: Number(rss?.[1] ?? 0) / 1024, parts: answer.parts?.length ?? 1 }
+}
+
+const [childPath, childHome, childUrl, childToken] = process.argv.slice(2)
+if (childPath) {
+  await engineSend(childPath, childHome!, childUrl!, childToken!)
+} else {
+  const dir = mkdtempSync(join(tmpdir(), 'sr-bench-parts-'))
+  const path = join(dir, 'catalogue.csv')
+  const sandbox = await startChildSandbox([
+    '--max-rows',
+    String(PER_REQUEST),
+    '--task-ms',
+    '3600000',
+    '--db',
+    join(dir, 'sandbox.db'),
+  ])
+  try {
+    await writeSheet(path)
+    const built = spawnSync(process.execPath, [join(root, 'scripts/build-cli.mjs')], {
+      stdio: 'inherit',
+    })
+    if (built.status !== 0) throw new Error('building the CLI and its worker failed')
+    const size = (statSync(path).size / 1024 / 1024).toFixed(0)
+    const engine = runEngineChild(path, join(dir, 'engine'), sandbox.url, sandbox.token)
+    const cli = runCliChild(path, join(dir, 'cli'), sandbox.url, sandbox.token)
+    console.log(
+      `${ROWS.toLocaleString('en-US')} rows of about 1.5 KB (a ${size} MB csv), sent as parts of at most ${PER_REQUEST.toLocaleString('en-US')}`,
+    )
+    const line = (name: string, m: Measured) =>
+      console.log(
+        `${name.padEnd(22)} ${(m.ms / 1000).toFixed(1).padStart(6)} s  peak RSS ${m.rssMb.toFixed(0).padStart(5)} MB  (${m.parts} parts)`,
+      )
+    line('engine: plan + confirm', engine)
+    line('skill-runner run --yes', cli)
+    console.log(
+      `  machine load while measuring: ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(', ')} (1, 5, 15 min; ${cpus().length} cores)`,
+    )
+    const check = (ok: boolean, text: string) => console.log(`${ok ? 'MET ' : 'MISS'} ${text}`)
+    check(engine.rssMb < 300, `engine peak RSS ${engine.rssMb.toFixed(0)} MB (target under 300 MB)`)
+    check(cli.rssMb < 300, `command line peak RSS ${cli.rssMb.toFixed(0)} MB (target under 300 MB)`)
+  } finally {
+    await sandbox.stop()
+    if (!process.env.KEEP_BENCH) rmSync(dir, { recursive: true, force: true })
+    else console.log(dir)
+  }
+}

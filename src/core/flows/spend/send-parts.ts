@@ -1,0 +1,131 @@
+/**
+ * Journaling and sending a confirmed plan: whole, or as parts (parts.ts) when it holds more
+ * rows than the service takes in one request. Each part, in order, is journaled, joined to the
+ * batch and only then sent; a part accepted before is not sent again, and a part refused with a
+ * lower limit is split at it (the limit remembered for the environment) and its pieces sent in
+ * its place. A part that fails otherwise stops the send: the parts sent stay sent, and the same
+ * plan confirmed again sends only what is left.
+ */
+import type { InputRow } from '../../../shared/contract'
+import { plural } from '../../../shared/format/amounts'
+import { EngineError } from '../../errors'
+import { UserFacingError } from '../../../shared/errors'
+import type { BatchLink } from '../batch/batches'
+import { partEstimate, partFingerprint, partsOfPlan, splitRange } from './parts'
+import type { PartRange, Plan, SpendServices } from './plan'
+import { limitInRefusal, type RowLimits } from './row-limits'
+import type { ProgressHooks } from './submission-inputs'
+import type { Submission } from './submissions'
+
+export type SendServices = Pick<SpendServices, 'submissions' | 'batches'> & {
+  rowLimits: Pick<RowLimits, 'of' | 'learn'>
+}
+
+interface Sending {
+  plan: Plan
+  /** The plan's rows with their file cells uploaded. */
+  rows: InputRow[]
+  /** The batch link each part joins (its id filled once the first part made the batch). */
+  link: BatchLink | undefined
+  /** The first part journaled: its workbook's hash and copy serve the others. */
+  first: Submission | undefined
+  split: boolean
+}
+
+/** Journals the rows `range` of the plan (the whole plan when not split) and joins its batch. */
+async function journalPart(
+  services: SendServices,
+  s: Sending,
+  range: PartRange,
+): Promise<Submission> {
+  const { plan } = s
+  const whole = !s.split
+  const entry = await services.submissions.journal(plan.connection, {
+    target: plan.target,
+    rows: whole ? s.rows : s.rows.slice(range.start, range.end),
+    rowNumbers:
+      plan.rowNumbering === 'spreadsheet'
+        ? plan.rowNumbers.slice(range.start, range.end)
+        : undefined,
+    inputPath: plan.sheetFile || plan.file || undefined,
+    inputOf: s.first,
+    inputFilename: plan.fileName,
+    retryOfRunId: plan.retryOfRunId ?? undefined,
+    followUpOfRunId: plan.followsSetAsideOf,
+    batchOfRunId: plan.batchOfRunId ?? undefined,
+    workbookRows: plan.retryOfRunId ? undefined : plan.totalRows,
+    fingerprint: whole ? plan.fingerprint : partFingerprint(plan.fingerprint, range),
+    estimatedCostT: whole ? plan.estimateT : partEstimate(plan, range),
+  })
+  s.first ??= entry
+  if (s.link) {
+    const batchId = services.batches.join(entry, s.link)
+    s.link = { ...s.link, batchId, ...(s.split ? { kind: 'part' as const } : {}) }
+  }
+  return entry
+}
+
+/** Journals and sends the plan, whole or in parts; answers every part's submission, in order. */
+export async function sendPlan(
+  services: SendServices,
+  plan: Plan,
+  rows: InputRow[],
+  options: { again: boolean; hooks: ProgressHooks },
+): Promise<Submission[]> {
+  const found = partsOfPlan(services, plan)
+  const allSent = found?.parts.every((p) => p.entry?.state === 'accepted') ?? false
+  // Sent again on purpose: every part anew, under new request ids.
+  const planned = found?.parts.map((p) => (allSent && options.again ? { ...p, entry: null } : p))
+  const s: Sending = {
+    plan,
+    rows,
+    link: plan.batch && found ? { ...plan.batch, kind: 'part' } : plan.batch,
+    first: undefined,
+    split: found !== null,
+  }
+  // Each part is journaled when its turn comes, so the journal holds them in the order sent.
+  const queue: { range: PartRange; entry: Submission | null }[] = (
+    planned ?? [{ start: 0, end: rows.length, entry: null }]
+  ).map((p) => ({ range: { start: p.start, end: p.end }, entry: p.entry }))
+  const done: Submission[] = []
+  while (queue.length > 0) {
+    const next = queue.shift()!
+    const range = next.range
+    const entry = next.entry ?? (await journalPart(services, s, range))
+    if (entry.state === 'accepted') {
+      done.push(entry)
+      continue
+    }
+    options.hooks.onStep?.(
+      `sending ${plural(range.end - range.start, 'row')} (request ${entry.clientRequestId})`,
+    )
+    try {
+      done.push(await services.submissions.send(plan.connection, entry, signalOf(options.hooks)))
+    } catch (error) {
+      const limit = limitInRefusal(error)
+      if (limit === null || limit >= range.end - range.start) throw stopped(error, done)
+      // Refused for its size: nothing was made of it, so its rows go as smaller parts instead.
+      services.rowLimits.learn(plan.connection.historyKey, limit)
+      s.split = true
+      if (s.link) s.link = { ...s.link, kind: 'part' }
+      queue.unshift(...splitRange(range, limit).map((piece) => ({ range: piece, entry: null })))
+    }
+  }
+  return done
+}
+
+function signalOf(hooks: ProgressHooks): { signal?: AbortSignal } {
+  return hooks.signal ? { signal: hooks.signal } : {}
+}
+
+/** A part's failure, with the parts already sent named, when there are any. */
+function stopped(error: unknown, done: Submission[]): unknown {
+  if (done.length === 0 || !(error instanceof UserFacingError)) return error
+  const runs = done.map((d) => d.runId).join(', ')
+  return new EngineError(
+    error.category,
+    `${done.length === 1 ? 'The first part was' : `The first ${done.length} parts were`} sent (${runs}); the next was not: ${error.message}`,
+    `${error.nextStep} Then confirm the same rows again: the parts already sent are not sent again.`,
+    { cause: error },
+  )
+}
