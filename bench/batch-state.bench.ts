@@ -13,66 +13,18 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { Batches } from '../src/core/flows/batch/batches'
 import type { Connection } from '../src/core/environments/connection'
-import { openDb, transaction } from '../src/core/storage/db'
+import { openDb } from '../src/core/storage/db'
 import { History } from '../src/core/storage/run-history'
-import { BatchesTable } from '../src/core/storage/tables/batches'
+import { BATCH_ID, BATCH_ROWS, seedBatch } from './batch-seed'
 
-const ROWS = 100_000
-const PILOT = 1_000
-const FAILED = 500
+const ROWS = BATCH_ROWS
 const TARGET_MS = 200
 const ROUNDS = 7
 const KEY = 'bench'
 
 const dir = mkdtempSync(join(tmpdir(), 'sr-batch-bench-'))
 const db = openDb(join(dir, 'history.db'))
-const table = new BatchesTable(db)
-const sheetRows = Array.from({ length: ROWS }, (_, i) => i + 2)
-const pilotRows = sheetRows.slice(0, PILOT)
-const restRows = sheetRows.slice(PILOT)
-const failedRows = restRows
-  .filter((_, i) => i % Math.floor(restRows.length / FAILED) === 0)
-  .slice(0, FAILED)
-const failedSet = new Set(failedRows)
-
-transaction(db, () => {
-  table.insert({
-    id: 'b1',
-    historyKey: KEY,
-    targetKind: 'template',
-    targetId: 'row-echo',
-    workbookSha256: 'sha',
-    sheet: 'Export',
-    mapping: { Text: 'message' },
-    inputFilename: 'catalogue.xlsx',
-    sheetRows,
-    createdAtMs: 1,
-  })
-  const insert = db.prepare(
-    `INSERT INTO submissions (client_request_id, environment, origin, target_kind, target_id, fingerprint,
-       row_count, rows_json, row_numbers_json, state, run_id, batch_id, send_kind, created_at_ms, updated_at_ms)
-     VALUES (?, 'Bench', ?, 'template', 'row-echo', ?, ?, '[]', ?, 'accepted', ?, 'b1', ?, ?, ?)`,
-  )
-  const sends: [string, string, number[], (n: number) => string][] = [
-    ['pilot', 'r1', pilotRows, () => 's'],
-    ['rest', 'r2', restRows, (n) => (failedSet.has(n) ? 'f' : 's')],
-    ['retry', 'r3', failedRows, () => 's'],
-  ]
-  sends.forEach(([kind, runId, rows, outcome], i) => {
-    insert.run(`req-${i}`, KEY, `fp-${i}`, rows.length, JSON.stringify(rows), runId, kind, i, i)
-    table.putOutcomes(
-      KEY,
-      {
-        runId,
-        outcomes: rows.map(outcome).join(''),
-        errors: rows.map((n) => (outcome(n) === 'f' ? 'The message has [[fail]] in it.' : '')),
-        previews: rows.map((n) => `Echo of row ${n}`),
-        ended: true,
-      },
-      i,
-    )
-  })
-})
+seedBatch(db, KEY, 'Bench')
 
 const batches = new Batches(db, new History(db))
 const connection = { historyKey: KEY } as Connection
@@ -84,7 +36,7 @@ let summary = ''
 for (let round = 0; round < ROUNDS; round++) {
   const c0 = process.cpuUsage()
   const t0 = performance.now()
-  const state = await batches.state(connection, 'b1', { offline: true })
+  const state = await batches.state(connection, BATCH_ID, { offline: true })
   const t1 = performance.now()
   const used = process.cpuUsage(c0)
   cpu.push((used.user + used.system) / 1000)

@@ -1,10 +1,13 @@
-import { useCallback, useMemo, useState } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import type { BridgeErrorInfo, ComparisonView } from '../../shared/bridge'
 import { CardHead } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useStores } from '../stores/context'
 import { errorInfo } from '../stores/errors'
-import { Comparison } from './CompareCard'
+import { Loading, onDemand } from '../components/on-demand'
+
+/** The comparison's table comes as a chunk of its own, fetched when the list starts choosing. */
+const Comparison = onDemand(async () => (await import('./CompareCard')).Comparison)
 
 /** A comparison is of two runs: a third box stays closed until one of the two is cleared. */
 const PAIR = 2
@@ -64,6 +67,9 @@ export function CompareChooser(props: { environment: string; choice: CompareChoi
   const { bridge } = useStores()
   const { choice, environment } = props
   const [compared, setCompared] = useState<Compared>({ state: 'idle' })
+  useEffect(() => {
+    if (choice.choosing) Comparison.preload()
+  }, [choice.choosing])
   if (!choice.choosing) return null
   const [runA, runB] = choice.chosen
   const pair = choice.chosen.join(' ')
@@ -116,7 +122,11 @@ export function CompareChooser(props: { environment: string; choice: CompareChoi
       {compared.state === 'failed' && (
         <ErrorNotice error={compared.error} onRetry={() => void compare()} />
       )}
-      {shown && <Comparison view={shown} sides="A is the run ticked first, B the second" />}
+      {shown && (
+        <Loading>
+          <Comparison view={shown} sides="A is the run ticked first, B the second" />
+        </Loading>
+      )}
     </section>
   )
 }

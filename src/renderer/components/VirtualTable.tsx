@@ -81,10 +81,10 @@ export function VirtualTable<T>(props: {
             const item = items[v.index]
             if (item === undefined) return null
             return (
-              // The virtualizer's key: a row keeps its DOM node while it scrolls.
-              <Fragment key={v.key}>
-                {props.renderRow(item, { index: v.index, start: v.start, size: v.size })}
-              </Fragment>
+              // The virtualizer's key: a row keeps its DOM node while it scrolls. Its own item is
+              // the place, the same object while sizes do not change, so a memoized row given it
+              // is not drawn again as the list scrolls.
+              <Fragment key={v.key}>{props.renderRow(item, v)}</Fragment>
             )
           })}
         </tbody>

@@ -1,4 +1,4 @@
-import { useId } from 'react'
+import { useEffect, useId } from 'react'
 import { CancelButton, useCancel } from './CancelButton'
 import type {
   BridgeErrorInfo,
@@ -9,12 +9,20 @@ import type {
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useFields, usePrepare, useStores } from '../stores/context'
 import { SendOptions } from './SendOptions'
-import { ConfirmSubmission } from './ConfirmSubmission'
+import { Loading, onDemand } from '../components/on-demand'
 import { rowsNotPaidBefore } from './SentBeforeNotes'
 import { Card } from '../components/CardParts'
 import { useShallow } from 'zustand/react/shallow'
 import { rowsToSetAside, sendBlocker, workbookBlocker } from '../stores/prepare/send-blocker'
 import { plural } from '../../shared/format/amounts'
+
+/**
+ * The confirmation comes as a chunk of its own, fetched once step 4 is drawn: the first screen's
+ * JavaScript stays small, and by the time a plan is made the dialog draws at once.
+ */
+const ConfirmSubmission = onDemand(
+  async () => (await import('./ConfirmSubmission')).ConfirmSubmission,
+)
 
 /**
  * Step 4: all rows or a pilot of the first N, then the confirmation with the cost. Sending needs
@@ -33,6 +41,7 @@ export function SendPanel(props: { env: EnvironmentView }) {
     'planning',
   )
   const ready = usePrepare(workbookBlocker) === null
+  useEffect(() => ConfirmSubmission.preload(), [])
 
   async function confirm(choice: ConfirmChoice) {
     const sent = await prepare.getState().confirmSend(choice)
@@ -71,18 +80,20 @@ export function SendPanel(props: { env: EnvironmentView }) {
       {planError && <PlanError error={planError} environment={props.env.name} />}
 
       {plan && (
-        <ConfirmSubmission
-          plan={plan}
-          sending={sending}
-          error={sendError}
-          onConfirm={(choice) => void confirm(choice)}
-          onCancel={() => prepare.getState().closePlan()}
-          onOpenRun={(runId) => {
-            prepare.getState().closePlan()
-            nav.getState().openRun(runId)
-          }}
-          {...onlyNewOf(plan, (rows) => void prepare.getState().planOnlyNew(rows))}
-        />
+        <Loading>
+          <ConfirmSubmission
+            plan={plan}
+            sending={sending}
+            error={sendError}
+            onConfirm={(choice) => void confirm(choice)}
+            onCancel={() => prepare.getState().closePlan()}
+            onOpenRun={(runId) => {
+              prepare.getState().closePlan()
+              nav.getState().openRun(runId)
+            }}
+            {...onlyNewOf(plan, (rows) => void prepare.getState().planOnlyNew(rows))}
+          />
+        </Loading>
       )}
     </Card>
   )

@@ -8,22 +8,23 @@
  * environment's unit label (default "credits") and never converted.
  */
 
-const numbers = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 })
-// Intl formatters are slow to make and cheap to reuse: one per locale.
+// Intl formatters are slow to make and cheap to reuse: one per locale, made on first use rather
+// than when the module loads (making one loads the locale's data, a good part of a small
+// command's start, and a valid workbook's check names no count).
 const localeNumbers = new Map<string, Intl.NumberFormat>()
 function numbersIn(locale: string | undefined): Intl.NumberFormat {
-  if (locale === undefined) return numbers
-  let format = localeNumbers.get(locale)
+  const key = locale ?? 'en-US'
+  let format = localeNumbers.get(key)
   if (!format) {
-    format = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 })
-    localeNumbers.set(locale, format)
+    format = new Intl.NumberFormat(key, { maximumFractionDigits: 2 })
+    localeNumbers.set(key, format)
   }
   return format
 }
 
 /** "1 row", "2 rows", "1,250 rows"; `many` for a word whose plural is not word + s. */
 export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${numbers.format(n)} ${n === 1 ? word : many}`
+  return `${numbersIn(undefined).format(n)} ${n === 1 ? word : many}`
 }
 
 /**
@@ -33,7 +34,8 @@ export function plural(n: number, word: string, many = `${word}s`): string {
  */
 export function formatAmount(value: number, unitLabel: string, locale?: string): string {
   const unit = unitLabel || 'credits'
-  if (unit === 'credits') return `${numbersIn(locale).format(value)} ${value === 1 ? 'credit' : 'credits'}`
+  if (unit === 'credits')
+    return `${numbersIn(locale).format(value)} ${value === 1 ? 'credit' : 'credits'}`
   return `${numbersIn(locale).format(value)} ${unit}`
 }
 

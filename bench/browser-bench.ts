@@ -1,0 +1,194 @@
+/**
+ * What the window benchmarks share: an engine on a service answered from memory, the built
+ * renderer in browser mode, headless Chromium with long tasks counted, and a trace's reading.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { createEngine, type Engine } from '../src/core/engine'
+import { MemorySecretStore } from '../src/core/secrets'
+import { startBrowserMode } from '../src/web/app'
+import { root } from './support'
+
+const CHROMIUM = process.env.SKILL_RUNNER_CHROMIUM ?? '/usr/bin/chromium'
+const rendererDir = join(root, 'out', 'renderer')
+/** The environment the window benches add, and the key its data is filed under. */
+export const BENCH_ENVIRONMENT = { name: 'Bench', baseUrl: 'https://bench.invalid' }
+export const BENCH_HISTORY_KEY = new URL(BENCH_ENVIRONMENT.baseUrl).origin
+
+/** Exits with SKIP when the renderer is not built or there is no Chromium. */
+export function skipWithoutWindow(): void {
+  if (!existsSync(join(rendererDir, 'index.html'))) {
+    console.log('SKIP the renderer is not built: run `npx electron-vite build` first.')
+    process.exit(0)
+  }
+  if (!existsSync(CHROMIUM)) {
+    console.log(`SKIP no Chromium at ${CHROMIUM}.`)
+    process.exit(0)
+  }
+}
+
+/** A service answering from memory, as the engine's fetch. */
+export type BenchService = (url: URL) => unknown
+
+export const jsonAnswer = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+
+export interface BenchWindow {
+  engine: Engine
+  page: Page
+  browser: Browser
+  /** Long tasks (ms) seen since the last call. */
+  takeLongTasks(): Promise<number[]>
+  close(): Promise<void>
+}
+
+/**
+ * An engine in a fresh home on the "Bench" environment answered by `service` (`seed` fills its
+ * history first), browser mode on the built renderer, and a 1280x900 page that counts long tasks.
+ */
+export async function openBenchWindow(
+  prefix: string,
+  service: BenchService,
+  seed?: (home: string) => void,
+): Promise<BenchWindow> {
+  const home = mkdtempSync(join(tmpdir(), prefix))
+  seed?.(home)
+  const fetch = async (input: string | URL | Request): Promise<Response> => {
+    const url = new URL(input instanceof Request ? input.url : String(input))
+    const answer = service(url)
+    return answer instanceof Response ? answer : jsonAnswer(answer)
+  }
+  const engine = createEngine({ home, secretStore: new MemorySecretStore(), fetch })
+  await engine.addEnvironment({ ...BENCH_ENVIRONMENT, token: 'bench' })
+  engine.useEnvironment(BENCH_ENVIRONMENT.name)
+  const mode = await startBrowserMode({
+    engine,
+    app: { name: 'Skill Runner', version: 'bench', platform: process.platform },
+    rendererDir,
+  })
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  })
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+  // Page-side code is given as text: this file is type-checked for Node, not for a window.
+  await page.addInitScript(`
+    window.longTasks = []
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.longTasks.push(entry.duration)
+    }).observe({ type: 'longtask', buffered: true })
+  `)
+  await page.goto(mode.url)
+  return {
+    engine,
+    page,
+    browser,
+    takeLongTasks: () => page.evaluate('window.longTasks.splice(0)') as Promise<number[]>,
+    async close() {
+      await browser.close()
+      await mode.close()
+      await engine.close()
+      rmSync(home, { recursive: true, force: true })
+    },
+  }
+}
+
+/** "none", or how many and the longest. */
+export function describeTasks(tasks: number[]): string {
+  return tasks.length === 0
+    ? 'none'
+    : `${tasks.length}, longest ${Math.max(...tasks).toFixed(0)} ms`
+}
+
+/**
+ * Scrolls the page's first `.table-scroll` from top to bottom, `step` px a frame; the number of
+ * frames. Traced when `tracePath` is given: then where the main thread's time went is printed.
+ */
+export async function scrollTableThrough(
+  window: BenchWindow,
+  step: number,
+  tracePath: string | undefined,
+  targetMs: number,
+): Promise<number> {
+  const { page, browser } = window
+  if (tracePath)
+    await browser.startTracing(page, {
+      path: tracePath,
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
+    })
+  const frames = (await page.evaluate(`(async () => {
+    const el = document.querySelector('.table-scroll')
+    el.scrollTo(0, 0)
+    let n = 0
+    while (el.scrollTop + el.clientHeight < el.scrollHeight - 1) {
+      el.scrollBy(0, ${step})
+      n += 1
+      await new Promise((r) => requestAnimationFrame(() => r(null)))
+    }
+    return n
+  })()`)) as number
+  if (tracePath) printTrace(await browser.stopTracing(), targetMs)
+  return frames
+}
+
+/** Main-thread time by kind of work, and the makeup of tasks over the target, from a trace. */
+function printTrace(buffer: Buffer, targetMs: number) {
+  interface TraceEvent {
+    name: string
+    ph: string
+    dur?: number
+    tdur?: number
+    ts: number
+    pid: number
+    tid: number
+    args?: { name?: string }
+  }
+  const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+  if (!main) return
+  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X')
+  const tasks = mine.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > targetMs * 1000)
+  const kinds = [
+    'FunctionCall',
+    'UpdateLayoutTree',
+    'Layout',
+    'Paint',
+    'PrePaint',
+    'Layerize',
+    'HitTest',
+    'ParseHTML',
+    'MajorGC',
+    'MinorGC',
+    'EventDispatch',
+    'TimerFire',
+    'FireAnimationFrame',
+    'UpdateLayer',
+    'Commit',
+  ]
+  const sum = (list: TraceEvent[], name: string) =>
+    list.filter((e) => e.name === name).reduce((t, e) => t + (e.tdur ?? e.dur ?? 0), 0) / 1000
+  const all = mine.filter((e) => e.name === 'RunTask')
+  const total = all.reduce((t, e) => t + (e.tdur ?? e.dur ?? 0), 0)
+  const overOnThread = all.filter((e) => (e.tdur ?? 0) > targetMs * 1000).length
+  console.log(
+    `trace: main thread busy ${(total / 1000).toFixed(0)} ms of its own time in tasks; ${tasks.length} tasks over ${targetMs} ms by the clock, ${overOnThread} by the thread's own time`,
+  )
+  for (const kind of kinds) {
+    const ms = sum(mine, kind)
+    if (ms > 1) console.log(`  ${kind}: ${ms.toFixed(0)} ms`)
+  }
+  for (const task of tasks.slice(0, 5)) {
+    const inside = mine.filter(
+      (e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + (task.dur ?? 0),
+    )
+    const parts = kinds
+      .map((kind) => [kind, sum(inside, kind)] as const)
+      .filter(([, ms]) => ms > 1)
+      .map(([kind, ms]) => `${kind} ${ms.toFixed(0)}`)
+    console.log(
+      `  long task ${((task.dur ?? 0) / 1000).toFixed(0)} ms (${((task.tdur ?? 0) / 1000).toFixed(0)} ms its own): ${parts.join(', ')}`,
+    )
+  }
+}
