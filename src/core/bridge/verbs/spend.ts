@@ -47,13 +47,12 @@ export function spendVerbs(
   | 'cancelWork'
 > {
   const { engine } = ctx
-  /** Environments whose unanswered submissions are being sent again now. */
-  const resending = new Set<string>()
   /** Plannings and uploads under way that the page may stop (neither spends). */
   const work = new CancellableWork()
   const connect = (environment: string) => engine.connect({ env: environment })
   return {
     ...restOfPilotVerbs(ctx),
+    ...pendingVerbs(ctx),
     async uploadFiles(args, context) {
       refusePathsOverHttp(args.files, context.transport)
       const connection = await connect(args.environment)
@@ -96,6 +95,17 @@ export function spendVerbs(
       const plan = await retryPlan(engine, await connect(args.environment), args)
       return planView(await withMonthlyLimit(engine, plan))
     },
+  }
+}
+
+/** What was sent and never answered (a crash, a lost answer): listed, and sent again on demand. */
+function pendingVerbs({
+  engine,
+}: VerbContext): Verbs<'listPendingSubmissions' | 'resendPendingSubmissions'> {
+  /** Environments whose unanswered submissions are being sent again now. */
+  const resending = new Set<string>()
+  const connect = (environment: string) => engine.connect({ env: environment })
+  return {
     async listPendingSubmissions(args) {
       const connection = await connect(args.environment)
       const items = engine.submissions.unanswered(connection.historyKey)
@@ -103,11 +113,12 @@ export function spendVerbs(
     },
     async resendPendingSubmissions(args) {
       const connection = await connect(args.environment)
-      const items = engine.submissions.unanswered(connection.historyKey)
-      // What was sent and never answered (a crash, a lost answer) is sent again with the same
-      // request id, in the background: the service makes at most one run of it, and
-      // submissionUpdated tells the page how it went.
-      if (items.length > 0 && !resending.has(connection.historyKey)) {
+      // Each is sent again with its own request id, in the background: the service makes at most
+      // one run of it, and submissionUpdated tells the page how it went.
+      if (
+        engine.submissions.unanswered(connection.historyKey).length > 0 &&
+        !resending.has(connection.historyKey)
+      ) {
         resending.add(connection.historyKey)
         void engine.submissions
           .resendUnanswered(connection)
