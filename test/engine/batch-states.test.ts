@@ -7,7 +7,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { batchRowStates, failedFirst, tallyOf } from '../../src/core/flows/batch/row-states'
 import { paidBeforeOf } from '../../src/core/flows/spend/batch-plans'
-import type { BatchState } from '../../src/core/flows/batch/batches'
+import { Batches, type BatchState } from '../../src/core/flows/batch/batches'
+import type { Connection } from '../../src/core/environments/connection'
 import { openDb } from '../../src/core/storage/db'
 import type { BatchSend, RunOutcomes } from '../../src/core/storage/tables/batches'
 import { batchSummary } from '../../src/shared/format'
@@ -276,6 +277,34 @@ describe('the migration from a journal of the earlier shape', () => {
       { id: batchOf.get('pilot'), input_filename: 'march.xlsx' },
       { id: batchOf.get('alone'), input_filename: 'april.csv' },
     ])
+    db.close()
+  })
+
+  it('reads a batch again from its state kept, until a run of it has new outcomes', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sr-batch-kept-'))
+    const path = join(home, 'history.db')
+    let db = openDb(path)
+    rollBackTo(db, BATCHES_VERSION - 1)
+    db.prepare(
+      `INSERT INTO submissions (client_request_id, environment, origin, target_kind, target_id, fingerprint,
+         input_filename, row_count, rows_json, row_numbers_json, state, run_id, retry_of_run_id,
+         follow_up_of_run_id, batch_of_run_id, workbook_rows, input_sha256, created_at_ms, updated_at_ms)
+       VALUES ('req', 'Local', 'o', 'template', 'row-echo', 'fp', 'may.xlsx', 2, '[]', '[2,3]',
+         'accepted', 'run_a', '', '', '', 2, 'sha', 1, 1)`,
+    ).run()
+    db.close()
+    db = openDb(path)
+    const batches = new Batches(db, { keptVersions: () => new Map() })
+    const connection = { historyKey: 'o' } as Connection
+    const batchId = batches.ofRun('o', 'run_a')!.id
+    const first = await batches.state(connection, batchId, { offline: true })
+    expect(await batches.state(connection, batchId, { offline: true })).toBe(first)
+    db.prepare(
+      `INSERT INTO run_outcomes (origin, run_id, outcomes, ended, seen_at_ms) VALUES ('o', 'run_a', 'sf', 1, 5)`,
+    ).run()
+    const after = await batches.state(connection, batchId, { offline: true })
+    expect(after).not.toBe(first)
+    expect(after!.counts).toMatchObject({ succeeded: 1, failed: 1 })
     db.close()
   })
 })

@@ -104,8 +104,18 @@ export function outcomesOf(detail: RunDetail, rowCount: number): RunOutcomes {
   }
 }
 
+/** Batch states kept for the batch page's windows of rows; a few, each dropped when it changes. */
+const KEPT_STATES = 4
+
 export class Batches {
   private readonly table: BatchesTable
+  /**
+   * The last states read without asking the service, by batch, with the mark of what they were
+   * made from: the batch page asks for its rows a window at a time, hundreds of windows while a
+   * buyer drags the scroll bar, and working out a 100,000-row state for each took the engine's
+   * thread for seconds in all. A state is used again only while nothing it was made from changed.
+   */
+  private readonly kept = new Map<string, { mark: string; state: BatchState }>()
 
   constructor(
     private readonly db: Db,
@@ -208,6 +218,15 @@ export class Batches {
     const runs = sends.filter((s) => s.state === 'accepted' && s.runId)
     const runIds = runs.map((s) => s.runId)
     const previews = options.previews === true
+    const chosen = this.chosenVersions(connection.historyKey, sends)
+    const mark = [
+      previews,
+      sends.map((s) => `${s.submissionId}:${s.state}:${s.runId}`).join(','),
+      [...chosen].join(','),
+      this.table.changeMark(connection.historyKey, batchId, runIds),
+    ].join('|')
+    const kept = this.kept.get(batchId)
+    if (options.offline && kept?.mark === mark) return kept.state
     let outcomes = this.table.outcomes(connection.historyKey, runIds, previews)
     let stale = false
     if (!options.offline) {
@@ -228,12 +247,20 @@ export class Batches {
       setAside: this.table.setAsideRows(batchId),
       sends,
       outcomes,
-      chosen: this.chosenVersions(connection.historyKey, sends),
+      chosen,
     }
     const rows = batchRowStates(input)
     const tally = tallyOf(rows, failedFirst(input))
     const { recovered: _recovered, ...counts } = tally
-    return { batch, sends, runs, rows, tally, counts, summary: batchSummary(tally), stale }
+    const state = { batch, sends, runs, rows, tally, counts, summary: batchSummary(tally), stale }
+    if (options.offline) this.keep(batchId, mark, state)
+    return state
+  }
+
+  private keep(batchId: string, mark: string, state: BatchState) {
+    this.kept.delete(batchId)
+    this.kept.set(batchId, { mark, state })
+    if (this.kept.size > KEPT_STATES) this.kept.delete(this.kept.keys().next().value!)
   }
 
   /** The versions the buyer chose to keep (kept per run and row index), by sheet row. */

@@ -250,6 +250,24 @@ export class BatchesTable {
   }
 
   /**
+   * When each of these runs' outcomes were last written, and how many sheet rows are set aside:
+   * what changes when a batch's state does, read without the outcomes themselves.
+   */
+  changeMark(historyKey: string, batchId: string, runIds: readonly string[]): string {
+    const aside = this.db
+      .prepare('SELECT count(*) AS n FROM batch_set_aside WHERE batch_id = ?')
+      .get(batchId) as { n: number }
+    if (runIds.length === 0) return `${aside.n}`
+    const seen = this.db
+      .prepare(
+        `SELECT group_concat(run_id || ':' || seen_at_ms) AS marks FROM run_outcomes
+         WHERE origin = ? AND run_id IN (${runIds.map(() => '?').join(', ')})`,
+      )
+      .get(historyKey, ...runIds) as { marks: string | null }
+    return `${aside.n}|${seen.marks ?? ''}`
+  }
+
+  /**
    * The outcomes last seen of these runs, by run id (runs never seen are missing); the outputs'
    * previews only when asked for (a row's state does not need them).
    */
