@@ -76,11 +76,23 @@ describe('a batch row’s preview of a file output', () => {
       detailWith([artifact({ accessUrl: 'http://127.0.0.1:1/svc/v1/artifacts/art-a/content' })]),
       1,
     )
-    expect(await shownPreview(unnamed.previews[0]!, () => undefined)).toBe('summary')
+    expect(await shownPreview(unnamed.previews[0]!, () => undefined)).toBe('summary (file)')
   })
 
   it('adds the first line of a short text file saved here, never of other files', async () => {
-    expect(await shown(1)).toBe('notes.txt: First line of the notes')
+    expect(await shown(1)).toBe('notes.txt — First line of the notes')
     expect(await shown(2)).toBe('report.pdf')
+  })
+
+  it('says a JSON output saved here by its fields, not its first line', async () => {
+    const path = join(folder, 'row-4.json')
+    writeFileSync(path, '{\n  "message": "hello",\n  "sequence": 4,\n  "tags": ["a"]\n}\n')
+    const json = outcomesOf(
+      detailWith([artifact({ accessUrl: 'http://127.0.0.1:1/svc/v1/artifacts/art-a/row-4.json' })]),
+      1,
+    )
+    expect(await shownPreview(json.previews[0]!, () => path)).toBe(
+      'row-4.json — message: hello, sequence: 4, tags: a list',
+    )
   })
 })

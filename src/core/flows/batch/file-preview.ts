@@ -25,7 +25,7 @@ function fileNameOf(artifact: Artifact): string {
   } catch {
     // Not an address: named by its output below.
   }
-  return artifact.portName || 'a file'
+  return `${artifact.portName || 'an output'} (file)`
 }
 
 /** What a row's preview holds for a file output. */
@@ -40,6 +40,25 @@ function markOf(preview: string): { artifactId: string; name: string } | null {
   return { artifactId, name }
 }
 
+/**
+ * A JSON output's fields in words ("message: hello, sequence: 4"): its first line alone would be
+ * "{". Nested values are named by their kind; '' when the text is not JSON.
+ */
+function jsonWords(text: string): string {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return ''
+  }
+  const said = (v: unknown) =>
+    v === null ? '—' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? '…' : String(v)
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return said(value)
+  return Object.entries(value)
+    .map(([key, v]) => `${key}: ${said(v)}`)
+    .join(', ')
+}
+
 /** The first line of a short text file, or '' when it is not one (or cannot be read). */
 async function firstLine(path: string): Promise<string> {
   if (!TEXT_KINDS.has(extname(path).toLowerCase())) return ''
@@ -48,8 +67,10 @@ async function firstLine(path: string): Promise<string> {
   try {
     const { size } = await file.stat()
     if (size > SMALL_TEXT_BYTES) return ''
-    const head = Buffer.alloc(Math.min(size, HEAD_BYTES))
+    const json = extname(path).toLowerCase() === '.json'
+    const head = Buffer.alloc(Math.min(size, json ? SMALL_TEXT_BYTES : HEAD_BYTES))
     await file.read(head, 0, head.length, 0)
+    if (json) return jsonWords(head.toString('utf8')).slice(0, LINE_CHARS)
     const line =
       head
         .toString('utf8')
@@ -75,5 +96,5 @@ export async function shownPreview(
   if (!path) return mark.name
   // Saved: named as the buyer finds it in the folder.
   const line = await firstLine(path)
-  return line ? `${basename(path)}: ${line}` : basename(path)
+  return line ? `${basename(path)} — ${line}` : basename(path)
 }
