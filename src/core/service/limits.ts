@@ -4,6 +4,8 @@
  * request's deadline for the next piece. Artifact downloads go to disk and are not bounded here.
  */
 
+import { UserFacingError } from '../../shared/errors'
+
 /**
  * The largest JSON answer read whole (a page of runs is a few hundred KB). A run's detail is read
  * as a stream instead, with bounds of its own (run-detail-stream.ts).
@@ -19,10 +21,19 @@ export const MAX_ERROR_BODY_BYTES = 64 * 1024
 export type StreamFault =
   { kind: 'not-json' } | { kind: 'too-large'; part: string; limitBytes: number }
 
-/** Thrown to stop a streamed reading; only streamFaultOf looks inside. */
-class StreamStop extends Error {
+/**
+ * Thrown to stop a streamed reading; streamFaultOf looks inside and the transport answers with an
+ * ApiError naming the request. Should one ever reach a person, it still says what happened.
+ */
+class StreamStop extends UserFacingError {
+  readonly category = 'unavailable' as const
   constructor(readonly fault: StreamFault) {
-    super(fault.kind === 'not-json' ? 'not JSON' : `${fault.part} is too large`)
+    super(
+      fault.kind === 'not-json'
+        ? 'The service sent an answer Skill Runner could not read.'
+        : `The service sent ${fault.part} larger than Skill Runner reads.`,
+      'Try again in a few minutes; if it keeps happening, tell the service’s operator.',
+    )
   }
 }
 

@@ -10,9 +10,18 @@
  * not here fails it.
  */
 import type { Artifact, RunTask } from '../../shared/contract'
+import { UserFacingError } from '../../shared/errors'
 
-/** A value that stops the reading: zod parses the answer instead. */
-class NotPlain extends Error {}
+/**
+ * A value that stops the plain reading: the schema reads it instead, so it never leaves this
+ * module (plainOr catches it); one that did would be a bug, and says so.
+ */
+class NotPlain extends UserFacingError {
+  readonly category = 'internal' as const
+  constructor() {
+    super('A run’s detail was read by the wrong rule.', 'Report this as a bug in Skill Runner.')
+  }
+}
 const notPlain = new NotPlain()
 
 /** An identifier: a string that is not empty (the schemas' id()). */
