@@ -219,14 +219,17 @@ export class Batches {
     const runIds = runs.map((s) => s.runId)
     const previews = options.previews === true
     const chosen = this.chosenVersions(connection.historyKey, sends)
-    const mark = [
-      previews,
-      sends.map((s) => `${s.submissionId}:${s.state}:${s.runId}`).join(','),
-      [...chosen].join(','),
-      this.table.changeMark(connection.historyKey, batchId, runIds),
-    ].join('|')
+    // Only a state read without asking the service is kept, so only such a read needs its mark.
+    const mark = options.offline
+      ? [
+          previews,
+          sends.map((s) => `${s.submissionId}:${s.state}:${s.runId}`).join(','),
+          [...chosen].join(','),
+          this.table.changeMark(connection.historyKey, batchId, runIds),
+        ].join('|')
+      : ''
     const kept = this.kept.get(batchId)
-    if (options.offline && kept?.mark === mark) return kept.state
+    if (mark && kept?.mark === mark) return kept.state
     let outcomes = this.table.outcomes(connection.historyKey, runIds, previews)
     let stale = false
     if (!options.offline) {
@@ -253,7 +256,7 @@ export class Batches {
     const tally = tallyOf(rows, failedFirst(input))
     const { recovered: _recovered, ...counts } = tally
     const state = { batch, sends, runs, rows, tally, counts, summary: batchSummary(tally), stale }
-    if (options.offline) this.keep(batchId, mark, state)
+    if (mark) this.keep(batchId, mark, state)
     return state
   }
 
