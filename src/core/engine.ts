@@ -50,6 +50,11 @@ export interface EngineOptions {
   /** A token that overrides the stored ones (SKILL_RUNNER_TOKEN), for saved environments. */
   tokenOverride?: string | undefined
   startBuiltInSandbox?: StartBuiltInSandbox
+  /**
+   * When the program that starts the built-in Sandbox was written to disk (ms): what the Sandbox
+   * answered since then about its templates is kept as its answer (flows/prepare/schema-cache.ts).
+   */
+  programSinceMs?: number
   /** Timeouts and retries of the API clients (tests make them short). */
   api?: Partial<Omit<ApiClientOptions, 'baseUrl' | 'token' | 'fetch'>>
   log?: (line: string) => void
@@ -119,7 +124,7 @@ export class Engine {
     this.batches = new Batches(this.db, this.history)
     this.uploads = new Uploads(this.db)
     this.downloads = new Downloads(this.db)
-    this.schemas = new Schemas(this.db)
+    this.schemas = new Schemas(this.db, options.programSinceMs)
     this.mappings = new ColumnMappings(this.db)
     this.callbackAddresses = new CallbackAddresses(this.db)
     this.drafts = new PrepareDrafts(this.db, join(options.home, 'drafts'))
