@@ -11,7 +11,7 @@ import { UserFacingError } from '../errors'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type Database from 'libsql'
-import { z } from 'zod'
+import * as z from 'zod'
 import { loadLibsql } from './libsql-loader'
 import { readOptionalRow } from './read-row'
 

@@ -2,7 +2,7 @@
  * A row of the `submissions` table as the rest of the engine sees it: the journal entry's type,
  * and the row read from SQLite, parsed (not cast) into it. The SQL is in submissions.ts.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { RunTarget } from '../../../shared/run-target'
 import {
   executionResultSchema,

@@ -3,7 +3,7 @@
  * environment's history key) and `usage_limits` (the monthly spending limit per environment
  * name).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { UsageRun } from '../../../shared/usage/figures'
 import type { Db } from '../db'
 import { parseJsonColumn, selectRow } from '../read-row'

@@ -1,5 +1,5 @@
 /** The verbs of the runs list and an open run: pages, detail, and following them. */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ArtifactPreviewView, RunOverview } from '../views/after-run'
 import type { RunDetailView, RunPage, RunsUpdate } from '../views/runs'
 import { environmentNameSchema, runIdSchema, runRef, request } from './arguments'
