@@ -73,10 +73,17 @@ describe('a template of the built-in Sandbox', () => {
     await validateRowEcho(first.engine, csv)
     await first.engine.close()
 
-    const upgraded = countingEngine(home, Date.now() + 60_000)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const installedAt = Date.now()
+    const upgraded = countingEngine(home, installedAt)
     expect(await validateRowEcho(upgraded.engine, csv)).toEqual({ fromCache: false, valid: true })
     expect(upgraded.counted.starts).toBe(1)
     await upgraded.engine.close()
+    // The same schema, answered again by the newer program, is now that program's.
+    const again = countingEngine(home, installedAt)
+    await validateRowEcho(again.engine, csv)
+    expect(again.counted.starts).toBe(0)
+    await again.engine.close()
 
     const unknown = countingEngine(home, undefined)
     await validateRowEcho(unknown.engine, csv)

@@ -58,10 +58,13 @@ async function templateSchema(
       const now = Date.now()
       // The same schema saved within the hour is kept as it is: a write (and its sync to disk)
       // on every validate would cost the command line more than the check itself.
+      // One saved before this program was installed is written again, so that it counts as
+      // this program's (builtInCopy).
       const saved = table.get(connection.historyKey, templateId)
       if (
         saved &&
         now - saved.fetchedAtMs < UNCHANGED_KEPT_MS &&
+        saved.fetchedAtMs >= (options.programSinceMs ?? 0) &&
         JSON.stringify(saved.schema) === JSON.stringify(schema)
       )
         return { schema, fetchedAtMs: saved.fetchedAtMs, fromCache: false }
