@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { build } from 'esbuild'
 import { afterAll, describe, expect, it } from 'vitest'
 
 const dir = mkdtempSync(join(tmpdir(), 'sr-libsql-'))
@@ -31,13 +32,23 @@ console.log(JSON.stringify({ one, reports: counted.reports, restored: process.re
 `
 
 describe('loading libsql', () => {
-  it('works, takes no diagnostic report and loads no child_process on glibc Linux, and leaves process.report and detect-libc as they were', () => {
+  it('works, takes no diagnostic report and loads no child_process on glibc Linux, and leaves process.report and detect-libc as they were', async () => {
     const probe = join(dir, 'probe.mjs')
     writeFileSync(probe, PROBE)
-    const loader = resolve('src/core/storage/libsql-loader.ts')
-    const run = spawnSync(process.execPath, ['--import', 'tsx', probe, loader], {
-      encoding: 'utf8',
+    // Plain node runs the loader, built where libsql's package is found: tsx itself loads
+    // child_process.
+    const loader = resolve(`out/libsql-loader-test-${process.pid}.mjs`)
+    await build({
+      entryPoints: [resolve('src/core/storage/libsql-loader.ts')],
+      outfile: loader,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'silent',
     })
+    const run = spawnSync(process.execPath, [probe, loader], { encoding: 'utf8' })
+    rmSync(loader, { force: true })
     expect(run.stderr).toBe('')
     const seen = JSON.parse(run.stdout) as {
       one: number
