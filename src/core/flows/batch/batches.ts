@@ -6,7 +6,7 @@
  * the journal and each run's outcomes (row-states.ts); outcomes of runs not yet ended are asked
  * of the service when the state is asked for, and kept, so a batch reads offline as last seen.
  */
-import { randomUUID } from 'node:crypto'
+import { randomId } from '../../files/hashing'
 import type { BatchCounts, BatchSendKind } from '../../../shared/bridge'
 import { isTerminalStatus, type RunDetail } from '../../../shared/contract'
 import { batchSummary, type BatchTally } from '../../../shared/format'
@@ -175,7 +175,7 @@ export class Batches {
     return transaction(this.db, () => {
       let id = link.batchId
       if (!id) {
-        id = randomUUID()
+        id = randomId()
         const sheet = link.sheet
         this.table.insert({
           id,

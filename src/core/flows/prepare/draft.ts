@@ -4,7 +4,7 @@
  * size and time of change noted, so an edit or a move is noticed), or, for content a page sent,
  * as a copy under `<home>/drafts/`. A draft holds no token, and restoring one sends nothing.
  */
-import { createHash } from 'node:crypto'
+import { sha256Hash } from '../../files/hashing'
 import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { prepareDraftSchema, type PrepareDraft } from '../../../shared/bridge/requests/draft-schema'
@@ -43,7 +43,7 @@ const EMPTY_DRAFT: PrepareDraft = {
   sent: null,
 }
 
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
+const sha256 = (bytes: Buffer) => sha256Hash().update(bytes).digest('hex')
 
 export class PrepareDrafts {
   private readonly table: PrepareDraftsTable

@@ -2,7 +2,7 @@
  * What a submission is before the journal gives it an id: the target and rows a caller journals,
  * its fingerprint ("the same submission"), and the entry written (submissions.ts).
  */
-import { createHash, randomUUID } from 'node:crypto'
+import { sha256Hash, randomId } from '../../files/hashing'
 import { basename, resolve } from 'node:path'
 import type { InputRow } from '../../../shared/contract'
 import type { RunTarget } from '../../../shared/run-target'
@@ -55,7 +55,7 @@ export function fingerprintOf(
     target.kind === 'template'
       ? ['template', target.templateId, target.callbackUrl ?? '']
       : ['listing', target.listingId, target.listingVersionId]
-  const hash = createHash('sha256')
+  const hash = sha256Hash()
   hash.update(JSON.stringify([historyKey, identity, rows]))
   return hash.digest('hex')
 }
@@ -69,7 +69,7 @@ export function newSubmission(
   const target = input.target
   const fee = target.kind === 'listing' ? (target.taskFixedFeeT ?? null) : null
   return {
-    clientRequestId: randomUUID(),
+    clientRequestId: randomId(),
     environment: connection.name,
     historyKey: connection.historyKey,
     targetKind: target.kind,
