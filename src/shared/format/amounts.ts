@@ -50,6 +50,8 @@ export interface EstimateFacts {
   targetKind: 'template' | 'listing'
   /** The rows sent are a pilot: it is what will tell the cost per row. */
   isPilot?: boolean
+  /** The runs the send makes: more than one when the rows go as parts (default 1). */
+  runs?: number | undefined
 }
 
 /** The cost before sending: "about 12 credits: 3 rows at 4 credits per row", or unknown. */
@@ -89,15 +91,22 @@ export function estimateSourceWords(f: EstimateFacts, withRunId = true): string 
     : `unknown. The service charges what each row actually costs and gives its estimate only once it has the rows, and no run of this template here has told its cost per row yet: ${learn}`
 }
 
-/** The sentence of consent: "I agree to pay up to 12 credits for this run." */
+/**
+ * The sentence of consent: "I agree to pay up to 12 credits for this run.", or "for these 3
+ * runs" when the rows go as parts.
+ */
 export function agreeWords(f: EstimateFacts, capT: number | undefined): string {
+  const many = (f.runs ?? 1) > 1
+  const runs = many ? `these ${f.runs} runs` : 'this run'
   // A cap is checked against the estimate: without one it bounds nothing, so it is not promised.
   const limit = f.estimateT === null ? null : (capT ?? f.estimateT)
   if (limit === null) {
-    return 'I agree to pay what this run costs; the amount is known only once it ends.'
+    return many
+      ? `I agree to pay what ${runs} cost; the amount is known only once they end.`
+      : `I agree to pay what ${runs} costs; the amount is known only once it ends.`
   }
   const under = f.targetKind === 'listing' ? ', under the listing’s terms' : ''
   return capT !== undefined
-    ? `I agree to pay up to ${formatAmount(limit, f.unitLabel)} for this run${under}.`
-    : `I agree to pay about ${formatAmount(limit, f.unitLabel)} for this run${under} (the actual cost is charged).`
+    ? `I agree to pay up to ${formatAmount(limit, f.unitLabel)} for ${runs}${under}.`
+    : `I agree to pay about ${formatAmount(limit, f.unitLabel)} for ${runs}${under} (the actual cost is charged).`
 }
