@@ -81,6 +81,19 @@ describe('amounts in words', () => {
     expect(unknown).not.toMatch(/up to 10/)
   })
 
+  it('the agreement of rows sent as parts names the runs they make', () => {
+    expect(agreeWords(facts({ runs: 3 }), 5)).toBe(
+      'I agree to pay up to 5 credits for these 3 runs.',
+    )
+    expect(agreeWords(facts({ runs: 3 }), undefined)).toMatch(
+      /^I agree to pay about 3 credits for these 3 runs \(the actual cost is charged\)\.$/,
+    )
+    expect(agreeWords(facts({ runs: 3, estimateT: null }), undefined)).toBe(
+      'I agree to pay what these 3 runs cost; the amount is known only once they end.',
+    )
+    expect(agreeWords(facts({ runs: 1 }), 5)).toBe('I agree to pay up to 5 credits for this run.')
+  })
+
   it('an unknown cost never claims that no run has ended (a pilot may just have)', () => {
     const unknown = facts({ estimateT: null, estimateSource: 'none', learnedFrom: null })
     for (const kind of ['template', 'listing'] as const) {
