@@ -54,8 +54,8 @@ export class Usage {
     this.tables = new UsageTables(db)
   }
 
-  /** The runs kept from the last read, without asking the service. */
-  kept(connection: Pick<Connection, 'historyKey'>): UsageRuns {
+  /** The runs saved at the last read, without asking the service. */
+  lastRead(connection: Pick<Connection, 'historyKey'>): UsageRuns {
     return { ...this.tables.runs(connection.historyKey), offline: null }
   }
 
