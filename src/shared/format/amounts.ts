@@ -8,6 +8,48 @@
  * environment's unit label (default "credits") and never converted.
  */
 
+declare const unitT: unique symbol
+/**
+ * An amount in the service's smallest unit, as the engine holds it: a number that a count of rows
+ * or a share of one cannot stand in for. Amounts enter as `amountT` (an integer from the service,
+ * the journal or the buyer's cap) and change only through the helpers below, so a sum of costs is
+ * never a sum of a cost and a row count. Screens and answers take plain numbers: an `AmountT` is one.
+ */
+export type AmountT = number & { readonly [unitT]: 'T' }
+
+/** A number read as an amount in the service's unit (null stays null: not known). */
+export function amountT(value: number): AmountT
+export function amountT(value: number | null): AmountT | null
+export function amountT(value: number | null): AmountT | null {
+  return value as AmountT | null
+}
+
+/** The sum of amounts (a batch's parts, a month's runs). */
+export function sumT(values: Iterable<number>): AmountT {
+  let total = 0
+  for (const v of values) total += v
+  return total as AmountT
+}
+
+/** A per-row amount times a number of rows (a fee for the rows sent). */
+export const timesT = (perRow: AmountT, rows: number) => (perRow * rows) as AmountT
+
+/** `rows` of `ofRows` rows' share of `whole`; whole units unless `exact` (a cost per row). */
+export function shareT(
+  whole: AmountT,
+  rows: number,
+  ofRows: number,
+  round: 'up' | 'nearest' | 'exact',
+): AmountT {
+  const share = (whole * rows) / ofRows
+  return (
+    round === 'up' ? Math.ceil(share) : round === 'nearest' ? Math.round(share) : share
+  ) as AmountT
+}
+
+/** What is left of `limit` once `spent` is taken, never below nothing. */
+export const leftT = (limit: AmountT, spent: AmountT) => Math.max(0, limit - spent) as AmountT
+
 // Intl formatters are slow to make and cheap to reuse: one per locale, made on first use rather
 // than when the module loads (making one loads the locale's data, a good part of a small
 // command's start, and a valid workbook's check names no count).

@@ -1,4 +1,4 @@
-/** After the run (issue 11): a run's overview, previews, the results workbook, the history. */
+/** After the run: a run's overview, previews, the results workbook, the history. */
 import * as z from 'zod'
 import type { HistoryPage, ResultsWorkbookView, ShowInFolderView } from '../views/after-run'
 import type { DownloadResultView } from '../views/files'

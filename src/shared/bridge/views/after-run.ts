@@ -1,5 +1,5 @@
 /**
- * Views of after the run (issue 11): a run's overview, artifact previews, the results workbook,
+ * Views of after the run: a run's overview, artifact previews, the results workbook,
  * showing saved files, and the history of submissions from this device.
  */
 import type { RunDetail } from '../../contract'
