@@ -1,7 +1,7 @@
 /** The verbs of the runs list and an open run: pages, detail, and following them. */
 import { z } from 'zod'
 import type { ArtifactPreviewView, RunOverview } from '../views/after-run'
-import type { RunDetailView, RunPage, RunsUpdate } from '../views/runs'
+import type { RunDetailView, RunOutputsView, RunPage, RunRowsView, RunsUpdate } from '../views/runs'
 import { environmentNameSchema, runIdSchema, runRef, request } from './arguments'
 
 const runStatusFilter = z.string().trim().min(1).max(64)
@@ -44,6 +44,25 @@ export const runRequests = {
       environment: environmentNameSchema,
       runId: runIdSchema,
       artifactId: z.string().min(1).max(256),
+    }),
+  ),
+  /** A window of a run's rows as last read (a run shown a window at a time: RunOverview.rows). */
+  getRunRows: request<RunRowsView>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      runId: runIdSchema,
+      from: z.number().int().min(0).max(10_000_000),
+      count: z.number().int().min(1).max(2000),
+      filter: z.enum(['all', 'failed']).optional(),
+    }),
+  ),
+  /** A window of a run's outputs as last read, without their content (previewArtifact shows it). */
+  getRunOutputs: request<RunOutputsView>()(
+    z.strictObject({
+      environment: environmentNameSchema,
+      runId: runIdSchema,
+      from: z.number().int().min(0).max(10_000_000),
+      count: z.number().int().min(1).max(2000),
     }),
   ),
 }
