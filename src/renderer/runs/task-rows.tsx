@@ -3,7 +3,7 @@
  * window at a time for a big one (asked from the engine as the list scrolls). Both draw a row
  * the same way; with marks, a row a run can redo has its "Redo" box first.
  */
-import { useCallback, useMemo } from 'react'
+import { memo, useCallback, useMemo } from 'react'
 import type { RunOverview } from '../../shared/bridge'
 import type { RunTask } from '../../shared/contract'
 import { StatusBadge } from '../components/StatusBadge'
@@ -22,11 +22,15 @@ export interface RowMarks {
   toggle(index: number): void
 }
 
-function tableProps(marks: RowMarks | null) {
+/**
+ * A big run's table draws 2 rows beyond the view (as the batch page does): a drag of its scroll
+ * bar shows a new screen of rows every frame, each drawn row work in that frame.
+ */
+function tableProps(marks: RowMarks | null, overscan = 10) {
   return {
     rowHeight: TASK_ROW,
     short: true,
-    overscan: 10,
+    overscan,
     label: 'Rows of the run, scrollable',
     tableClassName: marks ? 'tasks-table tasks-table-redo' : 'tasks-table',
     columns: marks
@@ -35,7 +39,8 @@ function tableProps(marks: RowMarks | null) {
   }
 }
 
-function TaskRow(props: {
+/** One row; drawn again only when its task, place or mark changed (pages come as it scrolls). */
+const TaskRow = memo(function TaskRow(props: {
   task: RunTask
   place: RowPlace
   rowNumbers: number[] | null
@@ -70,7 +75,7 @@ function TaskRow(props: {
       <td className="num">{task.artifactCount}</td>
     </VirtualRow>
   )
-}
+})
 
 /** Every row of a run the page holds whole, in the order given. */
 export function RowsTable(props: {
@@ -120,7 +125,7 @@ export function WindowedRowsTable(props: {
   const positions = useMemo(() => Array.from({ length: total }, (_, i) => i), [total])
   return (
     <VirtualTable
-      {...tableProps(marks)}
+      {...tableProps(marks, 2)}
       items={positions}
       itemKey={positionKey}
       onRangeChange={window.showRange}
