@@ -47,6 +47,7 @@ const run: RunSummary = {
 const failed = (i: number) => i % (ROWS / FAILED) === 3
 const detail: RunDetail = {
   run,
+  market: undefined,
   tasks: Array.from({ length: ROWS }, (_, i) => ({
     taskId: `task_${i}`,
     status: failed(i) ? 'failed' : 'succeeded',

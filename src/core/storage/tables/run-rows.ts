@@ -143,6 +143,17 @@ export class RunRowsTable {
     }
   }
 
+  /** The highest row index among a run's stored tasks (-1 for none). */
+  lastRowIndex(historyKey: string, runId: string): number {
+    const row = selectRow(
+      this.db,
+      z.object({ n: z.number().int().nullable() }),
+      'SELECT MAX(source_row_index) AS n FROM run_tasks WHERE origin = ? AND run_id = ?',
+      [historyKey, runId],
+    )
+    return row?.n ?? -1
+  }
+
   /**
    * Up to `count` of a run's rows from position `from`: failed rows first, then the others, each
    * in row order (as the run's page lists them); with 'failed', the failed rows alone.
