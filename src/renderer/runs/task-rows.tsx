@@ -4,7 +4,7 @@
  * the same way; with marks, a row a run can redo has its "Redo" box first.
  */
 import { memo, useCallback, useMemo } from 'react'
-import type { RunOverview } from '../../shared/bridge'
+import type { RunOverview, RunRowsFilter } from '../../shared/bridge'
 import type { RunTask } from '../../shared/contract'
 import { StatusBadge } from '../components/StatusBadge'
 import { VirtualRow, VirtualTable, type RowPlace } from '../components/VirtualTable'
@@ -110,7 +110,7 @@ export function WindowedRowsTable(props: {
   const version = useRunDetail((s) => s.rowsVersion)
   const { environment } = overview
   const { runId } = overview.detail.run
-  const filter = onlyFailed ? 'failed' : 'all'
+  const filter: RunRowsFilter = onlyFailed ? 'failed' : 'all'
   const ask = useCallback(
     async (from: number, count: number) => {
       const answer = await bridge.api.getRunRows({ environment, runId, from, count, filter })

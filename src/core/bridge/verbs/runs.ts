@@ -136,8 +136,6 @@ export function runVerbs(
   | 'resendRunDetail'
   | 'getRunOverview'
   | 'previewArtifact'
-  | 'getRunRows'
-  | 'getRunOutputs'
 > {
   const { follower } = ctx
   // A look of the list or a run's page that finds the service away is said at once, everywhere.
@@ -202,6 +200,12 @@ export function runVerbs(
         )
       return previewArtifact(connection.client, artifact)
     },
+  }
+}
+
+/** A big run's rows and outputs a window at a time, from what the engine stored of it. */
+export function runWindowVerbs(ctx: VerbContext): Verbs<'getRunRows' | 'getRunOutputs'> {
+  return {
     async getRunRows(args) {
       const { historyKey } = await ctx.engine.connect({ env: args.environment })
       const filter = args.filter ?? 'all'
