@@ -6,6 +6,14 @@ import { environmentNameSchema, runIdSchema, runRef, request } from './arguments
 
 const runStatusFilter = z.string().trim().min(1).max(64)
 
+/** A window of a run's rows or outputs: from a position, so many. */
+const runWindow = z.strictObject({
+  environment: environmentNameSchema,
+  runId: runIdSchema,
+  from: z.number().int().min(0).max(10_000_000),
+  count: z.number().int().min(1).max(2000),
+})
+
 export const runRequests = {
   listRuns: request<RunPage>()(
     z.strictObject({
@@ -48,21 +56,8 @@ export const runRequests = {
   ),
   /** A window of a run's rows as last read (a run shown a window at a time: RunOverview.rows). */
   getRunRows: request<RunRowsView>()(
-    z.strictObject({
-      environment: environmentNameSchema,
-      runId: runIdSchema,
-      from: z.number().int().min(0).max(10_000_000),
-      count: z.number().int().min(1).max(2000),
-      filter: z.enum(['all', 'failed']).optional(),
-    }),
+    runWindow.extend({ filter: z.enum(['all', 'failed']).optional() }),
   ),
   /** A window of a run's outputs as last read, without their content (previewArtifact shows it). */
-  getRunOutputs: request<RunOutputsView>()(
-    z.strictObject({
-      environment: environmentNameSchema,
-      runId: runIdSchema,
-      from: z.number().int().min(0).max(10_000_000),
-      count: z.number().int().min(1).max(2000),
-    }),
-  ),
+  getRunOutputs: request<RunOutputsView>()(runWindow),
 }
