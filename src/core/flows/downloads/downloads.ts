@@ -102,7 +102,7 @@ async function storedOutputs(
 ): Promise<RunOutputs> {
   const where = { historyKey: connection.historyKey, runId, keepUpTo: 0 }
   const read = await readStoredRun(connection.client, rows, where, { signal })
-  const pages = () => rows.outputPages(connection.historyKey, runId)
+  const outputs = rows.outputsOf(connection.historyKey, runId)
   return {
     run: read.head.run,
     rowCount: Math.max(
@@ -111,16 +111,12 @@ async function storedOutputs(
       1,
     ),
     outputCount: read.counts.outputs,
-    outputs: eachOf(pages()),
+    outputs: outputs[Symbol.iterator](),
     readAgain: async () => {
       await readStoredRun(connection.client, rows, where, { signal })
-      return { [Symbol.iterator]: () => eachOf(pages()) }
+      return outputs
     },
   }
-}
-
-function* eachOf<T>(pages: Iterable<T[]>): Generator<T> {
-  for (const page of pages) yield* page
 }
 
 /** Makes the run's folder and gathers what its artifacts' downloads share. */

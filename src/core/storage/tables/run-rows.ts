@@ -208,6 +208,16 @@ export class RunRowsTable {
     return row ? outputOf(row) : null
   }
 
+  /** Every task of a run in row order, read a page at a time each time it is gone through. */
+  tasksOf(historyKey: string, runId: string): Iterable<RunTask> {
+    return flattened(() => this.taskPages(historyKey, runId))
+  }
+
+  /** Every output of a run in the service's order, read a page at a time each time it is gone through. */
+  outputsOf(historyKey: string, runId: string): Iterable<Artifact> {
+    return flattened(() => this.outputPages(historyKey, runId))
+  }
+
   /** A run's tasks in row order, a page of `pageSize` at a time. */
   *taskPages(historyKey: string, runId: string, pageSize = 1000): Generator<RunTask[]> {
     for (let last = -1, lastId = ''; ;) {
@@ -240,5 +250,13 @@ export class RunRowsTable {
       yield rows.map(outputOf)
       after = rows.at(-1)!.seq
     }
+  }
+}
+
+function flattened<T>(pages: () => Iterable<T[]>): Iterable<T> {
+  return {
+    *[Symbol.iterator]() {
+      for (const page of pages()) yield* page
+    },
   }
 }
