@@ -1,6 +1,7 @@
 // The open run's store fed by a big run's pushes (runDetailChanged): it shows what the engine saw,
 // asks for the whole detail again through the Bridge when a push went missing, and does not read
-// the run again when its end comes after its last change.
+// the run again when its end comes after its last change. A run shown a window at a time takes
+// its pushes as counts.
 import { expect, it } from 'vitest'
 import { DetailChanges } from '../../src/core/flows/watch/run-watcher-changes'
 import type { BridgeApi, RunOverview } from '../../src/shared/bridge'
@@ -68,4 +69,55 @@ it('applies pushed changes, asks again after a missed one, and ends without a re
   for (const fn of later.splice(0)) fn()
   expect(calls.filter((c) => c === 'getRunOverview')).toHaveLength(1)
   expect(calls.at(-1)).toBe('unfollowRun')
+})
+
+it('takes a big run shown a window at a time by its counts, asking again for the rows in view', async () => {
+  const calls: string[] = []
+  const empty = { ...detailAt(0), tasks: [] }
+  const api = {
+    getRunOverview: async () => {
+      calls.push('getRunOverview')
+      return { ...overviewOf(empty), rows: { tasks: 5, failed: 0, outputs: 0 } }
+    },
+    followRun: async () => (calls.push('followRun'), null),
+    unfollowRun: async () => (calls.push('unfollowRun'), null),
+  } as unknown as BridgeApi
+  const later: (() => void)[] = []
+  const store = createRunDetailStore(api, createRunSummariesStore(), {
+    now: () => 0,
+    later: (fn) => void later.push(fn),
+  })
+  await store.getState().open('Sandbox', 'run-1')
+  const opened = store.getState().rowsVersion
+  const pushed = (done: number, status = 'running') => {
+    const { run } = detailAt(done, status)
+    const rows = { tasks: 5, failed: 1, outputs: done }
+    store.getState().applyDetailChange({
+      environment: 'Sandbox',
+      runId: run.runId,
+      seq: done,
+      after: null,
+      run,
+      tasks: [],
+      artifacts: [],
+      taskCount: 5,
+      artifactCount: done,
+      rows,
+    })
+  }
+  pushed(2)
+  pushed(5, 'succeeded')
+  const state = store.getState()
+  expect(state.rowsVersion).toBe(opened + 2)
+  expect(state.overview!.rows).toEqual({ tasks: 5, failed: 1, outputs: 5 })
+  expect(state.overview!.detail.run.completedTasks).toBe(5)
+  expect(state.overview!.detail.tasks).toEqual([])
+  // Its last change came before its end: nothing to read again.
+  state.applyRunEnded({
+    environment: 'Sandbox',
+    unitLabel: 'credits',
+    run: detailAt(5, 'succeeded').run,
+  })
+  for (const fn of later.splice(0)) fn()
+  expect(calls.filter((c) => c === 'getRunOverview')).toHaveLength(1)
 })
