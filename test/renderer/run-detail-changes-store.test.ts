@@ -26,13 +26,11 @@ const detailAt = (done: number, status = 'running'): RunDetail => ({
 const overviewOf = (detail: RunDetail): RunOverview =>
   runOverview({ detail, fromThisDevice: false })
 
-it('applies pushed changes, asks again after a missed one, and ends without a read', async () => {
+/** The store with run-1 open, read as `overview`; the Bridge's calls and the timers it set. */
+async function openedRun(overview: RunOverview) {
   const calls: string[] = []
   const api = {
-    getRunOverview: async () => {
-      calls.push('getRunOverview')
-      return overviewOf(detailAt(0))
-    },
+    getRunOverview: async () => (calls.push('getRunOverview'), overview),
     followRun: async () => (calls.push('followRun'), null),
     unfollowRun: async () => (calls.push('unfollowRun'), null),
     resendRunDetail: async () => (calls.push('resendRunDetail'), null),
@@ -43,6 +41,11 @@ it('applies pushed changes, asks again after a missed one, and ends without a re
     later: (fn) => void later.push(fn),
   })
   await store.getState().open('Sandbox', 'run-1')
+  return { calls, later, store }
+}
+
+it('applies pushed changes, asks again after a missed one, and ends without a read', async () => {
+  const { calls, later, store } = await openedRun(overviewOf(detailAt(0)))
   expect(calls).toEqual(['getRunOverview', 'followRun'])
 
   const engine = new DetailChanges()
@@ -72,22 +75,11 @@ it('applies pushed changes, asks again after a missed one, and ends without a re
 })
 
 it('takes a big run shown a window at a time by its counts, asking again for the rows in view', async () => {
-  const calls: string[] = []
   const empty = { ...detailAt(0), tasks: [] }
-  const api = {
-    getRunOverview: async () => {
-      calls.push('getRunOverview')
-      return { ...overviewOf(empty), rows: { tasks: 5, failed: 0, outputs: 0 } }
-    },
-    followRun: async () => (calls.push('followRun'), null),
-    unfollowRun: async () => (calls.push('unfollowRun'), null),
-  } as unknown as BridgeApi
-  const later: (() => void)[] = []
-  const store = createRunDetailStore(api, createRunSummariesStore(), {
-    now: () => 0,
-    later: (fn) => void later.push(fn),
+  const { calls, later, store } = await openedRun({
+    ...overviewOf(empty),
+    rows: { tasks: 5, failed: 0, outputs: 0 },
   })
-  await store.getState().open('Sandbox', 'run-1')
   const opened = store.getState().rowsVersion
   const pushed = (done: number, status = 'running') => {
     const { run } = detailAt(done, status)
