@@ -74,6 +74,9 @@ export function useFailedRowsLeft(overview: RunOverview): number | null {
   useLatestAnswer(
     () => {
       if (!batch || failed === 0) return null
+      // A big run's rows stay in the engine: its failed rows are told by the batch's counts.
+      if (overview.rows)
+        return Promise.resolve({ batch, left: Math.min(failed, batch.counts.failed) })
       const sheetRows = detail.tasks
         .filter((t) => t.status === 'failed')
         .map((t) => rowNumbers?.[t.sourceRowIndex] ?? t.sourceRowIndex + 1)
@@ -95,7 +98,7 @@ export function useFailedRowsLeft(overview: RunOverview): number | null {
         .catch(() => ({ batch, left: Math.min(failed, batch.counts.failed) }))
     },
     setAnswer,
-    [bridge, environment, batch, detail.tasks, rowNumbers, failed],
+    [bridge, environment, batch, detail.tasks, overview.rows, rowNumbers, failed],
   )
   if (!batch) return failed
   return answer?.batch === batch ? answer.left : null
