@@ -10,7 +10,7 @@
  * (MAX_ITEM_CHARS, 8 MB of its JSON: service/run-detail-stream.ts refuses a bigger one before it
  * reaches here); a run's rows are kept as long as the history keeps the run.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Artifact, RunTask } from '../../../shared/contract'
 import { transaction, type Db } from '../db'
 import { selectRow, selectRows } from '../read-row'
