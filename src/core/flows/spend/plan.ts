@@ -17,6 +17,7 @@ import type { Schemas } from '../prepare/schema-cache'
 import type { History } from '../../storage/run-history'
 import type { BatchLink, Batches } from '../batch/batches'
 import type { PlanStore } from './plan-store'
+import type { PlanRows } from './plan-rows'
 import type { RowLimits } from './row-limits'
 import type { SetAsideFile } from './set-aside'
 import type { Submission, Submissions } from './submissions'
@@ -93,7 +94,8 @@ export interface Plan {
   fileName: string
   /** The buyer's own workbook when `file` is a copy made for the service; journaled in its place. */
   sheetFile?: string | undefined
-  rows: InputRow[]
+  /** The rows to send, read a run at a time (plan-rows.ts). */
+  rows: PlanRows
   rowNumbers: number[]
   rowNumbering: 'spreadsheet' | 'submitted'
   totalRows: number
@@ -147,4 +149,6 @@ export interface SpendServices {
   batches: Pick<Batches, 'ofRun' | 'ofSheet' | 'state' | 'join' | 'byId' | 'sendsOf'>
   /** The most rows one request may carry, per environment (row-limits.ts). */
   rowLimits: Pick<RowLimits, 'of' | 'learn'>
+  /** Where a sheet's rows are kept while its plan waits (plan-rows.ts); in memory without it. */
+  spillFolder?: string
 }

@@ -6,13 +6,13 @@
  * its place. A part that fails otherwise stops the send: the parts sent stay sent, and the same
  * plan confirmed again sends only what is left.
  */
-import type { InputRow } from '../../../shared/contract'
 import { plural } from '../../../shared/format/amounts'
 import { EngineError } from '../../errors'
 import { UserFacingError } from '../../../shared/errors'
 import type { BatchLink } from '../batch/batches'
 import { partEstimate, partFingerprint, partsOfPlan, splitRange } from './parts'
 import type { PartRange, Plan, SpendServices } from './plan'
+import type { PlanRows } from './plan-rows'
 import { limitInRefusal, type RowLimits } from './row-limits'
 import type { ProgressHooks } from './submission-inputs'
 import type { Submission } from './submissions'
@@ -23,8 +23,8 @@ export type SendServices = Pick<SpendServices, 'submissions' | 'batches'> & {
 
 interface Sending {
   plan: Plan
-  /** The plan's rows with their file cells uploaded. */
-  rows: InputRow[]
+  /** The plan's rows with their file cells uploaded, read a part at a time. */
+  rows: PlanRows
   /** The batch link each part joins (its id filled once the first part made the batch). */
   link: BatchLink | undefined
   /** The first part journaled: its workbook's hash and copy serve the others. */
@@ -42,7 +42,7 @@ async function journalPart(
   const whole = !s.split
   const entry = await services.submissions.journal(plan.connection, {
     target: plan.target,
-    rows: whole ? s.rows : s.rows.slice(range.start, range.end),
+    rows: await s.rows.slice(range.start, range.end),
     rowNumbers:
       plan.rowNumbering === 'spreadsheet'
         ? plan.rowNumbers.slice(range.start, range.end)
@@ -71,7 +71,7 @@ async function journalPart(
 export async function sendPlan(
   services: SendServices,
   plan: Plan,
-  rows: InputRow[],
+  rows: PlanRows,
   options: { again: boolean; hooks: ProgressHooks },
 ): Promise<Submission[]> {
   const found = partsOfPlan(services, plan)
