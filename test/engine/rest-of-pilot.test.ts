@@ -83,7 +83,8 @@ describe('a pilot, then the rest of its workbook', () => {
     expect(await runs()).toBe(before + 2)
 
     // Every row of the workbook went once, in one of the two runs, and was paid once.
-    const sent = [...pilot.rows, ...restSent.rows].map((r) => r.message)
+    const journaled = (id: number) => engine.submissions.get(id).rows
+    const sent = [...journaled(pilot.id), ...journaled(restSent.id)].map((r) => r.message)
     expect(new Set(sent).size).toBe(50)
     expect(sent).toHaveLength(50)
     expect(pilotRun.actualCostT + restRun.actualCostT).toBe(perRow * 50)

@@ -8,7 +8,7 @@ import type { Engine } from '../../core/engine'
 import { checkSpendingCap, confirmPlan, describePlan, type Plan } from '../../core/flows/spend'
 import { estimateFacts } from '../../core/flows/spend/describe-plan'
 import { formatAmount, estimateWords, plural } from '../../shared/format/amounts'
-import type { Submission } from '../../core/flows/spend/submissions'
+import type { SubmissionHead } from '../../core/flows/spend/submissions'
 import type { RunDetail, RunSummary, WorkbookValidation } from '../../shared/contract'
 import { flag, integerOption, stringOption, type CommandContext, type ParsedArgs } from '../command'
 import { EXIT } from '../errors'
@@ -23,7 +23,7 @@ function rejected(ctx: CommandContext, validation: WorkbookValidation): number {
   return EXIT.no
 }
 
-function submittedJson(s: Submission) {
+function submittedJson(s: SubmissionHead) {
   const answer = s.answer as { status?: string; acceptedAtUnix?: number } | null
   return {
     runId: s.runId,
@@ -41,7 +41,7 @@ async function finishSubmission(
   ctx: CommandContext,
   engine: Engine,
   plan: Plan,
-  sent: Submission[],
+  sent: SubmissionHead[],
   watch: boolean,
 ) {
   if (sent.length > 1) return finishParts(ctx, engine, plan, sent, watch)
@@ -70,7 +70,7 @@ async function finishParts(
   ctx: CommandContext,
   engine: Engine,
   plan: Plan,
-  sent: Submission[],
+  sent: SubmissionHead[],
   watch: boolean,
 ) {
   const connection = plan.connection
@@ -128,7 +128,7 @@ async function guardSpending(
   ctx: CommandContext,
   plan: Plan,
   options: { yes: boolean; again: boolean; maxCostT: number | undefined },
-): Promise<{ stop: number } | { earlier: Submission } | null> {
+): Promise<{ stop: number } | { earlier: SubmissionHead } | null> {
   ctx.out.note(describePlan(plan))
   if (plan.duplicateOf && !options.again) {
     ctx.out.note(

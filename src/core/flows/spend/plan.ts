@@ -20,7 +20,7 @@ import type { PlanStore } from './plan-store'
 import type { PlanRows } from './plan-rows'
 import type { RowLimits } from './row-limits'
 import type { SetAsideFile } from './set-aside'
-import type { Submission, Submissions } from './submissions'
+import type { SubmissionHead, Submissions } from './submissions'
 import type { Uploads } from './uploads'
 import type { RowSelection } from './submission-inputs'
 
@@ -72,7 +72,7 @@ export interface PartRange {
 
 /** One part of a plan, with the journal's entry of it when one was journaled before. */
 export interface PlanPart extends PartRange {
-  entry: Submission | null
+  entry: SubmissionHead | null
 }
 
 export interface PlanParts {
@@ -108,8 +108,8 @@ export interface Plan {
   schemaSource: ListingSource | 'template'
   validation: WorkbookValidation
   fingerprint: string
-  duplicateOf: Submission | null
-  unansweredOf: Submission | null
+  duplicateOf: SubmissionHead | null
+  unansweredOf: SubmissionHead | null
   confirmRequired: boolean
   retryOfRunId: string | null
   /** The first run of the batch this plan completes (the pilot's, for the rest of its rows). */

@@ -15,7 +15,7 @@ import type { PartRange, Plan, SpendServices } from './plan'
 import type { PlanRows } from './plan-rows'
 import { limitInRefusal, type RowLimits } from './row-limits'
 import type { ProgressHooks } from './submission-inputs'
-import type { Submission } from './submissions'
+import type { Submission, SubmissionHead } from './submissions'
 
 export type SendServices = Pick<SpendServices, 'submissions' | 'batches'> & {
   rowLimits: Pick<RowLimits, 'of' | 'learn'>
@@ -73,7 +73,7 @@ export async function sendPlan(
   plan: Plan,
   rows: PlanRows,
   options: { again: boolean; hooks: ProgressHooks },
-): Promise<Submission[]> {
+): Promise<SubmissionHead[]> {
   const found = partsOfPlan(services, plan)
   const allSent = found?.parts.every((p) => p.entry?.state === 'accepted') ?? false
   // Sent again on purpose: every part anew, under new request ids.
@@ -86,14 +86,14 @@ export async function sendPlan(
     split: found !== null,
   }
   // Each part is journaled when its turn comes, so the journal holds them in the order sent.
-  const queue: { range: PartRange; entry: Submission | null }[] = (
+  const queue: { range: PartRange; entry: SubmissionHead | null }[] = (
     planned ?? [{ start: 0, end: rows.length, entry: null }]
   ).map((p) => ({ range: { start: p.start, end: p.end }, entry: p.entry }))
-  const done: Submission[] = []
+  const done: SubmissionHead[] = []
   while (queue.length > 0) {
     const next = queue.shift()!
     const range = next.range
-    const entry = next.entry ?? (await journalPart(services, s, range))
+    const entry: SubmissionHead = next.entry ?? (await journalPart(services, s, range))
     if (entry.state === 'accepted') {
       done.push(entry)
       continue
@@ -102,7 +102,9 @@ export async function sendPlan(
       `sending ${plural(range.end - range.start, 'row')} (request ${entry.clientRequestId})`,
     )
     try {
-      done.push(await services.submissions.send(plan.connection, entry, signalOf(options.hooks)))
+      // An unanswered part journaled before is read whole (its rows) only to be sent again.
+      const whole = 'rows' in entry ? (entry as Submission) : services.submissions.get(entry.id)
+      done.push(await services.submissions.send(plan.connection, whole, signalOf(options.hooks)))
     } catch (error) {
       const limit = limitInRefusal(error)
       if (limit === null || limit >= range.end - range.start) throw stopped(error, done)
@@ -121,7 +123,7 @@ function signalOf(hooks: ProgressHooks): { signal?: AbortSignal } {
 }
 
 /** A part's failure, with the parts already sent named, when there are any. */
-function stopped(error: unknown, done: Submission[]): unknown {
+function stopped(error: unknown, done: SubmissionHead[]): unknown {
   if (done.length === 0 || !(error instanceof UserFacingError)) return error
   const runs = done.map((d) => d.runId).join(', ')
   return new EngineError(
