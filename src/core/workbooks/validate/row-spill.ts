@@ -70,6 +70,7 @@ export class SpillWriter {
   private pending: string[] = []
   private pendingBytes = 0
   private at = 0
+  private open = true
   readonly starts: number[] = []
 
   constructor(private readonly path: string) {
@@ -96,19 +97,22 @@ export class SpillWriter {
   /** The file complete: where its rows are. */
   close(patch: RowPatch): SpilledRows {
     this.flush()
-    closeSync(this.fd)
+    this.closeFile()
     return { path: this.path, starts: [...this.starts, this.at], patch }
   }
 
   /** The file removed: the read failed, or its rows are not to be sent. */
   abandon(): void {
     this.pending = []
-    try {
-      closeSync(this.fd)
-    } catch {
-      // Closed already.
-    }
+    this.closeFile()
     unlinkSync(this.path)
+  }
+
+  /** Once only: the descriptor's number may be another file's once it is closed. */
+  private closeFile() {
+    if (!this.open) return
+    this.open = false
+    closeSync(this.fd)
   }
 }
 
