@@ -32,7 +32,6 @@ import { newSubmission, type SubmissionInput } from './journal-entry'
 
 export type { Submission, SubmissionHead, SubmissionState }
 export type { SubmissionInput } from './journal-entry'
-export { fingerprintOf } from './journal-entry'
 
 /** What listeners of Submissions.onChange hear when a journaled submission changes state. */
 export interface SubmissionChange {

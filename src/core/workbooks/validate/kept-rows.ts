@@ -8,7 +8,7 @@ import type { InputRow, SchemaField } from '../../../shared/contract'
 import type { CellValue, WireValue } from '../../../shared/input-schema'
 import { cellTexts } from './aside-rows'
 import type { ReadResult } from './read-result'
-import { patchRow, SpillWriter, type RowPatch } from './row-spill'
+import { NO_PATCH, patchRow, type RowPatch, type SpillWriter } from './row-spill'
 import { SourceRows } from './source-rows'
 
 export class KeptRows {
@@ -57,7 +57,7 @@ export class KeptRows {
   /** The rows for the result: in `rows`, or where the spill holds them. */
   result(): Pick<ReadResult, 'rows' | 'rowNumbers' | 'spill'> {
     if (!this.spill) return { rows: this.rows, rowNumbers: this.rowNumbers }
-    const spill = this.spill.close(this.patch ?? { dates: [], fill: [], set: [] })
+    const spill = this.spill.close(this.patch ?? NO_PATCH)
     return { rows: [], rowNumbers: this.rowNumbers, spill }
   }
 }
