@@ -116,8 +116,12 @@ export class SpillWriter {
   }
 }
 
-/** Most bytes read back at once: a run of rows longer than this is read in several reads. */
-const READ_BYTES = 8 * 1024 * 1024
+/**
+ * Most bytes read back at once: a run of rows longer than this is read in several reads. Small
+ * enough that each read's buffer is let go by the young generation's collections, not left for
+ * a full one as a part's rows pass through.
+ */
+const READ_BYTES = 1024 * 1024
 
 /** The spill's rows at these indexes (ascending), patched, in order. */
 export async function readSpilledRows(
