@@ -93,18 +93,19 @@ export async function sendPlan(
   while (queue.length > 0) {
     const next = queue.shift()!
     const range = next.range
-    const entry: SubmissionHead = next.entry ?? (await journalPart(services, s, range))
-    if (entry.state === 'accepted') {
-      done.push(entry)
+    if (next.entry?.state === 'accepted') {
+      done.push(next.entry)
       continue
     }
+    // A part journaled before and still unanswered is read whole (its rows) only to go again.
+    const entry = next.entry
+      ? services.submissions.get(next.entry.id)
+      : await journalPart(services, s, range)
     options.hooks.onStep?.(
       `sending ${plural(range.end - range.start, 'row')} (request ${entry.clientRequestId})`,
     )
     try {
-      // An unanswered part journaled before is read whole (its rows) only to be sent again.
-      const whole = 'rows' in entry ? (entry as Submission) : services.submissions.get(entry.id)
-      done.push(await services.submissions.send(plan.connection, whole, signalOf(options.hooks)))
+      done.push(await services.submissions.send(plan.connection, entry, signalOf(options.hooks)))
     } catch (error) {
       const limit = limitInRefusal(error)
       if (limit === null || limit >= range.end - range.start) throw stopped(error, done)
