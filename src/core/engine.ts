@@ -15,6 +15,7 @@ import { Connections, type TokenKeeping } from './environments/connector'
 import { Downloads } from './flows/downloads/downloads'
 import type { Plan } from './flows/spend/plan'
 import { MAX_PLANS, PLAN_TTL_MS, PlanStore } from './flows/spend/plan-store'
+import { spillFolder } from './flows/spend/plan-rows'
 import { withParts } from './flows/spend/parts'
 import { RowLimits } from './flows/spend/row-limits'
 import { Environments } from './environments/environments'
@@ -96,6 +97,8 @@ export class Engine {
   )
   /** The most rows the service takes in one request, per environment, learnt or set. */
   readonly rowLimits: RowLimits
+  /** Where a sheet's rows wait for their plan's confirmation (plan-rows.ts). */
+  readonly spillFolder: string
   /** The workbook worker kept between checks, so a later check starts at once. */
   readonly workbookWorker = new KeptWorker()
   private readonly db: Db
@@ -105,6 +108,7 @@ export class Engine {
 
   constructor(options: EngineOptions) {
     this.home = options.home
+    this.spillFolder = spillFolder(options.home)
     this.secretStoreReady = options.secretStoreReady ?? (() => Promise.resolve())
     this.db = openDb(join(options.home, 'history.db'))
     this.environments = new Environments(this.db)

@@ -63,7 +63,7 @@ describe('a sheet three times the limit', () => {
     const first = await plan(sheet('learnt.csv', 15))
     expect(first.parts).toBeUndefined()
     const done = await confirmPlan(engine, first, { confirmed: true })
-    expect(done.parts.map((p) => p.rowNumbers)).toEqual([
+    expect(done.parts.map((p) => engine.submissions.get(p.id).rowNumbers)).toEqual([
       [2, 3, 4, 5, 6],
       [7, 8, 9, 10, 11],
       [12, 13, 14, 15, 16],
@@ -146,7 +146,7 @@ describe('a limit set higher than the service takes', () => {
       [10, 15],
     ])
     const done = await confirmPlan(engine, planned, { confirmed: true })
-    expect(done.parts.map((p) => p.rowNumbers[0])).toEqual([2, 7, 12])
+    expect(done.parts.map((p) => engine.submissions.get(p.id).rowNumbers[0])).toEqual([2, 7, 12])
     expect(engine.rowLimits.of(connection.historyKey)).toEqual({ rows: 5, source: 'learnt' })
     const batch = engine.batches.ofRun(connection.historyKey, done.parts[0]!.runId)!
     // In the order sent: the refused part, then its two halves, then the last part.

@@ -1,5 +1,6 @@
 // Plans wait for a confirmation for a bounded time and in a bounded number; a plan that is gone
-// cannot be confirmed, and its temporary copy of a browser's workbook goes with it.
+// cannot be confirmed, and its temporary copy of a browser's workbook and the spill file of its
+// rows go with it.
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -25,4 +26,21 @@ it('keeps plans for a while and a few at a time, then says they expired', async 
   now += 60_001
   expect(() => store.get('b')).toThrow(/Check the workbook again|expired/)
   expect(() => store.get('c')).toThrow()
+})
+
+it('removes the spill file of a plan that expires unconfirmed', () => {
+  let now = 1000
+  const store = new PlanStore<{ id: string; expiresAtMs: number; rows: { spillPath: string } }>(
+    60_000,
+    4,
+    () => now,
+  )
+  const spillPath = join(mkdtempSync(join(tmpdir(), 'sr-plan-')), 'rows.jsonl')
+  writeFileSync(spillPath, '{}\n', { mode: 0o600 })
+  store.add({ id: 'a', expiresAtMs: now + 60_000, rows: { spillPath } })
+  expect(existsSync(spillPath)).toBe(true)
+  now += 60_001
+  expect(() => store.get('a')).toThrow(/expired/)
+  // At once, not after the disk answers: a command line may end right after.
+  expect(existsSync(spillPath)).toBe(false)
 })

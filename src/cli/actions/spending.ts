@@ -14,7 +14,7 @@ import {
   plural,
   type AmountT,
 } from '../../shared/format/amounts'
-import type { Submission } from '../../core/flows/spend/submissions'
+import type { SubmissionHead } from '../../core/flows/spend/submissions'
 import type { RunDetail, RunSummary, WorkbookValidation } from '../../shared/contract'
 import { flag, integerOption, stringOption, type CommandContext, type ParsedArgs } from '../command'
 import { EXIT } from '../errors'
@@ -29,7 +29,7 @@ function rejected(ctx: CommandContext, validation: WorkbookValidation): number {
   return EXIT.no
 }
 
-function submittedJson(s: Submission) {
+function submittedJson(s: SubmissionHead) {
   const answer = s.answer as { status?: string; acceptedAtUnix?: number } | null
   return {
     runId: s.runId,
@@ -47,7 +47,7 @@ async function finishSubmission(
   ctx: CommandContext,
   engine: Engine,
   plan: Plan,
-  sent: Submission[],
+  sent: SubmissionHead[],
   watch: boolean,
 ) {
   if (sent.length > 1) return finishParts(ctx, engine, plan, sent, watch)
@@ -76,7 +76,7 @@ async function finishParts(
   ctx: CommandContext,
   engine: Engine,
   plan: Plan,
-  sent: Submission[],
+  sent: SubmissionHead[],
   watch: boolean,
 ) {
   const connection = plan.connection
@@ -134,7 +134,7 @@ async function guardSpending(
   ctx: CommandContext,
   plan: Plan,
   options: { yes: boolean; again: boolean; maxCostT: AmountT | undefined },
-): Promise<{ stop: number } | { earlier: Submission } | null> {
+): Promise<{ stop: number } | { earlier: SubmissionHead } | null> {
   ctx.out.note(describePlan(plan))
   if (plan.duplicateOf && !options.again) {
     ctx.out.note(

@@ -1,6 +1,6 @@
 /**
- * Request bodies too large to build as one string (a workbook's bytes, a file being uploaded),
- * written piece by piece as JSON so that memory stays near one chunk.
+ * Request bodies too large to build as one string (a workbook's bytes, a file being uploaded, the
+ * rows of a run), written piece by piece as JSON so that memory stays near one chunk.
  */
 
 /** A JSON body written piece by piece, for bodies too large to build as one string. */
@@ -98,6 +98,47 @@ export function base64JsonBody(
         },
         async cancel() {
           await iterator?.return?.()
+        },
+      })
+    },
+  }
+}
+
+/** Items of an array written at once in a streamed body. */
+const ITEMS_PER_CHUNK = 256
+
+/**
+ * `body` as JSON with its array `key` written a few items at a time: the same bytes as
+ * JSON.stringify(body) (its fields in their order, those before the array and those after),
+ * without the whole text ever being one string (a run's rows: runRows, execute).
+ */
+export function arrayJsonBody(body: Record<string, unknown>, key: string): StreamedBody {
+  const entries = Object.entries(body)
+  const at = entries.findIndex(([name]) => name === key)
+  const items = (entries[at]?.[1] ?? []) as unknown[]
+  const prefix = jsonPrefix(Object.fromEntries(entries.slice(0, at)), key, '[')
+  const after = JSON.stringify(Object.fromEntries(entries.slice(at + 1)))
+  const suffix = after.length > 2 ? `],${after.slice(1)}` : ']}'
+  return {
+    open() {
+      const encoder = new TextEncoder()
+      let next = -1
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (next < 0) {
+            next = 0
+            controller.enqueue(encoder.encode(prefix))
+            return
+          }
+          if (next >= items.length) {
+            controller.enqueue(encoder.encode(suffix))
+            controller.close()
+            return
+          }
+          const end = Math.min(items.length, next + ITEMS_PER_CHUNK)
+          const text = items.slice(next, end).map((item) => JSON.stringify(item) ?? 'null')
+          controller.enqueue(encoder.encode(`${next === 0 ? '' : ','}${text.join(',')}`))
+          next = end
         },
       })
     },

@@ -10,6 +10,7 @@
  */
 export { chooseInputSheet, columnLetter, SHEETS } from './sheets'
 export type { ReadResult, SetAsideTarget } from './validate/read-result'
+export { readSpilledRows, type SpilledRows } from './validate/row-spill'
 export { readInputWorkbook } from './read/read-input-workbook'
 export { readCsv } from './read/csv/read-csv'
 export { openXlsx } from './read/xlsx/xlsx-file'

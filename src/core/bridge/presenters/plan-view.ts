@@ -3,10 +3,10 @@ import type { DuplicateView, SubmissionPlanView } from '../../../shared/bridge'
 import { describePlan } from '../../flows/spend/describe-plan'
 import { partsWords } from '../../flows/spend/parts'
 import type { Plan } from '../../flows/spend/plan'
-import type { Submission } from '../../flows/spend/submissions'
+import type { SubmissionHead } from '../../flows/spend/submissions'
 import { monthlyLimitView } from './usage-view'
 
-export function duplicateView(s: Submission | null): DuplicateView | null {
+export function duplicateView(s: SubmissionHead | null): DuplicateView | null {
   return s
     ? { runId: s.runId, clientRequestId: s.clientRequestId, acceptedAtMs: s.updatedAtMs }
     : null
@@ -62,9 +62,7 @@ export function planView(plan: Plan): SubmissionPlanView {
           },
         }
       : {}),
-    ...(plan.batch
-      ? { batchId: plan.batch.batchId ?? '', sendKind: plan.batch.kind }
-      : {}),
+    ...(plan.batch ? { batchId: plan.batch.batchId ?? '', sendKind: plan.batch.kind } : {}),
     paidBefore: plan.paidBefore
       ? {
           rows: plan.paidBefore.sheetRows.length,

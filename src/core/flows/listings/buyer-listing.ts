@@ -180,10 +180,10 @@ export function headerAsKey(header: string): string {
     .replace(/[\s-]+/g, '_')
 }
 
-/** Rows read without a schema (keyed by header text) re-keyed by headerAsKey. */
-export function rowsByHeaderKeys(rows: InputRow[]): InputRow[] {
-  return rows.map((row) =>
-    Object.fromEntries(Object.entries(row).map(([header, value]) => [headerAsKey(header), value])),
+/** A row read without a schema (keyed by header text) re-keyed by headerAsKey. */
+export function rowByHeaderKeys(row: InputRow): InputRow {
+  return Object.fromEntries(
+    Object.entries(row).map(([header, value]) => [headerAsKey(header), value]),
   )
 }
 

@@ -11,7 +11,7 @@ import { contentFingerprint } from './cost'
 import { uploadFileCells, type ProgressHooks } from './submission-inputs'
 import type { Plan, SpendServices } from './plan'
 import { keepMonthlyLimit, type LimitServices } from '../usage/limit'
-import type { Submission } from './submissions'
+import type { SubmissionHead } from './submissions'
 import { sendPlan, type SendServices } from './send-parts'
 import { allPartsSent } from './parts'
 
@@ -48,17 +48,17 @@ export interface ConfirmOptions {
 }
 
 export interface Confirmed {
-  /** The run sent, or the first part's when the rows went as parts. */
-  submission: Submission
+  /** The run sent, or the first part's when the rows went as parts (its rows in the journal). */
+  submission: SubmissionHead
   /** Every part sent, in order (the one submission when the rows went whole). */
-  parts: Submission[]
+  parts: SubmissionHead[]
   /** The earlier identical run, when `again` sent a new one. */
-  againOf: Submission | null
+  againOf: SubmissionHead | null
 }
 
 /** Thrown by confirmPlan for an identical submission already accepted, without `again`. */
 export class DuplicateSubmissionError extends EngineError {
-  constructor(readonly earlier: Submission) {
+  constructor(readonly earlier: SubmissionHead) {
     super(
       'conflict',
       `Nothing was sent: the same rows were already sent to the same target and accepted as run ${earlier.runId}.`,

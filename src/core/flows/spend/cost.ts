@@ -9,7 +9,8 @@ import type { RunTarget } from '../../../shared/run-target'
 import { amountT, shareT, timesT, type AmountT } from '../../../shared/format/amounts'
 import type { Connection } from '../../environments/connection'
 import type { LearnedCost, SpendServices } from './plan'
-import { fingerprintOf } from './submissions'
+import { fingerprintOfChunks } from './journal-entry'
+import type { PlanRows } from './plan-rows'
 import { hashFile } from './uploads'
 
 type CostServices = Pick<SpendServices, 'history' | 'submissions'>
@@ -82,7 +83,7 @@ export function estimateOf(
  * What identifies the input's content before anything is uploaded: each local file named in a
  * cell counts by its SHA-256, so the same workbook with the same files is the same submission.
  */
-async function contentRows(rows: InputRow[], signal?: AbortSignal): Promise<InputRow[]> {
+async function* contentRows(rows: PlanRows, signal?: AbortSignal): AsyncGenerator<InputRow[]> {
   const hashes = new Map<string, string>()
   const visit = async (value: unknown): Promise<unknown> => {
     if (Array.isArray(value)) return Promise.all(value.map(visit))
@@ -99,24 +100,26 @@ async function contentRows(rows: InputRow[], signal?: AbortSignal): Promise<Inpu
     }
     return value
   }
-  const out: InputRow[] = []
-  for (const row of rows) {
-    const entries = await Promise.all(
-      Object.entries(row).map(async ([key, value]) => [key, await visit(value)] as const),
-    )
-    out.push(Object.fromEntries(entries))
+  for await (const chunk of rows.chunks()) {
+    const out: InputRow[] = []
+    for (const row of chunk) {
+      const entries = await Promise.all(
+        Object.entries(row).map(async ([key, value]) => [key, await visit(value)] as const),
+      )
+      out.push(Object.fromEntries(entries))
+    }
+    yield out
   }
-  return out
 }
 
 /** What identifies sending `rows` to `target` from here (see fingerprintOf), before any upload. */
 export async function contentFingerprint(
   connection: Connection,
   target: RunTarget,
-  rows: InputRow[],
+  rows: PlanRows,
   signal?: AbortSignal,
 ): Promise<string> {
-  return fingerprintOf(connection.historyKey, target, await contentRows(rows, signal))
+  return fingerprintOfChunks(connection.historyKey, target, contentRows(rows, signal))
 }
 
 /** The estimate, what it was learned from, and any identical submission already made. */
@@ -124,7 +127,7 @@ export async function costAndHistory(
   services: CostServices,
   connection: Connection,
   target: RunTarget,
-  rows: InputRow[],
+  rows: PlanRows,
   fee: AmountT | null,
   signal?: AbortSignal,
   batchRunIds: readonly string[] = [],

@@ -43,17 +43,42 @@ export interface SubmissionInput {
   fingerprint?: string | undefined
 }
 
+function identityOf(target: RunTarget): string[] {
+  return target.kind === 'template'
+    ? ['template', target.templateId, target.callbackUrl ?? '']
+    : ['listing', target.listingId, target.listingVersionId]
+}
+
 /**
  * Identifies "the same submission": environment, target (what it runs, not what it was thought
  * to cost) and input content.
  */
 export function fingerprintOf(historyKey: string, target: RunTarget, rows: InputRow[]): string {
-  const identity =
-    target.kind === 'template'
-      ? ['template', target.templateId, target.callbackUrl ?? '']
-      : ['listing', target.listingId, target.listingVersionId]
   const hash = sha256Hash()
-  hash.update(JSON.stringify([historyKey, identity, rows]))
+  hash.update(JSON.stringify([historyKey, identityOf(target), rows]))
+  return hash.digest('hex')
+}
+
+/**
+ * fingerprintOf for rows that come a run at a time: the same text hashed as it comes, so the
+ * same rows give the same fingerprint however they are held.
+ */
+export async function fingerprintOfChunks(
+  historyKey: string,
+  target: RunTarget,
+  chunks: AsyncIterable<InputRow[]>,
+): Promise<string> {
+  const hash = sha256Hash()
+  hash.update(JSON.stringify([historyKey, identityOf(target)]).slice(0, -1))
+  hash.update(',[')
+  let first = true
+  for await (const rows of chunks) {
+    for (const row of rows) {
+      hash.update(first ? JSON.stringify(row) : `,${JSON.stringify(row)}`)
+      first = false
+    }
+  }
+  hash.update(']]')
   return hash.digest('hex')
 }
 

@@ -10,7 +10,7 @@
 import { amountT, formatAmount, plural, shareT } from '../../../shared/format/amounts'
 import type { PartRange, Plan, PlanPart, PlanParts } from './plan'
 import type { RowLimits } from './row-limits'
-import type { Submission, Submissions } from './submissions'
+import type { SubmissionHead, Submissions } from './submissions'
 
 export type PartServices = {
   submissions: Pick<Submissions, 'partsOf'>
@@ -48,9 +48,9 @@ export function splitRange(range: PartRange, size: number): PartRange[] {
 export function partsOver(
   total: number,
   size: number,
-  earlier: { range: PartRange; entry: Submission }[],
+  earlier: { range: PartRange; entry: SubmissionHead }[],
 ): PlanPart[] {
-  const byStart = new Map<number, { range: PartRange; entry: Submission }>()
+  const byStart = new Map<number, { range: PartRange; entry: SubmissionHead }>()
   for (const part of earlier) {
     if (part.range.end > total) continue
     const kept = byStart.get(part.range.start)
@@ -119,7 +119,7 @@ export function withParts(services: PartServices, plan: Plan): Plan {
 }
 
 /** The first part, when every part of the plan was accepted before (a duplicate); else null. */
-export function allPartsSent(services: PartServices, plan: Plan): Submission | null {
+export function allPartsSent(services: PartServices, plan: Plan): SubmissionHead | null {
   const parts = partsOfPlan(services, plan)?.parts
   if (!parts?.every((p) => p.entry?.state === 'accepted')) return null
   return parts[0]?.entry ?? null

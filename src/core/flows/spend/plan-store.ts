@@ -1,8 +1,9 @@
 /**
  * Plans waiting for the user's confirmation (see plan-submission.ts), kept by id for a bounded time and a
  * bounded count, oldest dropped first. A plan's scratch folder (a browser's bytes written to
- * disk) is removed when the plan goes.
+ * disk) and the spill file of its rows (plan-rows.ts) are removed when the plan goes.
  */
+import { rmSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { EngineError } from '../../errors'
 
@@ -11,6 +12,7 @@ export interface StoredPlan {
   id: string
   expiresAtMs: number
   scratch?: string | undefined
+  rows?: { spillPath?: string | undefined }
 }
 
 export const PLAN_TTL_MS = 30 * 60_000
@@ -60,6 +62,8 @@ export class PlanStore<P extends StoredPlan> {
     if (!plan) return
     this.plans.delete(id)
     if (plan.scratch) this.removeScratch(plan.scratch)
+    // At once: a command line may end as soon as its plan is sent.
+    if (plan.rows?.spillPath) rmSync(plan.rows.spillPath, { force: true })
   }
 
   /** Resolves once every scratch folder of a plan dropped so far is gone from disk. */

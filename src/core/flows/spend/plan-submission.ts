@@ -6,16 +6,13 @@
  */
 import type { AmountT } from '../../../shared/format/amounts'
 import { randomUUID } from 'node:crypto'
+import { rm } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
 import type { InputRow, ListingInputSchema, WorkbookValidation } from '../../../shared/contract'
 import type { ListingSource } from '../../../shared/bridge'
 import type { RunTarget } from '../../../shared/run-target'
 import type { Connection } from '../../environments/connection'
-import {
-  buyerListing,
-  rowsByHeaderKeys,
-  schemaFromWorkbookMapping,
-} from '../listings/buyer-listing'
+import { buyerListing, rowByHeaderKeys, schemaFromWorkbookMapping } from '../listings/buyer-listing'
 import { sheetBatch } from './batch-plans'
 import { withCheckedCallback } from '../prepare/callback-addresses'
 import { costAndHistory } from './cost'
@@ -27,12 +24,40 @@ import {
   type ReadWorkbook,
 } from './submission-inputs'
 import type { Plan, PlanRequest, SpendServices } from './plan'
+import { newSpillPath, PlanRows } from './plan-rows'
+import { PLAN_TTL_MS } from './plan-store'
 
 export const noProblems: WorkbookValidation = { valid: true, fileErrors: [], rowErrors: [] }
 
-function withRunValues(rows: InputRow[], runValues: Record<string, unknown> | undefined) {
+function withRunValues(rows: PlanRows, runValues: Record<string, unknown> | undefined) {
   if (!runValues || Object.keys(runValues).length === 0) return rows
   return rows.map((row) => ({ ...row, ...runValues }))
+}
+
+/** The parsed rows at `indexes`: from the read's spill file, or from memory. */
+function rowsAt(parsed: ParsedWorkbook, indexes: number[]): PlanRows {
+  if (parsed.spill) return PlanRows.spilled(parsed.spill, indexes)
+  return PlanRows.of(indexes.map((i) => parsed.rows[i]!))
+}
+
+/**
+ * Reads the workbook, its rows kept in a spill file when the services have a folder for them;
+ * the file is removed again when the read fails.
+ */
+async function readSheet(
+  services: Pick<SpendServices, 'spillFolder'>,
+  readWorkbook: ReadWorkbook,
+  file: string,
+  schema: ListingInputSchema | null,
+): Promise<ParsedWorkbook> {
+  if (!services.spillFolder) return readWorkbook(file, schema)
+  const path = await newSpillPath(services.spillFolder, 2 * PLAN_TTL_MS)
+  try {
+    return await readWorkbook(file, schema, { spill: { path } })
+  } catch (error) {
+    await rm(path, { force: true })
+    throw error
+  }
 }
 
 /** The values of the schema's run-scoped fields in `row` (an earlier submission's first row). */
@@ -204,7 +229,7 @@ function rejectedPlan(
   return {
     ...base,
     id: '',
-    rows: [],
+    rows: PlanRows.of([]),
     rowNumbers: [],
     rowNumbering: 'spreadsheet',
     totalRows,
@@ -244,7 +269,36 @@ export async function planSubmission(
     hooks,
     request.checkedHere,
   )
-  const parsed = await readWorkbook(file, facts.schema)
+  const parsed = await readSheet(services, readWorkbook, file, facts.schema)
+  try {
+    return await planOfRows(
+      services,
+      connection,
+      request,
+      { file, fileName, target, facts, parsed },
+      hooks,
+    )
+  } catch (error) {
+    if (parsed.spill) await rm(parsed.spill.path, { force: true })
+    throw error
+  }
+}
+
+/** The plan of the rows read (the spill of a plan that cannot be confirmed removed). */
+async function planOfRows(
+  services: SpendServices,
+  connection: Connection,
+  request: PlanRequest,
+  read: {
+    file: string
+    fileName: string
+    target: RunTarget
+    facts: TargetFacts
+    parsed: ParsedWorkbook
+  },
+  hooks: ProgressHooks,
+): Promise<Plan> {
+  const { file, fileName, target, facts, parsed } = read
   const validation = !facts.serverCheck.valid
     ? facts.serverCheck
     : !parsed.valid
@@ -252,20 +306,24 @@ export async function planSubmission(
       : facts.serverCheck
   const { targetView, submissionTarget } = targetsOf(target, facts.name, facts.fee)
   const base = planBase(services, connection, request, facts, { targetView, submissionTarget })
-  if (!validation.valid) return rejectedPlan(base, parsed.rows.length, facts.fee, validation)
+  if (!validation.valid) {
+    if (parsed.spill) await rm(parsed.spill.path, { force: true })
+    return rejectedPlan(base, parsed.rowNumbers.length, facts.fee, validation)
+  }
+  const selected = selectRows(parsed, request.selection ?? {})
+  const picked = rowsAt(parsed, selected.indexes)
   const keyed =
     target.kind === 'listing' && facts.schemaSource === 'headers'
-      ? { ...parsed, rows: rowsByHeaderKeys(parsed.rows) }
-      : parsed
-  const selected = selectRows(keyed, request.selection ?? {})
+      ? picked.map(rowByHeaderKeys)
+      : picked
   const rows = withRunValues(
-    selected.rows,
+    keyed,
     request.runValues ?? runScopedValues(facts.schema, request.runValuesFrom),
   )
   // A set-aside workbook read again names each row's row in the buyer's own sheet.
-  const ownRows = inOwnSheet(keyed, selected.rowNumbers)
+  const ownRows = inOwnSheet(parsed, selected.rowNumbers)
   const rowNumbers = ownRows ?? selected.rowNumbers
-  const isPilot = (request.selection?.first ?? Infinity) < parsed.rows.length
+  const isPilot = (request.selection?.first ?? Infinity) < parsed.rowNumbers.length
   const costs = await costAndHistory(
     services,
     connection,
@@ -296,7 +354,7 @@ export async function planSubmission(
     rows,
     rowNumbers,
     rowNumbering: 'spreadsheet',
-    totalRows: parsed.rows.length,
+    totalRows: parsed.rowNumbers.length,
     pilotRows: isPilot ? rows.length : null,
     taskFixedFeeT: facts.fee,
     validation,

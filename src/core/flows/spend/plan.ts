@@ -18,9 +18,10 @@ import type { Schemas } from '../prepare/schema-cache'
 import type { History } from '../../storage/run-history'
 import type { BatchLink, Batches } from '../batch/batches'
 import type { PlanStore } from './plan-store'
+import type { PlanRows } from './plan-rows'
 import type { RowLimits } from './row-limits'
 import type { SetAsideFile } from './set-aside'
-import type { Submission, Submissions } from './submissions'
+import type { SubmissionHead, Submissions } from './submissions'
 import type { Uploads } from './uploads'
 import type { RowSelection } from './submission-inputs'
 
@@ -72,7 +73,7 @@ export interface PartRange {
 
 /** One part of a plan, with the journal's entry of it when one was journaled before. */
 export interface PlanPart extends PartRange {
-  entry: Submission | null
+  entry: SubmissionHead | null
 }
 
 export interface PlanParts {
@@ -94,7 +95,8 @@ export interface Plan {
   fileName: string
   /** The buyer's own workbook when `file` is a copy made for the service; journaled in its place. */
   sheetFile?: string | undefined
-  rows: InputRow[]
+  /** The rows to send, read a run at a time (plan-rows.ts). */
+  rows: PlanRows
   rowNumbers: number[]
   rowNumbering: 'spreadsheet' | 'submitted'
   totalRows: number
@@ -107,8 +109,8 @@ export interface Plan {
   schemaSource: ListingSource | 'template'
   validation: WorkbookValidation
   fingerprint: string
-  duplicateOf: Submission | null
-  unansweredOf: Submission | null
+  duplicateOf: SubmissionHead | null
+  unansweredOf: SubmissionHead | null
   confirmRequired: boolean
   retryOfRunId: string | null
   /** The first run of the batch this plan completes (the pilot's, for the rest of its rows). */
@@ -148,4 +150,6 @@ export interface SpendServices {
   batches: Pick<Batches, 'ofRun' | 'ofSheet' | 'state' | 'join' | 'byId' | 'sendsOf'>
   /** The most rows one request may carry, per environment (row-limits.ts). */
   rowLimits: Pick<RowLimits, 'of' | 'learn'>
+  /** Where a sheet's rows are kept while its plan waits (plan-rows.ts); in memory without it. */
+  spillFolder?: string
 }

@@ -11,6 +11,7 @@ import type { RunTarget } from '../../../shared/run-target'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import { buyerListing } from '../listings/buyer-listing'
+import { PlanRows } from './plan-rows'
 import { costAndHistory } from './cost'
 import type { Plan, SpendServices } from './plan'
 import { noProblems } from './plan-submission'
@@ -107,7 +108,7 @@ export async function rowsAgainPlan(
   signal?: AbortSignal,
 ): Promise<Plan> {
   const { runId, original, detail, indexes } = run
-  const rows = run.rows ?? indexes.map((i) => original.rows[i]!)
+  const rows = PlanRows.of(run.rows ?? indexes.map((i) => original.rows[i]!))
   const fromWorkbook = original.rowNumbers.length > 0
   const to = await sameTarget(connection, original, detail, signal)
   const costs = await costAndHistory(services, connection, to.target, rows, to.fee, signal)

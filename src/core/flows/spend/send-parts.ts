@@ -6,16 +6,16 @@
  * its place. A part that fails otherwise stops the send: the parts sent stay sent, and the same
  * plan confirmed again sends only what is left.
  */
-import type { InputRow } from '../../../shared/contract'
 import { plural } from '../../../shared/format/amounts'
 import { EngineError } from '../../errors'
 import { UserFacingError } from '../../../shared/errors'
 import type { BatchLink } from '../batch/batches'
 import { partEstimate, partFingerprint, partsOfPlan, splitRange } from './parts'
 import type { PartRange, Plan, SpendServices } from './plan'
+import type { PlanRows } from './plan-rows'
 import { limitInRefusal, type RowLimits } from './row-limits'
 import type { ProgressHooks } from './submission-inputs'
-import type { Submission } from './submissions'
+import type { Submission, SubmissionHead } from './submissions'
 
 export type SendServices = Pick<SpendServices, 'submissions' | 'batches'> & {
   rowLimits: Pick<RowLimits, 'of' | 'learn'>
@@ -23,8 +23,8 @@ export type SendServices = Pick<SpendServices, 'submissions' | 'batches'> & {
 
 interface Sending {
   plan: Plan
-  /** The plan's rows with their file cells uploaded. */
-  rows: InputRow[]
+  /** The plan's rows with their file cells uploaded, read a part at a time. */
+  rows: PlanRows
   /** The batch link each part joins (its id filled once the first part made the batch). */
   link: BatchLink | undefined
   /** The first part journaled: its workbook's hash and copy serve the others. */
@@ -42,7 +42,7 @@ async function journalPart(
   const whole = !s.split
   const entry = await services.submissions.journal(plan.connection, {
     target: plan.target,
-    rows: whole ? s.rows : s.rows.slice(range.start, range.end),
+    rows: await s.rows.slice(range.start, range.end),
     rowNumbers:
       plan.rowNumbering === 'spreadsheet'
         ? plan.rowNumbers.slice(range.start, range.end)
@@ -71,9 +71,9 @@ async function journalPart(
 export async function sendPlan(
   services: SendServices,
   plan: Plan,
-  rows: InputRow[],
+  rows: PlanRows,
   options: { again: boolean; hooks: ProgressHooks },
-): Promise<Submission[]> {
+): Promise<SubmissionHead[]> {
   const found = partsOfPlan(services, plan)
   const allSent = found?.parts.every((p) => p.entry?.state === 'accepted') ?? false
   // Sent again on purpose: every part anew, under new request ids.
@@ -86,18 +86,21 @@ export async function sendPlan(
     split: found !== null,
   }
   // Each part is journaled when its turn comes, so the journal holds them in the order sent.
-  const queue: { range: PartRange; entry: Submission | null }[] = (
+  const queue: { range: PartRange; entry: SubmissionHead | null }[] = (
     planned ?? [{ start: 0, end: rows.length, entry: null }]
   ).map((p) => ({ range: { start: p.start, end: p.end }, entry: p.entry }))
-  const done: Submission[] = []
+  const done: SubmissionHead[] = []
   while (queue.length > 0) {
     const next = queue.shift()!
     const range = next.range
-    const entry = next.entry ?? (await journalPart(services, s, range))
-    if (entry.state === 'accepted') {
-      done.push(entry)
+    if (next.entry?.state === 'accepted') {
+      done.push(next.entry)
       continue
     }
+    // A part journaled before and still unanswered is read whole (its rows) only to go again.
+    const entry = next.entry
+      ? services.submissions.get(next.entry.id)
+      : await journalPart(services, s, range)
     options.hooks.onStep?.(
       `sending ${plural(range.end - range.start, 'row')} (request ${entry.clientRequestId})`,
     )
@@ -121,7 +124,7 @@ function signalOf(hooks: ProgressHooks): { signal?: AbortSignal } {
 }
 
 /** A part's failure, with the parts already sent named, when there are any. */
-function stopped(error: unknown, done: Submission[]): unknown {
+function stopped(error: unknown, done: SubmissionHead[]): unknown {
   if (done.length === 0 || !(error instanceof UserFacingError)) return error
   const runs = done.map((d) => d.runId).join(', ')
   return new EngineError(

@@ -10,12 +10,15 @@ import { plural } from '../../../shared/format/amounts'
 import type { InputRow, ListingInputSchema, WorkbookValidation } from '../../../shared/contract'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
-import type { SetAsideTarget } from '../../workbooks'
+import type { SetAsideTarget, SpilledRows } from '../../workbooks'
 import type { UploadProgress, Uploads } from './uploads'
+import type { PlanRows } from './plan-rows'
 
 /** What reading a workbook against a schema gives (src/core/workbooks). */
 export interface ParsedWorkbook extends WorkbookValidation {
+  /** The rows, unless the read kept them in a spill file (`spill`). */
   rows: InputRow[]
+  spill?: SpilledRows | undefined
   /** The spreadsheet row number of each row. */
   rowNumbers: number[]
   /** The sheet read (xlsx). */
@@ -38,6 +41,8 @@ export interface SheetReadOptions {
   columnMap?: Record<string, string | null> | undefined
   rememberedMaps?: Record<string, Record<string, string | null>> | undefined
   setAside?: SetAsideTarget | undefined
+  /** Keep the rows in a file made here rather than in memory (workbooks' row-spill.ts). */
+  spill?: { path: string } | undefined
 }
 
 /** Reads a workbook (xlsx or csv) against a schema; the schema is null when it is not known. */
@@ -65,12 +70,15 @@ export interface ProgressHooks {
   onStep?: (line: string) => void
 }
 
-/** Keeps the selected rows (and their spreadsheet row numbers). */
+/**
+ * The selected rows' indexes among the parsed rows, and their spreadsheet row numbers; the rows
+ * themselves are read from where the read kept them (plan-rows.ts).
+ */
 export function selectRows(
-  parsed: ParsedWorkbook,
+  parsed: Pick<ParsedWorkbook, 'rowNumbers'>,
   selection: RowSelection,
-): { rows: InputRow[]; rowNumbers: number[] } {
-  let picked = parsed.rows.map((row, i) => ({ row, number: parsed.rowNumbers[i] ?? i + 2 }))
+): { indexes: number[]; rowNumbers: number[] } {
+  let picked = parsed.rowNumbers.map((number, i) => ({ index: i, number }))
   if (selection.fromRow !== undefined) picked = picked.filter((p) => p.number >= selection.fromRow!)
   if (selection.toRow !== undefined) picked = picked.filter((p) => p.number <= selection.toRow!)
   if (selection.only) {
@@ -96,16 +104,19 @@ export function selectRows(
       'Check the row range or the pilot size.',
     )
   }
-  return { rows: picked.map((p) => p.row), rowNumbers: picked.map((p) => p.number) }
+  return { indexes: picked.map((p) => p.index), rowNumbers: picked.map((p) => p.number) }
 }
 
-/** Uploads the local files named in file cells and puts their inputAssetId in their place. */
+/**
+ * Uploads the local files named in file cells and puts their inputAssetId in their place (as each
+ * row is read: the rows are looked at once for their paths, never copied whole).
+ */
 export async function uploadFileCells(
   services: { uploads: Pick<Uploads, 'files'> },
   connection: Connection,
-  rows: InputRow[],
+  rows: PlanRows,
   hooks: ProgressHooks = {},
-): Promise<InputRow[]> {
+): Promise<PlanRows> {
   const paths = new Set<string>()
   const visit = (value: unknown, onPath: (path: string) => unknown): unknown => {
     if (Array.isArray(value)) return value.map((v) => visit(v, onPath))
@@ -115,7 +126,9 @@ export async function uploadFileCells(
     }
     return value
   }
-  for (const row of rows) for (const value of Object.values(row)) visit(value, (p) => paths.add(p))
+  for await (const chunk of rows.chunks())
+    for (const row of chunk)
+      for (const value of Object.values(row)) visit(value, (p) => paths.add(p))
   if (paths.size === 0) return rows
   hooks.onStep?.(`uploading ${plural(paths.size, 'file')}`)
   const uploaded = await services.uploads.files(connection, [...paths], {

@@ -21,6 +21,7 @@ import { transaction, type Db } from '../../storage/db'
 import {
   SubmissionsTable,
   type Submission,
+  type SubmissionHead,
   type SubmissionState,
 } from '../../storage/tables/submissions'
 import { findLostAnswers } from './found-runs'
@@ -29,9 +30,8 @@ import { hashFile } from './uploads'
 
 import { newSubmission, type SubmissionInput } from './journal-entry'
 
-export type { Submission, SubmissionState }
+export type { Submission, SubmissionHead, SubmissionState }
 export type { SubmissionInput } from './journal-entry'
-export { fingerprintOf } from './journal-entry'
 
 /** What listeners of Submissions.onChange hear when a journaled submission changes state. */
 export interface SubmissionChange {
@@ -65,19 +65,21 @@ export class Submissions {
         : ''
     const entry = newSubmission(connection, input, sha256)
     // One transaction: two processes journaling the same submission at once end with one entry.
-    const id = transaction(
-      this.db,
-      () =>
-        this.table.firstUnanswered(connection.historyKey, entry.fingerprint)?.id ??
-        this.table.insertPending(entry),
-    )
-    const journaled = this.get(id)
+    let inserted = false
+    const id = transaction(this.db, () => {
+      const earlier = this.table.firstUnanswered(connection.historyKey, entry.fingerprint)
+      if (earlier) return earlier.id
+      inserted = true
+      return this.table.insertPending(entry)
+    })
+    const journaled = this.head(id)
     if (input.inputPath && !journaled.inputCopyPath) {
       const copy = input.inputOf?.inputCopyPath || (await this.keepCopy(journaled, input.inputPath))
       this.table.setInputCopyPath(id, copy)
-      return this.get(id)
     }
-    return journaled
+    // Rows just written are not read back: the caller's are the same.
+    if (!inserted) return this.get(id)
+    return { ...this.head(id), rows: entry.rows, rowNumbers: entry.rowNumbers }
   }
 
   /**
@@ -88,7 +90,7 @@ export class Submissions {
     connection: Connection,
     entry: Submission,
     options: { signal?: AbortSignal } = {},
-  ): Promise<Submission> {
+  ): Promise<SubmissionHead> {
     if (entry.state === 'accepted' || entry.state === 'refused') return entry
     if (entry.historyKey !== connection.historyKey) {
       throw new EngineError(
@@ -98,11 +100,11 @@ export class Submissions {
       )
     }
     this.table.markSent(entry.id, Date.now())
-    this.notify(this.get(entry.id))
+    this.notify(this.head(entry.id))
     try {
       const answer = await sendToService(connection, entry, options.signal)
       this.table.markAccepted(entry.id, answer, Date.now())
-      const accepted = this.get(entry.id)
+      const accepted = this.head(entry.id)
       this.notify(accepted)
       return accepted
     } catch (error) {
@@ -114,7 +116,7 @@ export class Submissions {
           error instanceof Error ? error.message : String(error),
           Date.now(),
         )
-      this.notify(this.get(entry.id))
+      this.notify(this.head(entry.id))
       throw error
     }
   }
@@ -127,7 +129,7 @@ export class Submissions {
     }
   }
 
-  private notify(entry: Submission) {
+  private notify(entry: SubmissionHead) {
     const change: SubmissionChange = {
       environment: entry.environment,
       historyKey: entry.historyKey,
@@ -161,7 +163,7 @@ export class Submissions {
   }
 
   /** The parts journaled for a plan, by its fingerprint (parts.ts), refused ones left out. */
-  partsOf(historyKey: string, fingerprint: string): Submission[] {
+  partsOf(historyKey: string, fingerprint: string): SubmissionHead[] {
     return this.table.partsOf(historyKey, fingerprint)
   }
 
@@ -207,8 +209,8 @@ export class Submissions {
   }
 
   /** Resends every unanswered submission of the environment (after a crash or a lost answer). */
-  async resendUnanswered(connection: Connection): Promise<Submission[]> {
-    const done: Submission[] = []
+  async resendUnanswered(connection: Connection): Promise<SubmissionHead[]> {
+    const done: SubmissionHead[] = []
     for (const entry of this.unanswered(connection.historyKey)) {
       try {
         done.push(await this.send(connection, entry))
@@ -219,14 +221,16 @@ export class Submissions {
     return done
   }
 
+  /** A submission without its rows: its state, its run, its answer. */
+  head(id: number): SubmissionHead {
+    const entry = this.table.headById(id)
+    if (!entry) throw missing(id)
+    return entry
+  }
+
   get(id: number): Submission {
     const entry = this.table.byId(id)
-    if (!entry)
-      throw new EngineError(
-        'not-found',
-        `There is no submission ${id} in the history.`,
-        'See `skill-runner history`.',
-      )
+    if (!entry) throw missing(id)
     return entry
   }
 
@@ -267,7 +271,7 @@ export class Submissions {
   /** Every template and listing the journal names, once each, the latest sent to first. */
   targets = () => this.table.targets()
 
-  private async keepCopy(entry: Submission, inputPath: string): Promise<string> {
+  private async keepCopy(entry: SubmissionHead, inputPath: string): Promise<string> {
     await mkdir(this.inputsDir, { recursive: true })
     const target = join(this.inputsDir, `${entry.id}-${basename(entry.inputFilename || inputPath)}`)
     try {
@@ -277,6 +281,14 @@ export class Submissions {
       return ''
     }
   }
+}
+
+function missing(id: number): EngineError {
+  return new EngineError(
+    'not-found',
+    `There is no submission ${id} in the history.`,
+    'See `skill-runner history`.',
+  )
 }
 
 /**

@@ -1,9 +1,10 @@
 /**
  * The shapes most endpoints share, so a tag's module says only what differs: a GET of one
- * resource by its id, a POST of a JSON body to one, and the query of one page of a list.
+ * resource by its id, a POST of a body of rows to one, and the query of one page of a list.
  */
 import type * as z from 'zod'
 import type { EndpointName } from '../../../shared/contract'
+import { arrayJsonBody } from '../bodies'
 import { clampPageSize } from '../paginate'
 import type { CallOptions, Transport } from '../transport'
 
@@ -16,14 +17,21 @@ export function getById<S extends z.ZodType>(
   return (transport, id, options) => transport.request({ name, path: path(id), answer }, options)
 }
 
-/** A POST of `body` as JSON to the resource `path(id)` names. */
-export function postJsonTo<S extends z.ZodType, B>(
+/**
+ * A POST of `body` to the resource `path(id)` names, its array `key` (a run's rows) streamed a
+ * few items at a time (bodies.ts), never built as one text.
+ */
+export function postRowsTo<S extends z.ZodType, B extends object>(
   name: EndpointName,
   path: (id: string) => string,
   answer: S,
+  key: keyof B & string,
 ): (transport: Transport, id: string, body: B, options?: CallOptions) => Promise<z.infer<S>> {
   return (transport, id, body, options) =>
-    transport.request({ name, path: path(id), answer, body: { json: body } }, options)
+    transport.request(
+      { name, path: path(id), answer, body: arrayJsonBody(body as Record<string, unknown>, key) },
+      options,
+    )
 }
 
 export interface PageRequest {

@@ -8,7 +8,7 @@ import {
   type WorkbookValidation,
 } from '../../../shared/contract'
 import { byteArrayJsonBody } from '../bodies'
-import { getById, postJsonTo } from './calls'
+import { getById, postRowsTo } from './calls'
 import type { CallOptions, Transport } from '../transport'
 
 export interface ValidateWorkbookRequest {
@@ -23,11 +23,15 @@ export interface ValidateWorkbookRequest {
 /** GET marketListings/{id}: the buyer's view of a published listing (DESIGN.md). */
 export const marketListing = getById('marketListing', paths.marketListing, marketListingSchema)
 
-/** POST :execute. Spends money: call only after the user confirmed (body.confirm). */
-export const execute = postJsonTo<typeof executionResultSchema, ExecuteBody>(
+/**
+ * POST :execute, its rows streamed. Spends money: call only after the user confirmed
+ * (body.confirm).
+ */
+export const execute = postRowsTo<typeof executionResultSchema, ExecuteBody>(
   'execute',
   paths.execute,
   executionResultSchema,
+  'inputRows',
 )
 
 /** POST :validateWorkbook, the bytes streamed as the interface's integer array. */

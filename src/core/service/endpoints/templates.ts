@@ -6,7 +6,7 @@ import {
   runRowsAcceptanceSchema,
   type RunRowsBody,
 } from '../../../shared/contract'
-import { getById, postJsonTo } from './calls'
+import { getById, postRowsTo } from './calls'
 
 export const templateSchema = getById(
   'templateSchema',
@@ -14,11 +14,12 @@ export const templateSchema = getById(
   officialTemplateSchemaSchema,
 )
 
-/** POST runRows. Idempotent through body.clientRequestId, so it is retried. */
-export const runRows = postJsonTo<typeof runRowsAcceptanceSchema, RunRowsBody>(
+/** POST runRows, its rows streamed. Idempotent through body.clientRequestId, so it is retried. */
+export const runRows = postRowsTo<typeof runRowsAcceptanceSchema, RunRowsBody>(
   'runRows',
   paths.runRows,
   runRowsAcceptanceSchema,
+  'rows',
 )
 
 /** GET users/me/templates/{id}: the user's private template with its versions. */

@@ -61,6 +61,12 @@ export interface Submission {
   updatedAtMs: number
 }
 
+/**
+ * A journaled submission without its rows (the journal keeps them): what its state, its run and
+ * its answer are read as, so a send of many parts holds only the part being sent.
+ */
+export type SubmissionHead = Omit<Submission, 'rows' | 'rowNumbers'>
+
 /** What is journaled before anything is sent. */
 export type NewSubmission = Pick<
   Submission,
@@ -175,4 +181,16 @@ export function submissionOf(row: SubmissionRow): Submission {
     createdAtMs: row.created_at_ms,
     updatedAtMs: row.updated_at_ms,
   }
+}
+
+/** The columns of a submission with its rows left in the table (read as none). */
+export const HEAD_COLUMNS = Object.keys(submissionRow.shape)
+  .map((column) =>
+    column === 'rows_json' || column === 'row_numbers_json' ? `'[]' AS ${column}` : column,
+  )
+  .join(', ')
+
+export function submissionHeadOf(row: SubmissionRow): SubmissionHead {
+  const { rows: _rows, rowNumbers: _rowNumbers, ...head } = submissionOf(row)
+  return head
 }

@@ -10,9 +10,17 @@ import type { ExecutionResult, RunRowsAcceptance } from '../../../shared/contrac
 import type { Db } from '../db'
 import { historySearchClause } from './history-search'
 import { readOptionalRow, readRows, selectRows } from '../read-row'
-import { submissionOf, submissionRow, type NewSubmission, type Submission } from './submission-row'
+import {
+  HEAD_COLUMNS,
+  submissionHeadOf,
+  submissionOf,
+  submissionRow,
+  type NewSubmission,
+  type Submission,
+  type SubmissionHead,
+} from './submission-row'
 
-export type { NewSubmission, Submission, SubmissionState } from './submission-row'
+export type { NewSubmission, Submission, SubmissionHead, SubmissionState } from './submission-row'
 const runIdRow = z.object({ run_id: z.string() })
 const inputFilenameRow = z.object({ run_id: z.string(), input_filename: z.string() })
 const runStatusRow = z.object({ runId: z.string(), status: z.string().nullable() })
@@ -125,6 +133,15 @@ export class SubmissionsTable {
     return this.one(this.db.prepare('SELECT * FROM submissions WHERE id = ?').get(id))
   }
 
+  /** A submission without its rows (its state, run and answer). */
+  headById(id: number): SubmissionHead | null {
+    const read = readOptionalRow(
+      submissionRow,
+      this.db.prepare(`SELECT ${HEAD_COLUMNS} FROM submissions WHERE id = ?`).get(id),
+    )
+    return read ? submissionHeadOf(read) : null
+  }
+
   /** The oldest submission with this fingerprint still waiting for an answer. */
   firstUnanswered(historyKey: string, fingerprint: string): Submission | null {
     return this.one(
@@ -153,15 +170,14 @@ export class SubmissionsTable {
    * The parts journaled for the plan whose fingerprint is `of` (fingerprints `<of>:<rows>`),
    * refused ones left out, oldest first.
    */
-  partsOf(historyKey: string, of: string): Submission[] {
-    return this.many(
-      this.db
-        .prepare(
-          `SELECT * FROM submissions WHERE origin = ? AND fingerprint > ? AND fingerprint < ?
+  partsOf(historyKey: string, of: string): SubmissionHead[] {
+    const rows = this.db
+      .prepare(
+        `SELECT ${HEAD_COLUMNS} FROM submissions WHERE origin = ? AND fingerprint > ? AND fingerprint < ?
            AND state IN ('pending', 'sent', 'accepted') ORDER BY id`,
-        )
-        .all(historyKey, `${of}:`, `${of};`),
-    )
+      )
+      .all(historyKey, `${of}:`, `${of};`)
+    return readRows(submissionRow, rows).map(submissionHeadOf)
   }
 
   /** Accepted submissions of one template or listing, newest first. */

@@ -18,6 +18,7 @@ import {
 } from '../byte-source'
 import { RESAVE, WorkbookFileError } from '../limits'
 import { Collector } from '../validate/collector'
+import { SpillWriter } from '../validate/row-spill'
 import { SetAsideWriter } from '../write/set-aside'
 import type { ReadOptions, ReadResult } from '../validate/read-result'
 import { describeCsv, readCsvBytes } from './csv/read-csv'
@@ -43,13 +44,37 @@ export async function readInputWorkbook(
   schema: ListingInputSchema | null,
   options: ReadOptions = {},
 ): Promise<ReadResult> {
-  if (!options.setAside) return readInto(new Collector(schema, source, options), source, options)
+  const spill =
+    options.spill && options.keepRows !== false ? new SpillWriter(options.spill.path) : undefined
+  let result: ReadResult
+  try {
+    result = await readAside(source, schema, options, spill)
+  } catch (error) {
+    spill?.abandon()
+    throw error
+  }
+  if (!result.spill) return result
+  // Rows that cannot be sent are not kept: the file goes.
+  if (result.valid && result.rowNumbers.length > 0) return result
+  spill!.abandon()
+  const { spill: _dropped, ...kept } = result
+  return kept
+}
+
+async function readAside(
+  source: WorkbookSource,
+  schema: ListingInputSchema | null,
+  options: ReadOptions,
+  spill: SpillWriter | undefined,
+): Promise<ReadResult> {
+  if (!options.setAside)
+    return readInto(new Collector(schema, source, options, undefined, spill), source, options)
   // The rows with problems go to the workbook to fix as they are read; it is kept only when
   // the result says they were set aside.
   const writer = await SetAsideWriter.open(options.setAside)
   let result: ReadResult
   try {
-    result = await readInto(new Collector(schema, source, options, writer), source, options)
+    result = await readInto(new Collector(schema, source, options, writer, spill), source, options)
   } catch (error) {
     await writer.abandon()
     throw error

@@ -19,14 +19,15 @@ import type { WorkbookSource } from '../byte-source'
 import { MAX_FILE_ERRORS } from '../limits'
 import { cellText, columnLetter } from '../sheets'
 import { HeaderMapping, type MappingOutcome } from '../mapping/header-mapping'
-import { AsideRows, cellTexts, withoutAside, type AsideSink } from './aside-rows'
+import { AsideRows, withoutAside, type AsideSink } from './aside-rows'
 import { FileCells } from './file-cells'
 import { headerColumns, type MappingSheet } from './header'
 import type { ErrorCell, ReadOptions, ReadResult, RowSink, SheetHeader } from './read-result'
 import { knownWord, plainGood, plainRule, type PlainRule } from './plain-cells'
 import { isBlankText, isTotalRow, RowTally } from './row-shape'
 import { WholeColumns } from './whole-columns'
-import { SourceRows } from './source-rows'
+import { KeptRows } from './kept-rows'
+import type { SpillWriter } from './row-spill'
 
 const REPLACEMENT = '\uFFFD'
 
@@ -43,8 +44,8 @@ export class Collector implements RowSink {
   private readonly onProgress?: (rowsRead: number) => void
   /** What the hidden mapping sheet says about the columns. */
   private readonly mapping: MappingSheet = { letters: new Map(), headers: new Map() }
-  readonly rows: InputRow[] = []
-  readonly rowNumbers: number[] = []
+  /** The rows kept for sending (in memory, or in a spill file). */
+  private readonly kept: KeptRows
   rowCount = 0
   /** column index -> field (or null for an unknown column) */
   private columns: (SchemaField | null)[] = []
@@ -59,7 +60,6 @@ export class Collector implements RowSink {
   private readonly files: FileCells
   private readonly keepCells: boolean
   private headers: string[] = []
-  readonly cells: string[][] = []
   /** Hidden, total and empty rows read past below the header. */
   private readonly tally = new RowTally()
   /** A row that looks like a total: sent only if a row follows it. */
@@ -68,8 +68,6 @@ export class Collector implements RowSink {
   sheetRead: { sheet?: string; sheets?: SheetHeader[]; choices?: string[] } | null = null
   /** Which row is the header and which mapping its columns take (mapping/). */
   private readonly headerMapping: HeaderMapping
-  /** The user's own sheet rows behind a set-aside workbook's rows. */
-  private readonly sourceRows = new SourceRows()
   /** With ReadOptions.setAside: the rows with problems, sent to `aside` as they are checked. */
   private readonly aside: AsideRows | null
 
@@ -78,6 +76,7 @@ export class Collector implements RowSink {
     source: WorkbookSource,
     options: ReadOptions,
     aside?: AsideSink,
+    spill?: SpillWriter,
   ) {
     this.aside = aside ? new AsideRows(aside, options.setAside?.path ?? '') : null
     this.fields = new Map((schema?.fields ?? []).map((f) => [f.key, f]))
@@ -98,6 +97,7 @@ export class Collector implements RowSink {
     this.maxRowErrors = options.maxRowErrors ?? 1000
     this.onProgress = options.onProgress
     this.keepCells = options.keepCells ?? false
+    this.kept = new KeptRows(this.fields.values(), this.keepCells, spill ?? null)
     for (const [key, value] of Object.entries(options.runValues ?? {})) {
       const field = this.fields.get(key)
       if (field?.scope === 'run' && !isBlank(value)) this.runValues.set(key, value)
@@ -139,8 +139,9 @@ export class Collector implements RowSink {
     this.absentRequired = null
     this.headerSeen = true
     const texts = this.headerMapping.texts(cells)
-    const added = this.sourceRows.header(cells)
-    if (this.keepCells) this.headers = texts.slice(0, this.sourceRows.ownWidth).map((t) => t ?? '')
+    const added = this.kept.sourceRows.header(cells)
+    if (this.keepCells)
+      this.headers = texts.slice(0, this.kept.sourceRows.ownWidth).map((t) => t ?? '')
     const { columns, problems } = this.headerMapping.columns(
       texts,
       headerColumns(texts, this.schema, this.fields, this.mapping),
@@ -241,16 +242,9 @@ export class Collector implements RowSink {
         field,
         cellMessage(rowNumber, field, 'is required but empty'),
       )
-    const sheetRow = this.sourceRows.of(cells, rowNumber)
-    this.aside?.endRow(rowIndex, rowNumber, sheetRow, cells)
-    if (out) this.keepRow(out, cells, rowNumber, sheetRow)
-  }
-
-  private keepRow(out: InputRow, cells: CellValue[], rowNumber: number, sheetRow: number) {
-    this.rows.push(out)
-    this.rowNumbers.push(rowNumber)
-    this.sourceRows.keep(sheetRow)
-    if (this.keepCells) this.cells.push(cellTexts(cells, this.sourceRows.ownWidth))
+    const sheetRow = this.kept.sourceRows.of(cells, rowNumber)
+    const aside = this.aside?.endRow(rowIndex, rowNumber, sheetRow, cells) ?? false
+    if (out) this.kept.keep(out, cells, rowNumber, sheetRow, aside)
   }
 
   /** The header, then the rows held while it was looked for. */
@@ -334,7 +328,8 @@ export class Collector implements RowSink {
         'The workbook has no rows to send. Fill in at least one row under the headers.',
       )
     }
-    if (!this.unreadable) this.whole.settle(this.rows, this.runValues, this)
+    if (!this.unreadable)
+      this.kept.settle(this.whole.settle(this.kept.firstValues, this.runValues, this))
     // The rows with problems are set aside when nothing else is wrong and some row is good; then
     // every one of their problems is in the workbook to fix, none left unlisted.
     const aside = this.aside?.indexes ?? []
@@ -358,8 +353,7 @@ export class Collector implements RowSink {
       fileErrors: this.fileErrors,
       rowErrors: this.rowErrors,
       errorCells: this.errorCells,
-      rows: this.rows,
-      rowNumbers: this.rowNumbers,
+      ...this.kept.result(),
       rowCount: this.rowCount,
       ...(this.notices.length ? { notices: this.notices } : {}),
       ...this.shape(),
@@ -369,9 +363,9 @@ export class Collector implements RowSink {
         ? {
             headers: this.headers,
             columnFields: this.columns
-              .slice(0, this.sourceRows.ownWidth)
+              .slice(0, this.kept.sourceRows.ownWidth)
               .map((f) => (f && f.type !== 'generic' ? f.key : null)),
-            cells: this.cells,
+            cells: this.kept.cells,
           }
         : {}),
     }
@@ -385,7 +379,7 @@ export class Collector implements RowSink {
       ...(read?.sheets ? { sheets: read.sheets } : {}),
       ...(read?.choices ? { sheetChoices: read.choices } : {}),
       ...this.tally.result(),
-      ...this.sourceRows.result(),
+      ...this.kept.sourceRows.result(),
     }
   }
 

@@ -5,12 +5,11 @@
  * written and read in the column's order when the read ends; a column that never tells is asked
  * about, once; a cell against the column's order is a problem of its own.
  */
-import type { InputRow, SchemaField } from '../../../shared/contract'
+import type { SchemaField } from '../../../shared/contract'
 import {
   CellProblem,
   checkCell,
   orderShown,
-  toIsoDate,
   yearLastDate,
   type CellValue,
   type DateOrder,
@@ -63,15 +62,16 @@ export class DateOrders {
   }
 
   /**
-   * At the end of the read: the cells kept as written are read in their column's order, which
-   * is said; a column that never told is a problem of the file.
+   * At the end of the read: the columns whose cells kept as written are read in their order
+   * (each row is given it: row-spill.ts's patchRow), which is said; a column that never told is
+   * a problem of the file.
    */
   settle(
     fields: ReadonlyMap<string, SchemaField>,
-    rows: InputRow[],
     notice: (message: string) => void,
     fileError: (message: string) => void,
-  ): void {
+  ): [string, DateOrder][] {
+    const reorder: [string, DateOrder][] = []
     for (const [key, column] of this.columns) {
       const name = fields.get(key)?.label || key
       const { order, told, waiting } = column
@@ -86,12 +86,9 @@ export class DateOrders {
         )
         continue
       }
-      for (const row of rows) {
-        const value = row[key]
-        if (typeof value === 'string' && yearLastDate(value))
-          row[key] = toIsoDate(value, order) ?? value
-      }
+      reorder.push([key, order])
     }
+    return reorder
   }
 
   private column(key: string): ColumnDates {

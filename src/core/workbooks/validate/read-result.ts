@@ -6,6 +6,7 @@ import type { InputRow, RowError } from '../../../shared/contract'
 import type { CellValue } from '../../../shared/input-schema'
 import type { ColumnMap } from '../mapping/column-map'
 import type { MappingOutcome } from '../mapping/header-mapping'
+import type { SpilledRows, SpillTarget } from './row-spill'
 
 export interface ReadOptions {
   /** Keep the rows (for submitting); false for validation only (1,000,000 rows stay cheap). */
@@ -43,6 +44,11 @@ export interface ReadOptions {
    * (else no file is left there and the result is as without this).
    */
   setAside?: SetAsideTarget
+  /**
+   * Keep the rows in a file made at this path (row-spill.ts), not in `rows`: the result's
+   * `spill` says where each is. A read that cannot be sent (a problem, no row) leaves no file.
+   */
+  spill?: SpillTarget
 }
 
 /** Where a set-aside workbook goes, and the lines its hidden sheet holds (where the rows came from). */
@@ -76,7 +82,10 @@ export interface ReadResult {
   rowErrors: RowError[]
   /** The cell of each row error, index for index. */
   errorCells: ErrorCell[]
+  /** The rows kept (none when they were kept in a spill file: `spill`). */
   rows: InputRow[]
+  /** With ReadOptions.spill, for a read that can be sent: the file holding its rows. */
+  spill?: SpilledRows
   /** The sheet row of each kept row in the workbook read (in a set-aside one: its own rows). */
   rowNumbers: number[]
   /**

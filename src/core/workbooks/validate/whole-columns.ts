@@ -2,10 +2,11 @@
  * What only the whole of a column tells, kept while rows are read and settled at the end: the
  * order of its dates (date-order.ts), and the one value of a run-scoped field given as a column.
  */
-import type { InputRow, SchemaField } from '../../../shared/contract'
+import type { SchemaField } from '../../../shared/contract'
 import type { CellProblem, CellValue, WireValue } from '../../../shared/input-schema'
 import { DateOrders } from './date-order'
-import { applyRunValues } from './run-values'
+import { dateInOrder, type RowPatch } from './row-spill'
+import { runValuePatch } from './run-values'
 
 /**
  * A run-scoped field given as a column of the sheet: one value in every row is the run's value
@@ -66,16 +67,26 @@ export class WholeColumns {
     this.run.see(field, value, rowNumber)
   }
 
-  /** At the end of the read: dates read in their column's order, run values set, all said. */
+  /**
+   * At the end of the read: what every row is given (dates read in their column's order, run
+   * values), all said. `first`: each run-scoped field's first value in a row, as read.
+   */
   settle(
-    rows: InputRow[],
+    first: ReadonlyMap<string, WireValue>,
     runValues: Map<string, CellValue>,
     said: { notices: string[]; fileError(message: string): void },
-  ): void {
+  ): RowPatch {
     const notice = (message: string) => said.notices.push(message)
     const fileError = (message: string) => said.fileError(message)
-    this.dates.settle(this.fields, rows, notice, fileError)
+    const dates = this.dates.settle(this.fields, notice, fileError)
     this.run.settle(this.fields, notice, fileError)
-    applyRunValues(this.fields.values(), rows, runValues, fileError)
+    const order = new Map(dates)
+    const firstPatched = new Map(
+      [...first].map(([key, value]) => {
+        const dateOrder = order.get(key)
+        return [key, (dateOrder ? dateInOrder(value, dateOrder) : value) as WireValue]
+      }),
+    )
+    return { dates, ...runValuePatch(this.fields.values(), firstPatched, runValues, fileError) }
   }
 }

@@ -25,6 +25,8 @@ export interface ParseOptions extends ReadOptions, WorkerOptions {
   onThisThreadUpToBytes?: number
 }
 
+const SPILL_YOUNG_MB = 8
+
 /** How the command line's small workbooks are read (see `onThisThreadUpToBytes`). */
 export const SMALL_CSV_BYTES = 1024 * 1024
 
@@ -60,7 +62,16 @@ export async function parseInputWorkbook(
   }
   const posted = await inWorker<ReadResult | PackedRead>(
     { kind: 'read', source, schema, options: readOptions },
-    { signal, maxMemoryMb, onProgress, workerFile, kept },
+    {
+      signal,
+      maxMemoryMb,
+      onProgress,
+      workerFile,
+      kept,
+      // Rows spilled as they are read are garbage at once: a small young generation collects
+      // them before they pile up (as the results workbook's writer does).
+      ...(readOptions.spill ? { youngMemoryMb: SPILL_YOUNG_MB } : {}),
+    },
     here,
     readFailureOf,
   )
