@@ -41,7 +41,7 @@ try {
     if (endedAt.size === RUNS) requestsAtLastEnd = watcher.requests
   })
   watcher.on('error', (error) => console.error('watcher error:', error))
-  for (const id of runIds) watcher.follow(id)
+  for (const id of runIds) watcher.watch(id)
   // Someone has one run open on screen: its detail is fetched when it changes.
   watcher.focus(runIds[RUNS - 1]!)
 

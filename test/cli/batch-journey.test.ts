@@ -103,7 +103,7 @@ describe('one sheet, one batch, on the command line', () => {
     await book.xlsx.writeFile(asidePath)
     const followUp = await cli(['run', asidePath, ...send, '--watch'])
     expect(followUp.code, followUp.stderr).toBe(0)
-    const followRun = JSON.parse(followUp.stdout).run.runId as string
+    const watchRun = JSON.parse(followUp.stdout).run.runId as string
 
     // The failed row, fixed in a copy of the sheet, is sent again and succeeds.
     const fixed = join(home, 'march fixed.xlsx')
@@ -138,7 +138,7 @@ describe('one sheet, one batch, on the command line', () => {
       sentAgain: 1,
     })
     expect(batch.summary).toBe('20 rows: 19 succeeded, 1 failed, then was sent again and succeeded')
-    expect(batch.rows.filter((r) => r.runId === followRun).map((r) => r.sheetRow)).toEqual(BAD)
+    expect(batch.rows.filter((r) => r.runId === watchRun).map((r) => r.sheetRow)).toEqual(BAD)
     expect(batch.runs.map((r) => r.kind)).toEqual(['valid', 'rest', 'follow-up', 'retry'])
     const shown = await cli(['batch', 'show', pilotRun])
     expect(shown.stdout).toContain('20 rows: 19 succeeded')

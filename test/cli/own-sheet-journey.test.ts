@@ -76,11 +76,11 @@ async function walk(journey: Journey) {
   expect(followUp.code, followUp.stderr).toBe(0)
   expect(followUp.stderr).toMatch(/using the column mapping remembered for these headers/)
   expect(followUp.stderr).toContain(`set aside from run ${answer.runId}`)
-  const followRun = JSON.parse(followUp.stdout).runId
-  expect(await tasksOf(followRun)).toBe(3)
+  const watchRun = JSON.parse(followUp.stdout).runId
+  expect(await tasksOf(watchRun)).toBe(3)
 
   const history = JSON.parse((await cli(['history', '--json'])).stdout)
-  const item = history.items.find((i: { runId: string }) => i.runId === followRun)
+  const item = history.items.find((i: { runId: string }) => i.runId === watchRun)
   expect(item).toMatchObject({ followUpOfRunId: answer.runId, rowCount: 3 })
   const first = history.items.find((i: { runId: string }) => i.runId === answer.runId)
   expect(first).toMatchObject({ followUpOfRunId: '', rowCount: 47 })

@@ -52,11 +52,11 @@ describe('run --skip-invalid', () => {
     const followUp = await cli(['run', asidePath, '--template', 'row-echo', '--json', '--yes'])
     expect(followUp.stderr).not.toMatch(/not a field/)
     expect(followUp.code).toBe(0)
-    const followRun = JSON.parse(followUp.stdout).runId
-    expect(await totalTasks(followRun)).toBe(3)
+    const watchRun = JSON.parse(followUp.stdout).runId
+    expect(await totalTasks(watchRun)).toBe(3)
     expect(followUp.stderr).toContain(`set aside from run ${answer.runId}`)
     const history = JSON.parse((await cli(['history', '--json'])).stdout)
-    const item = history.items.find((i: { runId: string }) => i.runId === followRun)
+    const item = history.items.find((i: { runId: string }) => i.runId === watchRun)
     expect(item.retryOfRunId).toBe(answer.runId)
     expect(item.followUpOfRunId).toBe(answer.runId)
   })

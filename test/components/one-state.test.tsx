@@ -6,7 +6,13 @@ import { act } from 'react'
 import { App } from '../../src/renderer/components/App'
 import { RunsScreen } from '../../src/renderer/screens/RunsScreen'
 import type { RunOverview } from '../../src/shared/bridge'
-import { environment, runOverview, runSummary, sentAs, submissionPlan } from '../helpers/run-fixtures'
+import {
+  environment,
+  runOverview,
+  runSummary,
+  sentAs,
+  submissionPlan,
+} from '../helpers/run-fixtures'
 import {
   bridgeError,
   buttonNamed,
@@ -37,8 +43,8 @@ async function openRun(overview: RunOverview, more: FakeVerbs = {}) {
       }),
       watchRuns: async () => ({ environment: 'Sandbox', items: [], totalCount: 1, activeCount: 0 }),
       getRunOverview: async () => overview,
-      followRun: async () => null,
-      unfollowRun: async () => null,
+      watchRun: async () => null,
+      unwatchRun: async () => null,
       ...more,
     },
   )

@@ -35,8 +35,8 @@ async function listAndDetail() {
         reads++
         return overview()
       },
-      followRun: async () => null,
-      unfollowRun: async () => null,
+      watchRun: async () => null,
+      unwatchRun: async () => null,
     },
   )
   await act(async () => h!.stores.runs.getState().open('Sandbox'))

@@ -3,7 +3,13 @@ import { act } from 'react'
 import { describe, expect, it } from 'vitest'
 import { RunsScreen } from '../../src/renderer/screens/RunsScreen'
 import type { RunOverview, RunPage, RunsUpdate, SubmissionPlanView } from '../../src/shared/bridge'
-import { environment, runOverview, runSummary, sentAs, submissionPlan } from '../helpers/run-fixtures'
+import {
+  environment,
+  runOverview,
+  runSummary,
+  sentAs,
+  submissionPlan,
+} from '../helpers/run-fixtures'
 import {
   bridgeError,
   buttonNamed,
@@ -328,24 +334,24 @@ describe('an open run that is still going', () => {
   }
   const bar = () =>
     h!.container.querySelector('[role="progressbar"]')!.getAttribute('aria-valuenow')
-  /** What the engine pushes for a followed run, as it reaches the open detail. */
+  /** What the engine pushes for a watched run, as it reaches the open detail. */
   const pushDetail = (detail: RunOverview['detail']) =>
     act(async () =>
       h!.stores.runDetail.getState().applyDetailUpdate({ environment: 'Sandbox', detail }),
     )
   /** Opens the run's detail with the engine's follow verbs answering; `read` answers each read. */
-  const openFollowed = (read: () => Promise<RunOverview>) =>
-    openDetail({ getRunOverview: read, followRun: async () => null, unfollowRun: async () => null })
+  const openWatched = (read: () => Promise<RunOverview>) =>
+    openDetail({ getRunOverview: read, watchRun: async () => null, unwatchRun: async () => null })
 
-  it('asks the engine to follow it, shows what it pushes, and stops following when closed', async () => {
+  it('asks the engine to watch it, shows what it pushes, and stops watching when closed', async () => {
     let reads = 0
-    await openFollowed(async () => {
+    await openWatched(async () => {
       reads++
       return reads === 1 ? active(0, 10) : overview()
     })
-    const calls = () => h!.calls.filter((c) => c.verb.endsWith('ollowRun'))
+    const calls = () => h!.calls.filter((c) => c.verb === 'watchRun' || c.verb === 'unwatchRun')
     expect(calls()).toEqual([
-      { verb: 'followRun', args: { environment: 'Sandbox', runId: 'run-1' } },
+      { verb: 'watchRun', args: { environment: 'Sandbox', runId: 'run-1' } },
     ])
     expect(bar()).toBe('0')
 
@@ -367,14 +373,14 @@ describe('an open run that is still going', () => {
     await act(async () => h!.stores.runDetail.getState().close())
     await h!.settle()
     expect(calls().at(-1)).toEqual({
-      verb: 'unfollowRun',
+      verb: 'unwatchRun',
       args: { environment: 'Sandbox', runId: 'run-1' },
     })
   })
 
-  it('after the engine comes back, reads the run again and follows it anew, once', async () => {
+  it('after the engine comes back, reads the run again and watches it anew, once', async () => {
     let reads = 0
-    await openFollowed(async () => {
+    await openWatched(async () => {
       reads++
       return active(reads, 10 * reads)
     })
@@ -382,14 +388,16 @@ describe('an open run that is still going', () => {
     await h!.settle()
     expect(reads).toBe(2)
     expect(bar()).toBe('67')
-    const follows = h!.calls.filter((c) => c.verb.endsWith('ollowRun')).map((c) => c.verb)
-    // Off then on again: a restarted engine follows it, the same engine counts one viewer.
-    expect(follows).toEqual(['followRun', 'unfollowRun', 'followRun'])
+    const watches = h!.calls
+      .filter((c) => c.verb === 'watchRun' || c.verb === 'unwatchRun')
+      .map((c) => c.verb)
+    // Off then on again: a restarted engine watches it, the same engine counts one viewer.
+    expect(watches).toEqual(['watchRun', 'unwatchRun', 'watchRun'])
   })
 
   it('shows the end when runEnded comes, then reads the finished run once more', async () => {
     let reads = 0
-    await openFollowed(async () => {
+    await openWatched(async () => {
       reads++
       return reads === 1 ? active(1, 10) : overview()
     })
@@ -411,7 +419,7 @@ describe('an open run that is still going', () => {
     )
     await h!.settle()
     expect(bar()).toBe('100')
-    expect(h!.calls.some((c) => c.verb === 'unfollowRun')).toBe(true)
+    expect(h!.calls.some((c) => c.verb === 'unwatchRun')).toBe(true)
     await h!.settle(1100)
     expect(reads).toBe(2)
     expect(h!.text()).toContain('The price is not a number.')

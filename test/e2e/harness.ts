@@ -190,7 +190,7 @@ export function useE2eApp(
 
 /**
  * How long a browser test may take unless it says otherwise: a journey through several screens,
- * each photographed in both themes, with a run followed to its end.
+ * each photographed in both themes, with a run watched to its end.
  */
 const JOURNEY_MS = 180_000
 

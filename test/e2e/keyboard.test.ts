@@ -156,7 +156,7 @@ describeInChromium('Keyboard', 'the keyboard journey', () => {
       await pressOn(notice.getByRole('button', { name: 'Dismiss' }), 'Enter')
       await notice.waitFor({ state: 'detached' })
       await expect.poll(() => focused(page)).not.toBe('body')
-      // The control that followed the notice, in the screen's tabs, takes the focus.
+      // The control that watched the notice, in the screen's tabs, takes the focus.
       expect(await focused(page)).toMatch(/^button: /)
       expect(
         await page.evaluate(() =>

@@ -35,7 +35,7 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
   /** Clicks a button that starts a download and saves what arrives. */
   const download = (button: string, name: string) => downloadFrom(page, button, app.home, name)
 
-  it('row-echo: workbook, two bad cells, marked-up copy, fixed, confirmed, run followed to its end', async () => {
+  it('row-echo: workbook, two bad cells, marked-up copy, fixed, confirmed, run watched to its end', async () => {
     await openNewRun(page, app.mode.url)
     await page.getByText('Row echo').first().waitFor()
     await look('prepare-01-start')
@@ -124,7 +124,7 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
     expect(await send.isDisabled()).toBe(false)
     await send.click()
 
-    // The new run opens on the Runs screen and is followed live to its end ...
+    // The new run opens on the Runs screen and is watched live to its end ...
     // The new run opens on the Runs screen ...
     const detail = page.locator('.run-detail')
     // The run's ID is folded under Details on its page, for support.
@@ -132,7 +132,7 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
     await idCode.waitFor({ state: 'attached' })
     const runId = (await idCode.textContent()) ?? ''
     expect(runId).toMatch(/^run_/)
-    // ... is the newest of the runs list, and is followed live to its end.
+    // ... is the newest of the runs list, and is watched live to its end.
     await page.getByRole('button', { name: /All runs/ }).click()
     const row = page.locator('tr[data-run-id]').first()
     await row.waitFor()

@@ -375,7 +375,7 @@ describe('history follows its unfinished runs', () => {
       rows: [{ message: 'unwatched' }],
     })
     const runId = (await engine.submissions.send(connection, sent)).runId
-    // Ended on the service; the app's runs list, detail and follower never saw it.
+    // Ended on the service; the app's runs list, detail and runWatch never saw it.
     await ended(runId)
     const page = await browser.handlers.listHistory({}, http)
     expect(page.items.find((e) => e.runId === runId)).toMatchObject({ runStatus: 'succeeded' })

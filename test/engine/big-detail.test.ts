@@ -1,7 +1,7 @@
 // A run whose detail is larger than any answer read whole (2,600 rows, each answered with an
 // inline output of about 15 KB, under the sandbox's 16 KB for inline outputs: a detail of some
 // 40 MB), through the real sandbox over HTTP: the
-// Bridge follows it with its page open to its end, and its outputs are saved, one file per row.
+// Bridge watches it with its page open to its end, and its outputs are saved, one file per row.
 import { mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -54,7 +54,7 @@ async function until(test: () => boolean, ms: number) {
   }
 }
 
-it('follows a run whose detail passes the old answer limit to its end, and saves its outputs', async () => {
+it('watches a run whose detail passes the old answer limit to its end, and saves its outputs', async () => {
   const note = (i: number) => `Row ${i}: ${'lorem ipsum dolor sit amet '.repeat(550)}`
   const entry = await engine.submissions.journal(connection, {
     target: { kind: 'template', templateId: 'long-echo' },
@@ -62,10 +62,10 @@ it('follows a run whose detail passes the old answer limit to its end, and saves
   })
   const { runId } = await engine.submissions.send(connection, entry)
 
-  const service = browserBridgeService(engine, { followMinMs: 200, followMaxMs: 1000 })
+  const service = browserBridgeService(engine, { watchMinMs: 200, watchMaxMs: 1000 })
   const changes = pushedEvents(service, 'runDetailChanged')
   const ended = pushedEvents(service, 'runEnded')
-  await service.handlers.followRun({ environment: 'Local', runId }, http)
+  await service.handlers.watchRun({ environment: 'Local', runId }, http)
   await until(() => ended.some((e) => e.run.runId === runId), 240_000)
   await until(() => changes.some((c) => c.run.status === 'succeeded'), 30_000)
 

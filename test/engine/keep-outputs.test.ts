@@ -1,4 +1,4 @@
-// Outputs kept for good in the app: when a run the window follows ends, its outputs are saved to
+// Outputs kept for good in the app: when a run the window watches ends, its outputs are saved to
 // the outputs folder without anyone asking (the "keep outputs" setting, on by default), the
 // window is told where (outputsSaved), and the run's overview says so from then on.
 import { mkdtempSync, readdirSync } from 'node:fs'
@@ -36,17 +36,17 @@ async function submit(messages: string[]): Promise<string> {
   return (await engine.submissions.send(connection, entry)).runId
 }
 
-/** A bridge service that follows runs briskly and saves outputs under `outputs`. */
+/** A bridge service that watches runs briskly and saves outputs under `outputs`. */
 function followingService(outputs: string) {
   return browserBridgeService(engine, {
-    followMinMs: 20,
-    followMaxMs: 100,
+    watchMinMs: 20,
+    watchMaxMs: 100,
     submissionsCheckMs: 20,
     dialogs: { defaultOutputsFolder: () => outputs },
   })
 }
 
-it('saves a followed run’s outputs as soon as it ends, and the overview says where', async () => {
+it('saves a watched run’s outputs as soon as it ends, and the overview says where', async () => {
   const outputs = join(home, 'outputs')
   const service = followingService(outputs)
   try {

@@ -1,5 +1,5 @@
 // "Keep this one": which version of a re-sent row is kept is the user's choice once made, kept in
-// the history on disk (it survives the engine closing), followed by the rows' versions and the
+// the history on disk (it survives the engine closing), watched by the rows' versions and the
 // results workbook; without a choice the newest version that succeeded is kept.
 import ExcelJS from 'exceljs'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -62,7 +62,7 @@ describe('choosing the kept version of a re-sent row', () => {
     const row2 = await resultsLine(2)
     expect(row2).toContain(runId)
     expect(row2).not.toContain(redoRunId)
-    // The other redone row still follows the rule.
+    // The other redone row still watches the rule.
     expect(await resultsLine(4)).toContain(redoRunId)
   })
 

@@ -1,6 +1,6 @@
 // A big run's page through the Bridge, against the real sandbox over HTTP: its overview comes
 // without its rows (their counts instead), its rows and outputs are asked a window at a time
-// (getRunRows, getRunOutputs) from what the engine stored, and while it is followed its changes
+// (getRunRows, getRunOutputs) from what the engine stored, and while it is watched its changes
 // come as counts, the stored rows moving with them. Every run counts as big here (windowedFrom).
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -35,10 +35,10 @@ async function submit(rowCount: number): Promise<string> {
   return (await engine.submissions.send(connection, entry)).runId
 }
 
-it('shows a big run a window at a time, from what the engine stored as it followed it', async () => {
+it('shows a big run a window at a time, from what the engine stored as it watched it', async () => {
   const service = browserBridgeService(engine, {
-    followMinMs: 20,
-    followMaxMs: 100,
+    watchMinMs: 20,
+    watchMaxMs: 100,
     windowedFrom: 5,
   })
   const changes = pushedEvents(service, 'runDetailChanged')
@@ -51,7 +51,7 @@ it('shows a big run a window at a time, from what the engine stored as it follow
   expect(overview.detail.artifacts).toEqual([])
   expect(overview.rows?.tasks).toBe(60)
 
-  await service.handlers.followRun(ref, http)
+  await service.handlers.watchRun(ref, http)
   await until(() => ended.some((e) => e.run.runId === runId), 20_000)
   const mine = changes.filter((c) => c.runId === runId)
   expect(mine.length).toBeGreaterThan(0)

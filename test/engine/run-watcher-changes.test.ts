@@ -1,4 +1,4 @@
-// What the engine pushes of a big followed run's detail: whole once, then only the tasks that
+// What the engine pushes of a big watched run's detail: whole once, then only the tasks that
 // changed and the outputs that appeared, numbered so a window can tell it missed one.
 import { describe, expect, it } from 'vitest'
 import { DetailChanges } from '../../src/core/flows/watch/run-watcher-changes'

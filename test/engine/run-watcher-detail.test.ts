@@ -117,7 +117,7 @@ it('fetches a detail owed to a run that has stopped changing once its time has c
   watcher.stop()
 })
 
-it('looks every other interval while the runs it follows hold thousands of tasks', async () => {
+it('looks every other interval while the runs it watches hold thousands of tasks', async () => {
   const delays = async (totalTasks: number) => {
     const scheduled: number[] = []
     const watcher = new RunWatcher(movingRun(totalTasks), {
@@ -125,7 +125,7 @@ it('looks every other interval while the runs it follows hold thousands of tasks
       setTimer: (_fn, ms) => (scheduled.push(ms), null),
       clearTimer: () => {},
     })
-    watcher.follow('run_big')
+    watcher.watch('run_big')
     await watcher.refresh()
     await watcher.refresh()
     watcher.stop()
@@ -135,7 +135,7 @@ it('looks every other interval while the runs it follows hold thousands of tasks
   expect(await delays(10_000)).toEqual([2000, 2000])
 })
 
-it('follows a run older than the newest page by its summary alone while nobody has it open', async () => {
+it('watches a run older than the newest page by its summary alone while nobody has it open', async () => {
   const source = movingRun()
   let summaries = 0
   let wholeReads = 0

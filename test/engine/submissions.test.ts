@@ -167,7 +167,7 @@ describe('run watcher', () => {
     return e.submissions.send(connection, entry)
   }
 
-  it('follows a run to its end with list requests, and stops asking when nothing is active', async () => {
+  it('watches a run to its end with list requests, and stops asking when nothing is active', async () => {
     const e = engine()
     const connection = await e.connect({ baseUrl: sandbox.url })
     const entry = await send(e, connection)
@@ -193,7 +193,7 @@ describe('run watcher', () => {
     const details: string[] = []
     watcher.on('detail', (d) => details.push(d.run.runId))
     watcher.focus(a.runId)
-    watcher.follow(b.runId)
+    watcher.watch(b.runId)
     await Promise.all([watcher.waitFor(a.runId), watcher.waitFor(b.runId)])
     expect(details.length).toBeGreaterThan(0)
     expect(new Set(details)).toEqual(new Set([a.runId]))

@@ -40,14 +40,14 @@ const pushed = (change: Omit<RunDetailChange, 'environment'>): RunDetailChange =
 })
 
 /** The engine's changes and the window's chain, once the whole detail of `size` rows is shown. */
-function following(size: number) {
+function watching(size: number) {
   const engine = new DetailChanges()
   const chain = newChangeChain()
   const whole = followChange(chain, detailAt(size, 0), pushed(engine.next(detailAt(size, 0))))
   if (!whole || whole === 'missed') throw new Error('the whole detail was not applied')
   return { engine, chain, whole }
 }
-/** The 3-row run of `following(3)`, ended with every row done. */
+/** The 3-row run of `watching(3)`, ended with every row done. */
 const ended = (): RunDetail => ({
   ...detailAt(3, 3),
   run: runSummary({ status: 'succeeded', updatedAtUnix: 20 }),
@@ -67,7 +67,7 @@ describe('followChange', () => {
   })
 
   it('replaces only the tasks a change names, and keeps the others as they were', () => {
-    const { engine, chain, whole } = following(6)
+    const { engine, chain, whole } = watching(6)
     const change = engine.next(detailAt(6, 2))
     expect(change.tasks.map((t) => t.taskId)).toEqual(['task-0', 'task-1'])
     const next = followChange(chain, whole, pushed(change))
@@ -79,7 +79,7 @@ describe('followChange', () => {
   })
 
   it('keeps the newer run summary when a read brought one newer than the push', () => {
-    const { engine, chain, whole } = following(4)
+    const { engine, chain, whole } = watching(4)
     const read = { ...whole, run: runSummary({ completedTasks: 3, updatedAtUnix: 99 }) }
     const next = followChange(chain, read, pushed(engine.next(detailAt(4, 1))))
     if (!next || next === 'missed') throw new Error('the change was not applied')
@@ -112,7 +112,7 @@ describe('followChange', () => {
   })
 
   it('asks once for the whole detail when a push went missing, and goes on from the next whole', () => {
-    const { engine, chain, whole } = following(8)
+    const { engine, chain, whole } = watching(8)
     engine.next(detailAt(8, 1)) // lost on the way
     expect(followChange(chain, whole, pushed(engine.next(detailAt(8, 2))))).toBe('missed')
     // Asked already: later changes wait for the whole detail instead of asking again.
@@ -132,7 +132,7 @@ describe('followChange', () => {
   })
 
   it('asks for the whole detail when the counts do not add up', () => {
-    const { engine, chain, whole } = following(5)
+    const { engine, chain, whole } = watching(5)
     const change = { ...engine.next(detailAt(5, 1)), taskCount: 6 }
     expect(followChange(chain, whole, pushed(change))).toBe('missed')
   })
@@ -140,7 +140,7 @@ describe('followChange', () => {
 
 describe('endedWithChanges', () => {
   it('says the detail is final only once the change that ended the run was applied', () => {
-    const { engine, chain, whole } = following(3)
+    const { engine, chain, whole } = watching(3)
     expect(endedWithChanges(chain)).toBe(false)
     const shown = followChange(chain, whole, pushed(engine.next(ended()))) as RunDetail
     expect(shown.run.status).toBe('succeeded')
@@ -148,7 +148,7 @@ describe('endedWithChanges', () => {
   })
 
   it('is not sure after a missed push', () => {
-    const { engine, chain, whole } = following(3)
+    const { engine, chain, whole } = watching(3)
     engine.next(detailAt(3, 1))
     expect(followChange(chain, whole, pushed(engine.next(ended())))).toBe('missed')
     expect(endedWithChanges(chain)).toBe(false)

@@ -31,8 +31,8 @@ async function openedRun(overview: RunOverview) {
   const calls: string[] = []
   const api = {
     getRunOverview: async () => (calls.push('getRunOverview'), overview),
-    followRun: async () => (calls.push('followRun'), null),
-    unfollowRun: async () => (calls.push('unfollowRun'), null),
+    watchRun: async () => (calls.push('watchRun'), null),
+    unwatchRun: async () => (calls.push('unwatchRun'), null),
     resendRunDetail: async () => (calls.push('resendRunDetail'), null),
   } as unknown as BridgeApi
   const later: (() => void)[] = []
@@ -46,7 +46,7 @@ async function openedRun(overview: RunOverview) {
 
 it('applies pushed changes, asks again after a missed one, and ends without a read', async () => {
   const { calls, later, store } = await openedRun(overviewOf(detailAt(0)))
-  expect(calls).toEqual(['getRunOverview', 'followRun'])
+  expect(calls).toEqual(['getRunOverview', 'watchRun'])
 
   const engine = new DetailChanges()
   const push = (detail: RunDetail) =>
@@ -71,7 +71,7 @@ it('applies pushed changes, asks again after a missed one, and ends without a re
   })
   for (const fn of later.splice(0)) fn()
   expect(calls.filter((c) => c === 'getRunOverview')).toHaveLength(1)
-  expect(calls.at(-1)).toBe('unfollowRun')
+  expect(calls.at(-1)).toBe('unwatchRun')
 })
 
 it('takes a big run shown a window at a time by its counts, asking again for the rows in view', async () => {

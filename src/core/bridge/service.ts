@@ -9,7 +9,7 @@ import type { BridgeEventName, BridgeHandlers, EnvironmentList } from '../../sha
 import type { Engine } from '../engine'
 import { defaultOutputsFolder } from '../storage/settings'
 import { describeError } from './errors'
-import { RunFollower } from './run-follower'
+import { RunWatch } from './run-watch'
 import { SavedFiles } from './saved-files'
 import type { BridgeServiceOptions, Emit } from './types'
 import { historyVerbs, outputVerbs, savesOnRunEnd } from './verbs/after-run'
@@ -87,7 +87,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     options,
     dialogs,
     emit,
-    follower: new RunFollower(source, emit, options),
+    runWatch: new RunWatch(source, emit, options),
     settings: engine.settings(dialogs.defaultOutputsFolder ?? defaultOutputsFolder),
     checks: new WorkbookChecks(engine),
     sessionDefault,
@@ -139,7 +139,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
       }
     },
     dispose() {
-      ctx.follower.dispose()
+      ctx.runWatch.dispose()
       autoSave.dispose()
       void ctx.checks.dispose()
       stopSubmissionUpdates()

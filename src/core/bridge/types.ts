@@ -27,14 +27,14 @@ export interface ShellDialogs {
   defaultOutputsFolder?: () => string
 }
 
-export interface RunFollowOptions {
+export interface RunWatchOptions {
   /** Run-list follow intervals (ms): the first, and the longest after quiet periods. */
-  followMinMs?: number
-  followMaxMs?: number
+  watchMinMs?: number
+  watchMaxMs?: number
   /** How often the local history is checked for new submissions while runs are watched (ms). */
   submissionsCheckMs?: number
   /** How many newest runs one follow request covers (default 50). */
-  followPageSize?: number
+  watchPageSize?: number
   /** While a service cannot be reached, how often it is asked again (ms, default 30 s). */
   outageRetryMs?: number
   /**
@@ -51,7 +51,7 @@ export interface RunFollowOptions {
   clearTimer?: (handle: unknown) => void
 }
 
-export interface BridgeServiceOptions extends RunFollowOptions {
+export interface BridgeServiceOptions extends RunWatchOptions {
   shell: 'electron' | 'browser'
   app: AppIdentity
   dialogs?: ShellDialogs

@@ -75,7 +75,7 @@ export interface BridgeEvents {
   runsReachability: RunsReachability
   /** A run's outputs saved on their own when it ended (the "keep outputs" setting). */
   outputsSaved: DownloadResultView
-  /** A big followed run's detail, whole once and then as what changed (see RunDetailChange). */
+  /** A big watched run's detail, whole once and then as what changed (see RunDetailChange). */
   runDetailChanged: RunDetailChange
 }
 

@@ -106,7 +106,7 @@ function downloadResultView(environment: string, result: RunDownload): DownloadR
 /**
  * Saves a run's outputs as soon as the app sees it end (the "keep outputs" setting), with the
  * same progress events as a save the user asked for, then `outputsSaved`. A run is seen ending
- * when the follower announces it (runEnded), or when a runs list shows it finished at a time
+ * when the runWatch announces it (runEnded), or when a runs list shows it finished at a time
  * the app was open (a short run can end between two looks). Each run is saved once per session;
  * what is under way stops when the Bridge is disposed.
  */

@@ -1,11 +1,11 @@
 /**
  * What every group of Bridge verbs works with: the engine (the verbs call its flows directly),
- * the shell's dialogs, the event pipe, the run follower, the settings and the kept workbook checks.
+ * the shell's dialogs, the event pipe, the run runWatch, the settings and the kept workbook checks.
  */
 import type { BridgeHandlers, EnvironmentList } from '../../../shared/bridge'
 import type { Engine } from '../../engine'
 import type { Settings } from '../../storage/settings'
-import type { RunFollower } from '../run-follower'
+import type { RunWatch } from '../run-watch'
 import type { BridgeServiceOptions, Emit, ShellDialogs } from '../types'
 import type { WorkbookChecks } from '../workbook-checks'
 
@@ -14,7 +14,7 @@ export interface VerbContext {
   options: BridgeServiceOptions
   dialogs: ShellDialogs
   emit: Emit
-  follower: RunFollower
+  runWatch: RunWatch
   settings: Settings
   checks: WorkbookChecks
   /** The environment shown as the default in this session until the user picks one (opensOn). */

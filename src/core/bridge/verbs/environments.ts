@@ -37,7 +37,7 @@ export function environmentVerbs(
       return ctx.changed()
     },
     async removeEnvironment(args) {
-      ctx.follower.unwatch(args.name)
+      ctx.runWatch.unwatch(args.name)
       await engine.removeEnvironment(args.name)
       return ctx.changed()
     },

@@ -1,5 +1,5 @@
 /**
- * The runs list and a run's detail: pages of runs (followed live while any is active), one run
+ * The runs list and a run's detail: pages of runs (watched live while any is active), one run
  * with what this computer knows of it, and an artifact's preview.
  */
 import type { RunDetail, RunList, RunSummary } from '../../../shared/contract'
@@ -12,7 +12,7 @@ import { savedResultsWorkbook } from '../../flows/results/results'
 import { keptSetAsides } from '../../flows/spend/set-aside'
 import { rowNumberingOf } from '../../flows/spend/submissions'
 import { readStoredRun, WINDOWED_FROM } from '../../flows/watch/stored-detail'
-import type { RunsSource } from '../run-follower'
+import type { RunsSource } from '../run-watch'
 import type { VerbContext, Verbs } from './context'
 
 /**
@@ -42,7 +42,7 @@ export function runsSource(engine: Engine): RunsSource {
     async getRun(environment, runId): Promise<RunDetail> {
       const connection = await engine.connect({ env: environment })
       const detail = await connection.client.run(runId)
-      // The history follows its runs to their end state and cost.
+      // The history watches its runs to their end state and cost.
       engine.recordRuns(connection.historyKey, [detail.run])
       return detail
     },
@@ -131,17 +131,17 @@ export function runVerbs(
   | 'watchRuns'
   | 'unwatchRuns'
   | 'refreshRuns'
-  | 'followRun'
-  | 'unfollowRun'
+  | 'watchRun'
+  | 'unwatchRun'
   | 'resendRunDetail'
   | 'getRunOverview'
   | 'previewArtifact'
 > {
-  const { follower } = ctx
+  const { runWatch } = ctx
   // A look of the list or a run's page that finds the service away is said at once, everywhere.
   const told = <T>(environment: string, work: Promise<T>): Promise<T> =>
     work.catch((error: unknown) => {
-      if (isOutage(error)) follower.serviceAway(environment)
+      if (isOutage(error)) runWatch.serviceAway(environment)
       throw error
     })
   return {
@@ -164,22 +164,22 @@ export function runVerbs(
       }
     },
     getRun: (args) => told(args.environment, source.getRun(args.environment, args.runId)),
-    watchRuns: (args) => follower.watch(args.environment),
+    watchRuns: (args) => runWatch.watch(args.environment),
     async unwatchRuns(args) {
-      follower.unwatch(args.environment)
+      runWatch.unwatch(args.environment)
       return null
     },
-    refreshRuns: (args) => follower.refresh(args.environment),
-    async followRun(args) {
-      follower.followRun(args.environment, args.runId)
+    refreshRuns: (args) => runWatch.refresh(args.environment),
+    async watchRun(args) {
+      runWatch.watchRun(args.environment, args.runId)
       return null
     },
-    async unfollowRun(args) {
-      follower.unfollowRun(args.environment, args.runId)
+    async unwatchRun(args) {
+      runWatch.unwatchRun(args.environment, args.runId)
       return null
     },
     async resendRunDetail(args) {
-      follower.resendRunDetail(args.environment, args.runId)
+      runWatch.resendRunDetail(args.environment, args.runId)
       return null
     },
     getRunOverview: (args) =>

@@ -1,5 +1,5 @@
 /**
- * What changed in a followed run's detail since the last one sent on: the tasks new or changed
+ * What changed in a watched run's detail since the last one sent on: the tasks new or changed
  * (by taskId) and the outputs new (by artifactId). A big run's detail is megabytes; sending it
  * whole at every change makes the window parse and redraw all of it, while a few hundred rows
  * moved. Only a fingerprint of each task and the ids of the outputs are kept, never the detail
@@ -26,7 +26,7 @@ export class DetailChanges {
   private tasks = new Map<string, string>()
   private artifacts = new Set<string>()
 
-  /** The next push is the whole detail (a window starts following, or one missed a push). */
+  /** The next push is the whole detail (a window starts watching, or one missed a push). */
   restart() {
     this.whole = true
   }

@@ -1,5 +1,5 @@
 /**
- * Follows the active runs of one environment. One list request per interval covers every
+ * Watches the active runs of one environment. One list request per interval covers every
  * active run on the first page (not one request per run); a run's detail is fetched only while
  * someone looks at it (focus) and only when its summary changed. While nothing changes the
  * interval grows; when no run is active, no request is made at all. refresh() asks at once.
@@ -17,13 +17,13 @@ import type { ApiClient } from '../../service'
 export type RunSource = Pick<ApiClient, 'listRuns' | 'run'> & Partial<Pick<ApiClient, 'runSummary'>>
 
 export interface RunWatcherEvents {
-  /** A followed run changed (status, counters, cost). */
+  /** A watched run changed (status, counters, cost). */
   progress: (run: RunSummary) => void
   /** Every run that changed in one look, together (after their `progress` events). */
   changed: (runs: RunSummary[]) => void
   /** The detail of a focused run, whenever it changed. */
   detail: (detail: RunDetail) => void
-  /** A followed run reached a terminal status. */
+  /** A watched run reached a terminal status. */
   ended: (run: RunSummary) => void
   /** A look failed; the watcher keeps going, more slowly. */
   error: (error: unknown) => void
@@ -63,7 +63,7 @@ export interface RunWatcherOptions {
   detailEveryMs?: number
   /**
    * Reads a focused run's detail and hands it on itself (a big run's, read as a stream: see
-   * run-follower.ts); false leaves it to the watcher, which reads it whole for its `detail` event.
+   * run-watch.ts); false leaves it to the watcher, which reads it whole for its `detail` event.
    */
   readDetail?: (runId: string, run: RunSummary) => Promise<boolean>
   now?: () => number
@@ -79,7 +79,7 @@ export class RunWatcher {
   private readonly pageSize: number
   private readonly setTimer: (fn: () => void, ms: number) => unknown
   private readonly clearTimer: (handle: unknown) => void
-  /** Active runs being followed, by id, with their last known summary (if any). */
+  /** Active runs being watched, by id, with their last known summary (if any). */
   private readonly active = new Map<string, RunSummary | null>()
   private readonly focused = new Set<string>()
   /** When each focused run's detail was last fetched (ms). */
@@ -88,7 +88,7 @@ export class RunWatcher {
   private readonly detailOwed = new Set<string>()
   private readonly detailEveryMs: number | undefined
   private readonly readDetail: RunWatcherOptions['readDetail']
-  /** The runs of the newest page at the last look (followed for the runs list). */
+  /** The runs of the newest page at the last look (watched for the runs list). */
   private newest = new Set<string>()
   /** That page's summaries, as they were then. */
   newestRuns: readonly RunSummary[] = []
@@ -134,18 +134,18 @@ export class RunWatcher {
     return () => this.listeners[event].delete(listener)
   }
 
-  /** Follows a run (e.g. one just submitted) until it ends. */
-  follow(runId: string) {
+  /** Watches a run (e.g. one just submitted) until it ends. */
+  watch(runId: string) {
     if (!this.active.has(runId)) this.active.set(runId, null)
     this.delay = this.minMs
     this.schedule(0)
   }
 
   /**
-   * Follows every active run among the newest ones (what a runs list shows) and returns that
+   * Watches every active run among the newest ones (what a runs list shows) and returns that
    * newest page. Asking again soon after: the caller expects news (e.g. a run was just sent).
    */
-  async followActive(): Promise<RunList> {
+  async watchActive(): Promise<RunList> {
     this.requests += 1
     let page: RunList
     try {
@@ -187,7 +187,7 @@ export class RunWatcher {
       : { sinceMs: this.outageSince, retryMs: this.outageRetryMs }
   }
 
-  /** The latest summaries of the active runs being followed. */
+  /** The latest summaries of the active runs being watched. */
   get activeRuns(): RunSummary[] {
     return [...this.active.values()].filter((run): run is RunSummary => run !== null)
   }
@@ -195,11 +195,11 @@ export class RunWatcher {
   /** Someone is looking at this run: fetch its detail whenever it changes. */
   focus(runId: string) {
     this.focused.add(runId)
-    this.follow(runId)
+    this.watch(runId)
   }
 
   /**
-   * Nobody looks at this run any more. A run older than the newest page was followed only for
+   * Nobody looks at this run any more. A run older than the newest page was watched only for
    * its viewer, so it is no longer asked for.
    */
   unfocus(runId: string) {
@@ -227,7 +227,7 @@ export class RunWatcher {
           resolve(run)
         }
       })
-      this.follow(runId)
+      this.watch(runId)
     })
   }
 
@@ -325,7 +325,7 @@ export class RunWatcher {
   }
 
   /**
-   * The interval after a change: minMs, twice that while the runs followed hold thousands of
+   * The interval after a change: minMs, twice that while the runs watched hold thousands of
    * tasks (minutes long: their progress reads as well at half the requests to the service).
    */
   private changedMs(): number {

@@ -1,5 +1,5 @@
 /**
- * A big followed run's detail as the engine pushes it (runDetailChanged): whole once, then what
+ * A big watched run's detail as the engine pushes it (runDetailChanged): whole once, then what
  * changed. Applying a change copies the task list once and touches only the tasks it names, so
  * a push of a few hundred rows of a 20,000-row run stays a small piece of work for the window.
  */
@@ -117,7 +117,7 @@ function keepShown<T>(
 
 /**
  * The tasks and outputs of a whole push, keeping those of the same run the window shows. A whole
- * push comes right after the window read the detail (it starts following then): a trace of a run
+ * push comes right after the window read the detail (it starts watching then): a trace of a run
  * of 10,000 rows showed it (1.2 MB) redrawing every row and output as new, the longest task of
  * the page while the run moved. Kept, only the rows that moved since the read are drawn again,
  * and an output never changes once made (its address may be signed anew, which the window never

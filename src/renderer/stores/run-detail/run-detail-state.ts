@@ -42,20 +42,20 @@ export interface RunDetailData {
   retry: RetryState
 }
 
-/** Opening, closing and following the run. */
+/** Opening, closing and watching the run. */
 export interface LiveActions {
   open(environment: string, runId: string): Promise<void>
   refresh(): Promise<void>
   /**
    * The page's connection to the engine came back: what it pushed meanwhile was missed, and a
-   * restarted engine follows nothing. Reads the run again and follows it anew.
+   * restarted engine watches nothing. Reads the run again and watches it anew.
    */
   reconnected(): Promise<void>
   close(): void
   applyRunsUpdate(update: RunsUpdate): void
-  /** The engine's news about the followed run (runDetailUpdated). */
+  /** The engine's news about the watched run (runDetailUpdated). */
   applyDetailUpdate(update: RunDetailUpdate): void
-  /** The engine's news about a big followed run, as what changed (runDetailChanged). */
+  /** The engine's news about a big watched run, as what changed (runDetailChanged). */
   applyDetailChange(change: RunDetailChange): void
   applyRunEnded(event: RunEnded): void
 }

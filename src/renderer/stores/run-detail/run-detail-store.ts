@@ -1,7 +1,7 @@
 /**
  * The open run: its overview (the service's detail and what this device knows), previews of its
  * outputs, the results workbook and "Show in folder" (outputs-slice), and retrying its failed
- * rows (retry-slice). Live while open: an active run is followed by the engine (followRun),
+ * rows (retry-slice). Live while open: an active run is watched by the engine (watchRun),
  * wherever it sits in the runs list, and its changes arrive as runDetailUpdated events; when it
  * ends, the whole overview is read once more. Every run summary it receives goes to the shared
  * cache (run-summaries-store), which the runs list reads too.
@@ -32,31 +32,31 @@ export interface RunDetailTimers {
 
 type RunRef = { environment: string; runId: string }
 
-/** The run the engine follows for this detail, if any: one at a time. */
-function createFollower(api: BridgeApi) {
-  let following: RunRef | null = null
+/** The run the engine watches for this detail, if any: one at a time. */
+function createRunWatch(api: BridgeApi) {
+  let watching: RunRef | null = null
   const is = (ref: RunRef) =>
-    following?.environment === ref.environment && following.runId === ref.runId
+    watching?.environment === ref.environment && watching.runId === ref.runId
   return {
     is,
-    active: () => following !== null,
-    unfollow() {
-      if (following) void api.unfollowRun(following).catch(() => {})
-      following = null
+    active: () => watching !== null,
+    unwatch() {
+      if (watching) void api.unwatchRun(watching).catch(() => {})
+      watching = null
     },
-    follow(ref: RunRef) {
+    watch(ref: RunRef) {
       if (is(ref)) return
-      this.unfollow()
-      following = ref
-      void api.followRun(ref).catch(() => {
+      this.unwatch()
+      watching = ref
+      void api.watchRun(ref).catch(() => {
         // The engine could not follow it: the runs list's updates still refresh the detail.
-        following = null
+        watching = null
       })
     },
-    /** Forgets the followed run without telling the engine; gives it back for the caller. */
+    /** Forgets the watched run without telling the engine; gives it back for the caller. */
     forget() {
-      const was = following
-      following = null
+      const was = watching
+      watching = null
       return was
     },
   }
@@ -90,7 +90,7 @@ function windowedChange(overview: RunOverview, change: RunDetailChange): RunOver
 
 function liveActions(
   ctx: RunDetailContext & { bump(): number; chain: { current: ChangeChain } },
-  follower: ReturnType<typeof createFollower>,
+  runWatch: ReturnType<typeof createRunWatch>,
   readSoon: () => void,
   putSummaries: (environment: string, runs: RunSummary[]) => void,
 ): LiveActions {
@@ -99,7 +99,7 @@ function liveActions(
     async open(environment, runId) {
       const mine = ctx.bump()
       chain.current = newChangeChain()
-      if (!follower.is({ environment, runId })) follower.unfollow()
+      if (!runWatch.is({ environment, runId })) runWatch.unwatch()
       set({ ...EMPTY_RUN_DETAIL, environment, runId, loading: true })
       await ctx.read(mine)
     },
@@ -110,23 +110,23 @@ function liveActions(
     async reconnected() {
       const { environment, runId } = get()
       if (!environment || !runId) return
-      const was = follower.forget()
-      // The same engine still counts this viewer: take it off before following again, in order.
-      if (was) await api.unfollowRun(was).catch(() => {})
+      const was = runWatch.forget()
+      // The same engine still counts this viewer: take it off before watching again, in order.
+      if (was) await api.unwatchRun(was).catch(() => {})
       await ctx.read(ctx.generation())
     },
     close() {
       ctx.bump()
       chain.current = newChangeChain()
-      follower.unfollow()
+      runWatch.unwatch()
       set({ ...EMPTY_RUN_DETAIL })
     },
     applyRunsUpdate(update) {
       putSummaries(update.environment, update.items)
       const { environment, runId, overview } = get()
       if (update.environment !== environment || !runId || !overview) return
-      // A followed run's changes arrive as runDetailUpdated, with its detail.
-      if (follower.active()) return
+      // A watched run's changes arrive as runDetailUpdated, with its detail.
+      if (runWatch.active()) return
       const run = update.items.find((r) => r.runId === runId)
       if (!run || run.updatedAtUnix <= overview.detail.run.updatedAtUnix) return
       readSoon()
@@ -157,9 +157,9 @@ function liveActions(
       if (event.environment !== environment || event.run.runId !== runId || !overview) return
       if (event.run.updatedAtUnix >= overview.detail.run.updatedAtUnix)
         set({ overview: { ...overview, detail: { ...overview.detail, run: event.run } } })
-      // The engine stops following it by itself; the final outputs and payment come next.
-      if (follower.is({ environment, runId })) follower.unfollow()
-      // A big run followed by its changes already has them: its last change came before its end.
+      // The engine stops watching it by itself; the final outputs and payment come next.
+      if (runWatch.is({ environment, runId })) runWatch.unwatch()
+      // A big run watched by its changes already has them: its last change came before its end.
       if (overview.rows || endedWithChanges(chain.current)) return
       readSoon()
     },
@@ -178,7 +178,7 @@ export function createRunDetailStore(
     let generation = 0
     let lastRead = 0
     let refreshQueued = false
-    const follower = createFollower(api)
+    const runWatch = createRunWatch(api)
     const putSummaries = (environment: string, runs: RunSummary[]) =>
       summaries.getState().put(environment, runs)
 
@@ -193,7 +193,7 @@ export function createRunDetailStore(
         // A run shown a window at a time was read into the engine again: its rows in view too.
         const rowsVersion = get().rowsVersion + (overview.rows ? 1 : 0)
         set({ overview, loading: false, error: null, rowsVersion })
-        if (!isTerminalStatus(overview.detail.run.status)) follower.follow({ environment, runId })
+        if (!isTerminalStatus(overview.detail.run.status)) runWatch.watch({ environment, runId })
       } catch (error) {
         if (mine !== generation) return
         set({ loading: false, error: errorInfo(error) })
@@ -223,7 +223,7 @@ export function createRunDetailStore(
     }
     return {
       ...EMPTY_RUN_DETAIL,
-      ...liveActions(ctx, follower, readSoon, putSummaries),
+      ...liveActions(ctx, runWatch, readSoon, putSummaries),
       ...outputsActions(ctx),
       ...retryActions(ctx),
     }

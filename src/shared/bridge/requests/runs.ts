@@ -1,4 +1,4 @@
-/** The verbs of the runs list and an open run: pages, detail, and following them. */
+/** The verbs of the runs list and an open run: pages, detail, and watching them. */
 import * as z from 'zod'
 import type { ArtifactPreviewView, RunOverview } from '../views/after-run'
 import type { RunDetailView, RunOutputsView, RunPage, RunRowsView, RunsUpdate } from '../views/runs'
@@ -34,13 +34,13 @@ export const runRequests = {
   /** Look again now instead of waiting for the next scheduled refresh. */
   refreshRuns: request<RunsUpdate>()(z.strictObject({ environment: environmentNameSchema })),
   /**
-   * An open run detail follows its run, wherever it sits in the runs list: `runDetailUpdated`
-   * events arrive while it changes, `runEnded` when it ends, until `unfollowRun`.
+   * An open run detail watches its run, wherever it sits in the runs list: `runDetailUpdated`
+   * events arrive while it changes, `runEnded` when it ends, until `unwatchRun`.
    */
-  followRun: request<null>()(runRef),
-  unfollowRun: request<null>()(runRef),
+  watchRun: request<null>()(runRef),
+  unwatchRun: request<null>()(runRef),
   /**
-   * A window that missed a `runDetailChanged` of a followed run: the engine sends the run's
+   * A window that missed a `runDetailChanged` of a watched run: the engine sends the run's
    * whole detail again with its next change.
    */
   resendRunDetail: request<null>()(runRef),

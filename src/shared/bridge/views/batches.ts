@@ -1,5 +1,5 @@
 /**
- * Views of a batch: one buyer's sheet sent to one target, followed across every run made from
+ * Views of a batch: one buyer's sheet sent to one target, watched across every run made from
  * it. Verbs: getBatch (the batch a run belongs to, with its counts and runs), getBatchRows (a
  * window of its sheet rows, for a virtualized list), planBatchRows (chosen rows as a plan to
  * confirm through the usual consent).

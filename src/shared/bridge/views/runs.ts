@@ -46,14 +46,14 @@ export interface ActivityUpdate {
   totalTasks: number
 }
 
-/** The service's detail of a followed run (followRun), pushed whenever it changed. */
+/** The service's detail of a watched run (watchRun), pushed whenever it changed. */
 export interface RunDetailUpdate {
   environment: string
   detail: RunDetail
 }
 
 /**
- * Whether the service of an environment answers the runs being followed: pushed when a look finds
+ * Whether the service of an environment answers the runs being watched: pushed when a look finds
  * it unreachable (down, 5xx, too slow) and again when it answers (`unreachableSinceMs` null).
  */
 export interface RunsReachability {
@@ -65,7 +65,7 @@ export interface RunsReachability {
 }
 
 /**
- * A big followed run's detail as what changed (runDetailChanged): a detail of thousands of tasks
+ * A big watched run's detail as what changed (runDetailChanged): a detail of thousands of tasks
  * is megabytes, too much to send and parse at every change, so the engine sends it whole once
  * (`after` null) and then only the tasks that changed and the outputs that appeared since its
  * previous push for this run. A window applies a change only onto the push numbered `after`;
@@ -74,9 +74,9 @@ export interface RunsReachability {
 export interface RunDetailChange {
   environment: string
   runId: string
-  /** This push's number for this run (counting from 1 each time a window starts following). */
+  /** This push's number for this run (counting from 1 each time a window starts watching). */
   seq: number
-  /** The push this one follows; null: this one is the whole detail. */
+  /** The push this one comes after; null: this one is the whole detail. */
   after: number | null
   run: RunSummary
   market?: MarketContext | undefined

@@ -1,4 +1,4 @@
-// The runs follower behind the Bridge (watchRuns), against the real sandbox: a run submitted on
+// The runs runWatch behind the Bridge (watchRuns), against the real sandbox: a run submitted on
 // this computer appears, its changes are pushed, its end is announced, and once nothing is
 // active no request goes to the service.
 import { mkdtempSync } from 'node:fs'
@@ -16,16 +16,16 @@ const sandbox = useTestSandbox({ taskMs: 60, log: (line) => log.push(line) })
 let engine: Engine
 
 beforeAll(async () => {
-  engine = testEngine(mkdtempSync(join(tmpdir(), 'sr-follower-')))
+  engine = testEngine(mkdtempSync(join(tmpdir(), 'sr-runWatch-')))
   await engine.addEnvironment({ name: 'Local', baseUrl: sandbox.url, token: sandbox.token })
 })
 afterAll(async () => {
   await engine.close()
 })
 
-/** A Bridge service that follows runs every 20 ms at first, with `options` on top. */
+/** A Bridge service that watches runs every 20 ms at first, with `options` on top. */
 function quickService(options: Parameters<typeof browserBridgeService>[1]) {
-  return browserBridgeService(engine, { followMinMs: 20, followMaxMs: 100, ...options })
+  return browserBridgeService(engine, { watchMinMs: 20, watchMaxMs: 100, ...options })
 }
 
 /** How many requests the sandbox logged that start with `prefix`. */
@@ -80,7 +80,7 @@ it('pushes a new run, its progress and its end, then stops asking', async () => 
 
 it('keeps an open run detail live when its run is older than the newest page', async () => {
   // The runs list covers the newest run only: the open run falls off it once another is sent.
-  const service = quickService({ followPageSize: 1 })
+  const service = quickService({ watchPageSize: 1 })
   const details = pushedEvents(service, 'runDetailUpdated')
   const ended = pushedEvents(service, 'runEnded')
   const older = await submit(20)
@@ -88,7 +88,7 @@ it('keeps an open run detail live when its run is older than the newest page', a
   const list = await service.handlers.watchRuns({ environment: 'Local' }, { transport: 'http' })
   expect(list.items.map((run) => run.runId)).toEqual([newer])
 
-  await service.handlers.followRun({ environment: 'Local', runId: older }, { transport: 'http' })
+  await service.handlers.watchRun({ environment: 'Local', runId: older }, { transport: 'http' })
   await until(() => ended.some((e) => e.run.runId === older))
   const mine = details.filter((d) => d.environment === 'Local' && d.detail.run.runId === older)
   expect(mine.length).toBeGreaterThanOrEqual(2)
@@ -104,15 +104,15 @@ it('keeps an open run detail live when its run is older than the newest page', a
   service.dispose()
 })
 
-it('stops asking for a followed run as soon as its detail closes', async () => {
-  const service = quickService({ followMaxMs: 40, followPageSize: 1 })
+it('stops asking for a watched run as soon as its detail closes', async () => {
+  const service = quickService({ watchMaxMs: 40, watchPageSize: 1 })
   const details = pushedEvents(service, 'runDetailUpdated')
   const older = await submit(40)
   await submit(1)
   const ref = { environment: 'Local', runId: older }
-  await service.handlers.followRun(ref, { transport: 'http' })
+  await service.handlers.watchRun(ref, { transport: 'http' })
   await until(() => details.some((d) => d.detail.run.runId === older))
-  await service.handlers.unfollowRun(ref, { transport: 'http' })
+  await service.handlers.unwatchRun(ref, { transport: 'http' })
   // A request already out may still land; after that, nothing more for this run.
   // Nothing else was watched: no list requests either.
   await noMoreRequests(
@@ -134,7 +134,7 @@ it('pushes a big open run whole once, then what changed, and the whole again whe
   const ended = pushedEvents(service, 'runEnded')
   const runId = await submit(40)
   const ref = { environment: 'Local', runId }
-  await service.handlers.followRun(ref, { transport: 'http' })
+  await service.handlers.watchRun(ref, { transport: 'http' })
   await until(() => changes.length >= 1)
   await service.handlers.resendRunDetail(ref, { transport: 'http' })
   await until(() => ended.some((e) => e.run.runId === runId))

@@ -1,5 +1,5 @@
 /**
- * Follows the runs an environment's runs list shows, and the runs whose detail is open, and pushes
+ * Watches the runs an environment's runs list shows, and the runs whose detail is open, and pushes
  * what changed as events (runsUpdated, runDetailUpdated, runEnded, activity). Nothing is polled by
  * the page: the engine asks the service again only while some run is still active, less often
  * while nothing changes, and not at all when every run is finished (a Refresh asks at once).
@@ -11,9 +11,9 @@ import { RunWatcher } from '../flows/watch/run-watcher'
 import { DetailChanges, type DetailLook } from '../flows/watch/run-watcher-changes'
 import { WINDOWED_FROM, type StoredRead } from '../flows/watch/stored-detail'
 import { keepNoParts, type RunDetailHead, type RunDetailSink } from '../service/run-detail-stream'
-import type { Emit, RunFollowOptions } from './types'
+import type { Emit, RunWatchOptions } from './types'
 
-/** Where the follower reads runs: the service of each environment, and this computer's history. */
+/** Where the runWatch reads runs: the service of each environment, and this computer's history. */
 export interface RunsSource {
   listRuns(
     environment: string,
@@ -34,20 +34,20 @@ export interface RunsSource {
   acceptedSubmissionsMark(): string
 }
 
-const FOLLOW_PAGE_SIZE = 50
+const WATCH_PAGE_SIZE = 50
 /**
  * A detail of more tasks than this is pushed whole once, then as what changed
  * (runDetailChanged); a smaller one is pushed whole at each change (runDetailUpdated).
  */
 const WHOLE_DETAIL_UP_TO = 1000
 
-interface Followed {
+interface Watched {
   watcher: RunWatcher
   totalCount: number
   stop: () => void
   /** Someone looks at the runs list (watchRuns). */
   listed: boolean
-  /** Runs whose detail is open (followRun), with how many viewers each. */
+  /** Runs whose detail is open (watchRun), with how many viewers each. */
   open: Map<string, number>
   /** The big open runs' pushes so far (what the windows hold), by run id. */
   changes: Map<string, DetailChanges>
@@ -62,8 +62,8 @@ interface Followed {
  * next to it) shows up at once: the local history is checked now and then (no request to any
  * service), and each watched environment is looked at again when a new submission was accepted.
  */
-export class RunFollower {
-  private readonly followed = new Map<string, Followed>()
+export class RunWatch {
+  private readonly watched = new Map<string, Watched>()
   private lastActivity = ''
   private mark: string
   private checkTimer: unknown = null
@@ -73,7 +73,7 @@ export class RunFollower {
   constructor(
     private readonly source: RunsSource,
     private readonly emit: Emit,
-    private readonly options: RunFollowOptions,
+    private readonly options: RunWatchOptions,
   ) {
     this.setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
     this.clearTimer =
@@ -82,30 +82,30 @@ export class RunFollower {
   }
 
   async watch(environment: string): Promise<RunsUpdate> {
-    const f = this.followedOf(environment)
+    const f = this.watchedOf(environment)
     f.listed = true
     this.scheduleCheck()
     return this.look(environment, f)
   }
 
   async refresh(environment: string): Promise<RunsUpdate> {
-    const f = this.followed.get(environment)
+    const f = this.watched.get(environment)
     if (!f) return this.watch(environment)
     return this.look(environment, f)
   }
 
   unwatch(environment: string) {
-    const f = this.followed.get(environment)
+    const f = this.watched.get(environment)
     if (!f) return
     f.listed = false
-    // An open run detail keeps following its run.
+    // An open run detail keeps watching its run.
     if (f.open.size > 0) return
     this.forget(environment, f)
   }
 
-  /** An open run detail: that run is followed wherever it sits in the list, until it ends. */
-  followRun(environment: string, runId: string) {
-    const f = this.followedOf(environment)
+  /** An open run detail: that run is watched wherever it sits in the list, until it ends. */
+  watchRun(environment: string, runId: string) {
+    const f = this.watchedOf(environment)
     f.open.set(runId, (f.open.get(runId) ?? 0) + 1)
     // The new viewer holds none of the pushes so far: the next one is whole, for everyone.
     f.changes.get(runId)?.restart()
@@ -114,11 +114,11 @@ export class RunFollower {
 
   /** A window missed a push of this run's detail: the next push is the whole detail. */
   resendRunDetail(environment: string, runId: string) {
-    this.followed.get(environment)?.changes.get(runId)?.restart()
+    this.watched.get(environment)?.changes.get(runId)?.restart()
   }
 
-  unfollowRun(environment: string, runId: string) {
-    const f = this.followed.get(environment)
+  unwatchRun(environment: string, runId: string) {
+    const f = this.watched.get(environment)
     const viewers = f?.open.get(runId)
     if (!f || !viewers) return
     if (viewers > 1) {
@@ -133,29 +133,29 @@ export class RunFollower {
     this.forget(environment, f)
   }
 
-  /** A request to this environment's service found it away: whoever follows its runs is told now. */
+  /** A request to this environment's service found it away: whoever watches its runs is told now. */
   serviceAway(environment: string) {
-    this.followed.get(environment)?.watcher.serviceAway()
+    this.watched.get(environment)?.watcher.serviceAway()
   }
 
   dispose() {
-    for (const f of this.followed.values()) f.stop()
-    this.followed.clear()
+    for (const f of this.watched.values()) f.stop()
+    this.watched.clear()
     this.stopCheck()
   }
 
-  private followedOf(environment: string): Followed {
-    let f = this.followed.get(environment)
+  private watchedOf(environment: string): Watched {
+    let f = this.watched.get(environment)
     if (!f) {
       f = this.start(environment)
-      this.followed.set(environment, f)
+      this.watched.set(environment, f)
     }
     return f
   }
 
-  private forget(environment: string, f: Followed) {
+  private forget(environment: string, f: Watched) {
     f.stop()
-    this.followed.delete(environment)
+    this.watched.delete(environment)
     this.stopCheck()
     this.pushActivity()
   }
@@ -164,7 +164,7 @@ export class RunFollower {
     let activeRuns = 0
     let doneTasks = 0
     let totalTasks = 0
-    for (const f of this.followed.values()) {
+    for (const f of this.watched.values()) {
       for (const run of f.watcher.activeRuns) {
         activeRuns++
         totalTasks += run.totalTasks
@@ -178,7 +178,7 @@ export class RunFollower {
     this.emit('activity', update)
   }
 
-  private start(environment: string): Followed {
+  private start(environment: string): Watched {
     const { source, emit, options } = this
     const watcher = new RunWatcher(
       {
@@ -188,16 +188,16 @@ export class RunFollower {
           (await source.readRun(environment, runId, () => keepNoParts)).run,
       },
       {
-        minMs: options.followMinMs ?? 1000,
-        maxMs: options.followMaxMs ?? 10_000,
-        pageSize: options.followPageSize ?? FOLLOW_PAGE_SIZE,
+        minMs: options.watchMinMs ?? 1000,
+        maxMs: options.watchMaxMs ?? 10_000,
+        pageSize: options.watchPageSize ?? WATCH_PAGE_SIZE,
         ...(options.outageRetryMs ? { outageRetryMs: options.outageRetryMs } : {}),
         readDetail: (runId, run) => this.readBigDetail(environment, f, runId, run),
         setTimer: this.setTimer,
         clearTimer: this.clearTimer,
       },
     )
-    const f: Followed = {
+    const f: Watched = {
       watcher,
       totalCount: 0,
       stop: () => {},
@@ -250,13 +250,13 @@ export class RunFollower {
   }
 
   /**
-   * A big followed run's detail, read as it arrives and pushed as what changed since the last
+   * A big watched run's detail, read as it arrives and pushed as what changed since the last
    * push: only the changed tasks and new outputs are held, never the whole detail. False for a
    * small run (pushed whole, read by the watcher).
    */
   private async readBigDetail(
     environment: string,
-    f: Followed,
+    f: Watched,
     runId: string,
     run: RunSummary,
   ): Promise<boolean> {
@@ -289,7 +289,7 @@ export class RunFollower {
    * A run shown a window at a time: its detail read into the history (only what changed is
    * written), and its counts pushed, so its page asks again for the rows it shows.
    */
-  private async storeBigDetail(environment: string, f: Followed, runId: string) {
+  private async storeBigDetail(environment: string, f: Watched, runId: string) {
     const seq = (f.windowed.get(runId) ?? 0) + 1
     f.windowed.set(runId, seq)
     const { head, counts } = await this.source.storeRun(environment, runId, 0)
@@ -309,8 +309,8 @@ export class RunFollower {
     })
   }
 
-  /** A followed run's detail: whole when small, else what changed since the last push. */
-  private pushDetail(environment: string, f: Followed, detail: RunDetail) {
+  /** A watched run's detail: whole when small, else what changed since the last push. */
+  private pushDetail(environment: string, f: Watched, detail: RunDetail) {
     const runId = detail.run.runId
     let changes = f.changes.get(runId)
     const wholeUpTo = this.options.wholeDetailUpTo ?? WHOLE_DETAIL_UP_TO
@@ -325,9 +325,9 @@ export class RunFollower {
     this.emit('runDetailChanged', { environment, ...changes.next(detail) })
   }
 
-  /** Looks at the newest page now; its active runs are followed from then on. */
-  private async look(environment: string, f: Followed): Promise<RunsUpdate> {
-    const page = await f.watcher.followActive()
+  /** Looks at the newest page now; its active runs are watched from then on. */
+  private async look(environment: string, f: Watched): Promise<RunsUpdate> {
+    const page = await f.watcher.watchActive()
     f.totalCount = page.totalCount
     this.pushActivity()
     return this.updateOf(environment, page)
@@ -343,7 +343,7 @@ export class RunFollower {
   }
 
   private scheduleCheck() {
-    if (this.checkTimer !== null || this.followed.size === 0) return
+    if (this.checkTimer !== null || this.watched.size === 0) return
     this.checkTimer = this.setTimer(() => {
       this.checkTimer = null
       this.checkSubmissions()
@@ -356,7 +356,7 @@ export class RunFollower {
       const now = this.source.acceptedSubmissionsMark()
       if (now === this.mark) return
       this.mark = now
-      for (const [environment, f] of this.followed) {
+      for (const [environment, f] of this.watched) {
         void this.look(environment, f)
           .then((update) => this.emit('runsUpdated', update))
           .catch(() => {})
@@ -367,7 +367,7 @@ export class RunFollower {
   }
 
   private stopCheck() {
-    if (this.checkTimer !== null && this.followed.size === 0) {
+    if (this.checkTimer !== null && this.watched.size === 0) {
       this.clearTimer(this.checkTimer)
       this.checkTimer = null
     }
