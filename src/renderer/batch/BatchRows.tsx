@@ -3,7 +3,7 @@ import type { BatchRowState, BatchRowView, BatchView } from '../../shared/bridge
 import { sendKindWords } from '../../shared/format/batch-words'
 import { VirtualRow, VirtualTable, type RowPlace } from '../components/VirtualTable'
 import { useFields, useStores } from '../stores/context'
-import { rowAt } from '../stores/batch-store'
+import { rowAt } from '../stores/batch-pages'
 
 /** Each state in words, with the tone of its badge. */
 const STATE_WORDS: Record<BatchRowState, { label: string; tone: string }> = {
@@ -56,7 +56,7 @@ export function BatchRows(props: { batch: BatchView }) {
       items={positions}
       onRangeChange={showRange}
       renderRow={(index, place) => {
-        const row = rowAt({ pages }, index)
+        const row = rowAt(pages, index)
         return row ? (
           <BatchRow
             row={row}
