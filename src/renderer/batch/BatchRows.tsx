@@ -55,30 +55,29 @@ export function BatchRows(props: { batch: BatchView }) {
       {...BATCH_TABLE}
       items={positions}
       onRangeChange={showRange}
+      recycle
       renderRow={(index, place) => {
         const row = rowAt(pages, index)
-        return row ? (
+        return (
           <BatchRow
             row={row}
             place={place}
-            chosen={chosen.has(row.sheetRow)}
-            kind={kinds.get(row.keptRunId || row.runId) ?? ''}
+            chosen={row ? chosen.has(row.sheetRow) : false}
+            kind={row ? (kinds.get(row.keptRunId || row.runId) ?? '') : ''}
           />
-        ) : (
-          <VirtualRow place={place}>
-            <td className="batch-loading" colSpan={5}>
-              Loading…
-            </td>
-          </VirtualRow>
         )
       }}
     />
   )
 }
 
-/** One sheet row: its box to choose it, its number, state, kept output and the run it came from. */
+/**
+ * One sheet row: its box to choose it, its number, state, kept output and the run it came from;
+ * "Loading…" while its page is on its way. One component either way, so a slot's row keeps its
+ * node when its page comes or another row takes the slot.
+ */
 const BatchRow = memo(function BatchRow(props: {
-  row: BatchRowView
+  row: BatchRowView | undefined
   place: RowPlace
   chosen: boolean
   /** How the run shown was sent ('' when the row was never sent). */
@@ -86,6 +85,14 @@ const BatchRow = memo(function BatchRow(props: {
 }) {
   const { batch, nav } = useStores()
   const { row, place } = props
+  if (!row)
+    return (
+      <VirtualRow place={place}>
+        <td className="batch-loading" colSpan={5}>
+          Loading…
+        </td>
+      </VirtualRow>
+    )
   const state = STATE_WORDS[row.state]
   const runId = row.keptRunId || row.runId
   const problems = row.problems.join(' ')

@@ -32,6 +32,13 @@ export function VirtualTable<T>(props: {
   onRangeChange?: (first: number, last: number) => void
   endMargin?: number
   overscan?: number
+  /**
+   * Rows keep their DOM nodes by slot rather than by item: a row that scrolls out hands its
+   * nodes to the one that scrolls in, so a screen of new rows is text and attributes changed in
+   * place instead of elements made, styled and thrown away. For tables scrolled a screen at a
+   * time whose rows hold no state of their own.
+   */
+  recycle?: boolean
 }) {
   const scroller = useRef<HTMLDivElement>(null)
   const { items, itemKey, rowHeight, onEndReached, onRangeChange } = props
@@ -52,6 +59,7 @@ export function VirtualTable<T>(props: {
     getItemKey,
   })
   const visible = virtualizer.getVirtualItems()
+  const slots = useSlots(visible.length)
   const count = items.length
   useRangeTold(visible[0]?.index ?? -1, visible.at(-1)?.index ?? -1, count, {
     onEndReached,
@@ -81,16 +89,29 @@ export function VirtualTable<T>(props: {
             const item = items[v.index]
             if (item === undefined) return null
             return (
-              // The virtualizer's key: a row keeps its DOM node while it scrolls. Its own item is
-              // the place, the same object while sizes do not change, so a memoized row given it
-              // is not drawn again as the list scrolls.
-              <Fragment key={v.key}>{props.renderRow(item, v)}</Fragment>
+              // The virtualizer's key (or the row's slot): a row keeps its DOM node while it
+              // scrolls. Its own item is the place, the same object while sizes do not change, so
+              // a memoized row given it is not drawn again as the list scrolls.
+              <Fragment key={props.recycle ? v.index % slots : v.key}>
+                {props.renderRow(item, v)}
+              </Fragment>
             )
           })}
         </tbody>
       </table>
     </div>
   )
+}
+
+/**
+ * How many slots recycled rows take turns in: at least the rows drawn, and never fewer than
+ * before, so positions first..first+n-1 always fall in distinct slots and a row in view keeps
+ * its slot while it stays in view.
+ */
+function useSlots(drawn: number): number {
+  const slots = useRef(1)
+  slots.current = Math.max(slots.current, drawn)
+  return slots.current
 }
 
 /** Tells the caller which positions are in view, and when the last rows come near. */
