@@ -73,8 +73,8 @@ export function BatchRows(props: { batch: BatchView }) {
 
 /**
  * One sheet row: its box to choose it, its number, state, kept output and the run it came from;
- * "Loading…" while its page is on its way. One component either way, so a slot's row keeps its
- * node when its page comes or another row takes the slot.
+ * "Loading…" while its page is on its way. One component either way, so its node is kept when
+ * its page comes or another row takes its place on screen.
  */
 const BatchRow = memo(function BatchRow(props: {
   row: BatchRowView | undefined

@@ -33,10 +33,11 @@ export function VirtualTable<T>(props: {
   endMargin?: number
   overscan?: number
   /**
-   * Rows keep their DOM nodes by slot rather than by item: a row that scrolls out hands its
-   * nodes to the one that scrolls in, so a screen of new rows is text and attributes changed in
-   * place instead of elements made, styled and thrown away. For tables scrolled a screen at a
-   * time whose rows hold no state of their own.
+   * Rows keep their DOM nodes by their place on screen rather than by item: the first row drawn
+   * is always the first node, and so on, so a screen of new rows is text and attributes changed
+   * in place instead of elements made, styled and thrown away, and no node is ever moved (a moved
+   * node is styled and laid out anew). The nodes stay in the rows' order, for the keyboard and
+   * screen readers. For tables scrolled far at a time whose rows hold no state of their own.
    */
   recycle?: boolean
 }) {
@@ -59,7 +60,6 @@ export function VirtualTable<T>(props: {
     getItemKey,
   })
   const visible = virtualizer.getVirtualItems()
-  const slots = useSlots(visible.length)
   const count = items.length
   useRangeTold(visible[0]?.index ?? -1, visible.at(-1)?.index ?? -1, count, {
     onEndReached,
@@ -89,10 +89,10 @@ export function VirtualTable<T>(props: {
             const item = items[v.index]
             if (item === undefined) return null
             return (
-              // The virtualizer's key (or the row's slot): a row keeps its DOM node while it
-              // scrolls. Its own item is the place, the same object while sizes do not change, so
+              // The virtualizer's key (or the row's place on screen): a row keeps its DOM node
+              // while it scrolls. Its own item is the place, the same object while sizes do not change, so
               // a memoized row given it is not drawn again as the list scrolls.
-              <Fragment key={props.recycle ? v.index % slots : v.key}>
+              <Fragment key={props.recycle ? v.index - visible[0]!.index : v.key}>
                 {props.renderRow(item, v)}
               </Fragment>
             )
@@ -101,17 +101,6 @@ export function VirtualTable<T>(props: {
       </table>
     </div>
   )
-}
-
-/**
- * How many slots recycled rows take turns in: at least the rows drawn, and never fewer than
- * before, so positions first..first+n-1 always fall in distinct slots and a row in view keeps
- * its slot while it stays in view.
- */
-function useSlots(drawn: number): number {
-  const slots = useRef(1)
-  slots.current = Math.max(slots.current, drawn)
-  return slots.current
 }
 
 /** Tells the caller which positions are in view, and when the last rows come near. */

@@ -31,7 +31,7 @@ export interface BatchData {
 export interface BatchActions {
   open(environment: string, runId: string): Promise<void>
   setFilter(filter: BatchRowFilter): Promise<void>
-  /** The list shows positions first..last: ask for the pages it lacks. */
+  /** The list shows positions first..last: ask for the pages it lacks, and the next ones. */
   showRange(first: number, last: number): Promise<void>
   /** A click on the row at `index`: its box flips; with shift, every row from the anchor takes its new state. */
   choose(index: number, range: boolean): Promise<void>
@@ -114,12 +114,14 @@ export function createBatchStore(api: BridgeApi) {
         const start = Math.max(0, first)
         const kept = pages.view(Math.floor(start / BATCH_PAGE), Math.floor(end / BATCH_PAGE))
         if (kept) set({ pages: kept })
-        const loaded = get().pages
-        await Promise.all(
-          pagesOf(start, end)
-            .filter((p) => !loaded[p])
-            .map((p) => pages.load(p)),
+        // The pages in view, then one either side, so a row scrolled to is mostly there already.
+        const shown = pagesOf(start, end)
+        const ahead = [shown[0]! - 1, shown.at(-1)! + 1].filter(
+          (p) => p >= 0 && (total < 0 || p * BATCH_PAGE < total),
         )
+        const loaded = get().pages
+        const missing = [...shown, ...ahead].filter((p) => !loaded[p])
+        await Promise.all(missing.map((p) => pages.load(p)))
       },
       async choose(index, range) {
         const { anchor } = get()
