@@ -71,10 +71,21 @@ export function BatchRows(props: { batch: BatchView }) {
   )
 }
 
+/** What a row whose page is on its way shows, in the same cells as a row (its box hidden). */
+const LOADING: BatchRowView = {
+  sheetRow: 0,
+  state: 'not-sent',
+  sends: 0,
+  runId: '',
+  keptRunId: '',
+  problems: [],
+  preview: '',
+}
+
 /**
  * One sheet row: its box to choose it, its number, state, kept output and the run it came from;
- * "Loading…" while its page is on its way. One component either way, so its node is kept when
- * its page comes or another row takes its place on screen.
+ * "Loading…" in the same cells while its page is on its way, so its nodes are kept (only their
+ * text changes) when its page comes or another row takes its place on screen.
  */
 const BatchRow = memo(function BatchRow(props: {
   row: BatchRowView | undefined
@@ -84,24 +95,22 @@ const BatchRow = memo(function BatchRow(props: {
   kind: string
 }) {
   const { batch, nav } = useStores()
-  const { row, place } = props
-  if (!row)
-    return (
-      <VirtualRow place={place}>
-        <td className="batch-loading" colSpan={5}>
-          Loading…
-        </td>
-      </VirtualRow>
-    )
-  const state = STATE_WORDS[row.state]
+  const { place } = props
+  const row = props.row ?? LOADING
+  const loading = !props.row
+  const state = loading ? { label: 'Loading…', tone: 'loading' } : STATE_WORDS[row.state]
   const runId = row.keptRunId || row.runId
   const problems = row.problems.join(' ')
+  const data = loading
+    ? { 'data-loading': '' }
+    : { 'data-sheet-row': String(row.sheetRow), 'data-state': row.state }
   return (
-    <VirtualRow place={place} data-sheet-row={String(row.sheetRow)} data-state={row.state}>
+    <VirtualRow place={place} {...data}>
       <td>
         <input
           type="checkbox"
           checked={props.chosen}
+          disabled={loading}
           aria-label={`Choose sheet row ${row.sheetRow}`}
           title="Shift-click to choose every row from the last one clicked"
           // A click (or Space) flips the box; with Shift, the rows from the last one clicked.
@@ -109,7 +118,7 @@ const BatchRow = memo(function BatchRow(props: {
           onChange={() => {}}
         />
       </td>
-      <td className="num">{row.sheetRow}</td>
+      <td className="num">{loading ? '' : row.sheetRow}</td>
       <td>
         <span className="batch-state">
           <span className={`badge badge-${state.tone}`}>
@@ -130,7 +139,7 @@ const BatchRow = memo(function BatchRow(props: {
       </td>
       <td>
         <span className="batch-preview" title={row.preview || undefined}>
-          {row.preview || '—'}
+          {row.preview || (loading ? '' : '—')}
         </span>
       </td>
       <td>
@@ -145,7 +154,7 @@ const BatchRow = memo(function BatchRow(props: {
             {capitalized(sendKindWords(props.kind))}
           </button>
         ) : (
-          <span className="run-sub">—</span>
+          <span className="run-sub">{loading ? '' : '—'}</span>
         )}
       </td>
     </VirtualRow>
