@@ -9,13 +9,8 @@ export interface RowPlace {
   size: number
 }
 
-/**
- * A table whose rows are virtualized (TanStack Virtual): a fixed scroll area reachable by
- * keyboard, a sticky header, and only the rows in view in the page, each placed by transform.
- * `onEndReached` is called when the last rows come within `endMargin` rows of the bottom, so a
- * caller can ask for more. Rows have a fixed height, which keeps scrolling free of measuring.
- */
-export function VirtualTable<T>(props: {
+/** What a VirtualTable is given: its items, their rows and how the table reads. */
+interface VirtualTableProps<T> {
   items: readonly T[]
   itemKey: (item: T) => string
   rowHeight: number
@@ -40,7 +35,15 @@ export function VirtualTable<T>(props: {
    * screen readers. For tables scrolled far at a time whose rows hold no state of their own.
    */
   recycle?: boolean
-}) {
+}
+
+/**
+ * A table whose rows are virtualized (TanStack Virtual): a fixed scroll area reachable by
+ * keyboard, a sticky header, and only the rows in view in the page, each placed by transform.
+ * `onEndReached` is called when the last rows come within `endMargin` rows of the bottom, so a
+ * caller can ask for more. Rows have a fixed height, which keeps scrolling free of measuring.
+ */
+export function VirtualTable<T>(props: VirtualTableProps<T>) {
   const scroller = useRef<HTMLDivElement>(null)
   const { items, itemKey, rowHeight, onEndReached, onRangeChange } = props
   // Stable callbacks: TanStack Virtual works out every row's place again when they change.

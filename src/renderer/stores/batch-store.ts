@@ -65,24 +65,31 @@ function chooseRows(chosen: ReadonlySet<number>, rows: readonly number[], on: bo
   return next
 }
 
+type Store = BatchData & BatchActions
+
+/** The batch's pages, asked for the batch and filter the store shows. */
+function storePages(api: BridgeApi, set: (partial: Partial<Store>) => void, get: () => Store) {
+  return batchPageLoader({
+    ask: (page) => {
+      const { environment, batch, filter } = get()
+      if (!batch) return null
+      return api.getBatchRows({
+        environment,
+        batchId: batch.batchId,
+        filter,
+        from: page * BATCH_PAGE,
+        count: BATCH_PAGE,
+      })
+    },
+    pages: () => get().pages,
+    keep: (kept, total) => set({ total, error: null, ...(kept ? { pages: kept } : {}) }),
+    failed: (error) => set({ error: errorInfo(error) }),
+  })
+}
+
 export function createBatchStore(api: BridgeApi) {
-  return createStore<BatchData & BatchActions>()((set, get) => {
-    const pages = batchPageLoader({
-      ask: (page) => {
-        const { environment, batch, filter } = get()
-        if (!batch) return null
-        return api.getBatchRows({
-          environment,
-          batchId: batch.batchId,
-          filter,
-          from: page * BATCH_PAGE,
-          count: BATCH_PAGE,
-        })
-      },
-      pages: () => get().pages,
-      keep: (kept, total) => set({ total, error: null, ...(kept ? { pages: kept } : {}) }),
-      failed: (error) => set({ error: errorInfo(error) }),
-    })
+  return createStore<Store>()((set, get) => {
+    const pages = storePages(api, set, get)
     /** Starts the rows over (a new filter or after a send), asking `shown` again. */
     const restart = async (shown: number[]) => {
       pages.forget()
