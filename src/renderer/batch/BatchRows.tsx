@@ -3,7 +3,7 @@ import type { BatchRowState, BatchRowView, BatchView } from '../../shared/bridge
 import { sendKindWords } from '../../shared/format/batch-words'
 import { VirtualRow, VirtualTable, type RowPlace } from '../components/VirtualTable'
 import { useFields, useStores } from '../stores/context'
-import { rowAt } from '../stores/batch-store'
+import { rowAt } from '../stores/batch-pages'
 
 /** Each state in words, with the tone of its badge. */
 const STATE_WORDS: Record<BatchRowState, { label: string; tone: string }> = {
@@ -55,46 +55,62 @@ export function BatchRows(props: { batch: BatchView }) {
       {...BATCH_TABLE}
       items={positions}
       onRangeChange={showRange}
+      recycle
       renderRow={(index, place) => {
-        const row = rowAt({ pages }, index)
-        return row ? (
+        const row = rowAt(pages, index)
+        return (
           <BatchRow
             row={row}
             place={place}
-            chosen={chosen.has(row.sheetRow)}
-            kind={kinds.get(row.keptRunId || row.runId) ?? ''}
+            chosen={row ? chosen.has(row.sheetRow) : false}
+            kind={row ? (kinds.get(row.keptRunId || row.runId) ?? '') : ''}
           />
-        ) : (
-          <VirtualRow place={place}>
-            <td className="batch-loading" colSpan={5}>
-              Loading…
-            </td>
-          </VirtualRow>
         )
       }}
     />
   )
 }
 
-/** One sheet row: its box to choose it, its number, state, kept output and the run it came from. */
+/** What a row whose page is on its way shows, in the same cells as a row (its box hidden). */
+const LOADING: BatchRowView = {
+  sheetRow: 0,
+  state: 'not-sent',
+  sends: 0,
+  runId: '',
+  keptRunId: '',
+  problems: [],
+  preview: '',
+}
+
+/**
+ * One sheet row: its box to choose it, its number, state, kept output and the run it came from;
+ * "Loading…" in the same cells while its page is on its way, so its nodes are kept (only their
+ * text changes) when its page comes or another row takes its place on screen.
+ */
 const BatchRow = memo(function BatchRow(props: {
-  row: BatchRowView
+  row: BatchRowView | undefined
   place: RowPlace
   chosen: boolean
   /** How the run shown was sent ('' when the row was never sent). */
   kind: string
 }) {
   const { batch, nav } = useStores()
-  const { row, place } = props
-  const state = STATE_WORDS[row.state]
+  const { place } = props
+  const row = props.row ?? LOADING
+  const loading = !props.row
+  const state = loading ? { label: 'Loading…', tone: 'loading' } : STATE_WORDS[row.state]
   const runId = row.keptRunId || row.runId
   const problems = row.problems.join(' ')
+  const data = loading
+    ? { 'data-loading': '' }
+    : { 'data-sheet-row': String(row.sheetRow), 'data-state': row.state }
   return (
-    <VirtualRow place={place} data-sheet-row={String(row.sheetRow)} data-state={row.state}>
+    <VirtualRow place={place} {...data}>
       <td>
         <input
           type="checkbox"
           checked={props.chosen}
+          disabled={loading}
           aria-label={`Choose sheet row ${row.sheetRow}`}
           title="Shift-click to choose every row from the last one clicked"
           // A click (or Space) flips the box; with Shift, the rows from the last one clicked.
@@ -102,7 +118,7 @@ const BatchRow = memo(function BatchRow(props: {
           onChange={() => {}}
         />
       </td>
-      <td className="num">{row.sheetRow}</td>
+      <td className="num">{loading ? '' : row.sheetRow}</td>
       <td>
         <span className="batch-state">
           <span className={`badge badge-${state.tone}`}>
@@ -123,7 +139,7 @@ const BatchRow = memo(function BatchRow(props: {
       </td>
       <td>
         <span className="batch-preview" title={row.preview || undefined}>
-          {row.preview || '—'}
+          {row.preview || (loading ? '' : '—')}
         </span>
       </td>
       <td>
@@ -138,7 +154,7 @@ const BatchRow = memo(function BatchRow(props: {
             {capitalized(sendKindWords(props.kind))}
           </button>
         ) : (
-          <span className="run-sub">—</span>
+          <span className="run-sub">{loading ? '' : '—'}</span>
         )}
       </td>
     </VirtualRow>

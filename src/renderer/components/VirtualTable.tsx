@@ -9,13 +9,8 @@ export interface RowPlace {
   size: number
 }
 
-/**
- * A table whose rows are virtualized (TanStack Virtual): a fixed scroll area reachable by
- * keyboard, a sticky header, and only the rows in view in the page, each placed by transform.
- * `onEndReached` is called when the last rows come within `endMargin` rows of the bottom, so a
- * caller can ask for more. Rows have a fixed height, which keeps scrolling free of measuring.
- */
-export function VirtualTable<T>(props: {
+/** What a VirtualTable is given: its items, their rows and how the table reads. */
+interface VirtualTableProps<T> {
   items: readonly T[]
   itemKey: (item: T) => string
   rowHeight: number
@@ -32,7 +27,23 @@ export function VirtualTable<T>(props: {
   onRangeChange?: (first: number, last: number) => void
   endMargin?: number
   overscan?: number
-}) {
+  /**
+   * Rows keep their DOM nodes by their place on screen rather than by item: the first row drawn
+   * is always the first node, and so on, so a screen of new rows is text and attributes changed
+   * in place instead of elements made, styled and thrown away, and no node is ever moved (a moved
+   * node is styled and laid out anew). The nodes stay in the rows' order, for the keyboard and
+   * screen readers. For tables scrolled far at a time whose rows hold no state of their own.
+   */
+  recycle?: boolean
+}
+
+/**
+ * A table whose rows are virtualized (TanStack Virtual): a fixed scroll area reachable by
+ * keyboard, a sticky header, and only the rows in view in the page, each placed by transform.
+ * `onEndReached` is called when the last rows come within `endMargin` rows of the bottom, so a
+ * caller can ask for more. Rows have a fixed height, which keeps scrolling free of measuring.
+ */
+export function VirtualTable<T>(props: VirtualTableProps<T>) {
   const scroller = useRef<HTMLDivElement>(null)
   const { items, itemKey, rowHeight, onEndReached, onRangeChange } = props
   // Stable callbacks: TanStack Virtual works out every row's place again when they change.
@@ -81,10 +92,12 @@ export function VirtualTable<T>(props: {
             const item = items[v.index]
             if (item === undefined) return null
             return (
-              // The virtualizer's key: a row keeps its DOM node while it scrolls. Its own item is
-              // the place, the same object while sizes do not change, so a memoized row given it
-              // is not drawn again as the list scrolls.
-              <Fragment key={v.key}>{props.renderRow(item, v)}</Fragment>
+              // The virtualizer's key (or the row's place on screen): a row keeps its DOM node
+              // while it scrolls. Its own item is the place, the same object while sizes do not change, so
+              // a memoized row given it is not drawn again as the list scrolls.
+              <Fragment key={props.recycle ? v.index - visible[0]!.index : v.key}>
+                {props.renderRow(item, v)}
+              </Fragment>
             )
           })}
         </tbody>

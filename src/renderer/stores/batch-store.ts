@@ -4,17 +4,9 @@
  * earlier filter or batch is dropped when it comes.
  */
 import { createStore } from 'zustand/vanilla'
-import type {
-  BatchRowFilter,
-  BatchRowView,
-  BatchView,
-  BridgeApi,
-  BridgeErrorInfo,
-} from '../../shared/bridge'
+import type { BatchRowFilter, BatchView, BridgeApi, BridgeErrorInfo } from '../../shared/bridge'
 import { errorInfo } from './errors'
-
-/** Rows asked for at once: a few screens of a tall window. */
-export const BATCH_PAGE = 200
+import { BATCH_PAGE, batchPageLoader, pagesOf, rowAt, type BatchPages } from './batch-pages'
 
 export interface BatchData {
   environment: string
@@ -28,8 +20,8 @@ export interface BatchData {
   filter: BatchRowFilter
   /** Rows matching the filter (-1 until the first page comes). */
   total: number
-  /** Loaded pages of rows under the filter, by page number. */
-  pages: Readonly<Record<number, readonly BatchRowView[]>>
+  /** Pages of rows under the filter near the view, by page number (farther ones are let go). */
+  pages: BatchPages
   /** Chosen sheet rows, to send. */
   chosen: ReadonlySet<number>
   /** Where the last plain click chose, for a shift-click range (a position in the list). */
@@ -39,7 +31,7 @@ export interface BatchData {
 export interface BatchActions {
   open(environment: string, runId: string): Promise<void>
   setFilter(filter: BatchRowFilter): Promise<void>
-  /** The list shows positions first..last: ask for the pages it lacks. */
+  /** The list shows positions first..last: ask for the pages it lacks, and the next ones. */
   showRange(first: number, last: number): Promise<void>
   /** A click on the row at `index`: its box flips; with shift, every row from the anchor takes its new state. */
   choose(index: number, range: boolean): Promise<void>
@@ -47,11 +39,6 @@ export interface BatchActions {
   /** After a send: the batch and its shown rows again (the new run's rows are pending now). */
   refresh(): Promise<void>
   close(): void
-}
-
-/** The row at a position in the filtered list, when its page is loaded. */
-export function rowAt(state: Pick<BatchData, 'pages'>, index: number): BatchRowView | undefined {
-  return state.pages[Math.floor(index / BATCH_PAGE)]?.[index % BATCH_PAGE]
 }
 
 const EMPTY: BatchData = {
@@ -68,76 +55,47 @@ const EMPTY: BatchData = {
   anchor: null,
 }
 
-type SetState = (partial: Partial<BatchData>) => void
-type GetState = () => BatchData & BatchActions
+/** The chosen sheet rows once a click leaves `rows` chosen (`on`) or not. */
+function chooseRows(chosen: ReadonlySet<number>, rows: readonly number[], on: boolean) {
+  const next = new Set(chosen)
+  for (const row of rows) {
+    if (on) next.add(row)
+    else next.delete(row)
+  }
+  return next
+}
 
-/**
- * Pages of rows asked for the batch and filter shown. `generation` is bumped whenever what the
- * pages answer for changes (batch, filter, a refresh): a page asked before is then dropped.
- */
-function pageLoader(api: BridgeApi, set: SetState, get: GetState) {
-  let generation = 0
-  const asking = new Set<number>()
-  async function loadPage(page: number, mine = generation) {
-    const { environment, batch, filter } = get()
-    if (!batch || asking.has(page)) return
-    asking.add(page)
-    try {
-      const window = await api.getBatchRows({
+type Store = BatchData & BatchActions
+
+/** The batch's pages, asked for the batch and filter the store shows. */
+function storePages(api: BridgeApi, set: (partial: Partial<Store>) => void, get: () => Store) {
+  return batchPageLoader({
+    ask: (page) => {
+      const { environment, batch, filter } = get()
+      if (!batch) return null
+      return api.getBatchRows({
         environment,
         batchId: batch.batchId,
         filter,
         from: page * BATCH_PAGE,
         count: BATCH_PAGE,
       })
-      if (mine !== generation) return
-      set({ total: window.total, pages: { ...get().pages, [page]: window.rows }, error: null })
-    } catch (error) {
-      if (mine === generation) set({ error: errorInfo(error) })
-    } finally {
-      if (mine === generation) asking.delete(page)
-    }
-  }
-  return {
-    loadPage,
-    /** Forgets every page asked so far; the new generation. */
-    forget() {
-      generation++
-      asking.clear()
-      return generation
     },
-    /** Starts the rows over (a new filter or after a send), asking `pages` again. */
-    async restart(pages: number[]) {
-      this.forget()
-      set({ pages: {}, total: -1 })
-      await Promise.all(pages.map((p) => loadPage(p)))
-    },
-    current: (mine: number) => mine === generation,
-  }
-}
-
-/** The pages that hold positions first..last. */
-function pagesOf(first: number, last: number): number[] {
-  const out: number[] = []
-  for (let p = Math.floor(first / BATCH_PAGE); p <= Math.floor(last / BATCH_PAGE); p++) out.push(p)
-  return out
-}
-
-/** Rows first..last as the click on `index` leaves them chosen (`on`: chosen, else not). */
-function chooseRange(state: BatchData, from: number, to: number, on: boolean): Set<number> {
-  const chosen = new Set(state.chosen)
-  for (let i = from; i <= to; i++) {
-    const row = rowAt(state, i)
-    if (!row) continue
-    if (on) chosen.add(row.sheetRow)
-    else chosen.delete(row.sheetRow)
-  }
-  return chosen
+    pages: () => get().pages,
+    keep: (kept, total) => set({ total, error: null, ...(kept ? { pages: kept } : {}) }),
+    failed: (error) => set({ error: errorInfo(error) }),
+  })
 }
 
 export function createBatchStore(api: BridgeApi) {
-  return createStore<BatchData & BatchActions>()((set, get) => {
-    const pages = pageLoader(api, set, get)
+  return createStore<Store>()((set, get) => {
+    const pages = storePages(api, set, get)
+    /** Starts the rows over (a new filter or after a send), asking `shown` again. */
+    const restart = async (shown: number[]) => {
+      pages.forget()
+      set({ pages: {}, total: -1 })
+      await Promise.all(shown.map((p) => pages.load(p)))
+    }
     return {
       ...EMPTY,
       async open(environment, runId) {
@@ -147,7 +105,7 @@ export function createBatchStore(api: BridgeApi) {
           const batch = await api.getBatch({ environment, runId })
           if (!pages.current(mine)) return
           set({ batch, none: batch === null, loading: false })
-          if (batch) await pages.loadPage(0, mine)
+          if (batch) await pages.load(0, mine)
         } catch (error) {
           if (pages.current(mine)) set({ loading: false, error: errorInfo(error) })
         }
@@ -155,26 +113,35 @@ export function createBatchStore(api: BridgeApi) {
       async setFilter(filter) {
         if (filter === get().filter) return
         set({ filter, anchor: null })
-        await pages.restart([0])
+        await restart([0])
       },
       async showRange(first, last) {
-        const { pages: loaded, total } = get()
-        const end = total >= 0 ? Math.min(last, total - 1) : last
-        const missing = pagesOf(Math.max(0, first), Math.max(0, end)).filter((p) => !loaded[p])
-        await Promise.all(missing.map((p) => pages.loadPage(p)))
+        const { total } = get()
+        const end = Math.max(0, total >= 0 ? Math.min(last, total - 1) : last)
+        const start = Math.max(0, first)
+        const kept = pages.view(Math.floor(start / BATCH_PAGE), Math.floor(end / BATCH_PAGE))
+        if (kept) set({ pages: kept })
+        // The pages in view, then one either side, so a row scrolled to is mostly there already.
+        const shown = pagesOf(start, end)
+        const ahead = [shown[0]! - 1, shown.at(-1)! + 1].filter(
+          (p) => p >= 0 && (total < 0 || p * BATCH_PAGE < total),
+        )
+        const loaded = get().pages
+        const missing = [...shown, ...ahead].filter((p) => !loaded[p])
+        await Promise.all(missing.map((p) => pages.load(p)))
       },
       async choose(index, range) {
         const { anchor } = get()
-        const clicked = rowAt(get(), index)
+        const clicked = rowAt(get().pages, index)
         if (!clicked) return
         const on = !get().chosen.has(clicked.sheetRow)
         const [from, to] =
           range && anchor !== null
             ? [Math.min(anchor, index), Math.max(anchor, index)]
             : [index, index]
-        // A range reaches rows not loaded yet: their pages first, so each is chosen by its row.
-        if (from !== to) await get().showRange(from, to)
-        set({ chosen: chooseRange(get(), from, to, on), anchor: index })
+        // A range may reach rows never seen or let go: known by their sheet rows, asked if unseen.
+        const rows = from === to ? [clicked.sheetRow] : await pages.sheetRowsIn(from, to)
+        set({ chosen: chooseRows(get().chosen, rows, on), anchor: index })
       },
       chooseNone: () => set({ chosen: new Set(), anchor: null }),
       async refresh() {
@@ -187,7 +154,7 @@ export function createBatchStore(api: BridgeApi) {
         } catch (error) {
           set({ error: errorInfo(error) })
         }
-        await pages.restart(shown.length > 0 ? shown : [0])
+        await restart(shown.length > 0 ? shown : [0])
       },
       close() {
         pages.forget()
