@@ -62,6 +62,20 @@ export function tierOf(file) {
   return 'fast'
 }
 
+/**
+ * How vitest runs a tier, beside its files. The fast tier's files share one worker process, so
+ * React, happy-dom and the app's modules load once rather than once per file (each file still gets
+ * its own happy-dom window; a test that changes a global puts it back: see
+ * test/components/harness.tsx). The integration tier waits on HTTP and child processes more than
+ * it computes, so it runs more files at once than the machine has cores.
+ */
+export function vitestOptions(tier) {
+  if (tier === 'fast') return ['--isolate=false']
+  if (tier === 'integration') return [`--maxWorkers=${INTEGRATION_WORKERS}`]
+  return []
+}
+const INTEGRATION_WORKERS = 3
+
 export function filesOf(tier) {
   return testFiles(testDir).filter((file) => tierOf(file) === tier).map((file) => relative(root, file))
 }
@@ -83,7 +97,8 @@ function main(argv) {
     if (built.status !== 0) process.exit(built.status ?? 1)
   }
   const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
-  const r = spawnSync(npx, ['vitest', 'run', ...argv.slice(1), ...files], { cwd: root, stdio: 'inherit' })
+  const args = ['vitest', 'run', ...vitestOptions(tier), ...argv.slice(1), ...files]
+  const r = spawnSync(npx, args, { cwd: root, stdio: 'inherit' })
   process.exit(r.status ?? 1)
 }
 
