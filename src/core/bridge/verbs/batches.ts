@@ -44,11 +44,13 @@ function noBatch(batchId: string): EngineError {
   )
 }
 
-export function batchVerbs(
-  ctx: VerbContext<
-    Connects & SendServices & Pick<Engine, 'batches' | 'downloads' | 'history' | 'schemas'>
-  >,
-): Verbs<'getBatch' | 'getBatchRows' | 'planBatchRows'> {
+/** What the batch page's verbs use of the engine. */
+type BatchServices = Connects &
+  SendServices &
+  Pick<Engine, 'batches' | 'downloads' | 'history' | 'schemas'>
+type BatchVerb = 'getBatch' | 'getBatchRows' | 'planBatchRows'
+
+export function batchVerbs(ctx: VerbContext<BatchServices>): Verbs<BatchVerb> {
   const { engine } = ctx
   const connect = (environment: string) => engine.connect({ env: environment })
   const stateOf = async (environment: string, batchId: string, offline: boolean) => {
