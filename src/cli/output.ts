@@ -14,6 +14,11 @@ export interface Output {
   json: boolean
   /** The command's answer: JSON with --json, else the text `human` makes. */
   result(value: unknown, human?: (value: unknown) => string): void
+  /**
+   * The command's answer as a JSON document too big to build whole, written a part at a time on
+   * stdout, each after the one before has gone (--json only).
+   */
+  resultParts(parts: Iterable<string>): Promise<void>
   /** A raw line on stdout, for the few announcements scripts wait for (e.g. "listening on"). */
   announce(line: string): void
   /** A note or progress line, always on stderr. */
@@ -32,7 +37,11 @@ export interface Output {
 }
 
 export interface OutputStreams {
-  stdout: { write(text: string): unknown; isTTY?: boolean }
+  stdout: {
+    write(text: string): unknown
+    isTTY?: boolean
+    once?(event: 'drain', listener: () => void): unknown
+  }
   stderr: { write(text: string): unknown; isTTY?: boolean }
 }
 
@@ -62,6 +71,12 @@ export function createOutput(
         const text = forOut(human ? human(value) : JSON.stringify(value, null, 2))
         streams.stdout.write(text.endsWith('\n') ? text : `${text}\n`)
       }
+    },
+    async resultParts(parts) {
+      const { stdout } = streams
+      for (const part of parts)
+        if (stdout.write(part) === false && stdout.once)
+          await new Promise<void>((drained) => stdout.once!('drain', drained))
     },
     announce(line) {
       streams.stdout.write(`${forOut(line)}\n`)

@@ -20,6 +20,7 @@ import { RowLimits } from './flows/spend/row-limits'
 import { Environments } from './environments/environments'
 import { History } from './storage/run-history'
 import { openDb, type Db } from './storage/db'
+import { RunRowsTable } from './storage/tables/run-rows'
 import { Schemas } from './flows/prepare/schema-cache'
 import { ColumnMappings } from './flows/prepare/column-mappings'
 import { CallbackAddresses } from './flows/prepare/callback-addresses'
@@ -50,6 +51,11 @@ export interface EngineOptions {
   /** A token that overrides the stored ones (SKILL_RUNNER_TOKEN), for saved environments. */
   tokenOverride?: string | undefined
   startBuiltInSandbox?: StartBuiltInSandbox
+  /**
+   * When the program that starts the built-in Sandbox was written to disk (ms): what the Sandbox
+   * answered since then about its templates is kept as its answer (flows/prepare/schema-cache.ts).
+   */
+  programSinceMs?: number
   /** Timeouts and retries of the API clients (tests make them short). */
   api?: Partial<Omit<ApiClientOptions, 'baseUrl' | 'token' | 'fetch'>>
   log?: (line: string) => void
@@ -70,6 +76,8 @@ export class Engine {
   readonly history: History
   /** Each buyer's sheet across the runs made from it. */
   readonly batches: Batches
+  /** Runs' rows and outputs as last read from their detail, read back in windows and pages. */
+  readonly runRows: RunRowsTable
   readonly uploads: Uploads
   readonly downloads: Downloads
   /** Official template schemas kept for offline use. */
@@ -116,10 +124,11 @@ export class Engine {
     })
     this.submissions = new Submissions(this.db, join(options.home, 'inputs'))
     this.history = new History(this.db)
+    this.runRows = new RunRowsTable(this.db)
     this.batches = new Batches(this.db, this.history)
     this.uploads = new Uploads(this.db)
     this.downloads = new Downloads(this.db)
-    this.schemas = new Schemas(this.db)
+    this.schemas = new Schemas(this.db, options.programSinceMs)
     this.mappings = new ColumnMappings(this.db)
     this.callbackAddresses = new CallbackAddresses(this.db)
     this.drafts = new PrepareDrafts(this.db, join(options.home, 'drafts'))

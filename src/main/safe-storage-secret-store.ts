@@ -11,7 +11,7 @@
 import { UserFacingError } from '../core/errors'
 import { readFile } from 'node:fs/promises'
 import { writePrivateJson } from './private-json-file'
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** The parts of Electron's safeStorage the store uses (tests pass a stand-in). */
 export interface SafeStorageLike {

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { writePrivateJson } from './private-json-file'
-import { z } from 'zod'
+import * as z from 'zod'
 
 export interface WindowState {
   x?: number

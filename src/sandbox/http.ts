@@ -4,7 +4,7 @@
  * DESIGN.md fixes for every failure.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { z } from 'zod'
+import type * as z from 'zod'
 
 /** A failure with the HTTP status it should be answered with. */
 export class HttpError extends Error {

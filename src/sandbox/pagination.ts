@@ -4,7 +4,7 @@
  * that was edited, belongs to someone else or to another query is a 400, never a wrong page.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { z } from 'zod'
+import * as z from 'zod'
 import { badRequest } from './http'
 
 const payloadSchema = z.object({

@@ -4,7 +4,7 @@
  * service made (its rows as tasks with no artifacts) under a stable id, so a restart with the
  * same database and seed adds nothing. README.md documents the shape.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { creatorListingSchema } from '../shared/contract'
 import { type Db, type ListingRow, type OfficialTemplateRow, getRow, run } from './db'
 import { sha256Hex, uuidFrom } from './ids'

@@ -4,7 +4,7 @@
  * stored, and a bad entry stops the start with a message that names it.
  */
 import { readFile } from 'node:fs/promises'
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   creatorListingSchema,
   listingInputSchemaSchema,

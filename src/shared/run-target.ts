@@ -5,13 +5,14 @@
  * fee per task once a plan has read it (null: the service does not show it to this buyer).
  * Where only which target matters, those are simply absent.
  */
+import type { AmountT } from './format/amounts'
 export type RunTarget =
   | { kind: 'template'; templateId: string; callbackUrl?: string | undefined }
   | {
       kind: 'listing'
       listingId: string
       listingVersionId: string
-      taskFixedFeeT?: number | null | undefined
+      taskFixedFeeT?: AmountT | null | undefined
     }
 
 /** Which template or listing alone, without what a send adds (the callback address, the fee). */

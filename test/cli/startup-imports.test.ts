@@ -64,7 +64,7 @@ describe('validate against a template', () => {
   // Its action, and the engine of the command line that ctx.engine() imports.
   const entries = ['src/cli/actions/validate.ts', 'src/cli/engine.ts']
 
-  it('loads the offline check, not the spending flows, the sandbox or node:https', async () => {
+  it('loads the offline check, not the spending flows, the sandbox, node:https or node:crypto', async () => {
     const { modules, builtins } = await loadedStatically(entries)
     expect(modules).toContain('src/core/flows/prepare/check-workbook.ts')
     expect(modules).toContain('src/core/engine.ts')
@@ -77,6 +77,8 @@ describe('validate against a template', () => {
     expect(modules.filter((path) => path.startsWith('src/sandbox/'))).toEqual([])
     expect(builtins).not.toContain('node:https')
     expect(builtins).not.toContain('node:tls')
+    // Hashing and ids load node:crypto when first used (core/files/hashing.ts).
+    expect(builtins).not.toContain('node:crypto')
   })
 
   it('asks the service without Node’s fetch, whose undici costs a start 30 ms', () => {

@@ -92,6 +92,25 @@ describe('downloading a run', () => {
     expect(second.files.map((f) => f.path)).toEqual(first.files.map((f) => f.path))
   })
 
+  it('saves the same files from the run stored in the history as from its detail held whole', async () => {
+    const held = await engine.downloads.run(
+      connection,
+      await connection.client.run(runId),
+      mkdtempSync(join(tmpdir(), 'sr-held-')),
+    )
+    // By its id: the detail is read into the history and its outputs saved a page at a time.
+    const stored = await engine.downloads.run(
+      connection,
+      runId,
+      mkdtempSync(join(tmpdir(), 'sr-stored-')),
+    )
+    const files = (d: typeof held) =>
+      d.files.map((f) => [f.artifactId, relative(d.folder, f.path), sha(readFileSync(f.path))])
+    expect(files(stored)).toEqual(files(held))
+    expect(stored.failed).toEqual(held.failed)
+    expect(engine.runRows.counts(connection.historyKey, runId).outputs).toBe(held.files.length)
+  })
+
   it('resumes a download cut half-way and the file is intact', async () => {
     const out = mkdtempSync(join(tmpdir(), 'sr-cut-'))
     const detail = await connection.client.run(bigRunId)

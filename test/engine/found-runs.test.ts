@@ -1,5 +1,6 @@
 // A run found again in the service's run list for a submission whose answer never came: taken
 // only when it is the one run that fits, and the only entry it could be.
+import { amountT } from '../../src/shared/format/amounts'
 import { describe, expect, it } from 'vitest'
 import { findLostAnswers } from '../../src/core/flows/spend/found-runs'
 import type { Submission } from '../../src/core/flows/spend/submissions'
@@ -29,8 +30,8 @@ function entry(id: number, rowCount: number, over: Partial<Submission> = {}): Su
     rowCount,
     rows: [],
     rowNumbers: [],
-    taskFixedFeeT: 4,
-    estimatedCostT: 4 * rowCount,
+    taskFixedFeeT: amountT(4),
+    estimatedCostT: amountT(4 * rowCount),
     retryOfRunId: '',
     followUpOfRunId: '',
     batchId: '',

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Connection, Engine } from '../../src/core/engine'
-import { followUnfinished } from '../../src/core/flows/history/follow-unfinished'
+import { refreshUnfinished } from '../../src/core/flows/history/refresh-unfinished'
 import { listHistory } from '../../src/core/flows/history/history-view'
 import { runEnded, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
@@ -40,7 +40,7 @@ describe('the name History gives a submission’s template', () => {
     const sent = await journal('row-echo', 'sent')
     const { runId } = await engine.submissions.send(connection, sent)
     await runEnded(connection, runId)
-    await followUnfinished(engine.history, connection, 20)
+    await refreshUnfinished(engine.history, connection, 20)
     const notSent = await journal('row-echo', 'not sent yet')
     await engine.schemas.template(connection, 'product-description-writer')
     const schemaOnly = await journal('product-description-writer', 'schema saved')

@@ -13,6 +13,7 @@ const UNDO: Record<number, string> = {
     ALTER TABLE submissions DROP COLUMN send_kind;
     DROP TABLE batches; DROP TABLE batch_set_aside; DROP TABLE run_outcomes;`,
   9: 'DROP TABLE usage_runs; DROP TABLE usage_limits;',
+  10: 'DROP TABLE run_tasks; DROP TABLE run_outputs;',
 }
 
 export function rollBackTo(db: Db, version: number): void {

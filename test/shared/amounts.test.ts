@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest'
 import {
   agreeWords,
+  amountT,
   formatAmount,
+  leftT,
+  shareT,
+  sumT,
+  timesT,
   estimateSourceWords,
   estimateWords,
   plural,
@@ -81,6 +86,19 @@ describe('amounts in words', () => {
     expect(unknown).not.toMatch(/up to 10/)
   })
 
+  it('the agreement of rows sent as parts names the runs they make', () => {
+    expect(agreeWords(facts({ runs: 3 }), 5)).toBe(
+      'I agree to pay up to 5 credits for these 3 runs.',
+    )
+    expect(agreeWords(facts({ runs: 3 }), undefined)).toMatch(
+      /^I agree to pay about 3 credits for these 3 runs \(the actual cost is charged\)\.$/,
+    )
+    expect(agreeWords(facts({ runs: 3, estimateT: null }), undefined)).toBe(
+      'I agree to pay what these 3 runs cost; the amount is known only once they end.',
+    )
+    expect(agreeWords(facts({ runs: 1 }), 5)).toBe('I agree to pay up to 5 credits for this run.')
+  })
+
   it('an unknown cost never claims that no run has ended (a pilot may just have)', () => {
     const unknown = facts({ estimateT: null, estimateSource: 'none', learnedFrom: null })
     for (const kind of ['template', 'listing'] as const) {
@@ -88,5 +106,20 @@ describe('amounts in words', () => {
       expect(words).not.toMatch(/has ended here/)
       expect(words).toMatch(/told its cost per row yet/)
     }
+  })
+})
+
+describe('amounts in the service unit', () => {
+  it('add, multiply and share without losing or inventing a unit', () => {
+    expect(sumT([3, 4, 5])).toBe(12)
+    expect(timesT(amountT(4), 30)).toBe(120)
+    // Parts' shares of an estimate add up to it exactly: nearest at each cut, differences between.
+    const whole = amountT(10)
+    const cuts = [0, 1, 2, 3].map((at) => shareT(whole, at, 3, 'nearest'))
+    expect(cuts[3]! - cuts[0]!).toBe(10)
+    expect(shareT(amountT(10), 1, 3, 'up')).toBe(4)
+    expect(shareT(amountT(10), 1, 4, 'exact')).toBe(2.5)
+    expect(leftT(amountT(100), amountT(130))).toBe(0)
+    expect(amountT(null)).toBeNull()
   })
 })

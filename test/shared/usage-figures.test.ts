@@ -1,5 +1,6 @@
 // Usage figures from runs: the monthly sum over several months, the month's edge in time zones,
 // runs still going counted by their estimate, the top targets and "Other", and the CSV.
+import { amountT } from '../../src/shared/format/amounts'
 import { describe, expect, it } from 'vitest'
 import { monthSpending, usageFigures, type UsageRun } from '../../src/shared/usage/figures'
 import { usageCsv, usageReport } from '../../src/shared/usage/report'
@@ -121,15 +122,18 @@ describe('usage figures', () => {
 
   it('says when a send would pass the limit, and when the month reaches 80%', () => {
     const month = { month: '2026-11', finishedT: 60, runningT: 10 }
-    expect(standingOf(month, 100, 5)).toMatchObject({
+    expect(standingOf(month, amountT(100), amountT(5))).toMatchObject({
       spentT: 70,
       leftT: 30,
       over: false,
       nearly: false,
     })
-    expect(standingOf(month, 100, 10)).toMatchObject({ over: false, nearly: true })
-    expect(standingOf(month, 100, 31)).toMatchObject({ over: true })
-    expect(standingOf({ ...month, finishedT: 90 }, 100, null)).toMatchObject({
+    expect(standingOf(month, amountT(100), amountT(10))).toMatchObject({
+      over: false,
+      nearly: true,
+    })
+    expect(standingOf(month, amountT(100), amountT(31))).toMatchObject({ over: true })
+    expect(standingOf({ ...month, finishedT: 90 }, amountT(100), null)).toMatchObject({
       leftT: 0,
       over: true,
     })

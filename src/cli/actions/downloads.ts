@@ -74,17 +74,21 @@ export async function saveWatchedOutputs(
 export async function runsDownload(ctx: CommandContext, args: ParsedArgs, self: Declared) {
   const output = outputOption(args, self, 'folder')
   const { engine, connection } = await ctx.session()
-  const detail = await connection.client.run(args.positionals[0]!, { signal: ctx.signal })
-  if (!isTerminalStatus(detail.run.status))
-    ctx.out.note(
-      `the run is still ${detail.run.status}; this downloads what is ready now (run the command again later for the rest)`,
-    )
+  // Read into the history and saved a page at a time: a run of any size.
   const result = await downloadRunOutputs(
     engine,
     connection,
-    detail,
+    args.positionals[0]!,
     resolve(output),
-    progress(ctx),
+    {
+      ...progress(ctx),
+      seen: (run) => {
+        if (!isTerminalStatus(run.status))
+          ctx.out.note(
+            `the run is still ${run.status}; this downloads what is ready now (run the command again later for the rest)`,
+          )
+      },
+    },
   )
   ctx.out.endProgress()
   const answer = {

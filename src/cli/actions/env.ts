@@ -13,7 +13,7 @@ import {
 } from '../command'
 import { UsageError } from '../errors'
 import { table } from '../output'
-import { formatAmount } from '../../shared/format/amounts'
+import { amountT, formatAmount } from '../../shared/format/amounts'
 import { MAX_ROW_LIMIT } from '../../core/flows/spend/row-limits'
 
 /** The TOKEN column: where each token is, as the app's header and sidebar say it. */
@@ -83,20 +83,29 @@ export async function envRemove(ctx: CommandContext, args: ParsedArgs) {
   await printList(ctx)
 }
 
-/** `env limit NAME [N|off]`: shows the limit, or sets it (a whole number) or turns it off. */
-export async function envLimit(ctx: CommandContext, args: ParsedArgs, self: Declared) {
+/**
+ * The environment an `env limit|rows NAME [VALUE]` names, and the value given: null for the word
+ * that clears the setting (`off`, `auto`), undefined when none was given (the setting is shown).
+ */
+async function settingArgs(ctx: CommandContext, args: ParsedArgs, clear: string) {
   const [name, value] = args.positionals as [string, string | undefined]
   const engine = await ctx.engine()
   const connection = await engine.connect({ env: name })
-  if (value !== undefined) {
-    const off = value.toLowerCase() === 'off'
-    if (!off && !/^\d{1,15}$/.test(value)) {
+  const given = value === undefined ? undefined : value.toLowerCase() === clear ? null : value
+  return { engine, connection, given }
+}
+
+/** `env limit NAME [N|off]`: shows the limit, or sets it (a whole number) or turns it off. */
+export async function envLimit(ctx: CommandContext, args: ParsedArgs, self: Declared) {
+  const { engine, connection, given } = await settingArgs(ctx, args, 'off')
+  if (given !== undefined) {
+    if (given !== null && !/^\d{1,15}$/.test(given)) {
       throw misuse(
         self,
-        `the limit is a whole number of ${connection.unitLabel} or off, not “${value}”.`,
+        `the limit is a whole number of ${connection.unitLabel} or off, not “${given}”.`,
       )
     }
-    const limitT = off ? null : Number(value)
+    const limitT = given === null ? null : amountT(Number(given))
     if (limitT === 0)
       throw misuse(self, 'a limit of 0 would refuse every send; give off to turn it off.')
     engine.usage.setLimit(connection.name, limitT)
@@ -112,16 +121,13 @@ export async function envLimit(ctx: CommandContext, args: ParsedArgs, self: Decl
 
 /** `env rows NAME [N|auto]`: shows the most rows per request, or sets it, or leaves it to be learnt. */
 export async function envRows(ctx: CommandContext, args: ParsedArgs, self: Declared) {
-  const [name, value] = args.positionals as [string, string | undefined]
-  const engine = await ctx.engine()
-  const connection = await engine.connect({ env: name })
-  if (value !== undefined) {
-    const auto = value.toLowerCase() === 'auto'
-    const rows = auto ? null : Number(value)
-    if (!auto && (!/^\d{1,8}$/.test(value) || rows! < 1 || rows! > MAX_ROW_LIMIT)) {
+  const { engine, connection, given } = await settingArgs(ctx, args, 'auto')
+  if (given !== undefined) {
+    const rows = given === null ? null : Number(given)
+    if (given !== null && (!/^\d{1,8}$/.test(given) || rows! < 1 || rows! > MAX_ROW_LIMIT)) {
       throw misuse(
         self,
-        `the rows per request are a whole number from 1 to ${MAX_ROW_LIMIT.toLocaleString('en-US')} or auto, not “${value}”.`,
+        `the rows per request are a whole number from 1 to ${MAX_ROW_LIMIT.toLocaleString('en-US')} or auto, not “${given}”.`,
       )
     }
     engine.rowLimits.set(connection.historyKey, rows)

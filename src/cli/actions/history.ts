@@ -1,5 +1,5 @@
 /** `history`: the submissions made from this computer, with their runs' latest status and cost. */
-import { followUnfinished } from '../../core/flows/history/follow-unfinished'
+import { refreshUnfinished } from '../../core/flows/history/refresh-unfinished'
 import { listHistory } from '../../core/flows/history/history-view'
 import type { Submission } from '../../core/flows/spend/submissions'
 import type { HistoryEntryView } from '../../shared/bridge'
@@ -15,7 +15,7 @@ export async function history(ctx: CommandContext, args: ParsedArgs) {
   const connection = await ctx.connect().catch(() => null)
   // A run whose answer never arrived (the process was killed) is found again on the service.
   if (connection) await engine.submissions.findLostRuns(connection, ctx.signal)
-  if (connection) await followUnfinished(engine.history, connection, 20, ctx.signal)
+  if (connection) await refreshUnfinished(engine.history, connection, 20, ctx.signal)
   const page = listHistory(
     engine.history,
     engine.submissions,

@@ -1,5 +1,11 @@
 /** `runs list` and `runs show`. */
-import { isTerminalStatus, type RunDetail, type RunSummary } from '../../shared/contract'
+import {
+  isTerminalStatus,
+  type Artifact,
+  type RunDetail,
+  type RunSummary,
+  type RunTask,
+} from '../../shared/contract'
 import {
   formatAmount,
   rowColumnHeader,
@@ -13,6 +19,7 @@ import {
 import type { Connection } from '../../core/environments/connection'
 import type { Engine } from '../../core/engine'
 import { rowNumberingOf } from '../../core/flows/spend/submissions'
+import { readStoredRun } from '../../core/flows/watch/stored-detail'
 import { integerOption, stringOption, type ParsedArgs, type CommandContext } from '../command'
 import { table } from '../output'
 import type { Style } from '../style'
@@ -45,13 +52,57 @@ export async function runsList(ctx: CommandContext, args: ParsedArgs) {
   )
 }
 
+/** A run of more tasks or outputs than this is shown from the history, a page at a time. */
+const SHOWN_WHOLE_UP_TO = 5000
+
+/**
+ * A run's detail, read into the history as it arrives. A big run's is written from there a page
+ * at a time with --json (the same document), and its rows alone are read back for the text.
+ */
 export async function runsShow(ctx: CommandContext, args: ParsedArgs) {
   const { engine, connection } = await ctx.session()
-  const detail = await connection.client.run(args.positionals[0]!, { signal: ctx.signal })
-  engine.recordRuns(connection.historyKey, [detail.run])
-  ctx.out.result(detail, () =>
-    describeRun(detail, connection.unitLabel, numberingOf(engine, connection, detail)),
-  )
+  const { historyKey } = connection
+  const runId = args.positionals[0]!
+  const where = { historyKey, runId, keepUpTo: SHOWN_WHOLE_UP_TO }
+  const read = await readStoredRun(connection.client, engine.runRows, where, {
+    signal: ctx.signal,
+  })
+  engine.recordRuns(historyKey, [read.head.run])
+  const describe = (detail: RunDetail) => () =>
+    describeRun(detail, connection.unitLabel, numberingOf(engine, connection, detail))
+  if (read.detail) return ctx.out.result(read.detail, describe(read.detail))
+  if (ctx.out.json) {
+    const pages = {
+      tasks: engine.runRows.taskPages(historyKey, runId),
+      artifacts: engine.runRows.outputPages(historyKey, runId),
+    }
+    return ctx.out.resultParts(detailJson(read.head, pages))
+  }
+  const tasks = [...engine.runRows.taskPages(historyKey, runId)].flat()
+  const detail = { ...read.head, tasks, artifacts: [] }
+  ctx.out.result(null, describe(detail))
+}
+
+/** A run's detail as JSON.stringify(detail, null, 2) writes it, its lists a page at a time. */
+export function* detailJson(
+  head: Pick<RunDetail, 'run' | 'market'>,
+  pages: { tasks: Iterable<RunTask[]>; artifacts: Iterable<Artifact[]> },
+): Generator<string> {
+  const nested = (value: unknown, depth: number) =>
+    JSON.stringify(value, null, 2).replace(/\n/g, `\n${'  '.repeat(depth)}`)
+  yield `{\n  "run": ${nested(head.run, 1)}`
+  if (head.market !== undefined) yield `,\n  "market": ${nested(head.market, 1)}`
+  for (const key of ['tasks', 'artifacts'] as const) {
+    yield `,\n  "${key}": [`
+    let first = true
+    for (const page of pages[key])
+      for (const item of page) {
+        yield `${first ? '' : ','}\n    ${nested(item, 2)}`
+        first = false
+      }
+    yield first ? ']' : '\n  ]'
+  }
+  yield '\n}\n'
 }
 
 /** How this device names the rows of a run (spreadsheet rows when it sent them from a workbook). */

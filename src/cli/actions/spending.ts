@@ -7,7 +7,13 @@ import { refuseOverLimit, withMonthlyLimit } from '../../core/flows/usage/limit'
 import type { Engine } from '../../core/engine'
 import { checkSpendingCap, confirmPlan, describePlan, type Plan } from '../../core/flows/spend'
 import { estimateFacts } from '../../core/flows/spend/describe-plan'
-import { formatAmount, estimateWords, plural } from '../../shared/format/amounts'
+import {
+  amountT,
+  estimateWords,
+  formatAmount,
+  plural,
+  type AmountT,
+} from '../../shared/format/amounts'
 import type { Submission } from '../../core/flows/spend/submissions'
 import type { RunDetail, RunSummary, WorkbookValidation } from '../../shared/contract'
 import { flag, integerOption, stringOption, type CommandContext, type ParsedArgs } from '../command'
@@ -127,7 +133,7 @@ function notePilotLesson(ctx: CommandContext, plan: Plan, run: RunSummary) {
 async function guardSpending(
   ctx: CommandContext,
   plan: Plan,
-  options: { yes: boolean; again: boolean; maxCostT: number | undefined },
+  options: { yes: boolean; again: boolean; maxCostT: AmountT | undefined },
 ): Promise<{ stop: number } | { earlier: Submission } | null> {
   ctx.out.note(describePlan(plan))
   if (plan.duplicateOf && !options.again) {
@@ -167,15 +173,16 @@ async function guardSpending(
 }
 
 export function spendingOptions(args: ParsedArgs) {
+  const cap = integerOption(
+    stringOption(args, 'max-cost'),
+    '--max-cost',
+    0,
+    Number.MAX_SAFE_INTEGER,
+  )
   return {
     yes: flag(args, 'yes'),
     again: flag(args, 'again'),
-    maxCostT: integerOption(
-      stringOption(args, 'max-cost'),
-      '--max-cost',
-      0,
-      Number.MAX_SAFE_INTEGER,
-    ),
+    maxCostT: cap === undefined ? undefined : amountT(cap),
   }
 }
 

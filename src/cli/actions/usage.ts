@@ -6,7 +6,7 @@
 import { resolve } from 'node:path'
 import { limitWords, localTimeZone, standingOf } from '../../core/flows/usage/limit'
 import { writeFileAtomically } from '../../core/files/atomic-write'
-import { formatAmount, plural } from '../../shared/format/amounts'
+import { amountT, formatAmount, plural } from '../../shared/format/amounts'
 import { usageCsv, usageReport } from '../../shared/usage/report'
 import {
   integerOption,
@@ -91,7 +91,7 @@ export async function usage(ctx: CommandContext, args: ParsedArgs, self: Declare
     ]
     if (limitT !== null) {
       const month = { month: '', finishedT: t.thisMonthT, runningT: t.runningEstimateT }
-      lines.push(limitWords(standingOf(month, limitT, null), unit))
+      lines.push(limitWords(standingOf(month, amountT(limitT), null), unit))
     }
     return lines.join('\n')
   })

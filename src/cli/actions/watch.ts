@@ -1,7 +1,7 @@
 /** `runs watch`, and the following of a run to its end that `--watch` on the paid commands shares. */
 import type { Connection, Engine } from '../../core/engine'
 import { earlierPaces } from '../../core/flows/watch/earlier-paces'
-import { followRunToEnd } from '../../core/flows/watch/follow-run'
+import { watchRunToEnd } from '../../core/flows/watch/watch-run'
 import type { RunSummary } from '../../shared/contract'
 import { isTerminalStatus } from '../../shared/contract'
 import {
@@ -50,7 +50,7 @@ export async function watchToEnd(
   )
   let detail
   try {
-    detail = await followRunToEnd(engine, connection, runId, {
+    detail = await watchRunToEnd(engine, connection, runId, {
       signal: ctx.signal,
       ...(outageRetryMs ? { outageRetryMs } : {}),
       onProgress: (run, recent) => {

@@ -9,6 +9,7 @@ import { isTerminalStatus } from '../../shared/contract'
 import type { ActivityUpdate, RunsUpdate } from '../../shared/bridge'
 import { RunWatcher } from '../flows/watch/run-watcher'
 import { DetailChanges, type DetailLook } from '../flows/watch/run-watcher-changes'
+import { WINDOWED_FROM, type StoredRead } from '../flows/watch/stored-detail'
 import { keepNoParts, type RunDetailHead, type RunDetailSink } from '../service/run-detail-stream'
 import type { Emit, RunFollowOptions } from './types'
 
@@ -25,6 +26,8 @@ export interface RunsSource {
   getRun(environment: string, runId: string): Promise<RunDetail>
   /** A run's detail read as it arrives, into the sink `open` makes for each attempt. */
   readRun(environment: string, runId: string, open: () => RunDetailSink): Promise<RunDetailHead>
+  /** A run's detail read into the history as it arrives; whole as well up to `keepUpTo` parts. */
+  storeRun(environment: string, runId: string, keepUpTo: number): Promise<StoredRead>
   /** The unit an environment counts money in, for the "run ended" notice. */
   unitLabel(environment: string): string
   /** Changes when a submission is accepted here or by another process on this computer. */
@@ -48,6 +51,8 @@ interface Followed {
   open: Map<string, number>
   /** The big open runs' pushes so far (what the windows hold), by run id. */
   changes: Map<string, DetailChanges>
+  /** The open runs shown a window at a time, with their pushes so far. */
+  windowed: Map<string, number>
 }
 
 /**
@@ -122,6 +127,7 @@ export class RunFollower {
     }
     f.open.delete(runId)
     f.changes.delete(runId)
+    f.windowed.delete(runId)
     f.watcher.unfocus(runId)
     if (f.listed || f.open.size > 0) return
     this.forget(environment, f)
@@ -198,6 +204,7 @@ export class RunFollower {
       listed: false,
       open: new Map(),
       changes: new Map(),
+      windowed: new Map(),
     }
     const offs = [
       watcher.on('detail', (detail) => this.pushDetail(environment, f, detail)),
@@ -213,6 +220,7 @@ export class RunFollower {
       watcher.on('ended', (run) => {
         // Its last detail was pushed before this: nothing more to send of it.
         f.changes.delete(run.runId)
+        f.windowed.delete(run.runId)
         emit('runEnded', { environment, unitLabel: source.unitLabel(environment), run })
       }),
       // The service went away: the window keeps what it last saw and says since when.
@@ -252,6 +260,10 @@ export class RunFollower {
     runId: string,
     run: RunSummary,
   ): Promise<boolean> {
+    if (f.windowed.has(runId) || run.totalTasks > (this.options.windowedFrom ?? WINDOWED_FROM)) {
+      await this.storeBigDetail(environment, f, runId)
+      return true
+    }
     let changes = f.changes.get(runId)
     if (!changes && run.totalTasks <= (this.options.wholeDetailUpTo ?? WHOLE_DETAIL_UP_TO)) {
       return false
@@ -271,6 +283,30 @@ export class RunFollower {
         return true
       }
     }
+  }
+
+  /**
+   * A run shown a window at a time: its detail read into the history (only what changed is
+   * written), and its counts pushed, so its page asks again for the rows it shows.
+   */
+  private async storeBigDetail(environment: string, f: Followed, runId: string) {
+    const seq = (f.windowed.get(runId) ?? 0) + 1
+    f.windowed.set(runId, seq)
+    const { head, counts } = await this.source.storeRun(environment, runId, 0)
+    if (!f.open.has(runId)) return
+    this.emit('runDetailChanged', {
+      environment,
+      runId,
+      seq,
+      after: null,
+      run: head.run,
+      ...(head.market ? { market: head.market } : {}),
+      tasks: [],
+      artifacts: [],
+      taskCount: counts.tasks,
+      artifactCount: counts.outputs,
+      rows: counts,
+    })
   }
 
   /** A followed run's detail: whole when small, else what changed since the last push. */

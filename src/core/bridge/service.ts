@@ -23,7 +23,7 @@ import { usageVerbs } from './verbs/usage'
 import { creatorVerbs } from './verbs/creator'
 import { environmentVerbs } from './verbs/environments'
 import { checkVerbs, targetVerbs } from './verbs/prepare'
-import { runsSource, runVerbs } from './verbs/runs'
+import { runsSource, runVerbs, runWindowVerbs } from './verbs/runs'
 import { setAsideVerbs } from './verbs/set-aside'
 import { batchVerbs } from './verbs/batches'
 import { spendVerbs } from './verbs/spend'
@@ -109,6 +109,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     ...batchVerbs(ctx),
     ...setAsideVerbs(ctx, files),
     ...runVerbs(ctx, source),
+    ...runWindowVerbs(ctx),
     ...outputVerbs(ctx),
     ...historyVerbs(ctx),
     ...settingsVerbs(ctx),

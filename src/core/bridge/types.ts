@@ -42,6 +42,11 @@ export interface RunFollowOptions {
    * (runDetailChanged) instead of whole at each change (default 1,000).
    */
   wholeDetailUpTo?: number
+  /**
+   * An open run of more tasks or outputs than this is read into the history and shown a window
+   * of rows at a time (getRunRows), its changes pushed as counts alone (default WINDOWED_FROM).
+   */
+  windowedFrom?: number
   setTimer?: (fn: () => void, ms: number) => unknown
   clearTimer?: (handle: unknown) => void
 }

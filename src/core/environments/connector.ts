@@ -163,20 +163,45 @@ export class Connections {
   }
 
   private async connectTo(env: SavedEnvironment): Promise<Connection> {
-    if (env.builtIn) {
-      let running
-      try {
-        running = await this.sandbox.ensure()
-      } catch (error) {
-        throw new EngineError(
-          'unavailable',
-          `The built-in Sandbox could not start: ${error instanceof Error ? error.message : String(error)}.`,
-          'Restart Skill Runner. If it happens again, remove the "sandbox" folder in the data folder.',
-        )
-      }
-      return this.makeConnection(env.name, running.url, true, env.unitLabel, running.token)
-    }
+    if (env.builtIn) return this.builtInConnection(env)
     return this.makeConnection(env.name, env.baseUrl, false, env.unitLabel)
+  }
+
+  /**
+   * The built-in Sandbox, started (or found in another process) when the connection first asks
+   * it something: a command that only reads what this computer keeps, such as a template's schema
+   * the Sandbox gave since this program was installed, never waits for it to start.
+   */
+  private builtInConnection(env: SavedEnvironment): Connection {
+    let opened: Promise<Connection> | undefined
+    const open = () =>
+      (opened ??= this.sandbox.ensure().then(
+        (running) =>
+          this.makeConnection(env.name, running.url, true, env.unitLabel, running.token),
+        (error: unknown) => {
+          opened = undefined
+          throw new EngineError(
+            'unavailable',
+            `The built-in Sandbox could not start: ${error instanceof Error ? error.message : String(error)}.`,
+            'Restart Skill Runner. If it happens again, remove the "sandbox" folder in the data folder.',
+          )
+        },
+      ))
+    const sandbox = this.sandbox
+    return {
+      name: env.name,
+      get baseUrl() {
+        return sandbox.currentUrl()
+      },
+      get origin() {
+        const url = sandbox.currentUrl()
+        return url ? new URL(url).origin : ''
+      },
+      historyKey: BUILTIN_HISTORY_KEY,
+      builtIn: true,
+      unitLabel: env.unitLabel,
+      client: clientOnFirstCall(async () => (await open()).client, () => sandbox.currentUrl()),
+    }
   }
 
   private makeConnection(
@@ -234,4 +259,24 @@ export class Connections {
   async checkConnection(target: Target) {
     return checkConnection(await this.connect(target), this.secretStoreView())
   }
+}
+
+/**
+ * A client whose every call first waits for the real one (the built-in Sandbox started). Every
+ * method of ApiClient answers a promise, so a caller cannot tell the two apart; its address is
+ * '' until then, and `then` is left out so that the client itself is never taken for a promise.
+ */
+function clientOnFirstCall(real: () => Promise<ApiClient>, url: () => string): ApiClient {
+  return new Proxy({} as ApiClient, {
+    get(_target, name) {
+      if (name === 'baseUrl') return url()
+      if (name === 'origin') return url() && new URL(url()).origin
+      if (name === 'then' || typeof name === 'symbol') return undefined
+      return async (...args: unknown[]) => {
+        const client = await real()
+        const method = Reflect.get(client, name) as (...a: unknown[]) => unknown
+        return method.apply(client, args)
+      }
+    },
+  })
 }

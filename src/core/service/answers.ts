@@ -2,7 +2,7 @@
  * Reading what came back: an answer's JSON through the contract's schema, a refusal's error body,
  * a Retry-After header, a network failure. Each ends as a value or as one ApiError.
  */
-import type { z } from 'zod'
+import type * as z from 'zod'
 import { ContractError, parseWith } from '../../shared/contract'
 import { ApiError } from './errors'
 import { MAX_ERROR_BODY_BYTES, readAtMost } from './limits'

@@ -21,7 +21,7 @@
  * 85 MB one whose outputs are JSON full of escaped quotes in 2.6 to 3.8 s (each quote is one
  * search, and such outputs have one every few characters).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   ContractError,
   artifactSchema,

@@ -11,7 +11,7 @@
  * - Every answer is parsed with the contract's schema that the caller names; a failure of any
  *   kind becomes one ApiError.
  */
-import type { z } from 'zod'
+import type * as z from 'zod'
 import {
   checkBaseUrl,
   endpoints,

@@ -11,7 +11,7 @@ import { UserFacingError } from '../errors'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type Database from 'libsql'
-import { z } from 'zod'
+import * as z from 'zod'
 import { loadLibsql } from './libsql-loader'
 import { readOptionalRow } from './read-row'
 
@@ -228,6 +228,38 @@ const MIGRATIONS: string[] = [
     environment TEXT PRIMARY KEY COLLATE NOCASE,
     monthly_limit_t INTEGER NOT NULL
   );
+  `,
+  // 11: a run's rows and outputs as last read from its detail (tables/run-rows.ts), so a run of
+  // 100,000 rows is read a window at a time instead of held whole
+  `
+  CREATE TABLE IF NOT EXISTS run_tasks (
+    origin TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    source_row_index INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    artifact_count INTEGER NOT NULL DEFAULT 0,
+    error_message TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (origin, run_id, task_id)
+  );
+  CREATE INDEX IF NOT EXISTS run_tasks_rows ON run_tasks (origin, run_id, source_row_index);
+  CREATE INDEX IF NOT EXISTS run_tasks_status ON run_tasks (origin, run_id, status, source_row_index);
+  CREATE TABLE IF NOT EXISTS run_outputs (
+    origin TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    artifact_id TEXT NOT NULL,
+    task_id TEXT NOT NULL DEFAULT '',
+    step_id TEXT NOT NULL DEFAULT '',
+    port_name TEXT NOT NULL DEFAULT '',
+    source_row_index INTEGER NOT NULL,
+    mime_type TEXT NOT NULL DEFAULT '',
+    access_url TEXT NOT NULL DEFAULT '',
+    inline_text TEXT NOT NULL DEFAULT '',
+    created_at_unix INTEGER NOT NULL DEFAULT 0,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (origin, run_id, artifact_id)
+  );
+  CREATE INDEX IF NOT EXISTS run_outputs_order ON run_outputs (origin, run_id, seq);
   `,
 ]
 

@@ -3,7 +3,7 @@
  * through these functions, so a row that is not what the migrations made (a hand-edited or
  * damaged file) stops with a clear error instead of travelling on as a wrong value.
  */
-import type { z } from 'zod'
+import type * as z from 'zod'
 import { EngineError } from '../errors'
 
 /** What reading asks of a database: a statement to run (the history's Db is one). */

@@ -19,7 +19,12 @@ import { useCallbackChoice } from './ConfirmCallback'
 
 /** The plan's estimate facts, for the shared words of src/shared/amounts.ts. */
 function factsOf(plan: SubmissionPlanView): EstimateFacts {
-  return { ...plan, targetKind: plan.target.kind, isPilot: plan.pilotRows !== null }
+  return {
+    ...plan,
+    targetKind: plan.target.kind,
+    isPilot: plan.pilotRows !== null,
+    runs: plan.parts?.count,
+  }
 }
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)

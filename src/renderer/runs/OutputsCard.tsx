@@ -21,7 +21,7 @@ export function OutputsCard(props: { overview: RunOverview }) {
   const save = useSaves((s) => s.byRun[run.runId])
   const results = useRunDetail((s) => s.results)
   const finished = isTerminalStatus(run.status)
-  const hasOutputs = overview.detail.artifacts.length > 0
+  const hasOutputs = (overview.rows?.outputs ?? overview.detail.artifacts.length) > 0
   const savedFolder = save?.state === 'saved' ? save.folder : overview.savedFolder
   const resultsPath = results.state === 'saved' ? results.value.path : overview.resultsWorkbook
   const autoSave = useSettings((s) => s.settings?.autoSaveOutputs ?? false)

@@ -31,7 +31,7 @@ export function StoppingCard(props: { overview: RunOverview }) {
         <p className="card-sub" role="status">
           The service reports {plural(count, 'cancelled row')}
           {cancelled.length > 0 ? `: ${cancelled.join(', ')}` : ''}
-          {tasks.length > 0 ? ', shown with their status under Rows' : ''}.
+          {tasks.length > 0 || props.overview.rows ? ', shown with their status under Rows' : ''}.
         </p>
       )}
     </Card>

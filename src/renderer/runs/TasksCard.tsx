@@ -1,18 +1,13 @@
 import { memo, useCallback, useMemo, useState } from 'react'
 import type { RunOverview } from '../../shared/bridge'
-import type { RunTask } from '../../shared/contract'
 import { isTerminalStatus } from '../../shared/contract/statuses'
-import { StatusBadge } from '../components/StatusBadge'
-import { VirtualRow, VirtualTable } from '../components/VirtualTable'
-import { orderTasks, taskRowLabel } from './run-view'
+import { orderTasks } from './run-view'
+import { RowsTable, WindowedRowsTable } from './task-rows'
 import { CardHead } from '../components/CardParts'
 import type { ConfirmChoice } from '../../shared/bridge'
 import { RedoOutcome } from '../redo/RedoRows'
 import { useRedo } from '../redo/use-redo'
 import { plural } from '../../shared/format/amounts'
-
-const TASK_ROW = 52
-const taskKey = (task: RunTask) => task.taskId
 
 /** The number a row is named by when redone: its sheet row, else its place in the submission. */
 const rowNumberOf = (index: number, rowNumbers: number[] | null) =>
@@ -26,6 +21,7 @@ export const TasksCard = memo(
   TasksCardView,
   (a, b) =>
     a.overview.detail.tasks === b.overview.detail.tasks &&
+    a.overview.rows === b.overview.rows &&
     a.overview.rowNumbers === b.overview.rowNumbers &&
     a.overview.environment === b.overview.environment &&
     a.overview.fromThisDevice === b.overview.fromThisDevice &&
@@ -38,8 +34,11 @@ export const TasksCard = memo(
  * computer has ended, each row can be marked "Redo" and the marked ones sent again as a new run.
  */
 function TasksCardView(props: { overview: RunOverview }) {
+  // A big run's rows stay in the engine: its counts here, its rows asked a window at a time.
+  const windowed = props.overview.rows
   const tasks = props.overview.detail.tasks
-  const failed = tasks.filter((t) => t.status === 'failed').length
+  const count = windowed?.tasks ?? tasks.length
+  const failed = windowed?.failed ?? tasks.filter((t) => t.status === 'failed').length
   const [onlyFailed, setOnlyFailed] = useState(false)
   const shown = useMemo(() => orderTasks(tasks, onlyFailed), [tasks, onlyFailed])
   const rowNumbers = props.overview.rowNumbers
@@ -53,7 +52,7 @@ function TasksCardView(props: { overview: RunOverview }) {
         title="Rows"
         sub={
           <>
-            {plural(tasks.length, 'row')}
+            {plural(count, 'row')}
             {failed ? `, ${failed} failed (shown first)` : ''}
             {redoable ? '. Mark the rows whose outputs you want made again.' : ''}
           </>
@@ -81,8 +80,14 @@ function TasksCardView(props: { overview: RunOverview }) {
           onClose={marks.close}
         />
       )}
-      {tasks.length === 0 ? (
+      {count === 0 ? (
         <p className="card-sub">No rows have started yet.</p>
+      ) : windowed ? (
+        <WindowedRowsTable
+          overview={props.overview}
+          onlyFailed={onlyFailed}
+          marks={redoable ? marks : null}
+        />
       ) : (
         <RowsTable shown={shown} rowNumbers={rowNumbers} marks={redoable ? marks : null} />
       )}
@@ -109,59 +114,6 @@ function useRedoMarks(overview: RunOverview) {
     if (await confirm(choice)) setMarked(new Set())
   }
   return { marked, toggle, send, redo, confirm: confirmAndClear, close, busy }
-}
-
-/** The rows, virtualized; with `marks`, each row a run can redo has its "Redo" box first. */
-function RowsTable(props: {
-  shown: RunTask[]
-  rowNumbers: number[] | null
-  marks: ReturnType<typeof useRedoMarks> | null
-}) {
-  const { shown, rowNumbers, marks } = props
-  return (
-    <VirtualTable
-      items={shown}
-      itemKey={taskKey}
-      rowHeight={TASK_ROW}
-      short
-      overscan={10}
-      label="Rows of the run, scrollable"
-      tableClassName={marks ? 'tasks-table tasks-table-redo' : 'tasks-table'}
-      columns={
-        marks
-          ? ['Redo', 'Row', 'Status', 'Error', 'Outputs']
-          : ['Row', 'Status', 'Error', 'Outputs']
-      }
-      renderRow={(task, place) => (
-        <VirtualRow data-task-id={task.taskId} place={place}>
-          {marks && (
-            <td>
-              {task.sourceRowIndex >= 0 && (
-                <input
-                  type="checkbox"
-                  className="redo-mark"
-                  aria-label={`Redo ${taskRowLabel(task.sourceRowIndex, rowNumbers).toLowerCase()}`}
-                  checked={marks.marked.has(task.sourceRowIndex)}
-                  onChange={() => marks.toggle(task.sourceRowIndex)}
-                />
-              )}
-            </td>
-          )}
-          <td>{taskRowLabel(task.sourceRowIndex, rowNumbers)}</td>
-          <td>
-            <StatusBadge status={task.status} />
-          </td>
-          <td
-            className={task.errorMessage ? 'task-error' : 'muted'}
-            title={task.errorMessage || undefined}
-          >
-            {task.errorMessage || '—'}
-          </td>
-          <td className="num">{task.artifactCount}</td>
-        </VirtualRow>
-      )}
-    />
-  )
 }
 
 function RedoMarkedButton(props: { marks: ReturnType<typeof useRedoMarks> }) {

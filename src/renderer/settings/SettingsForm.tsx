@@ -82,7 +82,16 @@ function useDraft(saved: string) {
     setValue(next)
     setState('idle')
   }
-  return { value, edit, state, setState }
+  /** Saves through the Bridge: "saved", or what went wrong, beside the field. */
+  const store = async (send: () => Promise<unknown>) => {
+    try {
+      await send()
+      setState('saved')
+    } catch (error) {
+      setState(errorInfo(error))
+    }
+  }
+  return { value, edit, state, setState, store }
 }
 
 type Save = (patch: {
@@ -264,15 +273,9 @@ function ConcurrencySetting(props: { value: number; save: Save }) {
 
 function UnitLabelSetting(props: { env: EnvironmentView }) {
   const { bridge } = useStores()
-  const { value, edit, state, setState } = useDraft(props.env.unitLabel)
-  const submit = async () => {
-    try {
-      await bridge.api.setUnitLabel({ environment: props.env.name, unitLabel: value })
-      setState('saved')
-    } catch (error) {
-      setState(errorInfo(error))
-    }
-  }
+  const { value, edit, state, store } = useDraft(props.env.unitLabel)
+  const submit = () =>
+    store(() => bridge.api.setUnitLabel({ environment: props.env.name, unitLabel: value }))
   return (
     <TypedSetting
       title={`Unit of amounts in ${props.env.name}`}
@@ -298,7 +301,7 @@ function UnitLabelSetting(props: { env: EnvironmentView }) {
 function MonthlyLimitSetting(props: { env: EnvironmentView }) {
   const { bridge } = useStores()
   const saved = props.env.monthlyLimitT ? String(props.env.monthlyLimitT) : ''
-  const { value, edit, state, setState } = useDraft(saved)
+  const { value, edit, state, setState, store } = useDraft(saved)
   const submit = async () => {
     const text = value.trim()
     if (text !== '' && !/^[1-9]\d{0,14}$/.test(text)) {
@@ -309,13 +312,8 @@ function MonthlyLimitSetting(props: { env: EnvironmentView }) {
       })
       return
     }
-    try {
-      const limitT = text === '' ? null : Number(text)
-      await bridge.api.setMonthlyLimit({ environment: props.env.name, limitT })
-      setState('saved')
-    } catch (error) {
-      setState(errorInfo(error))
-    }
+    const limitT = text === '' ? null : Number(text)
+    await store(() => bridge.api.setMonthlyLimit({ environment: props.env.name, limitT }))
   }
   return (
     <TypedSetting

@@ -6,6 +6,7 @@
  * comma, semicolon and tab in the first line. Quotes follow RFC 4180; a line ends in LF, CR or
  * CRLF; an empty field is an empty cell.
  */
+import { likelySeparator } from '../../shared/csv-separator'
 import type { CellValue } from '../../shared/input-schema'
 import {
   fileNameOf,
@@ -47,23 +48,6 @@ function encodingOf(bytes: Uint8Array): TextEncoding {
   } catch {
     return { label: 'windows-1252', skip: 0, name: 'Windows-1252' }
   }
-}
-
-/** The separator a first line uses most outside quotes; a tie goes to the comma. */
-function likelySeparator(line: string): string {
-  const counts = new Map([
-    [',', 0],
-    [';', 0],
-    ['\t', 0],
-  ])
-  let quoted = false
-  for (const ch of line) {
-    if (ch === '"') quoted = !quoted
-    else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1)
-  }
-  let best = ','
-  for (const [separator, n] of counts) if (n > counts.get(best)!) best = separator
-  return best
 }
 
 const QUOTE = 34

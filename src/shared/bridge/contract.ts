@@ -9,7 +9,7 @@
  * and its name to REQUEST_NAMES in names.ts, then its handler in core/bridge/service.ts. To add
  * an event: add it to `BridgeEvents` and its name to EVENT_NAMES in names.ts.
  */
-import type { z } from 'zod'
+import type * as z from 'zod'
 import type {
   ActivityUpdate,
   CheckProgressUpdate,

@@ -3,7 +3,7 @@
  * in the contract and its arguments must parse with the contract's schema before any handler
  * sees them. Electron's IPC wrapper and the browser-mode server both call `dispatch`.
  */
-import type { z } from 'zod'
+import type * as z from 'zod'
 import {
   bridgeRequests,
   isRequestName,

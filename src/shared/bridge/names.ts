@@ -43,6 +43,8 @@ export const REQUEST_NAMES = [
   'downloadRun',
   'getRunOverview',
   'previewArtifact',
+  'getRunRows',
+  'getRunOutputs',
   'saveResultsWorkbook',
   'showInFolder',
   'listHistory',

@@ -3,7 +3,7 @@
  * and limits decided in DESIGN.md, and the schema of its answer. The client, the sandbox and the
  * tests all read paths from here, so a path is written once.
  */
-import type { z } from 'zod'
+import type * as z from 'zod'
 import {
   creatorListingListSchema,
   executionResultSchema,

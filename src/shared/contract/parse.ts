@@ -1,5 +1,5 @@
 import { UserFacingError } from '../errors'
-import type { z } from 'zod'
+import type * as z from 'zod'
 
 /** Thrown when a server answer does not have the shape the contract requires. */
 export class ContractError extends UserFacingError {

@@ -8,7 +8,7 @@
  * - descriptive fields that a server may leave out become '' / 0 / [] so the UI never handles
  *   `undefined` for them; `null` is read as absent.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 
 // The field shapes the contract uses most, each built once: a schema is never changed once
 // made, so every field can share it, and building them field by field was most of the time the

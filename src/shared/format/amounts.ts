@@ -8,6 +8,48 @@
  * environment's unit label (default "credits") and never converted.
  */
 
+declare const unitT: unique symbol
+/**
+ * An amount in the service's smallest unit, as the engine holds it: a number that a count of rows
+ * or a share of one cannot stand in for. Amounts enter as `amountT` (an integer from the service,
+ * the journal or the buyer's cap) and change only through the helpers below, so a sum of costs is
+ * never a sum of a cost and a row count. Screens and answers take plain numbers: an `AmountT` is one.
+ */
+export type AmountT = number & { readonly [unitT]: 'T' }
+
+/** A number read as an amount in the service's unit (null stays null: not known). */
+export function amountT(value: number): AmountT
+export function amountT(value: number | null): AmountT | null
+export function amountT(value: number | null): AmountT | null {
+  return value as AmountT | null
+}
+
+/** The sum of amounts (a batch's parts, a month's runs). */
+export function sumT(values: Iterable<number>): AmountT {
+  let total = 0
+  for (const v of values) total += v
+  return total as AmountT
+}
+
+/** A per-row amount times a number of rows (a fee for the rows sent). */
+export const timesT = (perRow: AmountT, rows: number) => (perRow * rows) as AmountT
+
+/** `rows` of `ofRows` rows' share of `whole`; whole units unless `exact` (a cost per row). */
+export function shareT(
+  whole: AmountT,
+  rows: number,
+  ofRows: number,
+  round: 'up' | 'nearest' | 'exact',
+): AmountT {
+  const share = (whole * rows) / ofRows
+  return (
+    round === 'up' ? Math.ceil(share) : round === 'nearest' ? Math.round(share) : share
+  ) as AmountT
+}
+
+/** What is left of `limit` once `spent` is taken, never below nothing. */
+export const leftT = (limit: AmountT, spent: AmountT) => Math.max(0, limit - spent) as AmountT
+
 // Intl formatters are slow to make and cheap to reuse: one per locale, made on first use rather
 // than when the module loads (making one loads the locale's data, a good part of a small
 // command's start, and a valid workbook's check names no count).
@@ -50,6 +92,8 @@ export interface EstimateFacts {
   targetKind: 'template' | 'listing'
   /** The rows sent are a pilot: it is what will tell the cost per row. */
   isPilot?: boolean
+  /** The runs the send makes: more than one when the rows go as parts (default 1). */
+  runs?: number | undefined
 }
 
 /** The cost before sending: "about 12 credits: 3 rows at 4 credits per row", or unknown. */
@@ -89,15 +133,22 @@ export function estimateSourceWords(f: EstimateFacts, withRunId = true): string 
     : `unknown. The service charges what each row actually costs and gives its estimate only once it has the rows, and no run of this template here has told its cost per row yet: ${learn}`
 }
 
-/** The sentence of consent: "I agree to pay up to 12 credits for this run." */
+/**
+ * The sentence of consent: "I agree to pay up to 12 credits for this run.", or "for these 3
+ * runs" when the rows go as parts.
+ */
 export function agreeWords(f: EstimateFacts, capT: number | undefined): string {
+  const many = (f.runs ?? 1) > 1
+  const runs = many ? `these ${f.runs} runs` : 'this run'
   // A cap is checked against the estimate: without one it bounds nothing, so it is not promised.
   const limit = f.estimateT === null ? null : (capT ?? f.estimateT)
   if (limit === null) {
-    return 'I agree to pay what this run costs; the amount is known only once it ends.'
+    return many
+      ? `I agree to pay what ${runs} cost; the amount is known only once they end.`
+      : `I agree to pay what ${runs} costs; the amount is known only once it ends.`
   }
   const under = f.targetKind === 'listing' ? ', under the listing’s terms' : ''
   return capT !== undefined
-    ? `I agree to pay up to ${formatAmount(limit, f.unitLabel)} for this run${under}.`
-    : `I agree to pay about ${formatAmount(limit, f.unitLabel)} for this run${under} (the actual cost is charged).`
+    ? `I agree to pay up to ${formatAmount(limit, f.unitLabel)} for ${runs}${under}.`
+    : `I agree to pay about ${formatAmount(limit, f.unitLabel)} for ${runs}${under} (the actual cost is charged).`
 }

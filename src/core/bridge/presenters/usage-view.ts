@@ -1,4 +1,5 @@
 /** Usage and the monthly limit as the Bridge shows them. */
+import type { AmountT } from '../../../shared/format/amounts'
 import type { MonthlyLimitView, UsageView } from '../../../shared/bridge'
 import { usageFigures } from '../../../shared/usage/figures'
 import { limitWords, standingOf, type LimitStanding } from '../../flows/usage/limit'
@@ -20,7 +21,7 @@ export function monthlyLimitView(standing: LimitStanding, unitLabel: string): Mo
 export function usageView(
   environment: { name: string; unitLabel: string },
   read: UsageRuns,
-  limitT: number | null,
+  limitT: AmountT | null,
   clock: { nowMs: number; timeZone: string },
 ): UsageView {
   const figures = usageFigures(read.runs, clock)

@@ -12,7 +12,7 @@ import type {
 import { isTerminalStatus, type RunSummary } from '../../../shared/contract'
 import type { RunDownload } from '../../flows/downloads/downloads'
 import { EngineError } from '../../errors'
-import { followAllUnfinished } from '../../flows/history/follow-unfinished'
+import { refreshAllUnfinished } from '../../flows/history/refresh-unfinished'
 import { listHistory } from '../../flows/history/history-view'
 import { withFollowUpsTogether } from '../../flows/history/follow-up-groups'
 import { keptSetAsides } from '../../flows/spend/set-aside'
@@ -162,7 +162,7 @@ export function historyVerbs(ctx: VerbContext): Verbs<'listHistory'> {
     async listHistory(args) {
       // Runs still under way in the history are asked after first, so an ended one shows ended.
       const connections = engine.environments.list().map((env) => engine.connect({ env: env.name }))
-      await followAllUnfinished(engine.history, connections)
+      await refreshAllUnfinished(engine.history, connections)
       const page = await listHistory(
         engine.history,
         engine.submissions,

@@ -11,6 +11,7 @@ import { isOutage } from '../../flows/watch/run-watcher'
 import { savedResultsWorkbook } from '../../flows/results/results'
 import { keptSetAsides } from '../../flows/spend/set-aside'
 import { rowNumberingOf } from '../../flows/spend/submissions'
+import { readStoredRun, WINDOWED_FROM } from '../../flows/watch/stored-detail'
 import type { RunsSource } from '../run-follower'
 import type { VerbContext, Verbs } from './context'
 
@@ -51,6 +52,17 @@ export function runsSource(engine: Engine): RunsSource {
       engine.recordRuns(connection.historyKey, [head.run])
       return head
     },
+    async storeRun(environment, runId, keepUpTo) {
+      const connection = await engine.connect({ env: environment })
+      const { historyKey } = connection
+      const read = await readStoredRun(connection.client, engine.runRows, {
+        historyKey,
+        runId,
+        keepUpTo,
+      })
+      engine.recordRuns(historyKey, [read.head.run])
+      return read
+    },
     unitLabel: (environment) => engine.environments.find(environment)?.unitLabel ?? 'credits',
     acceptedSubmissionsMark: () => engine.submissions.acceptedMark(),
   }
@@ -62,15 +74,20 @@ export function savedOutputs(engine: Engine, historyKey: string, runId: string) 
   return { folder: saved?.folder ?? '', files: saved?.files ?? 0 }
 }
 
+/**
+ * A run as its page shows it. Its detail is read into the history as it arrives: a small run's
+ * comes back whole, a big one's as its counts, its rows then read a window at a time.
+ */
 async function runOverview(
   ctx: VerbContext,
+  source: RunsSource,
   environment: string,
   runId: string,
 ): Promise<RunOverview> {
   const { engine } = ctx
   const connection = await engine.connect({ env: environment })
-  const detail = await connection.client.run(runId)
-  engine.recordRuns(connection.historyKey, [detail.run])
+  const read = await source.storeRun(environment, runId, ctx.options.windowedFrom ?? WINDOWED_FROM)
+  const detail = read.detail ?? { ...read.head, tasks: [], artifacts: [] }
   const submission = engine.submissions.byRun(connection.historyKey, runId)
   const saved = savedOutputs(engine, connection.historyKey, runId)
   const followUps = engine.submissions.followUpsOf(connection.historyKey, runId)
@@ -81,6 +98,7 @@ async function runOverview(
     environment: connection.name,
     unitLabel: connection.unitLabel,
     detail,
+    ...(read.detail ? {} : { rows: read.counts }),
     fromThisDevice: submission !== null,
     inputFilename: submission?.inputFilename || detail.run.inputFilename,
     rowNumbers: rowNumbers.length > 0 ? [...rowNumbers] : null,
@@ -165,11 +183,15 @@ export function runVerbs(
       return null
     },
     getRunOverview: (args) =>
-      told(args.environment, runOverview(ctx, args.environment, args.runId)),
+      told(args.environment, runOverview(ctx, source, args.environment, args.runId)),
     async previewArtifact(args) {
       const connection = await ctx.engine.connect({ env: args.environment })
-      const detail = await connection.client.run(args.runId)
-      const artifact = detail.artifacts.find((a) => a.artifactId === args.artifactId)
+      // As last read (a big run's page never holds its outputs), else from the service.
+      const artifact =
+        ctx.engine.runRows.output(connection.historyKey, args.runId, args.artifactId) ??
+        (await connection.client.run(args.runId)).artifacts.find(
+          (a) => a.artifactId === args.artifactId,
+        )
       if (!artifact)
         throw new EngineError(
           'not-found',
@@ -177,6 +199,33 @@ export function runVerbs(
           'Open the run again; its outputs may have changed.',
         )
       return previewArtifact(connection.client, artifact)
+    },
+  }
+}
+
+/** A big run's rows and outputs a window at a time, from what the engine stored of it. */
+export function runWindowVerbs(ctx: VerbContext): Verbs<'getRunRows' | 'getRunOutputs'> {
+  return {
+    async getRunRows(args) {
+      const { historyKey } = await ctx.engine.connect({ env: args.environment })
+      const filter = args.filter ?? 'all'
+      const counts = ctx.engine.runRows.counts(historyKey, args.runId)
+      const rows = ctx.engine.runRows.taskWindow(historyKey, args.runId, {
+        from: args.from,
+        count: args.count,
+        filter,
+        failed: counts.failed,
+      })
+      return { runId: args.runId, total: filter === 'failed' ? counts.failed : counts.tasks, rows }
+    },
+    async getRunOutputs(args) {
+      const { historyKey } = await ctx.engine.connect({ env: args.environment })
+      const outputs = ctx.engine.runRows
+        .outputWindow(historyKey, args.runId, args.from, args.count)
+        // The window names outputs; their content stays here (previewArtifact shows it).
+        .map((output) => ({ ...output, inlineText: '', accessUrl: '' }))
+      const total = ctx.engine.runRows.counts(historyKey, args.runId).outputs
+      return { runId: args.runId, total, outputs }
     },
   }
 }

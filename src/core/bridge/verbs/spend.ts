@@ -3,6 +3,7 @@
  * confirming (the only verb that spends), retrying failed rows, and the submissions sent earlier
  * without an answer, which are sent again with the same request id.
  */
+import { amountT } from '../../../shared/format/amounts'
 import { withMonthlyLimit } from '../../flows/usage/limit'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -175,7 +176,7 @@ async function confirmSubmission(
   }
   const done = await confirmPlan(engine, plan, {
     confirmed: args.confirmed,
-    maxCostT: args.maxCostT,
+    maxCostT: args.maxCostT === undefined ? undefined : amountT(args.maxCostT),
     again: args.again,
     withoutCallback: args.withoutCallback,
   })

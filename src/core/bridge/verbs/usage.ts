@@ -17,8 +17,8 @@ export function usageVerbs(
   return {
     async usage(args) {
       const connection = await engine.connect({ env: args.environment })
-      const kept = engine.usage.kept(connection)
-      const read = args.fresh || kept.readAtMs === null ? await engine.usage.read(connection) : kept
+      const saved = engine.usage.lastRead(connection)
+      const read = args.fresh || saved.readAtMs === null ? await engine.usage.read(connection) : saved
       const clock = { nowMs: Date.now(), timeZone: localTimeZone() }
       return usageView(connection, read, engine.usage.limit(connection.name), clock)
     },
@@ -26,14 +26,14 @@ export function usageVerbs(
       const connection = await engine.connect({ env: args.environment })
       const calendar = new Calendar(localTimeZone())
       const runs = engine.usage
-        .kept(connection)
+        .lastRead(connection)
         .runs.filter((r) => r.finished && calendar.day(r.completedAtUnix).startsWith(args.period))
         .sort((a, b) => b.completedAtUnix - a.completedAtUnix)
       return { period: args.period, runs }
     },
     async saveUsageCsv(args) {
       const connection = await engine.connect({ env: args.environment })
-      const report = usageReport(engine.usage.kept(connection).runs, {
+      const report = usageReport(engine.usage.lastRead(connection).runs, {
         nowMs: Date.now(),
         timeZone: localTimeZone(),
         unit: args.unit,

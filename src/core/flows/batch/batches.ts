@@ -6,13 +6,20 @@
  * the journal and each run's outcomes (row-states.ts); outcomes of runs not yet ended are asked
  * of the service when the state is asked for, and kept, so a batch reads offline as last seen.
  */
-import { randomUUID } from 'node:crypto'
+import { randomId } from '../../files/hashing'
 import type { BatchCounts, BatchSendKind } from '../../../shared/bridge'
-import { isTerminalStatus, type RunDetail } from '../../../shared/contract'
+import {
+  isTerminalStatus,
+  type Artifact,
+  type RunSummary,
+  type RunTask,
+} from '../../../shared/contract'
 import { batchSummary, type BatchTally } from '../../../shared/format'
 import type { Connection } from '../../environments/connection'
 import { transaction, type Db } from '../../storage/db'
 import type { History } from '../../storage/run-history'
+import { RunRowsTable } from '../../storage/tables/run-rows'
+import { readStoredRun } from '../watch/stored-detail'
 import { fileMark } from './file-preview'
 import {
   BatchesTable,
@@ -70,8 +77,16 @@ function letter(status: string | undefined, runEnded: boolean): string {
   return runEnded && status === undefined ? 'c' : 'p'
 }
 
+/** A run's summary, tasks and outputs: held whole, or read from the history a page at a time. */
+export interface RunParts {
+  run: RunSummary
+  tasks: Iterable<RunTask>
+  /** Gone through twice: text outputs first, then file outputs. */
+  artifacts: Iterable<Artifact>
+}
+
 /** A run's per-row outcomes, errors and text previews, from its detail. */
-export function outcomesOf(detail: RunDetail, rowCount: number): RunOutcomes {
+export function outcomesOf(detail: RunParts, rowCount: number): RunOutcomes {
   const ended = isTerminalStatus(detail.run.status)
   const status: (string | undefined)[] = new Array<string | undefined>(rowCount)
   const errors: string[] = []
@@ -109,6 +124,7 @@ const KEPT_STATES = 4
 
 export class Batches {
   private readonly table: BatchesTable
+  private readonly rows: RunRowsTable
   /**
    * The last states read without asking the service, by batch, with the mark of what they were
    * made from: the batch page asks for its rows a window at a time, hundreds of windows while a
@@ -122,6 +138,7 @@ export class Batches {
     private readonly history: Pick<History, 'keptVersions'>,
   ) {
     this.table = new BatchesTable(db)
+    this.rows = new RunRowsTable(db)
   }
 
   byId(id: string): BatchRecord | null {
@@ -175,7 +192,7 @@ export class Batches {
     return transaction(this.db, () => {
       let id = link.batchId
       if (!id) {
-        id = randomUUID()
+        id = randomId()
         const sheet = link.sheet
         this.table.insert({
           id,
@@ -199,8 +216,32 @@ export class Batches {
   }
 
   /** Keeps what a run's detail says of each row, for the batches it is in. */
-  recordOutcomes(historyKey: string, detail: RunDetail, rowCount: number): void {
+  recordOutcomes(historyKey: string, detail: RunParts, rowCount: number): void {
     this.table.putOutcomes(historyKey, outcomesOf(detail, rowCount), Date.now())
+  }
+
+  /**
+   * Reads a run's detail into the history as it arrives and keeps what it says of each row,
+   * going through its rows and outputs a page at a time: a run of 100,000 rows is never held.
+   */
+  private async readOutcomes(
+    connection: Connection,
+    runId: string,
+    rowCount: number,
+    signal: AbortSignal | undefined,
+  ) {
+    const { historyKey } = connection
+    const where = { historyKey, runId, keepUpTo: 0 }
+    const { head } = await readStoredRun(connection.client, this.rows, where, { signal })
+    this.recordOutcomes(
+      historyKey,
+      {
+        run: head.run,
+        tasks: this.rows.tasksOf(historyKey, runId),
+        artifacts: this.rows.outputsOf(historyKey, runId),
+      },
+      rowCount,
+    )
   }
 
   /**
@@ -236,8 +277,7 @@ export class Batches {
       for (const send of sends) {
         if (send.state !== 'accepted' || !send.runId || outcomes.get(send.runId)?.ended) continue
         try {
-          const detail = await connection.client.run(send.runId, { signal: options.signal })
-          this.recordOutcomes(connection.historyKey, detail, send.rowCount)
+          await this.readOutcomes(connection, send.runId, send.rowCount, options.signal)
         } catch (error) {
           if (options.signal?.aborted) throw error
           stale = true

@@ -3,6 +3,7 @@
  * service): one entry per template or listing, with when it was last run, what a row cost then,
  * how many rows were run, and every version of a listing that is known.
  */
+import { amountT, shareT, type AmountT } from '../../../shared/format/amounts'
 import type { CatalogEntry, CatalogSource, TemplateChoice } from '../../../shared/bridge'
 import type { CreatorListing, RunSummary } from '../../../shared/contract'
 
@@ -37,13 +38,13 @@ const SOURCE_ORDER: CatalogSource[] = [
 type Draft = Omit<CatalogEntry, 'source'> & { costAtUnix: number }
 
 /** The cost of one row of a run: what the buyer paid (or was quoted), over its rows. */
-function costPerRow(run: RunSummary): number | undefined {
+function costPerRow(run: RunSummary): AmountT | undefined {
   if (run.totalTasks <= 0) return undefined
   const m = run.market
   const total = m
     ? m.finalBuyerPayableT || m.estimatedBuyerPayableT || run.actualCostT || run.estimatedCostT
     : run.actualCostT || run.estimatedCostT
-  return total / run.totalTasks
+  return shareT(amountT(total), 1, run.totalTasks, 'exact')
 }
 
 class Drafts {

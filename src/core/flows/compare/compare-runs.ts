@@ -4,6 +4,7 @@
  * and a preview), and each row's cost and time. The flow reads both runs and their outputs; the
  * comparing itself is pure (compare-rows.ts).
  */
+import { amountT, shareT } from '../../../shared/format/amounts'
 import type { Artifact, RunDetail } from '../../../shared/contract'
 import type { ComparisonView, CompareRunSide } from '../../../shared/bridge'
 import { rowLabel } from '../../../shared/format'
@@ -126,8 +127,8 @@ function sideRows(
   const { run } = detail
   const submission = services.submissions.byRun(connection.historyKey, run.runId)
   const numbering = rowNumberingOf(submission)
-  const perRow =
-    run.completedTasks > 0 ? (run.actualCostT || run.estimatedCostT) / run.completedTasks : null
+  const cost = amountT(run.actualCostT || run.estimatedCostT)
+  const perRow = run.completedTasks > 0 ? shareT(cost, 1, run.completedTasks, 'exact') : null
   const rows = detail.tasks.map((task): SideRow => {
     const artifacts = detail.artifacts.filter((a) => a.sourceRowIndex === task.sourceRowIndex)
     const last = Math.max(0, ...artifacts.map((a) => a.createdAtUnix))

@@ -3,7 +3,8 @@
  * (skipped), inline text (written at once), or bytes fetched from its `accessUrl` into a hidden
  * `.partial` file that resumes with `Range` + `If-Range` and is renamed only when complete.
  */
-import { createHash, type Hash } from 'node:crypto'
+import type { Hash } from 'node:crypto'
+import { sha256Hash } from '../../files/hashing'
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs'
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import type { Artifact } from '../../../shared/contract'
@@ -157,7 +158,7 @@ async function saveInlineText(
   )
   const bytes = Buffer.from(artifact.inlineText, 'utf8')
   await writeFileAtomically(path, bytes, partialFileOf(rowFolder, artifact))
-  const sha256 = createHash('sha256').update(bytes).digest('hex')
+  const sha256 = sha256Hash().update(bytes).digest('hex')
   run.ledger.done(artifact.artifactId, { path, bytes: bytes.length, sha256 })
   run.overall.doneFiles += 1
   run.overall.receivedBytes += bytes.length
@@ -320,7 +321,7 @@ async function fetchToDisk(
   const etag = response.headers.get('etag') ?? ''
   const partial = { path, state: 'partial' as const, etag, bytes: total ?? 0 }
   recordStart(run, artifact.artifactId, partial, total)
-  const hash = createHash('sha256')
+  const hash = sha256Hash()
   if (resumed) for await (const chunk of createReadStream(temp)) hash.update(chunk as Buffer)
   const transfer = { artifactId: artifact.artifactId, temp, path, start, total, resumed, hash }
   const received = await receiveBody(run, response, transfer)

@@ -1,4 +1,5 @@
 /** What a run's download reports and returns (shared by the steps in this folder). */
+import type { RunSummary } from '../../../shared/contract'
 import type { RowNumbering } from '../../../shared/format'
 
 export interface DownloadedFile {
@@ -42,6 +43,8 @@ export interface DownloadOptions {
   onProgress?: (progress: DownloadProgress) => void
   /** How the run's rows are named (folders `row-006`); by position when not given. */
   rowNumbering?: RowNumbering | null | undefined
+  /** Told the run's summary as it was read, before its outputs are saved. */
+  seen?: (run: RunSummary) => void
 }
 
 export interface RunDownload {

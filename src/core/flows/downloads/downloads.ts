@@ -14,13 +14,15 @@
  *
  * The steps for one artifact are in artifact-download.ts; this file runs them for a whole run.
  */
-import type { Artifact, RunDetail } from '../../../shared/contract'
+import type { Artifact, RunDetail, RunSummary } from '../../../shared/contract'
 import { retryDelay } from '../../service'
 import type { Connection } from '../../environments/connection'
 import { ensureFolder, insideFolder } from '../../files/folders'
 import { safeFileName } from '../../files/safe-names'
 import type { Db } from '../../storage/db'
 import { DownloadsTable } from '../../storage/tables/downloads'
+import { RunRowsTable } from '../../storage/tables/run-rows'
+import { readStoredRun } from '../watch/stored-detail'
 import { downloadArtifact, type RunDownloadState } from './artifact-download'
 import { DownloadLedger } from './download-ledger'
 import { describeFailure, DOWNLOAD_RETRY_POLICY, failureOf } from './download-failures'
@@ -62,38 +64,74 @@ export function runFileName(
   return safeFileName(`${title ? `${title} ` : ''}${what}.xlsx`, `${what}.xlsx`)
 }
 
-/** The run's detail as given, or read from the service when only its id is. */
-export async function runDetailOf(
-  connection: Connection,
-  runOrDetail: string | RunDetail,
-  signal?: AbortSignal,
-): Promise<RunDetail> {
-  return typeof runOrDetail === 'string'
-    ? connection.client.run(runOrDetail, { signal })
-    : runOrDetail
+/**
+ * What a run's download goes through: its outputs in the service's order, how many rows it has
+ * (for the width of its row folders' numbers), and its outputs read anew (fresh addresses).
+ */
+interface RunOutputs {
+  run: RunSummary
+  rowCount: number
+  outputCount: number
+  outputs: Iterator<Artifact>
+  readAgain: () => Promise<Iterable<Artifact>>
 }
 
-/** How many rows the run has, for the width of its row folders' numbers. */
-function rowCountOf(detail: RunDetail): number {
+/** A run's outputs from its detail, held whole already. */
+function heldOutputs(connection: Connection, detail: RunDetail, signal?: AbortSignal): RunOutputs {
   // A loop, not a spread into Math.max: a run's tasks can be more than an argument list holds.
-  let rows = Math.max(detail.run.totalTasks ?? 0, 1)
-  for (const task of detail.tasks) rows = Math.max(rows, task.sourceRowIndex + 1)
-  return rows
+  let rowCount = Math.max(detail.run.totalTasks ?? 0, 1)
+  for (const task of detail.tasks) rowCount = Math.max(rowCount, task.sourceRowIndex + 1)
+  return {
+    run: detail.run,
+    rowCount,
+    outputCount: detail.artifacts.length,
+    outputs: detail.artifacts[Symbol.iterator](),
+    readAgain: async () => (await connection.client.run(detail.run.runId, { signal })).artifacts,
+  }
+}
+
+/**
+ * A run's outputs read into the history as its detail arrives (flows/watch/stored-detail.ts),
+ * then a page at a time: a run of 100,000 rows is never held whole.
+ */
+async function storedOutputs(
+  connection: Connection,
+  rows: RunRowsTable,
+  runId: string,
+  signal?: AbortSignal,
+): Promise<RunOutputs> {
+  const where = { historyKey: connection.historyKey, runId, keepUpTo: 0 }
+  const read = await readStoredRun(connection.client, rows, where, { signal })
+  const outputs = rows.outputsOf(connection.historyKey, runId)
+  return {
+    run: read.head.run,
+    rowCount: Math.max(
+      read.head.run.totalTasks ?? 0,
+      rows.lastRowIndex(connection.historyKey, runId) + 1,
+      1,
+    ),
+    outputCount: read.counts.outputs,
+    outputs: outputs[Symbol.iterator](),
+    readAgain: async () => {
+      await readStoredRun(connection.client, rows, where, { signal })
+      return outputs
+    },
+  }
 }
 
 /** Makes the run's folder and gathers what its artifacts' downloads share. */
 async function startRunDownload(
   ledger: DownloadLedger,
   connection: Connection,
-  detail: RunDetail,
+  source: RunOutputs,
   outDir: string,
   options: DownloadOptions,
 ): Promise<RunDownloadState> {
-  const folder = insideFolder(outDir, runFolderName(detail.run.runId))
+  const folder = insideFolder(outDir, runFolderName(source.run.runId))
   await ensureFolder(folder)
   const overall = {
     doneFiles: 0,
-    totalFiles: detail.artifacts.length,
+    totalFiles: source.outputCount,
     receivedBytes: 0,
     reusedFiles: 0,
   }
@@ -104,7 +142,7 @@ async function startRunDownload(
     rowNumbering: options.rowNumbering,
     ledger,
     folder,
-    rowCount: rowCountOf(detail),
+    rowCount: source.rowCount,
     taken: ledger.paths(folder),
     madeFolders: new Set(),
     inFlight: new Map(),
@@ -169,29 +207,27 @@ async function downloadRun(
   db: Db,
   table: DownloadsTable,
   connection: Connection,
-  runOrDetail: string | RunDetail,
+  source: RunOutputs,
   outDir: string,
   options: DownloadOptions = {},
 ): Promise<RunDownload> {
-  const detail = await runDetailOf(connection, runOrDetail, options.signal)
-  const runId = detail.run.runId
+  const runId = source.run.runId
   const ledger = new DownloadLedger(db, table, connection.historyKey, runId)
-  const run = await startRunDownload(ledger, connection, detail, outDir, options)
-  const addresses = new FreshAddresses(() =>
-    connection.client.run(runId, { signal: options.signal }),
-  )
+  const run = await startRunDownload(ledger, connection, source, outDir, options)
+  const addresses = new FreshAddresses(source.readAgain)
   // A few at a time, in the server's order: each worker takes the next artifact when it is free,
   // so only as many downloads as workers are under way, whatever the run's size.
-  const { artifacts } = detail
-  const outcomes = new Array<DownloadedFile | FailedDownload>(artifacts.length)
+  const outcomes = new Array<DownloadedFile | FailedDownload>(source.outputCount)
   let next = 0
   const workers = Array.from({ length: Math.max(1, options.concurrency ?? 4) }, async () => {
-    while (next < artifacts.length) {
+    for (;;) {
       options.signal?.throwIfAborted()
+      const artifact = source.outputs.next()
+      if (artifact.done) return
       const at = next++
       outcomes[at] = await downloadWithRetries(
         run,
-        artifacts[at]!,
+        artifact.value,
         options.attempts ?? 3,
         addresses,
       )
@@ -206,6 +242,7 @@ async function downloadRun(
   const files: DownloadedFile[] = []
   const failed: FailedDownload[] = []
   for (const outcome of outcomes) {
+    if (!outcome) continue
     if ('path' in outcome) files.push(outcome)
     else failed.push(outcome)
   }
@@ -215,19 +252,30 @@ async function downloadRun(
 /** A run's outputs saved to disk, resumable (the `downloads` table). */
 export class Downloads {
   private readonly table: DownloadsTable
+  private readonly rows: RunRowsTable
 
   constructor(private readonly db: Db) {
     this.table = new DownloadsTable(db)
+    this.rows = new RunRowsTable(db)
   }
 
-  /** Downloads every artifact of a run into `<outDir>/<run folder>/<row folder>/`. */
-  run(
+  /**
+   * Downloads every artifact of a run into `<outDir>/<run folder>/<row folder>/`: from its
+   * detail when given, else read into the history and downloaded a page at a time. `seen` is
+   * told the run's summary as it was read.
+   */
+  async run(
     connection: Connection,
     runOrDetail: string | RunDetail,
     outDir: string,
     options: DownloadOptions = {},
   ): Promise<RunDownload> {
-    return downloadRun(this.db, this.table, connection, runOrDetail, outDir, options)
+    const source =
+      typeof runOrDetail === 'string'
+        ? await storedOutputs(connection, this.rows, runOrDetail, options.signal)
+        : heldOutputs(connection, runOrDetail, options.signal)
+    options.seen?.(source.run)
+    return downloadRun(this.db, this.table, connection, source, outDir, options)
   }
 
   /** Finished downloads of a run: artifact id -> absolute path. */

@@ -5,7 +5,7 @@
  * One object per run download: the workers that meet an expired address at the same time share
  * one read of the detail.
  */
-import type { Artifact, RunDetail } from '../../../shared/contract'
+import type { Artifact } from '../../../shared/contract'
 import { ApiError } from '../../service'
 
 /** What a refused or expired address answers: a signed URL past its end says 403 (or 401/410). */
@@ -24,7 +24,8 @@ export class FreshAddresses {
   private readonly renewals = new Map<string, number>()
   private reading: Promise<void> | null = null
 
-  constructor(private readonly readDetail: () => Promise<RunDetail>) {}
+  /** `readOutputs` reads the run's outputs again, as the service lists them now. */
+  constructor(private readonly readOutputs: () => Promise<Iterable<Artifact>>) {}
 
   /**
    * The artifact with an address other than `stale`'s, read from the run again unless another
@@ -50,7 +51,8 @@ export class FreshAddresses {
   }
 
   private async readAgain(): Promise<void> {
-    const detail = await this.readDetail()
-    for (const artifact of detail.artifacts) this.latest.set(artifact.artifactId, artifact)
+    // Only outputs fetched from an address are kept: an inline one has nothing to renew.
+    for (const artifact of await this.readOutputs())
+      if (artifact.accessUrl) this.latest.set(artifact.artifactId, artifact)
   }
 }

@@ -9,6 +9,7 @@
  *   4. the workbook's headers taken as field keys (case and spaces ignored).
  * From 3 on the fee is unknown: the confirmation says so and offers a pilot.
  */
+import { amountT, type AmountT } from '../../../shared/format/amounts'
 import {
   listingInputSchemaSchema,
   type CreatorListing,
@@ -34,13 +35,12 @@ export type BuyerListing = Pick<
   | 'description'
   | 'listingVersionId'
   | 'publishedVersionId'
-  | 'taskFixedFeeT'
   | 'pricingRuleVersion'
   | 'status'
   | 'saleStatus'
   | 'executionAvailabilityStatus'
   | 'source'
-> & { schema: ListingInputSchema | null }
+> & { taskFixedFeeT: AmountT | null; schema: ListingInputSchema | null }
 
 /** Statuses that mean "this service has no buyer's read of listings". */
 const NO_BUYER_VIEW = new Set([404, 405, 501])
@@ -67,7 +67,7 @@ function fromService(
     description: listing.description,
     listingVersionId: listing.listingVersionId,
     publishedVersionId: listing.publishedVersionId,
-    taskFixedFeeT: listing.taskFixedFeeT,
+    taskFixedFeeT: amountT(listing.taskFixedFeeT),
     pricingRuleVersion: listing.pricingRuleVersion,
     status: listing.status,
     saleStatus: listing.saleStatus,

@@ -4,7 +4,7 @@
  * size and time of change noted, so an edit or a move is noticed), or, for content a page sent,
  * as a copy under `<home>/drafts/`. A draft holds no token, and restoring one sends nothing.
  */
-import { createHash } from 'node:crypto'
+import { sha256Hash } from '../../files/hashing'
 import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { prepareDraftSchema, type PrepareDraft } from '../../../shared/bridge/requests/draft-schema'
@@ -43,7 +43,7 @@ const EMPTY_DRAFT: PrepareDraft = {
   sent: null,
 }
 
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
+const sha256 = (bytes: Buffer) => sha256Hash().update(bytes).digest('hex')
 
 export class PrepareDrafts {
   private readonly table: PrepareDraftsTable
@@ -66,7 +66,7 @@ export class PrepareDrafts {
     workbook: DraftWorkbookSource | null | undefined,
   ): Promise<void> {
     const previous = this.table.get(environment)
-    const kept =
+    const saved =
       draft.step === 'sent' || workbook === null
         ? null
         : workbook === undefined
@@ -75,11 +75,11 @@ export class PrepareDrafts {
     this.table.put({
       environment,
       choicesJson: JSON.stringify(prepareDraftSchema.parse(draft)),
-      workbook: kept,
+      workbook: saved,
       savedAtMs: Date.now(),
     })
     const old = previous?.workbook
-    if (old?.isCopy && old.path !== kept?.path) await rm(old.path, { force: true })
+    if (old?.isCopy && old.path !== saved?.path) await rm(old.path, { force: true })
   }
 
   /** The environment's draft with its workbook read again, or null (none, or unreadable). */
@@ -92,7 +92,7 @@ export class PrepareDrafts {
       await this.clear(environment)
       return null
     }
-    const workbook = record.workbook ? await readKept(record.workbook) : null
+    const workbook = record.workbook ? await readSaved(record.workbook) : null
     return { draft: parsed.data, workbook, savedAtMs: record.savedAtMs }
   }
 
@@ -153,11 +153,11 @@ export class PrepareDrafts {
   }
 }
 
-/** A kept workbook read again: the same content as when kept, changed, or gone. */
-async function readKept(kept: DraftWorkbookRecord): Promise<RestoredWorkbook> {
-  const bytes = await readFile(kept.path).catch(() => null)
-  if (!bytes) return { state: 'missing', name: kept.name }
-  if (bytes.length !== kept.sizeBytes || sha256(bytes) !== kept.sha256)
-    return { state: 'changed', name: kept.name }
-  return { state: 'same', name: kept.name, path: kept.path, isCopy: kept.isCopy, bytes }
+/** A draft's saved workbook read again: the same content as when saved, changed, or gone. */
+async function readSaved(saved: DraftWorkbookRecord): Promise<RestoredWorkbook> {
+  const bytes = await readFile(saved.path).catch(() => null)
+  if (!bytes) return { state: 'missing', name: saved.name }
+  if (bytes.length !== saved.sizeBytes || sha256(bytes) !== saved.sha256)
+    return { state: 'changed', name: saved.name }
+  return { state: 'same', name: saved.name, path: saved.path, isCopy: saved.isCopy, bytes }
 }

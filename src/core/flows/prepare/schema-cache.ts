@@ -27,23 +27,44 @@ function savedCopy(table: SchemaCacheTable, historyKey: string, templateId: stri
   return saved ? { ...saved, fromCache: true } : null
 }
 
+/**
+ * The copy the built-in Sandbox gave since this program was installed, or null. The Sandbox's
+ * templates are part of the program, so that copy is what it would answer now, and asking it
+ * would only mean starting it.
+ */
+function builtInCopy(
+  table: SchemaCacheTable,
+  connection: Connection,
+  templateId: string,
+  programSinceMs: number | undefined,
+): CachedSchema | null {
+  if (!connection.builtIn || programSinceMs === undefined) return null
+  const saved = table.get(connection.historyKey, templateId)
+  return saved && saved.fetchedAtMs >= programSinceMs ? { ...saved, fromCache: false } : null
+}
+
 /** The template's schema: fresh when the service answers, else the cached copy. */
 async function templateSchema(
   table: SchemaCacheTable,
   connection: Connection,
   templateId: string,
-  options: { signal?: AbortSignal | undefined; offline?: boolean } = {},
+  options: { signal?: AbortSignal | undefined; offline?: boolean; programSinceMs?: number } = {},
 ): Promise<CachedSchema> {
+  const known = builtInCopy(table, connection, templateId, options.programSinceMs)
+  if (known) return known
   if (!options.offline) {
     try {
       const schema = await connection.client.templateSchema(templateId, { signal: options.signal })
       const now = Date.now()
       // The same schema saved within the hour is kept as it is: a write (and its sync to disk)
       // on every validate would cost the command line more than the check itself.
+      // One saved before this program was installed is written again, so that it counts as
+      // this program's (builtInCopy).
       const saved = table.get(connection.historyKey, templateId)
       if (
         saved &&
         now - saved.fetchedAtMs < UNCHANGED_KEPT_MS &&
+        saved.fetchedAtMs >= (options.programSinceMs ?? 0) &&
         JSON.stringify(saved.schema) === JSON.stringify(schema)
       )
         return { schema, fetchedAtMs: saved.fetchedAtMs, fromCache: false }
@@ -72,7 +93,14 @@ async function templateSchema(
 export class Schemas {
   private readonly table: SchemaCacheTable
 
-  constructor(db: Db) {
+  /**
+   * `programSinceMs`: when this program's code was written to disk, if the front door knows; a
+   * schema the built-in Sandbox gave since then is used without asking it (see builtInCopy).
+   */
+  constructor(
+    db: Db,
+    private readonly programSinceMs?: number,
+  ) {
     this.table = new SchemaCacheTable(db)
   }
 
@@ -82,7 +110,10 @@ export class Schemas {
     templateId: string,
     options: { signal?: AbortSignal | undefined; offline?: boolean } = {},
   ): Promise<CachedSchema> {
-    return templateSchema(this.table, connection, templateId, options)
+    return templateSchema(this.table, connection, templateId, {
+      ...options,
+      ...(this.programSinceMs !== undefined ? { programSinceMs: this.programSinceMs } : {}),
+    })
   }
 
   /** Templates saved for this environment, most recently fetched first. */

@@ -3,6 +3,7 @@
  * results workbook of any of them shows every run's rows on one sheet, in the sheet's row order,
  * each saying in words which run it came from. The merge is pure; the runs' ids go on the Run sheet.
  */
+import { sumT } from '../../../shared/format/amounts'
 import type { Artifact, RunDetail, RunTask } from '../../../shared/contract'
 import type { Batches } from '../batch/batches'
 import type { Submission, Submissions } from '../spend/submissions'
@@ -94,8 +95,8 @@ function batchSummary(parts: BatchPart[], asked: BatchPart): RunDetail['run'] {
     completedTasks: sum('completedTasks'),
     failedTasks: sum('failedTasks'),
     cancelledTasks: sum('cancelledTasks'),
-    estimatedCostT: runs.reduce((n, r) => n + r.estimatedCostT, 0),
-    actualCostT: runs.reduce((n, r) => n + r.actualCostT, 0),
+    estimatedCostT: sumT(runs.map((r) => r.estimatedCostT)),
+    actualCostT: sumT(runs.map((r) => r.actualCostT)),
     completedAtUnix: Math.max(...runs.map((r) => r.completedAtUnix)),
     firstErrorMessage: runs.find((r) => r.firstErrorMessage)?.firstErrorMessage ?? '',
   }

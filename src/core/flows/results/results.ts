@@ -8,7 +8,6 @@
 import { dirname, join, resolve } from 'node:path'
 import type { RunDetail, RunSummary } from '../../../shared/contract'
 import {
-  runDetailOf,
   runFileName,
   runFolderName,
   type Downloads,
@@ -110,12 +109,16 @@ export async function downloadRunOutputs(
   folder: string,
   options: DownloadOptions = {},
 ): Promise<RunDownload> {
-  const detail = await runDetailOf(connection, runOrDetail, options.signal)
-  services.history.recordRuns(connection.historyKey, [detail.run])
-  const submission = services.submissions.byRun(connection.historyKey, detail.run.runId)
-  return services.downloads.run(connection, detail, folder, {
+  // A run given by its id is read into the history and saved a page at a time (downloads.ts).
+  const runId = typeof runOrDetail === 'string' ? runOrDetail : runOrDetail.run.runId
+  const submission = services.submissions.byRun(connection.historyKey, runId)
+  return services.downloads.run(connection, runOrDetail, folder, {
     rowNumbering: rowNumberingOf(submission),
     ...options,
+    seen: (run) => {
+      services.history.recordRuns(connection.historyKey, [run])
+      options.seen?.(run)
+    },
   })
 }
 

@@ -6,7 +6,7 @@
  * the service takes fewer rows in one request (send-parts.ts).
  */
 import { EngineError } from '../../errors'
-import { formatAmount } from '../../../shared/format/amounts'
+import { formatAmount, type AmountT } from '../../../shared/format/amounts'
 import { contentFingerprint } from './cost'
 import { uploadFileCells, type ProgressHooks } from './submission-inputs'
 import type { Plan, SpendServices } from './plan'
@@ -16,7 +16,7 @@ import { sendPlan, type SendServices } from './send-parts'
 import { allPartsSent } from './parts'
 
 /** Throws (spending nothing) when the estimate is above the cap, or a cap cannot be checked. */
-export function checkSpendingCap(plan: Plan, maxCostT: number | undefined): void {
+export function checkSpendingCap(plan: Plan, maxCostT: AmountT | undefined): void {
   if (maxCostT === undefined) return
   const unit = plan.connection.unitLabel
   if (plan.estimateT === null) {
@@ -40,7 +40,7 @@ export function checkSpendingCap(plan: Plan, maxCostT: number | undefined): void
 export interface ConfirmOptions {
   /** The user's explicit yes. */
   confirmed: boolean
-  maxCostT?: number | undefined
+  maxCostT?: AmountT | undefined
   /** Send even though an identical submission was already accepted (a new paid run). */
   again?: boolean | undefined
   /** The user cleared the address the plan would ask the service to call when the run ends. */

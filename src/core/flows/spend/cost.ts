@@ -6,6 +6,7 @@
 import { isTerminalStatus, type InputRow, type RunSummary } from '../../../shared/contract'
 import type { EstimateSource } from '../../../shared/bridge'
 import type { RunTarget } from '../../../shared/run-target'
+import { amountT, shareT, timesT, type AmountT } from '../../../shared/format/amounts'
 import type { Connection } from '../../environments/connection'
 import type { LearnedCost, SpendServices } from './plan'
 import { fingerprintOf } from './submissions'
@@ -55,8 +56,8 @@ export async function learnCostPerRow(
     return {
       runId: run.runId,
       rows: run.completedTasks,
-      actualCostT: run.actualCostT,
-      costPerRowT: run.actualCostT / run.completedTasks,
+      actualCostT: amountT(run.actualCostT),
+      costPerRowT: shareT(amountT(run.actualCostT), 1, run.completedTasks, 'exact'),
     }
   }
   return null
@@ -64,13 +65,13 @@ export async function learnCostPerRow(
 
 export function estimateOf(
   rowCount: number,
-  fee: number | null,
+  fee: AmountT | null,
   learned: LearnedCost | null,
-): { estimateT: number | null; estimateSource: EstimateSource } {
-  if (fee !== null) return { estimateT: fee * rowCount, estimateSource: 'fee' }
+): { estimateT: AmountT | null; estimateSource: EstimateSource } {
+  if (fee !== null) return { estimateT: timesT(fee, rowCount), estimateSource: 'fee' }
   if (learned) {
     return {
-      estimateT: Math.ceil((learned.actualCostT * rowCount) / learned.rows),
+      estimateT: shareT(learned.actualCostT, rowCount, learned.rows, 'up'),
       estimateSource: 'pilot',
     }
   }
@@ -124,7 +125,7 @@ export async function costAndHistory(
   connection: Connection,
   target: RunTarget,
   rows: InputRow[],
-  fee: number | null,
+  fee: AmountT | null,
   signal?: AbortSignal,
   batchRunIds: readonly string[] = [],
 ) {

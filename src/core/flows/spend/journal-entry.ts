@@ -2,7 +2,8 @@
  * What a submission is before the journal gives it an id: the target and rows a caller journals,
  * its fingerprint ("the same submission"), and the entry written (submissions.ts).
  */
-import { createHash, randomUUID } from 'node:crypto'
+import { timesT, type AmountT } from '../../../shared/format/amounts'
+import { sha256Hash, randomId } from '../../files/hashing'
 import { basename, resolve } from 'node:path'
 import type { InputRow } from '../../../shared/contract'
 import type { RunTarget } from '../../../shared/run-target'
@@ -34,7 +35,7 @@ export interface SubmissionInput {
   /** How it was sent (a BatchSendKind: 'redo'...), kept even when it joins no batch. */
   sendKind?: string | undefined
   /** The estimate shown to the user (null: not known); by default rows x the target's fee. */
-  estimatedCostT?: number | null | undefined
+  estimatedCostT?: AmountT | null | undefined
   /**
    * What makes it "the same submission" (see fingerprintOf); by default worked out from the
    * rows as sent. A plan passes the one it computed from file contents before any upload.
@@ -46,16 +47,12 @@ export interface SubmissionInput {
  * Identifies "the same submission": environment, target (what it runs, not what it was thought
  * to cost) and input content.
  */
-export function fingerprintOf(
-  historyKey: string,
-  target: RunTarget,
-  rows: InputRow[],
-): string {
+export function fingerprintOf(historyKey: string, target: RunTarget, rows: InputRow[]): string {
   const identity =
     target.kind === 'template'
       ? ['template', target.templateId, target.callbackUrl ?? '']
       : ['listing', target.listingId, target.listingVersionId]
-  const hash = createHash('sha256')
+  const hash = sha256Hash()
   hash.update(JSON.stringify([historyKey, identity, rows]))
   return hash.digest('hex')
 }
@@ -69,7 +66,7 @@ export function newSubmission(
   const target = input.target
   const fee = target.kind === 'listing' ? (target.taskFixedFeeT ?? null) : null
   return {
-    clientRequestId: randomUUID(),
+    clientRequestId: randomId(),
     environment: connection.name,
     historyKey: connection.historyKey,
     targetKind: target.kind,
@@ -87,7 +84,7 @@ export function newSubmission(
         ? input.estimatedCostT
         : fee === null
           ? null
-          : fee * input.rows.length,
+          : timesT(fee, input.rows.length),
     retryOfRunId: input.retryOfRunId ?? '',
     followUpOfRunId: input.followUpOfRunId ?? '',
     inputPath: input.inputPath ? resolve(input.inputPath) : '',

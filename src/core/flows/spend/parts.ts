@@ -7,7 +7,7 @@
  * holds become new parts. A part refused by a lower limit is split at the limit the refusal names
  * (send-parts.ts).
  */
-import { formatAmount, plural } from '../../../shared/format/amounts'
+import { amountT, formatAmount, plural, shareT } from '../../../shared/format/amounts'
 import type { PartRange, Plan, PlanPart, PlanParts } from './plan'
 import type { RowLimits } from './row-limits'
 import type { Submission, Submissions } from './submissions'
@@ -127,9 +127,10 @@ export function allPartsSent(services: PartServices, plan: Plan): Submission | n
 
 /** A part's share of the plan's estimate, so the parts add up to it exactly (null: unknown). */
 export function partEstimate(plan: Pick<Plan, 'estimateT' | 'rows'>, range: PartRange) {
-  if (plan.estimateT === null) return null
-  const share = (at: number) => Math.round((plan.estimateT! * at) / plan.rows.length)
-  return share(range.end) - share(range.start)
+  const whole = plan.estimateT
+  if (whole === null) return null
+  const share = (at: number) => shareT(whole, at, plan.rows.length, 'nearest')
+  return amountT(share(range.end) - share(range.start))
 }
 
 /**

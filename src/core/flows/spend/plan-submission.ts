@@ -4,6 +4,7 @@
  * the rows, and work out what sending them costs. Spends nothing; an invalid workbook gives a
  * plan with `validation.valid` false, which cannot be confirmed.
  */
+import type { AmountT } from '../../../shared/format/amounts'
 import { randomUUID } from 'node:crypto'
 import { basename, resolve } from 'node:path'
 import type { InputRow, ListingInputSchema, WorkbookValidation } from '../../../shared/contract'
@@ -61,7 +62,7 @@ function inOwnSheet(parsed: ParsedWorkbook, numbers: number[]): number[] | null 
 interface TargetFacts {
   schema: ListingInputSchema | null
   name: string
-  fee: number | null
+  fee: AmountT | null
   terms: string
   schemaSource: ListingSource | 'template'
   /** The service's own check of the workbook (listings only). */
@@ -122,7 +123,7 @@ async function targetFacts(
 function targetsOf(
   target: RunTarget,
   name: string,
-  fee: number | null,
+  fee: AmountT | null,
 ): Pick<Plan, 'targetView'> & { submissionTarget: RunTarget } {
   if (target.kind === 'template') {
     return {
@@ -197,7 +198,7 @@ function planBase(
 function rejectedPlan(
   base: PlanBase,
   totalRows: number,
-  fee: number | null,
+  fee: AmountT | null,
   validation: WorkbookValidation,
 ): Plan {
   return {

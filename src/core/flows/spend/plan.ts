@@ -12,6 +12,7 @@ import type {
   ListingSource,
 } from '../../../shared/bridge'
 import type { RunTarget } from '../../../shared/run-target'
+import type { AmountT } from '../../../shared/format/amounts'
 import type { Connection } from '../../environments/connection'
 import type { Schemas } from '../prepare/schema-cache'
 import type { History } from '../../storage/run-history'
@@ -59,8 +60,8 @@ export interface PaidBefore {
 export interface LearnedCost {
   runId: string
   rows: number
-  actualCostT: number
-  costPerRowT: number
+  actualCostT: AmountT
+  costPerRowT: AmountT
 }
 
 /** Rows `start` (included) to `end` (excluded) of a plan, by position in `plan.rows`. */
@@ -98,8 +99,8 @@ export interface Plan {
   rowNumbering: 'spreadsheet' | 'submitted'
   totalRows: number
   pilotRows: number | null
-  taskFixedFeeT: number | null
-  estimateT: number | null
+  taskFixedFeeT: AmountT | null
+  estimateT: AmountT | null
   estimateSource: EstimateSource
   learnedFrom: LearnedCost | null
   terms: string

@@ -3,6 +3,7 @@
  * retry, or those the user chose to redo): the run's own submission from the journal, the same
  * target (a listing's current version and fee looked up again), and the plan of those rows.
  */
+import type { AmountT } from '../../../shared/format/amounts'
 import { randomUUID } from 'node:crypto'
 import type { InputRow, RunDetail } from '../../../shared/contract'
 import type { ListingSource } from '../../../shared/bridge'
@@ -41,7 +42,7 @@ export function submissionOfRun(
 interface SameTarget {
   target: RunTarget
   targetView: Plan['targetView']
-  fee: number | null
+  fee: AmountT | null
   terms: string
   schemaSource: ListingSource | 'template'
 }

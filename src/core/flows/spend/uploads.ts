@@ -4,7 +4,7 @@
  * into the JSON body, so a large file is never held whole in memory. A few files go at a time,
  * with progress per file and overall.
  */
-import { createHash } from 'node:crypto'
+import { sha256Hash } from '../../files/hashing'
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { basename } from 'node:path'
@@ -188,7 +188,7 @@ async function fileSize(path: string): Promise<number> {
 }
 
 export async function hashFile(path: string, signal?: AbortSignal): Promise<string> {
-  const hash = createHash('sha256')
+  const hash = sha256Hash()
   for await (const chunk of createReadStream(path, {
     highWaterMark: READ_CHUNK,
     ...(signal ? { signal } : {}),

@@ -6,7 +6,7 @@
  * description says where the month stands (`describe-plan.ts`, the plan view) and the send keeps
  * it (`confirm.ts`).
  */
-import { formatAmount } from '../../../shared/format/amounts'
+import { formatAmount, leftT, sumT, type AmountT } from '../../../shared/format/amounts'
 import { monthSpending } from '../../../shared/usage/figures'
 import { EngineError } from '../../errors'
 import type { Connection } from '../../environments/connection'
@@ -17,14 +17,14 @@ export const NEARLY_SHARE = 0.8
 
 /** Where this month stands against the limit, before and after a send. */
 export interface LimitStanding {
-  limitT: number
+  limitT: AmountT
   /** "2026-11", in this computer's time zone. */
   month: string
   /** This month's spending so far: finished runs' actual cost plus running runs' estimates. */
-  spentT: number
-  leftT: number
+  spentT: AmountT
+  leftT: AmountT
   /** The send's estimate (null: not known before the run). */
-  estimateT: number | null
+  estimateT: AmountT | null
   /** The send would take the month past the limit (or the limit is reached already). */
   over: boolean
   /** The month would be at 80% of the limit or more. */
@@ -36,7 +36,7 @@ export interface LimitStanding {
 /** What a send tells the limit about itself: a plan has all of these. */
 export interface LimitedSend {
   connection: Pick<Connection, 'name' | 'historyKey' | 'client' | 'unitLabel'>
-  estimateT: number | null
+  estimateT: AmountT | null
   pilotRows: number | null
 }
 
@@ -51,17 +51,17 @@ export const localTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZ
 /** The standing of a month's spending against a limit, for a send of `estimateT`. */
 export function standingOf(
   spending: { month: string; finishedT: number; runningT: number },
-  limitT: number,
-  estimateT: number | null,
+  limitT: AmountT,
+  estimateT: AmountT | null,
   offline: string | null = null,
 ): LimitStanding {
-  const spentT = spending.finishedT + spending.runningT
-  const afterT = spentT + (estimateT ?? 0)
+  const spentT = sumT([spending.finishedT, spending.runningT])
+  const afterT = sumT([spentT, estimateT ?? 0])
   return {
     limitT,
     month: spending.month,
     spentT,
-    leftT: Math.max(0, limitT - spentT),
+    leftT: leftT(limitT, spentT),
     estimateT,
     over: afterT > limitT || spentT >= limitT,
     nearly: afterT >= limitT * NEARLY_SHARE,
@@ -95,7 +95,7 @@ export function limitWords(standing: LimitStanding, unitLabel: string): string {
   if (standing.over) parts.push('This send would pass it, so it is not sent.')
   else if (standing.estimateT !== null) {
     parts.push(
-      `After this send, about ${cost(Math.max(0, standing.leftT - standing.estimateT))} would be left.`,
+      `After this send, about ${cost(leftT(standing.leftT, standing.estimateT))} would be left.`,
     )
   }
   parts.push('The limit is kept by this computer, not by the service.')

@@ -3,6 +3,7 @@
  * in the history, so the Usage screen opens at once and works offline with what was last read;
  * and the monthly spending limit per environment, kept on this computer (limit.ts keeps it).
  */
+import type { AmountT } from '../../../shared/format/amounts'
 import { isTerminalStatus, type RunSummary } from '../../../shared/contract'
 import type { UsageRun } from '../../../shared/usage/figures'
 import { describeUserError, UserFacingError } from '../../errors'
@@ -53,8 +54,8 @@ export class Usage {
     this.tables = new UsageTables(db)
   }
 
-  /** The runs kept from the last read, without asking the service. */
-  kept(connection: Pick<Connection, 'historyKey'>): UsageRuns {
+  /** The runs saved at the last read, without asking the service. */
+  lastRead(connection: Pick<Connection, 'historyKey'>): UsageRuns {
     return { ...this.tables.runs(connection.historyKey), offline: null }
   }
 
@@ -80,7 +81,7 @@ export class Usage {
   }
 
   /** The monthly spending limit of an environment (by name), or null when it has none. */
-  limit(environment: string): number | null {
+  limit(environment: string): AmountT | null {
     return this.tables.limit(environment)
   }
 

@@ -292,9 +292,10 @@ export class RunWatcher {
       let detail: RunDetail | null = null
       if (!now) {
         // Older than the newest page: ask for this one run (its summary only, unless its
-        // detail is open: then it is passed on).
+        // detail is open and read here: then it is passed on; one read by readDetail, which may
+        // be too big to hold, is read there).
         this.requests += 1
-        if (this.focused.has(runId) || !this.client.runSummary) {
+        if ((this.focused.has(runId) && !this.readDetail) || !this.client.runSummary) {
           detail = await this.client.run(runId)
           now = detail.run
         } else {

@@ -2,7 +2,7 @@
  * The shapes most endpoints share, so a tag's module says only what differs: a GET of one
  * resource by its id, a POST of a JSON body to one, and the query of one page of a list.
  */
-import type { z } from 'zod'
+import type * as z from 'zod'
 import type { EndpointName } from '../../../shared/contract'
 import { clampPageSize } from '../paginate'
 import type { CallOptions, Transport } from '../transport'

@@ -5,7 +5,7 @@
  * (which rows a send may take, what a row's state is) are the batch flow's
  * (flows/batch/); this file only reads and writes rows.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Db } from '../db'
 import { readJsonColumn, selectRow, selectRows } from '../read-row'
 

@@ -2,7 +2,7 @@
  * The `column_mappings` table: the column mappings a user confirmed, per environment, template
  * (or listing) and set of the sheet's headers, so the same sheet maps itself the next time.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Db } from '../db'
 import { parseJsonColumn, readRows } from '../read-row'
 

@@ -2,7 +2,7 @@
  * The `downloads` table: the state of every artifact of a run saved on this device (path, size,
  * hash, and the ETag a partial file was started with), so a later download resumes it.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Db } from '../db'
 import { readOptionalRow, readRows, selectRows } from '../read-row'
 

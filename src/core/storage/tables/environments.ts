@@ -1,5 +1,5 @@
 /** The `environments` table: the environments the user added (the built-in Sandbox has no row). */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Db } from '../db'
 import { readRows } from '../read-row'
 

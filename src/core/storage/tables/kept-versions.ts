@@ -2,7 +2,7 @@
  * The `kept_versions` table: for a row sent again (a redo or a retry), the version the user chose
  * to keep, named by the run that made it, per row of the run the row was first sent in.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Db } from '../db'
 import { readRows } from '../read-row'
 

@@ -3,7 +3,7 @@
  * JSON, and the workbook it was checked with (where it is, and its SHA-256, size and time of last
  * change when kept, so a file changed or gone since is noticed).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Db } from '../db'
 import { readOptionalRow } from '../read-row'
 

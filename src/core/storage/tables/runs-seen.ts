@@ -1,5 +1,5 @@
 /** The `runs_seen` table: the latest summary of each run this device has seen. */
-import { z } from 'zod'
+import * as z from 'zod'
 import { runSummarySchema, type RunSummary } from '../../../shared/contract'
 import type { Db } from '../db'
 import { parseJsonColumn, readOptionalRow, readRows } from '../read-row'

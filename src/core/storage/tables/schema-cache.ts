@@ -1,5 +1,5 @@
 /** The `schema_cache` table: official template schemas saved per environment for offline use. */
-import { z } from 'zod'
+import * as z from 'zod'
 import { officialTemplateSchemaSchema, type OfficialTemplateSchema } from '../../../shared/contract'
 import type { Db } from '../db'
 import { parseJsonColumn, selectRow, selectRows } from '../read-row'

@@ -1,5 +1,5 @@
 /** The `settings` table: text values by key, shared by every front door on this computer. */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Db } from '../db'
 import { readOptionalRow } from '../read-row'
 

@@ -2,7 +2,8 @@
  * A row of the `submissions` table as the rest of the engine sees it: the journal entry's type,
  * and the row read from SQLite, parsed (not cast) into it. The SQL is in submissions.ts.
  */
-import { z } from 'zod'
+import { amountT, type AmountT } from '../../../shared/format/amounts'
+import * as z from 'zod'
 import type { RunTarget } from '../../../shared/run-target'
 import {
   executionResultSchema,
@@ -41,9 +42,9 @@ export interface Submission {
   rows: InputRow[]
   rowNumbers: number[]
   /** Fee per task when it was known at sending; null when not (or for templates). */
-  taskFixedFeeT: number | null
+  taskFixedFeeT: AmountT | null
   /** The estimate shown before sending; null when the cost was not known. */
-  estimatedCostT: number | null
+  estimatedCostT: AmountT | null
   retryOfRunId: string
   /** The run whose set-aside rows this submission sends, fixed ('' when none). */
   followUpOfRunId: string
@@ -160,8 +161,8 @@ export function submissionOf(row: SubmissionRow): Submission {
     rowCount: row.row_count,
     rows: readJsonColumn(row.rows_json, isInputRows),
     rowNumbers: readJsonColumn(row.row_numbers_json, isRowNumbers),
-    taskFixedFeeT: row.task_fee_t < 0 ? null : row.task_fee_t,
-    estimatedCostT: row.estimated_cost_t < 0 ? null : row.estimated_cost_t,
+    taskFixedFeeT: row.task_fee_t < 0 ? null : amountT(row.task_fee_t),
+    estimatedCostT: row.estimated_cost_t < 0 ? null : amountT(row.estimated_cost_t),
     retryOfRunId: row.retry_of_run_id,
     followUpOfRunId: row.follow_up_of_run_id,
     batchId: row.batch_id,

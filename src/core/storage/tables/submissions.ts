@@ -5,7 +5,7 @@
  *
  * Amounts that were not known are stored as -1: the columns predate "unknown".
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ExecutionResult, RunRowsAcceptance } from '../../../shared/contract'
 import type { Db } from '../db'
 import { historySearchClause } from './history-search'

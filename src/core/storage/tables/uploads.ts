@@ -1,5 +1,5 @@
 /** The `uploads` table: input assets already uploaded, by environment and content hash. */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Db } from '../db'
 import { selectRow } from '../read-row'
 

@@ -3,7 +3,8 @@
  * environment's history key) and `usage_limits` (the monthly spending limit per environment
  * name).
  */
-import { z } from 'zod'
+import { amountT, type AmountT } from '../../../shared/format/amounts'
+import * as z from 'zod'
 import type { UsageRun } from '../../../shared/usage/figures'
 import type { Db } from '../db'
 import { parseJsonColumn, selectRow } from '../read-row'
@@ -60,14 +61,14 @@ export class UsageTables {
     return { runs: Array.isArray(list) ? list.filter(isUsageRun) : [], readAtMs: row.read_at_ms }
   }
 
-  limit(environment: string): number | null {
+  limit(environment: string): AmountT | null {
     const row = selectRow(
       this.db,
       z.object({ monthly_limit_t: z.number() }),
       'SELECT monthly_limit_t FROM usage_limits WHERE environment = ?',
       [environment],
     )
-    return row?.monthly_limit_t ?? null
+    return row ? amountT(row.monthly_limit_t) : null
   }
 
   /** Sets the monthly limit (null: no limit). */

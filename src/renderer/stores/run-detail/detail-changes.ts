@@ -127,7 +127,12 @@ function kept(detail: RunDetail, change: RunDetailChange): Pick<RunDetail, 'task
   if (detail.run.runId !== change.runId) return { tasks: change.tasks, artifacts: change.artifacts }
   return {
     tasks: keepShown(detail.tasks, change.tasks, (t) => t.taskId, sameTask),
-    artifacts: keepShown(detail.artifacts, change.artifacts, (a) => a.artifactId, () => true),
+    artifacts: keepShown(
+      detail.artifacts,
+      change.artifacts,
+      (a) => a.artifactId,
+      () => true,
+    ),
   }
 }
 

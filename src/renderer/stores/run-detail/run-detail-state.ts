@@ -27,6 +27,11 @@ export interface RunDetailData {
   overview: RunOverview | null
   loading: boolean
   error: BridgeErrorInfo | null
+  /**
+   * For a run shown a window at a time (overview.rows): counts the engine's pushes of it, so its
+   * rows in view are asked again at each.
+   */
+  rowsVersion: number
   /** The artifact whose preview is shown. */
   previewing: string | null
   previews: Record<string, PreviewState>
@@ -65,6 +70,7 @@ export const EMPTY_RUN_DETAIL: RunDetailData = {
   overview: null,
   loading: false,
   error: null,
+  rowsVersion: 0,
   previewing: null,
   previews: {},
   results: { state: 'idle' },

@@ -7,7 +7,7 @@
  * cache (run-summaries-store), which the runs list reads too.
  */
 import { createStore } from 'zustand/vanilla'
-import type { BridgeApi, RunOverview } from '../../../shared/bridge'
+import type { BridgeApi, RunDetailChange, RunOverview } from '../../../shared/bridge'
 import type { RunSummary } from '../../../shared/contract'
 import { isTerminalStatus } from '../../../shared/contract/statuses'
 import { errorInfo } from '../errors'
@@ -76,6 +76,18 @@ export function shownOverview(
   return { ...overview, detail: { ...overview.detail, run: summary } }
 }
 
+/** A run shown a window at a time, with its newest summary and counts (its rows are asked again). */
+function windowedChange(overview: RunOverview, change: RunDetailChange): RunOverview {
+  const read = overview.detail.run
+  const run = change.run.updatedAtUnix >= read.updatedAtUnix ? change.run : read
+  const market = change.market ?? overview.detail.market
+  return {
+    ...overview,
+    detail: { ...overview.detail, run, ...(market ? { market } : {}) },
+    ...(change.rows ? { rows: change.rows } : {}),
+  }
+}
+
 function liveActions(
   ctx: RunDetailContext & { bump(): number; chain: { current: ChangeChain } },
   follower: ReturnType<typeof createFollower>,
@@ -131,6 +143,10 @@ function liveActions(
       putSummaries(change.environment, [change.run])
       const { environment, runId, overview } = get()
       if (change.environment !== environment || change.runId !== runId || !overview) return
+      if (change.rows) {
+        set({ overview: windowedChange(overview, change), rowsVersion: get().rowsVersion + 1 })
+        return
+      }
       const detail = followChange(chain.current, overview.detail, change)
       if (detail === 'missed') void api.resendRunDetail({ environment, runId }).catch(() => {})
       else if (detail) set({ overview: { ...overview, detail } })
@@ -144,7 +160,7 @@ function liveActions(
       // The engine stops following it by itself; the final outputs and payment come next.
       if (follower.is({ environment, runId })) follower.unfollow()
       // A big run followed by its changes already has them: its last change came before its end.
-      if (endedWithChanges(chain.current)) return
+      if (overview.rows || endedWithChanges(chain.current)) return
       readSoon()
     },
   }
@@ -174,7 +190,9 @@ export function createRunDetailStore(
         const overview = await api.getRunOverview({ environment, runId })
         if (mine !== generation) return
         putSummaries(environment, [overview.detail.run])
-        set({ overview, loading: false, error: null })
+        // A run shown a window at a time was read into the engine again: its rows in view too.
+        const rowsVersion = get().rowsVersion + (overview.rows ? 1 : 0)
+        set({ overview, loading: false, error: null, rowsVersion })
         if (!isTerminalStatus(overview.detail.run.status)) follower.follow({ environment, runId })
       } catch (error) {
         if (mine !== generation) return

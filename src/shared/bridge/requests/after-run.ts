@@ -1,5 +1,5 @@
-/** After the run (issue 11): a run's overview, previews, the results workbook, the history. */
-import { z } from 'zod'
+/** After the run: a run's overview, previews, the results workbook, the history. */
+import * as z from 'zod'
 import type { HistoryPage, ResultsWorkbookView, ShowInFolderView } from '../views/after-run'
 import type { DownloadResultView } from '../views/after-run'
 import { environmentNameSchema, runIdSchema, runRef, request } from './arguments'

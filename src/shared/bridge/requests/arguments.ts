@@ -2,7 +2,7 @@
  * How a Bridge verb is declared, and the argument pieces several groups of verbs share.
  * Objects are strict: an unexpected key is refused, not ignored.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** A request's argument schema, with its result type carried along for the type checker. */
 export interface RequestSpec<Args extends z.ZodType, Result> {

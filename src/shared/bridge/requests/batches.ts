@@ -1,5 +1,5 @@
 /** The batch: a buyer's sheet across its runs, its rows, and chosen rows sent again. */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { BatchRowsView, BatchView } from '../views/batches'
 import type { SubmissionPlanView } from '../views/spending'
 import { environmentNameSchema, idSchema, request, runIdSchema, workIdSchema } from './arguments'

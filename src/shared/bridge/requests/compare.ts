@@ -1,5 +1,5 @@
 /** Compare runs: two runs of an environment side by side, and that comparison as a workbook. */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ComparisonView, ComparisonWorkbookView } from '../views/compare'
 import { environmentNameSchema, request, runIdSchema } from './arguments'
 

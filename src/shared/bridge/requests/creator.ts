@@ -1,5 +1,5 @@
 /** The creator's screens: their listings, review requests and private templates. */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { PrivateTemplate, ReviewRequest } from '../../contract'
 import type { ListingPage } from '../views/creator'
 import { environmentNameSchema, request } from './arguments'

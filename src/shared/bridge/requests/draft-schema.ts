@@ -2,7 +2,7 @@
  * What the New run screen's draft keeps, as a schema the Bridge checks a save against and the
  * engine reads a kept draft back with. Apart from the verbs so views can name its type.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { runTargetSchema } from './arguments'
 
 /** The steps of the New run screen, in order; 'sent' once the draft became a run. */

@@ -3,7 +3,7 @@
  * reload or a restart lands on the same step. A draft never holds a token, and restoring one never
  * sends anything (a sent run is kept as a link, not as something to send again).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { PrepareDraftView } from '../views/drafts'
 import { environmentNameSchema, request } from './arguments'
 import { prepareDraftSchema } from './draft-schema'

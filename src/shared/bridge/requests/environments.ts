@@ -1,5 +1,5 @@
 /** The verbs of the environments and connection screens (and the unit label of amounts). */
-import { z } from 'zod'
+import * as z from 'zod'
 import { checkBaseUrl } from '../../contract'
 import type { AppInfo, ConnectionReport, EnvironmentList } from '../views/environments'
 import { noArgs, environmentNameSchema, request } from './arguments'

@@ -1,5 +1,5 @@
 /** Time left: the paces of earlier runs of the same template or listing in the history. */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { EarlierPacesView } from '../views/pace'
 import { environmentNameSchema, request } from './arguments'
 

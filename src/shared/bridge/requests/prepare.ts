@@ -1,5 +1,5 @@
 /** Preparing a run (the "New run" screen): templates, input workbooks, checks. */
-import { z } from 'zod'
+import * as z from 'zod'
 import type {
   CheckedRowsView,
   DroppedFileInfo,

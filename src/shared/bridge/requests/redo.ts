@@ -1,5 +1,5 @@
 /** Redo rows: chosen rows of a run made on this device sent again, as a plan to confirm. */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { RowVersionsView } from '../views/redo'
 import type { SubmissionPlanView } from '../views/spending'
 import { environmentNameSchema, request, runIdSchema, runRef } from './arguments'

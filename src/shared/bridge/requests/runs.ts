@@ -1,10 +1,18 @@
 /** The verbs of the runs list and an open run: pages, detail, and following them. */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ArtifactPreviewView, RunOverview } from '../views/after-run'
-import type { RunDetailView, RunPage, RunsUpdate } from '../views/runs'
+import type { RunDetailView, RunOutputsView, RunPage, RunRowsView, RunsUpdate } from '../views/runs'
 import { environmentNameSchema, runIdSchema, runRef, request } from './arguments'
 
 const runStatusFilter = z.string().trim().min(1).max(64)
+
+/** A window of a run's rows or outputs: from a position, so many. */
+const runWindow = z.strictObject({
+  environment: environmentNameSchema,
+  runId: runIdSchema,
+  from: z.number().int().min(0).max(10_000_000),
+  count: z.number().int().min(1).max(2000),
+})
 
 export const runRequests = {
   listRuns: request<RunPage>()(
@@ -46,4 +54,10 @@ export const runRequests = {
       artifactId: z.string().min(1).max(256),
     }),
   ),
+  /** A window of a run's rows as last read (a run shown a window at a time: RunOverview.rows). */
+  getRunRows: request<RunRowsView>()(
+    runWindow.extend({ filter: z.enum(['all', 'failed']).optional() }),
+  ),
+  /** A window of a run's outputs as last read, without their content (previewArtifact shows it). */
+  getRunOutputs: request<RunOutputsView>()(runWindow),
 }

@@ -1,5 +1,5 @@
 /** The rows set aside when a run was sent: the workbook to fix, saved where the user says. */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { SavedFileView } from '../views/prepare'
 import { environmentNameSchema, idSchema, request } from './arguments'
 

@@ -1,5 +1,5 @@
 /** The Settings screen. */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { SettingsView } from '../views/settings'
 import { noArgs, request } from './arguments'
 

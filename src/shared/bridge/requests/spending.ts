@@ -2,7 +2,7 @@
  * The paid flows: a listing as a buyer sees it, plans, and the one verb that spends
  * (confirmSubmission).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import type {
   PendingSubmissionList,
   PilotRestView,

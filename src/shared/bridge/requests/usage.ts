@@ -1,5 +1,5 @@
 /** The Usage screen: figures from the service's runs (kept for offline use), and the limit. */
-import { z } from 'zod'
+import * as z from 'zod'
 import type { EnvironmentList, SavedFileView, UsagePeriodRunsView, UsageView } from '../views'
 import { environmentNameSchema, request } from './arguments'
 

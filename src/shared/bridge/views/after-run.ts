@@ -1,16 +1,20 @@
 /**
- * Views of after the run (issue 11): a run's overview, artifact previews, the results workbook,
- * saving a run's outputs (downloadRun, with downloadProgress and outputsSaved), showing saved
- * files, and the history of submissions from this device.
+ * Views of after the run: a run's overview, artifact previews, the results workbook, saving a
+ * run's outputs (downloadRun, with downloadProgress and outputsSaved), showing saved files, and
+ * the history of submissions from this device.
  */
 import type { RunDetail } from '../../contract'
 import type { BatchSendKind } from './batches'
+import type { RunRowsCounts } from './runs'
 
 /** A run as its detail page shows it: the service's detail plus what this device knows. */
 export interface RunOverview {
   environment: string
   unitLabel: string
+  /** The run's detail; for a run shown a window at a time, without its tasks and outputs. */
   detail: RunDetail
+  /** Present when the run is shown a window at a time (getRunRows, getRunOutputs). */
+  rows?: RunRowsCounts
   /** Submitted from this device (the history knows its input file and row numbers). */
   fromThisDevice: boolean
   inputFilename: string

@@ -91,4 +91,38 @@ export interface RunDetailChange {
   /** How many tasks and outputs the detail holds now, so a window can check it has them all. */
   taskCount: number
   artifactCount: number
+  /**
+   * Present for a run shown a window at a time (see RunRowsCounts): `tasks` and `artifacts` are
+   * then empty, and the window asks again for the rows it shows.
+   */
+  rows?: RunRowsCounts
+}
+
+/**
+ * A run too big to hold whole in a window: its rows and outputs are kept by the engine and read
+ * a window at a time (getRunRows, getRunOutputs). Its counts as last read.
+ */
+export interface RunRowsCounts {
+  tasks: number
+  failed: number
+  outputs: number
+}
+
+/** Which rows getRunRows lists: every row (failed first, then in row order) or the failed ones. */
+export type RunRowsFilter = 'all' | 'failed'
+
+/** A window of a run's rows (getRunRows). */
+export interface RunRowsView {
+  runId: string
+  /** Rows under the filter. */
+  total: number
+  /** The window's rows, from the position asked for. */
+  rows: RunTask[]
+}
+
+/** A window of a run's outputs in the service's order (getRunOutputs), without their content. */
+export interface RunOutputsView {
+  runId: string
+  total: number
+  outputs: Artifact[]
 }

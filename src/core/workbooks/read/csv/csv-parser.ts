@@ -3,27 +3,10 @@
  * end in CR, LF or CRLF, and the first line decides the separator (Excel's `sep=;` line, or the
  * most frequent of comma, semicolon and tab). Every limit is checked as the text comes.
  */
+import { likelySeparator } from '../../../../shared/csv-separator'
 import { baseName } from '../../byte-source'
 import { MAX_COLUMNS, MAX_CSV_RECORD_CHARS, MAX_ROWS, WorkbookFileError } from '../../limits'
 import type { RowSink } from '../../validate/read-result'
-
-/** The separator a first line uses: the most frequent of , ; and tab outside quotes (ties: comma). */
-function guessSeparator(line: string, tabbed: boolean): string {
-  if (tabbed) return '\t'
-  const counts = new Map([
-    [',', 0],
-    [';', 0],
-    ['\t', 0],
-  ])
-  let quoted = false
-  for (const ch of line) {
-    if (ch === '"') quoted = !quoted
-    else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1)
-  }
-  let best = ','
-  for (const [sep, n] of counts) if (n > counts.get(best)!) best = sep
-  return best
-}
 
 /** The state of one csv read: where it is in a record, a field, a quote. */
 export class CsvParser {
@@ -75,7 +58,7 @@ export class CsvParser {
         rest = head.slice(lineEnd < 0 ? head.length : lineEnd + 1)
         if (head[lineEnd] === '\r' && rest[0] === '\n') rest = rest.slice(1)
         else if (head[lineEnd] === '\r' && rest === '') this.afterCR = true
-      } else this.separator = guessSeparator(firstLine, this.tabbed)
+      } else this.separator = this.tabbed ? '\t' : likelySeparator(firstLine)
       this.head = ''
       this.parse(rest)
       return
@@ -91,7 +74,7 @@ export class CsvParser {
   end(): void {
     if (!this.headDone) {
       this.headDone = true
-      this.separator = guessSeparator(this.head, this.tabbed)
+      this.separator = this.tabbed ? '\t' : likelySeparator(this.head)
       const sepLine = /^sep=(.)$/i.exec(this.head)
       if (sepLine) {
         this.separator = sepLine[1]!

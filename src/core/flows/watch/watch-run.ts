@@ -1,5 +1,5 @@
 /**
- * Run + watch, once for every front door: follows one run until it ends (asking again only
+ * Run + watch, once for every front door: watches one run until it ends (asking again only
  * while it is active, less often while nothing changes), records what it sees in the history,
  * and returns the run's final detail.
  */
@@ -8,12 +8,12 @@ import type { Connection } from '../../environments/connection'
 import type { History } from '../../storage/run-history'
 import { isOutage, type Outage, type RunWatcher, type RunWatcherOptions } from './run-watcher'
 
-export interface FollowRunOptions {
+export interface WatchRunOptions {
   /** The run changed; `recent` are the newest runs of the account (for the pace of earlier runs). */
   onProgress?: (run: RunSummary, recent: readonly RunSummary[]) => void
   /**
-   * A look that failed because the service is away; following goes on, asking every retryMs.
-   * Any other failure (a refused credential, a run that is not there) ends the following.
+   * A look that failed because the service is away; watching goes on, asking every retryMs.
+   * Any other failure (a refused credential, a run that is not there) ends the watch.
    */
   onUnreachable?: (outage: Outage) => void
   /** The service answers again after an outage. */
@@ -27,17 +27,17 @@ export interface FollowRunOptions {
   maxMs?: number
 }
 
-/** What following a run needs: a watcher of the connection's runs, and the history. */
-export interface FollowServices {
+/** What watching a run needs: a watcher of the connection's runs, and the history. */
+export interface WatchServices {
   history: Pick<History, 'recordRuns'>
   watcher(connection: Connection, options?: RunWatcherOptions): RunWatcher
 }
 
-export async function followRunToEnd(
-  services: FollowServices,
+export async function watchRunToEnd(
+  services: WatchServices,
   connection: Connection,
   runId: string,
-  options: FollowRunOptions = {},
+  options: WatchRunOptions = {},
 ): Promise<RunDetail> {
   const watcher = services.watcher(connection, {
     minMs: options.minMs ?? 500,

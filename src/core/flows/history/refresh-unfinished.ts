@@ -6,7 +6,7 @@
 import type { Connection } from '../../environments/connection'
 import type { History } from '../../storage/run-history'
 
-export async function followUnfinished(
+export async function refreshUnfinished(
   history: Pick<History, 'unfinishedRuns' | 'recordRuns'>,
   connection: Connection,
   limit = 20,
@@ -35,7 +35,7 @@ export async function followUnfinished(
  * (or takes longer than `waitMs`) keeps what was last seen; one with no unfinished runs costs no
  * request.
  */
-export async function followAllUnfinished(
+export async function refreshAllUnfinished(
   history: Pick<History, 'unfinishedRuns' | 'recordRuns'>,
   connections: Promise<Connection>[],
   waitMs = 5000,
@@ -44,7 +44,7 @@ export async function followAllUnfinished(
   await Promise.all(
     connections.map(async (pending) => {
       const connection = await pending.catch(() => null)
-      if (connection) await followUnfinished(history, connection, 20, signal)
+      if (connection) await refreshUnfinished(history, connection, 20, signal)
     }),
   )
 }

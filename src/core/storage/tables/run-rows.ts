@@ -1,0 +1,262 @@
+/**
+ * The `run_tasks` and `run_outputs` tables: a run's rows (one task each: its row, status, error
+ * and number of outputs) and its outputs, as last read from the service's detail. A detail is
+ * stored as it is read, part by part, and read back a window or a page at a time, so a run of
+ * 100,000 rows is never held whole, in the engine or in a window.
+ *
+ * Each look writes only what changed: a task whose status, error or outputs moved, an output new
+ * since the last look, or one whose access address was signed anew. An output's inline text is
+ * stored as the service sent it, never more than the stream's bound for one output
+ * (MAX_ITEM_CHARS, 8 MB of its JSON: service/run-detail-stream.ts refuses a bigger one before it
+ * reaches here); a run's rows are kept as long as the history keeps the run.
+ */
+import { z } from 'zod'
+import type { Artifact, RunTask } from '../../../shared/contract'
+import { transaction, type Db } from '../db'
+import { selectRow, selectRows } from '../read-row'
+
+const taskRow = z.object({
+  task_id: z.string(),
+  status: z.string(),
+  source_row_index: z.number().int(),
+  artifact_count: z.number().int(),
+  error_message: z.string(),
+})
+
+const outputRow = z.object({
+  artifact_id: z.string(),
+  task_id: z.string(),
+  step_id: z.string(),
+  port_name: z.string(),
+  source_row_index: z.number().int(),
+  mime_type: z.string(),
+  access_url: z.string(),
+  inline_text: z.string(),
+  created_at_unix: z.number().int(),
+})
+
+const countRow = z.object({ n: z.number().int() })
+
+const TASK_COLUMNS = 'task_id, status, source_row_index, artifact_count, error_message'
+const OUTPUT_COLUMNS =
+  'artifact_id, task_id, step_id, port_name, source_row_index, mime_type, access_url, inline_text, created_at_unix'
+
+function taskOf(row: z.output<typeof taskRow>): RunTask {
+  return {
+    taskId: row.task_id,
+    status: row.status,
+    sourceRowIndex: row.source_row_index,
+    artifactCount: row.artifact_count,
+    errorMessage: row.error_message,
+  }
+}
+
+function outputOf(row: z.output<typeof outputRow>): Artifact {
+  return {
+    artifactId: row.artifact_id,
+    taskId: row.task_id,
+    stepId: row.step_id,
+    portName: row.port_name,
+    sourceRowIndex: row.source_row_index,
+    mimeType: row.mime_type,
+    accessUrl: row.access_url,
+    inlineText: row.inline_text,
+    createdAtUnix: row.created_at_unix,
+  }
+}
+
+/** How many rows a stored run has, how many of them failed, and how many outputs. */
+export interface StoredRunCounts {
+  tasks: number
+  failed: number
+  outputs: number
+}
+
+/** Which of a run's rows a window lists: all (failed first, then in row order) or failed only. */
+export type RunRowsFilter = 'all' | 'failed'
+
+export class RunRowsTable {
+  constructor(private readonly db: Db) {}
+
+  /** Stores tasks of a run read just now; one whose row, status, error or outputs moved is rewritten. */
+  putTasks(historyKey: string, runId: string, tasks: readonly RunTask[]) {
+    const put = this.db.prepare(
+      `INSERT INTO run_tasks (origin, run_id, ${TASK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(origin, run_id, task_id) DO UPDATE SET status = excluded.status,
+         source_row_index = excluded.source_row_index, artifact_count = excluded.artifact_count,
+         error_message = excluded.error_message
+       WHERE status <> excluded.status OR source_row_index <> excluded.source_row_index
+         OR artifact_count <> excluded.artifact_count OR error_message <> excluded.error_message`,
+    )
+    transaction(this.db, () => {
+      for (const t of tasks)
+        put.run(
+          historyKey,
+          runId,
+          t.taskId,
+          t.status,
+          t.sourceRowIndex,
+          t.artifactCount,
+          t.errorMessage,
+        )
+    })
+  }
+
+  /**
+   * Stores outputs of a run read just now, each at its place in the detail (`firstSeq` for the
+   * first); an output stored before keeps its place and content, its address is taken anew.
+   */
+  putOutputs(historyKey: string, runId: string, outputs: readonly Artifact[], firstSeq: number) {
+    const put = this.db.prepare(
+      `INSERT INTO run_outputs (origin, run_id, ${OUTPUT_COLUMNS}, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(origin, run_id, artifact_id) DO UPDATE SET access_url = excluded.access_url
+       WHERE access_url <> excluded.access_url`,
+    )
+    transaction(this.db, () => {
+      outputs.forEach((a, i) =>
+        put.run(
+          historyKey,
+          runId,
+          a.artifactId,
+          a.taskId,
+          a.stepId,
+          a.portName,
+          a.sourceRowIndex,
+          a.mimeType,
+          a.accessUrl,
+          a.inlineText,
+          a.createdAtUnix,
+          firstSeq + i,
+        ),
+      )
+    })
+  }
+
+  counts(historyKey: string, runId: string): StoredRunCounts {
+    const count = (sql: string) => selectRow(this.db, countRow, sql, [historyKey, runId])?.n ?? 0
+    return {
+      tasks: count('SELECT COUNT(*) AS n FROM run_tasks WHERE origin = ? AND run_id = ?'),
+      failed: count(
+        "SELECT COUNT(*) AS n FROM run_tasks WHERE origin = ? AND run_id = ? AND status = 'failed'",
+      ),
+      outputs: count('SELECT COUNT(*) AS n FROM run_outputs WHERE origin = ? AND run_id = ?'),
+    }
+  }
+
+  /** The highest row index among a run's stored tasks (-1 for none). */
+  lastRowIndex(historyKey: string, runId: string): number {
+    const row = selectRow(
+      this.db,
+      z.object({ n: z.number().int().nullable() }),
+      'SELECT MAX(source_row_index) AS n FROM run_tasks WHERE origin = ? AND run_id = ?',
+      [historyKey, runId],
+    )
+    return row?.n ?? -1
+  }
+
+  /**
+   * Up to `count` of a run's rows from position `from`: failed rows first, then the others, each
+   * in row order (as the run's page lists them); with 'failed', the failed rows alone.
+   */
+  taskWindow(
+    historyKey: string,
+    runId: string,
+    window: { from: number; count: number; filter: RunRowsFilter; failed: number },
+  ): RunTask[] {
+    const { from, count, filter, failed } = window
+    const out = from < failed ? this.failedTasks(historyKey, runId, from, count) : []
+    if (filter === 'failed' || out.length >= count) return out
+    const rest = selectRows(
+      this.db,
+      taskRow,
+      `SELECT ${TASK_COLUMNS} FROM run_tasks WHERE origin = ? AND run_id = ? AND status <> 'failed'
+       ORDER BY source_row_index, task_id LIMIT ? OFFSET ?`,
+      [historyKey, runId, count - out.length, Math.max(0, from - failed)],
+    )
+    return out.concat(rest.map(taskOf))
+  }
+
+  private failedTasks(historyKey: string, runId: string, from: number, count: number): RunTask[] {
+    return selectRows(
+      this.db,
+      taskRow,
+      `SELECT ${TASK_COLUMNS} FROM run_tasks WHERE origin = ? AND run_id = ? AND status = 'failed'
+       ORDER BY source_row_index, task_id LIMIT ? OFFSET ?`,
+      [historyKey, runId, count, from],
+    ).map(taskOf)
+  }
+
+  /** Up to `count` of a run's outputs from position `from`, in the order the service listed them. */
+  outputWindow(historyKey: string, runId: string, from: number, count: number): Artifact[] {
+    return selectRows(
+      this.db,
+      outputRow,
+      `SELECT ${OUTPUT_COLUMNS} FROM run_outputs WHERE origin = ? AND run_id = ?
+       ORDER BY seq LIMIT ? OFFSET ?`,
+      [historyKey, runId, count, from],
+    ).map(outputOf)
+  }
+
+  /** One stored output of a run, or null. */
+  output(historyKey: string, runId: string, artifactId: string): Artifact | null {
+    const row = selectRow(
+      this.db,
+      outputRow,
+      `SELECT ${OUTPUT_COLUMNS} FROM run_outputs WHERE origin = ? AND run_id = ? AND artifact_id = ?`,
+      [historyKey, runId, artifactId],
+    )
+    return row ? outputOf(row) : null
+  }
+
+  /** Every task of a run in row order, read a page at a time each time it is gone through. */
+  tasksOf(historyKey: string, runId: string): Iterable<RunTask> {
+    return flattened(() => this.taskPages(historyKey, runId))
+  }
+
+  /** Every output of a run in the service's order, read a page at a time each time it is gone through. */
+  outputsOf(historyKey: string, runId: string): Iterable<Artifact> {
+    return flattened(() => this.outputPages(historyKey, runId))
+  }
+
+  /** A run's tasks in row order, a page of `pageSize` at a time. */
+  *taskPages(historyKey: string, runId: string, pageSize = 1000): Generator<RunTask[]> {
+    for (let last = -1, lastId = ''; ;) {
+      const page = selectRows(
+        this.db,
+        taskRow,
+        `SELECT ${TASK_COLUMNS} FROM run_tasks WHERE origin = ? AND run_id = ?
+         AND (source_row_index > ? OR (source_row_index = ? AND task_id > ?))
+         ORDER BY source_row_index, task_id LIMIT ?`,
+        [historyKey, runId, last, last, lastId, pageSize],
+      ).map(taskOf)
+      if (page.length === 0) return
+      yield page
+      last = page.at(-1)!.sourceRowIndex
+      lastId = page.at(-1)!.taskId
+    }
+  }
+
+  /** A run's outputs in the service's order, a page of `pageSize` at a time. */
+  *outputPages(historyKey: string, runId: string, pageSize = 500): Generator<Artifact[]> {
+    for (let after = -1; ;) {
+      const rows = selectRows(
+        this.db,
+        outputRow.extend({ seq: z.number().int() }),
+        `SELECT ${OUTPUT_COLUMNS}, seq FROM run_outputs WHERE origin = ? AND run_id = ? AND seq > ?
+         ORDER BY seq LIMIT ?`,
+        [historyKey, runId, after, pageSize],
+      )
+      if (rows.length === 0) return
+      yield rows.map(outputOf)
+      after = rows.at(-1)!.seq
+    }
+  }
+}
+
+function flattened<T>(pages: () => Iterable<T[]>): Iterable<T> {
+  return {
+    *[Symbol.iterator]() {
+      for (const page of pages()) yield* page
+    },
+  }
+}

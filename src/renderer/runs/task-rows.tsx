@@ -1,0 +1,146 @@
+/**
+ * The run's rows as a virtualized table: every row at once for a run the page holds whole, or a
+ * window at a time for a big one (asked from the engine as the list scrolls). Both draw a row
+ * the same way; with marks, a row a run can redo has its "Redo" box first.
+ */
+import { memo, useCallback, useMemo } from 'react'
+import type { RunOverview, RunRowsFilter } from '../../shared/bridge'
+import type { RunTask } from '../../shared/contract'
+import { StatusBadge } from '../components/StatusBadge'
+import { VirtualRow, VirtualTable, type RowPlace } from '../components/VirtualTable'
+import { useRunDetail, useStores } from '../stores/context'
+import { taskRowLabel } from './run-view'
+import { useRunWindow } from './use-run-window'
+
+const TASK_ROW = 52
+const taskKey = (task: RunTask) => task.taskId
+const positionKey = (index: number) => String(index)
+
+/** The rows marked "Redo", by their index in the run. */
+export interface RowMarks {
+  marked: ReadonlySet<number>
+  toggle(index: number): void
+}
+
+/**
+ * A big run's table draws 2 rows beyond the view (as the batch page does): a drag of its scroll
+ * bar shows a new screen of rows every frame, each drawn row work in that frame.
+ */
+function tableProps(marks: RowMarks | null, overscan = 10) {
+  return {
+    rowHeight: TASK_ROW,
+    short: true,
+    overscan,
+    label: 'Rows of the run, scrollable',
+    tableClassName: marks ? 'tasks-table tasks-table-redo' : 'tasks-table',
+    columns: marks
+      ? ['Redo', 'Row', 'Status', 'Error', 'Outputs']
+      : ['Row', 'Status', 'Error', 'Outputs'],
+  }
+}
+
+/** One row; drawn again only when its task, place or mark changed (pages come as it scrolls). */
+const TaskRow = memo(function TaskRow(props: {
+  task: RunTask
+  place: RowPlace
+  rowNumbers: number[] | null
+  marks: RowMarks | null
+}) {
+  const { task, place, rowNumbers, marks } = props
+  return (
+    <VirtualRow data-task-id={task.taskId} place={place}>
+      {marks && (
+        <td>
+          {task.sourceRowIndex >= 0 && (
+            <input
+              type="checkbox"
+              className="redo-mark"
+              aria-label={`Redo ${taskRowLabel(task.sourceRowIndex, rowNumbers).toLowerCase()}`}
+              checked={marks.marked.has(task.sourceRowIndex)}
+              onChange={() => marks.toggle(task.sourceRowIndex)}
+            />
+          )}
+        </td>
+      )}
+      <td>{taskRowLabel(task.sourceRowIndex, rowNumbers)}</td>
+      <td>
+        <StatusBadge status={task.status} />
+      </td>
+      <td
+        className={task.errorMessage ? 'task-error' : 'muted'}
+        title={task.errorMessage || undefined}
+      >
+        {task.errorMessage || '—'}
+      </td>
+      <td className="num">{task.artifactCount}</td>
+    </VirtualRow>
+  )
+})
+
+/** Every row of a run the page holds whole, in the order given. */
+export function RowsTable(props: {
+  shown: RunTask[]
+  rowNumbers: number[] | null
+  marks: RowMarks | null
+}) {
+  const { shown, rowNumbers, marks } = props
+  return (
+    <VirtualTable
+      {...tableProps(marks)}
+      items={shown}
+      itemKey={taskKey}
+      renderRow={(task, place) => (
+        <TaskRow task={task} place={place} rowNumbers={rowNumbers} marks={marks} />
+      )}
+    />
+  )
+}
+
+/**
+ * A big run's rows, failed first (or the failed alone), asked a page at a time as the list
+ * scrolls, and asked again in view at each change the engine pushes.
+ */
+export function WindowedRowsTable(props: {
+  overview: RunOverview
+  onlyFailed: boolean
+  marks: RowMarks | null
+}) {
+  const { overview, onlyFailed, marks } = props
+  const { bridge } = useStores()
+  const version = useRunDetail((s) => s.rowsVersion)
+  const { environment } = overview
+  const { runId } = overview.detail.run
+  const filter: RunRowsFilter = onlyFailed ? 'failed' : 'all'
+  const ask = useCallback(
+    async (from: number, count: number) => {
+      const answer = await bridge.api.getRunRows({ environment, runId, from, count, filter })
+      return { total: answer.total, items: answer.rows }
+    },
+    [bridge, environment, runId, filter],
+  )
+  const window = useRunWindow(ask, `${environment}\u0000${runId}\u0000${filter}`, version)
+  const counted = onlyFailed ? (overview.rows?.failed ?? 0) : (overview.rows?.tasks ?? 0)
+  const total = window.total >= 0 ? window.total : counted
+  // Positions only: a row is looked up in its page when drawn.
+  const positions = useMemo(() => Array.from({ length: total }, (_, i) => i), [total])
+  return (
+    <VirtualTable
+      {...tableProps(marks, 2)}
+      items={positions}
+      itemKey={positionKey}
+      onRangeChange={window.showRange}
+      renderRow={(index, place) => {
+        const task = window.at(index)
+        return task ? (
+          <TaskRow task={task} place={place} rowNumbers={overview.rowNumbers} marks={marks} />
+        ) : (
+          <VirtualRow place={place}>
+            <td className="muted" colSpan={marks ? 5 : 4}>
+              Loading…
+            </td>
+          </VirtualRow>
+        )
+      }}
+    />
+  )
+}
