@@ -64,17 +64,14 @@ export function tierOf(file) {
 
 /**
  * How vitest runs a tier, beside its files. The fast tier's files share one worker process, so
- * React, happy-dom and the app's modules load once rather than once per file (each file still gets
- * its own happy-dom window; a test that changes a global puts it back: see
- * test/components/harness.tsx). The integration tier waits on HTTP and child processes more than
- * it computes, so it runs more files at once than the machine has cores.
+ * React, happy-dom and the app's modules load once rather than once per file (a test that changes
+ * a global puts it back: see test/components/harness.tsx). The integration tier keeps one file at
+ * a time: three at once finished sooner on a loaded machine but timed tests out (see
+ * docs/performance.md); `npm run test:integration -- --maxWorkers=3` tries it.
  */
 export function vitestOptions(tier) {
-  if (tier === 'fast') return ['--isolate=false']
-  if (tier === 'integration') return [`--maxWorkers=${INTEGRATION_WORKERS}`]
-  return []
+  return tier === 'fast' ? ['--isolate=false'] : []
 }
-const INTEGRATION_WORKERS = 3
 
 export function filesOf(tier) {
   return testFiles(testDir).filter((file) => tierOf(file) === tier).map((file) => relative(root, file))
