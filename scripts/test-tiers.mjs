@@ -62,6 +62,17 @@ export function tierOf(file) {
   return 'fast'
 }
 
+/**
+ * How vitest runs a tier, beside its files. The fast tier's files share one worker process, so
+ * React, happy-dom and the app's modules load once rather than once per file (a test that changes
+ * a global puts it back: see test/components/harness.tsx). The integration tier keeps one file at
+ * a time: three at once finished sooner on a loaded machine but timed tests out (see
+ * docs/performance.md); `npm run test:integration -- --maxWorkers=3` tries it.
+ */
+export function vitestOptions(tier) {
+  return tier === 'fast' ? ['--isolate=false'] : []
+}
+
 export function filesOf(tier) {
   return testFiles(testDir).filter((file) => tierOf(file) === tier).map((file) => relative(root, file))
 }
@@ -83,7 +94,8 @@ function main(argv) {
     if (built.status !== 0) process.exit(built.status ?? 1)
   }
   const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
-  const r = spawnSync(npx, ['vitest', 'run', ...argv.slice(1), ...files], { cwd: root, stdio: 'inherit' })
+  const args = ['vitest', 'run', ...vitestOptions(tier), ...argv.slice(1), ...files]
+  const r = spawnSync(npx, args, { cwd: root, stdio: 'inherit' })
   process.exit(r.status ?? 1)
 }
 

@@ -1,18 +1,20 @@
 // `npm test`: type checks, lint (with the layers of ARCHITECTURE.md), code sizes, knip, the build
 // the browser tests need, the suite's three tiers in order (fast, integration, e2e: see
 // scripts/test-tiers.mjs), and the keychain tests inside a private D-Bus session with an unlocked
-// gnome-keyring when the machine has one. Ends with the 20 slowest tests and one closing line
-// "tests: N passed, N failed, N skipped".
+// gnome-keyring when the machine has one. Ends with the 20 slowest tests, each tier's count of
+// tests and files and its time, and one closing line "tests: N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { TIERS, filesOf } from './test-tiers.mjs'
+import { TIERS, filesOf, vitestOptions } from './test-tiers.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const timings = []
+/** Per tier: its files, its tests and how long it took, for the closing lines. */
+const tierLines = []
 
 function run(label, cmd, args, options = {}) {
   console.log(`\n--- ${label}`)
@@ -24,9 +26,13 @@ function run(label, cmd, args, options = {}) {
   return true
 }
 
-function addVitestCounts(file) {
+function addVitestCounts(file, label, seconds) {
   if (!existsSync(file)) return false
   const report = JSON.parse(readFileSync(file, 'utf8'))
+  tierLines.push(
+    `${label.padEnd(12)} ${String(report.numTotalTests ?? 0).padStart(5)} tests in ` +
+      `${String(report.testResults?.length ?? 0).padStart(3)} files, ${seconds.toFixed(0)} s`,
+  )
   totals.passed += report.numPassedTests ?? 0
   totals.failed += report.numFailedTests ?? 0
   totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0)
@@ -50,11 +56,13 @@ ok = run('build (renderer for browser-mode tests, CLI bundle)', 'npm', ['run', '
 
 for (const tier of TIERS) {
   const report = join(tmp, `${tier}.json`)
+  const started = Date.now()
   const tierOk = run(`tests: ${tier}`, npx, [
-    'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`,
+    'vitest', 'run', ...vitestOptions(tier),
+    '--reporter=default', '--reporter=json', `--outputFile.json=${report}`,
     ...filesOf(tier),
   ])
-  if (!addVitestCounts(report) && !tierOk) totals.failed += 1
+  if (!addVitestCounts(report, tier, (Date.now() - started) / 1000) && !tierOk) totals.failed += 1
   ok = tierOk && ok
 }
 
@@ -66,6 +74,7 @@ const haveKeyring =
 const keychainArgs = `vitest run --config vitest.keychain.config.ts --reporter=default --reporter=json --outputFile.json=${keychainReport}`
 if (existsSync(join(root, 'vitest.keychain.config.ts'))) {
   let keychainOk
+  const started = Date.now()
   if (haveKeyring) {
     const dataHome = join(tmp, 'xdg-data')
     keychainOk = run('keychain tests (private gnome-keyring)', 'dbus-run-session', [
@@ -76,7 +85,8 @@ if (existsSync(join(root, 'vitest.keychain.config.ts'))) {
     console.log('\n--- keychain tests: no dbus-run-session/gnome-keyring here; they run and skip with a reason')
     keychainOk = run('keychain tests', 'sh', ['-c', `npx ${keychainArgs}`])
   }
-  if (!addVitestCounts(keychainReport) && !keychainOk) totals.failed += 1
+  const seconds = (Date.now() - started) / 1000
+  if (!addVitestCounts(keychainReport, 'keychain', seconds) && !keychainOk) totals.failed += 1
   ok = keychainOk && ok
 }
 
@@ -85,5 +95,7 @@ console.log('\nthe 20 slowest tests:')
 for (const { ms, name } of timings.sort((a, b) => b.ms - a.ms).slice(0, 20)) {
   console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${name}`)
 }
+console.log('\neach tier:')
+for (const line of tierLines) console.log(`  ${line}`)
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
 process.exit(ok && totals.failed === 0 ? 0 : 1)

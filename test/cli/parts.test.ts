@@ -119,7 +119,7 @@ describe('a process killed between parts', () => {
     expect(answer.parts[1]!.clientRequestId).toBe(journaled[0]!.clientRequestId)
 
     // Once the held answer is given too, the service has made each part once: 15 rows in 3 runs.
-    await new Promise((r) => setTimeout(r, 3300))
+    await until(() => log.some((l) => l.startsWith('let go of the held answer')), 60_000)
     const runs = await call<RunList>(sandbox, `${paths.runs()}?pageSize=100`)
     expect(runs.body.items.map((r) => r.totalTasks)).toEqual([5, 5, 5])
   }, 90_000)

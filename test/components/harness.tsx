@@ -14,37 +14,38 @@ import { StoresContext, type Stores } from '../../src/renderer/stores/context'
 import { createStores } from '../../src/renderer/stores/create-stores'
 
 // happy-dom lays nothing out: give the scrolling regions of the virtualized tables a window's
-// size, so they render the rows a user would see (and only those).
-const realRect = HTMLElement.prototype.getBoundingClientRect
-HTMLElement.prototype.getBoundingClientRect = function (this: HTMLElement) {
-  if (this.getAttribute('role') === 'region')
-    return {
-      x: 0,
-      y: 0,
-      top: 0,
-      left: 0,
-      right: 1000,
-      bottom: 600,
-      width: 1000,
-      height: 600,
-      toJSON: () => ({}),
-    } as DOMRect
-  return realRect.call(this)
+// size, so they render the rows a user would see (and only those). Done on each render, since
+// test files may share a worker and each gets a window (and an HTMLElement) of its own.
+const laidOut = new WeakSet<object>()
+function layOutRegions() {
+  const proto = HTMLElement.prototype
+  if (laidOut.has(proto)) return
+  laidOut.add(proto)
+  const realRect = proto.getBoundingClientRect
+  proto.getBoundingClientRect = function (this: HTMLElement) {
+    if (this.getAttribute('role') === 'region')
+      return {
+        x: 0,
+        y: 0,
+        top: 0,
+        left: 0,
+        right: 1000,
+        bottom: 600,
+        width: 1000,
+        height: 600,
+        toJSON: () => ({}),
+      } as DOMRect
+    return realRect.call(this)
+  }
+  const sizes = { offsetHeight: 600, clientHeight: 600, offsetWidth: 1000, clientWidth: 1000 }
+  for (const [key, size] of Object.entries(sizes))
+    Object.defineProperty(proto, key, {
+      configurable: true,
+      get(this: HTMLElement) {
+        return this.getAttribute('role') === 'region' ? size : 0
+      },
+    })
 }
-for (const key of ['offsetHeight', 'clientHeight'] as const)
-  Object.defineProperty(HTMLElement.prototype, key, {
-    configurable: true,
-    get(this: HTMLElement) {
-      return this.getAttribute('role') === 'region' ? 600 : 0
-    },
-  })
-for (const key of ['offsetWidth', 'clientWidth'] as const)
-  Object.defineProperty(HTMLElement.prototype, key, {
-    configurable: true,
-    get(this: HTMLElement) {
-      return this.getAttribute('role') === 'region' ? 1000 : 0
-    },
-  })
 
 // React's act() needs to know it runs in a test.
 ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
@@ -90,6 +91,7 @@ export async function render(
   verbs: FakeVerbs,
   shell: 'browser' | 'electron' = 'browser',
 ): Promise<Harness> {
+  layOutRegions()
   const calls: { verb: string; args: unknown }[] = []
   const api = fakeApi(verbs, calls)
   const stores = createStores(

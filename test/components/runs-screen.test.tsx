@@ -21,8 +21,8 @@ import {
   type Harness,
 } from './harness'
 
-// Building 10,000 rows in happy-dom takes seconds alone and far longer on a loaded machine; these
-// tests check the windowing, not the time, so they get room the default 30 s does not give.
+// Handing 10,000 runs or rows to a screen in happy-dom takes seconds, far longer on a loaded
+// machine; these tests check the windowing, not the time, so they get room beyond the default.
 const BIG_LIST_TIMEOUT_MS = 180_000
 
 const env = environment({ name: 'Sandbox' })

@@ -3,7 +3,7 @@
 // workbook of 10,000 rows in the grid, a check under way with Cancel, and the confirmation.
 // The Bridge here is a stand-in that answers like the engine (what crosses the wire is tested
 // against the real engine in test/engine/prepare-bridge.test.ts and the e2e journey).
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import {
   BridgeError,
   type BridgeApi,
@@ -229,16 +229,22 @@ describe('the New run screen', () => {
   })
 
   it('10,000 rows: a virtual grid that renders a screenful, with the bad cell marked after a jump', async () => {
-    // happy-dom lays nothing out: give the grid's scroll area the size a window would.
+    // happy-dom lays nothing out: give the grid's scroll area the size a window would, until
+    // the test ends (the next test file may share this window).
     for (const [name, size] of [
       ['clientHeight', 420],
       ['clientWidth', 900],
     ] as const) {
+      const before = Object.getOwnPropertyDescriptor(HTMLElement.prototype, name)
       Object.defineProperty(HTMLElement.prototype, name, {
         configurable: true,
         get(this: HTMLElement) {
           return this.classList.contains('grid-scroll') ? size : 0
         },
+      })
+      onTestFinished(() => {
+        if (before) Object.defineProperty(HTMLElement.prototype, name, before)
+        else Reflect.deleteProperty(HTMLElement.prototype, name)
       })
     }
     const { container, stores, getCheckedRows } = await showChecked(10_000)

@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest'
 import type { RunSummary } from '../../src/shared/contract'
 import { runStartedAt } from '../helpers/run-fixtures'
-import { earlierPace, paceSample, runPace, type PaceSample } from '../../src/shared/format'
+import {
+  earlierPace,
+  earlierPaces,
+  paceSample,
+  runPace,
+  type PaceSample,
+} from '../../src/shared/format'
 
 const T0 = 1_800_000_000 // unix seconds: the fake clock counts from here
 const at = (seconds: number) => (T0 + seconds) * 1000
@@ -69,7 +75,55 @@ describe('time left from the history’s earlier runs', () => {
     const ofListing = run({ market: listing('lst_1') })
     expect(earlierPace(ofListing, [], kept)).toEqual({ rowsPerMinute: 10, rowMs: 6000 })
   })
+
+  it('gives a whole list the same paces as one run at a time', () => {
+    // Finished and running runs of two templates and a listing (a listed run has a template
+    // too), a finished run among its own kind, and one kept copy of a fetched run.
+    const runs = [
+      finished('f1', 10, 300),
+      finished('f2', 20, 300),
+      finished('f3', 10, 60, { templateKey: 'other' }),
+      finished('f4', 30, 300, { market: listing('lst_1') }),
+      finished('f5', 10, 600, { templateKey: '', market: listing('lst_1') }),
+      run({ runId: 'r1' }),
+      run({ runId: 'r2', templateKey: 'other' }),
+      run({ runId: 'r3', market: listing('lst_1') }),
+      run({ runId: 'r4', templateKey: '' }),
+    ]
+    const kept = [sample(finished('f1', 10, 600)), sample(finished('k1', 40, 300))]
+    const paceOf = earlierPaces(runs, kept)
+    for (const one of runs) expect(paceOf(one)).toEqual(earlierPaceOneByOne(one, runs, kept))
+    expect(paceOf(runs[0]!)).toEqual({ rowsPerMinute: 6, rowMs: 10_000 })
+    expect(paceOf(runs[8]!)).toBeNull()
+  })
 })
+
+/** The rule of earlierPace, read plainly: the median of the other finished runs of its kind. */
+function earlierPaceOneByOne(one: RunSummary, runs: RunSummary[], kept: PaceSample[]) {
+  const byRun = new Map(kept.map((p) => [p.runId, p]))
+  for (const other of runs) {
+    const p = paceSample(other)
+    if (p) byRun.set(p.runId, p)
+  }
+  const listingId = one.market?.listingId ?? ''
+  const paces = [...byRun.values()].filter(
+    (p) =>
+      p.runId !== one.runId &&
+      (listingId
+        ? p.listingId === listingId
+        : one.templateKey !== '' && p.templateKey === one.templateKey),
+  )
+  if (paces.length === 0) return null
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b)
+    const mid = Math.floor(s.length / 2)
+    return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
+  }
+  return {
+    rowsPerMinute: median(paces.map((p) => p.rowsPerMinute)),
+    rowMs: median(paces.map((p) => p.rowMs)),
+  }
+}
 
 function listing(listingId: string): RunSummary['market'] {
   return { listingId } as RunSummary['market']

@@ -2,7 +2,7 @@ import { runWords, savedFolderWords } from '../runs/run-view'
 import { memo, useEffect, useMemo, useState } from 'react'
 import type { RunSummary } from '../../shared/contract'
 import {
-  earlierPace,
+  earlierPaces,
   formatUnixTime,
   runCostText,
   runDoneFraction,
@@ -50,9 +50,10 @@ export function RunsTable(props: {
   // history), for the active runs' time left.
   const kept = useEarlierPaces(props.environment, props.runs)
   const earlier = useMemo(() => {
+    const paceOf = earlierPaces(props.runs, kept)
     const byRun = new Map<string, EarlierPace | null>()
     for (const run of props.runs)
-      if (!isTerminalStatus(run.status)) byRun.set(run.runId, earlierPace(run, props.runs, kept))
+      if (!isTerminalStatus(run.status)) byRun.set(run.runId, paceOf(run))
     return byRun
   }, [props.runs, kept])
   return (

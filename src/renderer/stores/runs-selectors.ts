@@ -3,10 +3,11 @@ import type { RunSummary } from '../../shared/contract'
 import { isTerminalStatus } from '../../shared/contract/statuses'
 import type { BridgeErrorInfo } from '../../shared/bridge'
 import {
-  earlierPace,
+  earlierPaces,
   needsAttention,
   NO_ROW_MARKS,
   runPace,
+  type PaceOf,
   type RowMarks,
 } from '../../shared/format'
 
@@ -31,8 +32,17 @@ export function isStalled(
   nowMs: number,
   marks: RowMarks = NO_ROW_MARKS,
 ): boolean {
+  return stalledWith(run, earlierPaces(items), nowMs, marks)
+}
+
+function stalledWith(
+  run: RunSummary,
+  paceOf: PaceOf,
+  nowMs: number,
+  marks: RowMarks = NO_ROW_MARKS,
+): boolean {
   if (isTerminalStatus(run.status)) return false
-  return runPace(run, nowMs, earlierPace(run, items), marks).state === 'stalled'
+  return runPace(run, nowMs, paceOf(run), marks).state === 'stalled'
 }
 
 export interface RunsData {
@@ -114,14 +124,14 @@ export interface FilterContext {
 
 function matchesFilter(
   run: RunSummary,
-  items: readonly RunSummary[],
+  paceOf: () => PaceOf,
   filter: string,
   context: FilterContext,
 ) {
   if (!filter) return true
   if (filter !== NEEDS_ATTENTION) return run.status === filter
   return needsAttention(run, {
-    stalled: isStalled(run, items, context.nowMs ?? Date.now(), context.rowMarks?.(run.runId)),
+    stalled: stalledWith(run, paceOf(), context.nowMs ?? Date.now(), context.rowMarks?.(run.runId)),
     unsavedOutputs: context.saveFailed?.(run.runId) ?? false,
   })
 }
@@ -133,8 +143,11 @@ export function visibleRuns(
 ): RunSummary[] {
   const search = state.search ?? ''
   if (!state.status && !search.trim()) return state.items
+  // The earlier runs' paces, worked out once for the whole list, and only when asked.
+  let paces: PaceOf | undefined
+  const paceOf = () => (paces ??= earlierPaces(state.items))
   return state.items.filter(
-    (run) => matchesFilter(run, state.items, state.status, context) && runMatches(run, search),
+    (run) => matchesFilter(run, paceOf, state.status, context) && runMatches(run, search),
   )
 }
 

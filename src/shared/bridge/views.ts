@@ -8,7 +8,6 @@
 export * from './views/environments'
 export * from './views/runs'
 export * from './views/spending'
-export * from './views/files'
 export * from './views/prepare'
 export * from './views/after-run'
 export * from './views/creator'

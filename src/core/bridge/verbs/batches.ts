@@ -8,9 +8,11 @@ import type { BatchRow } from '../../flows/batch/row-states'
 import { shownPreview } from '../../flows/batch/file-preview'
 import { targetNamer } from '../../flows/history/target-names'
 import { planBatchRowsFromSheet } from '../../flows/spend/plan-rest'
+import type { SendServices } from '../../flows/spend/plan-send'
 import { parseInputWorkbook } from '../../workbooks'
 import { planView } from '../presenters/plan-view'
-import type { VerbContext, Verbs } from './context'
+import type { Engine } from '../../engine'
+import type { Connects, VerbContext, Verbs } from './context'
 
 const MATCHES: Record<BatchRowFilter, (row: BatchRow) => boolean> = {
   all: () => true,
@@ -42,7 +44,13 @@ function noBatch(batchId: string): EngineError {
   )
 }
 
-export function batchVerbs(ctx: VerbContext): Verbs<'getBatch' | 'getBatchRows' | 'planBatchRows'> {
+/** What the batch page's verbs use of the engine. */
+type BatchServices = Connects &
+  SendServices &
+  Pick<Engine, 'batches' | 'downloads' | 'history' | 'schemas'>
+type BatchVerb = 'getBatch' | 'getBatchRows' | 'planBatchRows'
+
+export function batchVerbs(ctx: VerbContext<BatchServices>): Verbs<BatchVerb> {
   const { engine } = ctx
   const connect = (environment: string) => engine.connect({ env: environment })
   const stateOf = async (environment: string, batchId: string, offline: boolean) => {

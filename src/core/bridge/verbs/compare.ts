@@ -1,13 +1,15 @@
 /** Compare runs: the comparison of two runs, and saving it as a workbook in the outputs folder. */
 import { join } from 'node:path'
-import { compareRuns } from '../../flows/compare/compare-runs'
+import { compareRuns, type CompareServices } from '../../flows/compare/compare-runs'
 import {
   comparisonWorkbookName,
   writeComparisonWorkbook,
 } from '../../flows/compare/compare-workbook'
-import type { VerbContext, Verbs } from './context'
+import type { Connects, VerbContext, Verbs } from './context'
 
-export function compareVerbs(ctx: VerbContext): Verbs<'compareRuns' | 'saveComparison'> {
+export function compareVerbs(
+  ctx: VerbContext<Connects & CompareServices>,
+): Verbs<'compareRuns' | 'saveComparison'> {
   const { engine, settings } = ctx
   return {
     async compareRuns(args) {

@@ -1,6 +1,8 @@
 /**
- * What every group of Bridge verbs works with: the engine (the verbs call its flows directly),
- * the shell's dialogs, the event pipe, the run runWatch, the settings and the kept workbook checks.
+ * What every group of Bridge verbs works with: the engine's services the group uses (the verbs call
+ * the flows directly; a group names what it needs, e.g. `VerbContext<Connects & CompareServices>`,
+ * and the engine has it all), the shell's dialogs, the event pipe, the run watch, the settings
+ * and the kept workbook checks.
  */
 import type { BridgeHandlers, EnvironmentList } from '../../../shared/bridge'
 import type { Engine } from '../../engine'
@@ -9,8 +11,8 @@ import type { RunWatch } from '../run-watch'
 import type { BridgeServiceOptions, Emit, ShellDialogs } from '../types'
 import type { WorkbookChecks } from '../workbook-checks'
 
-export interface VerbContext {
-  engine: Engine
+export interface VerbContext<Uses = Engine> {
+  engine: Uses
   options: BridgeServiceOptions
   dialogs: ShellDialogs
   emit: Emit
@@ -24,6 +26,9 @@ export interface VerbContext {
   /** The environments again, pushed as environmentsChanged, after a change. */
   changed(): Promise<EnvironmentList>
 }
+
+/** A connection to an environment by its name: what almost every verb starts with. */
+export type Connects = Pick<Engine, 'connect'>
 
 /** Some of the Bridge's verbs. */
 export type Verbs<K extends keyof BridgeHandlers> = Pick<BridgeHandlers, K>

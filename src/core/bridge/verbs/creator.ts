@@ -1,8 +1,8 @@
 /** The Creator screen: my listings, a review request, my private template. */
-import type { VerbContext, Verbs } from './context'
+import type { Connects, VerbContext, Verbs } from './context'
 
 export function creatorVerbs(
-  ctx: VerbContext,
+  ctx: VerbContext<Connects>,
 ): Verbs<'listMyListings' | 'getReviewRequest' | 'getPrivateTemplate'> {
   const connect = (environment: string) => ctx.engine.connect({ env: environment })
   return {

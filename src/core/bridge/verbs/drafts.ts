@@ -1,9 +1,12 @@
 /** The New run screen's draft: kept as the user goes, restored after a reload or a restart. */
 import type { DraftWorkbookView } from '../../../shared/bridge'
 import type { RestoredWorkbook } from '../../flows/prepare/draft'
+import type { Engine } from '../../engine'
 import type { VerbContext, Verbs } from './context'
 
-export function draftVerbs(ctx: VerbContext): Verbs<'saveDraft' | 'restoreDraft' | 'clearDraft'> {
+export function draftVerbs(
+  ctx: VerbContext<Pick<Engine, 'drafts'>>,
+): Verbs<'saveDraft' | 'restoreDraft' | 'clearDraft'> {
   const { engine, checks } = ctx
   return {
     async saveDraft(args) {

@@ -1,10 +1,23 @@
 /** The environments and the connection check: the sidebar and the connection card. */
 import type { AppInfo } from '../../../shared/bridge'
 import { tokenStoreNote } from '../../secrets'
+import type { Engine } from '../../engine'
 import type { VerbContext, Verbs } from './context'
 
+/** The environments, their tokens and the connection check: all the engine's own. */
+type EnvironmentServices = Pick<
+  Engine,
+  | 'environments'
+  | 'addEnvironment'
+  | 'removeEnvironment'
+  | 'useEnvironment'
+  | 'setToken'
+  | 'checkConnection'
+  | 'secretStoreView'
+>
+
 export function environmentVerbs(
-  ctx: VerbContext,
+  ctx: VerbContext<EnvironmentServices>,
 ): Verbs<
   | 'getAppInfo'
   | 'listEnvironments'

@@ -1,8 +1,8 @@
 /** Time left: earlier runs' paces from this computer's history, for runs with too few rows done. */
-import { earlierPaces } from '../../flows/watch/earlier-paces'
-import type { VerbContext, Verbs } from './context'
+import { earlierPaces, type EarlierPaceServices } from '../../flows/watch/earlier-paces'
+import type { Connects, VerbContext, Verbs } from './context'
 
-export function paceVerbs(ctx: VerbContext): Verbs<'earlierPaces'> {
+export function paceVerbs(ctx: VerbContext<Connects & EarlierPaceServices>): Verbs<'earlierPaces'> {
   const { engine } = ctx
   return {
     async earlierPaces(args) {

@@ -1,6 +1,7 @@
 /** The New run screen: templates, listings, the input workbook, and checking a filled workbook. */
 import { EngineError } from '../../errors'
 import { knownCatalog } from '../../flows/catalog'
+import type { CatalogServices } from '../../flows/catalog/catalog'
 import { buyerListing } from '../../flows/listings/buyer-listing'
 import {
   inputWorkbookName,
@@ -14,11 +15,12 @@ import { listingView } from '../presenters/listing-view'
 import { templateView } from '../presenters/template-view'
 import type { SavedFiles } from '../saved-files'
 import { throttled } from '../types'
-import type { VerbContext, Verbs } from './context'
+import type { Engine } from '../../engine'
+import type { Connects, VerbContext, Verbs } from './context'
 
 /** What to run: the templates and listings, and the input workbook to fill for one. */
 export function targetVerbs(
-  ctx: VerbContext,
+  ctx: VerbContext<Connects & CatalogServices & Pick<Engine, 'schemas' | 'callbackAddresses'>>,
   files: SavedFiles,
 ): Verbs<'listTemplates' | 'listCatalog' | 'getTemplate' | 'getListing' | 'saveInputWorkbook'> {
   const { engine } = ctx
@@ -64,7 +66,7 @@ export function targetVerbs(
 
 /** A filled workbook: checked in a worker, its rows paged to the grid, a marked-up copy. */
 export function checkVerbs(
-  ctx: VerbContext,
+  ctx: VerbContext<Connects>,
   files: SavedFiles,
 ): Verbs<
   | 'describeFile'

@@ -1,15 +1,22 @@
 /** Redo rows: a plan of the chosen rows of a run, confirmed through confirmSubmission like any run. */
-import { withMonthlyLimit } from '../../flows/usage/limit'
+import { withMonthlyLimit, type LimitServices } from '../../flows/usage/limit'
 import type { RowVersionsView } from '../../../shared/bridge'
 import { rowLabel } from '../../../shared/format'
 import type { Connection } from '../../environments/connection'
-import { keepRowVersion, rowVersions, type RowVersions } from '../../flows/results/row-versions'
-import { planRedo } from '../../flows/spend/plan-redo'
+import {
+  keepRowVersion,
+  rowVersions,
+  type KeepServices,
+  type RowVersions,
+} from '../../flows/results/row-versions'
+import { planRedo, type RedoServices } from '../../flows/spend/plan-redo'
 import { rowNumberingOf } from '../../flows/spend/submissions'
 import { planView } from '../presenters/plan-view'
-import type { VerbContext, Verbs } from './context'
+import type { Connects, VerbContext, Verbs } from './context'
 
-export function redoVerbs(ctx: VerbContext): Verbs<'planRedo' | 'rowVersions' | 'keepRowVersion'> {
+export function redoVerbs(
+  ctx: VerbContext<Connects & RedoServices & KeepServices & LimitServices>,
+): Verbs<'planRedo' | 'rowVersions' | 'keepRowVersion'> {
   const { engine } = ctx
   const view = (connection: Connection, runId: string, rows: RowVersions[]): RowVersionsView => {
     const numbering = rowNumberingOf(engine.submissions.byRun(connection.historyKey, runId))

@@ -5,9 +5,13 @@ import { runFileName } from '../../flows/downloads/downloads'
 import { targetNamer } from '../../flows/history/target-names'
 import { keptSetAsides } from '../../flows/spend/set-aside'
 import type { SavedFiles } from '../saved-files'
-import type { VerbContext, Verbs } from './context'
+import type { Engine } from '../../engine'
+import type { Connects, VerbContext, Verbs } from './context'
 
-export function setAsideVerbs(ctx: VerbContext, files: SavedFiles): Verbs<'saveSetAsideRows'> {
+export function setAsideVerbs(
+  ctx: VerbContext<Connects & Pick<Engine, 'home' | 'history' | 'schemas' | 'submissions'>>,
+  files: SavedFiles,
+): Verbs<'saveSetAsideRows'> {
   return {
     async saveSetAsideRows(args) {
       const connection = await ctx.engine.connect({ env: args.environment })

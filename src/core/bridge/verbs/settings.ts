@@ -4,7 +4,7 @@ import { EngineError } from '../../errors'
 import type { VerbContext, Verbs } from './context'
 
 export function settingsVerbs(
-  ctx: VerbContext,
+  ctx: VerbContext<unknown>,
 ): Verbs<'getSettings' | 'updateSettings' | 'chooseOutputsFolder'> {
   const { settings } = ctx
   return {

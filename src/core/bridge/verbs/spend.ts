@@ -23,6 +23,7 @@ import {
   planRetryFailed,
   type Plan,
 } from '../../flows/spend'
+import type { SpendServices } from '../../flows/spend/plan'
 import { planSend } from '../../flows/spend/plan-send'
 import type { ReadCorrected } from '../../flows/spend/retry-workbook'
 import { keepSetAsideWithRun, type ReadSheet } from '../../flows/spend/set-aside'
@@ -32,6 +33,7 @@ import { fileAssetsOf, materialise, refusePathsOverHttp } from '../files'
 import { pendingView } from '../presenters/pending-view'
 import { planView } from '../presenters/plan-view'
 import { throttled } from '../types'
+import type { Engine } from '../../engine'
 import type { VerbContext, Verbs } from './context'
 
 export function spendVerbs(
@@ -133,7 +135,7 @@ function pendingVerbs({
 
 /** The failed rows of a run as a plan: fixed as typed in the app, or from a corrected workbook. */
 async function retryPlan(
-  engine: VerbContext['engine'],
+  engine: SpendServices & Pick<Engine, 'home' | 'mappings'>,
   connection: Connection,
   args: RequestArgs<'planRetryFailed'>,
 ): Promise<Plan> {

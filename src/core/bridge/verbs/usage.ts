@@ -2,14 +2,15 @@
 import { Calendar } from '../../../shared/usage/calendar'
 import { localTimeZone } from '../../flows/usage/limit'
 import { usageView } from '../presenters/usage-view'
-import type { VerbContext, Verbs } from './context'
+import type { Engine } from '../../engine'
+import type { Connects, VerbContext, Verbs } from './context'
 import type { SavedFiles } from '../saved-files'
 import { usageCsv, usageReport } from '../../../shared/usage/report'
 import { writeFileAtomically } from '../../files/atomic-write'
 import { safeFileName } from '../../files/safe-names'
 
 export function usageVerbs(
-  ctx: VerbContext,
+  ctx: VerbContext<Connects & Pick<Engine, 'usage'>>,
   files: SavedFiles,
 ): Verbs<'usage' | 'usagePeriodRuns' | 'saveUsageCsv' | 'setMonthlyLimit'> {
   const { engine } = ctx

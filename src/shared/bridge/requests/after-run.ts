@@ -1,7 +1,7 @@
 /** After the run: a run's overview, previews, the results workbook, the history. */
 import * as z from 'zod'
 import type { HistoryPage, ResultsWorkbookView, ShowInFolderView } from '../views/after-run'
-import type { DownloadResultView } from '../views/files'
+import type { DownloadResultView } from '../views/after-run'
 import { environmentNameSchema, runIdSchema, runRef, request } from './arguments'
 
 export const afterRunRequests = {

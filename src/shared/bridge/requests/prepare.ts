@@ -2,13 +2,13 @@
 import * as z from 'zod'
 import type {
   CheckedRowsView,
+  DroppedFileInfo,
   SavedFileView,
   TemplateListView,
   TemplateView,
   WorkbookCheckView,
 } from '../views/prepare'
 import type { CatalogView } from '../views/catalog'
-import type { DroppedFileInfo } from '../views/files'
 import type { ListingView } from '../views/spending'
 import {
   environmentNameSchema,

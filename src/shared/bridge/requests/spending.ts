@@ -8,8 +8,8 @@ import type {
   PilotRestView,
   SubmissionPlanView,
   SubmissionView,
+  UploadResultView,
 } from '../views/spending'
-import type { UploadResultView } from '../views/files'
 import {
   environmentNameSchema,
   fileRefSchema,

@@ -1,6 +1,7 @@
 /**
- * Views of after the run: a run's overview, artifact previews, the results workbook,
- * showing saved files, and the history of submissions from this device.
+ * Views of after the run: a run's overview, artifact previews, the results workbook, saving a
+ * run's outputs (downloadRun, with downloadProgress and outputsSaved), showing saved files, and
+ * the history of submissions from this device.
  */
 import type { RunDetail } from '../../contract'
 import type { BatchSendKind } from './batches'
@@ -143,4 +144,25 @@ export interface HistoryPage {
   items: HistoryEntryView[]
   /** More entries match than were returned. */
   more: boolean
+}
+
+/** A run's artifacts being saved to disk (pushed while `downloadRun` works). */
+export interface DownloadProgressUpdate {
+  environment: string
+  runId: string
+  doneFiles: number
+  totalFiles: number
+  receivedBytes: number
+}
+
+/** What `downloadRun` saved: where, how many files, and what failed with what to do. */
+export interface DownloadResultView {
+  environment: string
+  runId: string
+  /** The run's folder on this computer. */
+  folder: string
+  savedFiles: number
+  /** Files already there from an earlier download. */
+  skippedFiles: number
+  failed: { artifactId: string; message: string; nextStep: string }[]
 }

@@ -1,7 +1,8 @@
 /**
- * Views of preparing a run (the "New run" screen): templates, input workbooks and checks.
- * Verbs: listTemplates, getTemplate, saveInputWorkbook, checkWorkbook, cancelCheck,
- * getCheckedRows, saveMarkedUpCopy, openSavedFile; event: checkProgress.
+ * Views of preparing a run (the "New run" screen): templates, input workbooks, checks and a
+ * dropped file. Verbs: listTemplates, listCatalog, getTemplate, getListing (its view is the
+ * buyer's, in spending.ts), saveInputWorkbook, checkWorkbook, cancelCheck, getCheckedRows,
+ * saveMarkedUpCopy, openSavedFile, describeFile; event: checkProgress.
  */
 import type { SchemaColumn, SchemaField } from '../../contract'
 import type { RunTarget } from '../../run-target'
@@ -159,4 +160,12 @@ export interface CheckedRowsView {
   offset: number
   total: number
   rows: { rowNumber: number; cells: string[]; badColumns: number[] }[]
+}
+
+/** A file the user dropped or picked. */
+export interface DroppedFileInfo {
+  name: string
+  sizeBytes: number
+  /** 'path' when the engine read it from disk (desktop), 'bytes' when the page sent it. */
+  source: 'path' | 'bytes'
 }

@@ -1,7 +1,8 @@
 /**
- * Views of the paid flows: the buyer's view of a listing, plans and confirmations.
- * Verbs: getListing, planSubmission, confirmSubmission, planRetryFailed, listPendingSubmissions, resendPendingSubmissions;
- * event: submissionUpdated. A plan spends nothing; only confirmSubmission sends, and only with
+ * Views of the paid flows: the buyer's view of a listing, plans, confirmations and the uploads of
+ * input files. Verbs: planSubmission, confirmSubmission, planRetryFailed, getPilotRest,
+ * planRestOfPilot, cancelWork, listPendingSubmissions, resendPendingSubmissions, uploadFiles;
+ * events: submissionUpdated, uploadProgress. A plan spends nothing; only confirmSubmission sends, and only with
  * `confirmed: true`, under the cap, and (for an identical submission already accepted) `again`.
  */
 import type { MonthlyLimitView } from './usage'
@@ -231,4 +232,21 @@ export interface SubmissionUpdate {
   state: 'pending' | 'sent' | 'accepted' | 'refused'
   runId: string
   error: string
+}
+
+/** Input files being uploaded (pushed while `uploadFiles` works). */
+export interface UploadProgressUpdate {
+  environment: string
+  /** The file this update is about, by its name. */
+  name: string
+  state: 'hashing' | 'uploading' | 'done' | 'reused' | 'failed'
+  sentBytes: number
+  totalBytes: number
+  overall: { sentBytes: number; totalBytes: number; doneFiles: number; totalFiles: number }
+}
+
+/** The input assets made (or found again) for the files, in the order given. */
+export interface UploadResultView {
+  environment: string
+  assets: { name: string; inputAssetId: string; sizeBytes: number; reused: boolean }[]
 }
