@@ -10,6 +10,7 @@ import { plural } from '../../../shared/format/amounts'
 import { EngineError } from '../../errors'
 import { UserFacingError } from '../../../shared/errors'
 import type { BatchLink } from '../batch/batches'
+import { partGarbageCollector } from './part-garbage'
 import { partEstimate, partFingerprint, partsOfPlan, splitRange } from './parts'
 import type { PartRange, Plan, SpendServices } from './plan'
 import type { PlanRows } from './plan-rows'
@@ -90,6 +91,8 @@ export async function sendPlan(
     planned ?? [{ start: 0, end: rows.length, entry: null }]
   ).map((p) => ({ range: { start: p.start, end: p.end }, entry: p.entry }))
   const done: SubmissionHead[] = []
+  let collect: (() => Promise<void>) | undefined
+  let read = false
   while (queue.length > 0) {
     const next = queue.shift()!
     const range = next.range
@@ -97,6 +100,9 @@ export async function sendPlan(
       done.push(next.entry)
       continue
     }
+    // The last part's rows are garbage by now (out of scope): let go of them before these.
+    if (read && s.split) await (collect ??= partGarbageCollector())()
+    read = true
     // A part journaled before and still unanswered is read whole (its rows) only to go again.
     const entry = next.entry
       ? services.submissions.get(next.entry.id)
