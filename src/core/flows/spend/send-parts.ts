@@ -92,7 +92,6 @@ export async function sendPlan(
   ).map((p) => ({ range: { start: p.start, end: p.end }, entry: p.entry }))
   const done: SubmissionHead[] = []
   let collect: (() => Promise<void>) | undefined
-  let read = false
   while (queue.length > 0) {
     const next = queue.shift()!
     const range = next.range
@@ -100,9 +99,8 @@ export async function sendPlan(
       done.push(next.entry)
       continue
     }
-    // The last part's rows are garbage by now (out of scope): let go of them before these.
-    if (read && s.split) await (collect ??= partGarbageCollector())()
-    read = true
+    // What the plan's reading and the last part left is garbage by now: let go of it first.
+    if (s.split) await (collect ??= partGarbageCollector())()
     // A part journaled before and still unanswered is read whole (its rows) only to go again.
     const entry = next.entry
       ? services.submissions.get(next.entry.id)
