@@ -9,8 +9,9 @@
  * spills its rows to a file as it checks them, the plan keeps their row numbers, and each part is
  * read back, journaled and sent as a streamed body (docs/performance.md). Measured on a loaded
  * 2-core machine: 1,307 MB (engine) and 1,154 MB (CLI) with every row held, 340 and 317 MB with
- * the spill. What is left over the target is mostly each part's garbage (its rows, the journal's
- * JSON text) that V8 collects only every few parts, and the engine's own start under tsx.
+ * the spill, 280 and 275 MB (load 7.9) with a major collection asked for before each part. The
+ * engine's figure varies by about 35 MB from one run to the next on a loaded machine; what still
+ * grows part by part is native memory, the journal's JSON text of each part bound to SQLite.
  */
 import { spawnSync } from 'node:child_process'
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'

@@ -10,6 +10,7 @@ import { plural } from '../../../shared/format/amounts'
 import { EngineError } from '../../errors'
 import { UserFacingError } from '../../../shared/errors'
 import type { BatchLink } from '../batch/batches'
+import { partGarbageCollector } from './part-garbage'
 import { partEstimate, partFingerprint, partsOfPlan, splitRange } from './parts'
 import type { PartRange, Plan, SpendServices } from './plan'
 import type { PlanRows } from './plan-rows'
@@ -90,6 +91,7 @@ export async function sendPlan(
     planned ?? [{ start: 0, end: rows.length, entry: null }]
   ).map((p) => ({ range: { start: p.start, end: p.end }, entry: p.entry }))
   const done: SubmissionHead[] = []
+  let collect: (() => Promise<void>) | undefined
   while (queue.length > 0) {
     const next = queue.shift()!
     const range = next.range
@@ -97,6 +99,8 @@ export async function sendPlan(
       done.push(next.entry)
       continue
     }
+    // What the plan's reading and the last part left is garbage by now: let go of it first.
+    if (s.split) await (collect ??= partGarbageCollector())()
     // A part journaled before and still unanswered is read whole (its rows) only to go again.
     const entry = next.entry
       ? services.submissions.get(next.entry.id)
