@@ -16,7 +16,7 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ExcelJS from 'exceljs'
-import { KeptWorker, parseInputWorkbook } from '../src/core/workbooks'
+import { WorkerPool, parseInputWorkbook } from '../src/core/workbooks'
 import { fields, floor, ROWS, schema, writeWorkbook } from './sheet-fixture'
 import { peakRssMb, root } from './support'
 
@@ -60,29 +60,29 @@ async function measure(mode: Mode, path: string) {
     })
     rows -= 1
   } else {
-    // As the app reads: the engine's kept worker, the first read starting it (ours), then a
+    // As the app reads: the engine's worker pool, the first read starting it (ours), then a
     // later read on it, measured on its own (later).
-    const kept = new KeptWorker()
-    rows = await oursRead(path, kept)
+    const pool = new WorkerPool()
+    rows = await oursRead(path, pool)
     if (mode === 'later') {
       const again = performance.now()
       const againCpu = process.cpuUsage()
-      rows = await oursRead(path, kept)
+      rows = await oursRead(path, pool)
       printMeasured(again, againCpu, rows)
-      kept.close()
+      pool.close()
       return
     }
-    kept.close()
+    pool.close()
   }
   printMeasured(started, cpu, rows)
 }
 
 /** One read and check, in the worker as the CLI and the app run it: built to JavaScript. */
-async function oursRead(path: string, kept: KeptWorker) {
+async function oursRead(path: string, pool: WorkerPool) {
   const result = await parseInputWorkbook({ path }, schema, {
     keepRows: false,
     workerFile: join(root, 'out/cli/worker.js'),
-    kept,
+    pool,
   })
   if (!result.valid) throw new Error(`not valid: ${JSON.stringify(result).slice(0, 400)}`)
   return result.rowCount

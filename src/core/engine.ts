@@ -33,7 +33,7 @@ import { Batches } from './flows/batch/batches'
 import { Uploads } from './flows/spend/uploads'
 import { Usage } from './flows/usage/usage'
 import { RunWatcher, type RunWatcherOptions } from './flows/watch/run-watcher'
-import { KeptWorker } from './workbooks'
+import { WorkerPool } from './workbooks'
 
 export type { Connection, Target } from './environments/connection'
 
@@ -100,7 +100,7 @@ export class Engine {
   /** Where a sheet's rows wait for their plan's confirmation (plan-rows.ts). */
   readonly spillFolder: string
   /** The workbook worker kept between checks, so a later check starts at once. */
-  readonly workbookWorker = new KeptWorker()
+  readonly workbookWorker = new WorkerPool()
   private readonly db: Db
   private readonly connections: Connections
   private readonly closeHooks: (() => void)[] = []

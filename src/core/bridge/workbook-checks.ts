@@ -16,13 +16,13 @@ import { annotateWorkbook, type ReadResult } from '../workbooks'
 import { badCells, describeCheck } from './presenters/check-view'
 import { mappingView } from './presenters/mapping-view'
 import type { ColumnMappings } from '../flows/prepare/column-mappings'
-import type { ColumnMap, KeptWorker } from '../workbooks'
+import type { ColumnMap, WorkerPool } from '../workbooks'
 
 /** A workbook to check: a file on this computer, or the content a page sent. */
 export type CheckSource =
   { kind: 'path'; path: string; name: string } | { kind: 'bytes'; name: string; bytes: Buffer }
 
-interface KeptCheck {
+interface HeldCheck {
   view: WorkbookCheckView
   /** The file that was checked (a private copy for content a page sent). */
   path: string
@@ -32,10 +32,10 @@ interface KeptCheck {
   scratch: string | null
 }
 
-const KEPT_CHECKS = 3
+const HELD_CHECKS = 3
 
 export class WorkbookChecks {
-  private readonly kept = new Map<string, KeptCheck>()
+  private readonly held = new Map<string, HeldCheck>()
   private readonly running = new Map<string, AbortController>()
 
   constructor(
@@ -43,7 +43,7 @@ export class WorkbookChecks {
       home: string
       schemas: Pick<Schemas, 'template'>
       mappings?: Pick<ColumnMappings, 'forTarget' | 'remember'>
-      workbookWorker?: KeptWorker
+      workbookWorker?: WorkerPool
     },
     /** Heap ceiling of the reading worker, MB. */
     private readonly maxMemoryMb = 1024,
@@ -63,7 +63,7 @@ export class WorkbookChecks {
     },
   ): Promise<WorkbookCheckView> {
     const { checkId, source } = request
-    if (this.running.has(checkId) || this.kept.has(checkId)) {
+    if (this.running.has(checkId) || this.held.has(checkId)) {
       throw new EngineError(
         'conflict',
         'That check is already under way.',
@@ -160,15 +160,15 @@ export class WorkbookChecks {
   }
 
   rows(checkId: string, offset: number, limit: number): CheckedRowsView {
-    const kept = this.get(checkId)
-    const cells = kept.result.cells ?? []
+    const held = this.get(checkId)
+    const cells = held.result.cells ?? []
     const end = Math.min(cells.length, offset + limit)
     const rows: CheckedRowsView['rows'] = []
     for (let i = offset; i < end; i += 1) {
       rows.push({
-        rowNumber: kept.result.rowNumbers[i] ?? i + 2,
+        rowNumber: held.result.rowNumbers[i] ?? i + 2,
         cells: cells[i] ?? [],
-        badColumns: kept.badByPosition.get(i) ?? [],
+        badColumns: held.badByPosition.get(i) ?? [],
       })
     }
     return { checkId, offset, total: cells.length, rows }
@@ -176,16 +176,16 @@ export class WorkbookChecks {
 
   /** The marked-up copy of a checked workbook, written to `outPath`. */
   async annotate(checkId: string, outPath: string): Promise<void> {
-    const kept = this.get(checkId)
+    const held = this.get(checkId)
     const worker = this.services.workbookWorker
-    await annotateWorkbook(kept.path, kept.result, outPath, worker ? { kept: worker } : {})
+    await annotateWorkbook(held.path, held.result, outPath, worker ? { pool: worker } : {})
   }
 
-  /** The file a kept check read (a scratch copy for content a page sent), or null when gone. */
+  /** The file a held check read (a scratch copy for content a page sent), or null when gone. */
   checkedFile(checkId: string): { path: string; name: string; isCopy: boolean } | null {
-    const kept = this.kept.get(checkId)
-    if (!kept) return null
-    return { path: kept.path, name: kept.view.fileName, isCopy: kept.scratch !== null }
+    const held = this.held.get(checkId)
+    if (!held) return null
+    return { path: held.path, name: held.view.fileName, isCopy: held.scratch !== null }
   }
 
   /** The name a marked-up copy is offered under. */
@@ -196,33 +196,33 @@ export class WorkbookChecks {
 
   async dispose() {
     for (const controller of this.running.values()) controller.abort(new Error('closing'))
-    for (const id of [...this.kept.keys()]) await this.drop(id)
+    for (const id of [...this.held.keys()]) await this.drop(id)
   }
 
-  private get(checkId: string): KeptCheck {
-    const kept = this.kept.get(checkId)
-    if (!kept) {
+  private get(checkId: string): HeldCheck {
+    const held = this.held.get(checkId)
+    if (!held) {
       throw new EngineError(
         'not-found',
-        'That workbook check is no longer kept.',
+        'That workbook check is no longer held in memory: only the last few are.',
         'Check the workbook again.',
       )
     }
-    return kept
+    return held
   }
 
-  private keep(checkId: string, kept: KeptCheck) {
-    this.kept.set(checkId, kept)
-    while (this.kept.size > KEPT_CHECKS) {
-      const oldest = this.kept.keys().next().value
+  private keep(checkId: string, held: HeldCheck) {
+    this.held.set(checkId, held)
+    while (this.held.size > HELD_CHECKS) {
+      const oldest = this.held.keys().next().value
       if (oldest === undefined) break
       void this.drop(oldest)
     }
   }
 
   private async drop(checkId: string) {
-    const kept = this.kept.get(checkId)
-    this.kept.delete(checkId)
-    if (kept?.scratch) await rm(kept.scratch, { recursive: true, force: true })
+    const held = this.held.get(checkId)
+    this.held.delete(checkId)
+    if (held?.scratch) await rm(held.scratch, { recursive: true, force: true })
   }
 }

@@ -6,7 +6,7 @@
  *   read/      the dispatcher by format; xlsx/ (our streaming reader, exceljs as fallback), csv/
  *   validate/  rows against the template's schema (Collector), whatever the format
  *   write/     input workbook, annotated copy, results workbook, the streaming writer
- *   worker/    the worker thread's entry, the client that runs jobs in it, the worker kept between jobs
+ *   worker/    the worker thread's entry, the client that runs jobs in it, the pool of one worker between jobs
  */
 export { chooseInputSheet, columnLetter, SHEETS } from './sheets'
 export type { ReadResult, SetAsideTarget } from './validate/read-result'
@@ -27,4 +27,4 @@ export {
   SMALL_CSV_BYTES,
   writeResultsWorkbookFile,
 } from './worker/client'
-export { KeptWorker } from './worker/kept-worker'
+export { WorkerPool } from './worker/worker-pool'

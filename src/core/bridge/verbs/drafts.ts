@@ -10,7 +10,7 @@ export function draftVerbs(
   const { engine, checks } = ctx
   return {
     async saveDraft(args) {
-      // A check no longer kept leaves the workbook kept before as it is (undefined).
+      // A check no longer held leaves the draft's saved workbook as it is (undefined).
       const workbook = args.checkId ? (checks.checkedFile(args.checkId) ?? undefined) : null
       await engine.drafts.save(args.environment, args.draft, workbook)
       return null

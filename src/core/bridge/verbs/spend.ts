@@ -255,7 +255,7 @@ async function planFromFile(
       ...(args.file.kind === 'bytes'
         ? { fileAssets: fileAssetsOf(args.fileAssets) }
         : { checkFiles: true }),
-      kept: ctx.engine.workbookWorker,
+      pool: ctx.engine.workbookWorker,
     })
   const target =
     args.target.kind === 'template'

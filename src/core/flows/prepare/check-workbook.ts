@@ -8,7 +8,7 @@ import type { Connection } from '../../environments/connection'
 import {
   parseInputWorkbook,
   type ColumnMap,
-  type KeptWorker,
+  type WorkerPool,
   type ReadResult,
 } from '../../workbooks'
 import { mappingReadOptions, rememberGiven, type ColumnMappings } from './column-mappings'
@@ -35,7 +35,7 @@ export async function checkWorkbook(
     schemas: Pick<Schemas, 'template'>
     mappings?: Pick<ColumnMappings, 'forTarget' | 'remember'>
     /** The engine's worker kept between checks (a later check starts without starting one). */
-    workbookWorker?: KeptWorker
+    workbookWorker?: WorkerPool
   },
   connection: Connection,
   path: string,
@@ -82,7 +82,7 @@ export async function checkWorkbook(
     ...(options.runValues ? { runValues: options.runValues } : {}),
     ...(options.sheet !== undefined ? { sheet: options.sheet } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(services.workbookWorker ? { kept: services.workbookWorker } : {}),
+    ...(services.workbookWorker ? { pool: services.workbookWorker } : {}),
     ...(options.maxMemoryMb ? { maxMemoryMb: options.maxMemoryMb } : {}),
     ...(options.onThisThreadUpToBytes
       ? { onThisThreadUpToBytes: options.onThisThreadUpToBytes }

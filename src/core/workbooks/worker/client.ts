@@ -40,7 +40,7 @@ export async function parseInputWorkbook(
     maxMemoryMb,
     onProgress,
     workerFile,
-    kept,
+    pool,
     onThisThreadUpToBytes,
     ...readOptions
   } = options
@@ -67,7 +67,7 @@ export async function parseInputWorkbook(
       maxMemoryMb,
       onProgress,
       workerFile,
-      kept,
+      pool,
       // Rows spilled as they are read are garbage at once: a small young generation collects
       // them before they pile up (as the results workbook's writer does).
       ...(readOptions.spill ? { youngMemoryMb: SPILL_YOUNG_MB } : {}),

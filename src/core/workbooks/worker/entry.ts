@@ -3,7 +3,7 @@
  * an input workbook, or writes an annotated copy or a results workbook, off the caller's thread
  * and under the worker's memory ceiling, so that a 1,000,000-row sheet or a hostile file never
  * freezes or sinks the window or the command line.
- * Jobs come as messages, one at a time, so that a worker kept between jobs (kept-worker.ts)
+ * Jobs come as messages, one at a time, so that a worker kept between jobs (worker-pool.ts)
  * reads the next workbook without being started again. Each job keeps its state to itself.
  * Posts progress now and then, and the result (or the failure) at the end of each job.
  */

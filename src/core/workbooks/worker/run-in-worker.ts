@@ -12,10 +12,10 @@ import { Worker } from 'node:worker_threads'
 import type { WorkerJob, WorkerMessage } from './messages'
 
 /**
- * Where a worker waits between jobs (kept-worker.ts's KeptWorker): a job takes the one kept under
+ * Where a worker waits between jobs (worker-pool.ts's WorkerPool): a job takes the one kept under
  * its key, or none, and offers it back when it ended cleanly.
  */
-export interface WorkerKeeper {
+export interface WorkerPoolSlot {
   take(key: string): Promise<Worker | null>
   keep(worker: Worker, key: string): boolean
 }
@@ -32,7 +32,7 @@ export interface WorkerOptions {
   /** The worker's entry file, instead of the one built next to this module. */
   workerFile?: string
   /** Where a worker is kept between jobs (the engine's); without it each job starts its own. */
-  kept?: WorkerKeeper
+  pool?: WorkerPoolSlot
 }
 
 interface WorkerEntry {
@@ -142,10 +142,10 @@ export function workerFor(options: WorkerOptions): { key: string; start: () => W
 }
 
 /**
- * Runs one job in a worker (the one `kept` holds when its entry and limits fit, else a new one);
+ * Runs one job in a worker (the one `pool` holds when its entry and limits fit, else a new one);
  * `here` does the same job on this thread when no worker can start. Resolves with the job's
  * result, or with `onFailure`'s answer when the worker failed. A worker whose job ended cleanly
- * goes back to `kept`; any other is ended, so no job sees what a failed one left behind.
+ * goes back to `pool`; any other is ended, so no job sees what a failed one left behind.
  */
 export async function inWorker<T>(
   job: WorkerJob,
@@ -153,15 +153,15 @@ export async function inWorker<T>(
   here: () => Promise<T>,
   onFailure: (failure: Failure) => T,
 ): Promise<T> {
-  const { signal, maxMemoryMb = 1024, onProgress, kept } = options
+  const { signal, maxMemoryMb = 1024, onProgress, pool } = options
   signal?.throwIfAborted()
   const found = workerFor(options)
   if (!found) return here()
   const { key } = found
-  const taken = kept ? await kept.take(key) : null
+  const taken = pool ? await pool.take(key) : null
   if (signal?.aborted) {
     // Cancelled while a loading worker was waited for: it goes back unused.
-    if (taken && !kept?.keep(taken, key)) void taken.terminate()
+    if (taken && !pool?.keep(taken, key)) void taken.terminate()
     signal.throwIfAborted()
   }
   const worker = taken ?? found.start()
@@ -173,7 +173,7 @@ export async function inWorker<T>(
       signal?.removeEventListener('abort', onAbort)
       worker.off('message', onMessage).off('error', onError).off('exit', onExit)
       fn()
-      if (!clean || !kept?.keep(worker, key)) void worker.terminate()
+      if (!clean || !pool?.keep(worker, key)) void worker.terminate()
     }
     const onAbort = () => settle(() => reject(signal?.reason ?? new Error('aborted')))
     signal?.addEventListener('abort', onAbort, { once: true })

@@ -34,7 +34,7 @@ interface Idle {
   forget: () => void
 }
 
-export class KeptWorker {
+export class WorkerPool {
   private idle: Idle | null = null
   private closed = false
   /** A worker warm() started that has not loaded yet, and when it will have (or failed to). */

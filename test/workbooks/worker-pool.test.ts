@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { KeptWorker, parseInputWorkbook, readInputWorkbook } from '../../src/core/workbooks'
+import { WorkerPool, parseInputWorkbook, readInputWorkbook } from '../../src/core/workbooks'
 import type { ParseOptions } from '../../src/core/workbooks/worker/client'
 import { answeringWorker, echoSchema as echo } from './support/workers'
 
-const dir = mkdtempSync(join(tmpdir(), 'sr-kept-worker-'))
+const dir = mkdtempSync(join(tmpdir(), 'sr-worker-pool-'))
 
 /** Each counting worker's thread, written when it starts. */
 const startLog = join(dir, 'started.log')
@@ -44,9 +44,9 @@ parentPort.postMessage({ type: 'started' })
 `,
 )
 
-const kept: KeptWorker[] = []
+const kept: WorkerPool[] = []
 function keptWorker() {
-  const worker = new KeptWorker()
+  const worker = new WorkerPool()
   kept.push(worker)
   return worker
 }
@@ -54,10 +54,10 @@ afterEach(() => {
   for (const worker of kept.splice(0)) worker.close()
 })
 
-async function answer(path: string, worker: KeptWorker, more: ParseOptions = {}) {
+async function answer(path: string, worker: WorkerPool, more: ParseOptions = {}) {
   const result = await parseInputWorkbook({ path: join(dir, path) }, echo, {
     workerFile: counting,
-    kept: worker,
+    pool: worker,
     ...more,
   })
   return result.fileErrors[0]!
@@ -66,7 +66,7 @@ async function answer(path: string, worker: KeptWorker, more: ParseOptions = {})
 const threadOf = (said: string) => said.split(' job ')[0]
 
 /** The next read goes to a new worker: its first job, on another thread than `before`'s. */
-async function expectNewWorker(worker: KeptWorker, before: string) {
+async function expectNewWorker(worker: WorkerPool, before: string) {
   const next = await answer('b.xlsx', worker)
   expect(next).toMatch(/job 1$/)
   expect(threadOf(next)).not.toBe(threadOf(before))
@@ -136,7 +136,7 @@ describe('a workbook worker kept between reads', () => {
     const path = join(dir, 'warm.csv')
     writeFileSync(path, 'Message,Sequence number\nhello,1\n')
     worker.warm({ workerFile: missing })
-    const result = await parseInputWorkbook({ path }, echo, { workerFile: missing, kept: worker })
+    const result = await parseInputWorkbook({ path }, echo, { workerFile: missing, pool: worker })
     expect(result).toEqual(await readInputWorkbook({ path }, echo))
   })
 
@@ -160,7 +160,7 @@ describe('a workbook worker kept between reads', () => {
     writeFileSync(other, 'Message,Sequence number\nthird,3\n')
     writeFileSync(broken, Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(40)]))
     for (const path of [good, broken, other, good]) {
-      const inWorker = await parseInputWorkbook({ path }, echo, { kept: worker })
+      const inWorker = await parseInputWorkbook({ path }, echo, { pool: worker })
       expect(inWorker).toEqual(await readInputWorkbook({ path }, echo))
     }
   })
@@ -170,8 +170,8 @@ describe('a workbook worker kept between reads', () => {
     const script = join(dir, 'one-read.mjs')
     writeFileSync(
       script,
-      `const { KeptWorker, parseInputWorkbook } = await import(${JSON.stringify(module.href)})
-const kept = new KeptWorker()
+      `const { WorkerPool, parseInputWorkbook } = await import(${JSON.stringify(module.href)})
+const kept = new WorkerPool()
 const result = await parseInputWorkbook({ path: 'x.xlsx' }, null, { workerFile: ${JSON.stringify(counting)}, kept })
 console.log(result.fileErrors[0])
 `,
