@@ -222,14 +222,26 @@ export async function writeResultsWorkbook(
     workbookDir,
     options,
   )
-  // The rows go to a file beside the workbook as they are made, and the worker (under the same
-  // memory ceiling as reading a workbook) writes them out from there.
-  const rowsFile = join(workbookDir, `.${basename(path)}.${process.pid}.rows`)
+  const rows = await writePlannedResults(plan, path, options.signal)
+  return { path, folder, rows, download }
+}
+
+/**
+ * Writes a planned results workbook to `path` (whose folder exists); returns its number of rows.
+ * The rows go to a file beside the workbook as they are made, and the worker (under the same
+ * memory ceiling as reading a workbook) writes them out from there.
+ */
+export async function writePlannedResults(
+  plan: PlannedResults,
+  path: string,
+  signal?: AbortSignal,
+): Promise<number> {
+  const rowsFile = join(dirname(path), `.${basename(path)}.${process.pid}.rows`)
   try {
     const rows = await spillResultsRows(rowsFile, plan.rows)
     const { columns, about } = plan
-    await writeResultsWorkbookFile({ columns, about, rowsFile }, path, { signal: options.signal })
-    return { path, folder, rows, download }
+    await writeResultsWorkbookFile({ columns, about, rowsFile }, path, { signal })
+    return rows
   } finally {
     await rm(rowsFile, { force: true })
   }
