@@ -22,7 +22,8 @@ let engine: Engine
 let connection: Connection
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox()
+  // Tasks at once and at no pace: the run past the windowed size ends in seconds.
+  sandbox = await startTestSandbox({ taskMs: 0, concurrency: 16 })
   engine = testEngine(mkdtempSync(join(tmpdir(), 'sr-results-stored-')), {
     tokenOverride: sandbox.token,
   })
