@@ -13,6 +13,7 @@ import {
 } from '../../src/core/flows/results/results'
 import { resultsPlan } from '../../src/core/flows/results/results-plan'
 import { heldSource } from '../../src/core/flows/results/results-source'
+import { saveOutputsOnEnd } from '../../src/core/flows/results/save-on-end'
 import { WINDOWED_FROM } from '../../src/core/flows/watch/stored-detail'
 import { sendRowEcho, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
@@ -121,5 +122,13 @@ describe('the results workbook read from the history', () => {
       expect(String(at(i + 2, 'Task status'))).toMatch(i % 7 === 3 ? /fail/i : /done|succeeded/i)
     }
     expect(book.getWorksheet('Run')!.getCell('B6').value).toMatch(new RegExp(`of ${count}$`))
+    // Saved when it ended, by its id, from the history: every output there, none fetched twice.
+    const settings = {
+      read: () => ({ ...engine.settings().read(), autoSaveOutputs: true, outputsFolder: dir }),
+    }
+    const saved = await saveOutputsOnEnd(engine, settings, connection, runId)
+    expect(saved!.failed).toEqual([])
+    expect(saved!.files).toHaveLength(written.download.files.length)
+    expect(saved!.files.every((f) => f.skipped)).toBe(true)
   }, 240_000)
 })
