@@ -15,6 +15,8 @@ import { rowNumberingOf } from '../spend/submissions'
 import type { Schemas } from '../prepare/schema-cache'
 import type { ColumnMappings } from '../prepare/column-mappings'
 import { userColumnsOf } from '../results/user-columns'
+import type { Downloads } from '../downloads/downloads'
+import { readStoredRun } from '../watch/stored-detail'
 import { compareRows, type LoadedOutput, type SideRow } from './compare-rows'
 
 export interface CompareServices {
@@ -22,6 +24,8 @@ export interface CompareServices {
   /** A template's saved schema and the buyer's confirmed mappings: the inputs' column names. */
   schemas?: Pick<Schemas, 'cached'>
   mappings?: Pick<ColumnMappings, 'forTarget'>
+  /** Where runs' rows are stored as read: a run is then read there, never held as one answer. */
+  downloads?: Pick<Downloads, 'rows'>
 }
 
 /**
@@ -162,6 +166,28 @@ function sideRows(
   }
 }
 
+/**
+ * A run as the comparison needs it: read into the history as its detail arrives (no answer limit
+ * applies), then its tasks, and its outputs with the text of only those read for the comparison.
+ */
+async function runOf(
+  services: CompareServices,
+  connection: Connection,
+  runId: string,
+  signal?: AbortSignal,
+): Promise<RunDetail> {
+  const rows = services.downloads?.rows
+  if (!rows) return connection.client.run(runId, { signal })
+  const { historyKey } = connection
+  const where = { historyKey, runId, keepUpTo: 0 }
+  const read = await readStoredRun(connection.client, rows, where, { signal })
+  const tasks = [...rows.tasksOf(historyKey, runId)]
+  const artifacts: Artifact[] = []
+  for (const output of rows.outputsOf(historyKey, runId))
+    artifacts.push(artifacts.length < MAX_READ_PER_RUN ? output : { ...output, inlineText: '' })
+  return { ...read.head, tasks, artifacts }
+}
+
 export async function compareRuns(
   services: CompareServices,
   connection: Connection,
@@ -170,8 +196,8 @@ export async function compareRuns(
   signal?: AbortSignal,
 ): Promise<ComparisonView> {
   const [a, b] = await Promise.all([
-    connection.client.run(runA, { signal }),
-    connection.client.run(runB, { signal }),
+    runOf(services, connection, runA, signal),
+    runOf(services, connection, runB, signal),
   ])
   const [outA, outB] = await Promise.all([loadOutputs(connection, a), loadOutputs(connection, b)])
   const left = sideRows(services, connection, a, outA)

@@ -252,7 +252,8 @@ async function downloadRun(
 /** A run's outputs saved to disk, resumable (the `downloads` table). */
 export class Downloads {
   private readonly table: DownloadsTable
-  private readonly rows: RunRowsTable
+  /** Runs' rows as stored when their detail was read, for whoever reads them after a download. */
+  readonly rows: RunRowsTable
 
   constructor(private readonly db: Db) {
     this.table = new DownloadsTable(db)

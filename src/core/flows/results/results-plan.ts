@@ -11,7 +11,8 @@ import {
   type Artifact,
   type InputRow,
   type OfficialTemplateSchema,
-  type RunDetail,
+  type RunSummary,
+  type RunTask,
 } from '../../../shared/contract'
 import {
   rowColumnHeader,
@@ -23,16 +24,18 @@ import {
   type RowNumbering,
 } from '../../../shared/format'
 import type { Connection } from '../../environments/connection'
-import type { PlanCell, ResultsPlan } from '../../workbooks'
+import type { PlanCell, PlanRow, ResultsPlan } from '../../workbooks'
 import type { RunDownload } from '../downloads/downloads'
 import { REDO_HEADER } from './redo-column'
 import { rowNumberingOf, type Submission } from '../spend/submissions'
+import type { ResultsSource } from './results-source'
 
 /** Excel keeps at most 32,767 characters in a cell; longer text is linked instead. */
 const CELL_TEXT_MAX = 32_000
 
 export interface ResultsInput {
-  detail: RunDetail
+  /** The run's rows: from its detail held whole, or from the history a page at a time. */
+  source: ResultsSource
   submission: Submission | null
   schema: OfficialTemplateSchema | undefined
   download: RunDownload
@@ -64,20 +67,6 @@ function cellValue(value: unknown): PlanCell {
 function fileLink(workbookDir: string, path: string): { text: string; hyperlink: string } {
   const rel = relative(workbookDir, path).split(sep).join('/')
   return { text: basename(path), hyperlink: encodeURI(rel) }
-}
-
-/** The run's outputs by row, and the output ports in the order they first appear. */
-function outputsByRow(detail: RunDetail): { ports: string[]; byRow: Map<number, Artifact[]> } {
-  const byRow = new Map<number, Artifact[]>()
-  const ports: string[] = []
-  for (const artifact of detail.artifacts) {
-    const port = artifact.portName || 'output'
-    if (!ports.includes(port)) ports.push(port)
-    const list = byRow.get(artifact.sourceRowIndex) ?? []
-    list.push(artifact)
-    byRow.set(artifact.sourceRowIndex, list)
-  }
-  return { ports, byRow }
 }
 
 /** Every field key of the submitted rows, in the order they first appear. */
@@ -123,44 +112,30 @@ function outputCell(saved: SavedOutputs, mine: Artifact[]): PlanCell {
   return `not downloaded: ${saved.failures.get(artifact.artifactId) ?? 'unknown error'}`
 }
 
-/**
- * How many lines the sheet has: the rows sent, or more when the service knows more. A loop, not
- * a spread into Math.max: a big run's tens of thousands of items are no argument list.
- */
-function rowCountOf(detail: RunDetail, inputRows: InputRow[]): number {
-  let rows = Math.max(inputRows.length, detail.run.totalTasks)
-  for (const task of detail.tasks) rows = Math.max(rows, task.sourceRowIndex + 1)
-  for (const artifact of detail.artifacts) rows = Math.max(rows, artifact.sourceRowIndex + 1)
-  return rows
+/** How many lines the sheet has: the rows sent, or more when the service knows more. */
+function rowCountOf(source: ResultsSource, inputRows: InputRow[]): number {
+  return Math.max(inputRows.length, source.run.totalTasks, source.lastRow + 1)
 }
 
 /**
  * The run's counters as its rows show them: a row sent again and kept in its later version
  * counts as that version ended, so the Run sheet tells the same story as the rows below it.
  */
-function shownCounters(detail: RunDetail): RunDetail['run'] {
-  const run = detail.run
-  if (!isTerminalStatus(run.status) || detail.tasks.length === 0) return run
-  let completed = 0
-  let failed = 0
-  let cancelled = 0
-  for (const task of detail.tasks) {
-    if (task.status === 'succeeded') completed += 1
-    else if (task.status === 'failed') failed += 1
-    else if (task.status === 'cancelled') cancelled += 1
-  }
+function shownCounters(source: ResultsSource): RunSummary {
+  const { run, tasks } = source
+  if (!isTerminalStatus(run.status) || tasks.all === 0) return run
   return {
     ...run,
-    completedTasks: completed,
-    failedTasks: failed,
-    cancelledTasks: cancelled,
-    totalTasks: Math.max(run.totalTasks, detail.tasks.length),
+    completedTasks: tasks.succeeded,
+    failedTasks: tasks.failed,
+    cancelledTasks: tasks.cancelled,
+    totalTasks: Math.max(run.totalTasks, tasks.all),
   }
 }
 
 function aboutLines(input: ResultsInput): ResultsPlan['about']['lines'] {
-  const { detail, submission, connection } = input
-  const run = shownCounters(detail)
+  const { submission, connection } = input
+  const run = shownCounters(input.source)
   return [
     ['Name', run.displayName || run.templateName || run.templateKey],
     ['Status', runOutcome(run).label],
@@ -182,11 +157,17 @@ function aboutLines(input: ResultsInput): ResultsPlan['about']['lines'] {
   ]
 }
 
-export function resultsPlan(input: ResultsInput): ResultsPlan {
-  const { detail, submission } = input
+/** The results workbook's plan, its rows given one at a time as they are written out. */
+export interface PlannedResults {
+  columns: ResultsPlan['columns']
+  about: ResultsPlan['about']
+  rows: Iterable<PlanRow>
+}
+
+export function resultsPlan(input: ResultsInput): PlannedResults {
+  const { source, submission } = input
   const numbering: RowNumbering | null = rowNumberingOf(submission)
-  const tasksByRow = new Map(detail.tasks.map((t) => [t.sourceRowIndex, t]))
-  const { ports, byRow } = outputsByRow(detail)
+  const ports = source.ports
   const inputRows: InputRow[] = submission?.rows ?? []
   const inputKeys = inSheetOrder(inputKeysOf(inputRows), input.userColumns)
   const saved: SavedOutputs = {
@@ -197,36 +178,15 @@ export function resultsPlan(input: ResultsInput): ResultsPlan {
   // A batch's rows say which of its runs sent them, beside the row number.
   const sentIn = input.sentIn
   const lead = sentIn ? 1 : 0
-  const plan: ResultsPlan = {
-    columns: [
-      { header: rowColumnHeader(numbering), width: 12 },
-      ...(sentIn ? [{ header: 'Sent in', width: 10 }] : []),
-      ...inputKeys.map((key) => ({
-        header: input.userColumns?.find((c) => c.key === key)?.header ?? labelOf(input.schema, key),
-        width: 24,
-      })),
-      { header: 'Task status', width: 14 },
-      { header: 'Error', width: 40 },
-      ...ports.map((port) => ({ header: port, width: 50 })),
-      // Left empty for the user: rows marked here can be sent again (a redo of poor outputs).
-      { header: REDO_HEADER, width: 8 },
-    ],
-    rows: [],
-    about: { header: ['Run', detail.run.runId], lines: aboutLines(input) },
-  }
-  // Counted once: counting walks every task and output of the run.
-  const rowCount = rowCountOf(detail, inputRows)
-  for (let index = 0; index < rowCount; index += 1) {
-    const task = tasksByRow.get(index)
+  const rowOf = (index: number, task: RunTask | undefined, mine: Artifact[]): PlanRow => {
     const row = inputRows[index] ?? {}
-    const mine = byRow.get(index) ?? []
     const outputs = ports.map((port) =>
       outputCell(
         saved,
         mine.filter((a) => (a.portName || 'output') === port),
       ),
     )
-    plan.rows.push({
+    return {
       cells: [
         rowNumberOf(numbering, index),
         ...(sentIn ? [sentIn[index] ?? null] : []),
@@ -244,7 +204,30 @@ export function resultsPlan(input: ResultsInput): ResultsPlan {
           ? [lead + inputKeys.length + 4 + i]
           : [],
       ),
-    })
+    }
   }
-  return plan
+  const rowCount = rowCountOf(source, inputRows)
+  return {
+    columns: [
+      { header: rowColumnHeader(numbering), width: 12 },
+      ...(sentIn ? [{ header: 'Sent in', width: 10 }] : []),
+      ...inputKeys.map((key) => ({
+        header: input.userColumns?.find((c) => c.key === key)?.header ?? labelOf(input.schema, key),
+        width: 24,
+      })),
+      { header: 'Task status', width: 14 },
+      { header: 'Error', width: 40 },
+      ...ports.map((port) => ({ header: port, width: 50 })),
+      // Left empty for the user: rows marked here can be sent again (a redo of poor outputs).
+      { header: REDO_HEADER, width: 8 },
+    ],
+    about: { header: ['Run', source.run.runId], lines: aboutLines(input) },
+    rows: {
+      *[Symbol.iterator]() {
+        let index = 0
+        for (const { task, outputs } of source.rows(rowCount))
+          yield rowOf(index++, task, outputs)
+      },
+    },
+  }
 }

@@ -5,7 +5,8 @@
  * the run. Written in a worker with exceljs's streaming writer (large runs stay cheap; see
  * workbooks/write/results-workbook.ts), to a temporary name that is renamed when complete.
  */
-import { dirname, join, resolve } from 'node:path'
+import { rm } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
 import type { RunDetail, RunSummary } from '../../../shared/contract'
 import {
   runFileName,
@@ -18,8 +19,13 @@ import type { Connection } from '../../environments/connection'
 import type { Schemas } from '../prepare/schema-cache'
 import type { History } from '../../storage/run-history'
 import { ensureFolder, exists } from '../../files/folders'
-import { checkWritableFolder, writeResultsWorkbookFile } from '../../workbooks'
-import { resultsPlan } from './results-plan'
+import {
+  checkWritableFolder,
+  spillResultsRows,
+  writeResultsWorkbookFile,
+} from '../../workbooks'
+import { resultsPlan, type PlannedResults } from './results-plan'
+import { heldSource, storedSource, type ResultsSource } from './results-source'
 import { userColumnsOf } from './user-columns'
 import type { ColumnMappings } from '../prepare/column-mappings'
 import { keptDetail, keptInputs, rowVersions, type RowVersions } from './row-versions'
@@ -31,7 +37,7 @@ import { batchRunsOf, mergeBatch, type BatchPart } from './batch'
 export interface ResultsServices {
   history: Pick<History, 'recordRuns' | 'retriedBy' | 'keptVersions'>
   submissions: Pick<Submissions, 'byRun' | 'batchRuns'>
-  downloads: Pick<Downloads, 'run'>
+  downloads: Pick<Downloads, 'run' | 'rows'>
   schemas: Pick<Schemas, 'cached'>
   /** Column mappings the user confirmed: the results keep the names of a mapped sheet's columns. */
   mappings?: Pick<ColumnMappings, 'forTarget'>
@@ -168,6 +174,29 @@ async function shownRun(
 }
 
 /**
+ * A run sent alone with no row sent again: read into the history as its outputs are saved, and
+ * shown from there a page at a time, so a run of any size is never held whole.
+ */
+async function storedRun(
+  services: ResultsServices,
+  connection: Connection,
+  runId: string,
+  workbookDir: string,
+  options: DownloadOptions,
+): Promise<{ source: ResultsSource; download: RunDownload }> {
+  let run: RunSummary | undefined
+  const download = await downloadRunOutputs(services, connection, runId, workbookDir, {
+    ...options,
+    seen: (seen) => {
+      run = seen
+      options.seen?.(seen)
+    },
+  })
+  const source = storedSource(services.downloads.rows, connection.historyKey, run!)
+  return { source, download }
+}
+
+/**
  * The results workbook of a run; for a pilot or the rest of its workbook, of the whole batch:
  * both runs' rows on one sheet in the sheet's row order, each saying which run sent it.
  */
@@ -193,9 +222,29 @@ export async function writeResultsWorkbook(
     workbookDir,
     options,
   )
-  // Written in a worker, under the same memory ceiling as reading a workbook.
-  await writeResultsWorkbookFile(plan, path, { signal: options.signal })
-  return { path, folder, rows: plan.rows.length, download }
+  const rows = await writePlannedResults(plan, path, options.signal)
+  return { path, folder, rows, download }
+}
+
+/**
+ * Writes a planned results workbook to `path` (whose folder exists); returns its number of rows.
+ * The rows go to a file beside the workbook as they are made, and the worker (under the same
+ * memory ceiling as reading a workbook) writes them out from there.
+ */
+export async function writePlannedResults(
+  plan: PlannedResults,
+  path: string,
+  signal?: AbortSignal,
+): Promise<number> {
+  const rowsFile = join(dirname(path), `.${basename(path)}.${process.pid}.rows`)
+  try {
+    const rows = await spillResultsRows(rowsFile, plan.rows)
+    const { columns, about } = plan
+    await writeResultsWorkbookFile({ columns, about, rowsFile }, path, { signal })
+    return rows
+  } finally {
+    await rm(rowsFile, { force: true })
+  }
 }
 
 /** The batch's sentence for the Run sheet, when the run was sent here from a sheet. */
@@ -217,15 +266,19 @@ async function planResults(
   runId: string,
   workbookDir: string,
   options: DownloadOptions,
-): Promise<{ plan: ReturnType<typeof resultsPlan>; folder: string; download: RunDownload }> {
+): Promise<{ plan: PlannedResults; folder: string; download: RunDownload }> {
   const submission = services.submissions.byRun(connection.historyKey, runId)
   const runIds = batchRunsOf(services, connection.historyKey, runId, submission)
-  const parts: BatchPart[] = []
-  for (const id of runIds)
-    parts.push(await shownRun(services, connection, id, workbookDir, options))
-  const asked = parts[runIds.indexOf(runId)]!
-  const merged = parts.length > 1 ? mergeBatch(parts, runIds.indexOf(runId)) : null
-  const shown = merged ?? asked
+  const alone =
+    runIds.length === 1 && services.history.retriedBy(connection.historyKey, runId).length === 0
+  const shown = alone
+    ? {
+        ...(await storedRun(services, connection, runId, workbookDir, options)),
+        submission,
+        merged: null,
+      }
+    : await heldRuns(services, connection, runId, runIds, workbookDir, options)
+  const merged = shown.merged
   // Column headers as the user knows them: the template's labels when its schema is saved here.
   const schema =
     submission?.targetKind === 'template'
@@ -242,7 +295,7 @@ async function planResults(
         )
       : undefined
   const plan = resultsPlan({
-    detail: shown.detail,
+    source: shown.source,
     download: shown.download,
     submission: shown.submission,
     schema,
@@ -252,5 +305,32 @@ async function planResults(
     ...(merged ? { sentIn: merged.sentIn, batchLines: merged.aboutLines } : {}),
     ...(await batchSummaryOf(services, connection, submission, options.signal)),
   })
-  return { plan, folder: asked.download.folder, download: shown.download }
+  return { plan, folder: shown.download.folder, download: shown.download }
+}
+
+/**
+ * A batch's runs, or a run with rows sent again: each read whole, merged into one, each row in
+ * its kept version.
+ */
+async function heldRuns(
+  services: ResultsServices,
+  connection: Connection,
+  runId: string,
+  runIds: string[],
+  workbookDir: string,
+  options: DownloadOptions,
+) {
+  const parts: BatchPart[] = []
+  for (const id of runIds)
+    parts.push(await shownRun(services, connection, id, workbookDir, options))
+  const asked = parts[runIds.indexOf(runId)]!
+  const merged = parts.length > 1 ? mergeBatch(parts, runIds.indexOf(runId)) : null
+  const shown = merged ?? asked
+  return {
+    source: heldSource(shown.detail),
+    // The downloads of every part; the folder is the asked run's own.
+    download: { ...shown.download, folder: asked.download.folder },
+    submission: shown.submission,
+    merged,
+  }
 }

@@ -7,6 +7,7 @@ import type { RunDetail } from '../../../shared/contract'
 import type { Connection } from '../../environments/connection'
 import type { Settings } from '../../storage/settings'
 import type { DownloadOptions, RunDownload } from '../downloads/downloads'
+import { readStoredRun, WINDOWED_FROM } from '../watch/stored-detail'
 import { downloadRunOutputs, type ResultsServices } from './results'
 
 export type SaveOnEndServices = Omit<ResultsServices, 'schemas'>
@@ -24,13 +25,22 @@ export async function saveOutputsOnEnd(
 ): Promise<RunDownload | null> {
   const { autoSaveOutputs, outputsFolder, downloadConcurrency } = settings.read()
   if (!autoSaveOutputs) return null
-  const detail =
-    typeof runOrDetail === 'string'
-      ? await connection.client.run(runOrDetail, { signal: options.signal })
-      : runOrDetail
-  if (detail.artifacts.length === 0) return null
-  return downloadRunOutputs(services, connection, detail, outputsFolder, {
-    concurrency: downloadConcurrency,
-    ...options,
-  })
+  const saveOptions = { concurrency: downloadConcurrency, ...options }
+  if (typeof runOrDetail !== 'string') {
+    if (runOrDetail.artifacts.length === 0) return null
+    return downloadRunOutputs(services, connection, runOrDetail, outputsFolder, saveOptions)
+  }
+  // Read into the history as it arrives: a small run is kept whole and saved from there; a big
+  // one (no answer limit stops it) is saved from the history a page at a time.
+  const where = { historyKey: connection.historyKey, runId: runOrDetail, keepUpTo: WINDOWED_FROM }
+  const rows = services.downloads.rows
+  const read = await readStoredRun(connection.client, rows, where, { signal: options.signal })
+  if (read.counts.outputs === 0) return null
+  return downloadRunOutputs(
+    services,
+    connection,
+    read.detail ?? runOrDetail,
+    outputsFolder,
+    saveOptions,
+  )
 }

@@ -1,18 +1,58 @@
 /**
  * Writes a results workbook from a plain plan (flows/results builds it from the run): in a worker,
- * with exceljs's streaming writer, to a temporary name renamed when complete. Text that came
+ * with exceljs's streaming writer, to a temporary name renamed when complete. The rows come from
+ * a file of one JSON line each (spillResultsRows), read as they are written, so neither thread
+ * holds a big run's rows at once. Text that came
  * from the service is made safe for a cell first: characters XML cannot hold are dropped and
  * text longer than a cell holds is cut, so no answer can break the file.
  */
+import { createReadStream } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { createInterface } from 'node:readline'
 import type ExcelJS from 'exceljs'
 import { writeWorkbookFile } from './streaming-writer'
 
 export type PlanCell = string | number | boolean | Date | null | { text: string; hyperlink: string }
 
+export interface PlanRow {
+  cells: PlanCell[]
+  badCell?: number
+  linkCells?: number[]
+}
+
 export interface ResultsPlan {
   columns: { header: string; width: number }[]
-  rows: { cells: PlanCell[]; badCell?: number; linkCells?: number[] }[]
+  /** The file of the rows, one JSON line each (no dates among them), in the sheet's order. */
+  rowsFile: string
   about: { header: [string, string]; lines: [string, PlanCell][] }
+}
+
+/** Rows gathered before one write to the rows file. */
+const SPILL_ROWS = 256
+
+/** Writes `rows` to `path`, one JSON line each, a few hundred at a time; returns how many. */
+export async function spillResultsRows(path: string, rows: Iterable<PlanRow>): Promise<number> {
+  const file = await open(path, 'w')
+  let count = 0
+  try {
+    let lines: string[] = []
+    for (const row of rows) {
+      lines.push(JSON.stringify(row))
+      count += 1
+      if (lines.length < SPILL_ROWS) continue
+      await file.write(lines.join('\n') + '\n')
+      lines = []
+    }
+    if (lines.length > 0) await file.write(lines.join('\n') + '\n')
+  } finally {
+    await file.close()
+  }
+  return count
+}
+
+async function* rowsOf(path: string): AsyncGenerator<PlanRow> {
+  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity })
+  for await (const line of lines) if (line) yield JSON.parse(line) as PlanRow
 }
 
 /** Excel keeps at most 32,767 characters in a cell. */
@@ -36,11 +76,11 @@ function safe(cell: PlanCell): ExcelJS.CellValue {
 }
 
 export async function writeResultsFile(plan: ResultsPlan, path: string): Promise<void> {
-  await writeWorkbookFile(path, { useStyles: true, useSharedStrings: false }, (writer) => {
+  await writeWorkbookFile(path, { useStyles: true, useSharedStrings: false }, async (writer) => {
     const sheet = writer.addWorksheet('Results', { views: [{ state: 'frozen', ySplit: 1 }] })
     sheet.columns = plan.columns.map((c) => ({ header: cellSafeText(c.header), width: c.width }))
     sheet.getRow(1).font = { bold: true }
-    for (const line of plan.rows) {
+    for await (const line of rowsOf(plan.rowsFile)) {
       const row = sheet.addRow(line.cells.map(safe))
       if (line.badCell !== undefined)
         row.getCell(line.badCell).font = { color: { argb: 'FF9C0006' }, bold: true }

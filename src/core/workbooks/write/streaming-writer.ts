@@ -75,12 +75,12 @@ export async function streamingWorkbook(
 export async function writeWorkbookFile(
   path: string,
   options: Parameters<typeof streamingWorkbook>[1],
-  fill: (writer: ExcelJS.stream.xlsx.WorkbookWriter) => void,
+  fill: (writer: ExcelJS.stream.xlsx.WorkbookWriter) => void | Promise<void>,
 ): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.partial`)
   try {
     const book = await streamingWorkbook(temp, options)
-    fill(book.writer)
+    await fill(book.writer)
     await book.commit()
     await rename(temp, path)
   } catch (error) {
