@@ -1,8 +1,13 @@
 /** Folders the app writes into: paths kept inside them, and folders made when missing. */
 import { mkdir, stat } from 'node:fs/promises'
-import { dirname, isAbsolute, relative, resolve } from 'node:path'
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { EngineError } from '../errors'
 import { errorCode } from './error-code'
+
+/** Where a sheet's checked rows wait between their check and their last part (flows/spend/plan-rows.ts). */
+export function spillFolder(home: string): string {
+  return join(home, 'spill')
+}
 
 /** `parts` joined under `root`, refusing anything that would land outside it. */
 export function insideFolder(root: string, ...parts: string[]): string {

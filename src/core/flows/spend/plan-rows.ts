@@ -8,11 +8,11 @@
  * A spill file's size is bounded by the limits its sheet was read within; it is removed with its
  * plan (plan-store.ts), or with a plan that could not be made (plan-submission.ts).
  */
-import { randomUUID } from 'node:crypto'
 import { mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { InputRow } from '../../../shared/contract'
 import { readSpilledRows, type SpilledRows } from '../../workbooks'
+import { randomId } from '../../files/hashing'
 
 /** Rows read at once when every row is looked at (a fingerprint, the files named in cells). */
 const CHUNK_ROWS = 2000
@@ -62,9 +62,6 @@ export class PlanRows {
 }
 
 /** Where a plan's rows are spilled: the data folder's own, readable by this user only. */
-export function spillFolder(home: string): string {
-  return join(home, 'spill')
-}
 
 /**
  * A new spill file's path in `folder` (made, mode 0700), the files of plans that can no longer
@@ -81,5 +78,5 @@ export async function newSpillPath(folder: string, olderThanMs: number): Promise
     )
     if (old) await rm(path, { force: true })
   }
-  return join(folder, `rows-${randomUUID()}.jsonl`)
+  return join(folder, `rows-${randomId()}.jsonl`)
 }
