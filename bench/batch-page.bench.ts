@@ -19,6 +19,7 @@ import {
   describeTasks,
   jsonAnswer,
   openBenchWindow,
+  showScreen,
   scrollTableThrough,
   skipWithoutWindow,
 } from './browser-bench'
@@ -65,10 +66,7 @@ const bench = await openBenchWindow('skill-runner-bench-batch-', service, (home)
 })
 try {
   const { page, takeLongTasks } = bench
-  await page
-    .getByRole('navigation', { name: 'Screens' })
-    .getByRole('button', { name: 'Runs' })
-    .click()
+  await showScreen(page, 'Runs')
   await page.locator(`tr[data-run-id="${BATCH_RUNS[2]}"] .run-name`).click()
   await page.locator('.batch-link button').first().click()
   const rows = page.locator('.batch-page tr[data-sheet-row]')

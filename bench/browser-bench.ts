@@ -192,3 +192,8 @@ function printTrace(buffer: Buffer, targetMs: number) {
     )
   }
 }
+
+/** Opens one of the window's screens by its tab ("Runs", "History"), as a user would. */
+export async function showScreen(page: BenchWindow['page'], name: string): Promise<void> {
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name }).click()
+}

@@ -11,6 +11,7 @@ import {
   describeTasks,
   jsonAnswer,
   openBenchWindow,
+  showScreen,
   scrollTableThrough,
   skipWithoutWindow,
 } from './browser-bench'
@@ -82,10 +83,7 @@ const fakeService = (url: URL) => {
 const bench = await openBenchWindow('skill-runner-bench-run-rows-', fakeService)
 try {
   const { page, takeLongTasks } = bench
-  await page
-    .getByRole('navigation', { name: 'Screens' })
-    .getByRole('button', { name: 'Runs' })
-    .click()
+  await showScreen(page, 'Runs')
   let started = performance.now()
   await page.locator(`tr[data-run-id="${run.runId}"]`).locator('button.run-name').click()
   await page.locator('.tasks-table tbody tr[data-task-id]').first().waitFor({ timeout: 120_000 })

@@ -12,6 +12,7 @@ import {
   describeTasks,
   jsonAnswer,
   openBenchWindow,
+  showScreen,
   scrollTableThrough,
   skipWithoutWindow,
 } from './browser-bench'
@@ -72,10 +73,7 @@ const fakeService = (url: URL) => {
 const bench = await openBenchWindow('skill-runner-bench-runs-', fakeService)
 try {
   const { page, takeLongTasks } = bench
-  await page
-    .getByRole('navigation', { name: 'Screens' })
-    .getByRole('button', { name: 'Runs' })
-    .click()
+  await showScreen(page, 'Runs')
   await page.locator('tr[data-run-id]').first().waitFor()
   // Start counting once the app is up: the first load is not part of scrolling.
   await page.evaluate('window.longTasks = []')
