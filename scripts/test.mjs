@@ -2,7 +2,8 @@
 // the browser tests need, the suite's three tiers in order (fast, integration, e2e: see
 // scripts/test-tiers.mjs), and the keychain tests inside a private D-Bus session with an unlocked
 // gnome-keyring when the machine has one. Ends with the 20 slowest tests, each tier's count of
-// tests and files and its time, and one closing line "tests: N passed, N failed, N skipped".
+// tests and files and its time, each failed test by name (last, so a log cut at its head still
+// says which), and one closing line "tests: N passed, N failed, N skipped".
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,6 +14,8 @@ import { TIERS, filesOf, vitestOptions } from './test-tiers.mjs'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const timings = []
+/** Each failed test with the first line of its message, printed last so a cut-off log still names them. */
+const failures = []
 /** Per tier: its files, its tests and how long it took, for the closing lines. */
 const tierLines = []
 
@@ -38,7 +41,16 @@ function addVitestCounts(file, label, seconds) {
   totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0)
   for (const file of report.testResults ?? []) {
     for (const test of file.assertionResults ?? []) {
-      timings.push({ ms: test.duration ?? 0, name: `${relative(root, file.name)} › ${test.title}` })
+      const name = `${relative(root, file.name)} › ${test.title}`
+      timings.push({ ms: test.duration ?? 0, name })
+      if (test.status === 'failed') {
+        const first = String(test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300)
+        failures.push(`${name}\n      ${first}`)
+      }
+    }
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed')) {
+      const first = String(file.message ?? '').split('\n')[0].slice(0, 300)
+      failures.push(`${relative(root, file.name)} (the file itself)\n      ${first}`)
     }
   }
   return true
@@ -97,5 +109,9 @@ for (const { ms, name } of timings.sort((a, b) => b.ms - a.ms).slice(0, 20)) {
 }
 console.log('\neach tier:')
 for (const line of tierLines) console.log(`  ${line}`)
+if (failures.length > 0) {
+  console.log('\nfailed:')
+  for (const line of failures) console.log(`  ${line}`)
+}
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`)
 process.exit(ok && totals.failed === 0 ? 0 : 1)

@@ -6,13 +6,13 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { BUYER_TOKEN, LISTING_ARGS, writeBuyerWorkbook } from '../helpers/buyer-seed'
 import { runCliCaptured, useCliOnSandbox } from '../helpers/cli'
 import { runCount } from '../helpers/sandbox'
-import { pastRun, usageSandbox } from '../helpers/usage-seed'
+import { pastRun, today, usageSandbox } from '../helpers/usage-seed'
 
 const now = Math.floor(Date.now() / 1000)
-// Four months back, one run a month (Echo, 3 credits a row), and a listing run today.
+// Four months back, one run a month (Echo, 3 credits a row), and two runs today.
 const runs = [
   pastRun(now, 0, 5, true),
-  { ...pastRun(now, 0, 2), createdAtUnix: now - 7200, completedAtUnix: now - 3600 },
+  { ...pastRun(now, 0, 2), createdAtUnix: today(now - 7200), completedAtUnix: today(now - 3600) },
   pastRun(now, 35, 10),
   pastRun(now, 65, 4),
   pastRun(now, 95, 6),

@@ -16,7 +16,7 @@ import {
 } from '../helpers/buyer-seed'
 import { browserBridgeService, ipc, testEngine } from '../helpers/engine'
 import { startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
-import { pastRun, usageSandbox } from '../helpers/usage-seed'
+import { pastRun, today, usageSandbox } from '../helpers/usage-seed'
 
 let sandbox: TestSandbox
 let engine: Engine
@@ -29,8 +29,8 @@ beforeAll(async () => {
   // 5 rows of the listing (4 credits a row) ended an hour ago: 20 credits this month.
   const earlier = {
     ...pastRun(now, 0, 5, true),
-    completedAtUnix: now - 3600,
-    createdAtUnix: now - 4000,
+    completedAtUnix: today(now - 3600),
+    createdAtUnix: today(now - 4000),
   }
   sandbox = await startTestSandbox(usageSandbox([earlier, pastRun(now, 45, 9)]))
   home = mkdtempSync(join(tmpdir(), 'sr-limit-'))

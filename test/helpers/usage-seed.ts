@@ -7,14 +7,23 @@ import { BUYER_TOKEN, LISTING_ID, buyerSeed } from './buyer-seed'
 
 const DAY = 86_400
 
+/**
+ * `unix`, or the first second of today when `unix` is earlier: a run "an hour ago" stays today's
+ * (and this month's) when the test runs just after midnight.
+ */
+export function today(unix: number): number {
+  return Math.max(unix, Math.floor(new Date().setHours(0, 0, 0, 0) / 1000) + 1)
+}
+
 /** A past run of Bea's that ended `daysAgo` days before `nowUnix`, one of each kind in turn. */
 export function pastRun(nowUnix: number, daysAgo: number, rows: number, listing = false) {
   const completedAtUnix = nowUnix - daysAgo * DAY
+  const createdAtUnix = completedAtUnix - 600
   return {
     ownerUserId: 2,
     ...(listing ? { listingId: LISTING_ID } : { templateId: 'tpl-echo' }),
     rows,
-    createdAtUnix: completedAtUnix - 600,
+    createdAtUnix: daysAgo === 0 ? today(createdAtUnix) : createdAtUnix,
     completedAtUnix,
   }
 }
