@@ -65,12 +65,13 @@ export function tierOf(file) {
 /**
  * How vitest runs a tier, beside its files. The fast tier's files share one worker process, so
  * React, happy-dom and the app's modules load once rather than once per file (a test that changes
- * a global puts it back: see test/components/harness.tsx). The integration tier keeps one file at
- * a time: three at once finished sooner on a loaded machine but timed tests out (see
- * docs/performance.md); `npm run test:integration -- --maxWorkers=3` tries it.
+ * a global puts it back: see test/components/harness.tsx). The integration tier runs two files at
+ * a time, as its tests mostly wait (see docs/performance.md); the e2e tier one, as each drives a
+ * Chromium that keeps a core busy.
  */
 export function vitestOptions(tier) {
-  return tier === 'fast' ? ['--isolate=false'] : []
+  if (tier === 'fast') return ['--isolate=false']
+  return tier === 'integration' ? ['--maxWorkers=2'] : []
 }
 
 export function filesOf(tier) {
