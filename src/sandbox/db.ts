@@ -115,6 +115,7 @@ CREATE TABLE IF NOT EXISTS tasks (
 );
 CREATE INDEX IF NOT EXISTS tasks_by_run ON tasks (run_id, row_index);
 CREATE INDEX IF NOT EXISTS tasks_by_status ON tasks (status);
+CREATE INDEX IF NOT EXISTS tasks_by_run_status ON tasks (run_id, status, row_index);
 CREATE TABLE IF NOT EXISTS artifacts (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   artifact_id TEXT NOT NULL UNIQUE,
@@ -154,21 +155,39 @@ export function openDatabase(path: string): Db {
   return db
 }
 
+/**
+ * The prepared statement for `sql` on `db`, made once: a run's tasks each cost several queries,
+ * and preparing them afresh took more of the sandbox's time than running them. The queries are
+ * the sandbox's own texts, a few dozen; the cache is emptied if it ever grows past that.
+ */
+const statements = new WeakMap<Db, Map<string, Database.Statement>>()
+function statement(db: Db, sql: string): Database.Statement {
+  let cache = statements.get(db)
+  if (!cache) statements.set(db, (cache = new Map()))
+  let prepared = cache.get(sql)
+  if (!prepared) {
+    if (cache.size >= 200) cache.clear()
+    prepared = db.prepare(sql)
+    cache.set(sql, prepared)
+  }
+  return prepared
+}
+
 /** One row of a query, typed by the caller (the sandbox reads only its own tables). */
 export function getRow<T>(db: Db, sql: string, ...params: unknown[]): T | undefined {
-  return db.prepare(sql).get(...params) as T | undefined
+  return statement(db, sql).get(...params) as T | undefined
 }
 
 export function allRows<T>(db: Db, sql: string, ...params: unknown[]): T[] {
-  return db.prepare(sql).all(...params) as T[]
+  return statement(db, sql).all(...params) as T[]
 }
 
 export function run(db: Db, sql: string, ...params: unknown[]): number {
-  return db.prepare(sql).run(...params).changes
+  return statement(db, sql).run(...params).changes
 }
 
 export function count(db: Db, sql: string, ...params: unknown[]): number {
-  const row = db.prepare(sql).get(...params) as { n: number } | undefined
+  const row = statement(db, sql).get(...params) as { n: number } | undefined
   return row?.n ?? 0
 }
 

@@ -261,9 +261,12 @@ export class Scheduler {
       now,
       runRow.run_id,
     )
+    // Whether any task is left, not how many: counting them all at every task's end grew with
+    // the square of the run's size.
     const open = count(
       db,
-      "SELECT count(*) AS n FROM tasks WHERE run_id = ? AND status IN ('pending', 'running')",
+      `SELECT EXISTS (SELECT 1 FROM tasks WHERE run_id = ? AND status IN ('pending', 'running'))
+         AS n`,
       runRow.run_id,
     )
     if (open > 0) return false

@@ -111,11 +111,15 @@ export function inProcessBuiltInSandbox(
   }
 }
 
-/** Reads a run through the engine's connection until it has ended, and returns its detail. */
+/**
+ * Reads a run's summary through the engine's connection until it has ended, and returns its
+ * detail. The wait between looks grows from 30 to 400 ms: every look makes an in-process sandbox
+ * write the whole detail, which for a run of thousands of rows slowed the run being waited for.
+ */
 export async function runEnded(connection: Connection, runId: string): Promise<RunDetail> {
-  for (;;) {
-    const detail = await connection.client.run(runId)
-    if (isTerminalStatus(detail.run.status)) return detail
-    await new Promise((r) => setTimeout(r, 30))
+  for (let wait = 30; ; wait = Math.min(400, Math.round(wait * 1.5))) {
+    const summary = await connection.client.runSummary(runId)
+    if (isTerminalStatus(summary.status)) return connection.client.run(runId)
+    await new Promise((r) => setTimeout(r, wait))
   }
 }
