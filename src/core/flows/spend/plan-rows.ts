@@ -49,6 +49,13 @@ export class PlanRows {
     )
   }
 
+  /** Rows `start` (included) to `end` (excluded), read when they are asked for. */
+  range(start: number, end: number): PlanRows {
+    const from = Math.max(0, start)
+    const to = Math.max(from, Math.min(end, this.length))
+    return new PlanRows(to - from, (a, b) => this.read(from + a, from + b), this.spillPath)
+  }
+
   /** Rows `start` (included) to `end` (excluded). */
   slice(start: number, end: number): Promise<InputRow[]> {
     return this.read(Math.max(0, start), Math.min(end, this.length))
