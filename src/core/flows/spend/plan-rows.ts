@@ -14,8 +14,12 @@ import type { InputRow } from '../../../shared/contract'
 import { readSpilledRows, type SpilledRows } from '../../workbooks'
 import { randomId } from '../../files/hashing'
 
-/** Rows read at once when every row is looked at (a fingerprint, the files named in cells). */
-const CHUNK_ROWS = 2000
+/**
+ * Rows read at once when every row is looked at (a fingerprint, the files named in cells). At
+ * 2,000 rows of 1.5 KB a chunk outlived the young generation's collections and was promoted:
+ * the plan's heap rose to about 100 MB over a 100,000-row sheet; at 500 it stays near 20 MB.
+ */
+const CHUNK_ROWS = 500
 
 type ReadRows = (start: number, end: number) => Promise<InputRow[]>
 
