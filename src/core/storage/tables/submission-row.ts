@@ -139,11 +139,11 @@ export const submissionRow = z.object({
 export type SubmissionRow = z.output<typeof submissionRow>
 
 /** One row as journaled: an object (rows can be many thousands: a shape check, not zod). */
-export function isInputRow(value: unknown): value is InputRow {
+function isInputRow(value: unknown): value is InputRow {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-function isInputRows(value: unknown): value is InputRow[] {
+export function isInputRows(value: unknown): value is InputRow[] {
   return Array.isArray(value) && value.every(isInputRow)
 }
 

@@ -13,7 +13,7 @@ import { historySearchClause } from './history-search'
 import { readJsonColumn, readOptionalRow, readRows, selectRows, unreadableEntry } from '../read-row'
 import {
   HEAD_COLUMNS,
-  isInputRow,
+  isInputRows,
   rowsInColumn,
   submissionHeadOf,
   submissionOf,
@@ -54,7 +54,8 @@ export class SubmissionsTable {
     if (!row.rows_sha256) return rowsInColumn(row)
     const texts = this.rows.texts(row.id, 0, row.row_count)
     if (texts.length !== row.row_count) throw unreadableEntry()
-    return texts.map((text) => readJsonColumn(text, isInputRow))
+    // Read whole as rows_json was: one text parsed at once is many times faster than each row.
+    return readJsonColumn(`[${texts.join(',')}]`, isInputRows)
   }
 
   // ---- writes -------------------------------------------------------------------------------
