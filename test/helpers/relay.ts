@@ -19,14 +19,13 @@ export interface Relay {
 }
 
 export async function startRelay(target: string): Promise<Relay> {
-  let server: Server | undefined
   const relay: Relay = {
     url: '',
     sent: [],
     dropAnswers: new Set(),
-    close: () => new Promise((resolve) => (server ? server.close(() => resolve()) : resolve())),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
   }
-  server = createServer((req, res) => {
+  const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', async () => {
