@@ -125,9 +125,6 @@ export class JsonTexts {
   }
 }
 
-/** An array of `T`, or its items' texts as they were kept. */
-export type JsonArray<T> = T[] | JsonTexts
-
 /**
  * `body` as JSON with its array `key` written a few items at a time: the same bytes as
  * JSON.stringify(body) (its fields in their order, those before the array and those after),
