@@ -3,7 +3,8 @@
 // same request id (one run); a redo of a part's row reads the journal once the plan's spill file
 // is gone; rows damaged in the journal stop the send with a named error and nothing crosses the
 // wire, and the same rows confirmed again go as a new request. Through a recording relay in
-// front of the real sandbox, on real SQLite.
+// front of the real sandbox, on real SQLite. An entry journaled before (its rows one text) goes
+// again with those rows.
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -142,6 +143,29 @@ describe('rows kept by the journal', () => {
       const done = await confirmPlan(engine, fresh, { confirmed: true })
       expect(done.parts[0]!.clientRequestId).not.toBe(entry!.clientRequestId)
       expect(relay.sent.slice(before + 1).map((t) => JSON.parse(t).rows.length)).toEqual([5, 5])
+    } finally {
+      await engine.close()
+    }
+  })
+
+  it('an entry journaled before, its rows one text (rows_json), goes again with those rows', async () => {
+    const { engine, connection } = await openEngine()
+    try {
+      const rows = [{ message: 'kept “as one text”' }, { message: 'and another' }]
+      const db = openDb(join(home, 'history.db'))
+      db.prepare(
+        `INSERT INTO submissions (client_request_id, environment, origin, target_kind, target_id,
+           fingerprint, row_count, rows_json, state, created_at_ms, updated_at_ms)
+         VALUES ('journaled-before-1', 'Relayed', ?, 'template', 'row-echo', 'before', 2, ?, 'sent', 1, 1)`,
+      ).run(connection.historyKey, JSON.stringify(rows))
+      db.close()
+      const before = relay.sent.length
+      const [done] = await engine.submissions.resendUnanswered(connection)
+      expect(done?.state).toBe('accepted')
+      expect(relay.sent.slice(before)).toEqual([
+        JSON.stringify({ clientRequestId: 'journaled-before-1', rows }),
+      ])
+      expect(engine.submissions.byRun(connection.historyKey, done!.runId)?.rows).toEqual(rows)
     } finally {
       await engine.close()
     }
