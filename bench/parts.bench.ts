@@ -7,11 +7,12 @@
  *
  * Target (issue 33): the engine and the command line each under 300 MB peak RSS. The read
  * spills its rows to a file as it checks them, the plan keeps their row numbers, and each part is
- * read back, journaled and sent as a streamed body (docs/performance.md). Measured on a loaded
- * 2-core machine: 1,307 MB (engine) and 1,154 MB (CLI) with every row held, 340 and 317 MB with
- * the spill, 280 and 275 MB (load 7.9) with a major collection asked for before each part. The
- * engine's figure varies by about 35 MB from one run to the next on a loaded machine; what still
- * grows part by part is native memory, the journal's JSON text of each part bound to SQLite.
+ * read back, journaled a row a line and sent from the journal as a streamed body
+ * (docs/performance.md). Measured on a loaded 2-core machine: 1,307 MB (engine) and 1,154 MB (CLI)
+ * with every row held, 340 and 317 MB with the spill, 280 and 275 MB (load 7.9) with a major
+ * collection forced before each part, and with the journal's rows a line each and no collection
+ * forced, 216 and 170 MB (load 13.9). The engine's figure varies by tens of MB from one run to
+ * the next on a loaded machine; its peak is in the plan, its send stays flat part after part.
  */
 import { spawnSync } from 'node:child_process'
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'

@@ -30,6 +30,7 @@ function entry(id: number, rowCount: number, over: Partial<Submission> = {}): Su
     rowCount,
     rows: [],
     rowNumbers: [],
+    rowsSha256: '',
     taskFixedFeeT: amountT(4),
     estimatedCostT: amountT(4 * rowCount),
     retryOfRunId: '',

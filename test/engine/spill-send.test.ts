@@ -4,8 +4,6 @@
 // answer is sent again with the same bytes and the same request id, the plan's fingerprint is
 // the in-memory plan's, and the spill file is the user's alone and gone once the parts are sent.
 import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,6 +14,7 @@ import type { ReadSheet } from '../../src/core/flows/spend/set-aside'
 import type { Connection } from '../../src/core/environments/connection'
 import { parseInputWorkbook } from '../../src/core/workbooks'
 import { testEngine } from '../helpers/engine'
+import { startRelay, type Relay } from '../helpers/relay'
 import { useTestSandbox } from '../helpers/sandbox'
 
 const sandbox = useTestSandbox({ maxRows: 5 })
@@ -23,60 +22,22 @@ const home = mkdtempSync(join(tmpdir(), 'sr-spill-send-'))
 let engine: Engine
 let connection: Connection
 
-/** Every runRows body that crossed the relay, in order. */
-const sent: string[] = []
-/** Answers of runRows attempts to drop on the floor (the service made the run; no answer came). */
-const dropAnswers = new Set<number>()
-let relay: Server
-
-function startRelay(target: string): Promise<string> {
-  relay = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', async () => {
-      const body = Buffer.concat(chunks)
-      const isRun = req.method === 'POST' && /runRows/.test(req.url ?? '')
-      if (isRun) sent.push(body.toString('utf8'))
-      const headers = Object.fromEntries(
-        Object.entries(req.headers).filter(
-          ([k]) => !['host', 'content-length', 'transfer-encoding', 'connection'].includes(k),
-        ),
-      ) as Record<string, string>
-      const answer = await fetch(`${target}${req.url}`, {
-        method: req.method ?? 'GET',
-        headers,
-        ...(body.length > 0 ? { body } : {}),
-      })
-      const text = Buffer.from(await answer.arrayBuffer())
-      if (isRun && dropAnswers.has(sent.length)) {
-        req.socket.destroy()
-        return
-      }
-      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? '' })
-      res.end(text)
-    })
-  })
-  return new Promise((resolve) =>
-    relay.listen(0, '127.0.0.1', () =>
-      resolve(`http://127.0.0.1:${(relay.address() as AddressInfo).port}`),
-    ),
-  )
-}
+let relay: Relay
 
 /** The front doors' reader: it passes on what the plan asks (a spill file among it). */
 const read: ReadSheet = (path, schema, more = {}) =>
   parseInputWorkbook({ path }, schema, { ...more, keepRows: true, checkFiles: true })
 
 beforeAll(async () => {
-  const url = await startRelay(sandbox.url)
+  relay = await startRelay(sandbox.url)
   engine = testEngine(home, { tokenOverride: sandbox.token })
-  await engine.addEnvironment({ name: 'Relayed', baseUrl: url })
+  await engine.addEnvironment({ name: 'Relayed', baseUrl: relay.url })
   connection = await engine.connect({ env: 'Relayed' })
   engine.rowLimits.set(connection.historyKey, 5)
 })
 afterAll(async () => {
   await engine?.close()
-  await new Promise((r) => relay?.close(r))
+  await relay?.close()
 })
 
 describe('a sheet sent from its spill file', () => {
@@ -112,7 +73,8 @@ describe('a sheet sent from its spill file', () => {
     ])
 
     // The second part's first answer is lost: the transport sends it again.
-    dropAnswers.add(2)
+    const { sent } = relay
+    relay.dropAnswers.add(2)
     const done = await confirmPlan(engine, plan, { confirmed: true })
     expect(done.parts).toHaveLength(3)
     expect(sent).toHaveLength(4)

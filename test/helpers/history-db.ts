@@ -14,6 +14,7 @@ const UNDO: Record<number, string> = {
     DROP TABLE batches; DROP TABLE batch_set_aside; DROP TABLE run_outcomes;`,
   9: 'DROP TABLE usage_runs; DROP TABLE usage_limits;',
   10: 'DROP TABLE run_tasks; DROP TABLE run_outputs;',
+  11: 'DROP TABLE submission_rows; ALTER TABLE submissions DROP COLUMN rows_sha256;',
 }
 
 export function rollBackTo(db: Db, version: number): void {

@@ -108,14 +108,34 @@ export function base64JsonBody(
 const ITEMS_PER_CHUNK = 256
 
 /**
+ * An array's items already written as JSON texts, read a few at a time where they are kept (a
+ * journaled submission's rows, submission-rows.ts), so what is sent is those texts exactly.
+ */
+export class JsonTexts {
+  constructor(
+    readonly count: number,
+    /** The texts of items `start` (included) to `end` (excluded): exactly `end - start`. */
+    readonly read: (start: number, end: number) => string[],
+  ) {}
+
+  static of(items: readonly unknown[]): JsonTexts {
+    return new JsonTexts(items.length, (start, end) =>
+      items.slice(start, end).map((item) => JSON.stringify(item) ?? 'null'),
+    )
+  }
+}
+
+/**
  * `body` as JSON with its array `key` written a few items at a time: the same bytes as
  * JSON.stringify(body) (its fields in their order, those before the array and those after),
- * without the whole text ever being one string (a run's rows: runRows, execute).
+ * without the whole text ever being one string (a run's rows: runRows, execute). The array may
+ * come as texts (JsonTexts): they are written as they are, each time the body is opened.
  */
 export function arrayJsonBody(body: Record<string, unknown>, key: string): StreamedBody {
   const entries = Object.entries(body)
   const at = entries.findIndex(([name]) => name === key)
-  const items = (entries[at]?.[1] ?? []) as unknown[]
+  const value = entries[at]?.[1] ?? []
+  const items = value instanceof JsonTexts ? value : JsonTexts.of(value as unknown[])
   const prefix = jsonPrefix(Object.fromEntries(entries.slice(0, at)), key, '[')
   const after = JSON.stringify(Object.fromEntries(entries.slice(at + 1)))
   const suffix = after.length > 2 ? `],${after.slice(1)}` : ']}'
@@ -130,14 +150,16 @@ export function arrayJsonBody(body: Record<string, unknown>, key: string): Strea
             controller.enqueue(encoder.encode(prefix))
             return
           }
-          if (next >= items.length) {
+          if (next >= items.count) {
             controller.enqueue(encoder.encode(suffix))
             controller.close()
             return
           }
-          const end = Math.min(items.length, next + ITEMS_PER_CHUNK)
-          const text = items.slice(next, end).map((item) => JSON.stringify(item) ?? 'null')
-          controller.enqueue(encoder.encode(`${next === 0 ? '' : ','}${text.join(',')}`))
+          const end = Math.min(items.count, next + ITEMS_PER_CHUNK)
+          const texts = items.read(next, end)
+          // Fewer texts than asked for: the body would not be the one journaled.
+          if (texts.length !== end - next) throw new Error('the rows to send are incomplete')
+          controller.enqueue(encoder.encode(`${next === 0 ? '' : ','}${texts.join(',')}`))
           next = end
         },
       })

@@ -21,6 +21,7 @@ import type {
   WorkbookValidation,
 } from '../../shared/contract'
 import { fetchArtifact, type ArtifactFetchInit } from './artifacts'
+import type { WithTexts } from './endpoints/calls'
 import * as creators from './endpoints/creators'
 import * as inputAssets from './endpoints/input-assets'
 import * as marketListings from './endpoints/market-listings'
@@ -67,7 +68,7 @@ export class ApiClient {
   /** POST runRows. Idempotent through body.clientRequestId, so it is retried. */
   runRows(
     templateId: string,
-    body: RunRowsBody,
+    body: WithTexts<RunRowsBody, 'rows'>,
     options?: CallOptions,
   ): Promise<RunRowsAcceptance> {
     return templates.runRows(this.transport, templateId, body, options)
@@ -85,7 +86,11 @@ export class ApiClient {
   }
 
   /** POST :execute. Spends money: call only after the user confirmed (body.confirm). */
-  execute(listingId: string, body: ExecuteBody, options?: CallOptions): Promise<ExecutionResult> {
+  execute(
+    listingId: string,
+    body: WithTexts<ExecuteBody, 'inputRows'>,
+    options?: CallOptions,
+  ): Promise<ExecutionResult> {
     return marketListings.execute(this.transport, listingId, body, options)
   }
 

@@ -261,6 +261,18 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX IF NOT EXISTS run_outputs_order ON run_outputs (origin, run_id, seq);
   `,
+  // 12: a submission's rows one line each, in the JSON text they are sent as, so a part of
+  // 10,000 rows is written and sent a few rows at a time; rows_sha256 is the hash of those texts
+  // (in order, a comma between), '' for an entry that keeps its rows in rows_json
+  `
+  CREATE TABLE IF NOT EXISTS submission_rows (
+    submission_id INTEGER NOT NULL,
+    row_index INTEGER NOT NULL,
+    row_json TEXT NOT NULL,
+    PRIMARY KEY (submission_id, row_index)
+  );
+  ALTER TABLE submissions ADD COLUMN rows_sha256 TEXT NOT NULL DEFAULT '';
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

@@ -11,7 +11,8 @@ interface Db {
   prepare(sql: string): { get(...params: unknown[]): unknown; all(...params: unknown[]): unknown[] }
 }
 
-function unreadableEntry(): EngineError {
+/** What a history entry that cannot be read is told as. */
+export function unreadableEntry(): EngineError {
   return new EngineError(
     'internal',
     'The history on this computer has an entry this Skill Runner cannot read.',

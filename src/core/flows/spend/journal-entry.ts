@@ -9,6 +9,7 @@ import type { InputRow } from '../../../shared/contract'
 import type { RunTarget } from '../../../shared/run-target'
 import type { Connection } from '../../environments/connection'
 import type { NewSubmission, Submission } from '../../storage/tables/submissions'
+import type { RowSource } from './journal-rows'
 
 export interface SubmissionInput {
   target: RunTarget
@@ -82,12 +83,25 @@ export async function fingerprintOfChunks(
   return hash.digest('hex')
 }
 
-/** The journal entry for a submission, before the journal gives it an id. */
+/**
+ * Rows journaled as they come (a plan's, read a part at a time): their fingerprint is the
+ * plan's, never worked out from rows that are not all in memory.
+ */
+export type StreamedInput = Omit<SubmissionInput, 'rows' | 'fingerprint'> & {
+  rows: RowSource
+  fingerprint: string
+}
+
+/**
+ * The journal entry for a submission, before the journal gives it an id (its rows' hash is
+ * filled in once they are staged: journal-rows.ts).
+ */
 export function newSubmission(
   connection: Connection,
-  input: SubmissionInput,
+  input: SubmissionInput | StreamedInput,
   inputSha256: string,
 ): NewSubmission {
+  const rows = input.rows
   const target = input.target
   const fee = target.kind === 'listing' ? (target.taskFixedFeeT ?? null) : null
   return {
@@ -98,9 +112,12 @@ export function newSubmission(
     targetId: target.kind === 'template' ? target.templateId : target.listingId,
     listingVersionId: target.kind === 'listing' ? target.listingVersionId : '',
     callbackUrl: target.kind === 'template' ? (target.callbackUrl ?? '') : '',
-    fingerprint: input.fingerprint ?? fingerprintOf(connection.historyKey, target, input.rows),
+    fingerprint:
+      input.fingerprint ??
+      (Array.isArray(rows) ? fingerprintOf(connection.historyKey, target, rows) : ''),
     inputFilename: input.inputFilename || (input.inputPath ? basename(input.inputPath) : ''),
-    rows: input.rows,
+    rowCount: rows.length,
+    rowsSha256: '',
     // No numbers: the rows did not come from a workbook (named "submitted row N").
     rowNumbers: input.rowNumbers ?? [],
     taskFixedFeeT: fee,
@@ -109,7 +126,7 @@ export function newSubmission(
         ? input.estimatedCostT
         : fee === null
           ? null
-          : timesT(fee, input.rows.length),
+          : timesT(fee, rows.length),
     retryOfRunId: input.retryOfRunId ?? '',
     followUpOfRunId: input.followUpOfRunId ?? '',
     inputPath: input.inputPath ? resolve(input.inputPath) : '',

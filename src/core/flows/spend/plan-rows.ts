@@ -14,8 +14,12 @@ import type { InputRow } from '../../../shared/contract'
 import { readSpilledRows, type SpilledRows } from '../../workbooks'
 import { randomId } from '../../files/hashing'
 
-/** Rows read at once when every row is looked at (a fingerprint, the files named in cells). */
-const CHUNK_ROWS = 2000
+/**
+ * Rows read at once when every row is looked at (a fingerprint, the files named in cells). At
+ * 2,000 rows of 1.5 KB a chunk outlived the young generation's collections and was promoted:
+ * the plan's heap rose to about 100 MB over a 100,000-row sheet; at 500 it stays near 20 MB.
+ */
+const CHUNK_ROWS = 500
 
 type ReadRows = (start: number, end: number) => Promise<InputRow[]>
 
@@ -47,6 +51,13 @@ export class PlanRows {
       async (start, end) => (await this.read(start, end)).map(fn),
       this.spillPath,
     )
+  }
+
+  /** Rows `start` (included) to `end` (excluded), read when they are asked for. */
+  range(start: number, end: number): PlanRows {
+    const from = Math.max(0, start)
+    const to = Math.max(from, Math.min(end, this.length))
+    return new PlanRows(to - from, (a, b) => this.read(from + a, from + b), this.spillPath)
   }
 
   /** Rows `start` (included) to `end` (excluded). */

@@ -10,13 +10,12 @@ import { plural } from '../../../shared/format/amounts'
 import { EngineError } from '../../errors'
 import { UserFacingError } from '../../../shared/errors'
 import type { BatchLink } from '../batch/batches'
-import { partGarbageCollector } from './part-garbage'
 import { partEstimate, partFingerprint, partsOfPlan, splitRange } from './parts'
 import type { PartRange, Plan, SpendServices } from './plan'
 import type { PlanRows } from './plan-rows'
 import { limitInRefusal, type RowLimits } from './row-limits'
 import type { ProgressHooks } from './submission-inputs'
-import type { Submission, SubmissionHead } from './submissions'
+import type { SubmissionHead } from './submissions'
 
 export type SendServices = Pick<SpendServices, 'submissions' | 'batches'> & {
   rowLimits: Pick<RowLimits, 'of' | 'learn'>
@@ -29,21 +28,24 @@ interface Sending {
   /** The batch link each part joins (its id filled once the first part made the batch). */
   link: BatchLink | undefined
   /** The first part journaled: its workbook's hash and copy serve the others. */
-  first: Submission | undefined
+  first: SubmissionHead | undefined
   split: boolean
 }
 
-/** Journals the rows `range` of the plan (the whole plan when not split) and joins its batch. */
+/**
+ * Journals the rows `range` of the plan (the whole plan when not split), read from the plan's
+ * rows a few hundred at a time as they are written, and joins its batch.
+ */
 async function journalPart(
   services: SendServices,
   s: Sending,
   range: PartRange,
-): Promise<Submission> {
+): Promise<SubmissionHead> {
   const { plan } = s
   const whole = !s.split
-  const entry = await services.submissions.journal(plan.connection, {
+  const entry = await services.submissions.journalRows(plan.connection, {
     target: plan.target,
-    rows: await s.rows.slice(range.start, range.end),
+    rows: s.rows.range(range.start, range.end),
     rowNumbers:
       plan.rowNumbering === 'spreadsheet'
         ? plan.rowNumbers.slice(range.start, range.end)
@@ -91,7 +93,6 @@ export async function sendPlan(
     planned ?? [{ start: 0, end: rows.length, entry: null }]
   ).map((p) => ({ range: { start: p.start, end: p.end }, entry: p.entry }))
   const done: SubmissionHead[] = []
-  let collect: (() => Promise<void>) | undefined
   while (queue.length > 0) {
     const next = queue.shift()!
     const range = next.range
@@ -99,11 +100,9 @@ export async function sendPlan(
       done.push(next.entry)
       continue
     }
-    // What the plan's reading and the last part left is garbage by now: let go of it first.
-    if (s.split) await (collect ??= partGarbageCollector())()
-    // A part journaled before and still unanswered is read whole (its rows) only to go again.
+    // A part journaled before and still unanswered goes again with the rows it was journaled with.
     const entry = next.entry
-      ? services.submissions.get(next.entry.id)
+      ? services.submissions.head(next.entry.id)
       : await journalPart(services, s, range)
     options.hooks.onStep?.(
       `sending ${plural(range.end - range.start, 'row')} (request ${entry.clientRequestId})`,

@@ -1,12 +1,17 @@
 /** The one request that spends: runRows for a template, execute for a listing. */
-import type { ExecutionResult, RunRowsAcceptance } from '../../../shared/contract'
+import type { ExecutionResult, InputRow, RunRowsAcceptance } from '../../../shared/contract'
 import type { Connection } from '../../environments/connection'
-import type { Submission } from '../../storage/tables/submissions'
+import type { JsonTexts } from '../../service/bodies'
+import type { SubmissionHead } from '../../storage/tables/submissions'
 
-/** One request to the service, carrying the entry's clientRequestId. */
+/**
+ * One request to the service, carrying the entry's clientRequestId and its rows: the texts the
+ * journal kept them as (journal-rows.ts), or, for an entry journaled before, the rows read.
+ */
 export function sendToService(
   connection: Connection,
-  entry: Submission,
+  entry: SubmissionHead,
+  rows: InputRow[] | JsonTexts,
   signal: AbortSignal | undefined,
 ): Promise<RunRowsAcceptance | ExecutionResult> {
   if (entry.targetKind === 'template')
@@ -14,7 +19,7 @@ export function sendToService(
       entry.targetId,
       {
         clientRequestId: entry.clientRequestId,
-        rows: entry.rows,
+        rows,
         ...(entry.callbackUrl ? { callbackUrl: entry.callbackUrl } : {}),
       },
       { signal },
@@ -24,7 +29,7 @@ export function sendToService(
     {
       clientRequestId: entry.clientRequestId,
       confirm: true,
-      inputRows: entry.rows,
+      inputRows: rows,
       listingVersionId: entry.listingVersionId,
     },
     { signal, timeoutMs: 120_000 },

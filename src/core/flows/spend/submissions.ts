@@ -28,10 +28,19 @@ import { findLostAnswers } from './found-runs'
 import { sendToService } from './send-to-service'
 import { hashFile } from './uploads'
 
-import { newSubmission, type SubmissionInput } from './journal-entry'
+import { newSubmission, type StreamedInput, type SubmissionInput } from './journal-entry'
+import {
+  journaledTexts,
+  RowsNotResendableError,
+  rowSourceOf,
+  stageRows,
+  type RowSource,
+} from './journal-rows'
+import type { InputRow } from '../../../shared/contract'
+import type { JsonTexts } from '../../service/bodies'
 
 export type { Submission, SubmissionHead, SubmissionState }
-export type { SubmissionInput } from './journal-entry'
+export type { StreamedInput, SubmissionInput } from './journal-entry'
 
 /** What listeners of Submissions.onChange hear when a journaled submission changes state. */
 export interface SubmissionChange {
@@ -57,6 +66,25 @@ export class Submissions {
 
   /** Journals a submission, or gives back the identical one still unanswered; sends nothing. */
   async journal(connection: Connection, input: SubmissionInput): Promise<Submission> {
+    const { id, inserted } = await this.record(connection, input, rowSourceOf(input.rows))
+    // Rows just written are not read back: the caller's are the same.
+    if (!inserted) return this.get(id)
+    return { ...this.head(id), rows: input.rows, rowNumbers: input.rowNumbers ?? [] }
+  }
+
+  /**
+   * journal() for rows that come a run at a time (a part of a plan): written as they are read,
+   * never all in memory; answers the entry without its rows.
+   */
+  async journalRows(connection: Connection, input: StreamedInput): Promise<SubmissionHead> {
+    return this.head((await this.record(connection, input, input.rows)).id)
+  }
+
+  private async record(
+    connection: Connection,
+    input: SubmissionInput | StreamedInput,
+    rows: RowSource,
+  ): Promise<{ id: number; inserted: boolean }> {
     // The workbook's content as sent, so the rest of a pilot is read from the same one.
     const sha256 = input.inputOf
       ? input.inputOf.inputSha256
@@ -64,22 +92,31 @@ export class Submissions {
         ? await hashFile(input.inputPath).catch(() => '')
         : ''
     const entry = newSubmission(connection, input, sha256)
-    // One transaction: two processes journaling the same submission at once end with one entry.
+    const { historyKey } = connection
+    let id = this.table.firstUnansweredId(historyKey, entry.fingerprint)
     let inserted = false
-    const id = transaction(this.db, () => {
-      const earlier = this.table.firstUnanswered(connection.historyKey, entry.fingerprint)
-      if (earlier) return earlier.id
-      inserted = true
-      return this.table.insertPending(entry)
-    })
+    if (id === null) {
+      // Staged first, then written with the entry in one transaction: two processes
+      // journaling the same submission at once end with one entry.
+      const stage = entry.clientRequestId
+      try {
+        const rowsSha256 = await stageRows(this.table.rows, stage, rows)
+        id = transaction(this.db, () => {
+          const earlier = this.table.firstUnansweredId(historyKey, entry.fingerprint)
+          if (earlier !== null) return earlier
+          inserted = true
+          return this.table.insertPending({ ...entry, rowsSha256 }, stage)
+        })
+      } finally {
+        this.table.rows.dropStage(stage)
+      }
+    }
     const journaled = this.head(id)
     if (input.inputPath && !journaled.inputCopyPath) {
       const copy = input.inputOf?.inputCopyPath || (await this.keepCopy(journaled, input.inputPath))
       this.table.setInputCopyPath(id, copy)
     }
-    // Rows just written are not read back: the caller's are the same.
-    if (!inserted) return this.get(id)
-    return { ...this.head(id), rows: entry.rows, rowNumbers: entry.rowNumbers }
+    return { id, inserted }
   }
 
   /**
@@ -88,7 +125,7 @@ export class Submissions {
    */
   async send(
     connection: Connection,
-    entry: Submission,
+    entry: SubmissionHead,
     options: { signal?: AbortSignal } = {},
   ): Promise<SubmissionHead> {
     if (entry.state === 'accepted' || entry.state === 'refused') return entry
@@ -99,10 +136,11 @@ export class Submissions {
         `Send it from “${entry.environment}”.`,
       )
     }
+    const rows = this.rowsToSend(entry)
     this.table.markSent(entry.id, Date.now())
     this.notify(this.head(entry.id))
     try {
-      const answer = await sendToService(connection, entry, options.signal)
+      const answer = await sendToService(connection, entry, rows, options.signal)
       this.table.markAccepted(entry.id, answer, Date.now())
       const accepted = this.head(entry.id)
       this.notify(accepted)
@@ -117,6 +155,23 @@ export class Submissions {
           Date.now(),
         )
       this.notify(this.head(entry.id))
+      throw error
+    }
+  }
+
+  /**
+   * The rows `entry` goes with, exactly as journaled; rows that cannot be (missing, changed) make
+   * it a refused entry, so the same rows confirmed again go as a new request.
+   */
+  private rowsToSend(entry: SubmissionHead): InputRow[] | JsonTexts {
+    if (!entry.rowsSha256) return this.get(entry.id).rows
+    try {
+      return journaledTexts(this.table.rows, entry)
+    } catch (error) {
+      if (error instanceof RowsNotResendableError) {
+        this.table.markRefused(entry.id, error.message, Date.now())
+        this.notify(this.head(entry.id))
+      }
       throw error
     }
   }

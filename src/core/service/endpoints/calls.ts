@@ -4,7 +4,7 @@
  */
 import type * as z from 'zod'
 import type { EndpointName } from '../../../shared/contract'
-import { arrayJsonBody } from '../bodies'
+import { arrayJsonBody, type JsonTexts } from '../bodies'
 import { clampPageSize } from '../paginate'
 import type { CallOptions, Transport } from '../transport'
 
@@ -17,16 +17,24 @@ export function getById<S extends z.ZodType>(
   return (transport, id, options) => transport.request({ name, path: path(id), answer }, options)
 }
 
+/** A body whose array `K` may come as the texts its items were kept as. */
+export type WithTexts<B, K extends keyof B> = Omit<B, K> & { [P in K]: B[P] | JsonTexts }
+
 /**
  * A POST of `body` to the resource `path(id)` names, its array `key` (a run's rows) streamed a
  * few items at a time (bodies.ts), never built as one text.
  */
-export function postRowsTo<S extends z.ZodType, B extends object>(
+export function postRowsTo<S extends z.ZodType, B extends object, K extends keyof B & string>(
   name: EndpointName,
   path: (id: string) => string,
   answer: S,
-  key: keyof B & string,
-): (transport: Transport, id: string, body: B, options?: CallOptions) => Promise<z.infer<S>> {
+  key: K,
+): (
+  transport: Transport,
+  id: string,
+  body: WithTexts<B, K>,
+  options?: CallOptions,
+) => Promise<z.infer<S>> {
   return (transport, id, body, options) =>
     transport.request(
       { name, path: path(id), answer, body: arrayJsonBody(body as Record<string, unknown>, key) },

@@ -27,7 +27,7 @@ export const marketListing = getById('marketListing', paths.marketListing, marke
  * POST :execute, its rows streamed. Spends money: call only after the user confirmed
  * (body.confirm).
  */
-export const execute = postRowsTo<typeof executionResultSchema, ExecuteBody>(
+export const execute = postRowsTo<typeof executionResultSchema, ExecuteBody, 'inputRows'>(
   'execute',
   paths.execute,
   executionResultSchema,

@@ -15,7 +15,7 @@ export const templateSchema = getById(
 )
 
 /** POST runRows, its rows streamed. Idempotent through body.clientRequestId, so it is retried. */
-export const runRows = postRowsTo<typeof runRowsAcceptanceSchema, RunRowsBody>(
+export const runRows = postRowsTo<typeof runRowsAcceptanceSchema, RunRowsBody, 'rows'>(
   'runRows',
   paths.runRows,
   runRowsAcceptanceSchema,

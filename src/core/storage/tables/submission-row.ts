@@ -41,6 +41,11 @@ export interface Submission {
   rowCount: number
   rows: InputRow[]
   rowNumbers: number[]
+  /**
+   * The SHA-256 of the rows' texts as sent (submission-rows.ts keeps them, one line a row); ''
+   * for an entry journaled before, which keeps them as one text (rows_json).
+   */
+  rowsSha256: string
   /** Fee per task when it was known at sending; null when not (or for templates). */
   taskFixedFeeT: AmountT | null
   /** The estimate shown before sending; null when the cost was not known. */
@@ -67,10 +72,15 @@ export interface Submission {
  */
 export type SubmissionHead = Omit<Submission, 'rows' | 'rowNumbers'>
 
-/** What is journaled before anything is sent. */
+/**
+ * What is journaled before anything is sent; its rows are staged beforehand (submission-rows.ts)
+ * and become the entry's as it is written.
+ */
 export type NewSubmission = Pick<
   Submission,
   | 'clientRequestId'
+  | 'rowCount'
+  | 'rowsSha256'
   | 'environment'
   | 'historyKey'
   | 'targetKind'
@@ -78,7 +88,6 @@ export type NewSubmission = Pick<
   | 'listingVersionId'
   | 'callbackUrl'
   | 'inputFilename'
-  | 'rows'
   | 'rowNumbers'
   | 'taskFixedFeeT'
   | 'estimatedCostT'
@@ -111,6 +120,7 @@ export const submissionRow = z.object({
   workbook_rows: z.number(),
   row_count: z.number(),
   rows_json: z.string(),
+  rows_sha256: z.string(),
   row_numbers_json: z.string(),
   task_fee_t: z.number(),
   estimated_cost_t: z.number(),
@@ -128,12 +138,18 @@ export const submissionRow = z.object({
 })
 export type SubmissionRow = z.output<typeof submissionRow>
 
-// Rows can be many thousands: a shape check, not a copy through zod.
-function isInputRows(value: unknown): value is InputRow[] {
-  return (
-    Array.isArray(value) &&
-    value.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row))
-  )
+/** One row as journaled: an object (rows can be many thousands: a shape check, not zod). */
+function isInputRow(value: unknown): value is InputRow {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+export function isInputRows(value: unknown): value is InputRow[] {
+  return Array.isArray(value) && value.every(isInputRow)
+}
+
+/** The rows of an entry journaled before submission_rows, kept as one text. */
+export function rowsInColumn(row: SubmissionRow): InputRow[] {
+  return readJsonColumn(row.rows_json, isInputRows)
 }
 
 function isRowNumbers(value: unknown): value is number[] {
@@ -147,7 +163,8 @@ function answerOf(row: SubmissionRow): RunRowsAcceptance | ExecutionResult | nul
   return parsed.success ? parsed.data : null
 }
 
-export function submissionOf(row: SubmissionRow): Submission {
+/** The entry `row` is, with its rows (read by the table: from where they are kept). */
+export function submissionOf(row: SubmissionRow, rows: InputRow[]): Submission {
   return {
     id: row.id,
     clientRequestId: row.client_request_id,
@@ -165,8 +182,9 @@ export function submissionOf(row: SubmissionRow): Submission {
     batchOfRunId: row.batch_of_run_id,
     workbookRows: row.workbook_rows,
     rowCount: row.row_count,
-    rows: readJsonColumn(row.rows_json, isInputRows),
+    rows,
     rowNumbers: readJsonColumn(row.row_numbers_json, isRowNumbers),
+    rowsSha256: row.rows_sha256,
     taskFixedFeeT: row.task_fee_t < 0 ? null : amountT(row.task_fee_t),
     estimatedCostT: row.estimated_cost_t < 0 ? null : amountT(row.estimated_cost_t),
     retryOfRunId: row.retry_of_run_id,
@@ -191,6 +209,6 @@ export const HEAD_COLUMNS = Object.keys(submissionRow.shape)
   .join(', ')
 
 export function submissionHeadOf(row: SubmissionRow): SubmissionHead {
-  const { rows: _rows, rowNumbers: _rowNumbers, ...head } = submissionOf(row)
+  const { rows: _rows, rowNumbers: _rowNumbers, ...head } = submissionOf(row, [])
   return head
 }

@@ -3,54 +3,76 @@
  * be run and charged. The rules (journal before sending, reuse an unanswered identical one) are
  * the Submissions journal's (flows/spend/submissions.ts); this file only reads and writes rows.
  *
- * Amounts that were not known are stored as -1: the columns predate "unknown".
+ * Amounts that were not known are stored as -1: the columns predate "unknown". An entry's rows are
+ * in submission_rows (submission-rows.ts), or, for one journaled before that table, in rows_json.
  */
 import * as z from 'zod'
-import type { ExecutionResult, RunRowsAcceptance } from '../../../shared/contract'
+import type { ExecutionResult, InputRow, RunRowsAcceptance } from '../../../shared/contract'
 import type { Db } from '../db'
 import { historySearchClause } from './history-search'
-import { readOptionalRow, readRows, selectRows } from '../read-row'
+import { readJsonColumn, readOptionalRow, readRows, selectRows, unreadableEntry } from '../read-row'
 import {
   HEAD_COLUMNS,
+  isInputRows,
+  rowsInColumn,
   submissionHeadOf,
   submissionOf,
   submissionRow,
   type NewSubmission,
   type Submission,
   type SubmissionHead,
+  type SubmissionRow,
 } from './submission-row'
+import { SubmissionRowsTable } from './submission-rows'
 
 export type { NewSubmission, Submission, SubmissionHead, SubmissionState } from './submission-row'
 const runIdRow = z.object({ run_id: z.string() })
+const idRow = z.object({ id: z.number() })
 const inputFilenameRow = z.object({ run_id: z.string(), input_filename: z.string() })
 const runStatusRow = z.object({ runId: z.string(), status: z.string().nullable() })
 const acceptedMarkRow = z.object({ n: z.number(), at: z.number() })
 const targetRow = z.object({ origin: z.string(), target_kind: z.string(), target_id: z.string() })
 
 export class SubmissionsTable {
-  constructor(private readonly db: Db) {}
+  readonly rows: SubmissionRowsTable
+
+  constructor(private readonly db: Db) {
+    this.rows = new SubmissionRowsTable(db)
+  }
 
   private one(row: unknown): Submission | null {
     const read = readOptionalRow(submissionRow, row)
-    return read ? submissionOf(read) : null
+    return read ? submissionOf(read, this.rowsOf(read)) : null
   }
 
   private many(rows: unknown[]): Submission[] {
-    return readRows(submissionRow, rows).map(submissionOf)
+    return readRows(submissionRow, rows).map((read) => submissionOf(read, this.rowsOf(read)))
+  }
+
+  /** An entry's rows, read whole: from submission_rows, or from rows_json for an older one. */
+  private rowsOf(row: SubmissionRow): InputRow[] {
+    if (!row.rows_sha256) return rowsInColumn(row)
+    const texts = this.rows.texts(row.id, 0, row.row_count)
+    if (texts.length !== row.row_count) throw unreadableEntry()
+    // Read whole as rows_json was: one text parsed at once is many times faster than each row.
+    return readJsonColumn(`[${texts.join(',')}]`, isInputRows)
   }
 
   // ---- writes -------------------------------------------------------------------------------
 
-  /** Journals a submission as `pending`; returns its id. */
-  insertPending(entry: NewSubmission): number {
+  /**
+   * Journals a submission as `pending` with the rows staged under `stage` (call inside a
+   * transaction, so the entry and its rows are written together); returns its id.
+   */
+  insertPending(entry: NewSubmission, stage: string): number {
     const result = this.db
       .prepare(
         `INSERT INTO submissions (client_request_id, environment, origin, target_kind, target_id,
-           listing_version_id, fingerprint, input_filename, row_count, rows_json, row_numbers_json,
-           callback_url, task_fee_t, estimated_cost_t, retry_of_run_id, follow_up_of_run_id,
-           input_path, input_sha256, batch_of_run_id, workbook_rows, send_kind, state,
-           created_at_ms, updated_at_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+           listing_version_id, fingerprint, input_filename, row_count, rows_json, rows_sha256,
+           row_numbers_json, callback_url, task_fee_t, estimated_cost_t, retry_of_run_id,
+           follow_up_of_run_id, input_path, input_sha256, batch_of_run_id, workbook_rows, send_kind,
+           state, created_at_ms, updated_at_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
       )
       .run(
         entry.clientRequestId,
@@ -61,8 +83,8 @@ export class SubmissionsTable {
         entry.listingVersionId,
         entry.fingerprint,
         entry.inputFilename,
-        entry.rows.length,
-        JSON.stringify(entry.rows),
+        entry.rowCount,
+        entry.rowsSha256,
         JSON.stringify(entry.rowNumbers),
         entry.callbackUrl,
         entry.taskFixedFeeT ?? -1,
@@ -77,7 +99,10 @@ export class SubmissionsTable {
         entry.createdAtMs,
         entry.createdAtMs,
       )
-    return Number(result.lastInsertRowid)
+    const id = Number(result.lastInsertRowid)
+    if (this.rows.adopt(stage, id) !== entry.rowCount)
+      throw new Error('the rows staged for a submission are not all there')
+    return id
   }
 
   setInputCopyPath(id: number, path: string) {
@@ -144,14 +169,15 @@ export class SubmissionsTable {
 
   /** The oldest submission with this fingerprint still waiting for an answer. */
   firstUnanswered(historyKey: string, fingerprint: string): Submission | null {
-    return this.one(
-      this.db
-        .prepare(
-          `SELECT * FROM submissions WHERE origin = ? AND fingerprint = ? AND state IN ('pending', 'sent')
-           ORDER BY id LIMIT 1`,
-        )
-        .get(historyKey, fingerprint),
-    )
+    const id = this.firstUnansweredId(historyKey, fingerprint)
+    return id === null ? null : this.byId(id)
+  }
+
+  /** The id of firstUnanswered, its rows left unread. */
+  firstUnansweredId(historyKey: string, fingerprint: string): number | null {
+    const sql = `SELECT id FROM submissions WHERE origin = ? AND fingerprint = ? AND state IN ('pending', 'sent')
+      ORDER BY id LIMIT 1`
+    return selectRows(this.db, idRow, sql, [historyKey, fingerprint])[0]?.id ?? null
   }
 
   /** The newest accepted submission with this fingerprint. */
