@@ -11,6 +11,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
+import { openDb } from '../../src/core/storage/db'
+import { SchemaCacheTable } from '../../src/core/storage/tables/schema-cache'
+import type { OfficialTemplateSchema } from '../../src/shared/contract'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -64,7 +67,7 @@ describe('validate against a template', () => {
   // Its action, and the engine of the command line that ctx.engine() imports.
   const entries = ['src/cli/actions/validate.ts', 'src/cli/engine.ts']
 
-  it('loads the offline check, not the spending flows, the sandbox, node:https or node:crypto', async () => {
+  it('loads the offline check, not the spending flows, the sandbox, nor builtins a csv check does not use', async () => {
     const { modules, builtins } = await loadedStatically(entries)
     expect(modules).toContain('src/core/flows/prepare/check-workbook.ts')
     expect(modules).toContain('src/core/engine.ts')
@@ -77,8 +80,10 @@ describe('validate against a template', () => {
     expect(modules.filter((path) => path.startsWith('src/sandbox/'))).toEqual([])
     expect(builtins).not.toContain('node:https')
     expect(builtins).not.toContain('node:tls')
-    // Hashing and ids load node:crypto when first used (core/files/hashing.ts).
-    expect(builtins).not.toContain('node:crypto')
+    // Hashing and ids load node:crypto when first used (core/files/hashing.ts); zlib comes with
+    // an xlsx or a zip written, a worker thread with a big file, readline with a results workbook.
+    for (const unused of ['node:crypto', 'node:zlib', 'node:worker_threads', 'node:readline'])
+      expect(builtins).not.toContain(unused)
   })
 
   it('asks the service without Node’s fetch, whose undici costs a start 30 ms', () => {
@@ -105,5 +110,43 @@ describe('validate against a template', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+})
+
+/** How many functions `work` compiles from text (`new Function`), and what it returned. */
+function compiledFromText<T>(work: () => T): { compiled: number; result: T } {
+  const original = globalThis.Function
+  let compiled = 0
+  globalThis.Function = new Proxy(original, {
+    construct(target, args) {
+      compiled += 1
+      return Reflect.construct(target, args) as object
+    },
+  })
+  try {
+    const result = work()
+    return { compiled, result }
+  } finally {
+    globalThis.Function = original
+  }
+}
+
+describe('what a validate reads from the history', () => {
+  it('reads a saved schema without compiling zod’s fast parsers, which cost more than one read', () => {
+    const db = openDb(':memory:')
+    const table = new SchemaCacheTable(db)
+    // Saved as written text: parsing it here would have compiled the parsers already.
+    const schema = {
+      templateId: 'row-echo',
+      name: 'Row echo',
+      version: '1',
+      fields: [{ key: 'message', label: 'Message', type: 'string', scope: 'row', required: true }],
+      columns: [{ fieldKey: 'message', headerLabel: 'Message', order: 0 }],
+    } as unknown as OfficialTemplateSchema
+    table.put('builtin:sandbox', 'row-echo', { schema, fetchedAtMs: 1 })
+    const { compiled, result } = compiledFromText(() => table.get('builtin:sandbox', 'row-echo'))
+    expect(result?.schema.templateId).toBe('row-echo')
+    expect(compiled).toBe(0)
+    db.close()
   })
 })

@@ -20,11 +20,27 @@ export function unreadableEntry(): EngineError {
   )
 }
 
-/** One row, checked against its schema. */
-export function readRow<T extends z.ZodType>(schema: T, row: unknown): z.output<T> {
-  const parsed = schema.safeParse(row)
+/**
+ * How a value read once is parsed. zod compiles a parser of its own for an object schema the
+ * first time that schema parses (its "fastpass", through `new Function`): it pays off over many
+ * rows, and costs a value read once more than the parse itself (a command-line validate reads a
+ * few single rows and a saved schema, and compiling their parsers was a tenth of its work).
+ */
+export const READ_ONCE = { jitless: true } as const
+
+function checked<T extends z.ZodType>(
+  schema: T,
+  row: unknown,
+  context: typeof READ_ONCE | undefined,
+): z.output<T> {
+  const parsed = schema.safeParse(row, context)
   if (!parsed.success) throw unreadableEntry()
   return parsed.data
+}
+
+/** One row, checked against its schema. */
+export function readRow<T extends z.ZodType>(schema: T, row: unknown): z.output<T> {
+  return checked(schema, row, READ_ONCE)
 }
 
 /** One row or none (a `get` that found nothing). */
@@ -34,7 +50,7 @@ export function readOptionalRow<T extends z.ZodType>(schema: T, row: unknown): z
 
 /** Every row of an `all`. */
 export function readRows<T extends z.ZodType>(schema: T, rows: unknown[]): z.output<T>[] {
-  return rows.map((row) => readRow(schema, row))
+  return rows.map((row) => checked(schema, row, undefined))
 }
 
 /** The one row `sql` selects with `params`, checked against its schema, or null when none. */

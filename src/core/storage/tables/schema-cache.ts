@@ -2,7 +2,7 @@
 import * as z from 'zod'
 import { officialTemplateSchemaSchema, type OfficialTemplateSchema } from '../../../shared/contract'
 import type { Db } from '../db'
-import { parseJsonColumn, selectRow, selectRows } from '../read-row'
+import { parseJsonColumn, READ_ONCE, selectRow, selectRows } from '../read-row'
 
 export interface SavedSchema {
   schema: OfficialTemplateSchema
@@ -22,7 +22,10 @@ export class SchemaCacheTable {
       'SELECT schema_json, fetched_at_ms FROM schema_cache WHERE origin = ? AND template_id = ?'
     const row = selectRow(this.db, schemaRow, sql, [historyKey, templateId])
     if (!row) return null
-    const parsed = officialTemplateSchemaSchema.safeParse(parseJsonColumn(row.schema_json))
+    const parsed = officialTemplateSchemaSchema.safeParse(
+      parseJsonColumn(row.schema_json),
+      READ_ONCE,
+    )
     return parsed.success ? { schema: parsed.data, fetchedAtMs: row.fetched_at_ms } : null
   }
 

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import type { WorkerJob, WorkerMessage } from './messages'
 
 /**
@@ -110,6 +110,8 @@ function startWorker(
   youngMemoryMb: number | undefined,
 ): Worker {
   const young = youngMemoryMb ? { maxYoungGenerationSizeMb: youngMemoryMb } : {}
+  // node:worker_threads loads with the first worker: a check read on this thread never needs it.
+  const { Worker } = process.getBuiltinModule('node:worker_threads')
   const start = (execArgv?: string[]) =>
     new Worker(entry.code, {
       eval: entry.eval,

@@ -8,7 +8,6 @@
  */
 import { createReadStream } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { createInterface } from 'node:readline'
 import type ExcelJS from 'exceljs'
 import { writeWorkbookFile } from './streaming-writer'
 
@@ -51,6 +50,8 @@ export async function spillResultsRows(path: string, rows: Iterable<PlanRow>): P
 }
 
 async function* rowsOf(path: string): AsyncGenerator<PlanRow> {
+  // node:readline loads here, with a results workbook: not with every command that reads one.
+  const { createInterface } = process.getBuiltinModule('node:readline')
   const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity })
   for await (const line of lines) if (line) yield JSON.parse(line) as PlanRow
 }

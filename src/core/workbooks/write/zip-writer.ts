@@ -5,7 +5,7 @@
  * warming exceljs would cost more than the writing itself.
  */
 import { writeFile } from 'node:fs/promises'
-import { createDeflateRaw, type DeflateRaw } from 'node:zlib'
+import type { DeflateRaw } from 'node:zlib'
 
 /** Text gathered before it is handed to the packer (fewer, larger pieces of work for zlib). */
 const BATCH_CHARS = 64 * 1024
@@ -26,7 +26,8 @@ export class ZipPart {
   private size = 0
   private pending = ''
   private readonly packed: Buffer[] = []
-  private readonly deflate: DeflateRaw = createDeflateRaw()
+  // node:zlib loads with the first zip written, never for a csv check.
+  private readonly deflate: DeflateRaw = process.getBuiltinModule('node:zlib').createDeflateRaw()
   private readonly ended: Promise<void>
 
   constructor(

@@ -5,7 +5,7 @@
  * on its output, so a zip bomb ends in a file error instead of gigabytes of memory.
  */
 import { pipeline, Readable, type TransformOptions } from 'node:stream'
-import { createInflateRaw, type ZlibOptions } from 'node:zlib'
+import type { ZlibOptions } from 'node:zlib'
 import {
   formatBytes,
   MAX_ZIP_DIRECTORY_BYTES,
@@ -247,7 +247,8 @@ async function* inflateEntry(
     chunkSize: 256 * 1024,
     readableHighWaterMark: 2 * 1024 * 1024,
   }
-  const inflater = createInflateRaw(options)
+  // node:zlib loads with the first xlsx part inflated, never for a csv.
+  const inflater = process.getBuiltinModule('node:zlib').createInflateRaw(options)
   const stream = pipeline(Readable.from(raw), inflater, () => {})
   try {
     for await (const chunk of stream) {
