@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { isTerminalStatus } from '../../src/shared/contract'
 import { describeInChromium, useE2eApp } from './harness'
-import { screenshotAtBothSizes, screenshotBothThemes, showScreen } from './screens'
+import { drawn, screenshotAtBothSizes, screenshotBothThemes, showScreen } from './screens'
 import { root } from './support'
 
 /** The glossary's "Not" column: every backticked word of its first table's third cell. */
@@ -98,7 +98,7 @@ describeInChromium('Words', 'the words of every screen', () => {
   const seen: Record<string, string[]> = {}
 
   async function check(name: string) {
-    await page.waitForTimeout(100)
+    await drawn(page)
     seen[name] = offences(await visibleText(page), forbidden)
   }
 
