@@ -23,6 +23,7 @@ import { integerOption, type CommandContext, type ParsedArgs } from '../command'
 import { EXIT, UsageError } from '../errors'
 import { saveWatchedOutputs, type SaveWatchedServices } from './downloads'
 import { describeRun, numberingOf } from './runs'
+import { defined } from '../../shared/defined'
 
 /** What following a run to its end uses of the engine: its pace, its watch, its outputs' save. */
 export type WatchToEndServices = EarlierPaceServices & WatchServices & SaveWatchedServices
@@ -55,7 +56,7 @@ export async function watchToEnd(
   try {
     detail = await watchRunToEnd(engine, connection, runId, {
       signal: ctx.signal,
-      ...(outageRetryMs ? { outageRetryMs } : {}),
+      ...defined({ outageRetryMs }),
       onProgress: (run, recent) => {
         const finished = finishedRows(run)
         const failed = run.failedTasks ? `, ${run.failedTasks} failed` : ''

@@ -34,6 +34,7 @@ import { planView } from '../presenters/plan-view'
 import { throttled } from '../types'
 import type { Engine } from '../../engine'
 import type { Connects, VerbContext, Verbs } from './context'
+import { defined } from '../../../shared/defined'
 
 /** What planning and confirming a send use of the engine. */
 type PlanServices = Connects & SendServices & LimitServices
@@ -284,7 +285,7 @@ async function planFromFile(
       runValues: args.runValues,
       fromNewRun: true,
     },
-    signal ? { signal } : {},
+    defined({ signal }),
   )
 }
 
@@ -317,7 +318,7 @@ async function uploadFiles(
       names.set(path, file.name)
     }
     const results = await ctx.engine.uploads.files(connection, paths, {
-      ...(signal ? { signal } : {}),
+      ...defined({ signal }),
       onProgress: (p) =>
         onProgress({
           name: names.get(p.path) ?? p.filename,
