@@ -155,8 +155,7 @@ export async function annotateWorkbook(
     fileErrors,
     rowErrors,
     errorCells,
-    ...(unreadable ? { unreadable } : {}),
-    ...(sheet !== undefined ? { sheet } : {}),
+    ...defined({ unreadable: unreadable || undefined, sheet }),
   }
   return inWorker<AnnotateResult>(
     {
