@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
-import { isTerminalStatus } from '../../src/shared/contract'
+import { runEnded } from '../helpers/engine'
 import { describeInChromium, useE2eApp } from './harness'
 import { drawn, screenshotAtBothSizes, screenshotBothThemes, showScreen } from './screens'
 import { root } from './support'
@@ -182,10 +182,7 @@ describeInChromium('Words', 'the words of every screen', () => {
         rowNumbers: [2, 3],
       })
       const { runId } = await app.engine.submissions.send(connection, entry)
-      for (;;) {
-        if (isTerminalStatus((await connection.client.run(runId)).run.status)) break
-        await new Promise((r) => setTimeout(r, 100))
-      }
+      await runEnded(connection, runId)
 
       await showScreen(page, 'Runs')
       const row = page.locator(`tr[data-run-id="${runId}"]`)
