@@ -4,6 +4,8 @@
  *   uploading  [████░░░░░░░░░░░░]  12.0/40.0 MB  2.1 MB/s  0:13 left
  * renderProgress is pure (the clock is passed in) so the figures are tested without waiting.
  */
+import { defined } from '../shared/defined'
+
 export type ProgressUnit = 'rows' | 'files' | 'bytes'
 
 export interface ProgressFrame {
@@ -132,7 +134,7 @@ export function startProgressBar(
         doneAtStart,
         nowMs: t,
         suffix,
-        ...(leftText !== undefined ? { leftText } : {}),
+        ...defined({ leftText }),
       })
       if (line === lastLine) return
       lastDrawn = t

@@ -33,7 +33,7 @@ export function setAsideOption(args: ParsedArgs, input: string): { path: string 
  */
 export async function spendSettingAside(
   ctx: CommandContext,
-  engine: Engine,
+  engine: Pick<Engine, 'home'>,
   plan: Plan,
   spend: (ctx: CommandContext) => Promise<number>,
 ): Promise<number> {

@@ -10,6 +10,7 @@ import {
 } from '../core/workbooks'
 import type { ReadSheet } from '../core/flows/spend/set-aside'
 import type { CommandContext } from './command'
+import { defined } from '../shared/defined'
 
 /** A column mapping to apply, or the remembered ones to choose from. */
 interface ColumnOptions {
@@ -42,7 +43,7 @@ export function readWorkbookWith(
       // No window to freeze here: a small csv is read at once, without starting a worker.
       onThisThreadUpToBytes: SMALL_CSV_BYTES,
       onProgress: rowsReadProgress(ctx),
-      ...(sheet !== undefined ? { sheet } : {}),
+      ...defined({ sheet }),
     })
     ctx.out.endProgress()
     noteWhatWasRead(ctx, result)

@@ -12,6 +12,7 @@ import type { BridgeServiceOptions } from '../core/bridge/service'
 import { startSandbox } from '../sandbox'
 import { createSafeStorageSecretStore, type SafeStorageLike } from './safe-storage-secret-store'
 import { chooseSecretStore } from './secret-store'
+import { defined } from '../shared/defined'
 
 export interface AppEngineOptions {
   version: string
@@ -69,10 +70,12 @@ export async function createAppEngine(options: AppEngineOptions): Promise<{
   const bridge: Omit<BridgeServiceOptions, 'shell'> = {
     app: { name: 'Skill Runner', version: options.version, platform: process.platform },
     dialogs: {
-      ...(options.chooseSavePath ? { chooseSavePath: options.chooseSavePath } : {}),
-      ...(options.openPath ? { openPath: options.openPath } : {}),
-      ...(options.showItemInFolder ? { showItemInFolder: options.showItemInFolder } : {}),
-      ...(options.chooseFolder ? { chooseFolder: options.chooseFolder } : {}),
+      ...defined({
+        chooseSavePath: options.chooseSavePath,
+        openPath: options.openPath,
+        showItemInFolder: options.showItemInFolder,
+        chooseFolder: options.chooseFolder,
+      }),
       ...(options.downloadsFolder
         ? { defaultOutputsFolder: () => join(options.downloadsFolder!, 'Skill Runner') }
         : {}),

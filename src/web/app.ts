@@ -15,6 +15,7 @@ import {
 import type { Engine } from '../core/engine'
 import { createDispatch } from '../shared/bridge'
 import { startWebServer, type WebServer } from './server'
+import { defined } from '../shared/defined'
 
 export interface BrowserModeOptions {
   engine: Engine
@@ -43,20 +44,23 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   const service = createBridgeService(options.engine, {
     shell: 'browser',
     app: options.app,
-    ...(options.dialogs ? { dialogs: options.dialogs } : {}),
+    ...defined({ dialogs: options.dialogs }),
     opensOn: options.opensOn ?? null,
   })
-  const dispatch = createDispatch(service.handlers, {
-    ...(options.onUnexpectedError ? { onUnexpectedError: options.onUnexpectedError } : {}),
-  })
+  const dispatch = createDispatch(
+    service.handlers,
+    defined({ onUnexpectedError: options.onUnexpectedError }),
+  )
   const server = await startWebServer({
     rendererDir,
     dispatch,
     subscribe: service.subscribe,
-    ...(options.host !== undefined ? { host: options.host } : {}),
-    ...(options.port !== undefined ? { port: options.port } : {}),
-    ...(options.secret !== undefined ? { secret: options.secret } : {}),
-    ...(options.onRefused ? { onRefused: options.onRefused } : {}),
+    ...defined({
+      host: options.host,
+      port: options.port,
+      secret: options.secret,
+      onRefused: options.onRefused,
+    }),
   })
   return {
     url: server.url,

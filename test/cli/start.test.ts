@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { electronBinary, ensureAppBuilt, root } from '../e2e/support'
+import { until } from '../helpers/wait'
 
 const home = mkdtempSync(join(tmpdir(), 'skill-runner-start-'))
 let mirror: Server
@@ -63,8 +64,8 @@ async function startUntilBrowserMode(
       })
       child.once('exit', (code) => reject(new Error(`npm start exited (${code}): ${stderr}`)))
     })
-    // Let the closing advice reach stderr.
-    await new Promise((r) => setTimeout(r, 200))
+    // The closing advice follows the address, on stderr.
+    await until(() => stderr.includes('press Ctrl+C to stop'))
     return { stderr, url }
   } finally {
     child.kill('SIGTERM')
@@ -181,7 +182,9 @@ describe.skipIf(process.platform !== 'linux')('npm start where Electron is insta
           )
           child.once('exit', (code) => reject(new Error(`npm start exited (${code}): ${said}`)))
         })
-        await new Promise((r) => setTimeout(r, 1000))
+        // Stopped while the window is open: all it said in its whole life, and no browser mode.
+        child.kill('SIGTERM')
+        if (child.exitCode === null) await once(child, 'exit')
         expect(said).not.toContain('browser mode')
         expect(said).not.toContain('app at')
       } finally {

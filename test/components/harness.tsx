@@ -12,6 +12,7 @@ import {
 } from '../../src/shared/bridge'
 import { StoresContext, type Stores } from '../../src/renderer/stores/context'
 import { createStores } from '../../src/renderer/stores/create-stores'
+import { until } from '../helpers/wait'
 
 // happy-dom lays nothing out: give the scrolling regions of the virtualized tables a window's
 // size, so they render the rows a user would see (and only those). Done on each render, since
@@ -58,7 +59,9 @@ export interface Harness {
   container: HTMLElement
   text(): string
   /** Lets pending promises and effects settle. */
-  settle(ms?: number): Promise<void>
+  settle(): Promise<void>
+  /** Settles again and again until `test()` holds (a timer of the screen's own has fired). */
+  settleUntil(test: () => boolean): Promise<void>
   unmount(): void
 }
 
@@ -110,9 +113,9 @@ export async function render(
     root = createRoot(container)
     root.render(<StoresContext.Provider value={stores}>{node(stores)}</StoresContext.Provider>)
   })
-  const settle = async (ms = 0) => {
+  const settle = async () => {
     await act(async () => {
-      await new Promise((r) => setTimeout(r, ms))
+      await new Promise((r) => setTimeout(r, 0))
     })
     // A screen loaded on demand (components/on-demand.tsx) shows its fallback until its code came.
     for (let i = 0; i < 200 && container.querySelector('[data-on-demand]'); i++) {
@@ -131,7 +134,9 @@ export async function render(
   }
   // Gone when the test ends, passed or failed, so no test has to remember it.
   onTestFinished(unmount)
-  return { stores, calls, container, text: () => container.textContent ?? '', settle, unmount }
+  const settleUntil = (test: () => boolean) => until(async () => (await settle(), test()))
+  const text = () => container.textContent ?? ''
+  return { stores, calls, container, text, settle, settleUntil, unmount }
 }
 
 /** Types into an input the way React sees it (the value setter, then an input event). */

@@ -420,7 +420,7 @@ describe('an open run that is still going', () => {
     await h!.settle()
     expect(bar()).toBe('100')
     expect(h!.calls.some((c) => c.verb === 'unwatchRun')).toBe(true)
-    await h!.settle(1100)
+    await h!.settleUntil(() => reads === 2)
     expect(reads).toBe(2)
     expect(h!.text()).toContain('The price is not a number.')
     expect(h!.text()).toContain('Retry failed rows')

@@ -20,6 +20,7 @@ import {
   seriousA11yViolations,
   showScreen,
   screenshotAtBothSizes,
+  drawn,
 } from './screens'
 
 describeInChromium('After-run', 'after the run, in the app', () => {
@@ -32,7 +33,7 @@ describeInChromium('After-run', 'after the run, in the app', () => {
     for (const width of [1280, 1024]) {
       // Tall enough to show a whole screen: the app scrolls inside its window, not the page.
       await page.setViewportSize({ width, height: 1500 })
-      await page.waitForTimeout(150)
+      await drawn(page)
       await screenshotBothThemes(page, `after-run-${name}-${width}`)
     }
     await page.setViewportSize({ width: 1280, height: 860 })

@@ -7,8 +7,7 @@
 // the rows paid before and sends nothing unless asked.
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { isTerminalStatus, paths, type RunDetail } from '../../src/shared/contract'
-import { call, type TestSandbox } from '../helpers/sandbox'
+import { waitForRun, type TestSandbox } from '../helpers/sandbox'
 import { describeInChromium, useE2eApp } from './harness'
 import { writeSheet } from './input-workbook'
 import { screenshotAtBothSizes, seriousA11yViolations, showScreen } from './screens'
@@ -18,17 +17,7 @@ const TOKEN = 'tok-e2e-team-batch'
 /** Data rows (1-based) with a bad number: sheet rows 8 and 17, under a title, a gap and headers. */
 const BAD = [5, 14]
 
-async function detailOf(sandbox: TestSandbox, runId: string): Promise<RunDetail> {
-  return (await call<RunDetail>(sandbox, paths.run(runId), { token: TOKEN })).body
-}
-
-async function ended(sandbox: TestSandbox, runId: string): Promise<RunDetail> {
-  for (;;) {
-    const detail = await detailOf(sandbox, runId)
-    if (isTerminalStatus(detail.run.status)) return detail
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
+const ended = (sandbox: TestSandbox, runId: string) => waitForRun(sandbox, runId, TOKEN)
 
 describeInChromium('Batch journey', 'one sheet across a pilot and its rest, in the app', () => {
   const { app, page } = useE2eApp({

@@ -6,7 +6,7 @@ import { expect, it } from 'vitest'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import { runEnded } from '../helpers/engine'
 import { describeInChromium, useE2eApp } from './harness'
-import { screenshotBothThemes, seriousA11yViolations } from './screens'
+import { drawn, screenshotBothThemes, seriousA11yViolations } from './screens'
 
 const SIZES = [
   [1280, 800],
@@ -55,7 +55,7 @@ describeInChromium('Choosing', 'choosing runs and rows in the app', () => {
     for (const [width, height] of SIZES) {
       await page.setViewportSize({ width, height })
       if (target) await page.locator(target).first().scrollIntoViewIfNeeded()
-      await page.waitForTimeout(150)
+      await drawn(page)
       await screenshotBothThemes(page, `choose-${name}-${width}`)
     }
     await page.setViewportSize({ width: 1280, height: 800 })

@@ -17,6 +17,7 @@ import { confirmPlan, planSubmission } from '../../src/core/flows/spend'
 import { parseInputWorkbook } from '../../src/core/workbooks'
 import { runEnded } from '../helpers/engine'
 import { call, type TestSandbox } from '../helpers/sandbox'
+import { until } from '../helpers/wait'
 import { isTerminalStatus, paths, type RunDetail, type RunList } from '../../src/shared/contract'
 import { describeInChromium, useE2eApp } from './harness'
 import { writeSheet } from './input-workbook'
@@ -224,20 +225,20 @@ const writeFiftyRows = (path: string) =>
 
 /** Every run the service holds for the user, read in full once `expected` have all ended. */
 async function waitForEnded(sandbox: TestSandbox, expected: string[]): Promise<RunDetail[]> {
-  for (;;) {
+  let details: RunDetail[] = []
+  await until(async () => {
     const list = await call<RunList>(sandbox, paths.runs(), { token: TEAM_TOKEN })
     expect(list.status).toBe(200)
-    const details: RunDetail[] = []
+    details = []
     for (const item of list.body.items) {
       const read = await call<RunDetail>(sandbox, paths.run(item.runId), { token: TEAM_TOKEN })
       details.push(read.body)
     }
-    const ended = expected.every((id) =>
+    return expected.every((id) =>
       details.some((d) => d.run.runId === id && isTerminalStatus(d.run.status)),
     )
-    if (ended) return details
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
+  }, 60_000)
+  return details
 }
 
 /** The messages a run was sent, as the service echoes them back in each row's output. */

@@ -9,9 +9,9 @@ import { join } from 'node:path'
 import { inflateSync } from 'node:zlib'
 import { expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { isTerminalStatus } from '../../src/shared/contract'
+import { runEnded } from '../helpers/engine'
 import { describeInChromium, useE2eApp } from './harness'
-import { SCREENS_DIR } from './screens'
+import { drawn, SCREENS_DIR } from './screens'
 import { root } from './support'
 
 export const README_SCREENSHOT = join('docs', 'skill-runner.png')
@@ -155,9 +155,7 @@ describeInChromium('README screenshot', 'the screenshot in README.md', () => {
           ],
         })
         const { runId } = await engine.submissions.send(connection, entry)
-        while (!isTerminalStatus((await connection.client.run(runId)).run.status)) {
-          await new Promise((r) => setTimeout(r, 100))
-        }
+        await runEnded(connection, runId)
       },
       context: { viewport: SIZE },
     },
@@ -178,7 +176,9 @@ describeInChromium('README screenshot', 'the screenshot in README.md', () => {
       const nav = page.getByRole('navigation', { name: 'Screens' })
       for (const label of ['New run', 'History', 'Creator', 'Settings', 'Runs']) {
         await nav.getByRole('button', { name: label }).click()
-        await page.waitForTimeout(300)
+        // A screen loaded on demand shows its placeholder until its code came.
+        await page.locator('[data-on-demand]').waitFor({ state: 'detached' })
+        await drawn(page)
         await page.screenshot({ path: join(SCREENS_DIR, `readme-${label.replace(' ', '-')}.png`) })
       }
       // The Runs screen lists the finished run.

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { describeInChromium, useE2eApp } from './harness'
 import { sendStraight, startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
-import { showScreen, screenshotAtBothSizes } from './screens'
+import { drawn, showScreen, screenshotAtBothSizes } from './screens'
 
 const TOKEN = 'tok-away'
 
@@ -102,8 +102,12 @@ describeInChromium('Run-health', 'runs that need attention, and an outage', () =
         /Can’t reach the service since .+, trying again every 30 s/,
       )
       // Refresh while it is away: the runs stay, as last seen.
+      const refreshed = page.waitForResponse((r) => r.url().endsWith('/refreshRuns'), {
+        timeout: 60_000,
+      })
       await page.getByRole('button', { name: 'Refresh' }).click()
-      await page.waitForTimeout(3000)
+      await refreshed
+      await drawn(page)
       expect(await page.locator('tr[data-run-id]').count()).toBe(shown)
       expect(await row(stalledRunId).getAttribute('data-last-seen')).toBe('')
       await expect.poll(() => page.getByText('0 runs').count()).toBe(0)

@@ -19,6 +19,16 @@ export async function screenshotBothThemes(page: Page, name: string): Promise<vo
   await page.emulateMedia({ colorScheme: 'light' })
 }
 
+/**
+ * Once the page has drawn what it holds now: two animation frames, the second after the layout
+ * and the effects the first set off (a resize, a render).
+ */
+export async function drawn(page: Page): Promise<void> {
+  await page.evaluate(
+    () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  )
+}
+
 /** The serious and critical axe-core violations on the page, as short readable lines. */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze()
@@ -39,7 +49,7 @@ const WINDOW_SIZES = [
 /**
  * Light and dark at both window sizes, saved as NAME-WIDTHxHEIGHT-light.png and so on, then the
  * window back to `restore`. `eachSize` runs after each resize (to scroll a card into view); the
- * page gets a moment to lay itself out again before the pictures.
+ * page is drawn again at its new size before the pictures.
  */
 export async function screenshotAtBothSizes(
   page: Page,
@@ -49,7 +59,7 @@ export async function screenshotAtBothSizes(
   for (const size of WINDOW_SIZES) {
     await page.setViewportSize(size)
     await options.eachSize?.()
-    await page.waitForTimeout(150)
+    await drawn(page)
     await screenshotBothThemes(page, `${name}-${size.width}x${size.height}`)
   }
   await page.setViewportSize(options.restore ?? WINDOW_SIZES[0])

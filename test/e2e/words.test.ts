@@ -10,9 +10,9 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
-import { isTerminalStatus } from '../../src/shared/contract'
+import { runEnded } from '../helpers/engine'
 import { describeInChromium, useE2eApp } from './harness'
-import { screenshotAtBothSizes, screenshotBothThemes, showScreen } from './screens'
+import { drawn, screenshotAtBothSizes, screenshotBothThemes, showScreen } from './screens'
 import { root } from './support'
 
 /** The glossary's "Not" column: every backticked word of its first table's third cell. */
@@ -98,7 +98,7 @@ describeInChromium('Words', 'the words of every screen', () => {
   const seen: Record<string, string[]> = {}
 
   async function check(name: string) {
-    await page.waitForTimeout(100)
+    await drawn(page)
     seen[name] = offences(await visibleText(page), forbidden)
   }
 
@@ -182,10 +182,7 @@ describeInChromium('Words', 'the words of every screen', () => {
         rowNumbers: [2, 3],
       })
       const { runId } = await app.engine.submissions.send(connection, entry)
-      for (;;) {
-        if (isTerminalStatus((await connection.client.run(runId)).run.status)) break
-        await new Promise((r) => setTimeout(r, 100))
-      }
+      await runEnded(connection, runId)
 
       await showScreen(page, 'Runs')
       const row = page.locator(`tr[data-run-id="${runId}"]`)

@@ -12,6 +12,7 @@ import { MAX_ANSWER_BYTES } from '../../src/core/service/limits'
 import { paths } from '../../src/shared/contract'
 import { browserBridgeService, engineOnLocal, http, pushedEvents } from '../helpers/engine'
 import { useTestSandbox } from '../helpers/sandbox'
+import { until } from '../helpers/wait'
 
 const ROWS = 2_600
 const TOKEN = 'tok-big'
@@ -45,14 +46,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await engine?.close()
 })
-
-async function until(test: () => boolean, ms: number) {
-  const end = Date.now() + ms
-  while (!test()) {
-    if (Date.now() > end) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 it('watches a run whose detail passes the old answer limit to its end, and saves its outputs', async () => {
   const note = (i: number) => `Row ${i}: ${'lorem ipsum dolor sit amet '.repeat(550)}`

@@ -73,7 +73,9 @@ describe('a template of the built-in Sandbox', () => {
     await validateRowEcho(first.engine, csv)
     await first.engine.close()
 
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    // Installed after the copy was saved: the next millisecond (a spin of at most one).
+    const saved = Date.now()
+    while (Date.now() <= saved);
     const installedAt = Date.now()
     const upgraded = countingEngine(home, installedAt)
     expect(await validateRowEcho(upgraded.engine, csv)).toEqual({ fromCache: false, valid: true })

@@ -22,6 +22,7 @@ import {
 } from '../helpers/buyer-seed'
 import { browserBridgeService, http, ipc, pushedEvents, testEngine } from '../helpers/engine'
 import { startTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
+import { until } from '../helpers/wait'
 
 let sandbox: TestSandbox
 let engine: Engine
@@ -198,11 +199,7 @@ describe('a buyer through the Bridge', () => {
     const id = pending.items[0]!.clientRequestId
     expect(await runCount()).toBe(before + 1)
     await service.handlers.resendPendingSubmissions({ environment: 'Market' }, ipc)
-    const deadline = Date.now() + 20_000
-    while (!updates.some((u) => u.clientRequestId === id && u.state === 'accepted')) {
-      if (Date.now() > deadline) throw new Error('the unanswered submission was not resent')
-      await new Promise((r) => setTimeout(r, 20))
-    }
+    await until(() => updates.some((u) => u.clientRequestId === id && u.state === 'accepted'))
     expect(await runCount()).toBe(before + 1)
     expect(
       (await service.handlers.listPendingSubmissions({ environment: 'Market' }, ipc)).items,

@@ -12,6 +12,7 @@ import { BridgeError } from '../../src/shared/bridge'
 import { paths } from '../../src/shared/contract'
 import { browserBridgeService, http, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { until } from '../helpers/wait'
 
 let sandbox: TestSandbox
 let engine: Engine
@@ -43,7 +44,7 @@ const bytes = (name: string, text: string) => ({
 /** Once the sandbox holds the request (it is on the wire, unanswered), the work is cancelled. */
 async function cancelOnceHeld(workId: string, method: string, path: string) {
   const held = `holding ${method} ${path}`
-  while (!log.some((line) => line.startsWith(held))) await new Promise((r) => setTimeout(r, 20))
+  await until(() => log.some((line) => line.startsWith(held)))
   await service.handlers.cancelWork({ workId }, http)
 }
 

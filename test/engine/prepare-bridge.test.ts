@@ -23,6 +23,7 @@ import {
 } from '../helpers/buyer-seed'
 import { browserBridgeService, http, ipc, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { until } from '../helpers/wait'
 import { BUILTIN_SANDBOX_TEMPLATE_IDS } from '../../src/core/environments/builtin-sandbox'
 import { demoSeed } from '../../src/sandbox/demo-content'
 
@@ -260,10 +261,7 @@ describe('preparing a run through the Bridge', () => {
       },
       ipc,
     )
-    const started = Date.now()
-    while (progress.length === 0 && Date.now() - started < 20_000)
-      await new Promise((r) => setTimeout(r, 20))
-    expect(progress.length).toBeGreaterThan(0)
+    await until(() => progress.length > 0)
     await h().cancelCheck({ checkId: 'long-check-1' }, ipc)
     const error = await running.then(
       () => null,

@@ -7,6 +7,7 @@ import type { Connection, Engine } from '../../src/core/engine'
 import { paths } from '../../src/shared/contract'
 import { testEngine } from '../helpers/engine'
 import { runCount as sandboxRunCount, startTestSandbox, type TestSandbox } from '../helpers/sandbox'
+import { countedTimers, until } from '../helpers/wait'
 
 let sandbox: TestSandbox
 let home: string
@@ -171,14 +172,17 @@ describe('run watcher', () => {
     const e = engine()
     const connection = await e.connect({ baseUrl: sandbox.url })
     const entry = await send(e, connection)
-    const watcher = e.watcher(connection, { minMs: 10, maxMs: 40 })
+    const timers = countedTimers()
+    const { setTimer, clearTimer } = timers
+    const watcher = e.watcher(connection, { minMs: 10, maxMs: 40, setTimer, clearTimer })
     const progress: string[] = []
     watcher.on('progress', (run) => progress.push(run.status))
     const ended = await watcher.waitFor(entry.runId)
     expect(ended.status).toBe('succeeded')
     expect(progress.at(-1)).toBe('succeeded')
     const requests = watcher.requests
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    // The watcher asks only when a timer fires: with none left, it has stopped asking.
+    await until(() => timers.pending() === 0)
     expect(watcher.requests).toBe(requests)
     expect(watcher.activeRunIds).toEqual([])
     watcher.stop()

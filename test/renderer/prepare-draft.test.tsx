@@ -3,7 +3,7 @@
 // again with the confirmed mapping, the choices back), a sent draft shown as its run with nothing
 // to send, a choice the user makes while the draft is asked for winning over it, and the screen
 // kept as the user goes (no save of an empty screen over a draft not looked at yet).
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type {
   BridgeApi,
   PrepareDraft,
@@ -93,7 +93,11 @@ const saved = (environment = 'Sandbox'): PrepareDraftView => ({
   savedAtMs: 1,
 })
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 5))
+/** The store's timers (its draft is kept a moment after a change) run, and what they started. */
+const settle = () => vi.runAllTimersAsync()
+
+beforeEach(() => vi.useFakeTimers())
+afterEach(() => vi.useRealTimers())
 
 describe('the New run draft in the store', () => {
   it('brings back the target, the choices and the workbook, checked with the mapping', async () => {

@@ -4,6 +4,7 @@ import { request } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { inputAssetSchema, paths, type RunDetail } from '../../src/shared/contract'
 import { call, requestId, useTestSandbox, waitForRun, type TestSandbox } from '../helpers/sandbox'
+import { until } from '../helpers/wait'
 
 /** A POST whose body is sent in two parts, the second only when `release` is called. */
 function slowUpload(sb: TestSandbox, firstBytes: number) {
@@ -30,15 +31,19 @@ function slowUpload(sb: TestSandbox, firstBytes: number) {
   return { answer, release: () => release() }
 }
 
+const uploadB = (sb: TestSandbox) =>
+  call<{ error: string }>(sb, paths.upload(), {
+    body: { content: 'B'.repeat(20 * 1024), contentType: 'text/plain', filename: 'b.txt' },
+  })
+
 describe('sandbox: request bodies in total', () => {
   const sb = useTestSandbox({ maxBodyBytes: 64 * 1024, maxBodiesBytes: 48 * 1024 })
 
   it('answers 503 with Retry-After when bodies held by other requests would pass the total, and recovers', async () => {
     const first = slowUpload(sb, 40 * 1024)
-    await new Promise((r) => setTimeout(r, 200))
-    const second = await call<{ error: string }>(sb, paths.upload(), {
-      body: { content: 'B'.repeat(20 * 1024), contentType: 'text/plain', filename: 'b.txt' },
-    })
+    // Asked until the first's bytes are held: they arrive a moment after they are written.
+    let second!: Awaited<ReturnType<typeof uploadB>>
+    await until(async () => (second = await uploadB(sb)).status !== 200)
     expect(second.status).toBe(503)
     expect(second.headers.get('retry-after')).toBe('2')
     expect(second.body.error).toMatch(/busy receiving other large requests/)

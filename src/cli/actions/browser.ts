@@ -42,7 +42,10 @@ export async function web(ctx: CommandContext, args: ParsedArgs) {
  * The environment `--env` or `--base-url` names, or null. An address no saved environment has
  * is saved under its host name (said on stderr), since the app names environments.
  */
-async function environmentToOpen(ctx: CommandContext, engine: Engine): Promise<string | null> {
+async function environmentToOpen(
+  ctx: CommandContext,
+  engine: Pick<Engine, 'environments' | 'addEnvironment'>,
+): Promise<string | null> {
   const { env, baseUrl } = ctx.global
   if (env) return engine.environments.get(env).name
   if (!baseUrl) return null

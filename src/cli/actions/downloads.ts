@@ -2,7 +2,7 @@
 import { resolve } from 'node:path'
 import type { DownloadOptions, RunDownload } from '../../core/flows/downloads/downloads'
 import { downloadRunOutputs, writeResultsWorkbook } from '../../core/flows/results/results'
-import { saveOutputsOnEnd } from '../../core/flows/results/save-on-end'
+import { saveOutputsOnEnd, type SaveOnEndServices } from '../../core/flows/results/save-on-end'
 import type { Connection, Engine } from '../../core/engine'
 import { isTerminalStatus, type RunDetail } from '../../shared/contract'
 import { outputOption, type CommandContext, type ParsedArgs, type Declared } from '../command'
@@ -40,13 +40,16 @@ function fetchedAndReused(download: RunDownload): string {
   return reused ? `${downloaded}, ${reused} already saved, reused` : downloaded
 }
 
+/** What saving a watched run's outputs uses of the engine. */
+export type SaveWatchedServices = SaveOnEndServices & Pick<Engine, 'settings'>
+
 /**
  * After `--watch`: the run's outputs saved to the outputs folder when the "keep outputs" setting
  * is on (the default), said on stderr. A save that fails does not change the run's answer.
  */
 export async function saveWatchedOutputs(
   ctx: CommandContext,
-  engine: Engine,
+  engine: SaveWatchedServices,
   connection: Connection,
   detail: RunDetail,
 ): Promise<void> {

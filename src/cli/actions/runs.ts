@@ -107,7 +107,7 @@ export function* detailJson(
 
 /** How this device names the rows of a run (spreadsheet rows when it sent them from a workbook). */
 export function numberingOf(
-  engine: Engine,
+  engine: Pick<Engine, 'submissions'>,
   connection: Connection,
   detail: RunDetail,
 ): RowNumbering | null {

@@ -3,8 +3,8 @@
  * answer an accepted duplicate with its earlier run, check the cap, ask (or need --yes), send,
  * then print the run or, with --watch, follow it to its end.
  */
-import { refuseOverLimit, withMonthlyLimit } from '../../core/flows/usage/limit'
-import type { Engine } from '../../core/engine'
+import { refuseOverLimit, withMonthlyLimit, type LimitServices } from '../../core/flows/usage/limit'
+import type { SpendServices } from '../../core/flows/spend/plan'
 import { checkSpendingCap, confirmPlan, describePlan, type Plan } from '../../core/flows/spend'
 import { estimateFacts } from '../../core/flows/spend/describe-plan'
 import {
@@ -22,7 +22,10 @@ import { askYes } from '../prompt'
 import { flowHooks } from './flow-hooks'
 import { describeRun, numberingOf } from './runs'
 import { describeValidation } from './validate'
-import { exitCodeOfEndedRun, watchToEnd } from './watch'
+import { exitCodeOfEndedRun, watchToEnd, type WatchToEndServices } from './watch'
+
+/** What a paid command uses of the engine: to plan, keep the limit, send and follow the run. */
+type SpendingServices = SpendServices & LimitServices & WatchToEndServices
 
 function rejected(ctx: CommandContext, validation: WorkbookValidation): number {
   ctx.out.result(validation, () => `${describeValidation(validation)}\nNothing was sent.`)
@@ -45,7 +48,7 @@ function submittedJson(s: SubmissionHead) {
  */
 async function finishSubmission(
   ctx: CommandContext,
-  engine: Engine,
+  engine: SpendingServices,
   plan: Plan,
   sent: SubmissionHead[],
   watch: boolean,
@@ -74,7 +77,7 @@ async function finishSubmission(
 /** Rows sent as parts: each part's run, and with --watch every part followed to its end. */
 async function finishParts(
   ctx: CommandContext,
-  engine: Engine,
+  engine: SpendingServices,
   plan: Plan,
   sent: SubmissionHead[],
   watch: boolean,
@@ -189,7 +192,7 @@ export function spendingOptions(args: ParsedArgs) {
 /** Plans, guards and sends: the flow of run, execute and runs retry-failed. */
 export async function spend(
   ctx: CommandContext,
-  engine: Engine,
+  engine: SpendingServices,
   plan: Plan,
   args: ParsedArgs,
 ): Promise<number> {

@@ -10,6 +10,7 @@ import type { RowSelection } from '../../core/flows/spend'
 import { planSend } from '../../core/flows/spend/plan-send'
 import type { ReadCorrected } from '../../core/flows/spend/retry-workbook'
 import type { RunTarget } from '../../shared/run-target'
+import type { Connection, Engine } from '../../core/engine'
 import { integerOption, misuse, stringOption } from '../command'
 import type { CommandContext, Declared, ParsedArgs } from '../command'
 import { UsageError } from '../errors'
@@ -67,8 +68,8 @@ export async function runsRetryFailed(ctx: CommandContext, args: ParsedArgs) {
 /** Reads a corrected workbook like the run's: cells kept as typed, its sheet's mapping used. */
 function correctedReader(
   ctx: CommandContext,
-  engine: Awaited<ReturnType<CommandContext['session']>>['engine'],
-  connection: Awaited<ReturnType<CommandContext['session']>>['connection'],
+  engine: Pick<Engine, 'mappings'>,
+  connection: Connection,
 ): ReadCorrected {
   return async (path, schema, target) => {
     const rememberedMaps = engine.mappings.forTarget(connection.historyKey, target)

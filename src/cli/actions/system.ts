@@ -2,6 +2,7 @@
 import { integerOption, stringOption, type ParsedArgs, type CommandContext } from '../command'
 import { EXIT } from '../errors'
 import type { TokenStorageView } from '../../shared/bridge'
+import { defined } from '../../shared/defined'
 
 export async function doctor(ctx: CommandContext) {
   const engine = await ctx.engine()
@@ -52,12 +53,8 @@ export async function sandbox(ctx: CommandContext, args: ParsedArgs) {
     host: stringOption(args, 'host') ?? '127.0.0.1',
     port,
     tokens,
-    ...(dbPath ? { dbPath } : {}),
-    ...(seed ? { seed } : {}),
-    ...(taskMs !== undefined ? { taskMs } : {}),
-    ...(latencyMs !== undefined ? { latencyMs } : {}),
-    ...(urlTtlMs !== undefined ? { urlTtlMs } : {}),
-    ...(maxRows !== undefined ? { maxRows } : {}),
+    ...defined({ dbPath: dbPath || undefined, seed: seed || undefined }),
+    ...defined({ taskMs, latencyMs, urlTtlMs, maxRows }),
     log: (line) => ctx.out.note(line),
   })
   if (server.demoToken) ctx.out.note(`demo user token: ${server.demoToken}`)

@@ -1,7 +1,7 @@
 /** `runs watch`, and the following of a run to its end that `--watch` on the paid commands shares. */
-import type { Connection, Engine } from '../../core/engine'
-import { earlierPaces } from '../../core/flows/watch/earlier-paces'
-import { watchRunToEnd } from '../../core/flows/watch/watch-run'
+import type { Connection } from '../../core/engine'
+import { earlierPaces, type EarlierPaceServices } from '../../core/flows/watch/earlier-paces'
+import { watchRunToEnd, type WatchServices } from '../../core/flows/watch/watch-run'
 import type { RunSummary } from '../../shared/contract'
 import { isTerminalStatus } from '../../shared/contract'
 import {
@@ -21,8 +21,12 @@ import {
 import type { Outage } from '../../core/flows/watch/run-watcher'
 import { integerOption, type CommandContext, type ParsedArgs } from '../command'
 import { EXIT, UsageError } from '../errors'
-import { saveWatchedOutputs } from './downloads'
+import { saveWatchedOutputs, type SaveWatchedServices } from './downloads'
 import { describeRun, numberingOf } from './runs'
+import { defined } from '../../shared/defined'
+
+/** What following a run to its end uses of the engine: its pace, its watch, its outputs' save. */
+export type WatchToEndServices = EarlierPaceServices & WatchServices & SaveWatchedServices
 
 /**
  * Follows a run to its end with progress on stderr; returns the final detail. The bar says how
@@ -31,7 +35,7 @@ import { describeRun, numberingOf } from './runs'
  */
 export async function watchToEnd(
   ctx: CommandContext,
-  engine: Engine,
+  engine: WatchToEndServices,
   connection: Connection,
   runId: string,
 ) {
@@ -52,7 +56,7 @@ export async function watchToEnd(
   try {
     detail = await watchRunToEnd(engine, connection, runId, {
       signal: ctx.signal,
-      ...(outageRetryMs ? { outageRetryMs } : {}),
+      ...defined({ outageRetryMs }),
       onProgress: (run, recent) => {
         const finished = finishedRows(run)
         const failed = run.failedTasks ? `, ${run.failedTasks} failed` : ''

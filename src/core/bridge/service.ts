@@ -82,7 +82,7 @@ export function createBridgeService(engine: Engine, options: BridgeServiceOption
     if (name === null || !items.some((e) => e.name === name)) return { items }
     return { items: items.map((e) => ({ ...e, isDefault: e.name === name })) }
   }
-  const ctx: VerbContext = {
+  const ctx: VerbContext<Engine> = {
     engine,
     options,
     dialogs,

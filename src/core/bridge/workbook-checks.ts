@@ -6,17 +6,16 @@
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { CheckedRowsView, WorkbookCheckView } from '../../shared/bridge'
-import type { RunTarget } from '../../shared/run-target'
 import type { Connection } from '../environments/connection'
 import { EngineError } from '../errors'
 import { safeFileName } from '../flows/downloads/downloads'
-import { checkWorkbook } from '../flows/prepare/check-workbook'
+import { checkWorkbook, type CheckChoices } from '../flows/prepare/check-workbook'
 import type { Schemas } from '../flows/prepare/schema-cache'
 import { annotateWorkbook, type ReadResult } from '../workbooks'
 import { badCells, describeCheck } from './presenters/check-view'
 import { mappingView } from './presenters/mapping-view'
 import type { ColumnMappings } from '../flows/prepare/column-mappings'
-import type { ColumnMap, WorkerPool } from '../workbooks'
+import type { WorkerPool } from '../workbooks'
 
 /** A workbook to check: a file on this computer, or the content a page sent. */
 export type CheckSource =
@@ -52,17 +51,9 @@ export class WorkbookChecks {
   /** Reads and checks a workbook; keeps the result under `checkId` for rows and the copy. */
   async check(
     connection: Connection,
-    request: {
-      checkId: string
-      source: CheckSource
-      target?: RunTarget | undefined
-      runValues?: Record<string, string> | undefined
-      sheet?: string | undefined
-      mapping?: ColumnMap | undefined
-      onProgress?: (rowsRead: number) => void
-    },
+    request: { checkId: string; source: CheckSource } & CheckChoices,
   ): Promise<WorkbookCheckView> {
-    const { checkId, source } = request
+    const { checkId, source, ...choices } = request
     if (this.running.has(checkId) || this.held.has(checkId)) {
       throw new EngineError(
         'conflict',
@@ -78,16 +69,12 @@ export class WorkbookChecks {
       scratch = file.scratch
       const { path, sizeBytes } = file
       const checked = await checkWorkbook(this.services, connection, path, {
-        target: request.target,
+        ...choices,
         keepCells: true,
         // Content from a page has no folder here: its file cells cannot be looked for.
         checkFiles: source.kind === 'path',
-        runValues: request.runValues,
-        sheet: request.sheet,
-        mapping: request.mapping,
         signal: controller.signal,
         maxMemoryMb: this.maxMemoryMb,
-        onProgress: request.onProgress,
       }).catch((error: unknown) => {
         if (controller.signal.aborted) {
           throw new EngineError(

@@ -11,6 +11,7 @@ import { BUILTIN_HISTORY_KEY, checkConnection, type Connection, type Target } fr
 import { normaliseBaseUrl, type Environments, type SavedEnvironment } from './environments'
 import { EngineError } from '../errors'
 import { failureDetail, MemorySecretStore, tokenPlace, type SecretStore } from '../secrets'
+import { defined } from '../../shared/defined'
 
 /** Where a token given now is kept: the chosen store, or the engine's memory until it closes. */
 export type TokenKeeping = 'saved' | 'session'
@@ -176,8 +177,7 @@ export class Connections {
     let opened: Promise<Connection> | undefined
     const open = () =>
       (opened ??= this.sandbox.ensure().then(
-        (running) =>
-          this.makeConnection(env.name, running.url, true, env.unitLabel, running.token),
+        (running) => this.makeConnection(env.name, running.url, true, env.unitLabel, running.token),
         (error: unknown) => {
           opened = undefined
           throw new EngineError(
@@ -200,7 +200,10 @@ export class Connections {
       historyKey: BUILTIN_HISTORY_KEY,
       builtIn: true,
       unitLabel: env.unitLabel,
-      client: clientOnFirstCall(async () => (await open()).client, () => sandbox.currentUrl()),
+      client: clientOnFirstCall(
+        async () => (await open()).client,
+        () => sandbox.currentUrl(),
+      ),
     }
   }
 
@@ -226,7 +229,7 @@ export class Connections {
       baseUrl,
       // The engine's one HTTP client (Electron's net.fetch, or its own over node:http), shared
       // by every connection so their requests reuse its kept connections.
-      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      ...defined({ fetch: this.options.fetch }),
       token: fixedToken !== undefined ? () => fixedToken : () => this.storedToken(origin),
     })
     return {

@@ -8,6 +8,7 @@ import { ApiError } from './errors'
 import { MAX_ERROR_BODY_BYTES, readAtMost } from './limits'
 import type { HttpAnswer } from './node-http'
 import type { Redact } from './redaction'
+import { defined } from '../../shared/defined'
 
 /** Who asked for what, to name it in an error. */
 export interface Asked {
@@ -91,7 +92,7 @@ export async function contractFault(
     status,
     detail,
     redact: await asked.redactor(),
-    ...(cause !== undefined ? { cause } : {}),
+    ...defined({ cause }),
   })
 }
 
@@ -215,6 +216,6 @@ export async function refusal(
       ? { noToken: true }
       : {}),
     ...(body.cut ? { limitBytes: MAX_ERROR_BODY_BYTES } : {}),
-    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    ...defined({ retryAfterMs }),
   })
 }

@@ -11,6 +11,7 @@ import { ApiError } from './errors'
 import { MAX_ERROR_BODY_BYTES } from './limits'
 import type { HttpAnswer } from './node-http'
 import type { Transport } from './transport'
+import { defined } from '../../shared/defined'
 
 export interface ArtifactFetchInit {
   headers?: Record<string, string>
@@ -39,7 +40,7 @@ export async function fetchArtifact(
         status,
         serverMessage,
         redact: await transport.redactor(),
-        ...(limitBytes !== undefined ? { limitBytes } : {}),
+        ...defined({ limitBytes }),
       })
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
       throw await refused(400, `unsupported address ${url.protocol}`)

@@ -21,10 +21,12 @@ import {
   resultsWorkbookPath,
   savedResultsWorkbook,
   writeResultsWorkbook,
+  type ResultsServices,
 } from '../../flows/results/results'
-import { saveOutputsOnEnd } from '../../flows/results/save-on-end'
+import { saveOutputsOnEnd, type SaveOnEndServices } from '../../flows/results/save-on-end'
+import type { Engine } from '../../engine'
 import { throttled } from '../types'
-import type { VerbContext, Verbs } from './context'
+import type { Connects, VerbContext, Verbs } from './context'
 import { exists } from '../../files/folders'
 import { savedOutputs } from './runs'
 
@@ -36,9 +38,13 @@ const saveCounts = ({ doneFiles, totalFiles, receivedBytes }: SaveProgress): Sav
   receivedBytes,
 })
 
+/** What saving a run's outputs and showing them uses of the engine. */
+type OutputServices = Connects & ResultsServices & ShowServices
+type ShowServices = Connects & Pick<Engine, 'history' | 'downloads'>
+
 /** Saving a run's outputs and its results workbook, and showing them in the file manager. */
 export function outputVerbs(
-  ctx: VerbContext,
+  ctx: VerbContext<OutputServices>,
 ): Verbs<'downloadRun' | 'saveResultsWorkbook' | 'showInFolder'> {
   const { engine, settings } = ctx
   /** Progress of a save as downloadProgress events, at most five a second (and the last one). */
@@ -110,7 +116,7 @@ function downloadResultView(environment: string, result: RunDownload): DownloadR
  * the app was open (a short run can end between two looks). Each run is saved once per session;
  * what is under way stops when the Bridge is disposed.
  */
-export function savesOnRunEnd(ctx: VerbContext) {
+export function savesOnRunEnd(ctx: VerbContext<Connects & SaveOnEndServices>) {
   const stop = new AbortController()
   const openedAtUnix = Math.floor(Date.now() / 1000)
   const seen = new Set<string>()
@@ -154,7 +160,11 @@ export function savesOnRunEnd(ctx: VerbContext) {
 }
 
 /** The local history: what this computer sent, in every environment. */
-export function historyVerbs(ctx: VerbContext): Verbs<'listHistory'> {
+export function historyVerbs(
+  ctx: VerbContext<
+    Connects & Pick<Engine, 'environments' | 'history' | 'submissions' | 'schemas' | 'home'>
+  >,
+): Verbs<'listHistory'> {
   const { engine } = ctx
   const unitLabelOf = (environment: string) =>
     engine.environments.find(environment)?.unitLabel ?? 'credits'
@@ -182,7 +192,7 @@ export function historyVerbs(ctx: VerbContext): Verbs<'listHistory'> {
 }
 
 async function showInFolder(
-  ctx: VerbContext,
+  ctx: VerbContext<ShowServices>,
   args: {
     environment: string
     runId: string

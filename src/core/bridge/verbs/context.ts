@@ -11,7 +11,7 @@ import type { RunWatch } from '../run-watch'
 import type { BridgeServiceOptions, Emit, ShellDialogs } from '../types'
 import type { WorkbookChecks } from '../workbook-checks'
 
-export interface VerbContext<Uses = Engine> {
+export interface VerbContext<Uses> {
   engine: Uses
   options: BridgeServiceOptions
   dialogs: ShellDialogs

@@ -3,6 +3,7 @@ import type { AppInfo } from '../../../shared/bridge'
 import { tokenStoreNote } from '../../secrets'
 import type { Engine } from '../../engine'
 import type { VerbContext, Verbs } from './context'
+import { defined } from '../../../shared/defined'
 
 /** The environments, their tokens and the connection check: all the engine's own. */
 type EnvironmentServices = Pick<
@@ -45,7 +46,7 @@ export function environmentVerbs(
         name: args.name,
         baseUrl: args.baseUrl,
         token: args.token,
-        ...(args.keeping ? { keeping: args.keeping } : {}),
+        ...defined({ keeping: args.keeping }),
       })
       return ctx.changed()
     },

@@ -82,24 +82,18 @@ export function checkVerbs(
     async checkWorkbook(args, context) {
       // Over HTTP a page could name any file on this computer: only contents are accepted.
       refusePathsOverHttp([args.file], context.transport)
-      const connection = await ctx.engine.connect({ env: args.environment })
+      const { environment, checkId, file, ...choices } = args
+      const connection = await ctx.engine.connect({ env: environment })
       const source =
-        args.file.kind === 'path'
-          ? { kind: 'path' as const, path: args.file.path, name: args.file.name }
-          : {
-              kind: 'bytes' as const,
-              name: args.file.name,
-              bytes: Buffer.from(args.file.base64, 'base64'),
-            }
+        file.kind === 'path'
+          ? { kind: 'path' as const, path: file.path, name: file.name }
+          : { kind: 'bytes' as const, name: file.name, bytes: Buffer.from(file.base64, 'base64') }
       return checks.check(connection, {
-        checkId: args.checkId,
+        ...choices,
+        checkId,
         source,
-        target: args.target,
-        runValues: args.runValues,
-        sheet: args.sheet,
-        mapping: args.mapping,
         onProgress: throttled(150, (rowsRead: number) =>
-          ctx.emit('checkProgress', { checkId: args.checkId, rowsRead }),
+          ctx.emit('checkProgress', { checkId, rowsRead }),
         ),
       })
     },

@@ -13,13 +13,23 @@ import { keptSetAsides } from '../../flows/spend/set-aside'
 import { rowNumberingOf } from '../../flows/spend/submissions'
 import { readStoredRun, WINDOWED_FROM } from '../../flows/watch/stored-detail'
 import type { RunsSource } from '../run-watch'
-import type { VerbContext, Verbs } from './context'
+import type { Connects, VerbContext, Verbs } from './context'
+
+/** What reading runs uses of the engine: each look is recorded in the history. */
+type SourceServices = Connects &
+  Pick<Engine, 'recordRuns' | 'runRows' | 'environments' | 'submissions'>
+/** What a run's page uses of the engine besides the runs source. */
+type RunServices = Connects & Pick<Engine, 'runRows' | 'submissions' | 'history' | 'home'>
 
 /**
  * Runs whose summary names no input file get the one this computer sent them from (the service
  * is not told file names); others are returned as they are.
  */
-function withLocalFileNames(engine: Engine, historyKey: string, runs: RunSummary[]): RunSummary[] {
+function withLocalFileNames(
+  engine: Pick<Engine, 'submissions'>,
+  historyKey: string,
+  runs: RunSummary[],
+): RunSummary[] {
   const unnamed = runs.filter((run) => !run.inputFilename).map((run) => run.runId)
   if (unnamed.length === 0) return runs
   const names = engine.submissions.inputFilenames(historyKey, unnamed)
@@ -30,7 +40,7 @@ function withLocalFileNames(engine: Engine, historyKey: string, runs: RunSummary
 }
 
 /** Runs as the page reads them, recorded in the history as they are seen. */
-export function runsSource(engine: Engine): RunsSource {
+export function runsSource(engine: SourceServices): RunsSource {
   return {
     async listRuns(environment, query): Promise<RunList> {
       const connection = await engine.connect({ env: environment })
@@ -69,7 +79,7 @@ export function runsSource(engine: Engine): RunsSource {
 }
 
 /** Where this run's outputs were saved on this computer, and how many files. */
-export function savedOutputs(engine: Engine, historyKey: string, runId: string) {
+export function savedOutputs(engine: Pick<Engine, 'history'>, historyKey: string, runId: string) {
   const [saved] = engine.history.savedOutputsOf(historyKey, [runId])
   return { folder: saved?.folder ?? '', files: saved?.files ?? 0 }
 }
@@ -79,7 +89,7 @@ export function savedOutputs(engine: Engine, historyKey: string, runId: string) 
  * comes back whole, a big one's as its counts, its rows then read a window at a time.
  */
 async function runOverview(
-  ctx: VerbContext,
+  ctx: VerbContext<RunServices>,
   source: RunsSource,
   environment: string,
   runId: string,
@@ -123,7 +133,7 @@ async function runOverview(
 }
 
 export function runVerbs(
-  ctx: VerbContext,
+  ctx: VerbContext<RunServices>,
   source: RunsSource,
 ): Verbs<
   | 'listRuns'
@@ -204,7 +214,9 @@ export function runVerbs(
 }
 
 /** A big run's rows and outputs a window at a time, from what the engine stored of it. */
-export function runWindowVerbs(ctx: VerbContext): Verbs<'getRunRows' | 'getRunOutputs'> {
+export function runWindowVerbs(
+  ctx: VerbContext<Connects & Pick<Engine, 'runRows'>>,
+): Verbs<'getRunRows' | 'getRunOutputs'> {
   return {
     async getRunRows(args) {
       const { historyKey } = await ctx.engine.connect({ env: args.environment })

@@ -2,6 +2,7 @@
 import type { SettingsView } from '../../../shared/bridge'
 import { EngineError } from '../../errors'
 import type { VerbContext, Verbs } from './context'
+import { defined } from '../../../shared/defined'
 
 export function settingsVerbs(
   ctx: VerbContext<unknown>,
@@ -10,15 +11,10 @@ export function settingsVerbs(
   return {
     getSettings: async () => settings.read(),
     async updateSettings(args) {
-      return settings.update({
-        ...(args.outputsFolder !== undefined ? { outputsFolder: args.outputsFolder } : {}),
-        ...(args.notifications !== undefined ? { notifications: args.notifications } : {}),
-        ...(args.downloadConcurrency !== undefined
-          ? { downloadConcurrency: args.downloadConcurrency }
-          : {}),
-        ...(args.theme !== undefined ? { theme: args.theme } : {}),
-        ...(args.autoSaveOutputs !== undefined ? { autoSaveOutputs: args.autoSaveOutputs } : {}),
-      })
+      const { outputsFolder, notifications, downloadConcurrency, theme, autoSaveOutputs } = args
+      return settings.update(
+        defined({ outputsFolder, notifications, downloadConcurrency, theme, autoSaveOutputs }),
+      )
     },
     /** The desktop's folder picker for the outputs folder (a browser page has none). */
     async chooseOutputsFolder(): Promise<SettingsView | null> {

@@ -4,7 +4,7 @@
  * without an answer, which are sent again with the same request id.
  */
 import { amountT } from '../../../shared/format/amounts'
-import { withMonthlyLimit } from '../../flows/usage/limit'
+import { withMonthlyLimit, type LimitServices } from '../../flows/usage/limit'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type {
@@ -23,8 +23,7 @@ import {
   planRetryFailed,
   type Plan,
 } from '../../flows/spend'
-import type { SpendServices } from '../../flows/spend/plan'
-import { planSend } from '../../flows/spend/plan-send'
+import { planSend, type SendServices } from '../../flows/spend/plan-send'
 import type { ReadCorrected } from '../../flows/spend/retry-workbook'
 import { keepSetAsideWithRun, type ReadSheet } from '../../flows/spend/set-aside'
 import { parseInputWorkbook } from '../../workbooks'
@@ -34,10 +33,16 @@ import { pendingView } from '../presenters/pending-view'
 import { planView } from '../presenters/plan-view'
 import { throttled } from '../types'
 import type { Engine } from '../../engine'
-import type { VerbContext, Verbs } from './context'
+import type { Connects, VerbContext, Verbs } from './context'
+import { defined } from '../../../shared/defined'
+
+/** What planning and confirming a send use of the engine. */
+type PlanServices = Connects & SendServices & LimitServices
+type SpendVerbServices = PlanServices &
+  Pick<Engine, 'callbackAddresses' | 'drafts' | 'workbookWorker' | 'uploads'>
 
 export function spendVerbs(
-  ctx: VerbContext,
+  ctx: VerbContext<SpendVerbServices>,
 ): Verbs<
   | 'uploadFiles'
   | 'planSubmission'
@@ -104,7 +109,9 @@ export function spendVerbs(
 /** What was sent and never answered (a crash, a lost answer): listed, and sent again on demand. */
 function pendingVerbs({
   engine,
-}: VerbContext): Verbs<'listPendingSubmissions' | 'resendPendingSubmissions'> {
+}: VerbContext<Connects & Pick<Engine, 'submissions'>>): Verbs<
+  'listPendingSubmissions' | 'resendPendingSubmissions'
+> {
   /** Environments whose unanswered submissions are being sent again now. */
   const resending = new Set<string>()
   const connect = (environment: string) => engine.connect({ env: environment })
@@ -135,7 +142,7 @@ function pendingVerbs({
 
 /** The failed rows of a run as a plan: fixed as typed in the app, or from a corrected workbook. */
 async function retryPlan(
-  engine: SpendServices & Pick<Engine, 'home' | 'mappings'>,
+  engine: SendServices,
   connection: Connection,
   args: RequestArgs<'planRetryFailed'>,
 ): Promise<Plan> {
@@ -162,7 +169,7 @@ async function retryPlan(
 
 /** Sends a plan the user confirmed; rows it set aside are kept with the run it became. */
 async function confirmSubmission(
-  ctx: VerbContext,
+  ctx: VerbContext<PlanServices>,
   args: RequestArgs<'confirmSubmission'>,
 ): Promise<SubmissionView> {
   const { engine } = ctx
@@ -199,7 +206,9 @@ async function confirmSubmission(
 }
 
 /** After a pilot: what is left of its workbook, and the plan that sends it. */
-function restOfPilotVerbs(ctx: VerbContext): Verbs<'getPilotRest' | 'planRestOfPilot'> {
+function restOfPilotVerbs(
+  ctx: VerbContext<PlanServices>,
+): Verbs<'getPilotRest' | 'planRestOfPilot'> {
   const { engine } = ctx
   return {
     async getPilotRest(args) {
@@ -242,7 +251,7 @@ const UPLOAD_STOPPED = {
  * worker, the one the check used; its temporary copy goes with the plan.
  */
 async function planFromFile(
-  ctx: VerbContext,
+  ctx: VerbContext<SendServices & Pick<Engine, 'workbookWorker'>>,
   connection: Connection,
   args: RequestArgs<'planSubmission'>,
   signal?: AbortSignal,
@@ -276,7 +285,7 @@ async function planFromFile(
       runValues: args.runValues,
       fromNewRun: true,
     },
-    signal ? { signal } : {},
+    defined({ signal }),
   )
 }
 
@@ -286,7 +295,7 @@ async function planFromFile(
  * streaming upload.
  */
 async function uploadFiles(
-  ctx: VerbContext,
+  ctx: VerbContext<Pick<Engine, 'home' | 'uploads'>>,
   connection: Connection,
   files: RequestArgs<'uploadFiles'>['files'],
   onProgress: (progress: UploadProgressArgs) => void,
@@ -309,7 +318,7 @@ async function uploadFiles(
       names.set(path, file.name)
     }
     const results = await ctx.engine.uploads.files(connection, paths, {
-      ...(signal ? { signal } : {}),
+      ...defined({ signal }),
       onProgress: (p) =>
         onProgress({
           name: names.get(p.path) ?? p.filename,

@@ -7,6 +7,7 @@
 import type { Artifact } from '../../../shared/contract'
 import type { ArtifactPreviewView } from '../../../shared/bridge'
 import type { ApiClient } from '../../service'
+import { defined } from '../../../shared/defined'
 
 /** Text shown at most (bytes). */
 export const TEXT_PREVIEW_BYTES = 64 * 1024
@@ -159,7 +160,7 @@ export async function previewArtifact(
   // Images are shown whole or not at all; text asks only for its first bytes.
   const response = await client.fetchArtifact(artifact.accessUrl, {
     headers: kind === 'image' ? {} : { Range: `bytes=0-${limit - 1}` },
-    ...(options.signal ? { signal: options.signal } : {}),
+    ...defined({ signal: options.signal }),
   })
   const length = Number(response.headers.get('content-length') ?? NaN)
   if (kind === 'image' && Number.isFinite(length) && length > limit) {

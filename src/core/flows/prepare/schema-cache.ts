@@ -9,6 +9,7 @@ import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import type { Db } from '../../storage/db'
 import { SchemaCacheTable } from '../../storage/tables/schema-cache'
+import { defined } from '../../../shared/defined'
 
 export interface CachedSchema {
   schema: OfficialTemplateSchema
@@ -112,7 +113,7 @@ export class Schemas {
   ): Promise<CachedSchema> {
     return templateSchema(this.table, connection, templateId, {
       ...options,
-      ...(this.programSinceMs !== undefined ? { programSinceMs: this.programSinceMs } : {}),
+      ...defined({ programSinceMs: this.programSinceMs }),
     })
   }
 

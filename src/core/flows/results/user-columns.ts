@@ -8,6 +8,7 @@ import type { OfficialTemplateSchema } from '../../../shared/contract'
 import { parseInputWorkbook } from '../../workbooks'
 import type { ColumnMappings } from '../prepare/column-mappings'
 import type { Submission } from '../../storage/tables/submissions'
+import { defined } from '../../../shared/defined'
 
 export interface UserColumn {
   key: string
@@ -33,7 +34,7 @@ export async function userColumnsOf(
     keepRows: false,
     checkFiles: false,
     rememberedMaps: remembered,
-    ...(signal ? { signal } : {}),
+    ...defined({ signal }),
   }).catch(() => null)
   const outcome = read?.mapping
   if (!outcome || outcome.source !== 'remembered') return undefined

@@ -7,6 +7,7 @@ import type { RunDetail, RunSummary } from '../../../shared/contract'
 import type { Connection } from '../../environments/connection'
 import type { History } from '../../storage/run-history'
 import { isOutage, type Outage, type RunWatcher, type RunWatcherOptions } from './run-watcher'
+import { defined } from '../../../shared/defined'
 
 export interface WatchRunOptions {
   /** The run changed; `recent` are the newest runs of the account (for the pace of earlier runs). */
@@ -42,7 +43,7 @@ export async function watchRunToEnd(
   const watcher = services.watcher(connection, {
     minMs: options.minMs ?? 500,
     maxMs: options.maxMs ?? 5000,
-    ...(options.outageRetryMs ? { outageRetryMs: options.outageRetryMs } : {}),
+    ...defined({ outageRetryMs: options.outageRetryMs || undefined }),
   })
   const { onProgress, onUnreachable, onReachable } = options
   if (onProgress) watcher.on('progress', (run) => onProgress(run, watcher.newestRuns))

@@ -28,6 +28,7 @@ import { isBlankText, isTotalRow, RowTally } from './row-shape'
 import { WholeColumns } from './whole-columns'
 import { KeptRows } from './kept-rows'
 import type { SpillWriter } from './row-spill'
+import { defined } from '../../../shared/defined'
 
 const REPLACEMENT = '\uFFFD'
 
@@ -375,9 +376,7 @@ export class Collector implements RowSink {
   private shape(): Partial<ReadResult> {
     const read = this.sheetRead
     return {
-      ...(read?.sheet !== undefined ? { sheet: read.sheet } : {}),
-      ...(read?.sheets ? { sheets: read.sheets } : {}),
-      ...(read?.choices ? { sheetChoices: read.choices } : {}),
+      ...defined({ sheet: read?.sheet, sheets: read?.sheets, sheetChoices: read?.choices }),
       ...this.tally.result(),
       ...this.kept.sourceRows.result(),
     }

@@ -15,6 +15,7 @@ import { annotateHere, type AnnotateResult, type CheckedWorkbook } from '../writ
 import { writeResultsFile, type ResultsPlan } from '../write/results-workbook'
 import { unpackedRead, type PackedRead } from './packed-rows'
 import { inWorker, type Failure, type WorkerOptions } from './run-in-worker'
+import { defined } from '../../../shared/defined'
 
 export interface ParseOptions extends ReadOptions, WorkerOptions {
   /**
@@ -46,7 +47,7 @@ export async function parseInputWorkbook(
   } = options
   // One reader, wherever it runs: the worker's entry calls the same function with these options.
   const here = () =>
-    readInputWorkbook(source, schema, { ...readOptions, ...(onProgress ? { onProgress } : {}) })
+    readInputWorkbook(source, schema, { ...readOptions, ...defined({ onProgress }) })
   if (onThisThreadUpToBytes && (await smallCsv(source, onThisThreadUpToBytes))) {
     signal?.throwIfAborted()
     try {
@@ -154,8 +155,7 @@ export async function annotateWorkbook(
     fileErrors,
     rowErrors,
     errorCells,
-    ...(unreadable ? { unreadable } : {}),
-    ...(sheet !== undefined ? { sheet } : {}),
+    ...defined({ unreadable: unreadable || undefined, sheet }),
   }
   return inWorker<AnnotateResult>(
     {
@@ -163,7 +163,7 @@ export async function annotateWorkbook(
       sourcePath,
       checked,
       outPath,
-      ...(loadWholeMaxBytes !== undefined ? { loadWholeMaxBytes } : {}),
+      ...defined({ loadWholeMaxBytes }),
     },
     workerOptions,
     () => annotateHere(sourcePath, checked, outPath, { loadWholeMaxBytes }),
