@@ -65,8 +65,6 @@ export function RunsTable(props: {
         <RunRow
           run={run}
           index={place.index}
-          start={place.start}
-          size={place.size}
           now={now}
           earlier={earlier.get(run.runId) ?? null}
           marks={marks?.[run.runId] ?? NO_ROW_MARKS}
@@ -83,14 +81,12 @@ export function RunsTable(props: {
 }
 
 /**
- * One run's row. Memoized: scrolling moves rows (a new `start`) and adds a few; the others are
- * not rendered again, which keeps every frame short with thousands of runs.
+ * One run's row. Memoized: scrolling adds a few rows and drops a few; the others are not
+ * rendered again, which keeps every frame short with thousands of runs.
  */
 const RunRow = memo(function RunRow(props: {
   run: RunSummary
   index: number
-  start: number
-  size: number
   now: number
   earlier: EarlierPace | null
   marks: RowMarks
@@ -112,7 +108,7 @@ const RunRow = memo(function RunRow(props: {
     <VirtualRow
       data-run-id={run.runId}
       {...(props.lastSeen && !isTerminalStatus(run.status) ? { 'data-last-seen': '' } : {})}
-      place={{ index: props.index, start: props.start, size: props.size }}
+      place={{ index: props.index }}
     >
       <td className={props.chosen ? 'run-cell-choosing' : undefined}>
         {props.chosen && (
