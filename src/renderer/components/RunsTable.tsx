@@ -61,6 +61,7 @@ export function RunsTable(props: {
       {...RUNS_TABLE}
       items={props.runs}
       onEndReached={props.onEndReached}
+      recycle
       renderRow={(run, place) => (
         <RunRow
           run={run}
@@ -81,8 +82,9 @@ export function RunsTable(props: {
 }
 
 /**
- * One run's row. Memoized: scrolling adds a few rows and drops a few; the others are not
- * rendered again, which keeps every frame short with thousands of runs.
+ * One run's row. Memoized: scrolling by a little adds a few rows and drops a few (their nodes
+ * passed on to the rows that come); the others are not rendered again, which keeps every frame
+ * short with thousands of runs.
  */
 const RunRow = memo(function RunRow(props: {
   run: RunSummary

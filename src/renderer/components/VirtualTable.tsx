@@ -1,6 +1,7 @@
 import { Fragment, useCallback, useEffect, useRef, type CSSProperties, type ReactNode } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { ColumnHeadings, type ColumnHeading } from './ColumnHeadings'
+import { useRowSlots } from './row-slots'
 
 /** Where one visible row sits: its position in the list. */
 export interface RowPlace {
@@ -26,11 +27,11 @@ interface VirtualTableProps<T> {
   endMargin?: number
   overscan?: number
   /**
-   * Rows keep their DOM nodes by their place on screen rather than by item: the first row drawn
-   * is always the first node, and so on, so a screen of new rows is text and attributes changed
-   * in place instead of elements made, styled and thrown away, and no node is ever moved (a moved
-   * node is styled and laid out anew). The nodes stay in the rows' order, for the keyboard and
-   * screen readers. For tables scrolled far at a time whose rows hold no state of their own.
+   * Rows hand their DOM nodes on as they scroll (`row-slots.ts`): a row new to the view takes
+   * the nodes of a row gone, so a screen of new rows is text and attributes changed in place
+   * instead of elements made, styled and thrown away. The nodes stay in the rows' order, for the
+   * keyboard and screen readers. For tables scrolled far at a time whose rows hold no state of
+   * their own (a row's component passes to another row).
    */
   recycle?: boolean
 }
@@ -73,6 +74,10 @@ export function VirtualTable<T>(props: VirtualTableProps<T>) {
     getItemKey,
   })
   const visible = virtualizer.getVirtualItems()
+  const slots = useRowSlots(
+    visible.map((v) => String(v.key)),
+    props.recycle ?? false,
+  )
   const count = items.length
   useRangeTold(visible[0]?.index ?? -1, visible.at(-1)?.index ?? -1, count, {
     onEndReached,
@@ -109,10 +114,10 @@ export function VirtualTable<T>(props: VirtualTableProps<T>) {
               const item = items[v.index]
               if (item === undefined) return null
               return (
-                // The virtualizer's key (or the row's place on screen): a row keeps its DOM node
-                // while it scrolls. Its own item is the place, the same object while sizes do not
-                // change, so a memoized row given it is not drawn again as the list scrolls.
-                <Fragment key={props.recycle ? v.index - visible[0]!.index : v.key}>
+                // The virtualizer's key (or the row's slot): a row keeps its DOM node while it
+                // scrolls. Its place is the same object while sizes do not change, so a memoized
+                // row given it is not drawn again as the list scrolls.
+                <Fragment key={slots?.get(String(v.key)) ?? v.key}>
                   {props.renderRow(item, v)}
                 </Fragment>
               )
