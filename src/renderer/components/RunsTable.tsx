@@ -103,6 +103,8 @@ const RunRow = memo(function RunRow(props: {
   const fraction = runDoneFraction(run)
   const name = runWords(run)
   const started = run.startedAtUnix || run.createdAtUnix
+  // Worked out once: a date's words are the dearest part of drawing a row that comes into view.
+  const when = formatUnixTime(started, now)
   const what =
     [run.templateName || run.market?.skillName, run.inputFilename].filter(Boolean).join(' · ') ||
     'Run'
@@ -132,11 +134,11 @@ const RunRow = memo(function RunRow(props: {
           {name}
         </button>
         {/* Cut to the column's width: its whole text is always its tooltip (nothing measured). */}
-        <span className="run-sub" title={`${what} · ${formatUnixTime(started, now)}`}>
+        <span className="run-sub" title={`${what} · ${when}`}>
           {what}
           {' · '}
           <time dateTime={started ? new Date(started * 1000).toISOString() : undefined}>
-            {formatUnixTime(started, now)}
+            {when}
           </time>
         </span>
       </td>
