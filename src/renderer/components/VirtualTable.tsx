@@ -43,16 +43,13 @@ interface VirtualTableProps<T> {
  * Rows have a fixed height, which keeps scrolling free of measuring.
  *
  * The rows drawn sit in the normal flow below a padding as tall as the rows above them, and carry
- * no inline style (their height comes from the table's `--row-height`). Placed each by a
- * `translateY` of its own, every row had a new inline style at every frame, which Chromium styled
- * from scratch: a trace of the batch page showed style recalculation of 1 to 14 ms a frame for
- * about 100 elements, growing until a major GC, and paint six times what it is now. Only the
- * body's padding changes as the list scrolls.
+ * no inline style (their height comes from the table's `--row-height`): a `translateY` per row
+ * would be a new inline style per row at every frame, which Chromium styles from scratch (on the
+ * batch page, 1 to 14 ms of style a frame). Only the body's padding changes as the list scrolls.
  *
  * The scroll area sits alone in a block (`.table-frame`) and is sized without its contents
- * (`contain: strict`), which makes it where Chromium's layout stops: Chromium never lays out a
- * flex item on its own, so while the scroll area was a card's flex item, every frame of a scroll
- * laid out the whole page from the document down.
+ * (`contain: strict`), so Chromium's layout of a scroll stops there: a flex item is never laid
+ * out on its own, and as a card's flex item the scroll area had the whole page laid out again.
  */
 export function VirtualTable<T>(props: VirtualTableProps<T>) {
   const scroller = useRef<HTMLDivElement>(null)
