@@ -61,12 +61,11 @@ export function RunsTable(props: {
       {...RUNS_TABLE}
       items={props.runs}
       onEndReached={props.onEndReached}
+      recycle
       renderRow={(run, place) => (
         <RunRow
           run={run}
           index={place.index}
-          start={place.start}
-          size={place.size}
           now={now}
           earlier={earlier.get(run.runId) ?? null}
           marks={marks?.[run.runId] ?? NO_ROW_MARKS}
@@ -83,14 +82,13 @@ export function RunsTable(props: {
 }
 
 /**
- * One run's row. Memoized: scrolling moves rows (a new `start`) and adds a few; the others are
- * not rendered again, which keeps every frame short with thousands of runs.
+ * One run's row. Memoized: scrolling by a little adds a few rows and drops a few (their nodes
+ * passed on to the rows that come); the others are not rendered again, which keeps every frame
+ * short with thousands of runs.
  */
 const RunRow = memo(function RunRow(props: {
   run: RunSummary
   index: number
-  start: number
-  size: number
   now: number
   earlier: EarlierPace | null
   marks: RowMarks
@@ -105,6 +103,8 @@ const RunRow = memo(function RunRow(props: {
   const fraction = runDoneFraction(run)
   const name = runWords(run)
   const started = run.startedAtUnix || run.createdAtUnix
+  // Worked out once: a date's words are the dearest part of drawing a row that comes into view.
+  const when = formatUnixTime(started, now)
   const what =
     [run.templateName || run.market?.skillName, run.inputFilename].filter(Boolean).join(' · ') ||
     'Run'
@@ -112,7 +112,7 @@ const RunRow = memo(function RunRow(props: {
     <VirtualRow
       data-run-id={run.runId}
       {...(props.lastSeen && !isTerminalStatus(run.status) ? { 'data-last-seen': '' } : {})}
-      place={{ index: props.index, start: props.start, size: props.size }}
+      place={{ index: props.index }}
     >
       <td className={props.chosen ? 'run-cell-choosing' : undefined}>
         {props.chosen && (
@@ -134,11 +134,11 @@ const RunRow = memo(function RunRow(props: {
           {name}
         </button>
         {/* Cut to the column's width: its whole text is always its tooltip (nothing measured). */}
-        <span className="run-sub" title={`${what} · ${formatUnixTime(started, now)}`}>
+        <span className="run-sub" title={`${what} · ${when}`}>
           {what}
           {' · '}
           <time dateTime={started ? new Date(started * 1000).toISOString() : undefined}>
-            {formatUnixTime(started, now)}
+            {when}
           </time>
         </span>
       </td>

@@ -1,12 +1,11 @@
-import { Fragment, useCallback, useEffect, useRef, type ReactNode } from 'react'
+import { Fragment, useCallback, useEffect, useRef, type CSSProperties, type ReactNode } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { ColumnHeadings, type ColumnHeading } from './ColumnHeadings'
+import { useRowSlots } from './row-slots'
 
-/** Where one visible row sits: its position in the list and its place in the scroll area. */
+/** Where one visible row sits: its position in the list. */
 export interface RowPlace {
   index: number
-  start: number
-  size: number
 }
 
 /** What a VirtualTable is given: its items, their rows and how the table reads. */
@@ -17,7 +16,7 @@ interface VirtualTableProps<T> {
   /** The scroll area's name for screen readers, e.g. "Runs table, scrollable". */
   label: string
   tableClassName: string
-  /** A shorter scroll area, for tables inside a card. */
+  /** A shorter scroll area, for tables inside a card: as tall as its rows, up to a cap. */
   short?: boolean
   /** The columns' headings, in order. */
   columns: readonly ColumnHeading[]
@@ -28,20 +27,29 @@ interface VirtualTableProps<T> {
   endMargin?: number
   overscan?: number
   /**
-   * Rows keep their DOM nodes by their place on screen rather than by item: the first row drawn
-   * is always the first node, and so on, so a screen of new rows is text and attributes changed
-   * in place instead of elements made, styled and thrown away, and no node is ever moved (a moved
-   * node is styled and laid out anew). The nodes stay in the rows' order, for the keyboard and
-   * screen readers. For tables scrolled far at a time whose rows hold no state of their own.
+   * Rows hand their DOM nodes on as they scroll (`row-slots.ts`): a row new to the view takes
+   * the nodes of a row gone, so a screen of new rows is text and attributes changed in place
+   * instead of elements made, styled and thrown away. The nodes stay in the rows' order, for the
+   * keyboard and screen readers. For tables scrolled far at a time whose rows hold no state of
+   * their own (a row's component passes to another row).
    */
   recycle?: boolean
 }
 
 /**
  * A table whose rows are virtualized (TanStack Virtual): a fixed scroll area reachable by
- * keyboard, a sticky header, and only the rows in view in the page, each placed by transform.
- * `onEndReached` is called when the last rows come within `endMargin` rows of the bottom, so a
- * caller can ask for more. Rows have a fixed height, which keeps scrolling free of measuring.
+ * keyboard, a sticky header, and only the rows in view in the page. `onEndReached` is called
+ * when the last rows come within `endMargin` rows of the bottom, so a caller can ask for more.
+ * Rows have a fixed height, which keeps scrolling free of measuring.
+ *
+ * The rows drawn sit in the normal flow below a padding as tall as the rows above them, and carry
+ * no inline style (their height comes from the table's `--row-height`): a `translateY` per row
+ * would be a new inline style per row at every frame, which Chromium styles from scratch (on the
+ * batch page, 1 to 14 ms of style a frame). Only the body's padding changes as the list scrolls.
+ *
+ * The scroll area sits alone in a block (`.table-frame`) and is sized without its contents
+ * (`contain: strict`), so Chromium's layout of a scroll stops there: a flex item is never laid
+ * out on its own, and as a card's flex item the scroll area had the whole page laid out again.
  */
 export function VirtualTable<T>(props: VirtualTableProps<T>) {
   const scroller = useRef<HTMLDivElement>(null)
@@ -63,6 +71,10 @@ export function VirtualTable<T>(props: VirtualTableProps<T>) {
     getItemKey,
   })
   const visible = virtualizer.getVirtualItems()
+  const slots = useRowSlots(
+    visible.map((v) => String(v.key)),
+    props.recycle ?? false,
+  )
   const count = items.length
   useRangeTold(visible[0]?.index ?? -1, visible.at(-1)?.index ?? -1, count, {
     onEndReached,
@@ -71,39 +83,62 @@ export function VirtualTable<T>(props: VirtualTableProps<T>) {
   })
 
   return (
-    <div
-      ref={scroller}
-      className={props.short ? 'table-scroll table-scroll-short' : 'table-scroll'}
-      tabIndex={0}
-      role="region"
-      aria-label={props.label}
-    >
-      <table
-        className={`grid-table virtual-table ${props.tableClassName}`}
-        aria-rowcount={count + 1}
+    <div className="table-frame">
+      <div
+        ref={scroller}
+        {...scrollArea(props.short ?? false, count * rowHeight)}
+        tabIndex={0}
+        role="region"
+        aria-label={props.label}
       >
-        <thead>
-          <tr aria-rowindex={1}>
-            <ColumnHeadings headings={props.columns} />
-          </tr>
-        </thead>
-        <tbody style={{ height: `${virtualizer.getTotalSize()}px` }}>
-          {visible.map((v) => {
-            const item = items[v.index]
-            if (item === undefined) return null
-            return (
-              // The virtualizer's key (or the row's place on screen): a row keeps its DOM node
-              // while it scrolls. Its own item is the place, the same object while sizes do not change, so
-              // a memoized row given it is not drawn again as the list scrolls.
-              <Fragment key={props.recycle ? v.index - visible[0]!.index : v.key}>
-                {props.renderRow(item, v)}
-              </Fragment>
-            )
-          })}
-        </tbody>
-      </table>
+        <table
+          className={`grid-table virtual-table ${props.tableClassName}`}
+          aria-rowcount={count + 1}
+          style={{ '--row-height': `${rowHeight}px` } as CSSProperties}
+        >
+          <thead>
+            <tr aria-rowindex={1}>
+              <ColumnHeadings headings={props.columns} />
+            </tr>
+          </thead>
+          <tbody
+            style={{
+              height: `${virtualizer.getTotalSize()}px`,
+              paddingTop: `${visible[0]?.start ?? 0}px`,
+            }}
+          >
+            {visible.map((v) => {
+              const item = items[v.index]
+              if (item === undefined) return null
+              return (
+                // The virtualizer's key (or the row's slot): a row keeps its DOM node while it
+                // scrolls. Its place is the same object while sizes do not change, so a memoized
+                // row given it is not drawn again as the list scrolls.
+                <Fragment key={slots?.get(String(v.key)) ?? v.key}>
+                  {props.renderRow(item, v)}
+                </Fragment>
+              )
+            })}
+          </tbody>
+        </table>
+      </div>
     </div>
   )
+}
+
+/** The most a short table's scroll area grows to, in px. */
+const SHORT_HEIGHT = 360
+
+/**
+ * The scroll area's class and size. A short table is as tall as its rows up to SHORT_HEIGHT;
+ * once its rows alone fill that, it is given that height outright, so that its size does not
+ * depend on what is inside and a scroll lays out the table alone.
+ */
+function scrollArea(short: boolean, rowsHeight: number) {
+  if (!short) return { className: 'table-scroll' }
+  if (rowsHeight >= SHORT_HEIGHT)
+    return { className: 'table-scroll', style: { height: SHORT_HEIGHT } }
+  return { className: 'table-scroll table-scroll-short', style: { maxHeight: SHORT_HEIGHT } }
 }
 
 /** Tells the caller which positions are in view, and when the last rows come near. */
@@ -132,11 +167,7 @@ export function VirtualRow(
 ) {
   const { place, children, ...data } = props
   return (
-    <tr
-      {...data}
-      aria-rowindex={place.index + 2}
-      style={{ transform: `translateY(${place.start}px)`, height: `${place.size}px` }}
-    >
+    <tr {...data} aria-rowindex={place.index + 2}>
       {children}
     </tr>
   )

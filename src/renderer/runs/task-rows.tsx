@@ -39,14 +39,28 @@ function tableProps(marks: RowMarks | null, overscan = 10) {
   }
 }
 
-/** One row; drawn again only when its task, place or mark changed (pages come as it scrolls). */
+/**
+ * One row, or "Loading…" in the same cells while its page is on its way (so its nodes are kept
+ * when the page comes); drawn again only when its task, place or mark changed.
+ */
 const TaskRow = memo(function TaskRow(props: {
-  task: RunTask
+  task: RunTask | undefined
   place: RowPlace
   rowNumbers: number[] | null
   marks: RowMarks | null
 }) {
-  const { task, place, rowNumbers, marks } = props
+  const { place, rowNumbers, marks } = props
+  if (!props.task)
+    return (
+      <VirtualRow place={place} data-loading="">
+        {marks && <td />}
+        <td className="muted">Loading…</td>
+        <td />
+        <td />
+        <td />
+      </VirtualRow>
+    )
+  const task = props.task
   return (
     <VirtualRow data-task-id={task.taskId} place={place}>
       {marks && (
@@ -129,18 +143,15 @@ export function WindowedRowsTable(props: {
       items={positions}
       itemKey={positionKey}
       onRangeChange={window.showRange}
-      renderRow={(index, place) => {
-        const task = window.at(index)
-        return task ? (
-          <TaskRow task={task} place={place} rowNumbers={overview.rowNumbers} marks={marks} />
-        ) : (
-          <VirtualRow place={place}>
-            <td className="muted" colSpan={marks ? 5 : 4}>
-              Loading…
-            </td>
-          </VirtualRow>
-        )
-      }}
+      recycle
+      renderRow={(index, place) => (
+        <TaskRow
+          task={window.at(index)}
+          place={place}
+          rowNumbers={overview.rowNumbers}
+          marks={marks}
+        />
+      )}
     />
   )
 }
