@@ -12,3 +12,5 @@ process.env.BIG_RUN_INLINE ??= '1'
 process.env.BIG_RUN_CONCURRENCY ??= '32'
 process.env.BIG_RUN_TASK_MS ??= '5'
 await import('./big-run.bench')
+
+export {}

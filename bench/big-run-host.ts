@@ -8,7 +8,8 @@
  * follow belong to, `heap` prints the JavaScript heap's peaks by phase, `pauses` the longest the
  * engine's thread was held by phase, `looks` how long each read of a run's detail took (from
  * the request to the answer's last byte, read as the engine reads it: parsed and stored as it
- * comes), by phase, `quit` stops. BIG_RUN_PART_ROWS sets the environment's rows per request, as
+ * comes), by phase, `bridge VERB ARGS` calls a Bridge verb as the desktop window does (over IPC,
+ * where a file goes by its path) and prints `bridge ANSWER`, `quit` stops. BIG_RUN_PART_ROWS sets the environment's rows per request, as
  * `skill-runner env rows` does, so a larger sheet is planned in parts of that size.
  */
 import { createInterface } from 'node:readline'
@@ -21,6 +22,7 @@ import {
   type HttpAnswer,
   type HttpInit,
 } from '../src/core/service'
+import { createDispatch } from '../src/shared/bridge'
 import { startBrowserMode } from '../src/web/app'
 import { rendererDir } from '../test/e2e/support'
 
@@ -41,7 +43,6 @@ function kindOf(input: string, init?: HttpInit): string {
 }
 /** How long each read of a run's detail took (ms), by the phase it began in. */
 const looks = new Map<string, number[]>()
-const DETAIL_READ = 'GET /svc/v1/runs/{id}'
 /** The answer, its body timed from the request until its last byte is taken. */
 function timed(answer: HttpAnswer, startedMs: number, during: string): HttpAnswer {
   if (!answer.body) return answer
@@ -60,7 +61,7 @@ const ownClient = nodeHttpFetcher()
 const countingFetch: FetchLike = async (input, init) => {
   const kind = kindOf(input, init)
   counts.set(kind, (counts.get(kind) ?? 0) + 1)
-  if (kind !== DETAIL_READ) return ownClient(input, init)
+  if (!/^GET .*\/runs\/\{id\}$/.test(kind)) return ownClient(input, init)
   const during = phase
   const startedMs = performance.now()
   return timed(await ownClient(input, init), startedMs, during)
@@ -82,6 +83,8 @@ const mode = await startBrowserMode({
   rendererDir,
 })
 console.log(`app at ${mode.url}`)
+/** The same Bridge service as the page's, reached as the desktop window reaches it. */
+const dispatch = createDispatch(mode.service.handlers)
 
 /** The JavaScript heap's peaks (MB) by phase: what V8 holds, garbage included, apart from code. */
 const heapPeaks = new Map<string, { heapTotal: number; heapUsed: number; external: number }>()
@@ -110,7 +113,11 @@ for await (const line of createInterface({ input: process.stdin })) {
   else if (line === 'reset') counts.clear()
   else if (line.startsWith('phase ')) phase = line.slice(6)
   else if (line === 'heap') console.log(`heap ${JSON.stringify(Object.fromEntries(heapPeaks))}`)
-  else if (line === 'looks') console.log(`looks ${JSON.stringify(Object.fromEntries(looks))}`)
+  else if (line.startsWith('bridge ')) {
+    const [, verb = '', args = '{}'] = /^bridge (\S+) (.*)$/.exec(line) ?? []
+    const answer = await dispatch(verb, JSON.parse(args), { transport: 'ipc' })
+    console.log(`bridge ${JSON.stringify(answer)}`)
+  } else if (line === 'looks') console.log(`looks ${JSON.stringify(Object.fromEntries(looks))}`)
   else if (line === 'pauses') console.log(`pauses ${JSON.stringify(Object.fromEntries(pauses))}`)
   else if (line.startsWith('saved ')) {
     const { historyKey } = await engine.connect({ env: 'Bench' })

@@ -166,6 +166,17 @@ function sampleNative() {
   nativePeaks.set(phaseKind, Math.max(allocatorHeapMb(host.pid!), nativePeaks.get(phaseKind) ?? 0))
 }
 const nativeSampler = setInterval(sampleNative, 1000)
+/** A Bridge verb called in the host as the desktop window calls it (a file by its path). */
+async function hostBridge<T>(verb: string, args: unknown): Promise<T> {
+  host.stdin!.write(`bridge ${verb} ${JSON.stringify(args)}\n`)
+  const answer = JSON.parse((await nextLine()).replace(/^bridge /, '')) as {
+    ok: boolean
+    value?: T
+    error?: unknown
+  }
+  if (!answer.ok) throw new Error(`${verb}: ${JSON.stringify(answer.error)}`)
+  return answer.value as T
+}
 async function hostCounts(): Promise<Record<string, number>> {
   host.stdin!.write('counts\n')
   return JSON.parse((await nextLine()).replace(/^counts /, '')) as Record<string, number>
@@ -240,7 +251,8 @@ try {
   await bridge('updateSettings', { outputsFolder: join(dir, 'outputs') })
   enter('planning the sheet')
   let started = Date.now()
-  const plan = await bridge<{ planId: string; parts?: { count: number } }>('planSubmission', {
+  // As the desktop app sends a sheet: by its path (browser mode takes only a file's bytes).
+  const plan = await hostBridge<{ planId: string; parts?: { count: number } }>('planSubmission', {
     environment: ENV,
     file: sheet,
     target: { kind: 'template', templateId: 'row-echo' },
@@ -251,7 +263,7 @@ try {
     throw new Error(`the plan has ${plan.parts?.count ?? 1} parts, not ${PARTS}`)
   enter(`sending the sheet in ${PARTS} parts`)
   started = Date.now()
-  const sent = await bridge<{ runId: string }>('confirmSubmission', {
+  const sent = await hostBridge<{ runId: string }>('confirmSubmission', {
     environment: ENV,
     planId: plan.planId,
     confirmed: true,
@@ -337,26 +349,23 @@ try {
   const keepMs = Date.now() - keepStarted
 
   let downloadMs = 0
-  let resultsMs = 0
-  let resultRows = 0
-  let resultBytes = 0
-  let failedDownloads = 0
   for (const id of runIds) {
     enter(`saving the outputs of ${id}`)
-    let started = Date.now()
+    const started = Date.now()
     await bridge('downloadRun', { environment: ENV, runId: id })
     downloadMs += Date.now() - started
-    enter(`writing the results workbook of ${id}`)
-    started = Date.now()
-    const results = await bridge<{ path: string; rows: number; failedDownloads: number }>(
-      'saveResultsWorkbook',
-      { environment: ENV, runId: id },
-    )
-    resultsMs += Date.now() - started
-    resultRows += results.rows
-    resultBytes += statSync(results.path).size
-    failedDownloads += results.failedDownloads
   }
+  // The parts are one batch: the results workbook of any of them holds every row of the sheet.
+  enter(`writing the results workbook of ${runId}`)
+  const resultsStarted = Date.now()
+  const results = await bridge<{ path: string; rows: number; failedDownloads: number }>(
+    'saveResultsWorkbook',
+    { environment: ENV, runId },
+  )
+  const resultsMs = Date.now() - resultsStarted
+  const resultRows = results.rows
+  const resultBytes = statSync(results.path).size
+  const failedDownloads = results.failedDownloads
   const afterTasks = await takeLongTasks()
   const { peak: vmHwm } = hostMemory()
   clearInterval(sampler)
@@ -398,7 +407,7 @@ try {
     )
   }
   console.log(
-    `  outputs kept by the app in ${seconds(keepMs)}, then saved (checked) in ${seconds(downloadMs)}; results workbooks of ${resultRows} rows written in ${seconds(resultsMs)} (${(resultBytes / 1024 / 1024).toFixed(1)} MB, ${failedDownloads} failed downloads)`,
+    `  outputs kept by the app in ${seconds(keepMs)}, then saved (checked) in ${seconds(downloadMs)}; the results workbook of ${resultRows} rows written in ${seconds(resultsMs)} (${(resultBytes / 1024 / 1024).toFixed(1)} MB, ${failedDownloads} failed downloads)`,
   )
   console.log(`  service requests while watching: ${JSON.stringify(watchCounts)}`)
   console.log(`  long tasks while saving and writing: ${describe(afterTasks)}`)
