@@ -380,10 +380,9 @@ try {
   )
   host.stdin!.write('looks\n')
   const looks = JSON.parse((await nextLine()).replace(/^looks /, '')) as Record<string, number[]>
-  const watching = Object.entries(looks)
-    .filter(([kind]) => kind.startsWith('watching'))
-    .flatMap(([, ms]) => ms)
-    .sort((a, b) => a - b)
+  // Until the first run ends, only the watcher reads a run's detail (then the app also reads
+  // each ended run's to keep its outputs, a read as long as saving them).
+  const watching = [...(looks['watching'] ?? [])].sort((a, b) => a - b)
   const longestLook = watching.at(-1) ?? 0
   const medianLook = watching[Math.floor(watching.length / 2)] ?? 0
   const describe = (tasks: number[]) =>
@@ -437,10 +436,10 @@ try {
     `${verdict(watcherRequests <= naive * 1.05)} watcher requests ${watcherRequests} vs naive polling ${naive} (each run's detail every ${NAIVE_EVERY_MS / 1000} s while active): ${((watcherRequests / naive) * 100).toFixed(0)}% — target within 105%`,
   )
   console.log(
-    `${verdict(watching.length > 0 && longestLook < DETAIL_EVERY_MS / 2)} each look at the open run's detail while the runs moved (${watching.length} reads): median ${medianLook} ms, longest ${longestLook} ms — target well under (half of) the watcher's ${DETAIL_EVERY_MS / 1000} s between two reads of a ${PART_ROWS.toLocaleString('en-US')}-task run`,
+    `${verdict(watching.length > 0 && longestLook < DETAIL_EVERY_MS / 2)} each look at the open run's detail while the runs moved, until one ended (${watching.length} reads): median ${medianLook} ms, longest ${longestLook} ms — target well under (half of) the watcher's ${DETAIL_EVERY_MS / 1000} s between two reads of a ${PART_ROWS.toLocaleString('en-US')}-task run`,
   )
   const otherLooks = Object.entries(looks)
-    .filter(([kind]) => !kind.startsWith('watching'))
+    .filter(([kind]) => kind !== 'watching')
     .map(([kind, ms]) => `${kind} ${ms.length}, longest ${Math.max(...ms)} ms`)
   if (otherLooks.length) console.log(`  other reads of a run's detail: ${otherLooks.join('; ')}`)
   const allDone = runIds.every((id) => ended.get(id)?.status === 'succeeded')
