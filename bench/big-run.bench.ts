@@ -17,7 +17,7 @@
  * last about 3-4 minutes on a loaded machine.
  */
 import { spawn } from 'node:child_process'
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -29,7 +29,7 @@ import type { RunSummary } from '../src/shared/contract'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissing, ensureAppBuilt } from '../test/e2e/support'
 import { allocatorHeapMb, longTasksWithCpu, startTaskTrace } from './big-run-measures'
 import demo from '../src/sandbox/demo-content.json'
-import { root, startSandboxProcess } from './support'
+import { root, startSandboxProcess, writeCsv } from './support'
 
 const ROWS = Number(process.env.BIG_RUN_ROWS ?? 20_000)
 /** The most rows the sandbox takes in one request, and the environment's rows per part. */
@@ -91,16 +91,12 @@ async function builtHost(): Promise<string[]> {
  * details are about 1,900 characters, so that row-echo's output (the row as indented JSON) is
  * about 2 KB, under the sandbox's 16 KB inline limit.
  */
-async function writeSheet(path: string) {
-  const out = createWriteStream(path)
+function writeSheet(path: string) {
   const filler = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(33)
-  out.write('Message,Details,Sequence number\n')
-  for (let n = 1; n <= ROWS; n += 1) {
-    const details = INLINE ? `"${filler}row ${n}"` : `Some details of row ${n}`
-    if (!out.write(`Message number ${n},${details},${n}\n`))
-      await new Promise<void>((r) => out.once('drain', () => r()))
-  }
-  await new Promise<void>((r) => out.end(() => r()))
+  const details = (n: number) => (INLINE ? `"${filler}row ${n}"` : `Some details of row ${n}`)
+  return writeCsv(path, 'Message,Details,Sequence number', ROWS, (n) =>
+    [`Message number ${n}`, details(n), n].join(','),
+  )
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'skill-runner-bench-big-run-'))

@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -106,4 +106,19 @@ export function peakRssMb(): number {
 
 export function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}
+
+/** A csv written as it is made: `header`, then `line(n)` for n from 1 to `rows`. */
+export async function writeCsv(
+  path: string,
+  header: string,
+  rows: number,
+  line: (n: number) => string,
+): Promise<void> {
+  const out = createWriteStream(path)
+  out.write(`${header}\n`)
+  for (let n = 1; n <= rows; n += 1) {
+    if (!out.write(`${line(n)}\n`)) await new Promise<void>((r) => out.once('drain', () => r()))
+  }
+  await new Promise<void>((r) => out.end(() => r()))
 }
