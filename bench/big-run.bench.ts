@@ -268,11 +268,23 @@ try {
     throw new Error(`the plan has ${plan.parts?.count ?? 1} parts, not ${PARTS}`)
   enter(`sending the sheet in ${PARTS} parts`)
   started = Date.now()
-  const sent = await hostBridge<{ runId: string }>('confirmSubmission', {
-    environment: ENV,
-    planId: plan.planId,
-    confirmed: true,
-  })
+  const confirm = () =>
+    hostBridge<{ runId: string }>('confirmSubmission', {
+      environment: ENV,
+      planId: plan.planId,
+      confirmed: true,
+    })
+  // A sandbox busy with the first parts' tasks may answer a later part too late; the app then
+  // says to confirm the same rows again (the parts sent are not sent again), as a user would.
+  let sent: { runId: string } | undefined
+  for (let attempt = 1; !sent; attempt += 1) {
+    try {
+      sent = await confirm()
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('"unreachable"')) throw error
+      console.log(`  confirmed again after: ${String(error).slice(0, 300)}`)
+    }
+  }
   const sendMs = Date.now() - started
   host.stdin!.write('reset\n')
   const submittedAt = Date.now()
