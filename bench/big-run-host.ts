@@ -6,13 +6,23 @@
  * the counts so far as one JSON line, `reset` starts counting again, `saved RUN` prints how many
  * of a run's outputs the history knows saved, `phase NAME` names what the memory samples that
  * follow belong to, `heap` prints the JavaScript heap's peaks by phase, `pauses` the longest the
- * engine's thread was held by phase, `quit` stops.
+ * engine's thread was held by phase, `looks` how long each read of a run's detail took (from
+ * the request to the answer's last byte, read as the engine reads it: parsed and stored as it
+ * comes), by phase, `bridge VERB ARGS` calls a Bridge verb as the desktop window does (over IPC,
+ * where a file goes by its path) and prints `bridge ANSWER`, `quit` stops. BIG_RUN_PART_ROWS sets the environment's rows per request, as
+ * `skill-runner env rows` does, so a larger sheet is planned in parts of that size.
  */
 import { createInterface } from 'node:readline'
 import { join } from 'node:path'
 import { createEngine } from '../src/core/engine'
 import { MemorySecretStore } from '../src/core/secrets'
-import { nodeHttpFetcher, type FetchLike, type HttpInit } from '../src/core/service'
+import {
+  nodeHttpFetcher,
+  type FetchLike,
+  type HttpAnswer,
+  type HttpInit,
+} from '../src/core/service'
+import { createDispatch } from '../src/shared/bridge'
 import { startBrowserMode } from '../src/web/app'
 import { rendererDir } from '../test/e2e/support'
 
@@ -21,6 +31,8 @@ const home = process.env.BIG_RUN_HOME ?? ''
 if (!baseUrl || !home) throw new Error('BIG_RUN_SANDBOX_URL and BIG_RUN_HOME are required')
 
 const counts = new Map<string, number>()
+/** What the engine is doing, as the benchmark names it (`phase NAME`). */
+let phase = 'start'
 /** "GET /runs/{id}" from a request, ids folded so that requests of a kind add up. */
 function kindOf(input: string, init?: HttpInit): string {
   const path = new URL(input).pathname
@@ -29,12 +41,30 @@ function kindOf(input: string, init?: HttpInit): string {
     .join('/')
   return `${init?.method ?? 'GET'} ${path}`
 }
+/** How long each read of a run's detail took (ms), by the phase it began in. */
+const looks = new Map<string, number[]>()
+/** The answer, its body timed from the request until its last byte is taken. */
+function timed(answer: HttpAnswer, startedMs: number, during: string): HttpAnswer {
+  if (!answer.body) return answer
+  const end = new TransformStream<Uint8Array, Uint8Array>({
+    flush() {
+      const list = looks.get(during) ?? []
+      list.push(Math.round(performance.now() - startedMs))
+      looks.set(during, list)
+    },
+  })
+  const body = answer.body.pipeThrough(end)
+  return { status: answer.status, ok: answer.ok, headers: answer.headers, body }
+}
 // The engine's own HTTP client (what browser mode uses), with every request counted on its way.
 const ownClient = nodeHttpFetcher()
-const countingFetch: FetchLike = (input, init) => {
+const countingFetch: FetchLike = async (input, init) => {
   const kind = kindOf(input, init)
   counts.set(kind, (counts.get(kind) ?? 0) + 1)
-  return ownClient(input, init)
+  if (!/^GET .*\/runs\/\{id\}$/.test(kind)) return ownClient(input, init)
+  const during = phase
+  const startedMs = performance.now()
+  return timed(await ownClient(input, init), startedMs, during)
 }
 
 const engine = createEngine({
@@ -45,16 +75,19 @@ const engine = createEngine({
 })
 await engine.addEnvironment({ name: 'Bench', baseUrl, token: 'sandbox-demo-token' })
 engine.useEnvironment('Bench')
+const partRows = Number(process.env.BIG_RUN_PART_ROWS ?? 0)
+if (partRows > 0) engine.rowLimits.set((await engine.connect({ env: 'Bench' })).historyKey, partRows)
 const mode = await startBrowserMode({
   engine,
   app: { name: 'Skill Runner', version: 'bench', platform: process.platform },
   rendererDir,
 })
 console.log(`app at ${mode.url}`)
+/** The same Bridge service as the page's, reached as the desktop window reaches it. */
+const dispatch = createDispatch(mode.service.handlers)
 
 /** The JavaScript heap's peaks (MB) by phase: what V8 holds, garbage included, apart from code. */
 const heapPeaks = new Map<string, { heapTotal: number; heapUsed: number; external: number }>()
-let phase = 'start'
 /**
  * The longest the engine's thread kept the sampler waiting past its 200 ms, by phase (ms): work
  * that holds the thread that long also stalls every Bridge call and the page's updates.
@@ -80,6 +113,11 @@ for await (const line of createInterface({ input: process.stdin })) {
   else if (line === 'reset') counts.clear()
   else if (line.startsWith('phase ')) phase = line.slice(6)
   else if (line === 'heap') console.log(`heap ${JSON.stringify(Object.fromEntries(heapPeaks))}`)
+  else if (line.startsWith('bridge ')) {
+    const [, verb = '', args = '{}'] = /^bridge (\S+) (.*)$/.exec(line) ?? []
+    const answer = await dispatch(verb, JSON.parse(args), { transport: 'ipc' })
+    console.log(`bridge ${JSON.stringify(answer)}`)
+  } else if (line === 'looks') console.log(`looks ${JSON.stringify(Object.fromEntries(looks))}`)
   else if (line === 'pauses') console.log(`pauses ${JSON.stringify(Object.fromEntries(pauses))}`)
   else if (line.startsWith('saved ')) {
     const { historyKey } = await engine.connect({ env: 'Bench' })

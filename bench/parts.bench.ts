@@ -15,7 +15,7 @@
  * the next on a loaded machine; its peak is in the plan, its send stays flat part after part.
  */
 import { spawnSync } from 'node:child_process'
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -23,7 +23,7 @@ import { MemorySecretStore } from '../src/core/secrets'
 import { createEngine } from '../src/core/engine'
 import { confirmPlan, planSubmission } from '../src/core/flows/spend'
 import { parseInputWorkbook } from '../src/core/workbooks'
-import { peakRssMb, root, startChildSandbox } from './support'
+import { peakRssMb, root, startChildSandbox, writeCsv } from './support'
 
 const ROWS = 100_000
 const PER_REQUEST = 10_000
@@ -36,15 +36,14 @@ interface Measured {
 }
 
 /** The sheet: a short message, about 1.5 KB of text, and a number per row. */
-async function writeSheet(path: string) {
-  const out = createWriteStream(path)
+function writeSheet(path: string) {
   const filler = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(26)
-  out.write('Message,Details,Sequence number\n')
-  for (let i = 1; i <= ROWS; i += 1) {
-    const line = `Product ${i},"${filler}${i}",${i}\n`
-    if (!out.write(line)) await new Promise<void>((r) => out.once('drain', () => r()))
-  }
-  await new Promise<void>((r) => out.end(() => r()))
+  return writeCsv(
+    path,
+    'Message,Details,Sequence number',
+    ROWS,
+    (i) => `Product ${i},"${filler}${i}",${i}`,
+  )
 }
 
 /** The engine's send, in this (child) process: plan, then confirm. */

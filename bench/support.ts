@@ -4,12 +4,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createEngine, type Connection, type Engine } from '../src/core/engine'
 import { MemorySecretStore } from '../src/core/secrets'
+import type { SandboxOptions } from '../src/sandbox'
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -20,12 +21,25 @@ export interface ChildSandbox {
 }
 
 /** Starts `skill-runner sandbox` in its own process, so its memory is not counted here. */
-export async function startChildSandbox(args: string[] = []): Promise<ChildSandbox> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [join(root, 'bin/skill-runner.js'), 'sandbox', '--port', '0', ...args],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
-  )
+export function startChildSandbox(args: string[] = []): Promise<ChildSandbox> {
+  return sandboxProcess([join(root, 'bin/skill-runner.js'), 'sandbox', '--port', '0', ...args])
+}
+
+/**
+ * The sandbox in its own process with options the command line does not take (`concurrency`,
+ * a seed as an object): bench/sandbox-process.ts.
+ */
+export function startSandboxProcess(options: SandboxOptions): Promise<ChildSandbox> {
+  const script = join(root, 'bench/sandbox-process.ts')
+  return sandboxProcess(['--import', 'tsx', script, JSON.stringify(options)])
+}
+
+/** A sandbox started by `node ARGS`, ready once it says where it listens. */
+async function sandboxProcess(nodeArgs: string[]): Promise<ChildSandbox> {
+  const child: ChildProcess = spawn(process.execPath, nodeArgs, {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  })
   let buffer = ''
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -92,4 +106,19 @@ export function peakRssMb(): number {
 
 export function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}
+
+/** A csv written as it is made: `header`, then `line(n)` for n from 1 to `rows`. */
+export async function writeCsv(
+  path: string,
+  header: string,
+  rows: number,
+  line: (n: number) => string,
+): Promise<void> {
+  const out = createWriteStream(path)
+  out.write(`${header}\n`)
+  for (let n = 1; n <= rows; n += 1) {
+    if (!out.write(`${line(n)}\n`)) await new Promise<void>((r) => out.once('drain', () => r()))
+  }
+  await new Promise<void>((r) => out.end(() => r()))
 }
