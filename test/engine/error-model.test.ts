@@ -10,6 +10,7 @@ import { refusedBy } from '../helpers/errors'
 import { describeError } from '../../src/core/bridge/errors'
 import { EngineError, ERROR_CATEGORIES, UserFacingError } from '../../src/core/errors'
 import { DuplicateSubmissionError, PaidBeforeError } from '../../src/core/flows/spend'
+import { RowsNotResendableError } from '../../src/core/flows/spend/journal-rows'
 import type { Plan } from '../../src/core/flows/spend/plan'
 import { SecretStoreError } from '../../src/core/secrets'
 import { HistoryVersionError } from '../../src/core/storage/db'
@@ -49,6 +50,11 @@ const samples: Record<string, UserFacingError> = {
   PaidBeforeError: new PaidBeforeError({
     paidBefore: { sheetRows: [2], runIds: ['run-1'], words: 'This row was sent in the pilot.' },
   } as Plan),
+  RowsNotResendableError: new RowsNotResendableError({
+    clientRequestId: 'req-1',
+    state: 'sent',
+    rowCount: 3,
+  }),
   SecretStoreError: new SecretStoreError('No keychain.', 'Use SKILL_RUNNER_TOKEN.'),
   HistoryVersionError: new HistoryVersionError(99),
   WorkbookFileError: new WorkbookFileError('This is not a spreadsheet.'),
