@@ -1,7 +1,8 @@
 /**
- * Optional values as options: `{ a?: T }` (exactOptionalPropertyTypes) refuses `{ a: undefined }`,
- * so an option that may be missing is passed as `...defined({ a, b })` instead of one
- * `...(a ? { a } : {})` per value. A key whose value is undefined is left out; every other stays.
+ * Optional values as options: an option that may be missing is passed as `...defined({ a, b })`
+ * instead of one `...(a ? { a } : {})` per value, so a missing option is absent rather than
+ * present as undefined (which would hide a default it is spread over, and shows in what is
+ * written or sent). A key whose value is undefined is left out; every other stays.
  */
 export type Defined<T> = { [K in keyof T]?: Exclude<T[K], undefined> }
 
