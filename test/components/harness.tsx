@@ -18,7 +18,7 @@ import { until } from '../helpers/wait'
 // size, so they render the rows a user would see (and only those). Done on each render, since
 // test files may share a worker and each gets a window (and an HTMLElement) of its own.
 const laidOut = new WeakSet<object>()
-function layOutRegions() {
+export function layOutRegions() {
   const proto = HTMLElement.prototype
   if (laidOut.has(proto)) return
   laidOut.add(proto)

@@ -17,7 +17,8 @@ import { PrepareScreen } from '../../src/renderer/screens/PrepareScreen'
 import { ConfirmSubmission } from '../../src/renderer/prepare/ConfirmSubmission'
 import { StoresContext, type Stores } from '../../src/renderer/stores/context'
 import { createStores } from '../../src/renderer/stores/create-stores'
-import { typeInto } from '../components/harness'
+import { layOutRegions, typeInto } from '../components/harness'
+import { until } from '../helpers/wait'
 import { environment, submissionPlan } from '../helpers/run-fixtures'
 import { button, click, render, settle, text, type Rendered } from './render'
 
@@ -61,6 +62,8 @@ afterEach(async () => {
 })
 
 async function show(api: BridgeApi) {
+  // The grid is a virtual table: without a laid-out scroll area it would draw no rows at all.
+  layOutRegions()
   const stores = storesFor(api)
   view = await render(
     <StoresContext.Provider value={stores}>
@@ -156,7 +159,9 @@ async function showChecked(rows: number) {
     checkState: 'done',
     check: bigCheck(rows),
   })
-  await settle(5)
+  // Its first page of rows comes from the stand-in; a loaded machine may take more than a few turns.
+  const drawn = '[data-testid="rows-grid"] tr[data-row-position] td[data-column]'
+  await until(async () => (await settle(1), shown.container.querySelector(drawn) !== null))
   return { ...shown, getCheckedRows }
 }
 
