@@ -136,6 +136,31 @@ describe('a sheet three times the limit', () => {
   })
 })
 
+describe('an xlsx sheet, as a spreadsheet program saves one', () => {
+  it('goes as parts the same way, each part naming the sheet rows it sent', async () => {
+    // The limit of 5 is known from the refusal above; a title row sits above the headers.
+    const file = join(home, 'catalogue.xlsx')
+    const book = new ExcelJS.Workbook()
+    const sheet = book.addWorksheet('Catalogue')
+    sheet.addRow(['Spring catalogue'])
+    sheet.addRow(['Message'])
+    for (let i = 1; i <= 12; i += 1) sheet.addRow([`xlsx row ${i}`])
+    await book.xlsx.writeFile(file)
+    const before = (await runsOnService()).length
+    const planned = await plan(file)
+    expect(planned.parts?.parts.map((p) => p.end - p.start)).toEqual([5, 5, 2])
+    const done = await confirmPlan(engine, planned, { confirmed: true })
+    expect(done.parts.map((p) => engine.submissions.get(p.id).rowNumbers)).toEqual([
+      [3, 4, 5, 6, 7],
+      [8, 9, 10, 11, 12],
+      [13, 14],
+    ])
+    const runs = await runsOnService()
+    expect(runs.length).toBe(before + 3)
+    expect(runs.slice(0, 3).map((r) => r.totalTasks)).toEqual([2, 5, 5])
+  })
+})
+
 describe('a limit set higher than the service takes', () => {
   it('the refused part is split at the limit the refusal names, and no part is sent twice', async () => {
     engine.rowLimits.set(connection.historyKey, 10)
