@@ -6,7 +6,7 @@
  * user's own sheet), marks each bad cell with its problem, and keeps where the rows came from on
  * a hidden sheet. Read back, the two added columns are not the user's (validate/source-rows.ts).
  */
-import { rename, stat } from 'node:fs/promises'
+import { rename } from 'node:fs/promises'
 import type { AsideRow } from '../validate/aside-rows'
 import type { SetAsideTarget } from '../validate/read-result'
 import { loadExcelJs } from '../load-exceljs'
@@ -127,29 +127,25 @@ export async function linkSetAsideToRun(path: string, runId: string): Promise<vo
   await rename(partial, path)
 }
 
-/** Set-aside workbooks are small; a bigger file is not opened whole to look for the link. */
-const MAX_LINK_LOOKUP_BYTES = 20 * 1024 * 1024
-
-/** The run a set-aside workbook's other rows went to (null: not a set-aside workbook). */
+/**
+ * The run a set-aside workbook's other rows went to (null: not a set-aside workbook). Told by
+ * the sheets' names first, so any other workbook costs a look at its directory: a buyer's own
+ * sheet of a few MB on disk can hold hundreds of MB of text, which opening it whole to look for
+ * the link would hold in memory. A set-aside workbook's hidden sheet is then read as it streams.
+ */
 export async function setAsideRunOf(path: string): Promise<string | null> {
-  if (!path.toLowerCase().endsWith('.xlsx')) return null
-  const size = await stat(path).then(
-    (s) => s.size,
-    () => Infinity,
-  )
-  if (size > MAX_LINK_LOOKUP_BYTES) return null
+  if (!(await isSetAsideWorkbook(path))) return null
   try {
-    const ExcelJS = await loadExcelJs()
-    const book = new ExcelJS.Workbook()
-    await book.xlsx.readFile(path)
+    const book = await openXlsx({ path })
+    const hidden = book.sheets.find((sheet) => sheet.name === SET_ASIDE_SHEET)
+    if (!hidden) return null
     let runId: string | null = null
-    book.getWorksheet(SET_ASIDE_SHEET)?.eachRow((row) => {
-      if (row.getCell(1).value === 'Sent with run')
-        runId = String(row.getCell(2).value ?? '') || null
+    await book.rows(hidden, (cells) => {
+      if (cells[0] === 'Sent with run') runId = String(cells[1] ?? '') || null
     })
     return runId
   } catch {
-    // Not readable as a whole workbook here: the reader proper says what is wrong with it.
+    // Not readable as an xlsx here: the reader proper says what is wrong with it.
     return null
   }
 }
