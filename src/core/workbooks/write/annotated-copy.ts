@@ -144,8 +144,12 @@ async function safeToLoadWhole(bytes: ByteSource, sourcePath: string): Promise<b
     const zip = await openZip(bytes)
     await verifyZip(zip, 4 * MAX_SMALL_PART_BYTES)
     const book = await openXlsxZip(zip, baseName(sourcePath))
-    for (const sheet of book.sheets)
-      if (sheet.kind === 'worksheet') await book.rows(sheet, () => {})
+    try {
+      for (const sheet of book.sheets)
+        if (sheet.kind === 'worksheet') await book.rows(sheet, () => {})
+    } finally {
+      await book.close()
+    }
     return true
   } catch {
     return false
@@ -229,16 +233,20 @@ async function copySheets(
   // The same input sheet the check read.
   const xlsx = await openXlsxZip(await openZip(bytes), baseName(sourcePath))
   const input = chooseInputSheet(xlsx.sheets, sheetRead)
-  for (const sheet of xlsx.sheets) {
-    if (sheet.kind !== 'worksheet') continue
-    const isInput = sheet === input
-    if (isInput) inputName = sheet.name
-    const target = writer.addWorksheet(sheet.name.slice(0, 31) || `Sheet${names.length + 1}`, {
-      state: sheet.state,
-    })
-    names.push(sheet.name)
-    await xlsx.rows(sheet, (cells, number) => copier.copy(target, number, cells, isInput))
-    target.commit()
+  try {
+    for (const sheet of xlsx.sheets) {
+      if (sheet.kind !== 'worksheet') continue
+      const isInput = sheet === input
+      if (isInput) inputName = sheet.name
+      const target = writer.addWorksheet(sheet.name.slice(0, 31) || `Sheet${names.length + 1}`, {
+        state: sheet.state,
+      })
+      names.push(sheet.name)
+      await xlsx.rows(sheet, (cells, number) => copier.copy(target, number, cells, isInput))
+      target.commit()
+    }
+  } finally {
+    await xlsx.close()
   }
   return { names, inputName }
 }

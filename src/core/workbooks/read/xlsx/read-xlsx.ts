@@ -42,6 +42,19 @@ export async function readXlsx(
       return readWithExceljs(zip, bytes, fileName, collector, wanted)
     throw error
   }
+  try {
+    await readBook(book, fileName, collector, wanted)
+  } finally {
+    await book.close()
+  }
+}
+
+async function readBook(
+  book: XlsxWorkbook,
+  fileName: string,
+  collector: Collector,
+  wanted: string | undefined,
+) {
   const named = (name: string) => book.sheets.find((s) => sameSheetName(s.name, name))
   const mapping = named(SHEETS.mapping)
   if (mapping) await book.rows(mapping, (cells) => collector.mappingRow(cells.slice(0, 3)))

@@ -4,6 +4,7 @@
  */
 import { MAX_SHARED_STRINGS_BYTES } from '../../limits'
 import { keptTextChunks } from './part-text'
+import { StringsFile } from './strings-file'
 import { decodeXmlText, eachElement, unprefixed } from './xml'
 import type { Zip, ZipEntry } from './zip'
 
@@ -39,23 +40,41 @@ export function runsText(xml: string): string {
 const RECENT = 256
 
 /**
+ * How much of the part's text (in characters) is kept in memory; the strings after it go to a
+ * file (strings-file.ts). Most workbooks' shared strings fit many times over.
+ */
+export const KEPT_STRINGS_CHARS = 16 * 1024 * 1024
+
+/** Where a string lies: in `kept`, or in the file. */
+const KEPT = -1
+const IN_FILE = -2
+
+/**
  * The shared strings of a workbook, by index. A plain string (no entity or escape to decode) is
  * kept as where it lies in the part's text, which is kept whole, and is cut out when a cell asks
  * for it: hundreds of thousands of strings kept as objects of their own would be copied and
  * marked by every garbage collection while the part is read, and cut out of that same text
- * anyway. Other strings are kept as they are.
+ * anyway. Other strings are kept as they are. Past a budget of characters kept, strings go to
+ * a file instead (strings-file.ts), so a part of hundreds of MB costs no more memory than the
+ * budget; `close()` lets that file go.
  */
 export class SharedStrings {
   /** The texts the strings lie in (each chunk of the part that holds one). */
   private readonly texts: string[] = []
   /**
-   * Three numbers a string: its text (-1: kept in `kept`), and where it starts and ends. A
+   * Three numbers a string: its text (KEPT: in `kept`; IN_FILE: in the file, then its first
+   * byte and its length in bytes), and where it starts and ends. A
    * typed array, doubled when full: no object for the collector to visit, and at most three
    * numbers for every 16 characters of the part, whose size is capped before it is read.
    */
   private spans = new Int32Array(3 * 1024)
   private count = 0
   private readonly kept: string[] = []
+  /** Characters held in `texts` and `kept`; past the budget, strings go to `file`. */
+  private keptChars = 0
+  private file: StringsFile | null = null
+
+  constructor(private readonly budget = KEPT_STRINGS_CHARS) {}
 
   private push(text: number, from: number, to: number): void {
     let i = this.count * 3
@@ -72,8 +91,16 @@ export class SharedStrings {
 
   /** A string of its own. */
   add(text: string): void {
-    this.push(-1, this.kept.length, 0)
+    if (this.keptChars + text.length > this.budget) return this.toFile(text)
+    this.keptChars += text.length
+    this.push(KEPT, this.kept.length, 0)
     this.kept.push(text)
+  }
+
+  private toFile(text: string): void {
+    this.file ??= new StringsFile()
+    const [at, length] = this.file.add(text)
+    this.push(IN_FILE, at, length)
   }
 
   /** The text last searched, and the next "&" and "_x" in it (-1: none; -2: not searched). */
@@ -96,8 +123,22 @@ export class SharedStrings {
     }
     // The same text as the previous string's (the same chunk) is most often the same object.
     let text = this.texts.length - 1
-    if (text < 0 || this.texts[text] !== xml) text = this.texts.push(xml) - 1
+    if (text < 0 || this.texts[text] !== xml) {
+      if (this.keptChars + xml.length > this.budget) return this.toFile(xml.slice(from, to))
+      this.keptChars += xml.length
+      text = this.texts.push(xml) - 1
+    }
     this.push(text, from, to)
+  }
+
+  /** Every string added can be read from now on. */
+  finish(): void {
+    this.file?.flush()
+  }
+
+  /** Lets the file of strings past the budget go (the list cannot be read after). */
+  close(): void {
+    this.file?.close()
   }
 
   /**
@@ -116,9 +157,11 @@ export class SharedStrings {
     const i = index * 3
     const text = this.spans[i]!
     const string =
-      text < 0
+      text === KEPT
         ? this.kept[this.spans[i + 1]!]!
-        : this.texts[text]!.slice(this.spans[i + 1], this.spans[i + 2])
+        : text === IN_FILE
+          ? this.file!.read(this.spans[i + 1]!, this.spans[i + 2]!)
+          : this.texts[text]!.slice(this.spans[i + 1], this.spans[i + 2])
     this.recentIndex[slot] = index
     this.recent[slot] = string
     return string
@@ -148,8 +191,9 @@ function closesString(xml: string, at: number): boolean {
 export async function readSharedStrings(
   zip: Zip,
   entry: ZipEntry | undefined,
+  budget = KEPT_STRINGS_CHARS,
 ): Promise<SharedStrings> {
-  const list = new SharedStrings()
+  const list = new SharedStrings(budget)
   if (!entry) return list
   await eachElement(
     unprefixed(keptTextChunks(zip.inflate(entry, MAX_SHARED_STRINGS_BYTES))),
@@ -180,6 +224,10 @@ export async function readSharedStrings(
       whole: (si) => list.add(runsText(si)),
     },
     'The shared strings of the workbook',
-  )
+  ).catch((error: unknown) => {
+    list.close()
+    throw error
+  })
+  list.finish()
   return list
 }

@@ -47,6 +47,8 @@ export interface XlsxWorkbook {
    * web links of the row's cells (column -> address) when it has any.
    */
   rows(sheet: XlsxSheet, each: EachRow, enough?: () => boolean): Promise<void>
+  /** Lets go what reading the rows holds (the shared strings past memory's budget, on disk). */
+  close(): Promise<void>
 }
 
 /** Which package this zip is when it is no xlsx, for a message that says what to do. */
@@ -118,6 +120,11 @@ export async function openXlsxZip(zip: Zip, fileName: string): Promise<XlsxWorkb
       const scanner = new CellScanner(strings, kinds, date1904)
       const where = `The sheet “${sheet.name}”`
       await readSheetRows(zip, zip.find(sheet.part)!, scanner, linksOf, where, each, enough)
+    },
+    async close() {
+      const strings = shared
+      shared = null
+      if (strings) (await strings.catch(() => null))?.close()
     },
   }
 }

@@ -15,9 +15,12 @@ async function withWorkbook<T>(
 ): Promise<T> {
   const named = 'path' in source ? source : { bytes: source.bytes, filename: 'workbook.xlsx' }
   const bytes = await openByteSource(named)
+  let book: XlsxWorkbook | undefined
   try {
-    return await use(await openXlsxZip(await openZip(bytes), baseName(sourceName(named))))
+    book = await openXlsxZip(await openZip(bytes), baseName(sourceName(named)))
+    return await use(book)
   } finally {
+    await book?.close()
     await bytes.close()
   }
 }
@@ -31,5 +34,7 @@ export async function openXlsx(source: XlsxSource): Promise<XlsxWorkbook> {
         const same = book.sheets.find((s) => s.part === sheet.part) ?? sheet
         await book.rows(same, each)
       }),
+    // Each read above opens the file and lets it go again.
+    close: async () => {},
   }
 }

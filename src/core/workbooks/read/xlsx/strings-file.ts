@@ -1,0 +1,86 @@
+/**
+ * Shared strings past what the reader keeps in memory, in a temporary file: each string's UTF-8
+ * bytes written one after another, read back by where they lie. A workbook whose every row
+ * holds long text of its own keeps that text in its shared strings part, as much as the sheet
+ * itself (150 MB for 100,000 rows of 1.5 KB); held whole, it would set the reader's peak.
+ * The strings are asked for in about the order they were written, a row at a time, so each read
+ * is a short one from the system's file cache.
+ *
+ * The file is removed as soon as it is open (the open handle keeps it until closed, on Windows
+ * too, where Node opens files shareable for deletion); `close()` lets the handle go, and a
+ * list forgotten unclosed lets it go when it is collected.
+ */
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/** Bytes gathered before each write to the file. */
+const WRITE_CHUNK = 1024 * 1024
+
+const handles = new FinalizationRegistry<{ fd: number | null }>((held) => {
+  if (held.fd !== null) closeSync(held.fd)
+})
+
+export class StringsFile {
+  private readonly held: { fd: number | null }
+  private size = 0
+  private pending = Buffer.allocUnsafe(WRITE_CHUNK)
+  private pendingLength = 0
+  private readBuffer = Buffer.allocUnsafe(4096)
+
+  constructor() {
+    const dir = mkdtempSync(join(tmpdir(), 'skill-runner-strings-'))
+    const path = join(dir, 'strings')
+    this.held = { fd: openSync(path, 'w+') }
+    // Gone from the folder now; the bytes live until the handle closes.
+    rmSync(dir, { recursive: true, force: true })
+    handles.register(this, this.held, this)
+  }
+
+  private get fd(): number {
+    if (this.held.fd === null) throw new Error('the strings file is closed')
+    return this.held.fd
+  }
+
+  /** Adds a string; answers where it lies (its first byte) and its length in bytes. */
+  add(text: string): [number, number] {
+    const length = Buffer.byteLength(text, 'utf8')
+    if (this.pendingLength + length > this.pending.length) this.flush()
+    if (length > this.pending.length) {
+      writeSync(this.fd, Buffer.from(text, 'utf8'), 0, length, this.size)
+    } else {
+      this.pending.write(text, this.pendingLength, 'utf8')
+      this.pendingLength += length
+    }
+    const at = this.size
+    this.size += length
+    return [at, length]
+  }
+
+  /** Writes what is gathered; every string added so far can then be read. */
+  flush(): void {
+    if (this.pendingLength === 0) return
+    const start = this.size - this.pendingLength
+    writeSync(this.fd, this.pending, 0, this.pendingLength, start)
+    this.pendingLength = 0
+  }
+
+  /** The string whose bytes lie at `at`, `length` of them. */
+  read(at: number, length: number): string {
+    if (length > this.readBuffer.length) this.readBuffer = Buffer.allocUnsafe(length)
+    let done = 0
+    while (done < length) {
+      const got = readSync(this.fd, this.readBuffer, done, length - done, at + done)
+      if (got === 0) break
+      done += got
+    }
+    return this.readBuffer.toString('utf8', 0, done)
+  }
+
+  close(): void {
+    if (this.held.fd === null) return
+    closeSync(this.held.fd)
+    this.held.fd = null
+    handles.unregister(this)
+  }
+}
