@@ -11,7 +11,7 @@
  * reaches here); a run's rows are kept as long as the history keeps the run.
  */
 import * as z from 'zod'
-import type { Artifact, RunTask } from '../../../shared/contract'
+import type { Artifact, RunSummary, RunTask } from '../../../shared/contract'
 import { transaction, type Db } from '../db'
 import { selectRow, selectRows } from '../read-row'
 
@@ -77,8 +77,35 @@ export interface StoredRunCounts {
 /** Which of a run's rows a window lists: all (failed first, then in row order) or failed only. */
 export type RunRowsFilter = 'all' | 'failed'
 
+/** A whole reading of a run's detail stored here: which, when it ended, the run's summary then. */
+export interface StoredReading {
+  seq: number
+  atMs: number
+  run: RunSummary
+}
+
 export class RunRowsTable {
+  /**
+   * The last whole reading stored of each run by this engine, by origin and run: another reader
+   * of the same run soon after (the batch of the run a page watches) takes the rows stored
+   * instead of reading the detail again.
+   */
+  private readonly readings = new Map<string, StoredReading>()
+  private readingsSeen = 0
+
   constructor(private readonly db: Db) {}
+
+  /** A whole reading of a run's detail was stored just now (stored-detail.ts). */
+  noteReading(historyKey: string, runId: string, run: RunSummary) {
+    this.readingsSeen += 1
+    const reading = { seq: this.readingsSeen, atMs: Date.now(), run }
+    this.readings.set(`${historyKey}\u0000${runId}`, reading)
+  }
+
+  /** The last whole reading of a run stored by this engine, if any. */
+  lastReading(historyKey: string, runId: string): StoredReading | undefined {
+    return this.readings.get(`${historyKey}\u0000${runId}`)
+  }
 
   /**
    * Stores tasks of a run read just now; one whose row, status, error or outputs moved is
