@@ -344,7 +344,7 @@ it('takes the rows the watcher has just stored of a run, rather than reading its
           artifactCount: 0,
           errorMessage: '',
         })
-      return { run }
+      return { run, market: undefined }
     },
   }
   const connection = { historyKey: 'o', client } as unknown as Connection
