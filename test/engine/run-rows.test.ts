@@ -88,6 +88,9 @@ it('reads every task and output back in pages, in order', () => {
   expect(outputs.map((a) => a.artifactId)).toEqual(
     Array.from({ length: 15_000 }, (_, i) => `a${i}`),
   )
+  // For previews: each text cut to its first characters, the rest of each output as stored.
+  const [first] = rows.outputsOf(KEY, 'big', 7)
+  expect(first).toEqual({ ...output(0), inlineText: output(0).inlineText.slice(0, 7) })
 })
 
 it('keeps a small run whole for its caller, and runs apart from each other', () => {

@@ -256,7 +256,7 @@ export class Batches {
       {
         run: reading.run,
         tasks: this.rows.tasksOf(historyKey, runId),
-        artifacts: this.rows.outputsOf(historyKey, runId),
+        artifacts: this.rows.outputsOf(historyKey, runId, PREVIEW_CHARS),
       },
       rowCount,
     )

@@ -35,6 +35,8 @@ const outputRow = z.object({
   created_at_unix: z.number().int(),
 })
 
+const outputPageRow = outputRow.extend({ seq: z.number().int() })
+
 const countRow = z.object({ n: z.number().int() })
 
 const addressRow = z.object({ artifact_id: z.string(), access_url: z.string() })
@@ -288,9 +290,13 @@ export class RunRowsTable {
     return flattened(() => this.taskPages(historyKey, runId))
   }
 
-  /** Every output of a run in the service's order, read a page at a time each time it is gone through. */
-  outputsOf(historyKey: string, runId: string): Iterable<Artifact> {
-    return flattened(() => this.outputPages(historyKey, runId))
+  /**
+   * Every output of a run in the service's order, read a page at a time each time it is gone
+   * through; with `textUpTo`, each inline text cut to its first that many characters (a preview
+   * needs no more, and a run's texts are megabytes).
+   */
+  outputsOf(historyKey: string, runId: string, textUpTo?: number): Iterable<Artifact> {
+    return flattened(() => this.outputPages(historyKey, runId, 500, textUpTo))
   }
 
   /** A run's tasks in row order, a page of `pageSize` at a time. */
@@ -311,13 +317,25 @@ export class RunRowsTable {
     }
   }
 
-  /** A run's outputs in the service's order, a page of `pageSize` at a time. */
-  *outputPages(historyKey: string, runId: string, pageSize = 500): Generator<Artifact[]> {
+  /** A run's outputs in the service's order, a page of `pageSize` at a time (see outputsOf). */
+  *outputPages(
+    historyKey: string,
+    runId: string,
+    pageSize = 500,
+    textUpTo?: number,
+  ): Generator<Artifact[]> {
+    const columns =
+      textUpTo === undefined
+        ? OUTPUT_COLUMNS
+        : OUTPUT_COLUMNS.replace(
+            'inline_text',
+            `substr(inline_text, 1, ${Math.max(0, Math.floor(textUpTo))}) AS inline_text`,
+          )
     for (let after = -1; ;) {
       const rows = selectRows(
         this.db,
-        outputRow.extend({ seq: z.number().int() }),
-        `SELECT ${OUTPUT_COLUMNS}, seq FROM run_outputs WHERE origin = ? AND run_id = ? AND seq > ?
+        outputPageRow,
+        `SELECT ${columns}, seq FROM run_outputs WHERE origin = ? AND run_id = ? AND seq > ?
          ORDER BY seq LIMIT ?`,
         [historyKey, runId, after, pageSize],
       )
