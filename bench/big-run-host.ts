@@ -8,7 +8,7 @@
  * follow belong to, `heap` prints the JavaScript heap's peaks by phase, `pauses` the longest the
  * engine's thread was held by phase, `looks` how long each read of a run's detail took (from
  * the request to the answer's last byte, read as the engine reads it: parsed and stored as it
- * comes), by phase, `bridge VERB ARGS` calls a Bridge verb as the desktop window does (over IPC,
+ * comes; under `first byte PHASE`, until the answer's first byte), by phase, `bridge VERB ARGS` calls a Bridge verb as the desktop window does (over IPC,
  * where a file goes by its path) and prints `bridge ANSWER`, `quit` stops. BIG_RUN_PART_ROWS sets the environment's rows per request, as
  * `skill-runner env rows` does, so a larger sheet is planned in parts of that size.
  */
@@ -64,7 +64,12 @@ const countingFetch: FetchLike = async (input, init) => {
   if (!/^GET .*\/runs\/\{id\}$/.test(kind)) return ownClient(input, init)
   const during = phase
   const startedMs = performance.now()
-  return timed(await ownClient(input, init), startedMs, during)
+  const answer = await ownClient(input, init)
+  // The service's own share: until the answer's first byte (the sandbox builds it whole first).
+  const waits = looks.get(`first byte ${during}`) ?? []
+  waits.push(Math.round(performance.now() - startedMs))
+  looks.set(`first byte ${during}`, waits)
+  return timed(answer, startedMs, during)
 }
 
 const engine = createEngine({

@@ -9,7 +9,8 @@
  * sandbox's --max-rows and the environment's rows per request), BIG_RUN_INLINE=1 (row-echo's
  * outputs of about 2 KB inline in the run's detail; else files at their accessUrl), and the
  * sandbox's pace: BIG_RUN_CONCURRENCY tasks at once (default 4), BIG_RUN_TASK_MS each (25).
- * big-run-100k.bench.ts is issue 33's target: 100,000 rows, inline outputs.
+ * big-run-100k.bench.ts is issue 33's target: 100,000 rows, inline outputs. BIG_RUN_CPU_PROF=DIR
+ * writes the engine's CPU profile (node --cpu-prof) into DIR when it stops.
  *
  * The sandbox and the engine (browser mode's host, bench/big-run-host.ts) each run in a process
  * of their own, so the engine's peak memory is read from /proc (VmHWM) without the sandbox's. The
@@ -121,7 +122,9 @@ const sandbox = await startSandboxProcess({
     officialTemplates: [{ ...rowEcho, artifactMode: INLINE ? 'inline' : 'file' }],
   } as SeedFile,
 })
-const host = spawn(process.execPath, hostArgs, {
+const profile = process.env.BIG_RUN_CPU_PROF
+const profiling = profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []
+const host = spawn(process.execPath, [...profiling, ...hostArgs], {
   cwd: root,
   env: {
     ...process.env,
@@ -455,8 +458,13 @@ try {
   console.log(
     `${verdict(watching.length > 0 && longestLook < DETAIL_EVERY_MS / 2)} each look at the open run's detail while the runs moved, until one ended (${watching.length} reads): median ${medianLook} ms, longest ${longestLook} ms — target well under (half of) the watcher's ${DETAIL_EVERY_MS / 1000} s between two reads of a ${PART_ROWS.toLocaleString('en-US')}-task run`,
   )
+  const waits = [...(looks['first byte watching'] ?? [])].sort((a, b) => a - b)
+  if (waits.length)
+    console.log(
+      `  of which the service's own, until each answer's first byte: median ${waits[Math.floor(waits.length / 2)]} ms, longest ${waits.at(-1)} ms`,
+    )
   const otherLooks = Object.entries(looks)
-    .filter(([kind]) => kind !== 'watching')
+    .filter(([kind]) => kind !== 'watching' && kind !== 'first byte watching')
     .map(([kind, ms]) => `${kind} ${ms.length}, longest ${Math.max(...ms)} ms`)
   if (otherLooks.length) console.log(`  other reads of a run's detail: ${otherLooks.join('; ')}`)
   const allDone = runIds.every((id) => ended.get(id)?.status === 'succeeded')

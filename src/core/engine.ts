@@ -129,7 +129,7 @@ export class Engine {
     this.submissions = new Submissions(this.db, join(options.home, 'inputs'))
     this.history = new History(this.db)
     this.runRows = new RunRowsTable(this.db)
-    this.batches = new Batches(this.db, this.history)
+    this.batches = new Batches(this.db, this.history, this.runRows)
     this.uploads = new Uploads(this.db)
     this.downloads = new Downloads(this.db)
     this.schemas = new Schemas(this.db, options.programSinceMs)

@@ -13,6 +13,10 @@ import { openDb } from '../../src/core/storage/db'
 import type { BatchSend, RunOutcomes } from '../../src/core/storage/tables/batches'
 import { batchSummary } from '../../src/shared/format'
 import { rollBackTo } from '../helpers/history-db'
+import { RunRowsTable } from '../../src/core/storage/tables/run-rows'
+import { readStoredRun } from '../../src/core/flows/watch/stored-detail'
+import type { RunDetailSink } from '../../src/core/service/run-detail-stream'
+import type { RunSummary } from '../../src/shared/contract'
 
 const SHEET = [2, 3, 4, 5, 6, 7, 8, 9]
 /** The history's version once it has batches. */
@@ -307,4 +311,55 @@ describe('the migration from a journal of the earlier shape', () => {
     expect(after!.counts).toMatchObject({ succeeded: 1, failed: 1 })
     db.close()
   })
+})
+
+it('takes the rows the watcher has just stored of a run, rather than reading its detail again', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'sr-batch-stored-'))
+  const path = join(home, 'history.db')
+  let db = openDb(path)
+  rollBackTo(db, BATCHES_VERSION - 1)
+  db.prepare(
+    `INSERT INTO submissions (client_request_id, environment, origin, target_kind, target_id, fingerprint,
+       input_filename, row_count, rows_json, row_numbers_json, state, run_id, retry_of_run_id,
+       follow_up_of_run_id, batch_of_run_id, workbook_rows, input_sha256, created_at_ms, updated_at_ms)
+     VALUES ('req', 'Local', 'o', 'template', 'row-echo', 'fp', 'may.xlsx', 2, '[]', '[2,3]',
+       'accepted', 'run_a', '', '', '', 2, 'sha', 1, 1)`,
+  ).run()
+  db.close()
+  db = openDb(path)
+  const rows = new RunRowsTable(db)
+  const batches = new Batches(db, { keptVersions: () => new Map() }, rows)
+  let reads = 0
+  let done = 1
+  const run = { runId: 'run_a', status: 'running', updatedAtUnix: 1 } as RunSummary
+  const client = {
+    async readRun(_runId: string, open: () => RunDetailSink) {
+      reads += 1
+      const sink = open()
+      for (let i = 0; i < 2; i++)
+        sink.task({
+          taskId: `t${i}`,
+          status: i < done ? 'succeeded' : 'running',
+          sourceRowIndex: i,
+          artifactCount: 0,
+          errorMessage: '',
+        })
+      return { run, market: undefined }
+    },
+  }
+  const connection = { historyKey: 'o', client } as unknown as Connection
+  const batchId = batches.ofRun('o', 'run_a')!.id
+  const counts = async () => (await batches.state(connection, batchId))!.counts
+
+  // The run's page watches it: its detail was stored by a look just now.
+  await readStoredRun(client, rows, { historyKey: 'o', runId: 'run_a', keepUpTo: 0 })
+  expect(await counts()).toMatchObject({ succeeded: 1 })
+  expect(await counts()).toMatchObject({ succeeded: 1 })
+  expect(reads).toBe(1)
+  // The next look stored a row done since: the batch takes it from there too.
+  done = 2
+  await readStoredRun(client, rows, { historyKey: 'o', runId: 'run_a', keepUpTo: 0 })
+  expect(await counts()).toMatchObject({ succeeded: 2 })
+  expect(reads).toBe(2)
+  db.close()
 })

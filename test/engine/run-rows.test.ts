@@ -88,6 +88,9 @@ it('reads every task and output back in pages, in order', () => {
   expect(outputs.map((a) => a.artifactId)).toEqual(
     Array.from({ length: 15_000 }, (_, i) => `a${i}`),
   )
+  // For previews: each text cut to its first characters, the rest of each output as stored.
+  const [first] = rows.outputsOf(KEY, 'big', 7)
+  expect(first).toEqual({ ...output(0), inlineText: output(0).inlineText.slice(0, 7) })
 })
 
 it('keeps a small run whole for its caller, and runs apart from each other', () => {
@@ -100,4 +103,43 @@ it('keeps a small run whole for its caller, and runs apart from each other', () 
   })
   expect(rows.counts(KEY, 'small')).toEqual({ tasks: 3, failed: 0, outputs: 1 })
   expect(rows.counts('http://other.test', 'small').tasks).toBe(0)
+})
+
+it('writes only the tasks that moved, the outputs new, and the addresses signed anew', () => {
+  const signed = (i: number, mark: string): Artifact => ({
+    ...output(i),
+    accessUrl: `u${i}?${mark}`,
+  })
+  const read = (state: (i: number) => RunTask, outputs: Artifact[]) => {
+    const sink = new StoringSink(rows, KEY, 'moves', 0)
+    for (let i = 0; i < 1200; i++) sink.task(state(i))
+    for (const a of outputs) sink.artifact(a)
+    sink.finish()
+  }
+  const done = (upTo: number) => (i: number) => task(i, i < upTo ? 'succeeded' : 'running')
+  const each = (n: number, make: (i: number) => Artifact) =>
+    Array.from({ length: n }, (_, i) => make(i))
+  read(
+    done(600),
+    each(600, (i) => signed(i, 'first')),
+  )
+  const changes = () => (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n
+  const before = changes()
+
+  // Three more rows done, one new output each; two earlier outputs' addresses signed anew.
+  read(done(603), each(603, (i) => signed(i, i === 5 || i === 9 ? 'again' : 'first')))
+  expect(changes() - before).toBe(3 + 3 + 2)
+  expect(rows.taskWindow(KEY, 'moves', { from: 600, count: 4, filter: 'all', failed: 0 })).toEqual([
+    task(600, 'succeeded'),
+    task(601, 'succeeded'),
+    task(602, 'succeeded'),
+    task(603),
+  ])
+  expect(rows.output(KEY, 'moves', 'a9')).toEqual(signed(9, 'again'))
+  expect(rows.output(KEY, 'moves', 'a602')).toEqual(signed(602, 'first'))
+  expect(rows.outputWindow(KEY, 'moves', 600, 5).map((a) => a.artifactId)).toEqual([
+    'a600',
+    'a601',
+    'a602',
+  ])
 })

@@ -64,8 +64,9 @@ function useOutputsWindow(overview: RunOverview) {
     },
     [bridge, environment, runId, big],
   )
-  const window = useRunWindow(ask, `${environment}\u0000${runId}\u0000${big}`, version)
-  const total = window.total >= 0 ? window.total : (overview.rows?.outputs ?? 0)
+  const window = useRunWindow(ask, `${environment}\u0000${runId}\u0000${big}`, version, true)
+  // Full pages in view are not asked again: the pushed count tells how many there are now.
+  const total = Math.max(window.total, overview.rows?.outputs ?? 0)
   const positions = useMemo(() => Array.from({ length: total }, (_, i) => i), [total])
   return { ...window, positions }
 }

@@ -3,7 +3,9 @@
  * scrolls (getRunRows, getRunOutputs): the page never holds the run's whole detail. When the run
  * changes (`version`), the pages in view are asked again and shown in place of the old ones as
  * they come; when what is listed changes (`listing`: another run, another filter), every page is
- * forgotten and an answer to an earlier listing is dropped.
+ * forgotten and an answer to an earlier listing is dropped. A list that only grows (`appendOnly`:
+ * a run's outputs, never changed once made) asks again only its pages in view not yet full: a
+ * push of a run that moves costs the page no answer, and no drawing, for outputs it already shows.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 
@@ -36,9 +38,12 @@ export function useRunWindow<T>(
   ask: (from: number, count: number) => Promise<RunWindowAnswer<T>>,
   listing: string,
   version: number,
+  appendOnly = false,
 ): RunWindow<T> {
   const [pages, setPages] = useState<Pages<T>>({ listing, total: -1, byPage: {} })
   const asking = useRef(new Map<number, number>())
+  /** Pages that came full: in a list that only grows, they never change. */
+  const full = useRef(new Set<number>())
   const range = useRef({ first: 0, last: RUN_PAGE - 1 })
   const latest = useRef({ ask, listing, version })
   latest.current = { ask, listing, version }
@@ -50,6 +55,7 @@ export function useRunWindow<T>(
     askNow(page * RUN_PAGE, RUN_PAGE).then(
       (answer) => {
         if (latest.current.listing !== mine) return
+        if (answer.items.length === RUN_PAGE) full.current.add(page)
         setPages((now) => ({
           listing: mine,
           total: answer.total,
@@ -72,13 +78,15 @@ export function useRunWindow<T>(
   // Another listing: start over. The run changed: the pages in view again.
   useEffect(() => {
     asking.current = new Map()
+    full.current = new Set()
     const { first, last } = range.current
     for (const page of pagesOf(first, last)) load(page)
   }, [listing, load])
   useEffect(() => {
     const { first, last } = range.current
-    for (const page of pagesOf(first, last)) load(page)
-  }, [version, load])
+    for (const page of pagesOf(first, last))
+      if (!appendOnly || !full.current.has(page)) load(page)
+  }, [version, load, appendOnly])
 
   return useMemo(() => {
     const byPage = pages.listing === listing ? pages.byPage : {}

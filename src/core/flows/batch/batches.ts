@@ -119,6 +119,9 @@ export function outcomesOf(detail: RunParts, rowCount: number): RunOutcomes {
   }
 }
 
+/** How long a run's detail stored by this engine stands for the service's, for a batch's state. */
+const STORED_FRESH_MS = 10_000
+
 /** Batch states kept for the batch page's windows of rows; a few, each dropped when it changes. */
 const KEPT_STATES = 4
 
@@ -133,12 +136,16 @@ export class Batches {
    */
   private readonly kept = new Map<string, { mark: string; state: BatchState }>()
 
+  /** The stored reading each run's outcomes were last made from (its seq), by origin and run. */
+  private readonly outcomesFrom = new Map<string, number>()
+
   constructor(
     private readonly db: Db,
     private readonly history: Pick<History, 'keptVersions'>,
+    rows?: RunRowsTable,
   ) {
     this.table = new BatchesTable(db)
-    this.rows = new RunRowsTable(db)
+    this.rows = rows ?? new RunRowsTable(db)
   }
 
   byId(id: string): BatchRecord | null {
@@ -223,6 +230,9 @@ export class Batches {
   /**
    * Reads a run's detail into the history as it arrives and keeps what it says of each row,
    * going through its rows and outputs a page at a time: a run of 100,000 rows is never held.
+   * A reading stored by this engine less than STORED_FRESH_MS ago is taken instead (the watcher
+   * of the run's open page has just read it; reading it again doubled each look's work), and
+   * outcomes already made from that reading are not made again.
    */
   private async readOutcomes(
     connection: Connection,
@@ -231,14 +241,22 @@ export class Batches {
     signal: AbortSignal | undefined,
   ) {
     const { historyKey } = connection
-    const where = { historyKey, runId, keepUpTo: 0 }
-    const { head } = await readStoredRun(connection.client, this.rows, where, { signal })
+    const key = `${historyKey}\u0000${runId}`
+    let reading = this.rows.lastReading(historyKey, runId)
+    if (reading && Date.now() - reading.atMs < STORED_FRESH_MS) {
+      if (this.outcomesFrom.get(key) === reading.seq) return
+    } else {
+      const where = { historyKey, runId, keepUpTo: 0 }
+      await readStoredRun(connection.client, this.rows, where, { signal })
+      reading = this.rows.lastReading(historyKey, runId)!
+    }
+    this.outcomesFrom.set(key, reading.seq)
     this.recordOutcomes(
       historyKey,
       {
-        run: head.run,
+        run: reading.run,
         tasks: this.rows.tasksOf(historyKey, runId),
-        artifacts: this.rows.outputsOf(historyKey, runId),
+        artifacts: this.rows.outputsOf(historyKey, runId, PREVIEW_CHARS),
       },
       rowCount,
     )

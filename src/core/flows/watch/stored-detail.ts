@@ -102,6 +102,7 @@ export async function readStoredRun(
     options,
   )
   const kept = sink!.finish()
+  rows.noteReading(historyKey, runId, head.run)
   return {
     head,
     counts: rows.counts(historyKey, runId),

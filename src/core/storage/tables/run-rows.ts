@@ -11,7 +11,7 @@
  * reaches here); a run's rows are kept as long as the history keeps the run.
  */
 import * as z from 'zod'
-import type { Artifact, RunTask } from '../../../shared/contract'
+import type { Artifact, RunSummary, RunTask } from '../../../shared/contract'
 import { transaction, type Db } from '../db'
 import { selectRow, selectRows } from '../read-row'
 
@@ -35,7 +35,11 @@ const outputRow = z.object({
   created_at_unix: z.number().int(),
 })
 
+const outputPageRow = outputRow.extend({ seq: z.number().int() })
+
 const countRow = z.object({ n: z.number().int() })
+
+const addressRow = z.object({ artifact_id: z.string(), access_url: z.string() })
 
 const TASK_COLUMNS = 'task_id, status, source_row_index, artifact_count, error_message'
 const OUTPUT_COLUMNS =
@@ -75,48 +79,83 @@ export interface StoredRunCounts {
 /** Which of a run's rows a window lists: all (failed first, then in row order) or failed only. */
 export type RunRowsFilter = 'all' | 'failed'
 
+/** A whole reading of a run's detail stored here: which, when it ended, the run's summary then. */
+export interface StoredReading {
+  seq: number
+  atMs: number
+  run: RunSummary
+}
+
 export class RunRowsTable {
+  /**
+   * The last whole reading stored of each run by this engine, by origin and run: another reader
+   * of the same run soon after (the batch of the run a page watches) takes the rows stored
+   * instead of reading the detail again.
+   */
+  private readonly readings = new Map<string, StoredReading>()
+  private readingsSeen = 0
+
   constructor(private readonly db: Db) {}
 
-  /** Stores tasks of a run read just now; one whose row, status, error or outputs moved is rewritten. */
+  /** A whole reading of a run's detail was stored just now (stored-detail.ts). */
+  noteReading(historyKey: string, runId: string, run: RunSummary) {
+    this.readingsSeen += 1
+    const reading = { seq: this.readingsSeen, atMs: Date.now(), run }
+    this.readings.set(`${historyKey}\u0000${runId}`, reading)
+  }
+
+  /** The last whole reading of a run stored by this engine, if any. */
+  lastReading(historyKey: string, runId: string): StoredReading | undefined {
+    return this.readings.get(`${historyKey}\u0000${runId}`)
+  }
+
+  /**
+   * Stores tasks of a run read just now; one whose row, status, error or outputs moved is
+   * rewritten, the others are left as they are. The batch goes to SQLite as one JSON text, read
+   * there by json_each: one statement for the batch, where a statement per task spent most of a
+   * look of a 10,000-row run in the driver's calls, each task unchanged.
+   */
   putTasks(historyKey: string, runId: string, tasks: readonly RunTask[]) {
-    const put = this.db.prepare(
-      `INSERT INTO run_tasks (origin, run_id, ${TASK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(origin, run_id, task_id) DO UPDATE SET status = excluded.status,
-         source_row_index = excluded.source_row_index, artifact_count = excluded.artifact_count,
-         error_message = excluded.error_message
-       WHERE status <> excluded.status OR source_row_index <> excluded.source_row_index
-         OR artifact_count <> excluded.artifact_count OR error_message <> excluded.error_message`,
-    )
-    transaction(this.db, () => {
-      for (const t of tasks)
-        put.run(
-          historyKey,
-          runId,
-          t.taskId,
-          t.status,
-          t.sourceRowIndex,
-          t.artifactCount,
-          t.errorMessage,
-        )
-    })
+    if (tasks.length === 0) return
+    const rows = tasks.map((t) => [
+      t.taskId,
+      t.status,
+      t.sourceRowIndex,
+      t.artifactCount,
+      t.errorMessage,
+    ])
+    this.db
+      .prepare(
+        `INSERT INTO run_tasks (origin, run_id, ${TASK_COLUMNS})
+         SELECT ?, ?, value->>0, value->>1, value->>2, value->>3, value->>4 FROM json_each(?) WHERE true
+         ON CONFLICT(origin, run_id, task_id) DO UPDATE SET status = excluded.status,
+           source_row_index = excluded.source_row_index, artifact_count = excluded.artifact_count,
+           error_message = excluded.error_message
+         WHERE status <> excluded.status OR source_row_index <> excluded.source_row_index
+           OR artifact_count <> excluded.artifact_count OR error_message <> excluded.error_message`,
+      )
+      .run(historyKey, runId, JSON.stringify(rows))
   }
 
   /**
    * Stores outputs of a run read just now, each at its place in the detail (`firstSeq` for the
-   * first); an output stored before keeps its place and content, its address is taken anew.
+   * first); an output stored before keeps its place and content, its address is taken anew. Only
+   * the outputs new since the last look go to SQLite whole: an output's inline text (kilobytes
+   * each) is never handed over again once stored.
    */
   putOutputs(historyKey: string, runId: string, outputs: readonly Artifact[], firstSeq: number) {
-    const put = this.db.prepare(
-      `INSERT INTO run_outputs (origin, run_id, ${OUTPUT_COLUMNS}, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(origin, run_id, artifact_id) DO UPDATE SET access_url = excluded.access_url
-       WHERE access_url <> excluded.access_url`,
+    if (outputs.length === 0) return
+    const known = this.addresses(
+      historyKey,
+      runId,
+      outputs.map((a) => a.artifactId),
     )
-    transaction(this.db, () => {
-      outputs.forEach((a, i) =>
-        put.run(
-          historyKey,
-          runId,
+    const fresh: unknown[][] = []
+    const signed: string[][] = []
+    outputs.forEach((a, i) => {
+      const address = known.get(a.artifactId)
+      if (address === undefined)
+        fresh.push([
           a.artifactId,
           a.taskId,
           a.stepId,
@@ -127,9 +166,47 @@ export class RunRowsTable {
           a.inlineText,
           a.createdAtUnix,
           firstSeq + i,
-        ),
-      )
+        ])
+      else if (address !== a.accessUrl) signed.push([a.artifactId, a.accessUrl])
     })
+    transaction(this.db, () => {
+      if (fresh.length > 0) this.insertOutputs(historyKey, runId, fresh)
+      if (signed.length > 0)
+        this.db
+          .prepare(
+            // Materialized, the batch is walked once, each output found by its key: joined
+            // to json_each directly, SQLite walked the batch again for every output of the run.
+            `WITH j(id, url) AS MATERIALIZED (SELECT value->>0, value->>1 FROM json_each(?))
+             UPDATE run_outputs SET access_url = j.url FROM j
+             WHERE origin = ? AND run_id = ? AND artifact_id = j.id`,
+          )
+          .run(JSON.stringify(signed), historyKey, runId)
+    })
+  }
+
+  /** The access address stored of each of these outputs of a run, by id (none for a new one). */
+  private addresses(historyKey: string, runId: string, ids: string[]): Map<string, string> {
+    const rows = selectRows(
+      this.db,
+      addressRow,
+      `SELECT artifact_id, access_url FROM run_outputs WHERE origin = ? AND run_id = ?
+       AND artifact_id IN (SELECT value FROM json_each(?))`,
+      [historyKey, runId, JSON.stringify(ids)],
+    )
+    return new Map(rows.map((row) => [row.artifact_id, row.access_url]))
+  }
+
+  /** New outputs, as rows of their columns then seq; one listed twice keeps its first place. */
+  private insertOutputs(historyKey: string, runId: string, rows: unknown[][]) {
+    this.db
+      .prepare(
+        `INSERT INTO run_outputs (origin, run_id, ${OUTPUT_COLUMNS}, seq)
+         SELECT ?, ?, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6,
+           value->>7, value->>8, value->>9 FROM json_each(?) WHERE true
+         ON CONFLICT(origin, run_id, artifact_id) DO UPDATE SET access_url = excluded.access_url
+         WHERE access_url <> excluded.access_url`,
+      )
+      .run(historyKey, runId, JSON.stringify(rows))
   }
 
   counts(historyKey: string, runId: string): StoredRunCounts {
@@ -213,9 +290,13 @@ export class RunRowsTable {
     return flattened(() => this.taskPages(historyKey, runId))
   }
 
-  /** Every output of a run in the service's order, read a page at a time each time it is gone through. */
-  outputsOf(historyKey: string, runId: string): Iterable<Artifact> {
-    return flattened(() => this.outputPages(historyKey, runId))
+  /**
+   * Every output of a run in the service's order, read a page at a time each time it is gone
+   * through; with `textUpTo`, each inline text cut to its first that many characters (a preview
+   * needs no more, and a run's texts are megabytes).
+   */
+  outputsOf(historyKey: string, runId: string, textUpTo?: number): Iterable<Artifact> {
+    return flattened(() => this.outputPages(historyKey, runId, 500, textUpTo))
   }
 
   /** A run's tasks in row order, a page of `pageSize` at a time. */
@@ -236,13 +317,25 @@ export class RunRowsTable {
     }
   }
 
-  /** A run's outputs in the service's order, a page of `pageSize` at a time. */
-  *outputPages(historyKey: string, runId: string, pageSize = 500): Generator<Artifact[]> {
+  /** A run's outputs in the service's order, a page of `pageSize` at a time (see outputsOf). */
+  *outputPages(
+    historyKey: string,
+    runId: string,
+    pageSize = 500,
+    textUpTo?: number,
+  ): Generator<Artifact[]> {
+    const columns =
+      textUpTo === undefined
+        ? OUTPUT_COLUMNS
+        : OUTPUT_COLUMNS.replace(
+            'inline_text',
+            `substr(inline_text, 1, ${Math.max(0, Math.floor(textUpTo))}) AS inline_text`,
+          )
     for (let after = -1; ;) {
       const rows = selectRows(
         this.db,
-        outputRow.extend({ seq: z.number().int() }),
-        `SELECT ${OUTPUT_COLUMNS}, seq FROM run_outputs WHERE origin = ? AND run_id = ? AND seq > ?
+        outputPageRow,
+        `SELECT ${columns}, seq FROM run_outputs WHERE origin = ? AND run_id = ? AND seq > ?
          ORDER BY seq LIMIT ?`,
         [historyKey, runId, after, pageSize],
       )
