@@ -115,7 +115,22 @@ async function main(home: string, out: string) {
   await engine.addEnvironment({ name: 'Bench', baseUrl: BENCH_ORIGIN, token: 'bench' })
   const connection = await engine.connect({ env: 'Bench' })
   const path = join(out, 'results.xlsx')
+  // BATCH_RESULTS_TRACE=1: the process's memory every 2 s on stderr, to tell its kinds apart.
+  const trace = process.env.BATCH_RESULTS_TRACE
+    ? setInterval(() => {
+        const m = process.memoryUsage()
+        const mb = (n: number) => (n / 1024 / 1024).toFixed(0)
+        const status = readFileSync('/proc/self/status', 'utf8')
+        const kinds = ['RssAnon', 'RssFile'].map(
+          (k) => `${k} ${new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? '?'} kB`,
+        )
+        console.error(
+          `rss ${mb(m.rss)} (${kinds.join(', ')}) heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} external ${mb(m.external)} buffers ${mb(m.arrayBuffers)}`,
+        )
+      }, 2000)
+    : undefined
   const written = await writeResultsWorkbook(engine, connection, partRunId(0), path)
+  clearInterval(trace)
   await engine.close()
   const answer = {
     rows: written.rows,

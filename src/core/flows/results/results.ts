@@ -172,7 +172,7 @@ export async function writeResultsWorkbook(
   // anything is fetched, so that a folder that cannot be made is said at once.
   await ensureFolder(workbookDir)
   await checkWritableFolder(path)
-  // The runs' details are let go once the plan is made: only the plan goes on to the writer.
+  // No run's detail is held: the plan reads the stored rows as the writer takes them.
   const { plan, folder, download } = await planResults(
     services,
     connection,
