@@ -121,6 +121,7 @@ class PartReader {
   private inputs: InputRow[] = []
   private tasks = new Map<number, RunTask>()
   private outputIds: Map<number, string[]> | null = null
+  private legacy: InputRow[] | null = null
 
   constructor(
     private readonly store: ResultsStore,
@@ -141,7 +142,7 @@ class PartReader {
     const shown = kept
       ? { input, task: task && kept.task, outputs: kept.artifacts }
       : { input, task, outputs: this.outputsOf(index) }
-    if (--this.left === 0) this.outputIds = null
+    if (--this.left === 0) [this.outputIds, this.legacy] = [null, null]
     return shown
   }
 
@@ -150,12 +151,21 @@ class PartReader {
     const { store, part } = this
     this.start = index
     this.end = index + WINDOW
-    this.inputs = part.submission ? store.journal.rowsWindow(part.submission, index, this.end) : []
+    this.inputs = this.inputsFrom(index)
     if (!this.withOutcomes) return
     this.tasks = new Map()
     // Tasks come in row order; a row with two keeps the last, as a map of the detail would.
     for (const task of store.rows.tasksOfRows(store.historyKey, part.run.runId, index, this.end))
       this.tasks.set(task.sourceRowIndex, task)
+  }
+
+  private inputsFrom(index: number): InputRow[] {
+    const entry = this.part.submission
+    if (!entry) return []
+    if (entry.rowsSha256) return this.store.journal.rowsWindow(entry, index, this.end)
+    // An entry journaled before its rows were kept a line each holds them as one text: read once.
+    this.legacy ??= this.store.journal.rowsWindow(entry, 0, entry.rowCount)
+    return this.legacy.slice(index, this.end)
   }
 
   private outputsOf(index: number): Artifact[] {
