@@ -31,7 +31,6 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { build } from 'esbuild'
 import { chromium } from 'playwright-core'
 import { ApiClient } from '../src/core/service'
 import type { SeedFile } from '../src/sandbox'
@@ -39,7 +38,7 @@ import type { RunSummary } from '../src/shared/contract'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissing, ensureAppBuilt } from '../test/e2e/support'
 import { allocatorHeapMb, longTasksWithCpu, startTaskTrace } from './big-run-measures'
 import demo from '../src/sandbox/demo-content.json'
-import { root, startSandboxProcess, writeCsv } from './support'
+import { bundleForBench, root, startSandboxProcess, writeCsv } from './support'
 
 const ROWS = Number(process.env.BIG_RUN_ROWS ?? 20_000)
 /** The most rows the sandbox takes in one request, and the environment's rows per part. */
@@ -73,30 +72,6 @@ const load = () =>
     .map((l) => l.toFixed(1))
     .join(' / ')} (1 / 5 / 15 min) on ${cpus().length} cores`
 /**
- * The host as built JavaScript in out/bench, with the workbook worker as worker.js beside it
- * (where run-in-worker.ts looks for a built entry); packages stay in node_modules, as in the app.
- */
-async function builtHost(): Promise<string[]> {
-  if (process.env.BIG_RUN_FROM_SOURCE)
-    return ['--import', 'tsx', join(root, 'bench/big-run-host.ts')]
-  await build({
-    absWorkingDir: root,
-    entryPoints: [
-      { in: 'bench/big-run-host.ts', out: 'big-run-host' },
-      { in: 'src/core/workbooks/worker/entry.ts', out: 'worker' },
-    ],
-    outdir: 'out/bench',
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    packages: 'external',
-    logLevel: 'warning',
-  })
-  return [join(root, 'out/bench/big-run-host.js')]
-}
-
-/**
  * The sheet, as a csv written row by row: a message, details and a number. With INLINE the
  * details are about 1,900 characters, so that row-echo's output (the row as indented JSON) is
  * about 2 KB, under the sandbox's 16 KB inline limit.
@@ -110,7 +85,7 @@ function writeSheet(path: string) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'skill-runner-bench-big-run-'))
-const hostArgs = await builtHost()
+const hostArgs = await bundleForBench('bench/big-run-host.ts', 'big-run-host')
 /** The demo's row-echo alone, its outputs inline or as files. */
 const rowEcho = demo.officialTemplates.find((t) => t.schema.templateId === 'row-echo')!
 const sandbox = await startSandboxProcess({

@@ -99,6 +99,34 @@ export async function startBenchEngine(
   }
 }
 
+/**
+ * `entry` as built JavaScript in out/bench (named `name`), with the workbook worker as worker.js
+ * beside it (where run-in-worker.ts looks for a built entry), packages left in node_modules, as
+ * the app and the command line ship the engine; answers the arguments that run it. Run through
+ * tsx instead (BENCH_FROM_SOURCE=1, or BIG_RUN_FROM_SOURCE=1), the engine and every worker thread
+ * also hold tsx's compiler and the compiled sources, which the app never does.
+ */
+export async function bundleForBench(entry: string, name: string): Promise<string[]> {
+  if (process.env.BENCH_FROM_SOURCE || process.env.BIG_RUN_FROM_SOURCE)
+    return ['--import', 'tsx', join(root, entry)]
+  const { build } = await import('esbuild')
+  await build({
+    absWorkingDir: root,
+    entryPoints: [
+      { in: entry, out: name },
+      { in: 'src/core/workbooks/worker/entry.ts', out: 'worker' },
+    ],
+    outdir: 'out/bench',
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'warning',
+  })
+  return [join(root, 'out/bench', `${name}.js`)]
+}
+
 /** Peak resident memory of this process so far, in MB. */
 export function peakRssMb(): number {
   return process.resourceUsage().maxRSS / 1024

@@ -1,26 +1,13 @@
 /**
  * The runs of one batch (a pilot, its rest, the fixed rows sent back...) are one sheet: the
- * results workbook of any of them shows every run's rows on one sheet, in the sheet's row order,
- * each saying in words which run it came from. The merge is pure; the runs' ids go on the Run sheet.
+ * results workbook of any of them shows every run's rows on one sheet, in the sheet's row order
+ * (results-source.ts), each saying in words which run it came from; the runs' ids go on the Run
+ * sheet, their counters and costs added up.
  */
 import { sumT } from '../../../shared/format/amounts'
-import type { Artifact, RunDetail, RunTask } from '../../../shared/contract'
+import type { RunSummary } from '../../../shared/contract'
 import type { Batches } from '../batch/batches'
-import type { Submission, Submissions } from '../spend/submissions'
-import type { RunDownload } from '../downloads/downloads'
-
-/** One run of a batch as the results show it (its retries' kept rows already in place). */
-export interface BatchPart {
-  detail: RunDetail
-  submission: Submission | null
-  download: RunDownload
-}
-
-/** The batch merged: one detail and one submission over every row, and each row's run in words. */
-export interface MergedBatch extends BatchPart {
-  sentIn: string[]
-  aboutLines: [string, string][]
-}
+import type { SubmissionHead, Submissions } from '../spend/submissions'
 
 /**
  * The runs whose rows make up the sheet of the batch `runId` belongs to (all, a pilot, its rest,
@@ -32,7 +19,7 @@ export function batchRunsOf(
   services: { submissions: Pick<Submissions, 'batchRuns'>; batches?: Pick<Batches, 'sendsOf'> },
   historyKey: string,
   runId: string,
-  submission: Submission | null,
+  submission: Pick<SubmissionHead, 'batchId' | 'sendKind' | 'batchOfRunId'> | null,
 ): string[] {
   if (!submission) return [runId]
   if (submission.batchId && services.batches) {
@@ -63,7 +50,9 @@ const PART_WORDS: Record<string, string> = {
 }
 
 /** Each part in words ('Pilot', 'Rest', 'Fixed rows'…), numbered when two share a word. */
-function partWords(parts: BatchPart[]): string[] {
+export function partWords(
+  parts: { submission: Pick<SubmissionHead, 'sendKind'> | null }[],
+): string[] {
   const words = parts.map((part, i) => {
     const kind = part.submission?.sendKind
     if (kind && PART_WORDS[kind]) return PART_WORDS[kind]
@@ -75,22 +64,20 @@ function partWords(parts: BatchPart[]): string[] {
   })
 }
 
-/** How many rows a part shows: its submitted rows, or more when the service knows more. */
-function rowsOf(part: BatchPart): number {
-  // A loop, not Math.max(...): a big run's tens of thousands of items are no argument list.
-  let rows = part.submission?.rows.length ?? 0
-  for (const item of [part.detail.tasks, part.detail.artifacts].flat())
-    rows = Math.max(rows, item.sourceRowIndex + 1)
-  return rows
+/** The Run sheet's lines of a batch: what it is, and each part's run by its id. */
+export function batchLines(words: string[], runIds: string[]): [string, string][] {
+  return [
+    ['Batch', `${words.join(', ').toLowerCase()}: one sheet, rows in sheet order`],
+    ...runIds.map((runId, p): [string, string] => [`${words[p]} run`, runId]),
+  ]
 }
 
 /** The counters and costs of every run, added up; the rest from the run asked for. */
-function batchSummary(parts: BatchPart[], asked: BatchPart): RunDetail['run'] {
-  const runs = parts.map((p) => p.detail.run)
+export function batchRun(runs: RunSummary[], asked: number): RunSummary {
   const sum = (key: 'totalTasks' | 'completedTasks' | 'failedTasks' | 'cancelledTasks') =>
     runs.reduce((n, r) => n + r[key], 0)
   return {
-    ...asked.detail.run,
+    ...runs[asked]!,
     totalTasks: sum('totalTasks'),
     completedTasks: sum('completedTasks'),
     failedTasks: sum('failedTasks'),
@@ -99,53 +86,5 @@ function batchSummary(parts: BatchPart[], asked: BatchPart): RunDetail['run'] {
     actualCostT: sumT(runs.map((r) => r.actualCostT)),
     completedAtUnix: Math.max(...runs.map((r) => r.completedAtUnix)),
     firstErrorMessage: runs.find((r) => r.firstErrorMessage)?.firstErrorMessage ?? '',
-  }
-}
-
-/**
- * The runs of a batch as one: rows ordered by their sheet row (a row without one goes last, in
- * its run's order), each task and output moved to its row's place. The run asked for names the
- * whole (its id heads the Run sheet, so a redo from this workbook is of that run).
- */
-export function mergeBatch(parts: BatchPart[], askedIndex: number): MergedBatch {
-  const words = partWords(parts)
-  const rows = parts.flatMap((part, p) =>
-    Array.from({ length: rowsOf(part) }, (_, i) => ({
-      p,
-      i,
-      sheetRow: part.submission?.rowNumbers[i] ?? Number.POSITIVE_INFINITY,
-    })),
-  )
-  // Array.prototype.sort is stable: equal sheet rows keep the order they were sent in.
-  rows.sort((a, b) => a.sheetRow - b.sheetRow)
-  const place = new Map(rows.map((r, at) => [`${r.p}:${r.i}`, at]))
-  const moved = <T extends { sourceRowIndex: number }>(p: number, item: T): T => ({
-    ...item,
-    sourceRowIndex: place.get(`${p}:${item.sourceRowIndex}`) ?? item.sourceRowIndex,
-  })
-  const asked = parts[askedIndex]!
-  const tasks: RunTask[] = parts.flatMap((part, p) => part.detail.tasks.map((t) => moved(p, t)))
-  const artifacts: Artifact[] = parts.flatMap((part, p) =>
-    part.detail.artifacts.map((a) => moved(p, a)),
-  )
-  const numbered = rows.every((r) => Number.isFinite(r.sheetRow))
-  return {
-    detail: { ...asked.detail, run: batchSummary(parts, asked), tasks, artifacts },
-    submission: asked.submission && {
-      ...asked.submission,
-      rows: rows.map((r) => parts[r.p]!.submission?.rows[r.i] ?? {}),
-      rowNumbers: numbered ? rows.map((r) => r.sheetRow) : [],
-      rowCount: rows.length,
-    },
-    download: {
-      ...asked.download,
-      files: parts.flatMap((part) => part.download.files),
-      failed: parts.flatMap((part) => part.download.failed),
-    },
-    sentIn: rows.map((r) => words[r.p]!),
-    aboutLines: [
-      ['Batch', `${words.join(', ').toLowerCase()}: one sheet, rows in sheet order`],
-      ...parts.map((part, p): [string, string] => [`${words[p]} run`, part.detail.run.runId]),
-    ],
   }
 }

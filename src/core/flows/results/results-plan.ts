@@ -12,38 +12,36 @@ import {
   type InputRow,
   type OfficialTemplateSchema,
   type RunSummary,
-  type RunTask,
 } from '../../../shared/contract'
 import {
   rowColumnHeader,
-  rowNumberOf,
   runCostText,
   runOutcome,
   statusLabel,
   statusTone,
-  type RowNumbering,
 } from '../../../shared/format'
 import type { Connection } from '../../environments/connection'
 import type { PlanCell, PlanRow, ResultsPlan } from '../../workbooks'
 import type { RunDownload } from '../downloads/downloads'
 import { REDO_HEADER } from './redo-column'
-import { rowNumberingOf, type Submission } from '../spend/submissions'
-import type { ResultsSource } from './results-source'
+import type { SubmissionSheet } from '../spend/submissions'
+import type { ResultsRow, ResultsSource } from './results-source'
 
 /** Excel keeps at most 32,767 characters in a cell; longer text is linked instead. */
 const CELL_TEXT_MAX = 32_000
 
 export interface ResultsInput {
-  /** The run's rows: from its detail held whole, or from the history a page at a time. */
+  /** The rows, read from the history a window at a time. */
   source: ResultsSource
-  submission: Submission | null
+  /** The journal entry of the run asked for (its rows left there). */
+  submission: SubmissionSheet | null
   schema: OfficialTemplateSchema | undefined
   download: RunDownload
   workbookDir: string
   connection: Pick<Connection, 'name' | 'origin' | 'unitLabel'>
   /** A mapped sheet's own columns (field key and the user's header), in the sheet's order. */
   userColumns?: UserColumn[]
-  /** A batch's rows (batch.ts): the run each row came from, in words ('Pilot', 'Rest'). */
+  /** A batch's runs (batch.ts) in words ('Pilot', 'Rest'), by the rows' `part`. */
   sentIn?: string[]
   /** A batch's lines for the Run sheet: its runs, by their ids. */
   batchLines?: [string, string][]
@@ -70,7 +68,7 @@ function fileLink(workbookDir: string, path: string): { text: string; hyperlink:
 }
 
 /** Every field key of the submitted rows, in the order they first appear. */
-function inputKeysOf(rows: InputRow[]): string[] {
+function inputKeysOf(rows: Iterable<InputRow>): string[] {
   const keys: string[] = []
   for (const row of rows)
     for (const key of Object.keys(row)) if (!keys.includes(key)) keys.push(key)
@@ -110,11 +108,6 @@ function outputCell(saved: SavedOutputs, mine: Artifact[]): PlanCell {
     return { ...link, text: link.text + more }
   }
   return `not downloaded: ${saved.failures.get(artifact.artifactId) ?? 'unknown error'}`
-}
-
-/** How many lines the sheet has: the rows sent, or more when the service knows more. */
-function rowCountOf(source: ResultsSource, inputRows: InputRow[]): number {
-  return Math.max(inputRows.length, source.run.totalTasks, source.lastRow + 1)
 }
 
 /**
@@ -165,11 +158,10 @@ export interface PlannedResults {
 }
 
 export function resultsPlan(input: ResultsInput): PlannedResults {
-  const { source, submission } = input
-  const numbering: RowNumbering | null = rowNumberingOf(submission)
+  const { source } = input
+  const numbering = source.numbering
   const ports = source.ports
-  const inputRows: InputRow[] = submission?.rows ?? []
-  const inputKeys = inSheetOrder(inputKeysOf(inputRows), input.userColumns)
+  const inputKeys = inSheetOrder(inputKeysOf(source.inputs()), input.userColumns)
   const saved: SavedOutputs = {
     dir: input.workbookDir,
     paths: new Map(input.download.files.map((f) => [f.artifactId, f.path])),
@@ -178,8 +170,7 @@ export function resultsPlan(input: ResultsInput): PlannedResults {
   // A batch's rows say which of its runs sent them, beside the row number.
   const sentIn = input.sentIn
   const lead = sentIn ? 1 : 0
-  const rowOf = (index: number, task: RunTask | undefined, mine: Artifact[]): PlanRow => {
-    const row = inputRows[index] ?? {}
+  const rowOf = ({ number, part, input: row, task, outputs: mine }: ResultsRow): PlanRow => {
     const outputs = ports.map((port) =>
       outputCell(
         saved,
@@ -188,8 +179,8 @@ export function resultsPlan(input: ResultsInput): PlannedResults {
     )
     return {
       cells: [
-        rowNumberOf(numbering, index),
-        ...(sentIn ? [sentIn[index] ?? null] : []),
+        number,
+        ...(sentIn ? [sentIn[part] ?? null] : []),
         ...inputKeys.map((key) => cellValue(row[key])),
         task ? statusLabel(task.status) : 'no task',
         task?.errorMessage || null,
@@ -206,7 +197,6 @@ export function resultsPlan(input: ResultsInput): PlannedResults {
       ),
     }
   }
-  const rowCount = rowCountOf(source, inputRows)
   return {
     columns: [
       { header: rowColumnHeader(numbering), width: 12 },
@@ -224,9 +214,7 @@ export function resultsPlan(input: ResultsInput): PlannedResults {
     about: { header: ['Run', source.run.runId], lines: aboutLines(input) },
     rows: {
       *[Symbol.iterator]() {
-        let index = 0
-        for (const { task, outputs } of source.rows(rowCount))
-          yield rowOf(index++, task, outputs)
+        for (const row of source.rows()) yield rowOf(row)
       },
     },
   }

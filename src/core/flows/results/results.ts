@@ -19,24 +19,21 @@ import type { Connection } from '../../environments/connection'
 import type { Schemas } from '../prepare/schema-cache'
 import type { History } from '../../storage/run-history'
 import { ensureFolder, exists } from '../../files/folders'
-import {
-  checkWritableFolder,
-  spillResultsRows,
-  writeResultsWorkbookFile,
-} from '../../workbooks'
+import { checkWritableFolder, spillResultsRows, writeResultsWorkbookFile } from '../../workbooks'
 import { resultsPlan, type PlannedResults } from './results-plan'
-import { heldSource, storedSource, type ResultsSource } from './results-source'
+import { storedSource, type ResultsPart } from './results-source'
 import { userColumnsOf } from './user-columns'
 import type { ColumnMappings } from '../prepare/column-mappings'
-import { keptDetail, keptInputs, rowVersions, type RowVersions } from './row-versions'
-import { rowNumberingOf, type Submission, type Submissions } from '../spend/submissions'
+import { keptRows } from './kept-rows'
+import { rowNumberingOf, type Submissions, type SubmissionSheet } from '../spend/submissions'
 import type { Batches } from '../batch/batches'
-import { batchRunsOf, mergeBatch, type BatchPart } from './batch'
+import { batchLines, batchRunsOf, partWords } from './batch'
+import { defined } from '../../../shared/defined'
 
 /** What saving a run's outputs needs of the engine (the engine itself has all of it). */
 export interface ResultsServices {
   history: Pick<History, 'recordRuns' | 'retriedBy' | 'keptVersions'>
-  submissions: Pick<Submissions, 'byRun' | 'batchRuns'>
+  submissions: Pick<Submissions, 'byRun' | 'batchRuns' | 'sheetOfRun' | 'rowsWindow'>
   downloads: Pick<Downloads, 'run' | 'rows'>
   schemas: Pick<Schemas, 'cached'>
   /** Column mappings the user confirmed: the results keep the names of a mapped sheet's columns. */
@@ -117,7 +114,7 @@ export async function downloadRunOutputs(
 ): Promise<RunDownload> {
   // A run given by its id is read into the history and saved a page at a time (downloads.ts).
   const runId = typeof runOrDetail === 'string' ? runOrDetail : runOrDetail.run.runId
-  const submission = services.submissions.byRun(connection.historyKey, runId)
+  const submission = services.submissions.sheetOfRun(connection.historyKey, runId)
   return services.downloads.run(connection, runOrDetail, folder, {
     rowNumbering: rowNumberingOf(submission),
     ...options,
@@ -128,72 +125,33 @@ export async function downloadRunOutputs(
   })
 }
 
-/** The run with each re-sent row's kept version, and the downloads of every run it draws on. */
-async function keptVersions(
-  services: ResultsServices,
-  connection: Connection,
-  detail: RunDetail,
-  workbookDir: string,
-  download: RunDownload,
-  options: DownloadOptions,
-): Promise<{ detail: RunDetail; download: RunDownload; versions: RowVersions[] }> {
-  const versions = await rowVersions(services, connection, detail, options.signal)
-  const laterRuns = new Set(
-    versions.filter((r) => r.kept > 0).map((r) => r.versions[r.kept]!.runId),
-  )
-  if (laterRuns.size === 0) return { detail, download, versions }
-  const merged = { ...download, files: [...download.files], failed: [...download.failed] }
-  for (const runId of laterRuns) {
-    const later = await downloadRunOutputs(services, connection, runId, workbookDir, options)
-    merged.files.push(...later.files)
-    merged.failed.push(...later.failed)
-  }
-  return { detail: keptDetail(detail, versions), download: merged, versions }
-}
-
-/** One run of the results: its outputs saved, and each re-sent row's kept version in place. */
-async function shownRun(
-  services: ResultsServices,
-  connection: Connection,
-  runId: string,
-  workbookDir: string,
-  options: DownloadOptions,
-): Promise<BatchPart> {
-  const detail: RunDetail = await connection.client.run(runId, { signal: options.signal })
-  // Every output goes to disk first, so that links work and long text is never cut.
-  const download = await downloadRunOutputs(services, connection, detail, workbookDir, options)
-  const submission = services.submissions.byRun(connection.historyKey, runId)
-  // A row sent again (redone, or retried) shows its kept version: the newest that succeeded.
-  const kept = await keptVersions(services, connection, detail, workbookDir, download, options)
-  return {
-    detail: kept.detail,
-    download: kept.download,
-    // A fixed retry's row shows the cells that made its kept output, not the ones that failed.
-    submission: submission && keptInputs(submission, kept.versions),
-  }
-}
-
 /**
- * A run sent alone with no row sent again: read into the history as its outputs are saved, and
- * shown from there a page at a time, so a run of any size is never held whole.
+ * One run of the results: its outputs saved (its detail stored in the history as it is read),
+ * and its rows sent again in their kept version, whose runs' outputs are saved too.
  */
-async function storedRun(
+async function shownPart(
   services: ResultsServices,
   connection: Connection,
   runId: string,
+  submission: SubmissionSheet | null,
   workbookDir: string,
   options: DownloadOptions,
-): Promise<{ source: ResultsSource; download: RunDownload }> {
+): Promise<{ part: ResultsPart; downloads: RunDownload[] }> {
   let run: RunSummary | undefined
-  const download = await downloadRunOutputs(services, connection, runId, workbookDir, {
+  // Every output goes to disk first, so that links work and long text is never cut.
+  const own = await downloadRunOutputs(services, connection, runId, workbookDir, {
     ...options,
     seen: (seen) => {
       run = seen
       options.seen?.(seen)
     },
   })
-  const source = storedSource(services.downloads.rows, connection.historyKey, run!)
-  return { source, download }
+  // A row sent again (redone, or retried) shows its kept version: the newest that succeeded.
+  const kept = await keptRows(services, connection, runId, submission, options.signal)
+  const downloads = [own]
+  for (const laterId of new Set([...kept.values()].map((row) => row.runId)))
+    downloads.push(await downloadRunOutputs(services, connection, laterId, workbookDir, options))
+  return { part: { run: run!, submission, kept }, downloads }
 }
 
 /**
@@ -214,7 +172,7 @@ export async function writeResultsWorkbook(
   // anything is fetched, so that a folder that cannot be made is said at once.
   await ensureFolder(workbookDir)
   await checkWritableFolder(path)
-  // The runs' details are let go once the plan is made: only the plan goes on to the writer.
+  // No run's detail is held: the plan reads the stored rows as the writer takes them.
   const { plan, folder, download } = await planResults(
     services,
     connection,
@@ -251,7 +209,7 @@ export async function writePlannedResults(
 async function batchSummaryOf(
   services: ResultsServices,
   connection: Connection,
-  submission: Submission | null,
+  submission: SubmissionSheet | null,
   signal?: AbortSignal,
 ): Promise<{ batchSummary?: string }> {
   if (!submission?.batchId || !services.batches) return {}
@@ -259,7 +217,11 @@ async function batchSummaryOf(
   return state ? { batchSummary: state.summary } : {}
 }
 
-/** The plan of the results workbook of a run (or of its whole batch), its outputs saved first. */
+/**
+ * The plan of the results workbook of a run (or of its whole batch), its outputs saved first:
+ * run by run, each stored in the history as it is read; the rows are read from there as the
+ * workbook is written (results-source.ts).
+ */
 async function planResults(
   services: ResultsServices,
   connection: Connection,
@@ -267,70 +229,44 @@ async function planResults(
   workbookDir: string,
   options: DownloadOptions,
 ): Promise<{ plan: PlannedResults; folder: string; download: RunDownload }> {
-  const submission = services.submissions.byRun(connection.historyKey, runId)
-  const runIds = batchRunsOf(services, connection.historyKey, runId, submission)
-  const alone =
-    runIds.length === 1 && services.history.retriedBy(connection.historyKey, runId).length === 0
-  const shown = alone
-    ? {
-        ...(await storedRun(services, connection, runId, workbookDir, options)),
-        submission,
-        merged: null,
-      }
-    : await heldRuns(services, connection, runId, runIds, workbookDir, options)
-  const merged = shown.merged
+  const { historyKey } = connection
+  const submission = services.submissions.sheetOfRun(historyKey, runId)
+  const runIds = batchRunsOf(services, historyKey, runId, submission)
+  const parts: ResultsPart[] = []
+  const downloads: RunDownload[] = []
+  for (const id of runIds) {
+    const entry = id === runId ? submission : services.submissions.sheetOfRun(historyKey, id)
+    const shown = await shownPart(services, connection, id, entry, workbookDir, options)
+    parts.push(shown.part)
+    downloads.push(...shown.downloads)
+  }
+  const asked = runIds.indexOf(runId)
+  // The downloads of every part; the folder is the asked run's own.
+  const download = {
+    ...downloads.find((d) => d.runId === runId)!,
+    files: downloads.flatMap((d) => d.files),
+    failed: downloads.flatMap((d) => d.failed),
+  }
+  const store = { historyKey, rows: services.downloads.rows, journal: services.submissions }
+  const words = parts.length > 1 ? partWords(parts) : undefined
   // Column headers as the user knows them: the template's labels when its schema is saved here.
   const schema =
     submission?.targetKind === 'template'
-      ? services.schemas.cached(connection.historyKey, submission.targetId)?.schema
+      ? services.schemas.cached(historyKey, submission.targetId)?.schema
       : undefined
   const userColumns =
     schema && submission
-      ? await userColumnsOf(
-          services.mappings,
-          connection.historyKey,
-          submission,
-          schema,
-          options.signal,
-        )
+      ? await userColumnsOf(services.mappings, historyKey, submission, schema, options.signal)
       : undefined
   const plan = resultsPlan({
-    source: shown.source,
-    download: shown.download,
-    submission: shown.submission,
+    source: storedSource(store, parts, asked),
+    download,
+    submission,
     schema,
     workbookDir,
     connection,
-    ...(userColumns ? { userColumns } : {}),
-    ...(merged ? { sentIn: merged.sentIn, batchLines: merged.aboutLines } : {}),
+    ...defined({ userColumns, sentIn: words, batchLines: words && batchLines(words, runIds) }),
     ...(await batchSummaryOf(services, connection, submission, options.signal)),
   })
-  return { plan, folder: shown.download.folder, download: shown.download }
-}
-
-/**
- * A batch's runs, or a run with rows sent again: each read whole, merged into one, each row in
- * its kept version.
- */
-async function heldRuns(
-  services: ResultsServices,
-  connection: Connection,
-  runId: string,
-  runIds: string[],
-  workbookDir: string,
-  options: DownloadOptions,
-) {
-  const parts: BatchPart[] = []
-  for (const id of runIds)
-    parts.push(await shownRun(services, connection, id, workbookDir, options))
-  const asked = parts[runIds.indexOf(runId)]!
-  const merged = parts.length > 1 ? mergeBatch(parts, runIds.indexOf(runId)) : null
-  const shown = merged ?? asked
-  return {
-    source: heldSource(shown.detail),
-    // The downloads of every part; the folder is the asked run's own.
-    download: { ...shown.download, folder: asked.download.folder },
-    submission: shown.submission,
-    merged,
-  }
+  return { plan, folder: download.folder, download }
 }

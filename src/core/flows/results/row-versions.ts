@@ -35,14 +35,21 @@ export interface RowVersions {
   keptBy: 'choice' | 'rule'
 }
 
-/** Where each row of a later run sits in the first: by sheet row when both have them, else by cells. */
-function placesIn(original: Submission, later: Submission): (number | undefined)[] {
+/**
+ * Where each row of a later run sits in the first: by sheet row when both have them, else by
+ * cells (the first run's rows read only then).
+ */
+export function placesIn(
+  original: Pick<Submission, 'rowNumbers'>,
+  later: Pick<Submission, 'rowNumbers' | 'rows'>,
+  originalRows: () => InputRow[],
+): (number | undefined)[] {
   if (original.rowNumbers.length > 0 && later.rowNumbers.length === later.rows.length) {
     const bySheetRow = new Map(original.rowNumbers.map((n, i) => [n, i]))
     return later.rowNumbers.map((n) => bySheetRow.get(n))
   }
   const free = new Map<string, number[]>()
-  original.rows.forEach((row, i) => {
+  originalRows().forEach((row, i) => {
     const key = inputKey(row as Record<string, unknown>)
     free.set(key, [...(free.get(key) ?? []), i])
   })
@@ -73,7 +80,7 @@ export async function rowVersions(
     const submission = services.submissions.byRun(connection.historyKey, laterId)
     if (!submission) continue
     const laterDetail = await connection.client.run(laterId, { signal })
-    placesIn(original, submission).forEach((index, i) => {
+    placesIn(original, submission, () => original.rows).forEach((index, i) => {
       if (index === undefined) return
       const versions = byRow.get(index) ?? [versionOf(detail, index)]
       byRow.set(index, [...versions, { ...versionOf(laterDetail, i), input: submission.rows[i] }])
@@ -86,7 +93,7 @@ export async function rowVersions(
 }
 
 /** The version kept: the one chosen while it is still among the row's versions, else by the rule. */
-function keptOf(index: number, versions: RowVersion[], chosenRunId?: string): RowVersions {
+export function keptOf(index: number, versions: RowVersion[], chosenRunId?: string): RowVersions {
   const chosen = chosenRunId ? versions.findIndex((v) => v.runId === chosenRunId) : -1
   if (chosen >= 0) return { index, versions, kept: chosen, keptBy: 'choice' }
   const good = versions.map((v) => v.task?.status === 'succeeded')
@@ -154,38 +161,4 @@ export async function namedRowVersions(
   if (row) return row
   // Never sent again: its only version is the run's own.
   return keptOf(index, [versionOf(detail, index)])
-}
-
-/** The submission with each re-sent row's cells as its kept version sent them. */
-export function keptInputs(submission: Submission, rows: RowVersions[]): Submission {
-  const fixed = new Map(rows.map((r) => [r.index, r.versions[r.kept]?.input] as const))
-  return { ...submission, rows: submission.rows.map((row, i) => fixed.get(i) ?? row) }
-}
-
-/**
- * The run as the results workbook shows it: each re-sent row's task and outputs taken from its
- * kept version (placed at the row's index in the first run).
- */
-export function keptDetail(detail: RunDetail, rows: RowVersions[]): RunDetail {
-  const replaced = new Map(
-    rows.filter((r) => r.kept > 0).map((r) => [r.index, r.versions[r.kept]!] as const),
-  )
-  if (replaced.size === 0) return detail
-  const at = (index: number) => (item: { sourceRowIndex: number }) => ({
-    ...item,
-    sourceRowIndex: index,
-  })
-  return {
-    ...detail,
-    tasks: detail.tasks.flatMap((t) => {
-      const kept = replaced.get(t.sourceRowIndex)
-      return kept ? (kept.task ? [at(t.sourceRowIndex)(kept.task) as RunTask] : []) : [t]
-    }),
-    artifacts: [
-      ...detail.artifacts.filter((a) => !replaced.has(a.sourceRowIndex)),
-      ...[...replaced.entries()].flatMap(([index, kept]) =>
-        kept.artifacts.map((a) => at(index)(a) as Artifact),
-      ),
-    ],
-  }
 }

@@ -18,7 +18,7 @@ export interface UserColumn {
 export async function userColumnsOf(
   mappings: Pick<ColumnMappings, 'forTarget'> | undefined,
   historyKey: string,
-  submission: Submission,
+  submission: Pick<Submission, 'inputCopyPath' | 'targetKind' | 'targetId'>,
   schema: OfficialTemplateSchema,
   signal?: AbortSignal,
 ): Promise<UserColumn[] | undefined> {

@@ -22,6 +22,7 @@ import {
   SubmissionsTable,
   type Submission,
   type SubmissionHead,
+  type SubmissionSheet,
   type SubmissionState,
 } from '../../storage/tables/submissions'
 import { findLostAnswers } from './found-runs'
@@ -39,7 +40,7 @@ import {
 import type { InputRow } from '../../../shared/contract'
 import type { JsonTexts } from '../../service/bodies'
 
-export type { Submission, SubmissionHead, SubmissionState }
+export type { Submission, SubmissionHead, SubmissionSheet, SubmissionState }
 export type { StreamedInput, SubmissionInput } from './journal-entry'
 
 /** What listeners of Submissions.onChange hear when a journaled submission changes state. */
@@ -313,6 +314,13 @@ export class Submissions {
     return this.table.latestOfRun(historyKey, runId)
   }
 
+  /** byRun with the rows left in the journal: `rowsWindow` reads them a window at a time. */
+  sheetOfRun = (historyKey: string, runId: string) => this.table.sheetOfRun(historyKey, runId)
+
+  /** Rows `start` to `end` (excluded) of a journaled submission. */
+  rowsWindow: SubmissionsTable['rowsWindow'] = (entry, start, end) =>
+    this.table.rowsWindow(entry, start, end)
+
   /**
    * The history, newest first. `search` matches file name, template or listing, run id, status
    * and date (YYYY-MM-DD) alike; `alsoTargets` are templates and listings whose names matched.
@@ -350,7 +358,9 @@ function missing(id: number): EngineError {
  * How the rows of a run sent from here are named: by spreadsheet row when they came from a
  * workbook, else by position ("submitted row 5"); null for a run this device did not send.
  */
-export function rowNumberingOf(submission: Submission | null): RowNumbering | null {
+export function rowNumberingOf(
+  submission: Pick<Submission, 'rowNumbers'> | null,
+): RowNumbering | null {
   if (!submission) return null
   return submission.rowNumbers.length > 0 ? spreadsheetRows(submission.rowNumbers) : SUBMITTED_ROWS
 }

@@ -285,6 +285,38 @@ export class RunRowsTable {
     return row ? outputOf(row) : null
   }
 
+  /** A run's tasks of rows `from` (included) to `to` (excluded), in row order. */
+  tasksOfRows(historyKey: string, runId: string, from: number, to: number): RunTask[] {
+    return selectRows(
+      this.db,
+      taskRow,
+      `SELECT ${TASK_COLUMNS} FROM run_tasks WHERE origin = ? AND run_id = ?
+       AND source_row_index >= ? AND source_row_index < ? ORDER BY source_row_index, task_id`,
+      [historyKey, runId, from, to],
+    ).map(taskOf)
+  }
+
+  /**
+   * The output ports of a run's outputs in the order they first appear, those of rows `except`
+   * left out, and the highest row index among all its outputs (-1 for none).
+   */
+  outputPorts(historyKey: string, runId: string, except: readonly number[]) {
+    const ports = selectRows(
+      this.db,
+      z.object({ port_name: z.string() }),
+      `SELECT port_name, MIN(seq) AS first FROM run_outputs WHERE origin = ? AND run_id = ?
+       AND source_row_index NOT IN (SELECT value FROM json_each(?)) GROUP BY port_name ORDER BY first`,
+      [historyKey, runId, JSON.stringify(except)],
+    )
+    const last = selectRow(
+      this.db,
+      z.object({ n: z.number().int().nullable() }),
+      'SELECT MAX(source_row_index) AS n FROM run_outputs WHERE origin = ? AND run_id = ?',
+      [historyKey, runId],
+    )
+    return { ports: ports.map((p) => p.port_name), lastRow: last?.n ?? -1 }
+  }
+
   /** Every task of a run in row order, read a page at a time each time it is gone through. */
   tasksOf(historyKey: string, runId: string): Iterable<RunTask> {
     return flattened(() => this.taskPages(historyKey, runId))

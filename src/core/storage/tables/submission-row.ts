@@ -208,6 +208,19 @@ export const HEAD_COLUMNS = Object.keys(submissionRow.shape)
   )
   .join(', ')
 
+/** The columns of a submission with its sheet rows' numbers but its rows left in the table. */
+export const SHEET_COLUMNS = Object.keys(submissionRow.shape)
+  .map((column) => (column === 'rows_json' ? `'[]' AS ${column}` : column))
+  .join(', ')
+
+/** A submission with its rows left in the journal, read a window at a time. */
+export type SubmissionSheet = Omit<Submission, 'rows'>
+
+export function submissionSheetOf(row: SubmissionRow): SubmissionSheet {
+  const { rows: _rows, ...sheet } = submissionOf(row, [])
+  return sheet
+}
+
 export function submissionHeadOf(row: SubmissionRow): SubmissionHead {
   const { rows: _rows, rowNumbers: _rowNumbers, ...head } = submissionOf(row, [])
   return head

@@ -14,6 +14,8 @@ import { readJsonColumn, readOptionalRow, readRows, selectRows, unreadableEntry 
 import {
   HEAD_COLUMNS,
   isInputRows,
+  SHEET_COLUMNS,
+  submissionSheetOf,
   rowsInColumn,
   submissionHeadOf,
   submissionOf,
@@ -22,10 +24,17 @@ import {
   type Submission,
   type SubmissionHead,
   type SubmissionRow,
+  type SubmissionSheet,
 } from './submission-row'
 import { SubmissionRowsTable } from './submission-rows'
 
-export type { NewSubmission, Submission, SubmissionHead, SubmissionState } from './submission-row'
+export type {
+  NewSubmission,
+  Submission,
+  SubmissionHead,
+  SubmissionSheet,
+  SubmissionState,
+} from './submission-row'
 const runIdRow = z.object({ run_id: z.string() })
 const idRow = z.object({ id: z.number() })
 const inputFilenameRow = z.object({ run_id: z.string(), input_filename: z.string() })
@@ -243,6 +252,20 @@ export class SubmissionsTable {
         )
         .get(historyKey, runId),
     )
+  }
+
+  /** latestOfRun with the rows left in the journal (rowsWindow reads them a window at a time). */
+  sheetOfRun(historyKey: string, runId: string): SubmissionSheet | null {
+    const sql = `SELECT ${SHEET_COLUMNS} FROM submissions WHERE origin = ? AND run_id = ? ORDER BY id DESC LIMIT 1`
+    const read = readOptionalRow(submissionRow, this.db.prepare(sql).get(historyKey, runId))
+    return read ? submissionSheetOf(read) : null
+  }
+
+  /** An entry's rows `start` (included) to `end` (excluded), fewer past its last. */
+  rowsWindow(entry: Pick<SubmissionHead, 'id' | 'rowsSha256'>, start: number, end: number) {
+    // An entry journaled before submission_rows keeps its rows as one text: read whole.
+    if (!entry.rowsSha256) return this.byId(entry.id)?.rows.slice(start, end) ?? []
+    return readJsonColumn(`[${this.rows.texts(entry.id, start, end).join(',')}]`, isInputRows)
   }
 
   /** How many submissions were accepted, and when the latest was. */
