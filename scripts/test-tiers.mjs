@@ -67,11 +67,11 @@ export function tierOf(file) {
  * React, happy-dom and the app's modules load once rather than once per file (a test that changes
  * a global puts it back: see test/components/harness.tsx). The integration tier runs two files at
  * a time, as its tests mostly wait (see docs/performance.md); the e2e tier one, as each drives a
- * Chromium that keeps a core busy.
+ * Chromium that keeps a core busy, and its files share one Chromium (vitest.e2e.config.ts).
  */
 export function vitestOptions(tier) {
   if (tier === 'fast') return ['--isolate=false']
-  return tier === 'integration' ? ['--maxWorkers=2'] : []
+  return tier === 'integration' ? ['--maxWorkers=2'] : ['--config', 'vitest.e2e.config.ts']
 }
 
 export function filesOf(tier) {

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe } from 'vitest'
+import { afterAll, beforeAll, describe, inject } from 'vitest'
 import { createEngine, type Engine } from '../../src/core/engine'
 import type { ChosenSecretStore } from '../../src/core/secrets'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
@@ -70,7 +70,9 @@ export interface E2eApp {
 }
 
 export async function startE2eApp(options: E2eAppOptions): Promise<E2eApp> {
-  ensureAppBuilt()
+  // The tier's setup checked the build and started one Chromium; a file run alone does both.
+  const shared = inject('chromiumEndpoint')
+  if (!shared) ensureAppBuilt()
   const home = mkdtempSync(join(tmpdir(), options.homePrefix))
   const sandboxes: Record<string, TestSandbox> = {}
   let engine: Engine | undefined
@@ -126,7 +128,9 @@ export async function startE2eApp(options: E2eAppOptions): Promise<E2eApp> {
       sandboxes[env.name] = await startTestSandbox({ ...env.sandbox, tokens: [env.token] })
     }
     await startApp(true)
-    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
+    browser = shared
+      ? await chromium.connect(shared)
+      : await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
     page = await (await browser.newContext({ viewport: WINDOW, ...options.context })).newPage()
   } catch (error) {
     await close().catch(() => {})

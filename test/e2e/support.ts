@@ -20,6 +20,13 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ]
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The WebSocket of the Chromium the e2e tier started for all its files (browser-server.ts). */
+    chromiumEndpoint?: string
+  }
+}
+
 /** Why Chromium cannot be used here, or null when it can. */
 export function chromiumMissing(): string | null {
   return existsSync(CHROMIUM_PATH)

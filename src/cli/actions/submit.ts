@@ -19,6 +19,7 @@ import { setAsideOption, spendSettingAside } from '../set-aside'
 import { readWorkbookWith } from '../workbook-reader'
 import { flowHooks } from './flow-hooks'
 import { spend, spendingOptions } from './spending'
+import { defined } from '../../shared/defined'
 
 export async function run(ctx: CommandContext, args: ParsedArgs, self: Declared) {
   const restOf = stringOption(args, 'rest-of')
@@ -146,8 +147,8 @@ function parseRows(value: string | undefined): RowSelection {
   const match = /^(\d+)?-(\d+)?$|^(\d+)$/.exec(value.trim())
   if (!match) throw new UsageError(`--rows must look like 2-11 (spreadsheet rows), got “${value}”.`)
   if (match[3]) return { fromRow: Number(match[3]), toRow: Number(match[3]) }
-  return {
-    ...(match[1] ? { fromRow: Number(match[1]) } : {}),
-    ...(match[2] ? { toRow: Number(match[2]) } : {}),
-  }
+  return defined({
+    fromRow: match[1] ? Number(match[1]) : undefined,
+    toRow: match[2] ? Number(match[2]) : undefined,
+  })
 }

@@ -7,6 +7,9 @@ import { mkdtemp, stat, writeFile } from 'node:fs/promises'
 import { isAbsolute, join } from 'node:path'
 import { BridgeError, type FileRef } from '../../shared/bridge'
 import { safeFileName } from '../flows/downloads/downloads'
+import type { ReadSheet } from '../flows/spend/set-aside'
+import { parseInputWorkbook, type WorkerPool } from '../workbooks'
+import { defined } from '../../shared/defined'
 
 /** Over HTTP a page could name any file on this computer: only contents are accepted. */
 export function refusePathsOverHttp(files: FileRef[], transport: 'ipc' | 'http') {
@@ -62,6 +65,19 @@ export function fileAssetsOf(
   const out: Record<string, string> = Object.create(null) as Record<string, string>
   for (const a of assets ?? []) if (!(a.path in out)) out[a.path] = a.inputAssetId
   return out
+}
+
+/**
+ * How a verb reads a workbook it plans a send of: the files its cells name are looked for on this
+ * computer, or, with `fileAssets` (a page's workbook names files on the page's computer), only
+ * those uploads count; `pool` is the engine's kept worker, when the read may use it.
+ */
+export function sendReader(
+  options: { fileAssets?: Record<string, string>; pool?: WorkerPool | undefined } = {},
+): ReadSheet {
+  const files = options.fileAssets ? { fileAssets: options.fileAssets } : { checkFiles: true }
+  return (path, schema, more = {}) =>
+    parseInputWorkbook({ path }, schema, { ...more, ...files, ...defined({ pool: options.pool }) })
 }
 
 /**

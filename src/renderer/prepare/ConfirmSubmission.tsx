@@ -14,6 +14,7 @@ import {
 } from '../../shared/format/amounts'
 import { sheetRowsText } from '../../shared/format/rows'
 import { Checkbox } from '../components/Field'
+import { defined } from '../../shared/defined'
 import { SentBeforeNote, type SendOnlyNew } from './SentBeforeNotes'
 import { useCallbackChoice } from './ConfirmCallback'
 
@@ -64,11 +65,7 @@ function sendWords(plan: SubmissionPlanView): string {
 
 /** What the buyer chose: the cap, sending identical rows again, and what `more` adds. */
 function choiceOf(cap: number | undefined, again: boolean, more: ConfirmChoice): ConfirmChoice {
-  return {
-    ...(cap !== undefined ? { maxCostT: cap } : {}),
-    ...(again ? { again: true } : {}),
-    ...more,
-  }
+  return { ...defined({ maxCostT: cap, again: again || undefined }), ...more }
 }
 
 /** The spending cap as typed, and what it says about this plan. */

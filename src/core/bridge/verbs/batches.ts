@@ -9,7 +9,7 @@ import { shownPreview } from '../../flows/batch/file-preview'
 import { targetNamer } from '../../flows/history/target-names'
 import { planBatchRowsFromSheet } from '../../flows/spend/plan-rest'
 import type { SendServices } from '../../flows/spend/plan-send'
-import { parseInputWorkbook } from '../../workbooks'
+import { sendReader } from '../files'
 import { planView } from '../presenters/plan-view'
 import type { Engine } from '../../engine'
 import type { Connects, VerbContext, Verbs } from './context'
@@ -117,9 +117,7 @@ export function batchVerbs(ctx: VerbContext<BatchServices>): Verbs<BatchVerb> {
       const { connection, state } = await stateOf(args.environment, args.batchId, false)
       const first = state.runs[0]
       if (!first) throw noBatch(args.batchId)
-      const read = (file: string, schema: Parameters<typeof parseInputWorkbook>[1], more = {}) =>
-        parseInputWorkbook({ path: file }, schema, { ...more, checkFiles: true })
-      const plan = await planBatchRowsFromSheet(engine, connection, read, {
+      const plan = await planBatchRowsFromSheet(engine, connection, sendReader(), {
         runId: first.runId,
         rows: args.rows,
         kind: 'chosen',

@@ -22,13 +22,14 @@ import {
   planRestOfPilot,
   planRetryFailed,
   type Plan,
+  type SendChoices,
 } from '../../flows/spend'
 import { planSend, type SendServices } from '../../flows/spend/plan-send'
 import type { ReadCorrected } from '../../flows/spend/retry-workbook'
-import { keepSetAsideWithRun, type ReadSheet } from '../../flows/spend/set-aside'
+import { keepSetAsideWithRun } from '../../flows/spend/set-aside'
 import { parseInputWorkbook } from '../../workbooks'
 import { CancellableWork } from '../cancellable-work'
-import { fileAssetsOf, materialise, refusePathsOverHttp } from '../files'
+import { fileAssetsOf, materialise, refusePathsOverHttp, sendReader } from '../files'
 import { pendingView } from '../presenters/pending-view'
 import { planView } from '../presenters/plan-view'
 import { throttled } from '../types'
@@ -181,11 +182,10 @@ async function confirmSubmission(
       'Check the workbook again in the environment you want to use.',
     )
   }
+  // The page's choices pass whole (confirmed, again, withoutCallback), its cap as an amount.
   const done = await confirmPlan(engine, plan, {
-    confirmed: args.confirmed,
+    ...args,
     maxCostT: args.maxCostT === undefined ? undefined : amountT(args.maxCostT),
-    again: args.again,
-    withoutCallback: args.withoutCallback,
   })
   if (plan.setAside && done.submission.runId)
     // The rows are sent either way: a link that could not be written only loses the shortcut.
@@ -225,9 +225,7 @@ function restOfPilotVerbs(
     },
     async planRestOfPilot(args) {
       const connection = await engine.connect({ env: args.environment })
-      const read = (file: string, schema: Parameters<typeof parseInputWorkbook>[1], more = {}) =>
-        parseInputWorkbook({ path: file }, schema, { ...more, checkFiles: true })
-      const plan = await planRestOfPilot(engine, connection, read, args.runId)
+      const plan = await planRestOfPilot(engine, connection, sendReader(), args.runId)
       return planView(await withMonthlyLimit(engine, plan))
     },
   }
@@ -257,38 +255,28 @@ async function planFromFile(
   signal?: AbortSignal,
 ): Promise<Plan> {
   const { path, fileName, scratch } = await materialise(ctx.engine.home, args.file)
-  const read: ReadSheet = (file, schema, more = {}) =>
-    parseInputWorkbook({ path: file }, schema, {
-      ...more,
-      // A workbook a page sent names files on the page's computer: only its uploads count.
-      ...(args.file.kind === 'bytes'
-        ? { fileAssets: fileAssetsOf(args.fileAssets) }
-        : { checkFiles: true }),
-      pool: ctx.engine.workbookWorker,
-    })
-  const target =
-    args.target.kind === 'template'
-      ? { ...args.target, callbackUrl: args.callbackUrl }
-      : args.target
-  return planSend(
-    ctx.engine,
-    connection,
-    read,
-    {
-      file: path,
-      fileName,
-      scratch,
-      target,
-      sheet: args.sheet,
-      setAside: args.skipInvalid ? {} : undefined,
-      selection: args.pilotRows !== undefined ? { first: args.pilotRows } : {},
-      runValues: args.runValues,
-      fromNewRun: true,
-    },
-    defined({ signal }),
-  )
+  const read = sendReader({
+    // A workbook a page sent names files on the page's computer: only its uploads count.
+    ...defined({
+      fileAssets: args.file.kind === 'bytes' ? fileAssetsOf(args.fileAssets) : undefined,
+    }),
+    pool: ctx.engine.workbookWorker,
+  })
+  const request = { file: path, fileName, scratch, ...sendChoices(args), fromNewRun: true }
+  return planSend(ctx.engine, connection, read, request, defined({ signal }))
 }
 
+/** The page's choices in the Bridge's words (a pilot's rows, skipInvalid) as a send's. */
+function sendChoices(args: RequestArgs<'planSubmission'>): SendChoices {
+  const { target, callbackUrl, pilotRows, skipInvalid } = args
+  return {
+    target: target.kind === 'template' ? { ...target, callbackUrl } : target,
+    sheet: args.sheet,
+    runValues: args.runValues,
+    setAside: skipInvalid ? {} : undefined,
+    selection: pilotRows !== undefined ? { first: pilotRows } : {},
+  }
+}
 /**
  * Uploads files named by path or sent by a page. Contents from a browser are written to a
  * private temporary folder first, so that every file goes through the same hashing, dedupe and

@@ -13,6 +13,7 @@ import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import type { BatchSendKind, EstimateSource } from '../../../shared/bridge'
 import type { RunTarget } from '../../../shared/run-target'
+import { defined } from '../../../shared/defined'
 import { estimateOf, learnCostPerRow } from './cost'
 import { hashFile } from './uploads'
 import { planSend, type SendServices } from './plan-send'
@@ -88,7 +89,6 @@ export async function planBatchRowsFromSheet(
   const target: PlanRequest['target'] =
     sent.kind === 'template' ? { ...sent, callbackUrl: first.callbackUrl || undefined } : sent
   const scratch = await mkdtemp(join(tmpdir(), 'skill-runner-batch-'))
-  const mapped = Object.keys(batch.mapping).length > 0
   try {
     return await planSend(
       services,
@@ -99,15 +99,19 @@ export async function planBatchRowsFromSheet(
         fileName: first.inputFilename,
         scratch,
         target,
-        ...(batch.sheet ? { sheet: batch.sheet } : {}),
-        ...(mapped ? { mapping: batch.mapping } : {}),
+        ...defined({
+          sheet: batch.sheet || undefined,
+          mapping: Object.keys(batch.mapping).length > 0 ? batch.mapping : undefined,
+        }),
         setAside: { path: join(scratch, 'set-aside.xlsx') },
         selection: { only: request.rows },
         inBatch: {
           sendKind: request.kind,
           runValuesFrom: first.rows[0],
           // Only the rest completes the pilot's batch as its second part; chosen rows go as such.
-          ...(request.kind === 'rest' ? { batchOfRunId: first.batchOfRunId || first.runId } : {}),
+          ...defined({
+            batchOfRunId: request.kind === 'rest' ? first.batchOfRunId || first.runId : undefined,
+          }),
         },
       },
       hooks,

@@ -8,47 +8,26 @@
  */
 import { basename, resolve } from 'node:path'
 import { rm } from 'node:fs/promises'
-import { targetIdentity, type RunTarget } from '../../../shared/run-target'
+import { targetIdentity } from '../../../shared/run-target'
 import type { Connection } from '../../environments/connection'
-import { isSetAsideWorkbook, setAsideRunOf, type ColumnMap } from '../../workbooks'
+import { defined } from '../../../shared/defined'
+import { isSetAsideWorkbook, setAsideRunOf } from '../../workbooks'
 import { mappingReadOptions, rememberGiven, type ColumnMappings } from '../prepare/column-mappings'
 import { listingSheet } from './listing-copy'
-import type { Plan, PlanRequest, SpendServices } from './plan'
+import type { BatchPlace, Plan, SendChoices, SendWorkbook, SpendServices } from './plan'
 import { planSubmission } from './plan-submission'
 import { dropSetAside, skippingInvalidRows, type ReadSheet, type SetAsideFile } from './set-aside'
-import type { ProgressHooks, RowSelection } from './submission-inputs'
+import type { ProgressHooks } from './submission-inputs'
 
-/** What a send of a workbook needs, whichever front door asks. */
-export interface SendRequest {
-  /** The buyer's workbook (xlsx or csv) on this computer. */
-  file: string
-  /** The name to show for it, when `file` is a temporary copy (a page's bytes). */
-  fileName?: string | undefined
-  /** A folder that goes with the plan (a page's bytes written to disk). */
-  scratch?: string | undefined
-  /** A template's may carry the address to call when the run ends. */
-  target: RunTarget
-  /** The sheet to read, in a workbook of several. */
-  sheet?: string | undefined
-  /** The user's own mapping of the sheet's columns; without it, the one remembered for them. */
-  mapping?: ColumnMap | undefined
-  /**
-   * Send only the valid rows; the others go to a workbook to fix, at `path` (the user's choice),
-   * else kept in the data folder with the run.
-   */
-  setAside?: { path?: string | undefined } | undefined
-  /** Which rows: the first N (a pilot) or a range of sheet rows; all by default. */
-  selection?: RowSelection | undefined
-  /** Values of run-scoped fields for every row. */
-  runValues?: Record<string, unknown> | undefined
+/** What a send of a workbook needs, whichever front door asks: the workbook and the choices. */
+export interface SendRequest extends SendWorkbook, SendChoices {
   /** The run whose set-aside rows these are; by default told by the workbook itself. */
   followUpOf?: string | undefined
   /**
-   * A batch's own rows read again from its sheet (plan-rest.ts): how they go in the batch, the
-   * pilot they complete, the row whose run-scoped values they take. Rows the batch set aside
+   * A batch's own rows read again from its sheet (plan-rest.ts). Rows the batch set aside
    * before are left out again (at `setAside.path`), not offered to fix a second time.
    */
-  inBatch?: Pick<PlanRequest, 'sendKind' | 'batchOfRunId' | 'runValuesFrom'> | undefined
+  inBatch?: BatchPlace | undefined
   /** Made on the New run screen: once sent, that screen's draft becomes its run. */
   fromNewRun?: boolean | undefined
 }
@@ -96,24 +75,25 @@ export async function planSend(
       connection,
       own ? async () => own.parsed : reader,
       {
+        ...request,
+        ...request.inBatch,
         file: own?.copy?.file ?? file,
         sheetFile: file,
         fileName: request.fileName ?? basename(file),
         scratch,
         followUpOf,
-        target: request.target,
-        selection: request.selection ?? {},
-        runValues: request.runValues,
         checkedHere: own ? !own.parsed.valid : undefined,
-        ...request.inBatch,
       },
       hooks,
     )
     // The kept plan itself gains them (the store holds this object until it is confirmed).
-    const plan: Plan = Object.assign(planned, {
-      ...(request.fromNewRun ? { fromNewRun: true } : {}),
-      ...(setAside && !request.inBatch ? { setAside } : {}),
-    })
+    const plan: Plan = Object.assign(
+      planned,
+      defined({
+        fromNewRun: request.fromNewRun || undefined,
+        setAside: request.inBatch ? undefined : setAside,
+      }),
+    )
     if (!plan.id) await dropFiles(scratch, setAside)
     else if (hooks.signal?.aborted) {
       services.plans.drop(plan.id) // its copies go with it
@@ -139,8 +119,11 @@ function sheetReader(
   onSetAside: (file: SetAsideFile) => void,
 ): ReadSheet {
   const mapped: ReadSheet = async (path, schema, more = {}) => {
-    const sheet = request.sheet !== undefined ? { sheet: request.sheet } : {}
-    const result = await read(path, schema, { ...sheet, ...columns, ...more })
+    const result = await read(path, schema, {
+      ...defined({ sheet: request.sheet }),
+      ...columns,
+      ...more,
+    })
     rememberGiven(services.mappings, connection.historyKey, request.target, result.mapping)
     return result
   }

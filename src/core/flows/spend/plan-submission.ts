@@ -5,6 +5,7 @@
  * plan with `validation.valid` false, which cannot be confirmed.
  */
 import type { AmountT } from '../../../shared/format/amounts'
+import { defined } from '../../../shared/defined'
 import { randomUUID } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import { basename, resolve } from 'node:path'
@@ -380,7 +381,10 @@ async function batchOfSheet(
   const inBatch = await sheetBatch(services, connection, { ...read, followUpOf }, signal)
   return {
     ...inBatch,
-    ...(request.sheetFile ? { sheetFile: resolve(request.sheetFile) } : {}),
-    ...(followUpOf ? { retryOfRunId: followUpOf, followsSetAsideOf: followUpOf } : {}),
+    ...defined({
+      sheetFile: request.sheetFile ? resolve(request.sheetFile) : undefined,
+      retryOfRunId: followUpOf || undefined,
+      followsSetAsideOf: followUpOf || undefined,
+    }),
   }
 }

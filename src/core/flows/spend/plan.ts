@@ -24,26 +24,55 @@ import type { SetAsideFile } from './set-aside'
 import type { SubmissionHead, Submissions } from './submissions'
 import type { Uploads } from './uploads'
 import type { RowSelection } from './submission-inputs'
+import type { ColumnMap } from '../../workbooks'
 
-export interface PlanRequest {
-  /** The workbook (xlsx or csv) on this computer. */
+/** The workbook a send reads, and what goes with its plan. */
+export interface SendWorkbook {
+  /** The buyer's workbook (xlsx or csv) on this computer. */
   file: string
-  /** The name to show for it, when the path is a temporary copy. */
+  /** The name to show for it, when `file` is a temporary copy (a page's bytes). */
   fileName?: string | undefined
+  /** A folder to remove once the plan is gone (a page's bytes written to disk). */
+  scratch?: string | undefined
+}
+
+/**
+ * What the user chose for a send: one bundle, made once by a front door (the Bridge's
+ * planSubmission, the command line's run and execute, a batch's rows) and passed down whole.
+ */
+export interface SendChoices {
+  /** A template's may carry the address to call when the run ends. */
   target: RunTarget
+  /** The sheet to read, in a workbook of several. */
+  sheet?: string | undefined
+  /** The user's own mapping of the sheet's columns; without it, the one remembered for them. */
+  mapping?: ColumnMap | undefined
+  /**
+   * Send only the valid rows; the others go to a workbook to fix, at `path` (the user's choice),
+   * else kept in the data folder with the run.
+   */
+  setAside?: { path?: string | undefined } | undefined
+  /** Which rows: the first N (a pilot) or a range of sheet rows; all by default. */
   selection?: RowSelection | undefined
   /** Values of run-scoped fields for every row (field key -> value). */
   runValues?: Record<string, unknown> | undefined
-  /** A folder to remove once the plan is gone (a browser's bytes written to disk). */
-  scratch?: string | undefined
-  /** The values of run-scoped fields are taken from this row (an earlier submission's). */
-  runValuesFrom?: InputRow | undefined
-  /** The first run of the batch these rows complete (the rest of a pilot). */
-  batchOfRunId?: string | undefined
-  /** The user's own workbook, when `file` is a copy made for the service (a listing's). */
-  sheetFile?: string | undefined
+}
+
+/** How a batch's own rows, read again from its sheet, go in the batch. */
+export interface BatchPlace {
   /** How the rows are sent within their batch (by default: all, a pilot, or the valid rows). */
   sendKind?: BatchSendKind | undefined
+  /** The first run of the batch these rows complete (the rest of a pilot). */
+  batchOfRunId?: string | undefined
+  /** The values of run-scoped fields are taken from this row (an earlier submission's). */
+  runValuesFrom?: InputRow | undefined
+}
+
+/** What planSubmission prices: the sheet as read (set aside, copied) and where its rows go. */
+export interface PlanRequest
+  extends SendWorkbook, Pick<SendChoices, 'target' | 'selection' | 'runValues'>, BatchPlace {
+  /** The user's own workbook, when `file` is a copy made for the service (a listing's). */
+  sheetFile?: string | undefined
   /** These rows were set aside from this run and fixed: they are its follow-up. */
   followUpOf?: string | undefined
   /** The rows were found to have problems here already: the service is not asked to check too. */

@@ -16,6 +16,7 @@ import type { PlanRows } from './plan-rows'
 import { limitInRefusal, type RowLimits } from './row-limits'
 import type { ProgressHooks } from './submission-inputs'
 import type { SubmissionHead } from './submissions'
+import { defined } from '../../../shared/defined'
 
 export type SendServices = Pick<SpendServices, 'submissions' | 'batches'> & {
   rowLimits: Pick<RowLimits, 'of' | 'learn'>
@@ -108,7 +109,8 @@ export async function sendPlan(
       `sending ${plural(range.end - range.start, 'row')} (request ${entry.clientRequestId})`,
     )
     try {
-      done.push(await services.submissions.send(plan.connection, entry, signalOf(options.hooks)))
+      const { signal } = options.hooks
+      done.push(await services.submissions.send(plan.connection, entry, defined({ signal })))
     } catch (error) {
       const limit = limitInRefusal(error)
       if (limit === null || limit >= range.end - range.start) throw stopped(error, done)
@@ -120,10 +122,6 @@ export async function sendPlan(
     }
   }
   return done
-}
-
-function signalOf(hooks: ProgressHooks): { signal?: AbortSignal } {
-  return hooks.signal ? { signal: hooks.signal } : {}
 }
 
 /** A part's failure, with the parts already sent named, when there are any. */

@@ -3,6 +3,7 @@ import type { ExecutionResult, InputRow, RunRowsAcceptance } from '../../../shar
 import type { Connection } from '../../environments/connection'
 import type { JsonTexts } from '../../service/bodies'
 import type { SubmissionHead } from '../../storage/tables/submissions'
+import { defined } from '../../../shared/defined'
 
 /**
  * One request to the service, carrying the entry's clientRequestId and its rows: the texts the
@@ -20,7 +21,7 @@ export function sendToService(
       {
         clientRequestId: entry.clientRequestId,
         rows,
-        ...(entry.callbackUrl ? { callbackUrl: entry.callbackUrl } : {}),
+        ...defined({ callbackUrl: entry.callbackUrl || undefined }),
       },
       { signal },
     )

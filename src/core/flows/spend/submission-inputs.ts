@@ -13,6 +13,7 @@ import { EngineError } from '../../errors'
 import type { SetAsideTarget, SpilledRows } from '../../workbooks'
 import type { UploadProgress, Uploads } from './uploads'
 import type { PlanRows } from './plan-rows'
+import { defined } from '../../../shared/defined'
 
 /** What reading a workbook against a schema gives (src/core/workbooks). */
 export interface ParsedWorkbook extends WorkbookValidation {
@@ -131,10 +132,14 @@ export async function uploadFileCells(
       for (const value of Object.values(row)) visit(value, (p) => paths.add(p))
   if (paths.size === 0) return rows
   hooks.onStep?.(`uploading ${plural(paths.size, 'file')}`)
-  const uploaded = await services.uploads.files(connection, [...paths], {
-    ...(hooks.signal ? { signal: hooks.signal } : {}),
-    ...(hooks.onUpload ? { onProgress: hooks.onUpload } : {}),
-  })
+  const uploaded = await services.uploads.files(
+    connection,
+    [...paths],
+    defined({
+      signal: hooks.signal,
+      onProgress: hooks.onUpload,
+    }),
+  )
   return rows.map((row) =>
     Object.fromEntries(
       Object.entries(row).map(([key, value]) => [

@@ -16,6 +16,7 @@ import { EngineError } from '../../errors'
 import type { Db } from '../../storage/db'
 import { UploadsTable } from '../../storage/tables/uploads'
 import { mimeTypeOf } from '../../files/mime'
+import { defined } from '../../../shared/defined'
 
 /**
  * One file's progress: the state and counts the Bridge's update carries (`overall` is every
@@ -191,7 +192,7 @@ export async function hashFile(path: string, signal?: AbortSignal): Promise<stri
   const hash = sha256Hash()
   for await (const chunk of createReadStream(path, {
     highWaterMark: READ_CHUNK,
-    ...(signal ? { signal } : {}),
+    ...defined({ signal }),
   })) {
     hash.update(chunk as Buffer)
   }

@@ -4,13 +4,10 @@
  * copy. The workbook stays the source of truth: nothing here edits rows; "Check again" reads the
  * file again after the user fixed it.
  */
-import type {
-  BridgeErrorInfo,
-  FileRef,
-  WorkbookCheckView,
-} from '../../../shared/bridge'
+import type { BridgeErrorInfo, FileRef, WorkbookCheckView } from '../../../shared/bridge'
 import type { RunTarget } from '../../../shared/run-target'
 import { errorInfo } from '../errors'
+import { defined } from '../../../shared/defined'
 import type { SliceContext } from './prepare-state'
 import type { CheckData, CheckActions } from './check-types'
 export type { CheckData, CheckActions } from './check-types'
@@ -95,10 +92,12 @@ export async function checkFile(
       environment,
       checkId,
       file: ref,
-      ...(target ? { target } : {}),
-      ...(Object.keys(runValues).length ? { runValues } : {}),
-      ...(sheet ? { sheet } : {}),
-      ...(mapping ? { mapping } : {}),
+      ...defined({
+        target: target ?? undefined,
+        runValues: Object.keys(runValues).length ? runValues : undefined,
+        sheet: sheet || undefined,
+        mapping,
+      }),
     })
     if (get().checkId !== checkId) return
     set({

@@ -5,6 +5,7 @@
  */
 import type { WorkbookCheckView } from '../../../shared/bridge'
 import { errorInfo } from '../errors'
+import { defined } from '../../../shared/defined'
 import { filledRunValues } from './check-slice'
 import { uploadedFileCells } from './files-slice'
 import type { SliceContext } from './prepare-state'
@@ -70,16 +71,18 @@ async function planSend(ctx: SliceContext, options: { skipInvalid?: boolean }) {
       environment,
       file: ref,
       target: planTarget(target),
-      // Sent even when empty: asking without one forgets the one remembered for the template.
-      ...(target.kind === 'template' ? { callbackUrl: get().callbackUrl.trim() } : {}),
       workId,
-      // With rows set aside, a pilot takes the first of the valid rows.
-      ...(pilot.on ? { pilotRows: pilot.rows } : {}),
-      ...(options.skipInvalid ? { skipInvalid: true } : {}),
-      ...(Object.keys(runValues).length ? { runValues } : {}),
-      ...(ref.kind === 'bytes' ? { fileAssets: uploadedFileCells(get()) } : {}),
-      // The plan reads the sheet the check read (the reader's choice, or the user's).
-      ...(check?.sheet ? { sheet: check.sheet } : {}),
+      ...defined({
+        // Sent even when empty: asking without one forgets the one remembered for the template.
+        callbackUrl: target.kind === 'template' ? get().callbackUrl.trim() : undefined,
+        // With rows set aside, a pilot takes the first of the valid rows.
+        pilotRows: pilot.on ? pilot.rows : undefined,
+        skipInvalid: options.skipInvalid || undefined,
+        runValues: Object.keys(runValues).length ? runValues : undefined,
+        fileAssets: ref.kind === 'bytes' ? uploadedFileCells(get()) : undefined,
+        // The plan reads the sheet the check read (the reader's choice, or the user's).
+        sheet: check.sheet || undefined,
+      }),
     })
     if (current()) set({ planning: false, planWorkId: '', plan })
   } catch (error) {
