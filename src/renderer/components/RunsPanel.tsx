@@ -65,14 +65,22 @@ export function RunsPanel(props: { env: EnvironmentView }) {
           {...(more && !search.trim() ? { onEndReached: loadMore } : {})}
         />
       )}
-      {more && (
+      {(more || loadingMore) && (
+        // One line of a fixed height for the button and "Loading…": a page asked for and come
+        // changes its words only, and the table's frame keeps its size (each change of the
+        // card's layout laid out the whole table again, once as a page was asked, once as it came).
         <div className="load-more">
-          <button type="button" className="btn btn-secondary" onClick={loadMore}>
-            {search.trim() ? 'Look in older runs too' : 'Show older runs'}
-          </button>
+          {loadingMore ? (
+            <p className="card-sub" role="status">
+              Loading older runs…
+            </p>
+          ) : (
+            <button type="button" className="btn btn-secondary" onClick={loadMore}>
+              {search.trim() ? 'Look in older runs too' : 'Show older runs'}
+            </button>
+          )}
         </div>
       )}
-      <LoadingMore />
     </Card>
   )
 }
@@ -234,15 +242,5 @@ function useFilterContext(environment: string, status: string) {
       rowMarks: (runId: string) => marks?.[runId] ?? NO_ROW_MARKS,
     }),
     [nowMs, saves, marks],
-  )
-}
-
-function LoadingMore() {
-  const loadingMore = useRuns((s) => s.loadingMore)
-  if (!loadingMore) return null
-  return (
-    <p className="card-sub" role="status">
-      Loading older runs…
-    </p>
   )
 }

@@ -50,10 +50,12 @@ export function RunsTable(props: {
   // history), for the active runs' time left.
   const kept = useEarlierPaces(props.environment, props.runs)
   const earlier = useMemo(() => {
-    const paceOf = earlierPaces(props.runs, kept)
     const byRun = new Map<string, EarlierPace | null>()
-    for (const run of props.runs)
-      if (!isTerminalStatus(run.status)) byRun.set(run.runId, paceOf(run))
+    const active = props.runs.filter((run) => !isTerminalStatus(run.status))
+    // Every page of older runs changes the list: with none going, nothing to work out.
+    if (active.length === 0) return byRun
+    const paceOf = earlierPaces(props.runs, kept)
+    for (const run of active) byRun.set(run.runId, paceOf(run))
     return byRun
   }, [props.runs, kept])
   return (
@@ -108,6 +110,7 @@ const RunRow = memo(function RunRow(props: {
   const what =
     [run.templateName || run.market?.skillName, run.inputFilename].filter(Boolean).join(' · ') ||
     'Run'
+  const sub = `${what} · ${when}`
   return (
     <VirtualRow
       data-run-id={run.runId}
@@ -133,13 +136,10 @@ const RunRow = memo(function RunRow(props: {
         >
           {name}
         </button>
-        {/* Cut to the column's width: its whole text is always its tooltip (nothing measured). */}
-        <span className="run-sub" title={`${what} · ${when}`}>
-          {what}
-          {' · '}
-          <time dateTime={started ? new Date(started * 1000).toISOString() : undefined}>
-            {when}
-          </time>
+        {/* Cut to the column's width: its whole text is always its tooltip (nothing measured).
+            One text node: every element of a row is styled again as the row scrolls in. */}
+        <span className="run-sub" title={sub}>
+          {sub}
         </span>
       </td>
       <td>
@@ -169,18 +169,21 @@ function SaveOutputs(props: { run: RunSummary; environment: string }) {
   if (!finished && !save) return null
   const text = saveText(save)
   const label = save?.state === 'saved' ? 'Save again' : 'Save outputs'
+  const button = save?.state !== 'saving' && (
+    <button
+      type="button"
+      className="btn btn-secondary btn-small save-button"
+      aria-label={`${label} (${runWords(props.run)})`}
+      onClick={() => void saves.getState().save(props.environment, props.run.runId)}
+    >
+      {label}
+    </button>
+  )
+  // The button alone, in most rows: no box around it to style as rows scroll in.
+  if (!text) return button
   return (
     <span className="save-outputs">
-      {save?.state !== 'saving' && (
-        <button
-          type="button"
-          className="btn btn-secondary btn-small"
-          aria-label={`${label} (${runWords(props.run)})`}
-          onClick={() => void saves.getState().save(props.environment, props.run.runId)}
-        >
-          {label}
-        </button>
-      )}
+      {button}
       {text && (
         <span
           className={`save-text${save?.state === 'failed' ? ' save-failed' : ''}`}

@@ -50,11 +50,11 @@ export function formatUnixTime(unix: number, nowMs: number, locale?: string): st
   if (seconds >= 0 && seconds < 45) return 'just now'
   if (seconds >= 0 && seconds < 60 * 60) return `${Math.max(1, Math.round(seconds / 60))} min ago`
   const date = new Date(ms)
-  const now = new Date(nowMs)
-  const time = dateFormat(locale, 'time').format(date)
-  if (sameDay(date, now)) return `today ${time}`
+  // One formatting a call: an older day is said by its date alone (a list formats one per row).
+  const time = () => dateFormat(locale, 'time').format(date)
+  if (sameDay(date, new Date(nowMs))) return `today ${time()}`
   const yesterday = new Date(nowMs - 24 * 60 * 60 * 1000)
-  if (sameDay(date, yesterday)) return `yesterday ${time}`
+  if (sameDay(date, yesterday)) return `yesterday ${time()}`
   return dateFormat(locale, 'date').format(date)
 }
 
