@@ -71,9 +71,8 @@ const common = {
   minifySyntax: true,
   plugins: [englishOnlyZod],
   logLevel: 'warning',
-  banner: {
-    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-  },
+  // No `require` banner: nothing bundled calls require (zod is ESM; the packages above are
+  // imported), and a banner made a require function in every split file a command loads.
 }
 // The split files are named by their content: a fresh folder keeps old ones from piling up.
 rmSync(join(root, 'out/cli'), { recursive: true, force: true })
