@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // Entry of the `skill-runner` command. Uses the bundle built by `npm install` (prepare);
 // inside a source checkout without a bundle it falls back to running the sources through tsx.
-import { existsSync } from 'node:fs'
-import module from 'node:module'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import { dirname, join } from 'node:path'
+// Builtins are taken with process.getBuiltinModule rather than imported: an import makes each
+// one an ES module first (copying every export of node:fs), before the command's first word.
+const { existsSync } = process.getBuiltinModule('node:fs')
+const { fileURLToPath, pathToFileURL } = process.getBuiltinModule('node:url')
+const { dirname, join } = process.getBuiltinModule('node:path')
 
 // Node 22.1 and later keep the bundle's compiled code on disk between starts (compiling it is a
 // good part of a small command's time); older versions have no such cache and compile each time.
-module.enableCompileCache?.()
+process.getBuiltinModule('node:module').enableCompileCache?.()
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const bundle = join(root, 'out/cli/main.js')

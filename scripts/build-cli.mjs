@@ -1,7 +1,7 @@
 // Bundles the command line and its worker entries into out/cli so that `npx skill-runner`
 // starts without a TypeScript loader. Runs from `npm install` (prepare) and `npm run build`.
 import { build } from 'esbuild'
-import { existsSync, rmSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
 
@@ -34,6 +34,24 @@ const englishOnlyZod = {
   },
 }
 
+/**
+ * Every command's actions (src/cli/actions) are bundled as if each imported the command line's
+ * engine. esbuild puts code in one split file per set of entries that import it, and the engine's
+ * code was imported by a different set of actions module by module: a validate loaded it as 40
+ * files, each resolved and read by Node's module loader on its own (a fifth of what a small
+ * validate spent beyond bare node). Imported by every action alike, it is a few files. (On the
+ * actions' first line, so that their source maps keep their lines.)
+ */
+const actionsWithEngine = {
+  name: 'actions-with-engine',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]cli[\\/]actions[\\/][^\\/]+\.ts$/ }, (args) => ({
+      contents: `import '../engine';${readFileSync(args.path, 'utf8')}`,
+      loader: 'ts',
+    }))
+  },
+}
+
 const common = {
   absWorkingDir: root,
   outdir: 'out/cli',
@@ -53,9 +71,8 @@ const common = {
   minifySyntax: true,
   plugins: [englishOnlyZod],
   logLevel: 'warning',
-  banner: {
-    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-  },
+  // No `require` banner: nothing bundled calls require (zod is ESM; the packages above are
+  // imported), and a banner made a require function in every split file a command loads.
 }
 // The split files are named by their content: a fresh folder keeps old ones from piling up.
 rmSync(join(root, 'out/cli'), { recursive: true, force: true })
@@ -65,6 +82,12 @@ const workers = entryPoints.filter((p) => p.out !== 'main')
 // loaded when such a command runs. They sit beside main.js, where the worker clients look for
 // their entries (relative to the file they are in).
 if (main.length > 0)
-  await build({ ...common, entryPoints: main, splitting: true, chunkNames: '[name]-[hash]' })
+  await build({
+    ...common,
+    entryPoints: main,
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    plugins: [englishOnlyZod, actionsWithEngine],
+  })
 // The workers stay one file each: a thread starts by reading one file, not the command line's.
 if (workers.length > 0) await build({ ...common, entryPoints: workers })

@@ -32,7 +32,11 @@ export async function runCli(argv: string[], io?: Partial<CliIo>): Promise<numbe
   const streams: CliIo = {
     stdout: io?.stdout ?? process.stdout,
     stderr: io?.stderr ?? process.stderr,
-    stdin: io?.stdin ?? process.stdin,
+    // Read when a command reads it: Node makes process.stdin on first use, and making it (a file
+    // stream, even on /dev/null) cost --help or a validate about a tenth of bare node's start.
+    get stdin() {
+      return io?.stdin ?? process.stdin
+    },
     env: io?.env ?? process.env,
     now: io?.now ?? Date.now,
   }
@@ -104,7 +108,9 @@ async function runCommand(
   const ctx: CommandContext = {
     out,
     global,
-    stdin: streams.stdin,
+    get stdin() {
+      return streams.stdin
+    },
     env: streams.env,
     now: streams.now,
     signal: controller.signal,

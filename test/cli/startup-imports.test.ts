@@ -76,6 +76,9 @@ describe('validate against a template', () => {
     const spending =
       /^src\/core\/flows\/spend\/(plan-(?!store)|submission-inputs|confirm|cost|describe-plan)/
     expect(modules.filter((path) => spending.test(path))).toEqual([])
+    // The xlsx reader and the workbooks' writers load on first use (workbooks/on-demand.ts).
+    const xlsxOrWriter = /^src\/core\/workbooks\/(read\/xlsx\/|write\/(?!streaming-writer))/
+    expect(modules.filter((path) => xlsxOrWriter.test(path))).toEqual([])
     // The built-in Sandbox loads when it starts, and node:https (with tls) on a streamed request.
     expect(modules.filter((path) => path.startsWith('src/sandbox/'))).toEqual([])
     expect(builtins).not.toContain('node:https')

@@ -7,6 +7,11 @@ import { constants } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { WorkbookFileError } from './limits'
 
+/** Whether a file starts as a zip does (an xlsx is one), known without loading the zip reader. */
+export function isZip(head: Uint8Array): boolean {
+  return head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04
+}
+
 export type WorkbookSource = { path: string } | { bytes: Uint8Array; filename: string }
 
 export interface ByteSource {

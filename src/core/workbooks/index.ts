@@ -13,15 +13,19 @@ export type { ReadResult, SetAsideTarget } from './validate/read-result'
 export { readSpilledRows, type SpilledRows } from './validate/row-spill'
 export { readInputWorkbook } from './read/read-input-workbook'
 export { readCsv } from './read/csv/read-csv'
-export { openXlsx } from './read/xlsx/xlsx-file'
-export { generateInputWorkbook } from './write/input-workbook'
 export type { PlanCell, PlanRow, ResultsPlan } from './write/results-workbook'
-export { spillResultsRows } from './write/results-workbook'
 export { checkWritableFolder, streamingWorkbook, writeWorkbookFile } from './write/streaming-writer'
 export { columnMapFromJson, headersKey, parseMapText, type ColumnMap } from './mapping/column-map'
 export type { MappingOutcome } from './mapping/header-mapping'
-export { isSetAsideWorkbook, linkSetAsideToRun, setAsideRunOf } from './write/set-aside'
-export { writeRowsWorkbook } from './write/rows-workbook'
+export {
+  generateInputWorkbook,
+  isSetAsideWorkbook,
+  linkSetAsideToRun,
+  openXlsx,
+  setAsideRunOf,
+  spillResultsRows,
+  writeRowsWorkbook,
+} from './on-demand'
 export {
   annotateWorkbook,
   parseInputWorkbook,

@@ -11,6 +11,7 @@ import { extname } from 'node:path'
 import type { ListingInputSchema } from '../../../shared/contract'
 import {
   baseName,
+  isZip,
   openByteSource,
   sourceName,
   type ByteSource,
@@ -19,11 +20,9 @@ import {
 import { RESAVE, WorkbookFileError } from '../limits'
 import { Collector } from '../validate/collector'
 import { SpillWriter } from '../validate/row-spill'
-import { SetAsideWriter } from '../write/set-aside'
 import type { ReadOptions, ReadResult } from '../validate/read-result'
 import { describeCsv, readCsvBytes } from './csv/read-csv'
-import { readWithExceljs, readXlsx } from './xlsx/read-xlsx'
-import { isZip, openZip } from './xlsx/zip'
+import { xlsxAndWriters } from '../on-demand'
 
 /** The first bytes of an OLE compound file (old .xls, or an encrypted workbook). */
 const OLE = [0xd0, 0xcf, 0x11, 0xe0] as const
@@ -70,7 +69,9 @@ async function readAside(
   if (!options.setAside)
     return readInto(new Collector(schema, source, options, undefined, spill), source, options)
   // The rows with problems go to the workbook to fix as they are read; it is kept only when
-  // the result says they were set aside.
+  // the result says they were set aside. Its writer loads here, as the xlsx reader does below:
+  // a small csv checked from the command line never needs either.
+  const { SetAsideWriter } = await xlsxAndWriters()
   const writer = await SetAsideWriter.open(options.setAside)
   let result: ReadResult
   try {
@@ -109,6 +110,7 @@ async function readInto(
       )
     }
     if (kind === 'zip') {
+      const { openZip, readWithExceljs, readXlsx } = await xlsxAndWriters()
       const zip = await openZip(bytes)
       if (options.xlsxReader === 'exceljs')
         await readWithExceljs(zip, bytes, baseName(name), collector, options.sheet)

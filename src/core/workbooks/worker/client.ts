@@ -11,10 +11,11 @@ import { EngineError } from '../../errors'
 import { sourceName, type WorkbookSource } from '../byte-source'
 import { fileKind, readInputWorkbook } from '../read/read-input-workbook'
 import type { ReadOptions, ReadResult } from '../validate/read-result'
-import { annotateHere, type AnnotateResult, type CheckedWorkbook } from '../write/annotated-copy'
-import { writeResultsFile, type ResultsPlan } from '../write/results-workbook'
+import type { AnnotateResult, CheckedWorkbook } from '../write/annotated-copy'
+import type { ResultsPlan } from '../write/results-workbook'
 import { unpackedRead, type PackedRead } from './packed-rows'
 import { inWorker, type Failure, type WorkerOptions } from './run-in-worker'
+import { xlsxAndWriters } from '../on-demand'
 import { defined } from '../../../shared/defined'
 
 export interface ParseOptions extends ReadOptions, WorkerOptions {
@@ -166,7 +167,11 @@ export async function annotateWorkbook(
       ...defined({ loadWholeMaxBytes }),
     },
     workerOptions,
-    () => annotateHere(sourcePath, checked, outPath, { loadWholeMaxBytes }),
+    // The writers load where they run on this thread (no worker could start): a check never does.
+    async () =>
+      (await xlsxAndWriters()).annotateHere(sourcePath, checked, outPath, {
+        loadWholeMaxBytes,
+      }),
     (failure) => writeFailure('annotated copy', failure),
   )
 }
@@ -185,7 +190,7 @@ export async function writeResultsWorkbookFile(
     // about 30 MB lower for 10,000 rows, at no cost worth measuring.
     { youngMemoryMb: RESULTS_YOUNG_MB, ...options },
     async () => {
-      await writeResultsFile(plan, outPath)
+      await (await xlsxAndWriters()).writeResultsFile(plan, outPath)
       return null
     },
     (failure) => writeFailure('results workbook', failure),

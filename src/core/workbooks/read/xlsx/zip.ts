@@ -58,10 +58,6 @@ function readSize(buffer: Buffer, at: number): number {
   return Number(value)
 }
 
-export function isZip(head: Uint8Array): boolean {
-  return head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04
-}
-
 /** Where the central directory is and how many entries it says it holds. */
 interface Directory {
   count: number
