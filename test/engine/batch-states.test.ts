@@ -285,19 +285,7 @@ describe('the migration from a journal of the earlier shape', () => {
   })
 
   it('reads a batch again from its state kept, until a run of it has new outcomes', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'sr-batch-kept-'))
-    const path = join(home, 'history.db')
-    let db = openDb(path)
-    rollBackTo(db, BATCHES_VERSION - 1)
-    db.prepare(
-      `INSERT INTO submissions (client_request_id, environment, origin, target_kind, target_id, fingerprint,
-         input_filename, row_count, rows_json, row_numbers_json, state, run_id, retry_of_run_id,
-         follow_up_of_run_id, batch_of_run_id, workbook_rows, input_sha256, created_at_ms, updated_at_ms)
-       VALUES ('req', 'Local', 'o', 'template', 'row-echo', 'fp', 'may.xlsx', 2, '[]', '[2,3]',
-         'accepted', 'run_a', '', '', '', 2, 'sha', 1, 1)`,
-    ).run()
-    db.close()
-    db = openDb(path)
+    const db = historyWithOneRun('sr-batch-kept-')
     const batches = new Batches(db, { keptVersions: () => new Map() })
     const connection = { historyKey: 'o' } as Connection
     const batchId = batches.ofRun('o', 'run_a')!.id
@@ -314,19 +302,7 @@ describe('the migration from a journal of the earlier shape', () => {
 })
 
 it('takes the rows the watcher has just stored of a run, rather than reading its detail again', async () => {
-  const home = mkdtempSync(join(tmpdir(), 'sr-batch-stored-'))
-  const path = join(home, 'history.db')
-  let db = openDb(path)
-  rollBackTo(db, BATCHES_VERSION - 1)
-  db.prepare(
-    `INSERT INTO submissions (client_request_id, environment, origin, target_kind, target_id, fingerprint,
-       input_filename, row_count, rows_json, row_numbers_json, state, run_id, retry_of_run_id,
-       follow_up_of_run_id, batch_of_run_id, workbook_rows, input_sha256, created_at_ms, updated_at_ms)
-     VALUES ('req', 'Local', 'o', 'template', 'row-echo', 'fp', 'may.xlsx', 2, '[]', '[2,3]',
-       'accepted', 'run_a', '', '', '', 2, 'sha', 1, 1)`,
-  ).run()
-  db.close()
-  db = openDb(path)
+  const db = historyWithOneRun('sr-batch-stored-')
   const rows = new RunRowsTable(db)
   const batches = new Batches(db, { keptVersions: () => new Map() }, rows)
   let reads = 0
@@ -363,3 +339,24 @@ it('takes the rows the watcher has just stored of a run, rather than reading its
   expect(reads).toBe(2)
   db.close()
 })
+
+/**
+ * A history journaled before batches (one accepted submission of sheet rows 2 and 3, run_a),
+ * opened again so the migration makes its batch.
+ */
+function historyWithOneRun(prefix: string) {
+  const path = join(mkdtempSync(join(tmpdir(), prefix)), 'history.db')
+  const old = openDb(path)
+  rollBackTo(old, BATCHES_VERSION - 1)
+  old
+    .prepare(
+      `INSERT INTO submissions (client_request_id, environment, origin, target_kind, target_id, fingerprint,
+         input_filename, row_count, rows_json, row_numbers_json, state, run_id, retry_of_run_id,
+         follow_up_of_run_id, batch_of_run_id, workbook_rows, input_sha256, created_at_ms, updated_at_ms)
+       VALUES ('req', 'Local', 'o', 'template', 'row-echo', 'fp', 'may.xlsx', 2, '[]', '[2,3]',
+         'accepted', 'run_a', '', '', '', 2, 'sha', 1, 1)`,
+    )
+    .run()
+  old.close()
+  return openDb(path)
+}
