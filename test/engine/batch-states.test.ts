@@ -286,7 +286,7 @@ describe('the migration from a journal of the earlier shape', () => {
 
   it('reads a batch again from its state kept, until a run of it has new outcomes', async () => {
     const db = historyWithOneRun('sr-batch-kept-')
-    const batches = new Batches(db, { keptVersions: () => new Map() })
+    const batches = new Batches(db, { keptVersions: () => new Map(), seenRun: () => null })
     const connection = { historyKey: 'o' } as Connection
     const batchId = batches.ofRun('o', 'run_a')!.id
     const first = await batches.state(connection, batchId, { offline: true })
@@ -304,10 +304,11 @@ describe('the migration from a journal of the earlier shape', () => {
 it('takes the rows the watcher has just stored of a run, rather than reading its detail again', async () => {
   const db = historyWithOneRun('sr-batch-stored-')
   const rows = new RunRowsTable(db)
-  const batches = new Batches(db, { keptVersions: () => new Map() }, rows)
+  let seen: RunSummary | null = null
+  const batches = new Batches(db, { keptVersions: () => new Map(), seenRun: () => seen }, rows)
   let reads = 0
   let done = 1
-  const run = { runId: 'run_a', status: 'running', updatedAtUnix: 1 } as RunSummary
+  let run = { runId: 'run_a', status: 'running', updatedAtUnix: 1 } as RunSummary
   const client = {
     async readRun(_runId: string, open: () => RunDetailSink) {
       reads += 1
@@ -337,6 +338,13 @@ it('takes the rows the watcher has just stored of a run, rather than reading its
   await readStoredRun(client, rows, { historyKey: 'o', runId: 'run_a', keepUpTo: 0 })
   expect(await counts()).toMatchObject({ succeeded: 2 })
   expect(reads).toBe(2)
+  // The history has seen the run end since that look: the reading of it running is not taken,
+  // and the detail is read again.
+  const ended = { ...run, status: 'succeeded', updatedAtUnix: 2 } as RunSummary
+  seen = ended
+  run = ended
+  expect(await counts()).toMatchObject({ succeeded: 2 })
+  expect(reads).toBe(3)
   db.close()
 })
 

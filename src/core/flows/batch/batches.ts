@@ -141,7 +141,7 @@ export class Batches {
 
   constructor(
     private readonly db: Db,
-    private readonly history: Pick<History, 'keptVersions'>,
+    private readonly history: Pick<History, 'keptVersions' | 'seenRun'>,
     rows?: RunRowsTable,
   ) {
     this.table = new BatchesTable(db)
@@ -231,8 +231,10 @@ export class Batches {
    * Reads a run's detail into the history as it arrives and keeps what it says of each row,
    * going through its rows and outputs a page at a time: a run of 100,000 rows is never held.
    * A reading stored by this engine less than STORED_FRESH_MS ago is taken instead (the watcher
-   * of the run's open page has just read it; reading it again doubled each look's work), and
-   * outcomes already made from that reading are not made again.
+   * of the run's open page has just read it; reading it again doubled each look's work), unless
+   * the history has since seen the run move on (its end, above all: the page asks once more when
+   * the run ends, and must not be answered from a reading of it still going); outcomes already
+   * made from a reading are not made again.
    */
   private async readOutcomes(
     connection: Connection,
@@ -243,7 +245,11 @@ export class Batches {
     const { historyKey } = connection
     const key = `${historyKey}\u0000${runId}`
     let reading = this.rows.lastReading(historyKey, runId)
-    if (reading && Date.now() - reading.atMs < STORED_FRESH_MS) {
+    if (
+      reading &&
+      Date.now() - reading.atMs < STORED_FRESH_MS &&
+      this.upToDate(historyKey, reading.run)
+    ) {
       if (this.outcomesFrom.get(key) === reading.seq) return
     } else {
       const where = { historyKey, runId, keepUpTo: 0 }
@@ -260,6 +266,14 @@ export class Batches {
       },
       rowCount,
     )
+  }
+
+  /** Whether a reading of a run says what the history last saw of it (or more). */
+  private upToDate(historyKey: string, read: RunSummary): boolean {
+    const seen = this.history.seenRun(historyKey, read.runId)
+    if (!seen) return true
+    if (isTerminalStatus(seen.status) && !isTerminalStatus(read.status)) return false
+    return seen.updatedAtUnix <= read.updatedAtUnix
   }
 
   /**
