@@ -53,6 +53,12 @@ export interface E2eAppOptions {
   builtInSandbox?: (sandbox: Sandbox) => void
   /** The browser context of the page where it differs (Playwright takes downloads anyway). */
   context?: BrowserContextOptions
+  /**
+   * A Chromium of this file's own, not the tier's shared one. Playwright treats a browser it
+   * connected to as remote and hands it a chosen file's bytes rather than the file: a file
+   * changed on disk then reads as it was, where a user's browser sees the change.
+   */
+  ownBrowser?: boolean
 }
 
 export interface E2eApp {
@@ -71,8 +77,8 @@ export interface E2eApp {
 
 export async function startE2eApp(options: E2eAppOptions): Promise<E2eApp> {
   // The tier's setup checked the build and started one Chromium; a file run alone does both.
-  const shared = inject('chromiumEndpoint')
-  if (!shared) ensureAppBuilt()
+  const shared = options.ownBrowser ? undefined : inject('chromiumEndpoint')
+  if (!inject('chromiumEndpoint')) ensureAppBuilt()
   const home = mkdtempSync(join(tmpdir(), options.homePrefix))
   const sandboxes: Record<string, TestSandbox> = {}
   let engine: Engine | undefined

@@ -21,6 +21,8 @@ describeInChromium('New-run', 'the New run screen in headless Chromium', () => {
       { name: 'Market', token: BUYER_TOKEN, sandbox: { seed: buyerSeed, taskMs: 200 } },
     ],
     context: { viewport: { width: 1280, height: 900 } },
+    // The workbook is changed on disk and checked again, as a user's browser sees it.
+    ownBrowser: true,
   })
 
   /** Photographs the screen; axe-core checks this screen's own page (the Runs screen is issue 11's). */
