@@ -117,6 +117,23 @@ describe('the runs list', () => {
     )
   })
 
+  it('puts what succeeded and what failed on lines of their own, the whole as the tooltip', async () => {
+    const runs = [
+      runSummary({ runId: 'mixed', totalTasks: 3, completedTasks: 2, failedTasks: 1 }),
+      runSummary({ runId: 'clean', totalTasks: 3, completedTasks: 3, failedTasks: 0 }),
+    ]
+    await openRuns({ listRuns: async () => page(runs), watchRuns: async () => update(runs) })
+    const lines = (id: string) =>
+      [...h!.container.querySelectorAll(`[data-run-id="${id}"] .progress-line`)].map(
+        (l) => l.textContent,
+      )
+    expect(lines('mixed')).toEqual(['2 of 3 rows succeeded', '1 failed'])
+    expect(
+      h!.container.querySelector('[data-run-id="mixed"] .progress-text')!.getAttribute('title'),
+    ).toBe('2 of 3 rows succeeded, 1 failed')
+    expect(lines('clean')).toEqual(['3 of 3 rows succeeded'])
+  })
+
   it('searches by name, template and input file', async () => {
     const runs = [
       runSummary({ runId: 'a', displayName: 'Spring catalogue', inputFilename: 'spring.xlsx' }),

@@ -6,7 +6,7 @@ import {
   formatUnixTime,
   runCostText,
   runDoneFraction,
-  runProgressText,
+  runProgressLines,
   type EarlierPace,
   NO_ROW_MARKS,
   type RowMarks,
@@ -150,7 +150,7 @@ const RunRow = memo(function RunRow(props: {
         )}
       </td>
       <td>
-        <span className="progress-text">{runProgressText(run)}</span>
+        <ProgressLines run={run} />
         <ProgressBar label={`Progress of ${name}`} fraction={fraction} />
       </td>
       <td className="num">{runCostText(run, props.unitLabel)}</td>
@@ -160,6 +160,21 @@ const RunRow = memo(function RunRow(props: {
     </VirtualRow>
   )
 })
+
+/**
+ * What succeeded on one line and what did not on the next, each cut to the column with its
+ * whole text as the tooltip: wrapped as one phrase, "failed" fell below the row's fixed height.
+ */
+function ProgressLines(props: { run: RunSummary }) {
+  const [done, rest] = runProgressLines(props.run)
+  const whole = rest ? `${done}, ${rest}` : done
+  return (
+    <span className="progress-text" title={whole}>
+      <span className="progress-line">{done}</span>
+      {rest && <span className="progress-line">{rest}</span>}
+    </span>
+  )
+}
 
 /** "Save outputs" for a finished run, then how the save went. */
 function SaveOutputs(props: { run: RunSummary; environment: string }) {

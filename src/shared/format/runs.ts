@@ -56,11 +56,21 @@ const rows = (n: number) => (n === 1 ? 'row' : 'rows')
  * 1 failed"). The counters are the service's; nothing is inferred.
  */
 export function runProgressText(run: RunCounters): string {
-  if (run.totalTasks <= 0) return isTerminalStatus(run.status) ? 'No rows' : 'Waiting for rows'
-  const parts = [`${run.completedTasks} of ${run.totalTasks} ${rows(run.totalTasks)} succeeded`]
-  if (run.failedTasks > 0) parts.push(`${run.failedTasks} failed`)
-  if (run.cancelledTasks > 0) parts.push(`${run.cancelledTasks} cancelled`)
-  return parts.join(', ')
+  const [done, rest] = runProgressLines(run)
+  return rest ? `${done}, ${rest}` : done
+}
+
+/**
+ * The same progress as two lines for a narrow cell: what succeeded, then what did not ("1 failed,
+ * 2 cancelled"), which is empty when every finished row succeeded.
+ */
+export function runProgressLines(run: RunCounters): [string, string] {
+  if (run.totalTasks <= 0) return [isTerminalStatus(run.status) ? 'No rows' : 'Waiting for rows', '']
+  const others: string[] = []
+  if (run.failedTasks > 0) others.push(`${run.failedTasks} failed`)
+  if (run.cancelledTasks > 0) others.push(`${run.cancelledTasks} cancelled`)
+  const done = `${run.completedTasks} of ${run.totalTasks} ${rows(run.totalTasks)} succeeded`
+  return [done, others.join(', ')]
 }
 
 /** Share of rows that are finished (succeeded, failed or cancelled), 0..1. */
