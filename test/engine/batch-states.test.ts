@@ -338,6 +338,11 @@ it('takes the rows the watcher has just stored of a run, rather than reading its
   await readStoredRun(client, rows, { historyKey: 'o', runId: 'run_a', keepUpTo: 0 })
   expect(await counts()).toMatchObject({ succeeded: 2 })
   expect(reads).toBe(2)
+  // The list has since seen the run move on, still going: the page asks at each update, and the
+  // recent reading stands rather than a whole detail read each time.
+  seen = { ...run, updatedAtUnix: 5 } as RunSummary
+  expect(await counts()).toMatchObject({ succeeded: 2 })
+  expect(reads).toBe(2)
   // The history has seen the run end since that look: the reading of it running is not taken,
   // and the detail is read again.
   const ended = { ...run, status: 'succeeded', updatedAtUnix: 2 } as RunSummary

@@ -268,12 +268,19 @@ export class Batches {
     )
   }
 
-  /** Whether a reading of a run says what the history last saw of it (or more). */
+  /**
+   * Whether a reading of a run can stand for what the history last saw of it. While the run goes
+   * on, a recent reading stands even though the list has since seen more rows finish: the run's
+   * page asks for its batch at each update, and reading the detail again each time put a whole
+   * detail read behind every second of a big run. A reading from before the run ended (or from
+   * before it went on again) never stands for its end.
+   */
   private upToDate(historyKey: string, read: RunSummary): boolean {
     const seen = this.history.seenRun(historyKey, read.runId)
     if (!seen) return true
-    if (isTerminalStatus(seen.status) && !isTerminalStatus(read.status)) return false
-    return seen.updatedAtUnix <= read.updatedAtUnix
+    const ended = isTerminalStatus(seen.status)
+    if (ended !== isTerminalStatus(read.status)) return false
+    return !ended || seen.updatedAtUnix <= read.updatedAtUnix
   }
 
   /**
