@@ -75,3 +75,66 @@ function taskEvents(trace: Buffer): TraceEvent[] {
   }
   return events
 }
+
+interface ProfileNode {
+  id: number
+  callFrame: { functionName: string; url: string; lineNumber: number }
+}
+
+/**
+ * A sampling profile of the page's JavaScript (BIG_RUN_PAGE_PROF=1), to name what a long task
+ * spends its time on. `stop` returns, for each stretch of 50 ms or more in which every sample
+ * was busy, its length and the functions that took most of it (self time, file:line).
+ */
+export async function startPageProfile(page: Page): Promise<() => Promise<string[]>> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Profiler.enable')
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+  await cdp.send('Profiler.start')
+  return async () => {
+    const { profile } = (await cdp.send('Profiler.stop')) as unknown as {
+      profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+    }
+    await cdp.detach()
+    return busyStretches(profile, 50_000)
+  }
+}
+
+function busyStretches(
+  profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] },
+  overUs: number,
+): string[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]))
+  const idle = (id: number) => {
+    const name = byId.get(id)?.callFrame.functionName
+    return name === '(idle)' || name === '(program)'
+  }
+  const out: string[] = []
+  let start = -1
+  let at = 0
+  const self = new Map<string, number>()
+  const close = (end: number) => {
+    if (start >= 0 && end - start >= overUs) {
+      const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 8)
+      const names = top.map(([f, us]) => `${f} ${(us / 1000).toFixed(0)}`).join(', ')
+      out.push(`busy ${((end - start) / 1000).toFixed(0)} ms @${(start / 1000).toFixed(0)}: ${names}`)
+    }
+    start = -1
+    self.clear()
+  }
+  for (let i = 0; i < profile.samples.length; i++) {
+    const delta = profile.timeDeltas[i] ?? 0
+    at += delta
+    const id = profile.samples[i]!
+    if (idle(id)) {
+      close(at)
+      continue
+    }
+    if (start < 0) start = at
+    const frame = byId.get(id)!.callFrame
+    const where = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber + 1}`
+    self.set(where, (self.get(where) ?? 0) + (profile.timeDeltas[i + 1] ?? delta))
+  }
+  close(at)
+  return out
+}

@@ -10,7 +10,8 @@
  * outputs of about 2 KB inline in the run's detail; else files at their accessUrl), and the
  * sandbox's pace: BIG_RUN_CONCURRENCY tasks at once (default 4), BIG_RUN_TASK_MS each (25).
  * big-run-100k.bench.ts is issue 33's target: 100,000 rows, inline outputs. BIG_RUN_CPU_PROF=DIR
- * writes the engine's CPU profile (node --cpu-prof) into DIR when it stops.
+ * writes the engine's CPU profile (node --cpu-prof) into DIR when it stops; BIG_RUN_PAGE_PROF=1
+ * profiles the page from opening the run and names what each busy stretch over 50 ms ran.
  *
  * The sandbox and the engine (browser mode's host, bench/big-run-host.ts) each run in a process
  * of their own, so the engine's peak memory is read from /proc (VmHWM) without the sandbox's. The
@@ -36,7 +37,12 @@ import { ApiClient } from '../src/core/service'
 import type { SeedFile } from '../src/sandbox'
 import type { RunSummary } from '../src/shared/contract'
 import { CHROMIUM_ARGS, CHROMIUM_PATH, chromiumMissing, ensureAppBuilt } from '../test/e2e/support'
-import { allocatorHeapMb, longTasksWithCpu, startTaskTrace } from './big-run-measures'
+import {
+  allocatorHeapMb,
+  longTasksWithCpu,
+  startPageProfile,
+  startTaskTrace,
+} from './big-run-measures'
 import demo from '../src/sandbox/demo-content.json'
 import { bundleForBench, root, startSandboxProcess, writeCsv } from './support'
 
@@ -275,6 +281,7 @@ try {
 
   // The first run's detail open, as a user would open it from the Runs screen.
   enter('watching')
+  const stopProfile = process.env.BIG_RUN_PAGE_PROF ? await startPageProfile(page) : null
   await page
     .getByRole('navigation', { name: 'Screens' })
     .getByRole('button', { name: 'Runs' })
@@ -309,6 +316,7 @@ try {
   // Give the watcher its last look, as the user would see the end.
   await page.waitForTimeout(3000)
   const movingTasks = await takeLongTasks()
+  if (stopProfile) for (const line of await stopProfile()) console.log(`  page profile: ${line}`)
   if (process.env.BIG_RUN_TRACE) {
     const traced = (await page.evaluate('window.tracing.splice(0)')) as {
       at: number
