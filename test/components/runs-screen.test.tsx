@@ -127,7 +127,7 @@ describe('the runs list', () => {
       [...h!.container.querySelectorAll(`[data-run-id="${id}"] .progress-line`)].map(
         (l) => l.textContent,
       )
-    expect(lines('mixed')).toEqual(['2 of 3 rows succeeded', '1 failed'])
+    expect(lines('mixed')).toEqual(['2 of 3 rows succeeded, ', '1 failed'])
     expect(
       h!.container.querySelector('[data-run-id="mixed"] .progress-text')!.getAttribute('title'),
     ).toBe('2 of 3 rows succeeded, 1 failed')

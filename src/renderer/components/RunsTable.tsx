@@ -7,6 +7,7 @@ import {
   runCostText,
   runDoneFraction,
   runProgressLines,
+  runProgressText,
   type EarlierPace,
   NO_ROW_MARKS,
   type RowMarks,
@@ -167,10 +168,10 @@ const RunRow = memo(function RunRow(props: {
  */
 function ProgressLines(props: { run: RunSummary }) {
   const [done, rest] = runProgressLines(props.run)
-  const whole = rest ? `${done}, ${rest}` : done
   return (
-    <span className="progress-text" title={whole}>
-      <span className="progress-line">{done}</span>
+    <span className="progress-text" title={runProgressText(props.run)}>
+      {/* The comma stays, so the cell reads (and is found) as the one phrase it is. */}
+      <span className="progress-line">{rest ? `${done}, ` : done}</span>
       {rest && <span className="progress-line">{rest}</span>}
     </span>
   )
