@@ -84,12 +84,13 @@ interface ProfileNode {
 /**
  * A sampling profile of the page's JavaScript (BIG_RUN_PAGE_PROF=1), to name what a long task
  * spends its time on. `stop` returns, for each stretch of 50 ms or more in which every sample
- * was busy, its length and the functions that took most of it (self time, file:line).
+ * was busy, its length, its time in samples and the functions that took most of it (self time
+ * in samples, ms, at file:line).
  */
 export async function startPageProfile(page: Page): Promise<() => Promise<string[]>> {
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('Profiler.enable')
-  await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+  await cdp.send('Profiler.setSamplingInterval', { interval: SAMPLE_US })
   await cdp.send('Profiler.start')
   return async () => {
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as {
@@ -99,6 +100,9 @@ export async function startPageProfile(page: Page): Promise<() => Promise<string
     return busyStretches(profile, 50_000)
   }
 }
+
+/** The profile's sampling interval (µs): self time is counted in samples, not in wall time. */
+const SAMPLE_US = 200
 
 function busyStretches(
   profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] },
@@ -117,7 +121,10 @@ function busyStretches(
     if (start >= 0 && end - start >= overUs) {
       const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 8)
       const names = top.map(([f, us]) => `${f} ${(us / 1000).toFixed(0)}`).join(', ')
-      out.push(`busy ${((end - start) / 1000).toFixed(0)} ms @${(start / 1000).toFixed(0)}: ${names}`)
+      const cpu = [...self.values()].reduce((a, b) => a + b, 0) / 1000
+      out.push(
+        `busy ${((end - start) / 1000).toFixed(0)} ms (sampled ${cpu.toFixed(0)} ms) @${(start / 1000).toFixed(0)}: ${names}`,
+      )
     }
     start = -1
     self.clear()
@@ -133,7 +140,9 @@ function busyStretches(
     if (start < 0) start = at
     const frame = byId.get(id)!.callFrame
     const where = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber + 1}`
-    self.set(where, (self.get(where) ?? 0) + (profile.timeDeltas[i + 1] ?? delta))
+    // A sample is taken only while the thread runs: counting samples, a stretch in which the
+    // thread waited for a core is not charged to the function it was in.
+    self.set(where, (self.get(where) ?? 0) + SAMPLE_US)
   }
   close(at)
   return out

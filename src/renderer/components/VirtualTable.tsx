@@ -1,12 +1,9 @@
-import { Fragment, useCallback, useEffect, useRef, type CSSProperties, type ReactNode } from 'react'
-import { useVirtualizer } from '@tanstack/react-virtual'
+import { Fragment, useEffect, useRef, type CSSProperties, type ReactNode } from 'react'
 import { ColumnHeadings, type ColumnHeading } from './ColumnHeadings'
 import { useRowSlots } from './row-slots'
+import { useRowsInView, type RowPlace } from './rows-in-view'
 
-/** Where one visible row sits: its position in the list. */
-export interface RowPlace {
-  index: number
-}
+export type { RowPlace } from './rows-in-view'
 
 /** What a VirtualTable is given: its items, their rows and how the table reads. */
 interface VirtualTableProps<T> {
@@ -37,10 +34,11 @@ interface VirtualTableProps<T> {
 }
 
 /**
- * A table whose rows are virtualized (TanStack Virtual): a fixed scroll area reachable by
- * keyboard, a sticky header, and only the rows in view in the page. `onEndReached` is called
- * when the last rows come within `endMargin` rows of the bottom, so a caller can ask for more.
- * Rows have a fixed height, which keeps scrolling free of measuring.
+ * A table whose rows are virtualized: a fixed scroll area reachable by keyboard, a sticky header,
+ * and only the rows in view in the page (`rows-in-view.ts`). `onEndReached` is called when the
+ * last rows come within `endMargin` rows of the bottom, so a caller can ask for more. Rows have a
+ * fixed height, so which are in view is arithmetic on the scroll offset: nothing is measured and
+ * nothing is worked out per item of the list, however long.
  *
  * The rows drawn sit in the normal flow below a padding as tall as the rows above them, and carry
  * no inline style (their height comes from the table's `--row-height`): a `translateY` per row
@@ -54,28 +52,13 @@ interface VirtualTableProps<T> {
 export function VirtualTable<T>(props: VirtualTableProps<T>) {
   const scroller = useRef<HTMLDivElement>(null)
   const { items, itemKey, rowHeight, onEndReached, onRangeChange } = props
-  // Stable callbacks: TanStack Virtual works out every row's place again when they change.
-  const getItemKey = useCallback(
-    (i: number) => {
-      const item = items[i]
-      return item === undefined ? i : itemKey(item)
-    },
-    [items, itemKey],
-  )
-  const estimateSize = useCallback(() => rowHeight, [rowHeight])
-  const virtualizer = useVirtualizer({
-    count: items.length,
-    getScrollElement: () => scroller.current,
-    estimateSize,
-    overscan: props.overscan ?? 8,
-    getItemKey,
-  })
-  const visible = virtualizer.getVirtualItems()
-  const slots = useRowSlots(
-    visible.map((v) => String(v.key)),
-    props.recycle ?? false,
-  )
   const count = items.length
+  const visible = useRowsInView(scroller, count, rowHeight, props.overscan ?? 8)
+  const keyOf = (place: RowPlace) => {
+    const item = items[place.index]
+    return item === undefined ? String(place.index) : itemKey(item)
+  }
+  const slots = useRowSlots(visible.map(keyOf), props.recycle ?? false)
   useRangeTold(visible[0]?.index ?? -1, visible.at(-1)?.index ?? -1, count, {
     onEndReached,
     onRangeChange,
@@ -103,20 +86,19 @@ export function VirtualTable<T>(props: VirtualTableProps<T>) {
           </thead>
           <tbody
             style={{
-              height: `${virtualizer.getTotalSize()}px`,
-              paddingTop: `${visible[0]?.start ?? 0}px`,
+              height: `${count * rowHeight}px`,
+              paddingTop: `${(visible[0]?.index ?? 0) * rowHeight}px`,
             }}
           >
-            {visible.map((v) => {
-              const item = items[v.index]
+            {visible.map((place) => {
+              const item = items[place.index]
               if (item === undefined) return null
+              const key = keyOf(place)
               return (
-                // The virtualizer's key (or the row's slot): a row keeps its DOM node while it
-                // scrolls. Its place is the same object while sizes do not change, so a memoized
-                // row given it is not drawn again as the list scrolls.
-                <Fragment key={slots?.get(String(v.key)) ?? v.key}>
-                  {props.renderRow(item, v)}
-                </Fragment>
+                // The item's key (or the row's slot): a row keeps its DOM node while it scrolls.
+                // Its place is the same object while it stays in view, so a memoized row given it
+                // is not drawn again as the list scrolls.
+                <Fragment key={slots?.get(key) ?? key}>{props.renderRow(item, place)}</Fragment>
               )
             })}
           </tbody>
