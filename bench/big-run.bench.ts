@@ -11,7 +11,8 @@
  * sandbox's pace: BIG_RUN_CONCURRENCY tasks at once (default 4), BIG_RUN_TASK_MS each (25).
  * big-run-100k.bench.ts is issue 33's target: 100,000 rows, inline outputs. BIG_RUN_CPU_PROF=DIR
  * writes the engine's CPU profile (node --cpu-prof) into DIR when it stops; BIG_RUN_PAGE_PROF=1
- * profiles the page from opening the run and names what each busy stretch over 50 ms ran.
+ * profiles the page from opening the run and names what each busy stretch over 50 ms ran;
+ * BIG_RUN_OPEN_TRACE=1 prints the page's work by kind while the run's page opens.
  *
  * The sandbox and the engine (browser mode's host, bench/big-run-host.ts) each run in a process
  * of their own, so the engine's peak memory is read from /proc (VmHWM) without the sandbox's. The
@@ -45,6 +46,7 @@ import {
 } from './big-run-measures'
 import demo from '../src/sandbox/demo-content.json'
 import { bundleForBench, root, startSandboxProcess, writeCsv } from './support'
+import { printTrace, TIMELINE } from './browser-bench'
 
 const ROWS = Number(process.env.BIG_RUN_ROWS ?? 20_000)
 /** The most rows the sandbox takes in one request, and the environment's rows per part. */
@@ -282,12 +284,19 @@ try {
   // The first run's detail open, as a user would open it from the Runs screen.
   enter('watching')
   const stopProfile = process.env.BIG_RUN_PAGE_PROF ? await startPageProfile(page) : null
+  // What the page did while the run's page opened, by kind of work (BIG_RUN_OPEN_TRACE=1).
+  const openTrace = Boolean(process.env.BIG_RUN_OPEN_TRACE)
+  if (openTrace) await browser.startTracing(page, { categories: TIMELINE })
   await page
     .getByRole('navigation', { name: 'Screens' })
     .getByRole('button', { name: 'Runs' })
     .click()
   await page.locator(`tr[data-run-id="${runId}"] button.run-name`).click()
   await page.getByRole('button', { name: '← All runs' }).waitFor()
+  if (openTrace) {
+    await page.waitForTimeout(4000)
+    printTrace(await browser.stopTracing(), LONG_TASK_MS)
+  }
   const openedMs = Date.now() - submittedAt
   await takeLongTasks()
   if (process.env.BIG_RUN_TRACE) {

@@ -139,10 +139,7 @@ export async function traceWhile<T>(
 ): Promise<T> {
   const { page, browser } = window
   if (!tracePath) return work()
-  await browser.startTracing(page, {
-    path: tracePath,
-    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
-  })
+  await browser.startTracing(page, { path: tracePath, categories: TIMELINE })
   const result = await work()
   printTrace(await browser.stopTracing(), targetMs)
   return result
@@ -165,8 +162,11 @@ interface TraceEvent {
   }
 }
 
+/** The trace categories that tell a page's tasks and what they did. */
+export const TIMELINE = ['devtools.timeline', 'disabled-by-default-devtools.timeline']
+
 /** Main-thread time by kind of work, and the makeup of tasks over the target, from a trace. */
-function printTrace(buffer: Buffer, targetMs: number) {
+export function printTrace(buffer: Buffer, targetMs: number) {
   const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents
   const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
   if (!main) return
