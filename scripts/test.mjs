@@ -6,9 +6,10 @@
 // closing line "tests: N passed, N failed, N skipped"; exits 1 when any step or test failed.
 //
 // The build goes first, alone; then the lanes of LANES run side by side, the steps of a lane one
-// after another. The tiers mostly wait (on the sandbox's pace, a CLI process, the watcher's
-// intervals, Chromium), so the checks' CPU and the other tiers fill the idle core: see "The test
-// suite's time" in docs/performance.md. Each step writes to test-results/logs/STEP.log as it
+// after another: the fast tier then the checks, the integration tier one file at a time, the e2e
+// tier one file at a time. Two test files at once, as before, and the checks' CPU at a lower
+// priority in the time the integration tests spend waiting: see "The test suite's time" in
+// docs/performance.md. Each step writes to test-results/logs/STEP.log as it
 // goes, and its whole output is printed under its `--- label` line when it ends, so steps never
 // interleave in the log.
 import { spawn, spawnSync } from 'node:child_process'
@@ -108,7 +109,7 @@ function vitestStep(name, label, args, wrap = (a) => [npx, a]) {
 }
 
 const tier = (name) =>
-  vitestStep(name, `tests: ${name}`, [...vitestOptions(name), ...filesOf(name)])
+  vitestStep(name, `tests: ${name}`, [...vitestOptions(name, { besideE2e: true }), ...filesOf(name)])
 
 const check = (name, label, cmd, args, nice = true) => ({ name, label, cmd, args, nice })
 
@@ -131,13 +132,14 @@ function keychainStep() {
 const BUILD = check('build', 'build (renderer for browser-mode tests, CLI bundle)', 'npm', ['run', 'build'], false)
 const LANES = [
   [
+    tier('fast'),
     check('typecheck-node', 'typecheck (node side)', npx, ['tsc', '-p', 'tsconfig.node.json', '--noEmit']),
     check('typecheck-web', 'typecheck (web side)', npx, ['tsc', '-p', 'tsconfig.web.json', '--noEmit']),
     check('lint', 'lint', npx, ['eslint', '.']),
     check('code-sizes', 'code sizes (files <= 400 lines, functions <= 80)', 'node', ['scripts/code-sizes.mjs']),
     check('knip', 'knip (no unused files, exports or dependencies)', npx, ['knip', '--no-progress']),
   ],
-  [tier('fast'), tier('integration')],
+  [tier('integration')],
   [tier('e2e')],
 ]
 
