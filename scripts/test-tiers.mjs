@@ -66,12 +66,15 @@ export function tierOf(file) {
  * How vitest runs a tier, beside its files. The fast tier's files share one worker process, so
  * React, happy-dom and the app's modules load once rather than once per file (a test that changes
  * a global puts it back: see test/components/harness.tsx). The integration tier runs two files at
- * a time, as its tests mostly wait (see docs/performance.md); the e2e tier one, as each drives a
- * Chromium that keeps a core busy, and its files share one Chromium (vitest.e2e.config.ts).
+ * a time, as its tests mostly wait (see docs/performance.md), and one when it runs beside the e2e
+ * tier (`besideE2e`, as `npm test` runs it): two test files at once in all, the load the tests'
+ * waits are made for. The e2e tier runs one, as each drives a Chromium that keeps a core busy,
+ * and its files share one Chromium (vitest.e2e.config.ts).
  */
-export function vitestOptions(tier) {
+export function vitestOptions(tier, { besideE2e = false } = {}) {
   if (tier === 'fast') return ['--isolate=false']
-  return tier === 'integration' ? ['--maxWorkers=2'] : ['--config', 'vitest.e2e.config.ts']
+  if (tier === 'integration') return [`--maxWorkers=${besideE2e ? 1 : 2}`]
+  return ['--config', 'vitest.e2e.config.ts']
 }
 
 export function filesOf(tier) {

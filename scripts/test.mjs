@@ -1,38 +1,73 @@
 // `npm test`: type checks, lint (with the layers of ARCHITECTURE.md), code sizes, knip, the build
-// the browser tests need, the suite's three tiers in order (fast, integration, e2e: see
-// scripts/test-tiers.mjs), and the keychain tests inside a private D-Bus session with an unlocked
-// gnome-keyring when the machine has one. Ends with the 20 slowest tests, each tier's count of
-// tests and files and its time, each failed test by name (last, so a log cut at its head still
-// says which), and one closing line "tests: N passed, N failed, N skipped".
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+// the tests need, the suite's three tiers (fast, integration, e2e: see scripts/test-tiers.mjs),
+// and the keychain tests inside a private D-Bus session with an unlocked gnome-keyring when the
+// machine has one. Ends with the 20 slowest tests, each tier's count of tests and files and its
+// time, each failed test by name (last, so a log cut at its head still says which), and one
+// closing line "tests: N passed, N failed, N skipped"; exits 1 when any step or test failed.
+//
+// The build goes first, alone; then the lanes of LANES run side by side, the steps of a lane one
+// after another: the fast tier then the checks, the integration tier one file at a time, the e2e
+// tier one file at a time. Two test files at once, as before, and the checks' CPU at a lower
+// priority in the time the integration tests spend waiting: see "The test suite's time" in
+// docs/performance.md. Each step writes to test-results/logs/STEP.log as it
+// goes, and its whole output is printed under its `--- label` line when it ends, so steps never
+// interleave in the log.
+import { spawn, spawnSync } from 'node:child_process'
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { TIERS, filesOf, vitestOptions } from './test-tiers.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const logs = join(root, 'test-results', 'logs')
 const totals = { passed: 0, failed: 0, skipped: 0 }
 const timings = []
 /** Each failed test with the first line of its message, printed last so a cut-off log still names them. */
 const failures = []
-/** Per tier: its files, its tests and how long it took, for the closing lines. */
-const tierLines = []
+/** Per tier: its files, its tests and how long it took, for the closing lines (in ORDER). */
+const tierLines = new Map()
+const ORDER = [...TIERS, 'keychain']
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
+const tmp = mkdtempSync(join(tmpdir(), 'skill-runner-test-'))
+const began = Date.now()
 
-function run(label, cmd, args, options = {}) {
-  console.log(`\n--- ${label}`)
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...options })
-  if (r.status !== 0) {
-    console.error(`\n${label} failed (exit ${r.status ?? r.signal}).`)
-    return false
-  }
-  return true
+/** Runs one step with its output in its log file, then prints that output whole; true when it passed. */
+function run(step) {
+  const log = join(logs, `${step.name}.log`)
+  const fd = openSync(log, 'w')
+  const started = Date.now()
+  // A child writing to a file sees no terminal: keep the colours it would use on ours.
+  const env = { ...process.env, ...step.env, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}) }
+  return new Promise((done) => {
+    // The checks compute while the tiers wait on timers: they yield the cores to the tests.
+    const [cmd, args] =
+      step.nice && process.platform !== 'win32' ? ['nice', ['-n', '10', step.cmd, ...step.args]] : [step.cmd, step.args]
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', fd, fd] })
+    child.on('error', (error) => finish(null, error.message))
+    child.on('exit', (code, signal) => finish(code ?? signal))
+    let finished = false
+    function finish(status, message) {
+      if (finished) return
+      finished = true
+      closeSync(fd)
+      const seconds = (Date.now() - started) / 1000
+      console.log(`\n--- ${step.label} (${seconds.toFixed(0)} s)`)
+      process.stdout.write(readFileSync(log, 'utf8'))
+      if (message) console.error(message)
+      const ok = status === 0
+      if (!ok) console.error(`\n${step.label} failed (exit ${status}).`)
+      step.after?.(ok, seconds)
+      done(ok)
+    }
+  })
 }
 
 function addVitestCounts(file, label, seconds) {
   if (!existsSync(file)) return false
   const report = JSON.parse(readFileSync(file, 'utf8'))
-  tierLines.push(
+  tierLines.set(
+    label,
     `${label.padEnd(12)} ${String(report.numTotalTests ?? 0).padStart(5)} tests in ` +
       `${String(report.testResults?.length ?? 0).padStart(3)} files, ${seconds.toFixed(0)} s`,
   )
@@ -56,59 +91,80 @@ function addVitestCounts(file, label, seconds) {
   return true
 }
 
-const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
-const tmp = mkdtempSync(join(tmpdir(), 'skill-runner-test-'))
-let ok = true
-ok = run('typecheck (node side)', npx, ['tsc', '-p', 'tsconfig.node.json', '--noEmit']) && ok
-ok = run('typecheck (web side)', npx, ['tsc', '-p', 'tsconfig.web.json', '--noEmit']) && ok
-ok = run('lint', npx, ['eslint', '.']) && ok
-ok = run('code sizes (files <= 400 lines, functions <= 80)', 'node', ['scripts/code-sizes.mjs']) && ok
-ok = run('knip (no unused files, exports or dependencies)', npx, ['knip', '--no-progress']) && ok
-ok = run('build (renderer for browser-mode tests, CLI bundle)', 'npm', ['run', 'build']) && ok
-
-for (const tier of TIERS) {
-  const report = join(tmp, `${tier}.json`)
-  const started = Date.now()
-  const tierOk = run(`tests: ${tier}`, npx, [
-    'vitest', 'run', ...vitestOptions(tier),
-    '--reporter=default', '--reporter=json', `--outputFile.json=${report}`,
-    ...filesOf(tier),
+/** A step of vitest whose JSON report is counted when it ends (a report missing on failure counts as one failure). */
+function vitestStep(name, label, args, wrap = (a) => [npx, a]) {
+  const report = join(tmp, `${name}.json`)
+  const [cmd, fullArgs] = wrap([
+    'vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`,
   ])
-  if (!addVitestCounts(report, tier, (Date.now() - started) / 1000) && !tierOk) totals.failed += 1
-  ok = tierOk && ok
+  return {
+    name,
+    label,
+    cmd,
+    args: fullArgs,
+    after(ok, seconds) {
+      if (!addVitestCounts(report, name, seconds) && !ok) totals.failed += 1
+    },
+  }
 }
 
-// Keychain tests need a Secret Service. Start a private one when the machine can.
-const keychainReport = join(tmp, 'keychain.json')
-const haveKeyring =
-  process.platform === 'linux' &&
-  spawnSync('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon']).status === 0
-const keychainArgs = `vitest run --config vitest.keychain.config.ts --reporter=default --reporter=json --outputFile.json=${keychainReport}`
-if (existsSync(join(root, 'vitest.keychain.config.ts'))) {
-  let keychainOk
-  const started = Date.now()
-  if (haveKeyring) {
-    const dataHome = join(tmp, 'xdg-data')
-    keychainOk = run('keychain tests (private gnome-keyring)', 'dbus-run-session', [
-      '--', 'sh', '-c',
-      `echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; npx ${keychainArgs}`,
-    ], { env: { ...process.env, XDG_DATA_HOME: dataHome } })
-  } else {
-    console.log('\n--- keychain tests: no dbus-run-session/gnome-keyring here; they run and skip with a reason')
-    keychainOk = run('keychain tests', 'sh', ['-c', `npx ${keychainArgs}`])
+const tier = (name) =>
+  vitestStep(name, `tests: ${name}`, [...vitestOptions(name, { besideE2e: true }), ...filesOf(name)])
+
+const check = (name, label, cmd, args, nice = true) => ({ name, label, cmd, args, nice })
+
+/** Keychain tests need a Secret Service: a private one when the machine can start it. */
+function keychainStep() {
+  const haveKeyring =
+    process.platform === 'linux' &&
+    spawnSync('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon']).status === 0
+  const args = ['--config', 'vitest.keychain.config.ts']
+  if (!haveKeyring) {
+    return vitestStep('keychain', 'keychain tests (no dbus-run-session/gnome-keyring here: they skip with a reason)', args)
   }
-  const seconds = (Date.now() - started) / 1000
-  if (!addVitestCounts(keychainReport, 'keychain', seconds) && !keychainOk) totals.failed += 1
-  ok = keychainOk && ok
+  const step = vitestStep('keychain', 'keychain tests (private gnome-keyring)', args, (a) => [
+    'dbus-run-session',
+    ['--', 'sh', '-c', `echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; npx ${a.join(' ')}`],
+  ])
+  return { ...step, env: { XDG_DATA_HOME: join(tmp, 'xdg-data') } }
 }
+
+const BUILD = check('build', 'build (renderer for browser-mode tests, CLI bundle)', 'npm', ['run', 'build'], false)
+const LANES = [
+  [
+    tier('fast'),
+    check('typecheck-node', 'typecheck (node side)', npx, ['tsc', '-p', 'tsconfig.node.json', '--noEmit']),
+    check('typecheck-web', 'typecheck (web side)', npx, ['tsc', '-p', 'tsconfig.web.json', '--noEmit']),
+    check('lint', 'lint', npx, ['eslint', '.']),
+    check('code-sizes', 'code sizes (files <= 400 lines, functions <= 80)', 'node', ['scripts/code-sizes.mjs']),
+    check('knip', 'knip (no unused files, exports or dependencies)', npx, ['knip', '--no-progress']),
+  ],
+  [tier('integration')],
+  [tier('e2e')],
+]
+
+async function lane(steps) {
+  let ok = true
+  for (const step of steps) {
+    console.log(`\n--- ${step.label}: started (${((Date.now() - began) / 1000).toFixed(0)} s in)`)
+    ok = (await run(step)) && ok
+  }
+  return ok
+}
+
+mkdirSync(logs, { recursive: true })
+let ok = await run(BUILD)
+ok = (await Promise.all(LANES.map(lane))).every(Boolean) && ok
+if (existsSync(join(root, 'vitest.keychain.config.ts'))) ok = (await run(keychainStep())) && ok
 
 rmSync(tmp, { recursive: true, force: true })
 console.log('\nthe 20 slowest tests:')
 for (const { ms, name } of timings.sort((a, b) => b.ms - a.ms).slice(0, 20)) {
   console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${name}`)
 }
-console.log('\neach tier:')
-for (const line of tierLines) console.log(`  ${line}`)
+console.log('\neach tier (side by side, each its own time):')
+for (const name of ORDER) if (tierLines.has(name)) console.log(`  ${tierLines.get(name)}`)
+console.log(`  all steps: ${((Date.now() - began) / 1000).toFixed(0)} s`)
 if (failures.length > 0) {
   console.log('\nfailed:')
   for (const line of failures) console.log(`  ${line}`)

@@ -12,6 +12,7 @@ import {
   type BridgeService,
   type ShellDialogs,
 } from '../core/bridge/service'
+import type { RunWatchOptions } from '../core/bridge/types'
 import type { Engine } from '../core/engine'
 import { createDispatch } from '../shared/bridge'
 import { startWebServer, type WebServer } from './server'
@@ -30,6 +31,8 @@ export interface BrowserModeOptions {
   secret?: string
   onRefused?: (reason: string) => void
   onUnexpectedError?: (verb: string, error: unknown) => void
+  /** How the runs are watched where it differs from the app's paces (tests of an outage). */
+  watch?: RunWatchOptions
 }
 
 export interface BrowserMode {
@@ -42,6 +45,7 @@ export interface BrowserMode {
 export async function startBrowserMode(options: BrowserModeOptions): Promise<BrowserMode> {
   const rendererDir = options.rendererDir ?? findRendererDir()
   const service = createBridgeService(options.engine, {
+    ...options.watch,
     shell: 'browser',
     app: options.app,
     ...defined({ dialogs: options.dialogs }),

@@ -9,12 +9,14 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from 'p
 import { afterAll, beforeAll, describe, inject } from 'vitest'
 import { createEngine, type Engine } from '../../src/core/engine'
 import type { ChosenSecretStore } from '../../src/core/secrets'
+import type { RunWatchOptions } from '../../src/core/bridge/types'
 import { BUILTIN_SANDBOX } from '../../src/core/environments/environments'
 import type { Sandbox, SandboxOptions } from '../../src/sandbox'
 import { startBrowserMode, type BrowserMode } from '../../src/web/app'
 import { inProcessBuiltInSandbox, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 import { standIn } from '../helpers/stand-in'
+import { defined } from '../../src/shared/defined'
 import {
   CHROMIUM_ARGS,
   CHROMIUM_PATH,
@@ -59,6 +61,8 @@ export interface E2eAppOptions {
    * changed on disk then reads as it was, where a user's browser sees the change.
    */
   ownBrowser?: boolean
+  /** The runs watcher's paces where the app's would make the test wait (an outage's 30 s). */
+  watch?: RunWatchOptions
 }
 
 export interface E2eApp {
@@ -114,6 +118,7 @@ export async function startE2eApp(options: E2eAppOptions): Promise<E2eApp> {
       app: { name: 'Skill Runner', version: 'e2e', platform: 'linux' },
       dialogs: { defaultOutputsFolder: () => join(home, options.outputsFolder ?? 'Downloads') },
       rendererDir,
+      ...defined({ watch: options.watch }),
     })
   }
 

@@ -22,6 +22,9 @@ describeInChromium('Run-health', 'runs that need attention, and an outage', () =
     homePrefix: 'skill-runner-run-health-',
     taskMs: 50,
     environments: [{ name: 'Away', token: TOKEN, sandbox: { dbPath, taskMs: 100 } }],
+    // The app's paces (a look every 10 s at most while nothing moves, every 30 s while the
+    // service is away) at a tenth: the outage is seen and its end picked up in seconds.
+    watch: { watchMaxMs: 1000, outageRetryMs: 3000 },
   })
 
   /** Light and dark at the two window sizes the app is used at. */
@@ -99,7 +102,7 @@ describeInChromium('Run-health', 'runs that need attention, and an outage', () =
       await page.getByRole('button', { name: '← All runs' }).click()
       await banner().waitFor({ timeout: 60_000 })
       expect(await banner().textContent()).toMatch(
-        /Can’t reach the service since .+, trying again every 30 s/,
+        /Can’t reach the service since .+, trying again every 3 s/,
       )
       // Refresh while it is away: the runs stay, as last seen.
       const refreshed = page.waitForResponse((r) => r.url().endsWith('/refreshRuns'), {
