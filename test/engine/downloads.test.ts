@@ -90,6 +90,11 @@ describe('downloading a run', () => {
     const second = await engine.downloads.run(connection, runId, out, { listFiles: true })
     expect(second.files.map((f) => f.skipped)).toEqual(first.files.map(() => true))
     expect(second.files.map((f) => f.path)).toEqual(first.files.map((f) => f.path))
+    // Unless asked for the list, a download says only how many: it holds nothing per output.
+    const counted = await engine.downloads.run(connection, runId, out)
+    expect(counted).toMatchObject({ saved: first.files.length, reused: first.files.length })
+    expect(counted.files).toBeUndefined()
+    expect(first).toMatchObject({ saved: first.files.length, reused: 0 })
   })
 
   it('saves the same files from the run stored in the history as from its detail held whole', async () => {
