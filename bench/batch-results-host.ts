@@ -134,7 +134,7 @@ async function main(home: string, out: string) {
   await engine.close()
   const answer = {
     rows: written.rows,
-    files: written.download.files.length,
+    files: written.download.saved,
     mb: statSync(path).size / 1024 / 1024,
     peakMb: peakMb(),
   }

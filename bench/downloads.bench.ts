@@ -78,10 +78,10 @@ try {
   )
   console.log(`every request answered ${LATENCY_MS} ms late (sandbox --latency-ms)`)
   console.log(
-    `engine downloader (${CONCURRENCY} at a time, the default setting; .partial + rename, ledger): ${engineSeconds.toFixed(2)} s, ${rate(result.files.length, engineSeconds)}`,
+    `engine downloader (${CONCURRENCY} at a time, the default setting; .partial + rename, ledger): ${engineSeconds.toFixed(2)} s, ${rate(result.saved, engineSeconds)}`,
   )
   console.log(
-    `second run, every file skipped: ${skipSeconds.toFixed(2)} s (${again.files.filter((f) => f.skipped).length} skipped)`,
+    `second run, every file skipped: ${skipSeconds.toFixed(2)} s (${again.reused} skipped)`,
   )
   const speedup = plainSeconds / engineSeconds
   console.log(

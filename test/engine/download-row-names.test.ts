@@ -32,6 +32,7 @@ it('saves a row’s files under its sheet row number, in the folder and in the f
   const out = mkdtempSync(join(tmpdir(), 'sr-row-names-out-'))
   const download = await engine.downloads.run(connection, runId, out, {
     rowNumbering: spreadsheetRows([2, 5]),
+    listFiles: true,
   })
   expect(download.failed).toEqual([])
   const saved = download.files.map((f) => relative(download.folder, f.path)).sort()

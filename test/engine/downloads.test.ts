@@ -69,7 +69,7 @@ describe('downloading a run', () => {
     const out = mkdtempSync(join(tmpdir(), 'sr-out-'))
     const detail = await connection.client.run(runId)
     expect(detail.artifacts.length).toBeGreaterThanOrEqual(2)
-    const first = await engine.downloads.run(connection, runId, out)
+    const first = await engine.downloads.run(connection, runId, out, { listFiles: true })
     expect(first.failed).toEqual([])
     expect(first.files).toHaveLength(detail.artifacts.length)
     expect(first.folder).toBe(join(out, runId))
@@ -87,9 +87,14 @@ describe('downloading a run', () => {
     for (const row of readdirSync(first.folder))
       expect(readdirSync(join(first.folder, row)).filter((n) => n.endsWith('.partial'))).toEqual([])
 
-    const second = await engine.downloads.run(connection, runId, out)
+    const second = await engine.downloads.run(connection, runId, out, { listFiles: true })
     expect(second.files.map((f) => f.skipped)).toEqual(first.files.map(() => true))
     expect(second.files.map((f) => f.path)).toEqual(first.files.map((f) => f.path))
+    // Unless asked for the list, a download says only how many: it holds nothing per output.
+    const counted = await engine.downloads.run(connection, runId, out)
+    expect(counted).toMatchObject({ saved: first.files.length, reused: first.files.length })
+    expect(counted.files).toBeUndefined()
+    expect(first).toMatchObject({ saved: first.files.length, reused: 0 })
   })
 
   it('saves the same files from the run stored in the history as from its detail held whole', async () => {
@@ -97,12 +102,14 @@ describe('downloading a run', () => {
       connection,
       await connection.client.run(runId),
       mkdtempSync(join(tmpdir(), 'sr-held-')),
+      { listFiles: true },
     )
     // By its id: the detail is read into the history and its outputs saved a page at a time.
     const stored = await engine.downloads.run(
       connection,
       runId,
       mkdtempSync(join(tmpdir(), 'sr-stored-')),
+      { listFiles: true },
     )
     const files = (d: typeof held) =>
       d.files.map((f) => [f.artifactId, relative(d.folder, f.path), sha(readFileSync(f.path))])
@@ -123,7 +130,9 @@ describe('downloading a run', () => {
       path: new URL(remote.accessUrl).pathname,
       cutBodyAfterBytes: half,
     })
-    const result = await engine.downloads.run(connection, { ...detail, artifacts: [remote] }, out)
+    const result = await engine.downloads.run(connection, { ...detail, artifacts: [remote] }, out, {
+      listFiles: true,
+    })
     expect(result.failed).toEqual([])
     // From what reached the disk before the cut: all of the half sent, or short of it by the
     // chunk still on its way to the file when the connection broke (a loaded machine).
@@ -140,14 +149,17 @@ describe('downloading a run', () => {
     const path = new URL(remote.accessUrl).pathname
     sandbox.injectFault({ method: 'GET', path, cutBodyAfterBytes: 100_000, times: 2 })
     const one = { ...detail, artifacts: [remote] }
-    const cut = await engine.downloads.run(connection, one, out, { attempts: 1 })
+    const cut = await engine.downloads.run(connection, one, out, { attempts: 1, listFiles: true })
     expect(cut.files).toEqual([])
     expect(cut.failed[0]).toMatchObject({
       artifactId: remote.artifactId,
       nextStep: expect.stringMatching(/again/),
     })
     // A second cut, 10 bytes further, then the rest.
-    const again = await engine.downloads.run(connection, one, out, { attempts: 2 })
+    const again = await engine.downloads.run(connection, one, out, {
+      attempts: 2,
+      listFiles: true,
+    })
     expect(again.failed).toEqual([])
     // Resumed past the first cut's bytes, from what the second attempt had written.
     expect(again.files[0]!.resumedFrom).toBeGreaterThan(0)
@@ -193,7 +205,12 @@ describe('artifacts elsewhere', () => {
     const out = mkdtempSync(join(tmpdir(), 'sr-foreign-'))
     const detail = await connection.client.run(runId)
     const artifact = { ...detail.artifacts[0]!, inlineText: '', accessUrl: foreignUrl }
-    const result = await engine.downloads.run(connection, { ...detail, artifacts: [artifact] }, out)
+    const result = await engine.downloads.run(
+      connection,
+      { ...detail, artifacts: [artifact] },
+      out,
+      { listFiles: true },
+    )
     expect(result.failed).toEqual([])
     expect(seen).toHaveLength(1)
     expect(seen[0]!.authorization).toBeUndefined()

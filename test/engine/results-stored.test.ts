@@ -128,7 +128,7 @@ describe('the results workbook read from the history', () => {
     }
     const saved = await saveOutputsOnEnd(engine, settings, connection, runId)
     expect(saved!.failed).toEqual([])
-    expect(saved!.files).toHaveLength(written.download.files.length)
-    expect(saved!.files.every((f) => f.skipped)).toBe(true)
+    expect(saved!.saved).toBe(written.download.saved)
+    expect(saved!.reused).toBe(saved!.saved)
   }, 240_000)
 })

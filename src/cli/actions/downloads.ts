@@ -32,11 +32,11 @@ function progress(ctx: CommandContext): DownloadOptions {
 
 /** What a save fetched and what it reused: "downloaded 1 of 3 files, 2 already saved, reused". */
 function fetchedAndReused(download: RunDownload): string {
-  const reused = download.files.filter((f) => f.skipped).length
-  const total = download.files.length + download.failed.length
+  const { reused } = download
+  const total = download.saved + download.failed.length
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
   if (reused === total) return `${plural(reused, 'output')} already saved, reused`
-  const downloaded = `downloaded ${download.files.length - reused} of ${plural(total, 'file')}`
+  const downloaded = `downloaded ${download.saved - reused} of ${plural(total, 'file')}`
   return reused ? `${downloaded}, ${reused} already saved, reused` : downloaded
 }
 
@@ -85,6 +85,8 @@ export async function runsDownload(ctx: CommandContext, args: ParsedArgs, self: 
     resolve(output),
     {
       ...progress(ctx),
+      // The answer names every file saved.
+      listFiles: true,
       seen: (run) => {
         if (!isTerminalStatus(run.status))
           ctx.out.note(
@@ -94,8 +96,9 @@ export async function runsDownload(ctx: CommandContext, args: ParsedArgs, self: 
     },
   )
   ctx.out.endProgress()
+  const files = result.files ?? []
   const answer = {
-    files: result.files.map((f) => ({ artifactId: f.artifactId, path: f.path, bytes: f.bytes })),
+    files: files.map((f) => ({ artifactId: f.artifactId, path: f.path, bytes: f.bytes })),
     failed: result.failed.map((f) => ({
       artifactId: f.artifactId,
       error: f.error,
@@ -103,9 +106,9 @@ export async function runsDownload(ctx: CommandContext, args: ParsedArgs, self: 
     })),
   }
   ctx.out.result(answer, () => {
-    const skipped = result.files.filter((f) => f.skipped).length
+    const { saved, reused } = result
     const lines = [
-      `${result.files.length} file${result.files.length === 1 ? '' : 's'} in ${result.folder}${skipped ? ` (${skipped} already there)` : ''}`,
+      `${saved} file${saved === 1 ? '' : 's'} in ${result.folder}${reused ? ` (${reused} already there)` : ''}`,
     ]
     for (const f of result.failed) lines.push(`failed: ${f.artifactId}: ${f.error} ${f.nextStep}`)
     return lines.join('\n')
@@ -124,7 +127,7 @@ export async function runsResults(ctx: CommandContext, args: ParsedArgs, self: D
     progress(ctx),
   )
   ctx.out.endProgress()
-  if (result.download.files.length + result.download.failed.length > 0)
+  if (result.download.saved + result.download.failed.length > 0)
     ctx.out.note(fetchedAndReused(result.download))
   for (const f of result.download.failed)
     ctx.out.note(`not downloaded: ${f.artifactId}: ${f.error} ${f.nextStep}`)

@@ -99,8 +99,8 @@ function downloadResultView(environment: string, result: RunDownload): DownloadR
     environment,
     runId: result.runId,
     folder: result.folder,
-    savedFiles: result.files.length,
-    skippedFiles: result.files.filter((f) => f.skipped).length,
+    savedFiles: result.saved,
+    skippedFiles: result.reused,
     failed: result.failed.map((f) => ({
       artifactId: f.artifactId,
       message: f.error,
@@ -211,8 +211,7 @@ async function showInFolder(
       engine.history.seenRun(connection.historyKey, runId),
     )
   else if (item === 'artifact')
-    path =
-      engine.downloads.savedPaths(connection.historyKey, runId).get(args.artifactId ?? '') ?? ''
+    path = engine.downloads.savedPath(connection.historyKey, runId, args.artifactId ?? '')
   else path = savedOutputs(engine, connection.historyKey, runId).folder
   if (!path || !(await exists(path)))
     throw new EngineError(

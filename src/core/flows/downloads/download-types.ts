@@ -45,12 +45,25 @@ export interface DownloadOptions {
   rowNumbering?: RowNumbering | null | undefined
   /** Told the run's summary as it was read, before its outputs are saved. */
   seen?: (run: RunSummary) => void
+  /**
+   * Whether the download returns every saved file (`files`); without it, only their counts, so
+   * that saving a run of any size holds nothing per output.
+   */
+  listFiles?: boolean
 }
 
 export interface RunDownload {
   runId: string
   /** The run's own folder inside the chosen one. */
   folder: string
-  files: DownloadedFile[]
+  /** Outputs on disk now, `reused` of them found there already (nothing fetched). */
+  saved: number
+  reused: number
+  /** What could not be saved, in the service's order. */
   failed: FailedDownload[]
+  /** Every saved file in the service's order, when `listFiles` asked for them. */
+  files?: DownloadedFile[]
 }
+
+/** A run's download that lists its files (`listFiles: true`). */
+export type ListedDownload = RunDownload & { files: DownloadedFile[] }

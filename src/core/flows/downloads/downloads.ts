@@ -27,12 +27,18 @@ import { downloadArtifact, type RunDownloadState } from './artifact-download'
 import { DownloadLedger } from './download-ledger'
 import { describeFailure, DOWNLOAD_RETRY_POLICY, failureOf } from './download-failures'
 import { addressRefused, FreshAddresses } from './fresh-addresses'
-import type { DownloadedFile, DownloadOptions, FailedDownload, RunDownload } from './download-types'
+import type {
+  DownloadedFile,
+  DownloadOptions,
+  FailedDownload,
+  ListedDownload,
+  RunDownload,
+} from './download-types'
 
 /** A transfer that sends nothing for this long is cut and tried again (resuming). */
 const DEFAULT_STALL_MS = 60_000
 
-export type { DownloadOptions, RunDownload } from './download-types'
+export type { DownloadOptions, ListedDownload, RunDownload } from './download-types'
 // Callers outside this folder name files with it from here.
 export { safeFileName }
 
@@ -215,9 +221,9 @@ async function downloadRun(
   const ledger = new DownloadLedger(db, table, connection.historyKey, runId)
   const run = await startRunDownload(ledger, connection, source, outDir, options)
   const addresses = new FreshAddresses(source.readAgain)
+  const outcomes = new Outcomes(options.listFiles ? source.outputCount : null)
   // A few at a time, in the server's order: each worker takes the next artifact when it is free,
   // so only as many downloads as workers are under way, whatever the run's size.
-  const outcomes = new Array<DownloadedFile | FailedDownload>(source.outputCount)
   let next = 0
   const workers = Array.from({ length: Math.max(1, options.concurrency ?? 4) }, async () => {
     for (;;) {
@@ -225,12 +231,13 @@ async function downloadRun(
       const artifact = source.outputs.next()
       if (artifact.done) return
       const at = next++
-      outcomes[at] = await downloadWithRetries(
+      const outcome = await downloadWithRetries(
         run,
         artifact.value,
         options.attempts ?? 3,
         addresses,
       )
+      outcomes.add(at, outcome)
     }
   })
   try {
@@ -238,15 +245,39 @@ async function downloadRun(
   } finally {
     ledger.flush()
   }
-  // Kept in place as they ended, so both lists are in the server's order.
-  const files: DownloadedFile[] = []
-  const failed: FailedDownload[] = []
-  for (const outcome of outcomes) {
-    if (!outcome) continue
-    if ('path' in outcome) files.push(outcome)
-    else failed.push(outcome)
+  return { runId, folder: run.folder, ...outcomes.result() }
+}
+
+/**
+ * A run's outcomes as they end: counted, its failures kept (with their place, to give them in
+ * the server's order), and its files only when listed (`listed`: one place per output).
+ */
+class Outcomes {
+  private saved = 0
+  private reused = 0
+  private readonly failed: [number, FailedDownload][] = []
+  private readonly files: (DownloadedFile | undefined)[] | null
+
+  constructor(listed: number | null) {
+    this.files = listed === null ? null : new Array<DownloadedFile | undefined>(listed)
   }
-  return { runId, folder: run.folder, files, failed }
+
+  add(at: number, outcome: DownloadedFile | FailedDownload) {
+    if (!('path' in outcome)) {
+      this.failed.push([at, outcome])
+      return
+    }
+    this.saved += 1
+    if (outcome.skipped) this.reused += 1
+    if (this.files) this.files[at] = outcome
+  }
+
+  result(): Omit<RunDownload, 'runId' | 'folder'> {
+    const failed = this.failed.sort(([a], [b]) => a - b).map(([, failure]) => failure)
+    const { saved, reused } = this
+    if (!this.files) return { saved, reused, failed }
+    return { saved, reused, failed, files: this.files.filter((f) => f !== undefined) }
+  }
 }
 
 /** A run's outputs saved to disk, resumable (the `downloads` table). */
@@ -265,6 +296,18 @@ export class Downloads {
    * detail when given, else read into the history and downloaded a page at a time. `seen` is
    * told the run's summary as it was read.
    */
+  run(
+    connection: Connection,
+    runOrDetail: string | RunDetail,
+    outDir: string,
+    options: DownloadOptions & { listFiles: true },
+  ): Promise<ListedDownload>
+  run(
+    connection: Connection,
+    runOrDetail: string | RunDetail,
+    outDir: string,
+    options?: DownloadOptions,
+  ): Promise<RunDownload>
   async run(
     connection: Connection,
     runOrDetail: string | RunDetail,
@@ -282,5 +325,11 @@ export class Downloads {
   /** Finished downloads of a run: artifact id -> absolute path. */
   savedPaths(historyKey: string, runId: string): Map<string, string> {
     return this.table.finishedPaths(historyKey, runId)
+  }
+
+  /** Where one output of a run was saved last ('' when it is not saved). */
+  savedPath(historyKey: string, runId: string, artifactId: string): string {
+    const record = this.table.get(historyKey, runId, artifactId)
+    return record?.state === 'done' ? record.path : ''
   }
 }

@@ -37,6 +37,8 @@ export interface ResultsInput {
   submission: SubmissionSheet | null
   schema: OfficialTemplateSchema | undefined
   download: RunDownload
+  /** Where an output of a run was saved ('' when it is not), asked as each row is made. */
+  savedPath: (runId: string, artifactId: string) => string
   workbookDir: string
   connection: Pick<Connection, 'name' | 'origin' | 'unitLabel'>
   /** A mapped sheet's own columns (field key and the user's header), in the sheet's order. */
@@ -88,21 +90,24 @@ function labelOf(schema: OfficialTemplateSchema | undefined, key: string): strin
   return column?.headerLabel || field?.label || key
 }
 
-/** Where each output was saved, and why the others were not, by artifact id. */
+/**
+ * Where the outputs were saved (asked of the history one at a time, never held for every
+ * output), and why those that failed were not, by artifact id.
+ */
 interface SavedOutputs {
   dir: string
-  paths: Map<string, string>
+  path: (runId: string, artifactId: string) => string
   failures: Map<string, string>
 }
 
 /** One output cell: the text itself, a link to the saved file, or why it is not there. */
-function outputCell(saved: SavedOutputs, mine: Artifact[]): PlanCell {
+function outputCell(saved: SavedOutputs, runId: string, mine: Artifact[]): PlanCell {
   if (mine.length === 0) return null
   const artifact = mine[0]!
-  const file = saved.paths.get(artifact.artifactId)
   const more = mine.length > 1 ? ` (+${mine.length - 1} more in the row's folder)` : ''
   if (artifact.inlineText && artifact.inlineText.length <= CELL_TEXT_MAX && !more)
     return artifact.inlineText
+  const file = saved.path(runId, artifact.artifactId)
   if (file) {
     const link = fileLink(saved.dir, file)
     return { ...link, text: link.text + more }
@@ -164,16 +169,18 @@ export function resultsPlan(input: ResultsInput): PlannedResults {
   const inputKeys = inSheetOrder(inputKeysOf(source.inputs()), input.userColumns)
   const saved: SavedOutputs = {
     dir: input.workbookDir,
-    paths: new Map(input.download.files.map((f) => [f.artifactId, f.path])),
+    path: input.savedPath,
     failures: new Map(input.download.failed.map((f) => [f.artifactId, f.error])),
   }
   // A batch's rows say which of its runs sent them, beside the row number.
   const sentIn = input.sentIn
   const lead = sentIn ? 1 : 0
-  const rowOf = ({ number, part, input: row, task, outputs: mine }: ResultsRow): PlanRow => {
+  const rowOf = (line: ResultsRow): PlanRow => {
+    const { number, part, input: row, task, outputs: mine } = line
     const outputs = ports.map((port) =>
       outputCell(
         saved,
+        line.outputsRun,
         mine.filter((a) => (a.portName || 'output') === port),
       ),
     )

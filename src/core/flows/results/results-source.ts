@@ -39,6 +39,8 @@ export interface ResultsRow {
   input: InputRow
   task: RunTask | undefined
   outputs: Artifact[]
+  /** The run the outputs are of (a row's kept later version is another run's). */
+  outputsRun: string
 }
 
 type TaskCounts = { all: number; succeeded: number; failed: number; cancelled: number }
@@ -140,8 +142,8 @@ class PartReader {
     const kept = this.part.kept.get(index)
     const task = this.tasks.get(index)
     const shown = kept
-      ? { input, task: task && kept.task, outputs: kept.artifacts }
-      : { input, task, outputs: this.outputsOf(index) }
+      ? { input, task: task && kept.task, outputs: kept.artifacts, outputsRun: kept.runId }
+      : { input, task, outputs: this.outputsOf(index), outputsRun: this.part.run.runId }
     if (--this.left === 0) [this.outputIds, this.legacy] = [null, null]
     return shown
   }
@@ -243,7 +245,7 @@ export function storedSource(
       for (let line = 0; line < this.rowCount; line += 1) {
         const number = rowNumberOf(numbering, line)
         if (line >= total) {
-          yield { number, part: -1, input: {}, task: undefined, outputs: [] }
+          yield { number, part: -1, input: {}, task: undefined, outputs: [], outputsRun: '' }
           continue
         }
         const { part, index } = place(line)

@@ -18,7 +18,7 @@ import {
 import type { Connection } from '../../environments/connection'
 import type { Schemas } from '../prepare/schema-cache'
 import type { History } from '../../storage/run-history'
-import { ensureFolder, exists } from '../../files/folders'
+import { ensureFolder, exists, isInside } from '../../files/folders'
 import { checkWritableFolder, spillResultsRows, writeResultsWorkbookFile } from '../../workbooks'
 import { resultsPlan, type PlannedResults } from './results-plan'
 import { storedSource, type ResultsPart } from './results-source'
@@ -34,7 +34,7 @@ import { defined } from '../../../shared/defined'
 export interface ResultsServices {
   history: Pick<History, 'recordRuns' | 'retriedBy' | 'keptVersions'>
   submissions: Pick<Submissions, 'byRun' | 'batchRuns' | 'sheetOfRun' | 'rowsWindow'>
-  downloads: Pick<Downloads, 'run' | 'rows'>
+  downloads: Pick<Downloads, 'run' | 'rows' | 'savedPath'>
   schemas: Pick<Schemas, 'cached'>
   /** Column mappings the user confirmed: the results keep the names of a mapped sheet's columns. */
   mappings?: Pick<ColumnMappings, 'forTarget'>
@@ -241,11 +241,17 @@ async function planResults(
     downloads.push(...shown.downloads)
   }
   const asked = runIds.indexOf(runId)
-  // The downloads of every part; the folder is the asked run's own.
+  // The downloads of every part counted together; the folder is the asked run's own.
   const download = {
     ...downloads.find((d) => d.runId === runId)!,
-    files: downloads.flatMap((d) => d.files),
+    saved: downloads.reduce((n, d) => n + d.saved, 0),
+    reused: downloads.reduce((n, d) => n + d.reused, 0),
     failed: downloads.flatMap((d) => d.failed),
+  }
+  // An output's file is found where this save put it (the ledger says; nothing held per output).
+  const savedPath = (id: string, artifactId: string) => {
+    const path = services.downloads.savedPath(historyKey, id, artifactId)
+    return path && isInside(workbookDir, path) ? path : ''
   }
   const store = { historyKey, rows: services.downloads.rows, journal: services.submissions }
   const words = parts.length > 1 ? partWords(parts) : undefined
@@ -261,6 +267,7 @@ async function planResults(
   const plan = resultsPlan({
     source: storedSource(store, parts, asked),
     download,
+    savedPath,
     submission,
     schema,
     workbookDir,

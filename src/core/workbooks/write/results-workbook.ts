@@ -76,8 +76,28 @@ function safe(cell: PlanCell): ExcelJS.CellValue {
   return cell
 }
 
+/** Cells written as they are (no shared strings table to hold every text until the end). */
+const RESULTS_BOOK = { useStyles: true, useSharedStrings: false }
+
+/** A sheet's text waiting to be packed beyond which its rows wait for the packer. */
+const PACKING_BACKLOG_BYTES = 4 * 1024 * 1024
+
+/**
+ * Waits while the zip's packer is behind. exceljs hands a sheet's text to the packer 64 KB at a
+ * time without heeding its backpressure, so rows made faster than they are deflated pile up
+ * there: 100,000 rows of 4 KB queued 66 MB in the worker by their end. A disk that refuses the
+ * file (`failed`) ends the wait, since the packer then never drains.
+ */
+async function packerCaughtUp(sheet: ExcelJS.Worksheet, failed: Promise<never>): Promise<void> {
+  type Packer = NodeJS.EventEmitter & { _writableState?: { length: number } }
+  const text = (sheet as unknown as { stream?: { pipes?: Packer[] } }).stream
+  for (const packer of text?.pipes ?? [])
+    if ((packer._writableState?.length ?? 0) > PACKING_BACKLOG_BYTES)
+      await Promise.race([new Promise((drained) => packer.once('drain', drained)), failed])
+}
+
 export async function writeResultsFile(plan: ResultsPlan, path: string): Promise<void> {
-  await writeWorkbookFile(path, { useStyles: true, useSharedStrings: false }, async (writer) => {
+  await writeWorkbookFile(path, RESULTS_BOOK, async (writer, failed) => {
     const sheet = writer.addWorksheet('Results', { views: [{ state: 'frozen', ySplit: 1 }] })
     sheet.columns = plan.columns.map((c) => ({ header: cellSafeText(c.header), width: c.width }))
     sheet.getRow(1).font = { bold: true }
@@ -88,6 +108,7 @@ export async function writeResultsFile(plan: ResultsPlan, path: string): Promise
       for (const column of line.linkCells ?? [])
         row.getCell(column).font = { color: { argb: 'FF0563C1' }, underline: true }
       row.commit()
+      await packerCaughtUp(sheet, failed)
     }
     sheet.commit()
     const about = writer.addWorksheet('Run')

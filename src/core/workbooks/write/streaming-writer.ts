@@ -36,6 +36,8 @@ export interface StreamingWorkbook {
   writer: ExcelJS.stream.xlsx.WorkbookWriter
   /** Commits the workbook; rejects when the disk refused any of it. */
   commit(): Promise<void>
+  /** Rejects when the disk refuses the file (never resolves): what a wait on it races. */
+  failed: Promise<never>
 }
 
 export async function streamingWorkbook(
@@ -58,6 +60,7 @@ export async function streamingWorkbook(
   const writer = new excel.stream.xlsx.WorkbookWriter({ ...options, stream })
   return {
     writer,
+    failed,
     async commit() {
       if (failure) throw failure
       await Promise.race([writer.commit(), failed])
@@ -75,12 +78,15 @@ export async function streamingWorkbook(
 export async function writeWorkbookFile(
   path: string,
   options: Parameters<typeof streamingWorkbook>[1],
-  fill: (writer: ExcelJS.stream.xlsx.WorkbookWriter) => void | Promise<void>,
+  fill: (
+    writer: ExcelJS.stream.xlsx.WorkbookWriter,
+    failed: Promise<never>,
+  ) => void | Promise<void>,
 ): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.partial`)
   try {
     const book = await streamingWorkbook(temp, options)
-    await fill(book.writer)
+    await fill(book.writer, book.failed)
     await book.commit()
     await rename(temp, path)
   } catch (error) {
