@@ -91,13 +91,10 @@ export function batchVerbs(ctx: VerbContext<BatchServices>): Verbs<BatchVerb> {
       const { connection, state } = await stateOf(args.environment, args.batchId, true)
       const filter = args.filter ?? 'all'
       const matching = filter === 'all' ? state.rows : state.rows.filter(MATCHES[filter])
-      // A file output is previewed by its name, and its first line when saved here as text.
-      const saved = new Map<string, Map<string, string>>()
-      const savedPath = (runId: string) => (artifactId: string) => {
-        if (!saved.has(runId))
-          saved.set(runId, engine.downloads.savedPaths(connection.historyKey, runId))
-        return saved.get(runId)!.get(artifactId)
-      }
+      // A file output is previewed by its name, and its first line when saved here as text: each
+      // row's file is looked up alone (a page's rows, not every output of their runs).
+      const savedPath = (runId: string) => (artifactId: string) =>
+        engine.downloads.savedPath(connection.historyKey, runId, artifactId) || undefined
       const page = matching.slice(args.from, args.from + args.count)
       return {
         environment: args.environment,

@@ -322,11 +322,6 @@ export class Downloads {
     return downloadRun(this.db, this.table, connection, source, outDir, options)
   }
 
-  /** Finished downloads of a run: artifact id -> absolute path. */
-  savedPaths(historyKey: string, runId: string): Map<string, string> {
-    return this.table.finishedPaths(historyKey, runId)
-  }
-
   /** Where one output of a run was saved last ('' when it is not saved). */
   savedPath(historyKey: string, runId: string, artifactId: string): string {
     const record = this.table.get(historyKey, runId, artifactId)

@@ -24,7 +24,6 @@ const downloadRow = z.object({
   etag: z.string(),
 })
 const pathRow = z.object({ path: z.string() })
-const savedRow = z.object({ artifact_id: z.string(), path: z.string() })
 const countRow = z.object({ n: z.number() })
 const runSavedRow = z.object({ run_id: z.string(), n: z.number(), path: z.string() })
 
@@ -76,16 +75,6 @@ export class DownloadsTable {
         record.etag,
         updatedAtMs,
       )
-  }
-
-  /** Finished files of a run: artifact id -> absolute path. */
-  finishedPaths(historyKey: string, runId: string): Map<string, string> {
-    const rows = this.db
-      .prepare(
-        "SELECT artifact_id, path FROM downloads WHERE origin = ? AND run_id = ? AND state = 'done'",
-      )
-      .all(historyKey, runId)
-    return new Map(readRows(savedRow, rows).map((r) => [r.artifact_id, r.path]))
   }
 
   /**
