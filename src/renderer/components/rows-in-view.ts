@@ -37,7 +37,11 @@ export function useRowsInView(
   rowHeight: number,
   overscan: number,
 ): RowPlace[] {
-  const [view, setView] = useState<View>({ top: 0, height: 0 })
+  // The latest view, always; a drawing is asked for only when it changes the rows drawn. (Kept
+  // only with those drawings, a view first read while the list was empty, or the area hidden,
+  // would have kept its height of nothing once rows came.)
+  const view = useRef<View>({ top: 0, height: 0 })
+  const [, redraw] = useState(0)
   const sizes = useRef({ count, rowHeight, overscan })
   sizes.current = { count, rowHeight, overscan }
 
@@ -45,15 +49,14 @@ export function useRowsInView(
     const area = scroller.current
     if (!area) return
     let drawn = { first: -1, last: -1 }
-    // A view is drawn only when it changes which rows are drawn.
     const look = (now: boolean) => {
-      const next = { top: area.scrollTop, height: area.clientHeight }
+      view.current = { top: area.scrollTop, height: area.clientHeight }
       const { count: n, rowHeight: h, overscan: o } = sizes.current
-      const rows = rowsFor(next, n, h, o)
+      const rows = rowsFor(view.current, n, h, o)
       if (rows.first === drawn.first && rows.last === drawn.last) return
       drawn = rows
-      if (now) flushSync(() => setView(next))
-      else setView(next)
+      if (now) flushSync(() => redraw((n) => n + 1))
+      else redraw((n) => n + 1)
     }
     look(false)
     const onScroll = () => look(true)
@@ -67,7 +70,7 @@ export function useRowsInView(
     }
   }, [scroller])
 
-  const { first, last } = rowsFor(view, count, rowHeight, overscan)
+  const { first, last } = rowsFor(view.current, count, rowHeight, overscan)
   return usePlaces(first, last)
 }
 
