@@ -41,6 +41,17 @@ describe('a list that gets its rows after its scroll area was first read', () =>
         </div>
       )
     }
+    // The area's size comes from its ResizeObserver, told here when the area is shown.
+    const resized: (() => void)[] = []
+    const real = globalThis.ResizeObserver
+    globalThis.ResizeObserver = class {
+      constructor(tell: () => void) {
+        resized.push(tell)
+      }
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    } as unknown as typeof ResizeObserver
     const host = document.createElement('div')
     document.body.appendChild(host)
     const root = createRoot(host)
@@ -48,13 +59,14 @@ describe('a list that gets its rows after its scroll area was first read', () =>
     await act(async () => root.render(<List count={0} />))
     const area = host.querySelector('#area')!
     Object.defineProperty(area, 'clientHeight', { get: () => height })
-    // Shown, still empty: the area is read again (a scroll or a resize), no rows to draw yet.
+    // Shown, still empty: the area is read again, no rows to draw yet.
     height = 600
-    await act(async () => void area.dispatchEvent(new Event('scroll')))
+    await act(async () => resized.forEach((tell) => tell()))
     // The rows come: the 10 the area shows, and 8 more below.
     await act(async () => root.render(<List count={100} />))
     expect(host.querySelectorAll('p')).toHaveLength(18)
     await act(async () => root.unmount())
     host.remove()
+    globalThis.ResizeObserver = real
   })
 })

@@ -49,8 +49,11 @@ export function useRowsInView(
     const area = scroller.current
     if (!area) return
     let drawn = { first: -1, last: -1 }
+    // The area's height is read when it is laid out and when it changes size, never on a scroll:
+    // a scroll reads only its offset.
+    let height = area.clientHeight
     const look = (now: boolean) => {
-      view.current = { top: area.scrollTop, height: area.clientHeight }
+      view.current = { top: area.scrollTop, height }
       const { count: n, rowHeight: h, overscan: o } = sizes.current
       const rows = rowsFor(view.current, n, h, o)
       if (rows.first === drawn.first && rows.last === drawn.last) return
@@ -62,7 +65,12 @@ export function useRowsInView(
     const onScroll = () => look(true)
     area.addEventListener('scroll', onScroll, { passive: true })
     const resized =
-      typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => look(false))
+      typeof ResizeObserver === 'undefined'
+        ? null
+        : new ResizeObserver(() => {
+            height = area.clientHeight
+            look(false)
+          })
     resized?.observe(area)
     return () => {
       area.removeEventListener('scroll', onScroll)
