@@ -4,7 +4,14 @@
  * succeeded; a buyer whose other rows failed must not read "Succeeded" alone.
  */
 import { isTerminalStatus } from '../contract/statuses'
-import { runProgressText, statusLabel, statusTone, type RunCounters, type StatusTone } from './runs'
+import {
+  missedRows,
+  runProgressText,
+  statusLabel,
+  statusTone,
+  type RunCounters,
+  type StatusTone,
+} from './runs'
 
 /** A status tone, plus `warn`: finished, but some rows did not. */
 export type OutcomeTone = StatusTone | 'warn'
@@ -15,14 +22,6 @@ export interface RunOutcome {
   tone: OutcomeTone
   /** Finished with some rows failed or cancelled while others succeeded. */
   partial: boolean
-}
-
-/** "1 failed", "2 failed, 1 cancelled". */
-function missedRows(run: RunCounters): string {
-  const parts: string[] = []
-  if (run.failedTasks > 0) parts.push(`${run.failedTasks} failed`)
-  if (run.cancelledTasks > 0) parts.push(`${run.cancelledTasks} cancelled`)
-  return parts.join(', ')
 }
 
 export function runOutcome(run: RunCounters): RunOutcome {

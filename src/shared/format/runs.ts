@@ -65,12 +65,18 @@ export function runProgressText(run: RunCounters): string {
  * 2 cancelled"), which is empty when every finished row succeeded.
  */
 export function runProgressLines(run: RunCounters): [string, string] {
-  if (run.totalTasks <= 0) return [isTerminalStatus(run.status) ? 'No rows' : 'Waiting for rows', '']
-  const others: string[] = []
-  if (run.failedTasks > 0) others.push(`${run.failedTasks} failed`)
-  if (run.cancelledTasks > 0) others.push(`${run.cancelledTasks} cancelled`)
+  if (run.totalTasks <= 0)
+    return [isTerminalStatus(run.status) ? 'No rows' : 'Waiting for rows', '']
   const done = `${run.completedTasks} of ${run.totalTasks} ${rows(run.totalTasks)} succeeded`
-  return [done, others.join(', ')]
+  return [done, missedRows(run)]
+}
+
+/** The rows that did not succeed: "1 failed", "2 failed, 1 cancelled" ('' when none). */
+export function missedRows(run: RunCounters): string {
+  const parts: string[] = []
+  if (run.failedTasks > 0) parts.push(`${run.failedTasks} failed`)
+  if (run.cancelledTasks > 0) parts.push(`${run.cancelledTasks} cancelled`)
+  return parts.join(', ')
 }
 
 /** Share of rows that are finished (succeeded, failed or cancelled), 0..1. */
