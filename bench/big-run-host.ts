@@ -11,9 +11,14 @@
  * comes; under `first byte PHASE`, until the answer's first byte), by phase, `bridge VERB ARGS` calls a Bridge verb as the desktop window does (over IPC,
  * where a file goes by its path) and prints `bridge ANSWER`, `quit` stops. BIG_RUN_PART_ROWS sets the environment's rows per request, as
  * `skill-runner env rows` does, so a larger sheet is planned in parts of that size.
+ * BIG_RUN_ALLOC_PROF=FILE writes what was allocated while the sheet was sent, garbage included,
+ * as a .heapprofile; BIG_RUN_SNAPSHOT_OVER_MB=N one heap snapshot when N MB are first in use.
  */
 import { createInterface } from 'node:readline'
 import { join } from 'node:path'
+import { writeHeapSnapshot } from 'node:v8'
+import { Session } from 'node:inspector'
+import { writeFileSync } from 'node:fs'
 import { createEngine } from '../src/core/engine'
 import { MemorySecretStore } from '../src/core/secrets'
 import {
@@ -99,11 +104,18 @@ const heapPeaks = new Map<string, { heapTotal: number; heapUsed: number; externa
  */
 const pauses = new Map<string, number>()
 let lastLook = performance.now()
+/** BIG_RUN_SNAPSHOT_OVER_MB=N: one heap snapshot (in the working folder) the first time N MB are used. */
+const snapshotOverMb = Number(process.env.BIG_RUN_SNAPSHOT_OVER_MB ?? 0)
+let snapshotTaken = false
 const heapSampler = setInterval(() => {
   const now = performance.now()
   pauses.set(phase, Math.max(pauses.get(phase) ?? 0, Math.round(now - lastLook - 200)))
   lastLook = now
   const { heapTotal, heapUsed, external } = process.memoryUsage()
+  if (snapshotOverMb > 0 && !snapshotTaken && heapUsed > snapshotOverMb * 1024 * 1024) {
+    snapshotTaken = true
+    console.error(`heap snapshot at ${Math.round(heapUsed / 1048576)} MB used: ${writeHeapSnapshot()}`)
+  }
   const peak = heapPeaks.get(phase) ?? { heapTotal: 0, heapUsed: 0, external: 0 }
   const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
   heapPeaks.set(phase, {
@@ -113,10 +125,40 @@ const heapSampler = setInterval(() => {
   })
 }, 200)
 
+/**
+ * BIG_RUN_ALLOC_PROF=FILE: what the engine allocated while the sheet was sent, garbage included
+ * (V8's sampling heap profiler, one sample per 64 KB), written to FILE as a .heapprofile.
+ */
+const allocProfile = process.env.BIG_RUN_ALLOC_PROF
+let inspector: Session | undefined
+async function allocationProfile(now: string) {
+  if (!allocProfile) return
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      inspector!.post(method, params, (error, answer) => (error ? reject(error) : resolve(answer))),
+    )
+  if (now.startsWith('sending') && !inspector) {
+    inspector = new Session()
+    inspector.connect()
+    await post('HeapProfiler.startSampling', {
+      samplingInterval: 65536,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    })
+  } else if (inspector && !now.startsWith('sending')) {
+    const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: unknown }
+    writeFileSync(allocProfile, JSON.stringify(profile))
+    inspector.disconnect()
+  }
+}
+
 for await (const line of createInterface({ input: process.stdin })) {
   if (line === 'counts') console.log(`counts ${JSON.stringify(Object.fromEntries(counts))}`)
   else if (line === 'reset') counts.clear()
-  else if (line.startsWith('phase ')) phase = line.slice(6)
+  else if (line.startsWith('phase ')) {
+    phase = line.slice(6)
+    await allocationProfile(phase)
+  }
   else if (line === 'heap') console.log(`heap ${JSON.stringify(Object.fromEntries(heapPeaks))}`)
   else if (line.startsWith('bridge ')) {
     const [, verb = '', args = '{}'] = /^bridge (\S+) (.*)$/.exec(line) ?? []

@@ -12,7 +12,9 @@
  * big-run-100k.bench.ts is issue 33's target: 100,000 rows, inline outputs. BIG_RUN_CPU_PROF=DIR
  * writes the engine's CPU profile (node --cpu-prof) into DIR when it stops; BIG_RUN_PAGE_PROF=1
  * profiles the page from opening the run and names what each busy stretch over 50 ms ran;
- * BIG_RUN_OPEN_TRACE=1 prints the page's work by kind while the run's page opens.
+ * BIG_RUN_OPEN_TRACE=1 prints the page's work by kind while the run's page opens. For the
+ * engine's memory: BIG_RUN_GC_LOG=FILE writes V8's line per collection (heap before and after)
+ * to FILE by phase; the host's BIG_RUN_ALLOC_PROF and BIG_RUN_SNAPSHOT_OVER_MB (big-run-host.ts).
  *
  * The sandbox and the engine (browser mode's host, bench/big-run-host.ts) each run in a process
  * of their own, so the engine's peak memory is read from /proc (VmHWM) without the sandbox's. The
@@ -29,7 +31,7 @@
  * parts and the streamed detail are printed beside them.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -107,6 +109,9 @@ const sandbox = await startSandboxProcess({
 })
 const profile = process.env.BIG_RUN_CPU_PROF
 const profiling = profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []
+/** BIG_RUN_GC_LOG=FILE: V8's line per collection in the host (sizes before and after), to FILE. */
+const gcLog = process.env.BIG_RUN_GC_LOG
+if (gcLog) profiling.push('--trace-gc')
 const host = spawn(process.execPath, [...profiling, ...hostArgs], {
   cwd: root,
   env: {
@@ -117,9 +122,12 @@ const host = spawn(process.execPath, [...profiling, ...hostArgs], {
   },
   stdio: ['pipe', 'pipe', 'inherit'],
 })
+let phase = 'start'
+let phaseKind = phase
 const hostLines = createInterface({ input: host.stdout! })
 const waiting: ((line: string) => void)[] = []
 hostLines.on('line', (line) => {
+  if (gcLog && /^\[\d+:0x[0-9a-f]+\]/.test(line)) return appendFileSync(gcLog, `${phase}: ${line}\n`)
   const next = waiting.shift()
   if (next) next(line)
 })
@@ -135,8 +143,6 @@ function hostMemory(): { rss: number; peak: number } {
 /** The peak as sampled, and in which phase it was reached; and each phase's own peak. */
 const sampled = { peak: 0, phase: '' }
 const phasePeaks = new Map<string, number>()
-let phase = 'start'
-let phaseKind = phase
 const benchStart = Date.now()
 /** Names the phase the memory samples belong to, and says it (a long run is watched live). */
 function enter(name: string) {

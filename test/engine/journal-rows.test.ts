@@ -170,4 +170,39 @@ describe('rows kept by the journal', () => {
       await engine.close()
     }
   })
+
+  it('a part on its way is neither listed as unanswered nor sent beside itself', async () => {
+    const { engine, connection } = await openEngine()
+    try {
+      const third = join(home, 'third.csv')
+      writeFileSync(third, ['Message', ...Array.from({ length: 8 }, (_, i) => `Third ${i}`)].join('\n'))
+      const plan = await planSubmission(engine, connection, read, { file: third, target })
+      const before = relay.sent.length
+      const seen: { listed: string[]; again: Promise<unknown>[] }[] = []
+      relay.onRun = () => {
+        // The service has made the part's run; its answer is not back yet.
+        const [onItsWay] = engine.submissions
+          .partsOf(connection.historyKey, plan.fingerprint)
+          .filter((part) => part.state === 'sent')
+        seen.push({
+          listed: engine.submissions.unanswered(connection.historyKey).map((e) => e.clientRequestId),
+          again: [
+            engine.submissions.resendUnanswered(connection),
+            engine.submissions.send(connection, onItsWay!),
+          ],
+        })
+      }
+      const done = await confirmPlan(engine, plan, { confirmed: true })
+      relay.onRun = undefined
+      expect(done.parts).toHaveLength(2)
+      expect(seen.map((s) => s.listed)).toEqual([[], []])
+      const [resent, sentAgain] = await Promise.all(seen[0]!.again)
+      expect(resent).toEqual([])
+      expect((sentAgain as { runId: string }).runId).toBe(done.parts[0]!.runId)
+      // One request a part: nothing went twice.
+      expect(relay.sent.length - before).toBe(2)
+    } finally {
+      await engine.close()
+    }
+  })
 })

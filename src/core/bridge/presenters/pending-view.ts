@@ -1,8 +1,8 @@
 /** A submission sent and not yet answered, as the New run screen lists it. */
 import type { PendingSubmissionView } from '../../../shared/bridge'
-import { submittedTarget, type Submission } from '../../flows/spend/submissions'
+import { submittedTarget, type SubmissionHead } from '../../flows/spend/submissions'
 
-export function pendingView(s: Submission): PendingSubmissionView {
+export function pendingView(s: SubmissionHead): PendingSubmissionView {
   const target = { ...submittedTarget(s), name: s.targetId }
   return {
     environment: s.environment,

@@ -13,7 +13,7 @@ import {
   type RunRowsAcceptance,
   type RunSummary,
 } from '../../../shared/contract'
-import type { Submission } from '../../storage/tables/submissions'
+import type { SubmissionHead } from '../../storage/tables/submissions'
 
 /**
  * How far the service's clock may be from this computer's, and how long a request may still be
@@ -24,7 +24,7 @@ const LATE_HANDLING_S = 10 * 60
 
 /** The answer the run stands for, in the shape the service would have sent it; null if none. */
 function answerFrom(
-  entry: Submission,
+  entry: SubmissionHead,
   run: RunSummary,
 ): RunRowsAcceptance | ExecutionResult | null {
   const parsed =
@@ -38,7 +38,7 @@ function answerFrom(
   return parsed.success ? parsed.data : null
 }
 
-function fits(entry: Submission, run: RunSummary): boolean {
+function fits(entry: SubmissionHead, run: RunSummary): boolean {
   const sameTarget =
     entry.targetKind === 'listing'
       ? run.market?.listingId === entry.targetId &&
@@ -62,12 +62,12 @@ function fits(entry: Submission, run: RunSummary): boolean {
  * that no other entry could also be, and that is not `claimed` (already in the journal).
  */
 export function findLostAnswers(
-  entries: readonly Submission[],
+  entries: readonly SubmissionHead[],
   runs: readonly RunSummary[],
   claimed: (runId: string) => boolean,
 ): Map<number, RunRowsAcceptance | ExecutionResult> {
   const open = runs.filter((run) => !claimed(run.runId))
-  const fittingOf = new Map<Submission, RunSummary[]>()
+  const fittingOf = new Map<SubmissionHead, RunSummary[]>()
   const entriesFitting = new Map<string, number>()
   for (const entry of entries) {
     if (entry.state !== 'sent') continue

@@ -7,6 +7,7 @@ import { sha256Hash, randomId } from '../../files/hashing'
 import { basename, resolve } from 'node:path'
 import type { InputRow } from '../../../shared/contract'
 import type { RunTarget } from '../../../shared/run-target'
+import { SUBMITTED_ROWS, spreadsheetRows, type RowNumbering } from '../../../shared/format'
 import type { Connection } from '../../environments/connection'
 import type { NewSubmission, Submission } from '../../storage/tables/submissions'
 import type { RowSource } from './journal-rows'
@@ -136,4 +137,28 @@ export function newSubmission(
     sendKind: input.sendKind ?? '',
     createdAtMs: Date.now(),
   }
+}
+
+/**
+ * How the rows of a run sent from here are named: by spreadsheet row when they came from a
+ * workbook, else by position ("submitted row 5"); null for a run this device did not send.
+ */
+export function rowNumberingOf(
+  submission: Pick<Submission, 'rowNumbers'> | null,
+): RowNumbering | null {
+  if (!submission) return null
+  return submission.rowNumbers.length > 0 ? spreadsheetRows(submission.rowNumbers) : SUBMITTED_ROWS
+}
+
+/** The template or listing a submission went to, named as the New run screen names targets. */
+export function submittedTarget(
+  submission: Pick<Submission, 'targetKind' | 'targetId' | 'listingVersionId'>,
+): RunTarget {
+  return submission.targetKind === 'listing'
+    ? {
+        kind: 'listing',
+        listingId: submission.targetId,
+        listingVersionId: submission.listingVersionId,
+      }
+    : { kind: 'template', templateId: submission.targetId }
 }

@@ -10,9 +10,7 @@
  */
 import { mkdir } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import type { RunTarget } from '../../../shared/run-target'
 import type { RunSummary } from '../../../shared/contract'
-import { SUBMITTED_ROWS, spreadsheetRows, type RowNumbering } from '../../../shared/format'
 import { ApiError } from '../../service'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
@@ -42,6 +40,7 @@ import type { JsonTexts } from '../../service/bodies'
 
 export type { Submission, SubmissionHead, SubmissionSheet, SubmissionState }
 export type { StreamedInput, SubmissionInput } from './journal-entry'
+export { rowNumberingOf, submittedTarget } from './journal-entry'
 
 /** What listeners of Submissions.onChange hear when a journaled submission changes state. */
 export interface SubmissionChange {
@@ -56,6 +55,8 @@ export interface SubmissionChange {
 export class Submissions {
   private readonly listeners = new Set<(change: SubmissionChange) => void>()
   private readonly table: SubmissionsTable
+  /** The sends this process has under way, by entry id: an entry is never sent twice at once. */
+  private readonly sending = new Map<number, Promise<SubmissionHead>>()
 
   constructor(
     private readonly db: Db,
@@ -124,10 +125,23 @@ export class Submissions {
    * Sends a journaled submission with its clientRequestId and records the answer. An answer
    * that never came (network, timeout, 5xx) leaves it `sent`: sending it again is safe.
    */
-  async send(
+  send(
     connection: Connection,
     entry: SubmissionHead,
     options: { signal?: AbortSignal } = {},
+  ): Promise<SubmissionHead> {
+    // Asked again while it is on its way (a resend beside a confirm): the one request answers both.
+    const under = this.sending.get(entry.id)
+    if (under) return under
+    const sent = this.sendOnce(connection, entry, options).finally(() => this.sending.delete(entry.id))
+    this.sending.set(entry.id, sent)
+    return sent
+  }
+
+  private async sendOnce(
+    connection: Connection,
+    entry: SubmissionHead,
+    options: { signal?: AbortSignal },
   ): Promise<SubmissionHead> {
     if (entry.state === 'accepted' || entry.state === 'refused') return entry
     if (entry.historyKey !== connection.historyKey) {
@@ -233,9 +247,12 @@ export class Submissions {
     return this.table.acceptedOfTarget(historyKey, kind, targetId, limit)
   }
 
-  /** Every submission of this environment still waiting for an answer, oldest first. */
-  unanswered(historyKey: string): Submission[] {
-    return this.table.unanswered(historyKey)
+  /**
+   * Every submission of this environment waiting for an answer that this process is not sending
+   * now (a crash's, a lost answer's, another process's), oldest first, without its rows.
+   */
+  unanswered(historyKey: string): SubmissionHead[] {
+    return this.table.unanswered(historyKey).filter((entry) => !this.sending.has(entry.id))
   }
 
   /**
@@ -352,30 +369,6 @@ function missing(id: number): EngineError {
     `There is no submission ${id} in the history.`,
     'See `skill-runner history`.',
   )
-}
-
-/**
- * How the rows of a run sent from here are named: by spreadsheet row when they came from a
- * workbook, else by position ("submitted row 5"); null for a run this device did not send.
- */
-export function rowNumberingOf(
-  submission: Pick<Submission, 'rowNumbers'> | null,
-): RowNumbering | null {
-  if (!submission) return null
-  return submission.rowNumbers.length > 0 ? spreadsheetRows(submission.rowNumbers) : SUBMITTED_ROWS
-}
-
-/** The template or listing a submission went to, named as the New run screen names targets. */
-export function submittedTarget(
-  submission: Pick<Submission, 'targetKind' | 'targetId' | 'listingVersionId'>,
-): RunTarget {
-  return submission.targetKind === 'listing'
-    ? {
-        kind: 'listing',
-        listingId: submission.targetId,
-        listingVersionId: submission.listingVersionId,
-      }
-    : { kind: 'template', templateId: submission.targetId }
 }
 
 /** The service answered and said no: resending the same request cannot succeed. */

@@ -232,15 +232,14 @@ export class SubmissionsTable {
     )
   }
 
-  /** Every submission of an environment still waiting for an answer, oldest first. */
-  unanswered(historyKey: string): Submission[] {
-    return this.many(
-      this.db
-        .prepare(
-          `SELECT * FROM submissions WHERE origin = ? AND state IN ('pending', 'sent') ORDER BY id`,
-        )
-        .all(historyKey),
-    )
+  /** Every submission of an environment still waiting for an answer, oldest first, its rows unread. */
+  unanswered(historyKey: string): SubmissionHead[] {
+    const rows = this.db
+      .prepare(
+        `SELECT ${HEAD_COLUMNS} FROM submissions WHERE origin = ? AND state IN ('pending', 'sent') ORDER BY id`,
+      )
+      .all(historyKey)
+    return readRows(submissionRow, rows).map(submissionHeadOf)
   }
 
   /** The newest submission that created a run. */
