@@ -131,13 +131,14 @@ const heapSampler = setInterval(() => {
  */
 const allocProfile = process.env.BIG_RUN_ALLOC_PROF
 let inspector: Session | undefined
+let allocProfiled = false
 async function allocationProfile(now: string) {
   if (!allocProfile) return
   const post = (method: string, params?: object) =>
     new Promise<unknown>((resolve, reject) =>
       inspector!.post(method, params, (error, answer) => (error ? reject(error) : resolve(answer))),
     )
-  if (now.startsWith('sending') && !inspector) {
+  if (now.startsWith('sending') && !inspector && !allocProfiled) {
     inspector = new Session()
     inspector.connect()
     await post('HeapProfiler.startSampling', {
@@ -149,6 +150,8 @@ async function allocationProfile(now: string) {
     const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: unknown }
     writeFileSync(allocProfile, JSON.stringify(profile))
     inspector.disconnect()
+    inspector = undefined
+    allocProfiled = true
   }
 }
 
