@@ -47,6 +47,13 @@ describe('a batch row’s preview of a file output', () => {
 
   const outcomes = outcomesOf(
     detailWith([
+      // A row with a text output and a file output shows the text, whichever comes first.
+      artifact({
+        artifactId: 'art-d',
+        sourceRowIndex: 3,
+        accessUrl: 'http://127.0.0.1:1/svc/v1/artifacts/art-d/data.csv',
+      }),
+      artifact({ artifactId: 'art-e', sourceRowIndex: 3, inlineText: 'Text wins' }),
       artifact({ artifactId: 'art-a', sourceRowIndex: 0, inlineText: 'Inline text' }),
       artifact({
         artifactId: 'art-b',
@@ -59,20 +66,21 @@ describe('a batch row’s preview of a file output', () => {
         accessUrl: 'http://127.0.0.1:1/svc/v1/artifacts/art-c/report.pdf',
       }),
     ]),
-    3,
+    4,
   )
-  const shown = (i: number, withSaved = true) =>
-    shownPreview(outcomes.previews[i]!, (id) => (withSaved ? saved.get(id) : undefined))
+  const shown = async (i: number, withSaved = true) =>
+    shownPreview((await outcomes).previews[i]!, (id) => (withSaved ? saved.get(id) : undefined))
 
   it('says text given inline as it was', async () => {
     expect(await shown(0)).toBe('Inline text')
+    expect(await shown(3)).toBe('Text wins')
   })
 
   it('names a file not saved here, and reads nothing', async () => {
     expect(await shown(1, false)).toBe('notes.txt')
     expect(await shown(2, false)).toBe('report.pdf')
     // An address that names no file: the output's own name.
-    const unnamed = outcomesOf(
+    const unnamed = await outcomesOf(
       detailWith([artifact({ accessUrl: 'http://127.0.0.1:1/svc/v1/artifacts/art-a/content' })]),
       1,
     )
@@ -87,7 +95,7 @@ describe('a batch row’s preview of a file output', () => {
   it('says a JSON output saved here by its fields, not its first line', async () => {
     const path = join(folder, 'row-4.json')
     writeFileSync(path, '{\n  "message": "hello",\n  "sequence": 4,\n  "tags": ["a"]\n}\n')
-    const json = outcomesOf(
+    const json = await outcomesOf(
       detailWith([artifact({ accessUrl: 'http://127.0.0.1:1/svc/v1/artifacts/art-a/row-4.json' })]),
       1,
     )

@@ -21,6 +21,7 @@ import type { History } from '../../storage/run-history'
 import { RunRowsTable } from '../../storage/tables/run-rows'
 import { readStoredRun } from '../watch/stored-detail'
 import { fileMark } from './file-preview'
+import { breather } from '../../service/limits'
 import {
   BatchesTable,
   type BatchRecord,
@@ -85,28 +86,32 @@ export interface RunParts {
   artifacts: Iterable<Artifact>
 }
 
-/** A run's per-row outcomes, errors and text previews, from its detail. */
-export function outcomesOf(detail: RunParts, rowCount: number): RunOutcomes {
+/**
+ * A run's per-row outcomes, errors and text previews, from its detail: a row's first text output,
+ * else its first file output by name (file-preview.ts). Its outputs are gone through once, and
+ * the engine's other work gets turns in between (a stored detail of 10,000 rows with 2 KB texts
+ * is read from SQLite for a second or more).
+ */
+export async function outcomesOf(detail: RunParts, rowCount: number): Promise<RunOutcomes> {
   const ended = isTerminalStatus(detail.run.status)
   const status: (string | undefined)[] = new Array<string | undefined>(rowCount)
   const errors: string[] = []
-  const previews: string[] = []
+  const texts: string[] = []
+  const files: string[] = []
+  const breathe = breather()
   for (const task of detail.tasks) {
     const i = task.sourceRowIndex
+    await breathe()
     if (i < 0 || i >= rowCount) continue
     status[i] = task.status
     if (task.status === 'failed' && task.errorMessage) errors[i] = task.errorMessage
   }
   for (const artifact of detail.artifacts) {
     const i = artifact.sourceRowIndex
-    if (i < 0 || i >= rowCount || previews[i] || !artifact.inlineText) continue
-    previews[i] = artifact.inlineText.slice(0, PREVIEW_CHARS)
-  }
-  // A row whose outputs are files only: the first one, by its name (file-preview.ts).
-  for (const artifact of detail.artifacts) {
-    const i = artifact.sourceRowIndex
-    if (i < 0 || i >= rowCount || previews[i] || !artifact.accessUrl) continue
-    previews[i] = fileMark(artifact)
+    await breathe()
+    if (i < 0 || i >= rowCount || texts[i]) continue
+    if (artifact.inlineText) texts[i] = artifact.inlineText.slice(0, PREVIEW_CHARS)
+    else if (artifact.accessUrl && !files[i]) files[i] = fileMark(artifact)
   }
   let outcomes = ''
   for (let i = 0; i < rowCount; i += 1) outcomes += letter(status[i], ended)
@@ -114,7 +119,10 @@ export function outcomesOf(detail: RunParts, rowCount: number): RunOutcomes {
     runId: detail.run.runId,
     outcomes,
     errors: Array.from(errors, (e) => e ?? ''),
-    previews: Array.from(previews, (p) => p ?? ''),
+    previews: Array.from(
+      { length: Math.max(texts.length, files.length) },
+      (_, i) => texts[i] || files[i] || '',
+    ),
     ended,
   }
 }
@@ -223,8 +231,8 @@ export class Batches {
   }
 
   /** Keeps what a run's detail says of each row, for the batches it is in. */
-  recordOutcomes(historyKey: string, detail: RunParts, rowCount: number): void {
-    this.table.putOutcomes(historyKey, outcomesOf(detail, rowCount), Date.now())
+  async recordOutcomes(historyKey: string, detail: RunParts, rowCount: number): Promise<void> {
+    this.table.putOutcomes(historyKey, await outcomesOf(detail, rowCount), Date.now())
   }
 
   /**
@@ -256,8 +264,7 @@ export class Batches {
       await readStoredRun(connection.client, this.rows, where, { signal })
       reading = this.rows.lastReading(historyKey, runId)!
     }
-    this.outcomesFrom.set(key, reading.seq)
-    this.recordOutcomes(
+    await this.recordOutcomes(
       historyKey,
       {
         run: reading.run,
@@ -266,6 +273,7 @@ export class Batches {
       },
       rowCount,
     )
+    this.outcomesFrom.set(key, reading.seq)
   }
 
   /**
