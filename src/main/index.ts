@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { app, Menu, net, protocol, safeStorage, shell } from 'electron'
 import { createBridgeService, type BridgeService } from '../core/bridge/service'
+import { keepHeapNearLive } from '../core/heap'
 import { createDispatch } from '../shared/bridge'
 import { appSchemePrivileges } from './app-protocol'
 import { createAppEngine } from './app-engine'
@@ -29,6 +30,7 @@ const log = (...parts: unknown[]) => console.error('[skill-runner]', ...parts)
 
 /** The engine with Electron's network stack, safeStorage and dialogs; closed when the app quits. */
 async function startEngine(windows: AppWindows) {
+  keepHeapNearLive()
   const engine = await createAppEngine({
     version: app.getVersion(),
     fetch: (input, init) => net.fetch(input as string, init),

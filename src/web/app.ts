@@ -14,6 +14,7 @@ import {
 } from '../core/bridge/service'
 import type { RunWatchOptions } from '../core/bridge/types'
 import type { Engine } from '../core/engine'
+import { keepHeapNearLive } from '../core/heap'
 import { createDispatch } from '../shared/bridge'
 import { startWebServer, type WebServer } from './server'
 import { defined } from '../shared/defined'
@@ -43,6 +44,7 @@ export interface BrowserMode {
 }
 
 export async function startBrowserMode(options: BrowserModeOptions): Promise<BrowserMode> {
+  keepHeapNearLive()
   const rendererDir = options.rendererDir ?? findRendererDir()
   const service = createBridgeService(options.engine, {
     ...options.watch,
