@@ -13,6 +13,7 @@ import type { InputRow } from '../../../shared/contract'
 import { EngineError } from '../../errors'
 import { sha256Hash } from '../../files/hashing'
 import { JsonTexts } from '../../service/bodies'
+import { breather } from '../../service/limits'
 import type { SubmissionRowsTable } from '../../storage/tables/submission-rows'
 import type { SubmissionHead } from '../../storage/tables/submissions'
 
@@ -81,9 +82,15 @@ export class RowsNotResendableError extends EngineError {
  * What to send for `entry`: the texts its rows were journaled as, read a page at a time each
  * time the body is opened. Checked first, page by page: every row there and the hash the same.
  */
-export function journaledTexts(table: SubmissionRowsTable, entry: SubmissionHead): JsonTexts {
+export async function journaledTexts(
+  table: SubmissionRowsTable,
+  entry: SubmissionHead,
+): Promise<JsonTexts> {
   const hash = sha256Hash()
+  // 10,000 rows of 2 KB are read and hashed for a second or more: the engine's other work goes on.
+  const breathe = breather()
   for (let at = 0; at < entry.rowCount; at += PAGE_ROWS) {
+    await breathe()
     const end = Math.min(entry.rowCount, at + PAGE_ROWS)
     let texts: string[]
     try {

@@ -151,7 +151,7 @@ export class Submissions {
         `Send it from “${entry.environment}”.`,
       )
     }
-    const rows = this.rowsToSend(entry)
+    const rows = await this.rowsToSend(entry)
     this.table.markSent(entry.id, Date.now())
     this.notify(this.head(entry.id))
     try {
@@ -178,10 +178,10 @@ export class Submissions {
    * The rows `entry` goes with, exactly as journaled; rows that cannot be (missing, changed) make
    * it a refused entry, so the same rows confirmed again go as a new request.
    */
-  private rowsToSend(entry: SubmissionHead): InputRow[] | JsonTexts {
+  private async rowsToSend(entry: SubmissionHead): Promise<InputRow[] | JsonTexts> {
     if (!entry.rowsSha256) return this.get(entry.id).rows
     try {
-      return journaledTexts(this.table.rows, entry)
+      return await journaledTexts(this.table.rows, entry)
     } catch (error) {
       if (error instanceof RowsNotResendableError) {
         this.table.markRefused(entry.id, error.message, Date.now())
