@@ -111,7 +111,7 @@ export function numberingOf(
   connection: Connection,
   detail: RunDetail,
 ): RowNumbering | null {
-  return rowNumberingOf(engine.submissions.byRun(connection.historyKey, detail.run.runId))
+  return rowNumberingOf(engine.submissions.sheetOfRun(connection.historyKey, detail.run.runId))
 }
 
 export function describeRun(

@@ -19,7 +19,7 @@ export function redoVerbs(
 ): Verbs<'planRedo' | 'rowVersions' | 'keepRowVersion'> {
   const { engine } = ctx
   const view = (connection: Connection, runId: string, rows: RowVersions[]): RowVersionsView => {
-    const numbering = rowNumberingOf(engine.submissions.byRun(connection.historyKey, runId))
+    const numbering = rowNumberingOf(engine.submissions.sheetOfRun(connection.historyKey, runId))
     return {
       items: rows.map((row) => ({
         label: rowLabel(numbering, row.index),

@@ -133,7 +133,9 @@ export class Submissions {
     // Asked again while it is on its way (a resend beside a confirm): the one request answers both.
     const under = this.sending.get(entry.id)
     if (under) return under
-    const sent = this.sendOnce(connection, entry, options).finally(() => this.sending.delete(entry.id))
+    const sent = this.sendOnce(connection, entry, options).finally(() =>
+      this.sending.delete(entry.id),
+    )
     this.sending.set(entry.id, sent)
     return sent
   }
@@ -270,7 +272,7 @@ export class Submissions {
     } catch {
       return []
     }
-    const inJournal = (runId: string) => this.byRun(connection.historyKey, runId) !== null
+    const inJournal = (runId: string) => this.sheetOfRun(connection.historyKey, runId) !== null
     const found: Submission[] = []
     for (const [id, answer] of findLostAnswers(sent, runs, inJournal)) {
       if (!this.table.markAccepted(id, answer, Date.now(), true)) continue
