@@ -9,14 +9,22 @@ const summaryRow = z.object({ summary_json: z.string() })
 export class RunsSeenTable {
   constructor(private readonly db: Db) {}
 
-  /** Saves the summaries, replacing what was seen of the same runs before. */
+  /**
+   * Saves the summaries, replacing what was seen of the same runs before: one statement for the
+   * list (read there by json_each), so one commit. A statement per run made a commit per run, 50
+   * for each page of the runs list; the window scrolling 10,000 runs waited on them.
+   */
   upsert(historyKey: string, runs: readonly RunSummary[], seenAtMs: number) {
-    const upsert = this.db.prepare(
-      `INSERT INTO runs_seen (origin, run_id, status, summary_json, seen_at_ms) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT(origin, run_id) DO UPDATE SET status = excluded.status, summary_json = excluded.summary_json, seen_at_ms = excluded.seen_at_ms`,
-    )
-    for (const run of runs)
-      upsert.run(historyKey, run.runId, run.status, JSON.stringify(run), seenAtMs)
+    if (runs.length === 0) return
+    const rows = runs.map((run) => [run.runId, run.status, JSON.stringify(run)])
+    this.db
+      .prepare(
+        `INSERT INTO runs_seen (origin, run_id, status, summary_json, seen_at_ms)
+         SELECT ?, value->>0, value->>1, value->>2, ? FROM json_each(?) WHERE true
+         ON CONFLICT(origin, run_id) DO UPDATE SET status = excluded.status,
+           summary_json = excluded.summary_json, seen_at_ms = excluded.seen_at_ms`,
+      )
+      .run(historyKey, seenAtMs, JSON.stringify(rows))
   }
 
   /** The latest summary seen of a run, or null (also when it no longer reads as a summary). */
