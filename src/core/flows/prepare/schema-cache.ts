@@ -4,7 +4,8 @@
  * cached copy is used and its age is reported.
  */
 import type { OfficialTemplateSchema } from '../../../shared/contract'
-import { ApiError } from '../../service'
+import { BUILTIN_HISTORY_KEY } from '../../environments/environments'
+import { ApiError } from '../../service/errors'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import type { Db } from '../../storage/db'
@@ -35,12 +36,11 @@ function savedCopy(table: SchemaCacheTable, historyKey: string, templateId: stri
  */
 function builtInCopy(
   table: SchemaCacheTable,
-  connection: Connection,
   templateId: string,
   programSinceMs: number | undefined,
 ): CachedSchema | null {
-  if (!connection.builtIn || programSinceMs === undefined) return null
-  const saved = table.get(connection.historyKey, templateId)
+  if (programSinceMs === undefined) return null
+  const saved = table.get(BUILTIN_HISTORY_KEY, templateId)
   return saved && saved.fetchedAtMs >= programSinceMs ? { ...saved, fromCache: false } : null
 }
 
@@ -51,7 +51,7 @@ async function templateSchema(
   templateId: string,
   options: { signal?: AbortSignal | undefined; offline?: boolean; programSinceMs?: number } = {},
 ): Promise<CachedSchema> {
-  const known = builtInCopy(table, connection, templateId, options.programSinceMs)
+  const known = connection.builtIn ? builtInCopy(table, templateId, options.programSinceMs) : null
   if (known) return known
   if (!options.offline) {
     try {
@@ -115,6 +115,11 @@ export class Schemas {
       ...options,
       ...defined({ programSinceMs: this.programSinceMs }),
     })
+  }
+
+  /** What the built-in Sandbox would answer now, read without asking it; null: ask it. */
+  builtIn(templateId: string): CachedSchema | null {
+    return builtInCopy(this.table, templateId, this.programSinceMs)
   }
 
   /** Templates saved for this environment, most recently fetched first. */
