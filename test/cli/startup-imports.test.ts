@@ -92,8 +92,7 @@ describe('validate against a saved schema of the built-in Sandbox', () => {
   })
 
   it('loads no zod and no undici in a fresh process, once the schema is saved', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sr-startup-'))
-    try {
+    inTempDir((dir) => {
       const csv = join(dir, 'three.csv')
       writeFileSync(csv, 'Message,Sequence number\nhello,1\nagain,2\nthree,3\n')
       const first = probeValidate(dir, csv)
@@ -101,11 +100,18 @@ describe('validate against a saved schema of the built-in Sandbox', () => {
       // The first saved the schema (it started the Sandbox, and zod parsed its answer).
       expect(first.zod).toBe(true)
       expect(probeValidate(dir, csv)).toEqual({ code: 0, zod: false, undici: [] })
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    })
   })
 })
+
+function inTempDir(work: (dir: string) => void) {
+  const dir = mkdtempSync(join(tmpdir(), 'sr-startup-'))
+  try {
+    work(dir)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
 
 /**
  * `validate FILE --template row-echo` run from the sources in a fresh process: its exit code,
@@ -159,15 +165,12 @@ describe('validate against a template', () => {
   })
 
   it('asks the service without Node’s fetch, whose undici costs a start 30 ms', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sr-startup-'))
-    try {
+    inTempDir((dir) => {
       const csv = join(dir, 'one.csv')
       writeFileSync(csv, 'Message,Sequence number\nhello,1\n')
       // A fresh data folder: the schema is asked of the Sandbox, through the engine.
       expect(probeValidate(dir, csv)).toMatchObject({ code: 0, undici: [] })
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    })
   })
 })
 
