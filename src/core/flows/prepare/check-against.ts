@@ -13,7 +13,7 @@ import {
   type ReadResult,
 } from '../../workbooks'
 import { mappingReadOptions, rememberGiven, type ColumnMappings } from './column-mappings'
-import type { CachedSchema } from './schema-cache'
+import type { CachedSchema } from './saved-schema'
 
 /** What a workbook is checked against: the schema, a name to show, and where it came from. */
 export interface TargetSchema {

@@ -9,9 +9,10 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { BUILTIN_HISTORY_KEY, Environments } from '../../environments/environments'
 import { openDb } from '../../storage/db'
+import { SchemaCacheTable } from '../../storage/tables/schema-cache'
 import { checkAgainst, templateFound, type CheckOptions, type OfflineCheck } from './check-against'
 import { ColumnMappings } from './column-mappings'
-import { Schemas } from './schema-cache'
+import { builtInCopy } from './saved-schema'
 
 export interface SavedCheck {
   /** The data folder (see resolveHome). */
@@ -34,7 +35,7 @@ export async function checkOnSavedSchema(check: SavedCheck): Promise<OfflineChec
     const environments = new Environments(db)
     const env = environments.find(check.envName ?? environments.defaultName())
     if (!env?.builtIn) return null
-    const cached = new Schemas(db, check.programSinceMs).builtIn(check.templateId)
+    const cached = builtInCopy(new SchemaCacheTable(db), check.templateId, check.programSinceMs)
     if (!cached) return null
     const found = templateFound(check.templateId, cached)
     const services = { mappings: new ColumnMappings(db) }
