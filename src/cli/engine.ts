@@ -3,9 +3,7 @@
  * SKILL_RUNNER_HOME, tokens from SKILL_RUNNER_TOKEN or the OS keychain, the built-in Sandbox
  * started in this process when no other process serves it.
  */
-import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { TokenStorageView } from '../shared/bridge'
 import { createEngine, type Engine } from '../core/engine'
 import { openDataFolder, resolveHome } from '../core/storage/home'
@@ -15,6 +13,7 @@ import {
   type ChosenSecretStore,
   type SecretStore,
 } from '../core/secrets'
+import { programWrittenAtMs } from './program-time'
 
 export async function makeEngine(env: NodeJS.ProcessEnv): Promise<Engine> {
   const home = resolveHome(env)
@@ -32,7 +31,7 @@ export async function makeEngine(env: NodeJS.ProcessEnv): Promise<Engine> {
     secretStoreView: tokens.view,
     secretStoreReady: () => tokens.ready(),
     tokenOverride,
-    programSinceMs: writtenAtMs(),
+    programSinceMs: programWrittenAtMs(),
     startBuiltInSandbox: async ({ dataDir }) => {
       // The sandbox's code loads only when it starts here: not for --help, not on a saved
       // environment, not when another process already serves it.
@@ -49,15 +48,6 @@ export async function makeEngine(env: NodeJS.ProcessEnv): Promise<Engine> {
       }
     },
   })
-}
-
-/** When this file (the program's code, rebuilt with any change) was written to disk. */
-function writtenAtMs(): number | undefined {
-  try {
-    return statSync(fileURLToPath(import.meta.url)).mtimeMs
-  } catch {
-    return undefined
-  }
 }
 
 /**

@@ -1,9 +1,11 @@
 // What `skill-runner --version`, `--help` and completion load before they answer: the command
 // declarations and help, never the engine, the service contract (zod) or a workbook reader.
-// Those come with a command's action (src/cli/actions), imported when it runs. And what
-// `validate --template` loads with its action and the engine: not the spending flows nor
-// node:https. Speed itself is measured by `npm run bench` (bench/cli-startup.bench.ts); this
-// keeps what makes it fast.
+// Those come with a command's action (src/cli/actions), imported when it runs. What a validate
+// against a template of the built-in Sandbox loads when its schema is saved (the usual small
+// validate, src/cli/validate.ts): the history and the workbook reader, never the engine, the
+// service's client or zod. And what `validate --template` loads otherwise, with its action and
+// the engine: not the spending flows nor node:https. Speed itself is measured by `npm run bench`
+// (bench/cli-startup.bench.ts); this keeps what makes it fast.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -63,8 +65,81 @@ describe('the command line before its first word', () => {
   })
 })
 
+describe('validate against a saved schema of the built-in Sandbox', () => {
+  it('loads the history and the workbook reader: no engine, service client, contract or zod', async () => {
+    const { modules, packages, builtins } = await loadedStatically(['src/cli/validate.ts'])
+    expect(modules).toContain('src/core/flows/prepare/saved-check.ts')
+    expect(modules).toContain('src/core/workbooks/validate/collector.ts')
+    // The engine and its actions come by import() when the saved schema is not at hand.
+    const engineSide =
+      /^src\/(cli\/(actions\/|engine\.ts)|core\/(engine\.ts|bridge\/|secrets\/|flows\/(?!prepare\/(saved-check|check-against|saved-schema|column-mappings)\.ts))|shared\/bridge\/|sandbox\/|web\/)/
+    expect(modules.filter((path) => engineSide.test(path))).toEqual([])
+    // The service's client, and the contract's zod schemas: a saved schema is read by hand
+    // (shared/contract/template-schema-reader.ts), the history's rows by their columns.
+    const serviceSide =
+      /^src\/(core\/service\/|shared\/contract\/(resources|endpoints|parse|index)\.ts$)/
+    expect(modules.filter((path) => serviceSide.test(path))).toEqual([])
+    expect(packages).toEqual([])
+    for (const unused of [
+      'node:crypto',
+      'node:zlib',
+      'node:worker_threads',
+      'node:readline',
+      'node:https',
+      'node:http',
+    ])
+      expect(builtins).not.toContain(unused)
+  })
+
+  it('loads no zod and no undici in a fresh process, once the schema is saved', () => {
+    inTempDir((dir) => {
+      const csv = join(dir, 'three.csv')
+      writeFileSync(csv, 'Message,Sequence number\nhello,1\nagain,2\nthree,3\n')
+      const first = probeValidate(dir, csv)
+      expect(first.code).toBe(0)
+      // The first saved the schema (it started the Sandbox, and zod parsed its answer).
+      expect(first.zod).toBe(true)
+      expect(probeValidate(dir, csv)).toEqual({ code: 0, zod: false, undici: [] })
+    })
+  })
+})
+
+function inTempDir(work: (dir: string) => void) {
+  const dir = mkdtempSync(join(tmpdir(), 'sr-startup-'))
+  try {
+    work(dir)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * `validate FILE --template row-echo` run from the sources in a fresh process: its exit code,
+ * whether zod loaded (it marks globalThis when it does) and Node's undici modules loaded.
+ */
+function probeValidate(dir: string, csv: string) {
+  const probe = join(dir, 'probe.mjs')
+  writeFileSync(
+    probe,
+    `const { runCli } = await import(process.argv[2])
+    const code = await runCli(process.argv.slice(3))
+    const undici = process.moduleLoadList.filter((name) => name.includes('undici'))
+    console.log(JSON.stringify({ code, zod: '__zod_globalConfig' in globalThis, undici }))`,
+  )
+  const args = [probe, join(root, 'src/cli/main.ts'), 'validate', csv, '--template', 'row-echo']
+  const run = spawnSync(process.execPath, ['--import', 'tsx', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, SKILL_RUNNER_HOME: join(dir, 'home') },
+  })
+  return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as {
+    code: number
+    zod: boolean
+    undici: string[]
+  }
+}
+
 describe('validate against a template', () => {
-  // Its action, and the engine of the command line that ctx.engine() imports.
+  // Its action with the engine, and the engine of the command line that ctx.engine() imports.
   const entries = ['src/cli/actions/validate.ts', 'src/cli/engine.ts']
 
   it('loads the offline check, not the spending flows, the sandbox, nor builtins a csv check does not use', async () => {
@@ -90,29 +165,12 @@ describe('validate against a template', () => {
   })
 
   it('asks the service without Node’s fetch, whose undici costs a start 30 ms', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sr-startup-'))
-    try {
+    inTempDir((dir) => {
       const csv = join(dir, 'one.csv')
       writeFileSync(csv, 'Message,Sequence number\nhello,1\n')
-      // Runs the command in a fresh process, then lists the internal modules it loaded.
-      const probe = join(dir, 'probe.mjs')
-      writeFileSync(
-        probe,
-        `const { runCli } = await import(process.argv[2])
-        const code = await runCli(process.argv.slice(3))
-        const loaded = process.moduleLoadList.filter((name) => name.includes('undici'))
-        console.log(JSON.stringify({ code, loaded }))`,
-      )
-      const args = [probe, join(root, 'src/cli/main.ts'), 'validate', csv, '--template', 'row-echo']
-      const run = spawnSync(process.execPath, ['--import', 'tsx', ...args], {
-        encoding: 'utf8',
-        env: { ...process.env, SKILL_RUNNER_HOME: join(dir, 'home') },
-      })
-      const last = run.stdout.trim().split('\n').at(-1)!
-      expect(JSON.parse(last)).toEqual({ code: 0, loaded: [] })
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+      // A fresh data folder: the schema is asked of the Sandbox, through the engine.
+      expect(probeValidate(dir, csv)).toMatchObject({ code: 0, undici: [] })
+    })
   })
 })
 

@@ -4,6 +4,7 @@ import demo from '../../src/sandbox/demo-content.json'
 import { Collector } from '../../src/core/workbooks/validate/collector'
 import { proposeMapping } from '../../src/core/workbooks/mapping/propose'
 import { findHeaderRow } from '../../src/core/workbooks/mapping/header-row'
+import { looseKey } from '../../src/core/workbooks/mapping/words'
 import {
   columnMapFromJson,
   headersKey,
@@ -269,5 +270,12 @@ describe('mapping words', () => {
     expect(() => parseMapText('Message text')).toThrow(/has no “=”/)
     expect(columnMapFromJson({ A: 'a', B: null })).toEqual({ A: 'a', B: null })
     expect(() => columnMapFromJson(['A'])).toThrow(/JSON object/)
+  })
+
+  it('compares headers without case, spaces, punctuation or marker, in any script', () => {
+    expect(looseKey('Sequence number *')).toBe('sequencenumber')
+    expect(looseKey('E-mail_Address (required)')).toBe('emailaddress')
+    expect(looseKey('Straße Nº 2')).toBe('straßenº2')
+    expect(looseKey('Ünïcode—Títle ١٢')).toBe('ünïcodetítle١٢')
   })
 })

@@ -21,7 +21,7 @@ import { EXIT } from '../errors'
 import { askYes } from '../prompt'
 import { flowHooks } from './flow-hooks'
 import { describeRun, numberingOf } from './runs'
-import { describeValidation } from './validate'
+import { describeValidation } from '../template-check'
 import { exitCodeOfEndedRun, watchToEnd, type WatchToEndServices } from './watch'
 
 /** What a paid command uses of the engine: to plan, keep the limit, send and follow the run. */

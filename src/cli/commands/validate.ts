@@ -1,11 +1,11 @@
 /**
  * `validate` as --help and completion read it (name, usage, options). What it does is in
- * actions/validate.ts, loaded only when it runs.
+ * ../validate.ts (and actions/validate.ts with the engine), loaded only when it runs.
  */
 import { commandGroup, one } from '../command'
 import { mappingFlags, VALUE } from '../flags'
 
-export const { validate } = commandGroup(() => import('../actions/validate'), {
+export const { validate } = commandGroup(() => import('../validate'), {
   validate: {
     name: 'validate',
     summary:

@@ -31,8 +31,7 @@ export interface Connection {
   client: ApiClient
 }
 
-/** The history key of the built-in Sandbox (see Connection.historyKey). */
-export const BUILTIN_HISTORY_KEY = 'builtin:sandbox'
+export { BUILTIN_HISTORY_KEY } from './environments'
 
 /** One step of the connection check: what it asks, and what its answer means. */
 interface CheckStep {

@@ -3,13 +3,15 @@
  * database (never with a token: tokens live in the SecretStore, keyed by origin). The built-in
  * Sandbox is always there and cannot be removed; it is the default until the user picks another.
  */
-import { checkBaseUrl } from '../../shared/contract'
+import { checkBaseUrl } from '../../shared/contract/base-url'
 import { EngineError } from '../errors'
 import type { Db } from '../storage/db'
 import { EnvironmentsTable } from '../storage/tables/environments'
 import { SettingsTable } from '../storage/tables/settings'
 
 export const BUILTIN_SANDBOX = 'Sandbox'
+/** The history key of the built-in Sandbox (see Connection.historyKey). */
+export const BUILTIN_HISTORY_KEY = 'builtin:sandbox'
 const DEFAULT_KEY = 'defaultEnvironment'
 /** The built-in Sandbox has no row of its own: its unit label is a setting. */
 const BUILTIN_UNIT_KEY = 'builtinUnitLabel'

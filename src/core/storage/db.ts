@@ -11,9 +11,8 @@ import { UserFacingError } from '../errors'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type Database from 'libsql'
-import * as z from 'zod'
 import { loadLibsql } from './libsql-loader'
-import { readOptionalRow } from './read-row'
+import { columns, readOptionalRow } from './read-row'
 
 export type Db = Database.Database
 
@@ -345,7 +344,7 @@ function migrate(db: Db) {
   }
 }
 
-const userVersionRow = z.object({ user_version: z.number() })
+const userVersionRow = columns({ user_version: 'number' })
 
 function userVersion(db: Db): number {
   return readOptionalRow(userVersionRow, db.prepare('PRAGMA user_version').get())?.user_version ?? 0

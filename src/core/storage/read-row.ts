@@ -3,7 +3,6 @@
  * through these functions, so a row that is not what the migrations made (a hand-edited or
  * damaged file) stops with a clear error instead of travelling on as a wrong value.
  */
-import type * as z from 'zod'
 import { EngineError } from '../errors'
 
 /** What reading asks of a database: a statement to run (the history's Db is one). */
@@ -28,48 +27,100 @@ export function unreadableEntry(): EngineError {
  */
 export const READ_ONCE = { jitless: true } as const
 
-function checked<T extends z.ZodType>(
-  schema: T,
+/**
+ * What a row is checked with: a zod schema, or one made by `columns` (flat rows of text and
+ * numbers, checked without loading zod: what the command line's small validate reads).
+ */
+export interface RowSchema<T> {
+  safeParse(
+    value: unknown,
+    context?: typeof READ_ONCE,
+  ): { success: true; data: T } | { success: false }
+}
+
+/** What a row schema reads a row as. */
+export type RowOf<S> = S extends { safeParse(...args: never[]): infer R }
+  ? R extends { success: true; data: infer T }
+    ? T
+    : never
+  : never
+
+type ColumnType = 'text' | 'number'
+type ColumnValue<C extends ColumnType> = C extends 'text' ? string : number
+
+/**
+ * A flat row's schema: each column text (a string) or a number (finite), as zod's
+ * `z.object({ col: z.string() / z.number() })` reads it (other columns left out).
+ */
+export function columns<const C extends Record<string, ColumnType>>(
+  shape: C,
+): RowSchema<{ [K in keyof C]: ColumnValue<C[K]> }> {
+  const entries = Object.entries(shape)
+  return {
+    safeParse(value) {
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return { success: false }
+      const row = value as Record<string, unknown>
+      const out: Record<string, unknown> = {}
+      for (const [name, type] of entries) {
+        const cell = row[name]
+        const fits =
+          type === 'text'
+            ? typeof cell === 'string'
+            : typeof cell === 'number' && Number.isFinite(cell)
+        if (!fits) return { success: false }
+        out[name] = cell
+      }
+      return { success: true, data: out as { [K in keyof C]: ColumnValue<C[K]> } }
+    },
+  }
+}
+
+function checked<S extends RowSchema<unknown>>(
+  schema: S,
   row: unknown,
   context: typeof READ_ONCE | undefined,
-): z.output<T> {
+): RowOf<S> {
   const parsed = schema.safeParse(row, context)
   if (!parsed.success) throw unreadableEntry()
-  return parsed.data
+  return parsed.data as RowOf<S>
 }
 
 /** One row, checked against its schema. */
-export function readRow<T extends z.ZodType>(schema: T, row: unknown): z.output<T> {
+export function readRow<S extends RowSchema<unknown>>(schema: S, row: unknown): RowOf<S> {
   return checked(schema, row, READ_ONCE)
 }
 
 /** One row or none (a `get` that found nothing). */
-export function readOptionalRow<T extends z.ZodType>(schema: T, row: unknown): z.output<T> | null {
+export function readOptionalRow<S extends RowSchema<unknown>>(
+  schema: S,
+  row: unknown,
+): RowOf<S> | null {
   return row === undefined || row === null ? null : readRow(schema, row)
 }
 
 /** Every row of an `all`. */
-export function readRows<T extends z.ZodType>(schema: T, rows: unknown[]): z.output<T>[] {
+export function readRows<S extends RowSchema<unknown>>(schema: S, rows: unknown[]): RowOf<S>[] {
   return rows.map((row) => checked(schema, row, undefined))
 }
 
 /** The one row `sql` selects with `params`, checked against its schema, or null when none. */
-export function selectRow<T extends z.ZodType>(
+export function selectRow<S extends RowSchema<unknown>>(
   db: Db,
-  schema: T,
+  schema: S,
   sql: string,
   params: unknown[],
-): z.output<T> | null {
+): RowOf<S> | null {
   return readOptionalRow(schema, db.prepare(sql).get(...params))
 }
 
 /** Every row `sql` selects with `params`, each checked against its schema. */
-export function selectRows<T extends z.ZodType>(
+export function selectRows<S extends RowSchema<unknown>>(
   db: Db,
-  schema: T,
+  schema: S,
   sql: string,
   params: unknown[],
-): z.output<T>[] {
+): RowOf<S>[] {
   return readRows(schema, db.prepare(sql).all(...params))
 }
 

@@ -3,46 +3,18 @@
  * works without a network. A fetch refreshes the cache; when the service cannot be reached, the
  * cached copy is used and its age is reported.
  */
-import type { OfficialTemplateSchema } from '../../../shared/contract'
-import { ApiError } from '../../service'
+import { ApiError } from '../../service/errors'
 import type { Connection } from '../../environments/connection'
 import { EngineError } from '../../errors'
 import type { Db } from '../../storage/db'
 import { SchemaCacheTable } from '../../storage/tables/schema-cache'
 import { defined } from '../../../shared/defined'
+import { builtInCopy, savedCopy, type CachedSchema } from './saved-schema'
 
-export interface CachedSchema {
-  schema: OfficialTemplateSchema
-  /** When it was fetched from the service (ms since the epoch). */
-  fetchedAtMs: number
-  /** True when the service could not be reached and the cached copy was used. */
-  fromCache: boolean
-}
+export type { CachedSchema } from './saved-schema'
 
 /** How long a saved schema that the service still answers the same is not written again. */
 const UNCHANGED_KEPT_MS = 60 * 60 * 1000
-
-/** The copy saved on this computer, or null. */
-function savedCopy(table: SchemaCacheTable, historyKey: string, templateId: string) {
-  const saved = table.get(historyKey, templateId)
-  return saved ? { ...saved, fromCache: true } : null
-}
-
-/**
- * The copy the built-in Sandbox gave since this program was installed, or null. The Sandbox's
- * templates are part of the program, so that copy is what it would answer now, and asking it
- * would only mean starting it.
- */
-function builtInCopy(
-  table: SchemaCacheTable,
-  connection: Connection,
-  templateId: string,
-  programSinceMs: number | undefined,
-): CachedSchema | null {
-  if (!connection.builtIn || programSinceMs === undefined) return null
-  const saved = table.get(connection.historyKey, templateId)
-  return saved && saved.fetchedAtMs >= programSinceMs ? { ...saved, fromCache: false } : null
-}
 
 /** The template's schema: fresh when the service answers, else the cached copy. */
 async function templateSchema(
@@ -51,7 +23,7 @@ async function templateSchema(
   templateId: string,
   options: { signal?: AbortSignal | undefined; offline?: boolean; programSinceMs?: number } = {},
 ): Promise<CachedSchema> {
-  const known = builtInCopy(table, connection, templateId, options.programSinceMs)
+  const known = connection.builtIn ? builtInCopy(table, templateId, options.programSinceMs) : null
   if (known) return known
   if (!options.offline) {
     try {

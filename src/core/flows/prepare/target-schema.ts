@@ -11,17 +11,9 @@ import { safeFileName } from '../downloads/downloads'
 import { buyerListing, schemaFromWorkbookMapping } from '../listings/buyer-listing'
 import { generateInputWorkbook, openXlsx, SHEETS } from '../../workbooks'
 import type { Schemas } from './schema-cache'
+import { templateFound, type TargetSchema } from './check-against'
 
-/** What a workbook is checked against: the schema, a name to show, and where it came from. */
-export interface TargetSchema {
-  target: RunTarget
-  name: string
-  /** The schema as a template's (listings get their id as templateId, for the hidden sheet). */
-  schema: OfficialTemplateSchema
-  fromCache: boolean
-  /** When the schema was fetched (a saved copy's age offline); null when not known. */
-  fetchedAtMs: number | null
-}
+export type { TargetSchema } from './check-against'
 
 export async function targetSchema(
   services: { schemas: Pick<Schemas, 'template'> },
@@ -31,14 +23,10 @@ export async function targetSchema(
   workbookPath?: string,
 ): Promise<TargetSchema> {
   if (target.kind === 'template') {
-    const cached = await services.schemas.template(connection, target.templateId)
-    return {
-      target,
-      name: cached.schema.name || target.templateId,
-      schema: cached.schema,
-      fromCache: cached.fromCache,
-      fetchedAtMs: cached.fetchedAtMs,
-    }
+    return templateFound(
+      target.templateId,
+      await services.schemas.template(connection, target.templateId),
+    )
   }
   // The buyer's view of the listing (DESIGN.md), then the workbook made for it.
   const listing = await buyerListing(connection.client, target.listingId)

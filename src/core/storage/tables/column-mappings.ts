@@ -2,12 +2,16 @@
  * The `column_mappings` table: the column mappings a user confirmed, per environment, template
  * (or listing) and set of the sheet's headers, so the same sheet maps itself the next time.
  */
-import * as z from 'zod'
 import type { Db } from '../db'
-import { parseJsonColumn, readRows } from '../read-row'
+import { columns, parseJsonColumn, readRows } from '../read-row'
 
-const mappingRow = z.object({ headers_key: z.string(), mapping_json: z.string() })
-const mappingSchema = z.record(z.string(), z.string().nullable())
+const mappingRow = columns({ headers_key: 'text', mapping_json: 'text' })
+
+/** A saved mapping: header -> field key, or null for a column not used. */
+function isMapping(value: unknown): value is Record<string, string | null> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  return Object.values(value).every((key) => key === null || typeof key === 'string')
+}
 
 export class ColumnMappingsTable {
   constructor(private readonly db: Db) {}
@@ -21,8 +25,8 @@ export class ColumnMappingsTable {
       .all(historyKey, target)
     const out: Record<string, Record<string, string | null>> = {}
     for (const row of readRows(mappingRow, rows)) {
-      const parsed = mappingSchema.safeParse(parseJsonColumn(row.mapping_json))
-      if (parsed.success) out[row.headers_key] = parsed.data
+      const mapping = parseJsonColumn(row.mapping_json)
+      if (isMapping(mapping)) out[row.headers_key] = mapping
     }
     return out
   }

@@ -1,7 +1,6 @@
 /** The `environments` table: the environments the user added (the built-in Sandbox has no row). */
-import * as z from 'zod'
 import type { Db } from '../db'
-import { readRows } from '../read-row'
+import { columns, readRows } from '../read-row'
 
 export interface EnvironmentRecord {
   name: string
@@ -9,7 +8,7 @@ export interface EnvironmentRecord {
   unitLabel: string
 }
 
-const environmentRow = z.object({ name: z.string(), base_url: z.string(), unit_label: z.string() })
+const environmentRow = columns({ name: 'text', base_url: 'text', unit_label: 'text' })
 
 export class EnvironmentsTable {
   constructor(private readonly db: Db) {}

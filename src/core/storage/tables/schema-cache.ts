@@ -1,8 +1,8 @@
 /** The `schema_cache` table: official template schemas saved per environment for offline use. */
-import * as z from 'zod'
-import { officialTemplateSchemaSchema, type OfficialTemplateSchema } from '../../../shared/contract'
+import type { OfficialTemplateSchema } from '../../../shared/contract'
+import { readTemplateSchema } from '../../../shared/contract/template-schema-reader'
 import type { Db } from '../db'
-import { parseJsonColumn, READ_ONCE, selectRow, selectRows } from '../read-row'
+import { columns, parseJsonColumn, selectRow, selectRows } from '../read-row'
 
 export interface SavedSchema {
   schema: OfficialTemplateSchema
@@ -10,8 +10,8 @@ export interface SavedSchema {
   fetchedAtMs: number
 }
 
-const schemaRow = z.object({ schema_json: z.string(), fetched_at_ms: z.number() })
-const templateIdRow = z.object({ template_id: z.string() })
+const schemaRow = columns({ schema_json: 'text', fetched_at_ms: 'number' })
+const templateIdRow = columns({ template_id: 'text' })
 
 export class SchemaCacheTable {
   constructor(private readonly db: Db) {}
@@ -22,11 +22,9 @@ export class SchemaCacheTable {
       'SELECT schema_json, fetched_at_ms FROM schema_cache WHERE origin = ? AND template_id = ?'
     const row = selectRow(this.db, schemaRow, sql, [historyKey, templateId])
     if (!row) return null
-    const parsed = officialTemplateSchemaSchema.safeParse(
-      parseJsonColumn(row.schema_json),
-      READ_ONCE,
-    )
-    return parsed.success ? { schema: parsed.data, fetchedAtMs: row.fetched_at_ms } : null
+    // Read as the contract reads a schema, without zod (a small validate loads none).
+    const schema = readTemplateSchema(parseJsonColumn(row.schema_json))
+    return schema ? { schema, fetchedAtMs: row.fetched_at_ms } : null
   }
 
   /** The ids of the saved templates, most recently fetched first. */

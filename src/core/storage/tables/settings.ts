@@ -1,9 +1,8 @@
 /** The `settings` table: text values by key, shared by every front door on this computer. */
-import * as z from 'zod'
 import type { Db } from '../db'
-import { readOptionalRow } from '../read-row'
+import { columns, readOptionalRow } from '../read-row'
 
-const valueRow = z.object({ value: z.string() })
+const valueRow = columns({ value: 'text' })
 
 export class SettingsTable {
   constructor(private readonly db: Db) {}
