@@ -58,7 +58,11 @@ function workerEntry(): WorkerEntry | null {
       const file = fileURLToPath(new URL(name, import.meta.url))
       if (existsSync(file)) return { code: file, eval: false }
     }
-    // The source tree (tests, tsx): load entry.ts through tsx's loader.
+    // The source tree: the bundle the test run made (test/setup/built-workers.ts), else entry.ts
+    // through tsx's loader.
+    const bundles = process.env.SKILL_RUNNER_BUILT_WORKERS
+    if (bundles && existsSync(join(bundles, 'worker.js')))
+      return { code: join(bundles, 'worker.js'), eval: false }
     const source = new URL('./entry.ts', import.meta.url)
     if (existsSync(fileURLToPath(source))) {
       const pkg = createRequire(import.meta.url).resolve('tsx/package.json')
