@@ -126,9 +126,15 @@ function vitestStep(name, label, args, { wrap = (a) => [npx, a], tierName = name
 const tier = (name) =>
   vitestStep(name, `tests: ${name}`, [...vitestOptions(name, { besideE2e: true }), ...filesOf(name)])
 
-/** Each test file's time in the last run here (ms), kept in test-results (none on a clean clone). */
+/**
+ * Each test file's time in the last run here (ms), kept in test-results; on a clean clone, the
+ * integration files' times of a run kept in scripts/integration-times.json (an order, nothing
+ * more: copy the integration files' lines of test-results/file-times.json there when it drifts).
+ */
 const fileTimesPath = join(root, 'test-results', 'file-times.json')
-const lastFileTimes = existsSync(fileTimesPath) ? JSON.parse(readFileSync(fileTimesPath, 'utf8')) : {}
+const lastFileTimes = JSON.parse(
+  readFileSync(existsSync(fileTimesPath) ? fileTimesPath : join(root, 'scripts', 'integration-times.json'), 'utf8'),
+)
 const fileTimes = {}
 
 /**
