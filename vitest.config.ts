@@ -7,6 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['test/setup/built-workers.ts'],
     setupFiles: ['test/setup/own-home.ts'],
     reporters: ['default'],
   },

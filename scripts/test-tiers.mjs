@@ -68,13 +68,15 @@ export function tierOf(file) {
  * a global puts it back: see test/components/harness.tsx). The integration tier runs two files at
  * a time, as its tests mostly wait (see docs/performance.md), and one when it runs beside the e2e
  * tier (`besideE2e`, as `npm test` runs it): two test files at once in all, the load the tests'
- * waits are made for. The e2e tier runs one, as each drives a Chromium that keeps a core busy,
- * and its files share one Chromium (vitest.e2e.config.ts).
+ * waits are made for. The e2e tier runs one, as each drives a Chromium that keeps a core busy;
+ * its files share one Chromium (vitest.e2e.config.ts) and one worker process, as the fast tier's
+ * do: each file's app is its own (engine, sandboxes, browser context: test/e2e/harness.ts),
+ * only modules load once.
  */
 export function vitestOptions(tier, { besideE2e = false } = {}) {
   if (tier === 'fast') return ['--isolate=false']
   if (tier === 'integration') return [`--maxWorkers=${besideE2e ? 1 : 2}`]
-  return ['--config', 'vitest.e2e.config.ts']
+  return ['--config', 'vitest.e2e.config.ts', '--isolate=false']
 }
 
 export function filesOf(tier) {

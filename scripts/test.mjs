@@ -6,14 +6,15 @@
 // closing line "tests: N passed, N failed, N skipped"; exits 1 when any step or test failed.
 //
 // The build goes first, alone; then the lanes of LANES run side by side, the steps of a lane one
-// after another: the fast tier then the checks, the integration tier one file at a time, the e2e
-// tier one file at a time. Two test files at once, as before, and the checks' CPU at a lower
-// priority in the time the integration tests spend waiting: see "The test suite's time" in
-// docs/performance.md. Each step writes to test-results/logs/STEP.log as it
-// goes, and its whole output is printed under its `--- label` line when it ends, so steps never
-// interleave in the log.
+// after another: the fast tier then the checks; the integration tier one file at a time; the e2e
+// tier one file at a time, then the integration tier's files its second lane has not reached.
+// The integration files are taken a share at a time by whichever of those two lanes is free, so
+// both end together: two test files at once throughout, and the checks' CPU at a lower priority
+// in the time the tests spend waiting: see "The test suite's time" in docs/performance.md. Each
+// step writes to test-results/logs/STEP.log as it goes, and its whole output is printed under its
+// `--- label` line when it ends, so steps never interleave in the log.
 import { spawn, spawnSync } from 'node:child_process'
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -63,18 +64,28 @@ function run(step) {
   })
 }
 
-function addVitestCounts(file, label, seconds) {
+/** Per tier: tests, files, and when its first step started and its last ended (its wall time). */
+const tierCounts = new Map()
+
+function addVitestCounts(file, tierName, started) {
   if (!existsSync(file)) return false
   const report = JSON.parse(readFileSync(file, 'utf8'))
+  const counts = tierCounts.get(tierName) ?? { tests: 0, files: 0, from: started, to: 0 }
+  counts.tests += report.numTotalTests ?? 0
+  counts.files += report.testResults?.length ?? 0
+  counts.from = Math.min(counts.from, started)
+  counts.to = Date.now()
+  tierCounts.set(tierName, counts)
   tierLines.set(
-    label,
-    `${label.padEnd(12)} ${String(report.numTotalTests ?? 0).padStart(5)} tests in ` +
-      `${String(report.testResults?.length ?? 0).padStart(3)} files, ${seconds.toFixed(0)} s`,
+    tierName,
+    `${tierName.padEnd(12)} ${String(counts.tests).padStart(5)} tests in ` +
+      `${String(counts.files).padStart(3)} files, ${((counts.to - counts.from) / 1000).toFixed(0)} s`,
   )
   totals.passed += report.numPassedTests ?? 0
   totals.failed += report.numFailedTests ?? 0
   totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0)
   for (const file of report.testResults ?? []) {
+    fileTimes[relative(root, file.name)] = Math.round((file.endTime ?? 0) - (file.startTime ?? 0))
     for (const test of file.assertionResults ?? []) {
       const name = `${relative(root, file.name)} › ${test.title}`
       timings.push({ ms: test.duration ?? 0, name })
@@ -91,8 +102,11 @@ function addVitestCounts(file, label, seconds) {
   return true
 }
 
-/** A step of vitest whose JSON report is counted when it ends (a report missing on failure counts as one failure). */
-function vitestStep(name, label, args, wrap = (a) => [npx, a]) {
+/**
+ * A step of vitest whose JSON report is counted under its tier when it ends (a report missing on
+ * failure counts as one failure).
+ */
+function vitestStep(name, label, args, { wrap = (a) => [npx, a], tierName = name } = {}) {
   const report = join(tmp, `${name}.json`)
   const [cmd, fullArgs] = wrap([
     'vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`,
@@ -103,13 +117,50 @@ function vitestStep(name, label, args, wrap = (a) => [npx, a]) {
     cmd,
     args: fullArgs,
     after(ok, seconds) {
-      if (!addVitestCounts(report, name, seconds) && !ok) totals.failed += 1
+      const started = Date.now() - seconds * 1000
+      if (!addVitestCounts(report, tierName, started) && !ok) totals.failed += 1
     },
   }
 }
 
 const tier = (name) =>
   vitestStep(name, `tests: ${name}`, [...vitestOptions(name, { besideE2e: true }), ...filesOf(name)])
+
+/**
+ * Each test file's time in the last run here (ms), kept in test-results; on a clean clone, the
+ * integration files' times of a run kept in scripts/integration-times.json (an order, nothing
+ * more: copy the integration files' lines of test-results/file-times.json there when it drifts).
+ */
+const fileTimesPath = join(root, 'test-results', 'file-times.json')
+const lastFileTimes = JSON.parse(
+  readFileSync(existsSync(fileTimesPath) ? fileTimesPath : join(root, 'scripts', 'integration-times.json'), 'utf8'),
+)
+const fileTimes = {}
+
+/**
+ * The integration tier's files not yet taken, the slowest of the last run first (new ones before
+ * them). A lane takes a quarter of what is left (3 files at least): large shares while both
+ * lanes have long to go (each share is a vitest start, a few seconds), small ones at the end, so
+ * that the lane that ends first waits little for the other.
+ */
+const integrationLeft = filesOf('integration').sort(
+  (a, b) => (lastFileTimes[b] ?? Infinity) - (lastFileTimes[a] ?? Infinity),
+)
+let sharesTaken = 0
+
+/** Steps of the integration tier, a share at a time, until none is left. */
+function* integrationShares() {
+  while (integrationLeft.length > 0) {
+    const files = integrationLeft.splice(0, Math.max(3, Math.ceil(integrationLeft.length / 4)))
+    sharesTaken += 1
+    yield vitestStep(
+      `integration-${sharesTaken}`,
+      `tests: integration, share ${sharesTaken} (${files.length} files)`,
+      [...vitestOptions('integration', { besideE2e: true }), ...files],
+      { tierName: 'integration' },
+    )
+  }
+}
 
 const check = (name, label, cmd, args, nice = true) => ({ name, label, cmd, args, nice })
 
@@ -122,13 +173,16 @@ function keychainStep() {
   if (!haveKeyring) {
     return vitestStep('keychain', 'keychain tests (no dbus-run-session/gnome-keyring here: they skip with a reason)', args)
   }
-  const step = vitestStep('keychain', 'keychain tests (private gnome-keyring)', args, (a) => [
-    'dbus-run-session',
-    ['--', 'sh', '-c', `echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; npx ${a.join(' ')}`],
-  ])
+  const step = vitestStep('keychain', 'keychain tests (private gnome-keyring)', args, {
+    wrap: (a) => [
+      'dbus-run-session',
+      ['--', 'sh', '-c', `echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; npx ${a.join(' ')}`],
+    ],
+  })
   return { ...step, env: { XDG_DATA_HOME: join(tmp, 'xdg-data') } }
 }
 
+const INTEGRATION = Symbol('integration shares')
 const BUILD = check('build', 'build (renderer for browser-mode tests, CLI bundle)', 'npm', ['run', 'build'], false)
 const LANES = [
   [
@@ -139,13 +193,21 @@ const LANES = [
     check('code-sizes', 'code sizes (files <= 400 lines, functions <= 80)', 'node', ['scripts/code-sizes.mjs']),
     check('knip', 'knip (no unused files, exports or dependencies)', npx, ['knip', '--no-progress']),
   ],
-  [tier('integration')],
-  [tier('e2e')],
+  [INTEGRATION],
+  [tier('e2e'), INTEGRATION],
 ]
 
-async function lane(steps) {
+/** A lane's steps; INTEGRATION stands for shares of that tier until none is left. */
+function* stepsOf(planned) {
+  for (const step of planned) {
+    if (step === INTEGRATION) yield* integrationShares()
+    else yield step
+  }
+}
+
+async function lane(planned) {
   let ok = true
-  for (const step of steps) {
+  for (const step of stepsOf(planned)) {
     console.log(`\n--- ${step.label}: started (${((Date.now() - began) / 1000).toFixed(0)} s in)`)
     ok = (await run(step)) && ok
   }
@@ -158,6 +220,7 @@ ok = (await Promise.all(LANES.map(lane))).every(Boolean) && ok
 if (existsSync(join(root, 'vitest.keychain.config.ts'))) ok = (await run(keychainStep())) && ok
 
 rmSync(tmp, { recursive: true, force: true })
+writeFileSync(fileTimesPath, JSON.stringify({ ...lastFileTimes, ...fileTimes }, null, 1))
 console.log('\nthe 20 slowest tests:')
 for (const { ms, name } of timings.sort((a, b) => b.ms - a.ms).slice(0, 20)) {
   console.log(`${(ms / 1000).toFixed(1).padStart(7)} s  ${name}`)

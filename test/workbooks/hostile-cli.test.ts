@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync, existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ensureAppBuilt } from '../e2e/support'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 import { makeXlsx, makeZip, sheetXml, xlsxEntries } from './support/zip'
 
@@ -34,10 +35,8 @@ let sandbox: TestSandbox
 beforeAll(async () => {
   if (tools.length) return
   mkdirSync(home)
-  const built = spawnSync(process.execPath, [join(root, 'scripts/build-cli.mjs')], {
-    encoding: 'utf8',
-  })
-  if (built.status !== 0) throw new Error(`building the CLI failed: ${built.stderr}`)
+  // Built when a source is newer, never in the middle of another file's use of out/cli.
+  ensureAppBuilt()
   sandbox = await startTestSandbox()
 }, 120_000)
 afterAll(() => sandbox?.close())

@@ -42,6 +42,11 @@ function workerEntry(): WorkerEntry | null {
       const file = fileURLToPath(new URL(built, import.meta.url))
       if (existsSync(file)) return { code: file, eval: false }
     }
+    // The source tree: the bundle the test run made (test/setup/built-workers.ts), else the
+    // source through tsx's loader.
+    const bundles = process.env.SKILL_RUNNER_BUILT_WORKERS
+    const bundle = bundles ? join(bundles, `${ENTRY}.js`) : ''
+    if (bundle && existsSync(bundle)) return { code: bundle, eval: false }
     const source = new URL(`./${ENTRY}.ts`, import.meta.url)
     if (!existsSync(fileURLToPath(source))) return null
     const tsx = createRequire(import.meta.url).resolve('tsx/package.json')

@@ -1,8 +1,9 @@
 /**
  * Runs one job in a worker thread, with progress, cancellation and a memory ceiling of its own.
  * The worker's entry (entry.ts) is found next to this module: built to JavaScript in the app
- * and the command line, TypeScript source (loaded through tsx) in tests. Where no worker entry
- * can be found or started (a bare library use), the job runs on the calling thread instead.
+ * and the command line; from the source tree, the bundle a test run made (named by
+ * SKILL_RUNNER_BUILT_WORKERS) or else the TypeScript source loaded through tsx. Where no worker
+ * entry can be found or started (a bare library use), the job runs on the calling thread.
  */
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -49,8 +50,9 @@ interface WorkerEntry {
 const BUILT_ENTRIES = ['./workbook-worker.js', '../workbook-worker.js', './worker.js'] as const
 
 /**
- * The worker file next to this module: built (.js) in the app and CLI, source (.ts) in tests.
- * Looked up for every job (a few file checks, nothing kept between calls).
+ * The worker file next to this module: built (.js) in the app and CLI, else (the source tree)
+ * the test run's bundle or the source (.ts). Looked up for every job (a few file checks,
+ * nothing kept between calls).
  */
 function workerEntry(): WorkerEntry | null {
   try {
@@ -58,7 +60,11 @@ function workerEntry(): WorkerEntry | null {
       const file = fileURLToPath(new URL(name, import.meta.url))
       if (existsSync(file)) return { code: file, eval: false }
     }
-    // The source tree (tests, tsx): load entry.ts through tsx's loader.
+    // The source tree: the bundle the test run made (test/setup/built-workers.ts), else entry.ts
+    // through tsx's loader.
+    const bundles = process.env.SKILL_RUNNER_BUILT_WORKERS
+    if (bundles && existsSync(join(bundles, 'worker.js')))
+      return { code: join(bundles, 'worker.js'), eval: false }
     const source = new URL('./entry.ts', import.meta.url)
     if (existsSync(fileURLToPath(source))) {
       const pkg = createRequire(import.meta.url).resolve('tsx/package.json')
