@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { batchRowStates, failedFirst, tallyOf } from '../../src/core/flows/batch/row-states'
 import { paidBeforeOf } from '../../src/core/flows/spend/batch-plans'
-import { Batches, type BatchState } from '../../src/core/flows/batch/batches'
+import { Batches, storedFreshMs, type BatchState } from '../../src/core/flows/batch/batches'
 import type { Connection } from '../../src/core/environments/connection'
 import { openDb } from '../../src/core/storage/db'
 import type { BatchSend, RunOutcomes } from '../../src/core/storage/tables/batches'
@@ -350,6 +350,36 @@ it('takes the rows the watcher has just stored of a run, rather than reading its
   run = ended
   expect(await counts()).toMatchObject({ succeeded: 2 })
   expect(reads).toBe(3)
+  db.close()
+})
+
+it('takes a stored reading for longer the bigger its run, and never for its end', async () => {
+  expect([2, 1000, 3000, 6000, 100_000].map(storedFreshMs)).toEqual([
+    10_000, 10_000, 30_000, 60_000, 60_000,
+  ])
+  const db = historyWithOneRun('sr-batch-fresh-')
+  const rows = new RunRowsTable(db)
+  let later = 0
+  const history = { keptVersions: () => new Map(), seenRun: () => null }
+  const batches = new Batches(db, history, rows, () => Date.now() + later)
+  let reads = 0
+  const client = {
+    async readRun(_runId: string, open: () => RunDetailSink) {
+      reads += 1
+      open()
+      return { run: { runId: 'run_a', status: 'running', updatedAtUnix: 1 }, market: undefined }
+    },
+  }
+  const connection = { historyKey: 'o', client } as unknown as Connection
+  const batchId = batches.ofRun('o', 'run_a')!.id
+  await readStoredRun(client, rows, { historyKey: 'o', runId: 'run_a', keepUpTo: 0 })
+  // The batch's run has 2 rows: its reading stands for 10 s.
+  later = 9_000
+  await batches.state(connection, batchId)
+  expect(reads).toBe(1)
+  later = 11_000
+  await batches.state(connection, batchId)
+  expect(reads).toBe(2)
   db.close()
 })
 

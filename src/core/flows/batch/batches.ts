@@ -127,8 +127,17 @@ export async function outcomesOf(detail: RunParts, rowCount: number): Promise<Ru
   }
 }
 
-/** How long a run's detail stored by this engine stands for the service's, for a batch's state. */
-const STORED_FRESH_MS = 10_000
+/**
+ * How long a run's detail stored by this engine stands for the service's, for a batch's state,
+ * by the run's rows: 10 s, 10 ms a row past 1,000 rows, at most a minute. A run's page asks for
+ * its batch at each update of any part, so each part still going was read again whenever its
+ * reading was 10 s old: in `big-run-100k` (ten parts of 10,000 rows, details of about 25 MB)
+ * the page's parts made most of 315 detail reads while one part's page was open, and the open
+ * part's looks waited behind them. A reading never stands for a run's end (upToDate).
+ */
+export function storedFreshMs(rowCount: number): number {
+  return Math.min(60_000, Math.max(10_000, rowCount * 10))
+}
 
 /** Batch states kept for the batch page's windows of rows; a few, each dropped when it changes. */
 const KEPT_STATES = 4
@@ -151,6 +160,7 @@ export class Batches {
     private readonly db: Db,
     private readonly history: Pick<History, 'keptVersions' | 'seenRun'>,
     rows?: RunRowsTable,
+    private readonly now: () => number = Date.now,
   ) {
     this.table = new BatchesTable(db)
     this.rows = rows ?? new RunRowsTable(db)
@@ -238,7 +248,7 @@ export class Batches {
   /**
    * Reads a run's detail into the history as it arrives and keeps what it says of each row,
    * going through its rows and outputs a page at a time: a run of 100,000 rows is never held.
-   * A reading stored by this engine less than STORED_FRESH_MS ago is taken instead (the watcher
+   * A reading stored by this engine less than storedFreshMs ago is taken instead (the watcher
    * of the run's open page has just read it; reading it again doubled each look's work), unless
    * the history has since seen the run move on (its end, above all: the page asks once more when
    * the run ends, and must not be answered from a reading of it still going); outcomes already
@@ -255,7 +265,7 @@ export class Batches {
     let reading = this.rows.lastReading(historyKey, runId)
     if (
       reading &&
-      Date.now() - reading.atMs < STORED_FRESH_MS &&
+      this.now() - reading.atMs < storedFreshMs(rowCount) &&
       this.upToDate(historyKey, reading.run)
     ) {
       if (this.outcomesFrom.get(key) === reading.seq) return
