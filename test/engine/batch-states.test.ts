@@ -367,7 +367,8 @@ it('takes a stored reading for longer the bigger its run, and never for its end'
     async readRun(_runId: string, open: () => RunDetailSink) {
       reads += 1
       open()
-      return { run: { runId: 'run_a', status: 'running', updatedAtUnix: 1 }, market: undefined }
+      const run = { runId: 'run_a', status: 'running', updatedAtUnix: 1 } as RunSummary
+      return { run, market: undefined }
     },
   }
   const connection = { historyKey: 'o', client } as unknown as Connection
