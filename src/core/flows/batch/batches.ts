@@ -229,7 +229,7 @@ export class Batches {
           mapping: sheet?.mapping ?? {},
           inputFilename: sheet?.fileName ?? '',
           sheetRows: sheet?.sheetRows ?? [],
-          createdAtMs: Date.now(),
+          createdAtMs: this.now(),
         })
       } else if (link.sheet) {
         this.table.complete(id, link.sheet.sheet, link.sheet.mapping, link.sheet.sheetRows)
@@ -242,7 +242,7 @@ export class Batches {
 
   /** Keeps what a run's detail says of each row, for the batches it is in. */
   async recordOutcomes(historyKey: string, detail: RunParts, rowCount: number): Promise<void> {
-    this.table.putOutcomes(historyKey, await outcomesOf(detail, rowCount), Date.now())
+    this.table.putOutcomes(historyKey, await outcomesOf(detail, rowCount), this.now())
   }
 
   /**
