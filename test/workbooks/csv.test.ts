@@ -1,4 +1,7 @@
 // csv as Excel, LibreOffice and others save it: encodings, line ends, separators.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readInputWorkbook } from '../../src/core/workbooks'
 
@@ -45,6 +48,38 @@ describe('csv encodings', () => {
     // Windows-1252's own letters (€, curly quotes) come out right.
     const cp1252 = await read(Buffer.from([0x41, 0x0a, 0x80, 0x20, 0x93, 0x78, 0x94, 0x0a]))
     expect(cp1252.rows).toEqual([{ A: '€ “x”' }])
+  })
+
+  it('tells UTF-8 from Windows-1252 when a character falls on a 1 MB piece boundary of a file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'csv-encoding-'))
+    try {
+      // The header and one row whose long cell puts "é" (2 bytes), "€" (3) or "𝄞" (4) across the
+      // first piece's end, each byte of it at a time; then the same with its last byte broken.
+      const header = 'Name\n'
+      for (const char of ['é', '€', '𝄞']) {
+        const bytes = Buffer.from(char)
+        for (let before = 1; before < bytes.length; before += 1) {
+          const filler = 'a'.repeat(1024 * 1024 - header.length - before)
+          const good = Buffer.concat([Buffer.from(header + filler), bytes, Buffer.from('\n')])
+          const path = join(dir, `good-${bytes.length}-${before}.csv`)
+          writeFileSync(path, good)
+          const result = await readInputWorkbook({ path }, null)
+          expect(result.notices?.[0]).toMatch(/^Read as UTF-8 text/)
+          expect(result.rows[0]!.Name).toBe(filler + char)
+          const broken = Buffer.from(good)
+          broken[good.length - 2] = 0x41
+          writeFileSync(path, broken)
+          const latin = await readInputWorkbook({ path }, null)
+          expect(latin.notices?.[0]).toMatch(/^Read as Windows-1252/)
+        }
+      }
+      // A character cut by the end of the file is not UTF-8 either.
+      const cut = join(dir, 'cut.csv')
+      writeFileSync(cut, Buffer.concat([Buffer.from('Name\nab'), Buffer.from('€').subarray(0, 2)]))
+      expect((await readInputWorkbook({ path: cut }, null)).notices?.[0]).toMatch(/^Read as Windows-1252/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('never passes a replacement character on silently', async () => {

@@ -20,6 +20,12 @@ export interface ByteSource {
   readAt(position: number, length: number): Promise<Buffer>
   /** The bytes from `start` (inclusive) to `end` (exclusive), in chunks. */
   chunks(start: number, end: number, chunkBytes?: number): AsyncGenerator<Buffer>
+  /**
+   * The same bytes, read into one buffer again and again: each piece holds only until the next
+   * is asked for. For a reader done with a piece before it asks for the next (a text decoder),
+   * so that reading a big file leaves no trail of buffers behind it for the collector.
+   */
+  pieces(start: number, end: number, chunkBytes?: number): AsyncGenerator<Buffer>
   close(): Promise<void>
 }
 
@@ -79,7 +85,8 @@ export async function openByteSource(source: WorkbookSource): Promise<ByteSource
 
 function memorySource(bytes: Uint8Array): ByteSource {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  return {
+  // Pieces of bytes in memory are views of them: nothing is read or kept.
+  const source: Omit<ByteSource, 'pieces'> = {
     size: buffer.length,
     readAt: async (position, length) =>
       buffer.subarray(clamp(position, buffer.length), clamp(position + length, buffer.length)),
@@ -90,6 +97,7 @@ function memorySource(bytes: Uint8Array): ByteSource {
     },
     close: async () => {},
   }
+  return { ...source, pieces: source.chunks }
 }
 
 function clamp(n: number, max: number) {
@@ -97,10 +105,10 @@ function clamp(n: number, max: number) {
 }
 
 function fileSource(handle: FileHandle, size: number): ByteSource {
-  const readAt = async (position: number, length: number) => {
+  const readAt = async (position: number, length: number, into?: Buffer) => {
     const wanted = clamp(position + length, size) - clamp(position, size)
     if (wanted <= 0) return Buffer.alloc(0)
-    const buffer = Buffer.allocUnsafe(wanted)
+    const buffer = into ?? Buffer.allocUnsafe(wanted)
     let filled = 0
     while (filled < wanted) {
       const { bytesRead } = await handle.read(buffer, filled, wanted - filled, position + filled)
@@ -119,6 +127,16 @@ function fileSource(handle: FileHandle, size: number): ByteSource {
         if (chunk.length === 0) return
         at += chunk.length
         yield chunk
+      }
+    },
+    async *pieces(start, end, chunkBytes = 256 * 1024) {
+      const stop = clamp(end, size)
+      const into = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, stop - clamp(start, stop))))
+      for (let at = clamp(start, stop); at < stop;) {
+        const piece = await readAt(at, Math.min(into.length, stop - at), into)
+        if (piece.length === 0) return
+        at += piece.length
+        yield piece
       }
     },
     close: () => handle.close(),

@@ -44,7 +44,7 @@ export async function readCsvBytes(
   const decoder = new TextDecoder(encoding.label, { fatal: true, ignoreBOM: true })
   const parser = new CsvParser(name, sink)
   try {
-    for await (const chunk of bytes.chunks(encoding.bom, bytes.size)) {
+    for await (const chunk of bytes.pieces(encoding.bom, bytes.size)) {
       const text = decoder.decode(chunk, { stream: true })
       if (text) parser.take(text)
     }
