@@ -13,10 +13,14 @@
  * `skill-runner env rows` does, so a larger sheet is planned in parts of that size.
  * BIG_RUN_ALLOC_PROF=FILE writes what was allocated while the sheet was sent, garbage included,
  * as a .heapprofile; BIG_RUN_SNAPSHOT_OVER_MB=N one heap snapshot when N MB are first in use.
+ * BIG_RUN_EXTERNAL_PROBE=N collects the garbage whenever V8's external memory passes N MB and
+ * prints it before and after (with BIG_RUN_EXTERNAL_SNAPSHOT=1, one heap snapshot the first time
+ * N MB are still held after a collection: its ArrayBuffers' retainers name who holds them).
  */
 import { createInterface } from 'node:readline'
 import { join } from 'node:path'
-import { writeHeapSnapshot } from 'node:v8'
+import { setFlagsFromString, writeHeapSnapshot } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { Session } from 'node:inspector'
 import { writeFileSync } from 'node:fs'
 import { createEngine } from '../src/core/engine'
@@ -107,11 +111,35 @@ let lastLook = performance.now()
 /** BIG_RUN_SNAPSHOT_OVER_MB=N: one heap snapshot (in the working folder) the first time N MB are used. */
 const snapshotOverMb = Number(process.env.BIG_RUN_SNAPSHOT_OVER_MB ?? 0)
 let snapshotTaken = false
+/**
+ * BIG_RUN_EXTERNAL_PROBE=N: each time V8's external memory (ArrayBuffers) passes N MB, a full
+ * collection, and the external memory before and after it printed: garbage not yet collected, or
+ * buffers something still holds.
+ */
+const probeOverMb = Number(process.env.BIG_RUN_EXTERNAL_PROBE ?? 0)
+let collect: (() => void) | undefined
+function probeExternal(external: number) {
+  if (!(probeOverMb > 0) || external < probeOverMb * 1048576) return
+  if (!collect) {
+    setFlagsFromString('--expose-gc')
+    collect = runInNewContext('gc') as () => void
+  }
+  collect()
+  const after = process.memoryUsage()
+  if (process.env.BIG_RUN_EXTERNAL_SNAPSHOT && !snapshotTaken && after.external >= probeOverMb * 1048576) {
+    snapshotTaken = true
+    console.error(`heap snapshot with external ${Math.round(after.external / 1048576)} MB: ${writeHeapSnapshot()}`)
+  }
+  console.error(
+    `external ${Math.round(external / 1048576)} MB in ${phase}; after a full collection ${Math.round(after.external / 1048576)} MB (array buffers ${Math.round(after.arrayBuffers / 1048576)})`,
+  )
+}
 const heapSampler = setInterval(() => {
   const now = performance.now()
   pauses.set(phase, Math.max(pauses.get(phase) ?? 0, Math.round(now - lastLook - 200)))
   lastLook = now
   const { heapTotal, heapUsed, external } = process.memoryUsage()
+  probeExternal(external)
   if (snapshotOverMb > 0 && !snapshotTaken && heapUsed > snapshotOverMb * 1024 * 1024) {
     snapshotTaken = true
     console.error(`heap snapshot at ${Math.round(heapUsed / 1048576)} MB used: ${writeHeapSnapshot()}`)
