@@ -93,6 +93,25 @@ it('reads every task and output back in pages, in order', () => {
   expect(first).toEqual({ ...output(0), inlineText: output(0).inlineText.slice(0, 7) })
 })
 
+it('counts a run’s tasks by status without reading them, some rows apart by row', () => {
+  // 'big' as the look before left it: 15 of the first 15,000 rows failed, the rest ran.
+  const tally = rows.taskTally(KEY, 'big', [7, 8, 19_999, 25_000])
+  expect(new Map(tally.byStatus)).toEqual(
+    new Map([
+      ['succeeded', 15_000 - 15 - 1],
+      ['failed', 15 - 1],
+      ['running', ROWS - 15_000 - 1],
+    ]),
+  )
+  expect(tally.apart).toEqual([
+    [7, 1],
+    [8, 1],
+    [19_999, 1],
+  ])
+  expect(tally.lastRow).toBe(ROWS - 1)
+  expect(rows.taskTally(KEY, 'none', []).lastRow).toBe(-1)
+})
+
 it('keeps a small run whole for its caller, and runs apart from each other', () => {
   const sink = new StoringSink(rows, KEY, 'small', 10)
   for (let i = 0; i < 3; i++) sink.task(task(i, 'succeeded'))

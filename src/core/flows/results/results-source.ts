@@ -28,7 +28,7 @@ export interface ResultsPart {
 /** Where the rows are read from. */
 export interface ResultsStore {
   historyKey: string
-  rows: Pick<RunRowsTable, 'tasksOfRows' | 'outputPages' | 'output' | 'tasksOf' | 'outputPorts'>
+  rows: Pick<RunRowsTable, 'tasksOfRows' | 'outputPages' | 'output' | 'taskTally' | 'outputPorts'>
   journal: Pick<Submissions, 'rowsWindow'>
 }
 
@@ -66,26 +66,31 @@ function portOf(artifact: Artifact): string {
   return artifact.portName || 'output'
 }
 
-function countTask(tasks: TaskCounts, task: RunTask) {
-  tasks.all += 1
-  if (task.status === 'succeeded') tasks.succeeded += 1
-  else if (task.status === 'failed') tasks.failed += 1
-  else if (task.status === 'cancelled') tasks.cancelled += 1
+function countTasks(tasks: TaskCounts, status: string, n: number) {
+  tasks.all += n
+  if (status === 'succeeded') tasks.succeeded += n
+  else if (status === 'failed') tasks.failed += n
+  else if (status === 'cancelled') tasks.cancelled += n
 }
 
-/** A part's ports, its shown tasks counted, and how many lines it has; one pass over its tasks. */
+/**
+ * A part's ports, its shown tasks counted, and how many lines it has, counted by the history
+ * (a part's 10,000 tasks are not read for it). A row sent again counts as its kept version, once
+ * for each task the part had for it.
+ */
 function overview(store: ResultsStore, part: ResultsPart, tasks: TaskCounts) {
   const { runId } = part.run
-  const outputs = store.rows.outputPorts(store.historyKey, runId, [...part.kept.keys()])
+  const keptRows = [...part.kept.keys()]
+  const outputs = store.rows.outputPorts(store.historyKey, runId, keptRows)
   const ports = outputs.ports.map((port) => port || 'output')
   for (const kept of part.kept.values()) ports.push(...kept.artifacts.map(portOf))
-  let lastRow = outputs.lastRow
-  for (const task of store.rows.tasksOf(store.historyKey, runId)) {
-    lastRow = Math.max(lastRow, task.sourceRowIndex)
-    const kept = part.kept.get(task.sourceRowIndex)
-    if (!kept) countTask(tasks, task)
-    else if (kept.task) countTask(tasks, kept.task)
+  const tally = store.rows.taskTally(store.historyKey, runId, keptRows)
+  for (const [status, n] of tally.byStatus) countTasks(tasks, status, n)
+  for (const [row, n] of tally.apart) {
+    const shown = part.kept.get(row)?.task
+    if (shown) countTasks(tasks, shown.status, n)
   }
+  const lastRow = Math.max(outputs.lastRow, tally.lastRow)
   return { ports, lines: Math.max(part.submission?.rowCount ?? 0, lastRow + 1) }
 }
 
@@ -187,7 +192,8 @@ function idsByRow(
   kept: Map<number, KeptRow>,
 ): Map<number, string[]> {
   const ids = new Map<number, string[]>()
-  for (const page of rows.outputPages(historyKey, runId))
+  // Ids only: no output's text is read here (a part's texts are tens of MB).
+  for (const page of rows.outputPages(historyKey, runId, 500, 0))
     for (const { sourceRowIndex: row, artifactId } of page) {
       if (kept.has(row)) continue
       const list = ids.get(row)

@@ -317,6 +317,40 @@ export class RunRowsTable {
     return { ports: ports.map((p) => p.port_name), lastRow: last?.n ?? -1 }
   }
 
+  /**
+   * A run's tasks counted by status without reading them, and its last row; the tasks of the
+   * `apart` rows are left out of the counts and counted by row instead.
+   */
+  taskTally(historyKey: string, runId: string, apart: readonly number[]) {
+    const where = 'origin = ? AND run_id = ? AND source_row_index'
+    const params = [historyKey, runId, JSON.stringify(apart)]
+    const byStatus = selectRows(
+      this.db,
+      z.object({ status: z.string(), n: z.number().int() }),
+      `SELECT status, COUNT(*) AS n FROM run_tasks
+       WHERE ${where} NOT IN (SELECT value FROM json_each(?)) GROUP BY status`,
+      params,
+    )
+    const apartRows = selectRows(
+      this.db,
+      z.object({ row: z.number().int(), n: z.number().int() }),
+      `SELECT source_row_index AS row, COUNT(*) AS n FROM run_tasks
+       WHERE ${where} IN (SELECT value FROM json_each(?)) GROUP BY source_row_index`,
+      params,
+    )
+    const last = selectRow(
+      this.db,
+      z.object({ n: z.number().int().nullable() }),
+      'SELECT MAX(source_row_index) AS n FROM run_tasks WHERE origin = ? AND run_id = ?',
+      [historyKey, runId],
+    )
+    return {
+      byStatus: byStatus.map(({ status, n }) => [status, n] as const),
+      apart: apartRows.map(({ row, n }) => [row, n] as const),
+      lastRow: last?.n ?? -1,
+    }
+  }
+
   /** Every task of a run in row order, read a page at a time each time it is gone through. */
   tasksOf(historyKey: string, runId: string): Iterable<RunTask> {
     return flattened(() => this.taskPages(historyKey, runId))
