@@ -88,6 +88,10 @@ it('reads every task and output back in pages, in order', () => {
   expect(outputs.map((a) => a.artifactId)).toEqual(
     Array.from({ length: 15_000 }, (_, i) => `a${i}`),
   )
+  // Ids alone, with their rows, in the same order.
+  expect([...rows.outputIdPages(KEY, 'big', 700)].flat()).toEqual(
+    outputs.map(({ artifactId, sourceRowIndex }) => ({ artifactId, sourceRowIndex })),
+  )
   // For previews: each text cut to its first characters, the rest of each output as stored.
   const [first] = rows.outputsOf(KEY, 'big', 7)
   expect(first).toEqual({ ...output(0), inlineText: output(0).inlineText.slice(0, 7) })

@@ -15,6 +15,7 @@ const UNDO: Record<number, string> = {
   9: 'DROP TABLE usage_runs; DROP TABLE usage_limits;',
   10: 'DROP TABLE run_tasks; DROP TABLE run_outputs;',
   11: 'DROP TABLE submission_rows; ALTER TABLE submissions DROP COLUMN rows_sha256;',
+  12: 'DROP INDEX run_outputs_rows;',
 }
 
 export function rollBackTo(db: Db, version: number): void {

@@ -272,6 +272,12 @@ const MIGRATIONS: string[] = [
   );
   ALTER TABLE submissions ADD COLUMN rows_sha256 TEXT NOT NULL DEFAULT '';
   `,
+  // 13: a run's outputs by row and port, without their texts: the results workbook's ports and
+  // last row were a scan of every output's text (a part of 10,000 inline outputs is 20 MB)
+  `
+  CREATE INDEX IF NOT EXISTS run_outputs_rows
+    ON run_outputs (origin, run_id, source_row_index, port_name, seq);
+  `,
 ]
 
 export const SCHEMA_VERSION = MIGRATIONS.length

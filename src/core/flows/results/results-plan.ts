@@ -21,6 +21,7 @@ import {
   statusTone,
 } from '../../../shared/format'
 import type { Connection } from '../../environments/connection'
+import { breather } from '../../service/limits'
 import type { PlanCell, PlanRow, ResultsPlan } from '../../workbooks'
 import type { RunDownload } from '../downloads/downloads'
 import { REDO_HEADER } from './redo-column'
@@ -69,11 +70,19 @@ function fileLink(workbookDir: string, path: string): { text: string; hyperlink:
   return { text: basename(path), hyperlink: encodeURI(rel) }
 }
 
-/** Every field key of the submitted rows, in the order they first appear. */
-function inputKeysOf(rows: Iterable<InputRow>): string[] {
+/**
+ * Every field key of the submitted rows, in the order they first appear. A batch's rows are
+ * 100,000 read from the history: the engine's other work gets its turns while they are gone
+ * through.
+ */
+async function inputKeysOf(rows: Iterable<InputRow>): Promise<string[]> {
   const keys: string[] = []
-  for (const row of rows)
+  const breathe = breather()
+  for (const row of rows) {
     for (const key of Object.keys(row)) if (!keys.includes(key)) keys.push(key)
+    const turn = breathe()
+    if (turn) await turn
+  }
   return keys
 }
 
@@ -162,11 +171,11 @@ export interface PlannedResults {
   rows: Iterable<PlanRow>
 }
 
-export function resultsPlan(input: ResultsInput): PlannedResults {
+export async function resultsPlan(input: ResultsInput): Promise<PlannedResults> {
   const { source } = input
   const numbering = source.numbering
   const ports = source.ports
-  const inputKeys = inSheetOrder(inputKeysOf(source.inputs()), input.userColumns)
+  const inputKeys = inSheetOrder(await inputKeysOf(source.inputs()), input.userColumns)
   const saved: SavedOutputs = {
     dir: input.workbookDir,
     path: input.savedPath,

@@ -28,7 +28,7 @@ export interface ResultsPart {
 /** Where the rows are read from. */
 export interface ResultsStore {
   historyKey: string
-  rows: Pick<RunRowsTable, 'tasksOfRows' | 'outputPages' | 'output' | 'taskTally' | 'outputPorts'>
+  rows: Pick<RunRowsTable, 'tasksOfRows' | 'outputIdPages' | 'output' | 'taskTally' | 'outputPorts'>
   journal: Pick<Submissions, 'rowsWindow'>
 }
 
@@ -192,8 +192,7 @@ function idsByRow(
   kept: Map<number, KeptRow>,
 ): Map<number, string[]> {
   const ids = new Map<number, string[]>()
-  // Ids only: no output's text is read here (a part's texts are tens of MB).
-  for (const page of rows.outputPages(historyKey, runId, 500, 0))
+  for (const page of rows.outputIdPages(historyKey, runId))
     for (const { sourceRowIndex: row, artifactId } of page) {
       if (kept.has(row)) continue
       const list = ids.get(row)

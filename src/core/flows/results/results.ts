@@ -264,7 +264,7 @@ async function planResults(
     schema && submission
       ? await userColumnsOf(services.mappings, historyKey, submission, schema, options.signal)
       : undefined
-  const plan = resultsPlan({
+  const plan = await resultsPlan({
     source: storedSource(store, parts, asked),
     download,
     savedPath,

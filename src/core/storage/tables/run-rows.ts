@@ -13,7 +13,7 @@
 import * as z from 'zod'
 import type { Artifact, RunSummary, RunTask } from '../../../shared/contract'
 import { transaction, type Db } from '../db'
-import { selectRow, selectRows } from '../read-row'
+import { columns, selectRow, selectRows } from '../read-row'
 
 const taskRow = z.object({
   task_id: z.string(),
@@ -42,6 +42,9 @@ const countRow = z.object({ n: z.number().int() })
 const addressRow = z.object({ artifact_id: z.string(), access_url: z.string() })
 
 const TASK_COLUMNS = 'task_id, status, source_row_index, artifact_count, error_message'
+
+const outputIdRow = columns({ artifact_id: 'text', source_row_index: 'number', seq: 'number' })
+export type OutputId = Pick<Artifact, 'artifactId' | 'sourceRowIndex'>
 const OUTPUT_COLUMNS =
   'artifact_id, task_id, step_id, port_name, source_row_index, mime_type, access_url, inline_text, created_at_unix'
 
@@ -348,6 +351,25 @@ export class RunRowsTable {
       byStatus: byStatus.map(({ status, n }) => [status, n] as const),
       apart: apartRows.map(({ row, n }) => [row, n] as const),
       lastRow: last?.n ?? -1,
+    }
+  }
+
+  /**
+   * A run's output ids with their rows, in the service's order, a page at a time: no text and
+   * nothing else of an output is read (see run_outputs_rows).
+   */
+  *outputIdPages(historyKey: string, runId: string, pageSize = 2000): Generator<OutputId[]> {
+    for (let after = -1; ;) {
+      const page = selectRows(
+        this.db,
+        outputIdRow,
+        `SELECT artifact_id, source_row_index, seq FROM run_outputs
+         WHERE origin = ? AND run_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+        [historyKey, runId, after, pageSize],
+      )
+      if (page.length === 0) return
+      yield page.map((o) => ({ artifactId: o.artifact_id, sourceRowIndex: o.source_row_index }))
+      after = page.at(-1)!.seq
     }
   }
 
