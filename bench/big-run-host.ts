@@ -11,7 +11,8 @@
  * comes; under `first byte PHASE`, until the answer's first byte), by phase, `bridge VERB ARGS` calls a Bridge verb as the desktop window does (over IPC,
  * where a file goes by its path) and prints `bridge ANSWER`, `quit` stops. BIG_RUN_PART_ROWS sets the environment's rows per request, as
  * `skill-runner env rows` does, so a larger sheet is planned in parts of that size.
- * BIG_RUN_ALLOC_PROF=FILE writes what was allocated while the sheet was sent, garbage included,
+ * BIG_RUN_ALLOC_PROF=FILE writes what was allocated while the sheet was sent (or in the phases
+ * whose names start with BIG_RUN_ALLOC_PHASE), garbage included,
  * as a .heapprofile; BIG_RUN_SNAPSHOT_OVER_MB=N one heap snapshot when N MB are first in use.
  * BIG_RUN_EXTERNAL_PROBE=N collects the garbage whenever V8's external memory passes N MB and
  * prints it before and after (with BIG_RUN_EXTERNAL_SNAPSHOT=1, one heap snapshot the first time
@@ -158,6 +159,8 @@ const heapSampler = setInterval(() => {
  * (V8's sampling heap profiler, one sample per 64 KB), written to FILE as a .heapprofile.
  */
 const allocProfile = process.env.BIG_RUN_ALLOC_PROF
+/** The phase profiled: the first whose name starts with BIG_RUN_ALLOC_PHASE (else sending). */
+const allocPhase = process.env.BIG_RUN_ALLOC_PHASE ?? 'sending'
 let inspector: Session | undefined
 let allocProfiled = false
 async function allocationProfile(now: string) {
@@ -166,7 +169,7 @@ async function allocationProfile(now: string) {
     new Promise<unknown>((resolve, reject) =>
       inspector!.post(method, params, (error, answer) => (error ? reject(error) : resolve(answer))),
     )
-  if (now.startsWith('sending') && !inspector && !allocProfiled) {
+  if (now.startsWith(allocPhase) && !inspector && !allocProfiled) {
     inspector = new Session()
     inspector.connect()
     await post('HeapProfiler.startSampling', {
@@ -174,7 +177,7 @@ async function allocationProfile(now: string) {
       includeObjectsCollectedByMajorGC: true,
       includeObjectsCollectedByMinorGC: true,
     })
-  } else if (inspector && !now.startsWith('sending')) {
+  } else if (inspector && !now.startsWith(allocPhase)) {
     const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: unknown }
     writeFileSync(allocProfile, JSON.stringify(profile))
     inspector.disconnect()

@@ -192,7 +192,8 @@ export async function pilotRest(
   runId: string,
   signal?: AbortSignal,
 ): Promise<PilotRest | null> {
-  const pilot = services.submissions.byRun(connection.historyKey, runId)
+  // Its journal entry without its rows: the run's page asks at each of its updates.
+  const pilot = services.submissions.sheetOfRun(connection.historyKey, runId)
   if (!pilot || pilot.workbookRows === 0 || pilot.rowNumbers.length === 0) return null
   if (!pilot.inputPath && !pilot.inputCopyPath) return null
   const batch = services.batches.ofRun(connection.historyKey, runId)
