@@ -353,7 +353,7 @@ it('takes the rows the watcher has just stored of a run, rather than reading its
   db.close()
 })
 
-it('takes a stored reading for longer the bigger its run, and never for its end', async () => {
+it('takes a stored reading for longer the bigger its run, never for its end, and makes no state again from it', async () => {
   expect([2, 1000, 3000, 6000, 100_000].map(storedFreshMs)).toEqual([
     10_000, 10_000, 30_000, 60_000, 60_000,
   ])
@@ -376,11 +376,15 @@ it('takes a stored reading for longer the bigger its run, and never for its end'
   await readStoredRun(client, rows, { historyKey: 'o', runId: 'run_a', keepUpTo: 0 })
   // The batch's run has 2 rows: its reading stands for 10 s.
   later = 9_000
-  await batches.state(connection, batchId)
+  const first = await batches.state(connection, batchId)
   expect(reads).toBe(1)
+  // Nothing new read: the state made from the same reading is given again, not made anew.
+  later = 9_500
+  expect(await batches.state(connection, batchId)).toBe(first)
   later = 11_000
-  await batches.state(connection, batchId)
+  const after = await batches.state(connection, batchId)
   expect(reads).toBe(2)
+  expect(after).not.toBe(first)
   db.close()
 })
 

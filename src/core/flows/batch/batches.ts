@@ -146,8 +146,8 @@ export class Batches {
   private readonly table: BatchesTable
   private readonly rows: RunRowsTable
   /**
-   * The last states read without asking the service, by batch, with the mark of what they were
-   * made from: the batch page asks for its rows a window at a time, hundreds of windows while a
+   * The last states made, by batch, with the mark of what they were made from (a state read
+   * when the service could not be reached is not kept): the batch page asks for its rows a window at a time, hundreds of windows while a
    * buyer drags the scroll bar, and working out a 100,000-row state for each took the engine's
    * thread for seconds in all. A state is used again only while nothing it was made from changed.
    */
@@ -317,22 +317,11 @@ export class Batches {
     const runIds = runs.map((s) => s.runId)
     const previews = options.previews === true
     const chosen = this.chosenVersions(connection.historyKey, sends)
-    // Only a state read without asking the service is kept, so only such a read needs its mark.
-    const mark = options.offline
-      ? [
-          previews,
-          sends.map((s) => `${s.submissionId}:${s.state}:${s.runId}`).join(','),
-          [...chosen].join(','),
-          this.table.changeMark(connection.historyKey, batchId, runIds),
-        ].join('|')
-      : ''
-    const kept = this.kept.get(batchId)
-    if (mark && kept?.mark === mark) return kept.state
-    let outcomes = this.table.outcomes(connection.historyKey, runIds, previews)
     let stale = false
     if (!options.offline) {
+      const seen = this.table.outcomes(connection.historyKey, runIds)
       for (const send of sends) {
-        if (send.state !== 'accepted' || !send.runId || outcomes.get(send.runId)?.ended) continue
+        if (send.state !== 'accepted' || !send.runId || seen.get(send.runId)?.ended) continue
         try {
           await this.readOutcomes(connection, send.runId, send.rowCount, options.signal)
         } catch (error) {
@@ -340,8 +329,20 @@ export class Batches {
           stale = true
         }
       }
-      outcomes = this.table.outcomes(connection.historyKey, runIds, previews)
     }
+    // What the state is made from; a state made from the same is used again, read with the
+    // service or without: the page of a part asks at each update, and a reading of a part
+    // stands for up to a minute (storedFreshMs), so most asks find nothing new to make a
+    // 100,000-row state of again.
+    const mark = [
+      previews,
+      sends.map((s) => `${s.submissionId}:${s.state}:${s.runId}`).join(','),
+      [...chosen].join(','),
+      this.table.changeMark(connection.historyKey, batchId, runIds),
+    ].join('|')
+    const kept = this.kept.get(batchId)
+    if (!stale && kept?.mark === mark) return kept.state
+    const outcomes = this.table.outcomes(connection.historyKey, runIds, previews)
     const input = {
       sheetRows: batch.sheetRows,
       setAside: this.table.setAsideRows(batchId),
@@ -353,7 +354,7 @@ export class Batches {
     const tally = tallyOf(rows, failedFirst(input))
     const { recovered: _recovered, ...counts } = tally
     const state = { batch, sends, runs, rows, tally, counts, summary: batchSummary(tally), stale }
-    if (mark) this.keep(batchId, mark, state)
+    if (!stale) this.keep(batchId, mark, state)
     return state
   }
 
