@@ -140,7 +140,7 @@ const fileTimes = {}
 /**
  * The integration tier's files not yet taken, the slowest of the last run first (new ones before
  * them). A lane takes a quarter of what is left, counted in the files' last times (3 files and
- * 20 s at least): large shares while both lanes have long to go (each share is a vitest start
+ * 30 s at least): large shares while both lanes have long to go (each share is a vitest start
  * that loads the modules again, a few seconds), small ones at the end, so that the lane that ends
  * first waits little for the other. Counted in files, the first quarter (the slowest files) held
  * two thirds of the tier's time.
@@ -156,7 +156,7 @@ let sharesTaken = 0
 /** The next share's files, taken from the head of integrationLeft. */
 function nextShare() {
   const left = integrationLeft.reduce((sum, file) => sum + lastTime(file), 0)
-  const budget = Math.max(20_000, left / 4)
+  const budget = Math.max(30_000, left / 4)
   let count = 0
   let sum = 0
   while (count < integrationLeft.length && (count < 3 || sum + lastTime(integrationLeft[count]) <= budget)) {
