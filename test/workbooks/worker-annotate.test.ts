@@ -61,18 +61,19 @@ function millionRows(): Buffer {
     `<c r="${ref}" t="str"><v>${value.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</v></c>`
   const [head, tail] = sheetXml('|').split('|') as [string, string]
   const sheet = Buffer.allocUnsafe(110 * 1024 * 1024)
-  let at = sheet.latin1Write(head, 0)
+  let at = sheet.write(head, 0, 'latin1')
   at += sheet.write(
     `<row r="1">${headers.map((h, c) => text(`${String.fromCharCode(65 + c)}1`, h)).join('')}</row>`,
     at,
   )
   for (let r = 2; r <= 1_000_000; r += 1)
-    at += sheet.latin1Write(
+    at += sheet.write(
       `<row r="${r}">${text(`A${r}`, `row ${r - 1}`)}<c r="C${r}"><v>${r - 1}</v></c></row>`,
       at,
+      'latin1',
     )
   const last = `<row r="1000001">${text('A1000001', 'last row')}${text('C1000001', 'not a number')}</row>`
-  at += sheet.latin1Write(last + tail, at)
+  at += sheet.write(last + tail, at, 'latin1')
   const entries = xlsxEntries({ sheet: '' })
   const part = entries.findIndex((e) => e.name === 'xl/worksheets/sheet1.xml')
   entries[part] = { ...entries[part]!, data: sheet.subarray(0, at), level: 1 }
