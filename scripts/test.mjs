@@ -139,19 +139,37 @@ const fileTimes = {}
 
 /**
  * The integration tier's files not yet taken, the slowest of the last run first (new ones before
- * them). A lane takes a quarter of what is left (3 files at least): large shares while both
- * lanes have long to go (each share is a vitest start, a few seconds), small ones at the end, so
- * that the lane that ends first waits little for the other.
+ * them). A lane takes a quarter of what is left, counted in the files' last times (3 files and
+ * 30 s at least): large shares while both lanes have long to go (each share is a vitest start
+ * that loads the modules again, a few seconds), small ones at the end, so that the lane that ends
+ * first waits little for the other. Counted in files, the first quarter (the slowest files) held
+ * two thirds of the tier's time.
  */
 const integrationLeft = filesOf('integration').sort(
   (a, b) => (lastFileTimes[b] ?? Infinity) - (lastFileTimes[a] ?? Infinity),
 )
+/** A file new since the last run counts as this long. */
+const NEW_FILE_MS = 10_000
+const lastTime = (file) => lastFileTimes[file] ?? NEW_FILE_MS
 let sharesTaken = 0
+
+/** The next share's files, taken from the head of integrationLeft. */
+function nextShare() {
+  const left = integrationLeft.reduce((sum, file) => sum + lastTime(file), 0)
+  const budget = Math.max(30_000, left / 4)
+  let count = 0
+  let sum = 0
+  while (count < integrationLeft.length && (count < 3 || sum + lastTime(integrationLeft[count]) <= budget)) {
+    sum += lastTime(integrationLeft[count])
+    count += 1
+  }
+  return integrationLeft.splice(0, count)
+}
 
 /** Steps of the integration tier, a share at a time, until none is left. */
 function* integrationShares() {
   while (integrationLeft.length > 0) {
-    const files = integrationLeft.splice(0, Math.max(3, Math.ceil(integrationLeft.length / 4)))
+    const files = nextShare()
     sharesTaken += 1
     yield vitestStep(
       `integration-${sharesTaken}`,

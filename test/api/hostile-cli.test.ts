@@ -19,7 +19,11 @@ afterEach(async () => {
   service = undefined
 })
 
-/** The CLI from its source; on exit it prints its peak resident memory (MB) on stderr. */
+/**
+ * The CLI from its source; on exit it prints its peak resident memory on stderr: VmHWM, its own
+ * since it started, where Linux has it. A child's maxRSS starts at its parent's size when forked
+ * (400 MB for a vitest worker that ran other files first), so it is only the fallback.
+ */
 function runCliMeasured(
   args: string[],
 ): Promise<{ code: number | null; stderr: string; peakMb: number; seconds: number }> {
@@ -30,7 +34,10 @@ function runCliMeasured(
     }, 10).unref()
     const { runCli } = await import(${main})
     const code = await runCli(process.argv.slice(1))
-    process.stderr.write('peak-rss-kb ' + process.resourceUsage().maxRSS + '\\n')
+    const { existsSync, readFileSync } = await import('node:fs')
+    const status = existsSync('/proc/self/status') ? readFileSync('/proc/self/status', 'utf8') : ''
+    const peak = /VmHWM:\\s+(\\d+)/.exec(status)?.[1] ?? process.resourceUsage().maxRSS
+    process.stderr.write('peak-rss-kb ' + peak + '\\n')
     process.exit(code)`
   const home = mkdtempSync(join(tmpdir(), 'sr-hostile-cli-'))
   const started = Date.now()

@@ -7,6 +7,8 @@ export interface Entry {
   data: Buffer | string
   /** 0 stored, 8 deflated (default). */
   method?: 0 | 8
+  /** zlib's level for a deflated entry (its default when absent); 1 packs a big part fast. */
+  level?: number
   /** Sizes written in the central directory instead of the real ones. */
   fakeCompressedSize?: number
   fakeUncompressedSize?: number
@@ -24,7 +26,7 @@ export function makeZip(entries: Entry[], options: ZipOptions = {}): Buffer {
   for (const entry of entries) {
     const raw = Buffer.isBuffer(entry.data) ? entry.data : Buffer.from(entry.data, 'utf8')
     const method = entry.method ?? 8
-    const packed = method === 8 ? deflateRawSync(raw) : raw
+    const packed = method === 8 ? deflateRawSync(raw, { level: entry.level ?? -1 }) : raw
     const name = Buffer.from(entry.name, 'utf8')
     const crc = crc32(raw)
     const local = Buffer.alloc(30)
