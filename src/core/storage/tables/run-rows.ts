@@ -13,64 +13,23 @@
 import * as z from 'zod'
 import type { Artifact, RunSummary, RunTask } from '../../../shared/contract'
 import { transaction, type Db } from '../db'
-import { columns, selectRow, selectRows } from '../read-row'
+import { selectRow, selectRows } from '../read-row'
+import {
+  addressRow,
+  countRow,
+  flattened,
+  OUTPUT_COLUMNS,
+  outputIdRow,
+  outputOf,
+  outputPageRow,
+  outputRow,
+  TASK_COLUMNS,
+  taskOf,
+  taskRow,
+  type OutputId,
+} from './run-row-columns'
 
-const taskRow = z.object({
-  task_id: z.string(),
-  status: z.string(),
-  source_row_index: z.number().int(),
-  artifact_count: z.number().int(),
-  error_message: z.string(),
-})
-
-const outputRow = z.object({
-  artifact_id: z.string(),
-  task_id: z.string(),
-  step_id: z.string(),
-  port_name: z.string(),
-  source_row_index: z.number().int(),
-  mime_type: z.string(),
-  access_url: z.string(),
-  inline_text: z.string(),
-  created_at_unix: z.number().int(),
-})
-
-const outputPageRow = outputRow.extend({ seq: z.number().int() })
-
-const countRow = z.object({ n: z.number().int() })
-
-const addressRow = z.object({ artifact_id: z.string(), access_url: z.string() })
-
-const TASK_COLUMNS = 'task_id, status, source_row_index, artifact_count, error_message'
-
-const outputIdRow = columns({ artifact_id: 'text', source_row_index: 'number', seq: 'number' })
-export type OutputId = Pick<Artifact, 'artifactId' | 'sourceRowIndex'>
-const OUTPUT_COLUMNS =
-  'artifact_id, task_id, step_id, port_name, source_row_index, mime_type, access_url, inline_text, created_at_unix'
-
-function taskOf(row: z.output<typeof taskRow>): RunTask {
-  return {
-    taskId: row.task_id,
-    status: row.status,
-    sourceRowIndex: row.source_row_index,
-    artifactCount: row.artifact_count,
-    errorMessage: row.error_message,
-  }
-}
-
-function outputOf(row: z.output<typeof outputRow>): Artifact {
-  return {
-    artifactId: row.artifact_id,
-    taskId: row.task_id,
-    stepId: row.step_id,
-    portName: row.port_name,
-    sourceRowIndex: row.source_row_index,
-    mimeType: row.mime_type,
-    accessUrl: row.access_url,
-    inlineText: row.inline_text,
-    createdAtUnix: row.created_at_unix,
-  }
-}
+export type { OutputId } from './run-row-columns'
 
 /** How many rows a stored run has, how many of them failed, and how many outputs. */
 export interface StoredRunCounts {
@@ -431,13 +390,5 @@ export class RunRowsTable {
       yield rows.map(outputOf)
       after = rows.at(-1)!.seq
     }
-  }
-}
-
-function flattened<T>(pages: () => Iterable<T[]>): Iterable<T> {
-  return {
-    *[Symbol.iterator]() {
-      for (const page of pages()) yield* page
-    },
   }
 }
