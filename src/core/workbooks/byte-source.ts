@@ -117,27 +117,24 @@ function fileSource(handle: FileHandle, size: number): ByteSource {
     }
     return buffer.subarray(0, filled)
   }
+  // `into`: the one buffer every piece is read into, or a new buffer for each.
+  async function* inPieces(start: number, end: number, chunkBytes: number, into?: Buffer) {
+    const stop = clamp(end, size)
+    for (let at = clamp(start, stop); at < stop;) {
+      const piece = await readAt(at, Math.min(chunkBytes, stop - at), into)
+      if (piece.length === 0) return
+      at += piece.length
+      yield piece
+    }
+  }
   return {
     size,
     readAt,
-    async *chunks(start, end, chunkBytes = 256 * 1024) {
-      const stop = clamp(end, size)
-      for (let at = clamp(start, stop); at < stop;) {
-        const chunk = await readAt(at, Math.min(chunkBytes, stop - at))
-        if (chunk.length === 0) return
-        at += chunk.length
-        yield chunk
-      }
-    },
-    async *pieces(start, end, chunkBytes = 256 * 1024) {
-      const stop = clamp(end, size)
-      const into = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, stop - clamp(start, stop))))
-      for (let at = clamp(start, stop); at < stop;) {
-        const piece = await readAt(at, Math.min(into.length, stop - at), into)
-        if (piece.length === 0) return
-        at += piece.length
-        yield piece
-      }
+    chunks: (start, end, chunkBytes = 256 * 1024) => inPieces(start, end, chunkBytes),
+    pieces(start, end, chunkBytes = 256 * 1024) {
+      const wanted = clamp(end, size) - clamp(start, size)
+      const into = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, wanted)))
+      return inPieces(start, end, into.length, into)
     },
     close: () => handle.close(),
   }

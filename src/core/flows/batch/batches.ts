@@ -146,10 +146,10 @@ export class Batches {
   private readonly table: BatchesTable
   private readonly rows: RunRowsTable
   /**
-   * The last states made, by batch, with the mark of what they were made from (a state read
-   * when the service could not be reached is not kept): the batch page asks for its rows a window at a time, hundreds of windows while a
-   * buyer drags the scroll bar, and working out a 100,000-row state for each took the engine's
-   * thread for seconds in all. A state is used again only while nothing it was made from changed.
+   * The last states made, by batch, with the mark of what they were made from (a state made
+   * while a run could not be read is not kept). The batch page asks for its rows a window at a
+   * time, and a run's page asks at each update; a 100,000-row state takes the engine's thread
+   * for a second or more. A state is used again only while nothing it was made from changed.
    */
   private readonly kept = new Map<string, { mark: string; state: BatchState }>()
 
@@ -319,9 +319,9 @@ export class Batches {
     const chosen = this.chosenVersions(connection.historyKey, sends)
     let stale = false
     if (!options.offline) {
-      const seen = this.table.outcomes(connection.historyKey, runIds)
+      const ended = this.table.endedRuns(connection.historyKey, runIds)
       for (const send of sends) {
-        if (send.state !== 'accepted' || !send.runId || seen.get(send.runId)?.ended) continue
+        if (send.state !== 'accepted' || !send.runId || ended.has(send.runId)) continue
         try {
           await this.readOutcomes(connection, send.runId, send.rowCount, options.signal)
         } catch (error) {

@@ -68,6 +68,8 @@ const sendRow = z.object({
   created_at_ms: z.number(),
 })
 const asideRow = z.object({ sheet_row: z.number(), problems_json: z.string() })
+const endedRow = z.object({ run_id: z.string() })
+
 const outcomesRow = z.object({
   run_id: z.string(),
   outcomes: z.string(),
@@ -265,6 +267,19 @@ export class BatchesTable {
       )
       .get(historyKey, ...runIds) as { marks: string | null }
     return `${aside.n}|${seen.marks ?? ''}`
+  }
+
+  /** Which of these runs were last seen ended (their outcomes themselves are not read). */
+  endedRuns(historyKey: string, runIds: readonly string[]): Set<string> {
+    if (runIds.length === 0) return new Set()
+    const rows = selectRows(
+      this.db,
+      endedRow,
+      `SELECT run_id FROM run_outcomes WHERE origin = ? AND ended = 1
+       AND run_id IN (${runIds.map(() => '?').join(', ')})`,
+      [historyKey, ...runIds],
+    )
+    return new Set(rows.map((r) => r.run_id))
   }
 
   /**
