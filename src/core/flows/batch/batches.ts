@@ -130,10 +130,9 @@ export async function outcomesOf(detail: RunParts, rowCount: number): Promise<Ru
 /**
  * How long a run's detail stored by this engine stands for the service's, for a batch's state,
  * by the run's rows: 10 s, 10 ms a row past 1,000 rows, at most a minute. A run's page asks for
- * its batch at each update of any part, so each part still going was read again whenever its
- * reading was 10 s old: in `big-run-100k` (ten parts of 10,000 rows, details of about 25 MB)
- * the page's parts made most of 315 detail reads while one part's page was open, and the open
- * part's looks waited behind them. A reading never stands for a run's end (upToDate).
+ * its batch at each update of any part, and each part still going is a detail of up to 25 MB to
+ * read again; the bigger the part, the longer its reading stands. A reading never stands for a
+ * run's end (upToDate).
  */
 export function storedFreshMs(rowCount: number): number {
   return Math.min(60_000, Math.max(10_000, rowCount * 10))
