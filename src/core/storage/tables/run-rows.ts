@@ -29,7 +29,6 @@ import {
   type OutputId,
 } from './run-row-columns'
 
-
 /** How many rows a stored run has, how many of them failed, and how many outputs. */
 export interface StoredRunCounts {
   tasks: number
