@@ -68,16 +68,17 @@ export function tierOf(file) {
  * a global puts it back: see test/components/harness.tsx). So do the integration tier's, each
  * worker loading the engine, CLI and sandbox modules once (every file still starts its own
  * sandboxes, engines and processes). It runs two files at a time, as its tests mostly wait (see
- * docs/performance.md), and one when it runs beside the e2e tier (`besideE2e`, as `npm test`
+ * docs/performance.md), and one when it runs beside the e2e tier (`inWholeSuite`, as `npm test`
  * runs it): two test files at once in all, the load the tests' waits are made for. The e2e
- * tier runs one, as each drives a Chromium that keeps a core busy; its files share one Chromium
- * (vitest.e2e.config.ts) and one worker process, as the fast tier's do: each file's app is its
- * own (engine, sandboxes, browser context: test/e2e/harness.ts), only modules load once.
+ * tier likewise runs two files when alone (a journey mostly waits on its runs and its page) and
+ * one beside the integration tier. Its files share one Chromium (vitest.e2e.config.ts), and a
+ * worker's files share their modules, as the fast tier's do: each file's app is its own
+ * (engine, sandboxes, browser context: test/e2e/harness.ts).
  */
-export function vitestOptions(tier, { besideE2e = false } = {}) {
+export function vitestOptions(tier, { inWholeSuite = false } = {}) {
   if (tier === 'fast') return ['--isolate=false']
-  if (tier === 'integration') return ['--isolate=false', `--maxWorkers=${besideE2e ? 1 : 2}`]
-  return ['--config', 'vitest.e2e.config.ts', '--isolate=false']
+  if (tier === 'integration') return ['--isolate=false', `--maxWorkers=${inWholeSuite ? 1 : 2}`]
+  return ['--config', 'vitest.e2e.config.ts', '--isolate=false', `--maxWorkers=${inWholeSuite ? 1 : 2}`]
 }
 
 export function filesOf(tier) {

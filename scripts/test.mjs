@@ -124,7 +124,7 @@ function vitestStep(name, label, args, { wrap = (a) => [npx, a], tierName = name
 }
 
 const tier = (name) =>
-  vitestStep(name, `tests: ${name}`, [...vitestOptions(name, { besideE2e: true }), ...filesOf(name)])
+  vitestStep(name, `tests: ${name}`, [...vitestOptions(name, { inWholeSuite: true }), ...filesOf(name)])
 
 /**
  * Each test file's time in the last run here (ms), kept in test-results; on a clean clone, the
@@ -174,7 +174,7 @@ function* integrationShares() {
     yield vitestStep(
       `integration-${sharesTaken}`,
       `tests: integration, share ${sharesTaken} (${files.length} files)`,
-      [...vitestOptions('integration', { besideE2e: true }), ...files],
+      [...vitestOptions('integration', { inWholeSuite: true }), ...files],
       { tierName: 'integration' },
     )
   }

@@ -5,7 +5,8 @@
 
 /**
  * An object that forwards every read to what `current` returns at the time of the read, its
- * methods bound to that object. `current` throws where the thing has not started yet, so reading
+ * methods bound to that object, and passing for one of its class (`instanceof`, which Playwright
+ * checks of a page it is handed). `current` throws where the thing has not started yet, so reading
  * the handle too early says so instead of failing on an undefined.
  */
 export function standIn<T extends object>(current: () => T): T {
@@ -15,5 +16,6 @@ export function standIn<T extends object>(current: () => T): T {
       const value: unknown = Reflect.get(target, key)
       return typeof value === 'function' ? value.bind(target) : value
     },
+    getPrototypeOf: () => Object.getPrototypeOf(current()) as object | null,
   })
 }
