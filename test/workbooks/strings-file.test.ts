@@ -23,26 +23,37 @@ const strings: ExcelJS.CellValue[] = [
   ...Array.from({ length: 300 }, (_, i) => `row ${i} ${'x'.repeat(i)}`),
 ]
 
-async function workbook(): Promise<string> {
-  const path = join(dir, 'strings.xlsx')
+/** Only ASCII: the part's text goes to the file whole, each string read where it lies in it. */
+const ascii: ExcelJS.CellValue[] = [
+  'plain',
+  'a & b < c',
+  '  spaced  ',
+  long,
+  ...Array.from({ length: 2_000 }, (_, i) => `ascii row ${i} ${'y'.repeat(i % 97)}`),
+]
+
+async function workbook(values = strings, name = 'strings.xlsx'): Promise<string> {
+  const path = join(dir, name)
   const book = new ExcelJS.Workbook()
   const sheet = book.addWorksheet('Input')
   sheet.addRow(['Message'])
-  for (const value of strings) sheet.addRow([value])
+  for (const value of values) sheet.addRow([value])
   await book.xlsx.writeFile(path)
   return path
 }
 
-async function readAll(path: string, budget: number): Promise<string[]> {
+async function readAll(path: string, budget: number, count = strings.length): Promise<string[]> {
   const bytes = await openByteSource({ path })
   try {
     const zip = await openZip(bytes)
     const list = await readSharedStrings(zip, zip.find('xl/sharedStrings.xml'), budget)
     try {
       const out: string[] = []
-      // Out of order too: the last, then the first, then each in turn.
-      out.push(list.at(strings.length), list.at(0))
-      for (let i = 0; i <= strings.length; i += 1) out.push(list.at(i))
+      // Out of order too: the last, then the first, then each in turn, then each backwards
+      // (the file is read a window at a time from the string asked for).
+      out.push(list.at(count), list.at(0))
+      for (let i = 0; i <= count; i += 1) out.push(list.at(i))
+      for (let i = count; i >= 0; i -= 1) out.push(list.at(i))
       return out
     } finally {
       list.close()
@@ -61,5 +72,15 @@ describe('shared strings past the memory budget', () => {
     for (const budget of [0, 40, 5_000]) expect(await readAll(path, budget)).toEqual(inMemory)
     // The file is gone from the temporary folder as soon as it is open.
     expect(readdirSync(tmpdir()).filter((n) => n.startsWith('skill-runner-strings-'))).toEqual([])
+  })
+
+  it('read back from a part all in ASCII, written to the file whole, are the same strings', async () => {
+    const path = await workbook(ascii, 'ascii.xlsx')
+    const inMemory = await readAll(path, Number.MAX_SAFE_INTEGER, ascii.length)
+    expect(inMemory).toContain(long)
+    expect(inMemory).toContain('a & b < c')
+    expect(inMemory).toContain('ascii row 1999 ' + 'y'.repeat(1999 % 97))
+    for (const budget of [0, 40, 70_000])
+      expect(await readAll(path, budget, ascii.length)).toEqual(inMemory)
   })
 })

@@ -124,11 +124,31 @@ export class SharedStrings {
     // The same text as the previous string's (the same chunk) is most often the same object.
     let text = this.texts.length - 1
     if (text < 0 || this.texts[text] !== xml) {
-      if (this.keptChars + xml.length > this.budget) return this.toFile(xml.slice(from, to))
+      if (this.keptChars + xml.length > this.budget) return this.spanToFile(xml, from, to)
       this.keptChars += xml.length
       text = this.texts.push(xml) - 1
     }
     this.push(text, from, to)
+  }
+
+  /** The part's text last given to the file, and where it starts there (-1: not written whole). */
+  private filedText = ''
+  private filedAt = -1
+
+  /**
+   * A plain string past the budget. A text of the part that is all ASCII (a character a byte) is
+   * written to the file whole, once, and each string in it is where it lies there: one write a
+   * text, where one a string cost a tenth of a read of the bench sheet. Other texts give the
+   * file their strings one by one.
+   */
+  private spanToFile(xml: string, from: number, to: number): void {
+    if (xml !== this.filedText) {
+      this.filedText = xml
+      this.file ??= new StringsFile()
+      this.filedAt = Buffer.byteLength(xml, 'utf8') === xml.length ? this.file.add(xml)[0] : -1
+    }
+    if (this.filedAt < 0) return this.toFile(xml.slice(from, to))
+    this.push(IN_FILE, this.filedAt + from, to - from)
   }
 
   /** Every string added can be read from now on. */

@@ -3,8 +3,9 @@
  * bytes written one after another, read back by where they lie. A workbook whose every row
  * holds long text of its own keeps that text in its shared strings part, as much as the sheet
  * itself (150 MB for 100,000 rows of 1.5 KB); held whole, it would set the reader's peak.
- * The strings are asked for in about the order they were written, a row at a time, so each read
- * is a short one from the system's file cache.
+ * The strings are asked for in about the order they were written, a row at a time, so the file
+ * is read a window at a time (READ_WINDOW bytes from the string asked for) and the strings after
+ * that one are cut from the window: one system call for hundreds of strings, not one each.
  *
  * The file is removed as soon as it is open (the open handle keeps it until closed, on Windows
  * too, where Node opens files shareable for deletion); `close()` lets the handle go, and a
@@ -17,6 +18,9 @@ import { join } from 'node:path'
 /** Bytes gathered before each write to the file. */
 const WRITE_CHUNK = 1024 * 1024
 
+/** Bytes read from the file at once, from the first byte of the string asked for. */
+const READ_WINDOW = 64 * 1024
+
 const handles = new FinalizationRegistry<{ fd: number | null }>((held) => {
   if (held.fd !== null) closeSync(held.fd)
 })
@@ -26,7 +30,10 @@ export class StringsFile {
   private size = 0
   private pending = Buffer.allocUnsafe(WRITE_CHUNK)
   private pendingLength = 0
-  private readBuffer = Buffer.allocUnsafe(4096)
+  /** The bytes last read from the file: `windowLength` of them, from `windowStart`. */
+  private window = Buffer.allocUnsafe(READ_WINDOW)
+  private windowStart = 0
+  private windowLength = 0
 
   constructor() {
     const dir = mkdtempSync(join(tmpdir(), 'skill-runner-strings-'))
@@ -67,14 +74,24 @@ export class StringsFile {
 
   /** The string whose bytes lie at `at`, `length` of them. */
   read(at: number, length: number): string {
-    if (length > this.readBuffer.length) this.readBuffer = Buffer.allocUnsafe(length)
-    let done = 0
-    while (done < length) {
-      const got = readSync(this.fd, this.readBuffer, done, length - done, at + done)
+    if (at < this.windowStart || at + length > this.windowStart + this.windowLength)
+      this.fill(at, length)
+    const from = at - this.windowStart
+    return this.window.toString('utf8', from, from + Math.min(length, this.windowLength - from))
+  }
+
+  /** Reads the window from `at`: READ_WINDOW bytes, or `length` where that is more. */
+  private fill(at: number, length: number): void {
+    if (length > this.window.length) this.window = Buffer.allocUnsafe(length)
+    const wanted = Math.max(length, Math.min(this.window.length, this.size - at))
+    this.windowStart = at
+    this.windowLength = 0
+    while (this.windowLength < wanted) {
+      const done = this.windowLength
+      const got = readSync(this.fd, this.window, done, wanted - done, at + done)
       if (got === 0) break
-      done += got
+      this.windowLength += got
     }
-    return this.readBuffer.toString('utf8', 0, done)
   }
 
   close(): void {
