@@ -154,6 +154,7 @@ export class SharedStrings {
   /** Every string added can be read from now on. */
   finish(): void {
     this.file?.flush()
+    this.filedText = ''
   }
 
   /** Lets the file of strings past the budget go (the list cannot be read after). */
