@@ -223,7 +223,11 @@ describe('one flow composes every paid send of a workbook', () => {
       expect(new Set(rows)).toEqual(new Set(BAD))
       return
     }
-    expect(plan.validation).toMatchObject({ valid: true })
+    // Said whole when it fails: which problem made the plan invalid.
+    const { fileErrors, rowErrors } = plan.validation
+    expect(plan.validation, JSON.stringify({ fileErrors, rowErrors })).toMatchObject({
+      valid: true,
+    })
     expect(plan.rowNumbers).toEqual(c.rows)
     expect(plan.batch?.kind).toBe(c.kind)
     expect(plan.pilotRows).toBe(c.pilot ?? null)
