@@ -27,8 +27,9 @@ export async function screenshotBothThemes(page: Page, name: string): Promise<vo
 
 /**
  * The whole page, beyond the window where it is longer, as a PNG at PATH. Chromium's faster PNG
- * encoding (`optimizeForSpeed`) writes the same pixels in a larger file at about half the CPU of
- * `page.screenshot`'s; the journeys take some 420 of these a run (docs/performance.md).
+ * encoding (`optimizeForSpeed`) writes the same pixels in a larger file: about half the time of
+ * `page.screenshot`'s on a page three windows long, a seventh less on the journeys' screens,
+ * most of which fit the window; a run takes some 420 (docs/performance.md).
  */
 async function wholePagePng(cdp: CDPSession, path: string): Promise<void> {
   const { cssContentSize } = await cdp.send('Page.getLayoutMetrics')
