@@ -77,8 +77,9 @@ export function tierOf(file) {
  */
 export function vitestOptions(tier, { inWholeSuite = false } = {}) {
   if (tier === 'fast') return ['--isolate=false']
-  if (tier === 'integration') return ['--isolate=false', `--maxWorkers=${inWholeSuite ? 1 : 2}`]
-  return ['--config', 'vitest.e2e.config.ts', '--isolate=false', `--maxWorkers=${inWholeSuite ? 1 : 2}`]
+  const workers = `--maxWorkers=${inWholeSuite ? 1 : 2}`
+  if (tier === 'integration') return ['--isolate=false', workers]
+  return ['--config', 'vitest.e2e.config.ts', '--isolate=false', workers]
 }
 
 export function filesOf(tier) {
