@@ -45,9 +45,10 @@ const RECENT = 256
  */
 export const KEPT_STRINGS_CHARS = 16 * 1024 * 1024
 
-/** Where a string lies: in `kept`, or in the file. */
+/** Where a string lies: in `kept`, in the file, or in the file and all ASCII. */
 const KEPT = -1
 const IN_FILE = -2
+const IN_FILE_ASCII = -3
 
 /**
  * The shared strings of a workbook, by index. A plain string (no entity or escape to decode) is
@@ -62,8 +63,8 @@ export class SharedStrings {
   /** The texts the strings lie in (each chunk of the part that holds one). */
   private readonly texts: string[] = []
   /**
-   * Three numbers a string: its text (KEPT: in `kept`; IN_FILE: in the file, then its first
-   * byte and its length in bytes), and where it starts and ends. A
+   * Three numbers a string: its text (KEPT: in `kept`; IN_FILE or IN_FILE_ASCII: in the file,
+   * then its first byte and its length in bytes), and where it starts and ends. A
    * typed array, doubled when full: no object for the collector to visit, and at most three
    * numbers for every 16 characters of the part, whose size is capped before it is read.
    */
@@ -148,7 +149,7 @@ export class SharedStrings {
       this.filedAt = Buffer.byteLength(xml, 'utf8') === xml.length ? this.file.add(xml)[0] : -1
     }
     if (this.filedAt < 0) return this.toFile(xml.slice(from, to))
-    this.push(IN_FILE, this.filedAt + from, to - from)
+    this.push(IN_FILE_ASCII, this.filedAt + from, to - from)
   }
 
   /** Every string added can be read from now on. */
@@ -180,9 +181,11 @@ export class SharedStrings {
     const string =
       text === KEPT
         ? this.kept[this.spans[i + 1]!]!
-        : text === IN_FILE
-          ? this.file!.read(this.spans[i + 1]!, this.spans[i + 2]!)
-          : this.texts[text]!.slice(this.spans[i + 1], this.spans[i + 2])
+        : text === IN_FILE_ASCII
+          ? this.file!.readAscii(this.spans[i + 1]!, this.spans[i + 2]!)
+          : text === IN_FILE
+            ? this.file!.read(this.spans[i + 1]!, this.spans[i + 2]!)
+            : this.texts[text]!.slice(this.spans[i + 1], this.spans[i + 2])
     this.recentIndex[slot] = index
     this.recent[slot] = string
     return string
