@@ -17,6 +17,8 @@
  * BIG_RUN_EXTERNAL_PROBE=N collects the garbage whenever V8's external memory passes N MB and
  * prints it before and after (with BIG_RUN_EXTERNAL_SNAPSHOT=1, one heap snapshot the first time
  * N MB are still held after a collection: its ArrayBuffers' retainers name who holds them).
+ * BIG_RUN_READS_TRACE=1 prints each read of a run's detail on stderr as it starts (with who
+ * asked: the first frames of its stack) and ends: reads of one run under way at once show there.
  */
 import { createInterface } from 'node:readline'
 import { join } from 'node:path'
@@ -54,10 +56,11 @@ function kindOf(input: string, init?: HttpInit): string {
 /** How long each read of a run's detail took (ms), by the phase it began in. */
 const looks = new Map<string, number[]>()
 /** The answer, its body timed from the request until its last byte is taken. */
-function timed(answer: HttpAnswer, startedMs: number, during: string): HttpAnswer {
+function timed(answer: HttpAnswer, startedMs: number, during: string, traced?: string): HttpAnswer {
   if (!answer.body) return answer
   const end = new TransformStream<Uint8Array, Uint8Array>({
     flush() {
+      if (traced) console.error(`${traced} ended @${(performance.now() / 1000).toFixed(2)} s`)
       const list = looks.get(during) ?? []
       list.push(Math.round(performance.now() - startedMs))
       looks.set(during, list)
@@ -74,12 +77,32 @@ const countingFetch: FetchLike = async (input, init) => {
   if (!/^GET .*\/runs\/\{id\}$/.test(kind)) return ownClient(input, init)
   const during = phase
   const startedMs = performance.now()
+  const traced = process.env.BIG_RUN_READS_TRACE ? traceRead(input, startedMs) : undefined
   const answer = await ownClient(input, init)
   // The service's own share: until the answer's first byte (the sandbox builds it whole first).
   const waits = looks.get(`first byte ${during}`) ?? []
   waits.push(Math.round(performance.now() - startedMs))
   looks.set(`first byte ${during}`, waits)
-  return timed(answer, startedMs, during)
+  return timed(answer, startedMs, during, traced)
+}
+
+let readsTraced = 0
+/** BIG_RUN_READS_TRACE: says a read of a run's detail started, and who asked; answers its tag. */
+function traceRead(input: string, startedMs: number): string {
+  const tag = `read ${(readsTraced += 1)}`
+  const asker = (new Error().stack ?? '')
+    .split('\n')
+    .slice(3, 10)
+    .map((frame) =>
+      frame
+        .trim()
+        .replace(/^at /, '')
+        .replace(/ \(.*$/, ''),
+    )
+    .join(' < ')
+  const run = new URL(input).pathname.split('/').pop()
+  console.error(`${tag} of ${run} started @${(startedMs / 1000).toFixed(2)} s: ${asker}`)
+  return tag
 }
 
 const engine = createEngine({
@@ -91,7 +114,8 @@ const engine = createEngine({
 await engine.addEnvironment({ name: 'Bench', baseUrl, token: 'sandbox-demo-token' })
 engine.useEnvironment('Bench')
 const partRows = Number(process.env.BIG_RUN_PART_ROWS ?? 0)
-if (partRows > 0) engine.rowLimits.set((await engine.connect({ env: 'Bench' })).historyKey, partRows)
+if (partRows > 0)
+  engine.rowLimits.set((await engine.connect({ env: 'Bench' })).historyKey, partRows)
 const mode = await startBrowserMode({
   engine,
   app: { name: 'Skill Runner', version: 'bench', platform: process.platform },
@@ -127,9 +151,15 @@ function probeExternal(external: number) {
   }
   collect()
   const after = process.memoryUsage()
-  if (process.env.BIG_RUN_EXTERNAL_SNAPSHOT && !snapshotTaken && after.external >= probeOverMb * 1048576) {
+  if (
+    process.env.BIG_RUN_EXTERNAL_SNAPSHOT &&
+    !snapshotTaken &&
+    after.external >= probeOverMb * 1048576
+  ) {
     snapshotTaken = true
-    console.error(`heap snapshot with external ${Math.round(after.external / 1048576)} MB: ${writeHeapSnapshot()}`)
+    console.error(
+      `heap snapshot with external ${Math.round(after.external / 1048576)} MB: ${writeHeapSnapshot()}`,
+    )
   }
   console.error(
     `external ${Math.round(external / 1048576)} MB in ${phase}; after a full collection ${Math.round(after.external / 1048576)} MB (array buffers ${Math.round(after.arrayBuffers / 1048576)})`,
@@ -143,7 +173,9 @@ const heapSampler = setInterval(() => {
   probeExternal(external)
   if (snapshotOverMb > 0 && !snapshotTaken && heapUsed > snapshotOverMb * 1024 * 1024) {
     snapshotTaken = true
-    console.error(`heap snapshot at ${Math.round(heapUsed / 1048576)} MB used: ${writeHeapSnapshot()}`)
+    console.error(
+      `heap snapshot at ${Math.round(heapUsed / 1048576)} MB used: ${writeHeapSnapshot()}`,
+    )
   }
   const peak = heapPeaks.get(phase) ?? { heapTotal: 0, heapUsed: 0, external: 0 }
   const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
@@ -192,8 +224,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   else if (line.startsWith('phase ')) {
     phase = line.slice(6)
     await allocationProfile(phase)
-  }
-  else if (line === 'heap') console.log(`heap ${JSON.stringify(Object.fromEntries(heapPeaks))}`)
+  } else if (line === 'heap') console.log(`heap ${JSON.stringify(Object.fromEntries(heapPeaks))}`)
   else if (line.startsWith('bridge ')) {
     const [, verb = '', args = '{}'] = /^bridge (\S+) (.*)$/.exec(line) ?? []
     const answer = await dispatch(verb, JSON.parse(args), { transport: 'ipc' })

@@ -13,6 +13,7 @@ import { openDb } from '../../src/core/storage/db'
 import type { BatchSend, RunOutcomes } from '../../src/core/storage/tables/batches'
 import { batchSummary } from '../../src/shared/format'
 import { rollBackTo } from '../helpers/history-db'
+import { until } from '../helpers/wait'
 import { RunRowsTable } from '../../src/core/storage/tables/run-rows'
 import { readStoredRun } from '../../src/core/flows/watch/stored-detail'
 import type { RunDetailSink } from '../../src/core/service/run-detail-stream'
@@ -386,6 +387,74 @@ it('takes a stored reading for longer the bigger its run, never for its end, and
   expect(reads).toBe(2)
   expect(after).not.toBe(first)
   db.close()
+})
+
+it('reads a run once for asks of its batch at the same time, and again for an ask whose shared reading was given up', async () => {
+  const db = historyWithOneRun('sr-batch-shared-')
+  const history = { keptVersions: () => new Map(), seenRun: () => null }
+  const batches = new Batches(db, history)
+  let reads = 0
+  /** The reads under way, each answered when the test says (and every read after it). */
+  let waiting: (() => void)[] = []
+  let answered = false
+  const answer = () => {
+    answered = true
+    for (const go of waiting.splice(0)) go()
+  }
+  const client = {
+    async readRun(_runId: string, open: () => RunDetailSink, options?: { signal?: AbortSignal }) {
+      reads += 1
+      const sink = open()
+      // The detail comes when the test says, or never for an ask given up.
+      if (!answered)
+        await new Promise<void>((resolve, reject) => {
+          waiting.push(resolve)
+          options?.signal?.addEventListener('abort', () => reject(options.signal!.reason))
+        })
+      for (let i = 0; i < 2; i++)
+        sink.task({
+          taskId: `t${i}`,
+          status: 'succeeded',
+          sourceRowIndex: i,
+          artifactCount: 0,
+          errorMessage: '',
+        })
+      return {
+        run: { runId: 'run_a', status: 'succeeded', updatedAtUnix: 1 } as RunSummary,
+        market: undefined,
+      }
+    },
+  }
+  const connection = { historyKey: 'o', client } as unknown as Connection
+  const batchId = batches.ofRun('o', 'run_a')!.id
+  const asks = [1, 2, 3].map(() => batches.state(connection, batchId))
+  await until(() => waiting.length > 0)
+  answer()
+  const states = await Promise.all(asks)
+  expect(reads).toBe(1)
+  for (const state of states) expect(state!.counts).toMatchObject({ succeeded: 2 })
+
+  // Another batch's state, asked twice at once; the first asker gives up while it reads: the
+  // second reads the run itself rather than taking the failure for its own.
+  const second = historyWithOneRun('sr-batch-shared-2-')
+  const batches2 = new Batches(second, history)
+  const batch2 = batches2.ofRun('o', 'run_a')!.id
+  reads = 0
+  answered = false
+  const giveUp = new AbortController()
+  const first = batches2.state(connection, batch2, { signal: giveUp.signal })
+  const later = batches2.state(connection, batch2)
+  await until(() => waiting.length > 0)
+  waiting = []
+  giveUp.abort(new Error('the page was closed'))
+  await expect(first).rejects.toThrow('the page was closed')
+  await until(() => waiting.length > 0)
+  answer()
+  expect((await later)!.counts).toMatchObject({ succeeded: 2 })
+  expect((await later)!.stale).toBe(false)
+  expect(reads).toBe(2)
+  db.close()
+  second.close()
 })
 
 /**

@@ -155,6 +155,9 @@ export class Batches {
   /** The stored reading each run's outcomes were last made from (its seq), by origin and run. */
   private readonly outcomesFrom = new Map<string, number>()
 
+  /** The reading of a run's outcomes under way, by origin and run: asks at once share it. */
+  private readonly outcomeReads = new Map<string, Promise<void>>()
+
   constructor(
     private readonly db: Db,
     private readonly history: Pick<History, 'keptVersions' | 'seenRun'>,
@@ -254,6 +257,31 @@ export class Batches {
    * made from a reading are not made again.
    */
   private async readOutcomes(
+    connection: Connection,
+    runId: string,
+    rowCount: number,
+    signal: AbortSignal | undefined,
+  ) {
+    const key = `${connection.historyKey}\u0000${runId}`
+    // One reading of a run at a time. The pages of a sheet's parts each ask for the batch when a
+    // run moves, and the big run bench saw six whole reads of one ended part's 25 MB detail
+    // under way at once, each parsed into outcomes: the engine's peak memory. An ask that finds
+    // one under way waits for it, then finds its reading fresh; if that one failed (its own
+    // asker gave up), it reads for itself.
+    for (let running = this.outcomeReads.get(key); running; running = this.outcomeReads.get(key))
+      await running.catch(() => undefined)
+    signal?.throwIfAborted()
+    const reading = this.readOutcomesNow(connection, runId, rowCount, signal)
+    this.outcomeReads.set(key, reading)
+    try {
+      await reading
+    } finally {
+      if (this.outcomeReads.get(key) === reading) this.outcomeReads.delete(key)
+    }
+  }
+
+  /** readOutcomes, with no other reading of the run under way. */
+  private async readOutcomesNow(
     connection: Connection,
     runId: string,
     rowCount: number,
