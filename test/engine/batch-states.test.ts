@@ -290,7 +290,11 @@ describe('the migration from a journal of the earlier shape', () => {
     const batches = new Batches(db, { keptVersions: () => new Map(), seenRun: () => null })
     const connection = { historyKey: 'o' } as Connection
     const batchId = batches.ofRun('o', 'run_a')!.id
+    // An ask that keeps nothing (the results workbook's sentence) leaves no state held.
+    const once = await batches.state(connection, batchId, { offline: true, keep: false })
     const first = await batches.state(connection, batchId, { offline: true })
+    expect(first).not.toBe(once)
+    expect(first).toEqual(once)
     expect(await batches.state(connection, batchId, { offline: true })).toBe(first)
     db.prepare(
       `INSERT INTO run_outcomes (origin, run_id, outcomes, ended, seen_at_ms) VALUES ('o', 'run_a', 'sf', 1, 5)`,

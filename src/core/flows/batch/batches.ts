@@ -331,11 +331,20 @@ export class Batches {
   /**
    * Every sheet row's state, with its output's preview when `previews`. Runs not seen ended yet
    * are asked about first (a failure leaves them as last seen, said by `stale`), unless `offline`.
+   * A state made here is kept for the asks that follow (the batch page asks a window at a time),
+   * unless `keep` is false: an ask that needs only the sentence or the counts, once, would
+   * otherwise leave a state of 100,000 rows (about 16 MB) held for as long as the app runs, and
+   * the JavaScript heap grows between collections in proportion to what it holds.
    */
   async state(
     connection: Connection,
     batchId: string,
-    options: { signal?: AbortSignal | undefined; offline?: boolean; previews?: boolean } = {},
+    options: {
+      signal?: AbortSignal | undefined
+      offline?: boolean
+      previews?: boolean
+      keep?: boolean
+    } = {},
   ): Promise<BatchState | null> {
     const batch = this.table.byId(batchId)
     if (!batch) return null
@@ -381,7 +390,7 @@ export class Batches {
     const tally = tallyOf(rows, failedFirst(input))
     const { recovered: _recovered, ...counts } = tally
     const state = { batch, sends, runs, rows, tally, counts, summary: batchSummary(tally), stale }
-    if (!stale) this.keep(batchId, mark, state)
+    if (!stale && options.keep !== false) this.keep(batchId, mark, state)
     return state
   }
 

@@ -213,7 +213,10 @@ async function batchSummaryOf(
   signal?: AbortSignal,
 ): Promise<{ batchSummary?: string }> {
   if (!submission?.batchId || !services.batches) return {}
-  const state = await services.batches.state(connection, submission.batchId, { signal })
+  const state = await services.batches.state(connection, submission.batchId, {
+    signal,
+    keep: false,
+  })
   return state ? { batchSummary: state.summary } : {}
 }
 
