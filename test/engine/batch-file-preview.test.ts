@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { outcomesOf } from '../../src/core/flows/batch/batches'
+import { outcomesOf } from '../../src/core/flows/batch/run-outcomes'
 import { shownPreview } from '../../src/core/flows/batch/file-preview'
 import type { Artifact, RunDetail } from '../../src/shared/contract'
 
