@@ -10,6 +10,7 @@ import { writeResultsWorkbook } from '../../src/core/flows/results/results'
 import { statusLabel } from '../../src/shared/format'
 import { saveOutputsOnEnd } from '../../src/core/flows/results/save-on-end'
 import { WINDOWED_FROM } from '../../src/core/flows/watch/stored-detail'
+import { nodeHttpFetcher, type FetchLike } from '../../src/core/service'
 import { sendRowEcho, testEngine } from '../helpers/engine'
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox'
 
@@ -17,11 +18,22 @@ let sandbox: TestSandbox
 let engine: Engine
 let connection: Connection
 
+/** Each read of a run's detail the engine sent, by run id. */
+const detailReads: string[] = []
+
 beforeAll(async () => {
   // Tasks at once and at no pace: the run past the windowed size ends in seconds.
   sandbox = await startTestSandbox({ taskMs: 0, concurrency: 16 })
+  // The engine's own HTTP client, each read of a run's detail counted on its way.
+  const own = nodeHttpFetcher()
+  const fetch: FetchLike = (input, init) => {
+    const runId = /\/runs\/([^/]+)$/.exec(new URL(input).pathname)?.[1]
+    if (runId && (init?.method ?? 'GET') === 'GET') detailReads.push(runId)
+    return own(input, init)
+  }
   engine = testEngine(mkdtempSync(join(tmpdir(), 'sr-results-stored-')), {
     tokenOverride: sandbox.token,
+    fetch,
   })
   connection = await engine.connect({ baseUrl: sandbox.url })
 })
@@ -126,7 +138,10 @@ describe('the results workbook read from the history', () => {
     const settings = {
       read: () => ({ ...engine.settings().read(), autoSaveOutputs: true, outputsFolder: dir }),
     }
+    const readsBefore = detailReads.filter((id) => id === runId).length
     const saved = await saveOutputsOnEnd(engine, settings, connection, runId)
+    // Its detail read once, and saved from that reading: not read a second time to save it.
+    expect(detailReads.filter((id) => id === runId).length - readsBefore).toBe(1)
     expect(saved!.failed).toEqual([])
     expect(saved!.saved).toBe(written.download.saved)
     expect(saved!.reused).toBe(saved!.saved)

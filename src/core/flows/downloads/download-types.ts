@@ -1,6 +1,7 @@
 /** What a run's download reports and returns (shared by the steps in this folder). */
 import type { RunSummary } from '../../../shared/contract'
 import type { RowNumbering } from '../../../shared/format'
+import type { StoredRead } from '../watch/stored-detail'
 
 export interface DownloadedFile {
   artifactId: string
@@ -50,6 +51,12 @@ export interface DownloadOptions {
    * that saving a run of any size holds nothing per output.
    */
   listFiles?: boolean
+  /**
+   * The run's detail as the caller has just read it into the history: its outputs are saved from
+   * there, not read again (a run that has just ended and is saved at once: a part of 10,000 rows
+   * is a 25 MB detail). Their addresses are still read again when the service refuses one.
+   */
+  justRead?: StoredRead | undefined
 }
 
 export interface RunDownload {

@@ -98,16 +98,20 @@ function heldOutputs(connection: Connection, detail: RunDetail, signal?: AbortSi
 
 /**
  * A run's outputs read into the history as its detail arrives (flows/watch/stored-detail.ts),
- * then a page at a time: a run of 100,000 rows is never held whole.
+ * or as the caller has just read them there (`justRead`), then a page at a time: a run of
+ * 100,000 rows is never held whole.
  */
 async function storedOutputs(
   connection: Connection,
   rows: RunRowsTable,
   runId: string,
-  signal?: AbortSignal,
+  { signal, justRead }: Pick<DownloadOptions, 'signal' | 'justRead'>,
 ): Promise<RunOutputs> {
   const where = { historyKey: connection.historyKey, runId, keepUpTo: 0 }
-  const read = await readStoredRun(connection.client, rows, where, { signal })
+  const read =
+    justRead?.head.run.runId === runId
+      ? justRead
+      : await readStoredRun(connection.client, rows, where, { signal })
   const outputs = rows.outputsOf(connection.historyKey, runId)
   return {
     run: read.head.run,
@@ -316,7 +320,7 @@ export class Downloads {
   ): Promise<RunDownload> {
     const source =
       typeof runOrDetail === 'string'
-        ? await storedOutputs(connection, this.rows, runOrDetail, options.signal)
+        ? await storedOutputs(connection, this.rows, runOrDetail, options)
         : heldOutputs(connection, runOrDetail, options.signal)
     options.seen?.(source.run)
     return downloadRun(this.db, this.table, connection, source, outDir, options)

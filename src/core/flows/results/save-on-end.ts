@@ -36,11 +36,10 @@ export async function saveOutputsOnEnd(
   const rows = services.downloads.rows
   const read = await readStoredRun(connection.client, rows, where, { signal: options.signal })
   if (read.counts.outputs === 0) return null
-  return downloadRunOutputs(
-    services,
-    connection,
-    read.detail ?? runOrDetail,
-    outputsFolder,
-    saveOptions,
-  )
+  // A big run is saved from the reading just stored, not read a second time.
+  const justRead = read.detail ? undefined : read
+  return downloadRunOutputs(services, connection, read.detail ?? runOrDetail, outputsFolder, {
+    ...saveOptions,
+    justRead,
+  })
 }
