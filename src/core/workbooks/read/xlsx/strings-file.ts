@@ -79,19 +79,22 @@ export class StringsFile {
 
   /** The string whose bytes lie at `at`, `length` of them. */
   read(at: number, length: number): string {
-    if (at < this.windowStart || at + length > this.windowStart + this.windowLength)
-      this.fill(at, length)
-    const from = at - this.windowStart
+    const from = this.cover(at, length)
     return this.window.toString('utf8', from, from + Math.min(length, this.windowLength - from))
   }
 
   /** As `read`, for a string whose bytes are all ASCII (a character a byte). */
   readAscii(at: number, length: number): string {
+    const from = this.cover(at, length)
+    this.windowText ??= this.window.toString('latin1', 0, this.windowLength)
+    return this.windowText.slice(from, from + length)
+  }
+
+  /** Where the bytes at `at` start in the window, read from there first unless it holds them. */
+  private cover(at: number, length: number): number {
     if (at < this.windowStart || at + length > this.windowStart + this.windowLength)
       this.fill(at, length)
-    this.windowText ??= this.window.toString('latin1', 0, this.windowLength)
-    const from = at - this.windowStart
-    return this.windowText.slice(from, from + length)
+    return at - this.windowStart
   }
 
   /** Reads the window from `at`: READ_WINDOW bytes, or `length` where that is more. */
