@@ -15,7 +15,7 @@ import {
   type MarketListing,
 } from '../shared/contract'
 import type { Answer, Call, SandboxContext } from './context'
-import { findOfficialTemplate } from './run-targets'
+import { findOfficialTemplate, readListing } from './run-targets'
 import { type ListingRow, allRows, getRow, run } from './db'
 import { badRequest, notFound, readJsonBody, validateBody } from './http'
 import { newId, unixNow } from './ids'
@@ -241,17 +241,13 @@ export function creatorListingsHandler(ctx: SandboxContext, call: Call): Answer 
  */
 export function marketListingHandler(ctx: SandboxContext, call: Call): Answer {
   const listingId = call.params[0]!
-  const row = getRow<ListingRow>(
-    ctx.db,
-    'SELECT * FROM market_listings WHERE listing_id = ?',
-    listingId,
-  )
-  const listing = row ? creatorListingSchema.parse(JSON.parse(row.listing_json)) : undefined
-  if (!row || !listing || listing.status !== 'published') {
+  const found = readListing(ctx.db, listingId)
+  if (found?.listing.status !== 'published') {
     throw notFound(
       `There is no published marketplace listing "${listingId}". Check the listing ID.`,
     )
   }
+  const { row, listing } = found
   const view: MarketListing = {
     id: listing.id,
     displayName: listing.displayName,

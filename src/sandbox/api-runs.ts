@@ -4,7 +4,6 @@
  */
 import {
   executeBodySchema,
-  listingInputSchemaSchema,
   runRowsBodySchema,
   type ExecutionResult,
   type RunRowsAcceptance,
@@ -12,13 +11,14 @@ import {
 import type { Answer, Call, SandboxContext } from './context'
 import { badRequest, readJsonBody, validateBody } from './http'
 import { previousAnswer, rememberAnswer, requestHash, type IdempotencyKey } from './idempotency'
+import { acceptRows, checkCallbackUrl, insertRun } from './run-creation'
 import {
-  acceptRows,
-  checkCallbackUrl,
-  insertRun,
-  PRICING_RULE_VERSION_DEFAULT,
-} from './run-creation'
-import { findOfficialTemplate, findVisibleListing, requireExecutable } from './run-targets'
+  findOfficialTemplate,
+  findVisibleListing,
+  listingTarget,
+  officialTarget,
+  requireExecutable,
+} from './run-targets'
 import { marketContextOf } from './serialize'
 
 function readJson(ctx: SandboxContext, call: Call): Promise<unknown> {
@@ -27,31 +27,17 @@ function readJson(ctx: SandboxContext, call: Call): Promise<unknown> {
 
 export async function runRowsHandler(ctx: SandboxContext, call: Call): Promise<Answer> {
   const templateId = call.params[0]!
-  const template = findOfficialTemplate(ctx.db, templateId)
+  const target = officialTarget(findOfficialTemplate(ctx.db, templateId))
   const body = validateBody(runRowsBodySchema, await readJson(ctx, call))
   const { key, previous } = earlier(ctx, call, 'runRows', templateId, body)
   if (previous) return previous
   const callbackUrl = checkCallbackUrl(body.callbackUrl)
-  const schema = listingInputSchemaSchema.parse(JSON.parse(template.schema_json))
-  const rows = acceptRows(ctx.db, call.user.userId, schema, body.rows, {
+  const rows = acceptRows(ctx.db, call.user.userId, target.schema, body.rows, {
     listName: 'rows',
     maxRows: ctx.maxRows,
   })
-  const name = (JSON.parse(template.schema_json) as { name?: string }).name || template.template_id
   return createOnce(ctx, key, () => {
-    const created = insertRun(ctx.db, {
-      userId: call.user.userId,
-      sourceType: 'official_template',
-      skill: template.skill,
-      artifactMode: template.artifact_mode,
-      schema,
-      templateKey: template.template_id,
-      templateName: name,
-      definitionHash: template.definition_hash,
-      taskCostT: template.task_cost_t,
-      callbackUrl,
-      rows,
-    })
+    const created = insertRun(ctx.db, { userId: call.user.userId, target, callbackUrl, rows })
     const acceptance: RunRowsAcceptance = {
       acceptedAtUnix: created.created_at_unix,
       runId: created.run_id,
@@ -80,23 +66,9 @@ export async function executeHandler(ctx: SandboxContext, call: Call): Promise<A
   return createOnce(ctx, key, () => {
     const created = insertRun(ctx.db, {
       userId: call.user.userId,
-      sourceType: 'market',
-      skill: row.skill,
-      artifactMode: row.artifact_mode,
-      schema,
-      templateKey: listing.id,
-      templateName: listing.displayName || listing.id,
-      definitionHash: listing.packageHash,
-      taskCostT: listing.taskFixedFeeT,
+      target: listingTarget(row, listing, schema),
       callbackUrl: '',
       rows,
-      market: {
-        listingId: listing.id,
-        listingVersionId: listing.listingVersionId,
-        skillName: listing.displayName || listing.id,
-        pricingRuleVersion: listing.pricingRuleVersion || PRICING_RULE_VERSION_DEFAULT,
-        taskFixedFeeT: listing.taskFixedFeeT,
-      },
     })
     const result: ExecutionResult = marketContextOf(created) as ExecutionResult
     return { status: 200, body: result }

@@ -5,9 +5,16 @@
  * same database and seed adds nothing. README.md documents the shape.
  */
 import * as z from 'zod'
-import { creatorListingSchema } from '../shared/contract'
-import { type Db, type ListingRow, type OfficialTemplateRow, getRow, run } from './db'
-import { sha256Hex, uuidFrom } from './ids'
+import { type Db, getRow } from './db'
+import { sha256Hex } from './ids'
+import { storeRun, targetColumns } from './run-creation'
+import {
+  listingTarget,
+  officialTarget,
+  readListing,
+  readOfficialTemplate,
+  type RunTarget,
+} from './run-targets'
 
 const count = z.number().int().min(0)
 
@@ -40,55 +47,19 @@ export const pastRunSchema = z
 
 export type PastRun = z.output<typeof pastRunSchema>
 
-/** What a past run was made from, as the runs table names it. */
-interface PastTarget {
-  sourceType: 'official_template' | 'market'
-  skill: string
-  artifactMode: string
-  schemaJson: string
-  key: string
-  name: string
-  definitionHash: string
-  costPerTaskT: number
-  listingVersionId: string | null
-}
-
-function targetOf(db: Db, entry: PastRun, where: string): PastTarget {
+/** What a past run was made from; the seed names a template or a listing that must exist. */
+function targetOf(db: Db, entry: PastRun, where: string): RunTarget {
   if (entry.templateId !== undefined) {
-    const t = getRow<OfficialTemplateRow>(
-      db,
-      'SELECT * FROM official_templates WHERE template_id = ?',
-      entry.templateId,
-    )
-    if (!t) throw new Error(`${where}.templateId "${entry.templateId}" is not an official template`)
-    const name = (JSON.parse(t.schema_json) as { name?: string }).name || t.template_id
-    return {
-      sourceType: 'official_template',
-      skill: t.skill,
-      artifactMode: t.artifact_mode,
-      schemaJson: t.schema_json,
-      key: t.template_id,
-      name,
-      definitionHash: t.definition_hash,
-      costPerTaskT: t.task_cost_t,
-      listingVersionId: null,
+    const template = readOfficialTemplate(db, entry.templateId)
+    if (!template) {
+      throw new Error(`${where}.templateId "${entry.templateId}" is not an official template`)
     }
+    return officialTarget(template)
   }
   const id = entry.listingId ?? ''
-  const row = getRow<ListingRow>(db, 'SELECT * FROM market_listings WHERE listing_id = ?', id)
-  if (!row) throw new Error(`${where}.listingId "${id}" is not a listing`)
-  const listing = creatorListingSchema.parse(JSON.parse(row.listing_json))
-  return {
-    sourceType: 'market',
-    skill: row.skill,
-    artifactMode: row.artifact_mode,
-    schemaJson: row.schema_json,
-    key: listing.id,
-    name: listing.displayName || listing.id,
-    definitionHash: listing.packageHash,
-    costPerTaskT: listing.taskFixedFeeT,
-    listingVersionId: listing.listingVersionId,
-  }
+  const found = readListing(db, id)
+  if (!found) throw new Error(`${where}.listingId "${id}" is not a listing`)
+  return listingTarget(found.row, found.listing)
 }
 
 /** Stores the past runs not stored yet; call inside the seed's transaction. */
@@ -105,54 +76,30 @@ export function storePastRuns(db: Db, entries: readonly PastRun[]): void {
     const succeeded = entry.rows - failed
     const estimated = entry.estimatedCostT ?? entry.rows * target.costPerTaskT
     const actual = entry.actualCostT ?? succeeded * target.costPerTaskT
-    const market = target.sourceType === 'market'
-    run(
-      db,
-      `INSERT INTO runs (run_id, user_id, status, source_type, skill, artifact_mode, schema_json,
-         display_name, template_key, template_name, template_uuid, definition_hash, input_filename,
-         total_tasks, completed_tasks, failed_tasks, task_cost_t, estimated_cost_t, actual_cost_t,
-         first_error_message, created_at_unix, started_at_unix, completed_at_unix, updated_at_unix,
-         listing_id, listing_version_id, run_transaction_id, skill_name, transaction_status,
-         pricing_rule_version, task_fixed_fee_t, estimated_execution_cost_t,
-         actual_execution_cost_t, estimated_buyer_payable_t, final_buyer_payable_t)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-         ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      runId,
-      entry.ownerUserId,
-      succeeded > 0 ? 'succeeded' : 'failed',
-      target.sourceType,
-      target.skill,
-      target.artifactMode,
-      target.schemaJson,
-      `${target.name} (${entry.rows} ${entry.rows === 1 ? 'row' : 'rows'})`,
-      target.key,
-      target.name,
-      uuidFrom(target.key),
-      target.definitionHash,
-      entry.inputFilename ?? '',
-      entry.rows,
-      succeeded,
-      failed,
-      target.costPerTaskT,
-      estimated,
-      actual,
-      failed > 0 ? 'A row failed in this earlier run.' : '',
-      entry.createdAtUnix,
-      entry.createdAtUnix,
-      entry.completedAtUnix,
-      entry.completedAtUnix,
-      market ? target.key : null,
-      target.listingVersionId,
-      market ? `txn_${runId}` : null,
-      market ? target.name : null,
-      market ? 'settled' : null,
-      market ? 'flat-task-fee-1' : null,
-      market ? target.costPerTaskT : null,
-      market ? estimated : null,
-      market ? actual : null,
-      market ? estimated : null,
-      market ? actual : null,
-    )
+    storeRun(db, {
+      ...targetColumns(target, entry.rows),
+      run_id: runId,
+      user_id: entry.ownerUserId,
+      status: succeeded > 0 ? 'succeeded' : 'failed',
+      input_filename: entry.inputFilename ?? '',
+      completed_tasks: succeeded,
+      failed_tasks: failed,
+      estimated_cost_t: estimated,
+      actual_cost_t: actual,
+      first_error_message: failed > 0 ? 'A row failed in this earlier run.' : '',
+      created_at_unix: entry.createdAtUnix,
+      started_at_unix: entry.createdAtUnix,
+      completed_at_unix: entry.completedAtUnix,
+      updated_at_unix: entry.completedAtUnix,
+      ...(target.market && {
+        run_transaction_id: `txn_${runId}`,
+        transaction_status: 'settled',
+        estimated_execution_cost_t: estimated,
+        actual_execution_cost_t: actual,
+        estimated_buyer_payable_t: estimated,
+        final_buyer_payable_t: actual,
+      }),
+    })
     for (let row = 0; row < entry.rows; row++) {
       task.run(`${runId}_task_${row}`, runId, row, row < succeeded ? 'succeeded' : 'failed')
     }

@@ -7,8 +7,7 @@ import { type AssetRow, type Db, type RunRow, getRow, run } from './db'
 import { badRequest } from './http'
 import { newId, unixNow, uuidFrom } from './ids'
 import { assetReferences, checkRows, describeProblems, spreadRunValues } from './rows'
-
-export const PRICING_RULE_VERSION_DEFAULT = 'flat-task-fee-1'
+import type { RunTarget } from './run-targets'
 
 /**
  * Checks rows against a schema and the caller's uploads; 400 naming the problems. More than
@@ -52,71 +51,77 @@ export function acceptRows(
 
 export interface NewRun {
   userId: number
-  sourceType: 'official_template' | 'market'
-  skill: string
-  artifactMode: string
-  schema: ListingInputSchema
-  templateKey: string
-  templateName: string
-  definitionHash: string
-  taskCostT: number
+  target: RunTarget
   callbackUrl: string
   rows: InputRow[]
-  market?: {
-    listingId: string
-    listingVersionId: string
-    skillName: string
-    pricingRuleVersion: string
-    taskFixedFeeT: number
+}
+
+/** Column names of the runs table and their values, for one row. */
+export type RunColumns = Partial<Omit<RunRow, 'seq'>>
+
+/** What a run's row records of its target and size, the same for every run however made. */
+export function targetColumns(target: RunTarget, tasks: number): RunColumns {
+  const market = target.market
+  return {
+    source_type: target.sourceType,
+    skill: target.skill,
+    artifact_mode: target.artifactMode,
+    schema_json: JSON.stringify(target.schema),
+    display_name: `${target.name} (${tasks} ${tasks === 1 ? 'row' : 'rows'})`,
+    template_key: target.key,
+    template_name: target.name,
+    template_uuid: uuidFrom(target.key),
+    definition_hash: target.definitionHash,
+    total_tasks: tasks,
+    task_cost_t: target.costPerTaskT,
+    ...(market && {
+      listing_id: target.key,
+      listing_version_id: market.listingVersionId,
+      skill_name: target.name,
+      pricing_rule_version: market.pricingRuleVersion,
+      task_fixed_fee_t: target.costPerTaskT,
+    }),
   }
+}
+
+/**
+ * Stores one row of the runs table; a column not given takes the table's default (NULL for a
+ * listing's columns). The column names are the code's own, never a caller's text.
+ */
+export function storeRun(db: Db, columns: RunColumns): void {
+  const names = Object.keys(columns)
+  run(
+    db,
+    `INSERT INTO runs (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+    ...Object.values(columns),
+  )
 }
 
 /** Stores a queued run with one pending task per row; call inside a transaction. */
 export function insertRun(db: Db, spec: NewRun): RunRow {
   const runId = newId('run')
   const now = unixNow()
-  const tasks = spec.rows.length
-  const plural = tasks === 1 ? 'row' : 'rows'
-  const market = spec.market
-  const estimated = market ? tasks * market.taskFixedFeeT : tasks * spec.taskCostT
-  run(
-    db,
-    `INSERT INTO runs (run_id, user_id, status, source_type, skill, artifact_mode, schema_json,
-       display_name, template_key, template_name, template_uuid, definition_hash, input_filename,
-       total_tasks, task_cost_t, estimated_cost_t, created_at_unix, updated_at_unix, callback_url,
-       listing_id, listing_version_id, run_transaction_id, skill_name, transaction_status,
-       pricing_rule_version, task_fixed_fee_t, estimated_execution_cost_t, actual_execution_cost_t,
-       estimated_buyer_payable_t, final_buyer_payable_t)
-     VALUES (?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    runId,
-    spec.userId,
-    spec.sourceType,
-    spec.skill,
-    spec.artifactMode,
-    JSON.stringify(spec.schema),
-    `${spec.templateName} (${tasks} ${plural})`,
-    spec.templateKey,
-    spec.templateName,
-    uuidFrom(spec.templateKey),
-    spec.definitionHash,
-    tasks,
-    market ? market.taskFixedFeeT : spec.taskCostT,
-    estimated,
-    now,
-    now,
-    spec.callbackUrl,
-    market?.listingId ?? null,
-    market?.listingVersionId ?? null,
-    market ? newId('txn') : null,
-    market?.skillName ?? null,
-    market ? 'authorized' : null,
-    market?.pricingRuleVersion ?? null,
-    market?.taskFixedFeeT ?? null,
-    market ? estimated : null,
-    market ? 0 : null,
-    market ? estimated : null,
-    market ? 0 : null,
-  )
+  const { target } = spec
+  const estimated = spec.rows.length * target.costPerTaskT
+  storeRun(db, {
+    ...targetColumns(target, spec.rows.length),
+    run_id: runId,
+    user_id: spec.userId,
+    status: 'queued',
+    input_filename: '',
+    estimated_cost_t: estimated,
+    created_at_unix: now,
+    updated_at_unix: now,
+    callback_url: spec.callbackUrl,
+    ...(target.market && {
+      run_transaction_id: newId('txn'),
+      transaction_status: 'authorized',
+      estimated_execution_cost_t: estimated,
+      actual_execution_cost_t: 0,
+      estimated_buyer_payable_t: estimated,
+      final_buyer_payable_t: 0,
+    }),
+  })
   const insertTask = db.prepare(
     "INSERT INTO tasks (task_id, run_id, row_index, status, row_json) VALUES (?, ?, ?, 'pending', ?)",
   )

@@ -1,6 +1,7 @@
 /**
  * The templates and listings a run is made from, as a caller may see them: an official template
- * by id, a listing the caller may buy (or owns), and whether a listing can be executed now.
+ * by id, a listing the caller may buy (or owns), whether a listing can be executed now, and what
+ * the runs table records of either (a RunTarget), the same for a run made now or seeded as past.
  */
 import {
   creatorListingSchema,
@@ -12,16 +13,90 @@ import {
 import { type Db, type ListingRow, type OfficialTemplateRow, getRow } from './db'
 import { conflict, notFound } from './http'
 
-export function findOfficialTemplate(db: Db, templateId: string): OfficialTemplateRow {
-  const template = getRow<OfficialTemplateRow>(
+export const PRICING_RULE_VERSION_DEFAULT = 'flat-task-fee-1'
+
+/** What a run is made from, in the words of the runs table. */
+export interface RunTarget {
+  sourceType: 'official_template' | 'market'
+  skill: string
+  artifactMode: string
+  schema: ListingInputSchema
+  /** The template's id or the listing's. */
+  key: string
+  name: string
+  definitionHash: string
+  costPerTaskT: number
+  /** A listing's: the version bought and the pricing rule it was priced by. */
+  market?: { listingVersionId: string; pricingRuleVersion: string }
+}
+
+export function readOfficialTemplate(db: Db, templateId: string): OfficialTemplateRow | undefined {
+  return getRow<OfficialTemplateRow>(
     db,
     'SELECT * FROM official_templates WHERE template_id = ?',
     templateId,
   )
+}
+
+/** A stored listing, its JSON read; undefined when there is none by that id. */
+export function readListing(
+  db: Db,
+  listingId: string,
+): { row: ListingRow; listing: CreatorListing } | undefined {
+  const row = getRow<ListingRow>(
+    db,
+    'SELECT * FROM market_listings WHERE listing_id = ?',
+    listingId,
+  )
+  return row && { row, listing: creatorListingSchema.parse(JSON.parse(row.listing_json)) }
+}
+
+export function findOfficialTemplate(db: Db, templateId: string): OfficialTemplateRow {
+  const template = readOfficialTemplate(db, templateId)
   if (!template) {
     throw notFound(`There is no official template "${templateId}". Check the template ID.`)
   }
   return template
+}
+
+export function officialTarget(template: OfficialTemplateRow): RunTarget {
+  const stored = JSON.parse(template.schema_json) as { name?: string }
+  return {
+    sourceType: 'official_template',
+    skill: template.skill,
+    artifactMode: template.artifact_mode,
+    schema: listingInputSchemaSchema.parse(stored),
+    key: template.template_id,
+    name: stored.name || template.template_id,
+    definitionHash: template.definition_hash,
+    costPerTaskT: template.task_cost_t,
+  }
+}
+
+/** `schema`: the listing's input schema when the caller has read it already. */
+export function listingTarget(
+  row: ListingRow,
+  listing: CreatorListing,
+  schema = listingSchemaOf(row),
+): RunTarget {
+  return {
+    sourceType: 'market',
+    skill: row.skill,
+    artifactMode: row.artifact_mode,
+    schema,
+    key: listing.id,
+    name: listing.displayName || listing.id,
+    definitionHash: listing.packageHash,
+    costPerTaskT: listing.taskFixedFeeT,
+    market: {
+      listingVersionId: listing.listingVersionId,
+      pricingRuleVersion: listing.pricingRuleVersion || PRICING_RULE_VERSION_DEFAULT,
+    },
+  }
+}
+
+function listingSchemaOf(row: ListingRow): ListingInputSchema {
+  return listingInputSchemaSchema.parse(JSON.parse(row.schema_json))
 }
 
 export interface VisibleListing {
@@ -35,16 +110,11 @@ export interface VisibleListing {
  * any state. Everything else is 404, as if it did not exist.
  */
 export function findVisibleListing(db: Db, userId: number, listingId: string): VisibleListing {
-  const row = getRow<ListingRow>(
-    db,
-    'SELECT * FROM market_listings WHERE listing_id = ?',
-    listingId,
-  )
-  const listing = row ? creatorListingSchema.parse(JSON.parse(row.listing_json)) : undefined
-  if (!row || !listing || (row.owner_user_id !== userId && listing.status !== 'published')) {
+  const found = readListing(db, listingId)
+  if (!found || (found.row.owner_user_id !== userId && found.listing.status !== 'published')) {
     throw notFound(`There is no marketplace listing "${listingId}". Check the listing ID.`)
   }
-  return { row, listing, schema: listingInputSchemaSchema.parse(JSON.parse(row.schema_json)) }
+  return { ...found, schema: listingSchemaOf(found.row) }
 }
 
 /** 409 unless the listing can be executed at the version the buyer confirmed. */
