@@ -1,9 +1,11 @@
-import { useEffect, useId } from 'react'
+import { useEffect } from 'react'
 import type { BatchRowFilter, BatchView, EnvironmentView } from '../../shared/bridge'
 import { plural } from '../../shared/format/amounts'
+import { BackLink } from '../components/BackLink'
 import { CardHead } from '../components/CardParts'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { Fact } from '../components/Fact'
+import { ShowChoice } from '../components/ShowChoice'
 import { useFields, useStores } from '../stores/context'
 import { BatchRows } from './BatchRows'
 import { BatchSend } from './BatchSend'
@@ -38,15 +40,7 @@ export function BatchPage(props: { env: EnvironmentView; runId: string }) {
     return () => store.getState().close()
   }, [store, env.name, runId])
 
-  const back = (
-    <button
-      type="button"
-      className="btn btn-quiet back-link"
-      onClick={() => nav.getState().closeBatch()}
-    >
-      ← Back to the run
-    </button>
-  )
+  const back = <BackLink onBack={() => nav.getState().closeBatch()}>← Back to the run</BackLink>
   const notice = error && (
     <ErrorNotice error={error} onRetry={() => void store.getState().refresh()} />
   )
@@ -130,23 +124,16 @@ function BatchCounts({ batch }: { batch: BatchView }) {
 function FilterChoice({ batch }: { batch: BatchView }) {
   const { batch: store } = useStores()
   const { filter } = useFields('batch', 'filter')
-  const id = useId()
   return (
     <div className="toolbar">
-      <label htmlFor={id} className="toolbar-label">
-        Show
-      </label>
-      <select
-        id={id}
+      <ShowChoice
         value={filter}
-        onChange={(e) => void store.getState().setFilter(e.target.value as BatchRowFilter)}
-      >
-        {FILTERS.map((f) => (
-          <option key={f.filter} value={f.filter}>
-            {f.label} ({f.count(batch).toLocaleString('en-US')})
-          </option>
-        ))}
-      </select>
+        options={FILTERS.map((f) => ({
+          value: f.filter,
+          label: `${f.label} (${f.count(batch).toLocaleString('en-US')})`,
+        }))}
+        onChange={(value) => void store.getState().setFilter(value)}
+      />
     </div>
   )
 }

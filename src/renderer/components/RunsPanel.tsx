@@ -1,4 +1,4 @@
-import { useCallback, useId, useMemo } from 'react'
+import { useCallback, useMemo } from 'react'
 import type { EnvironmentView } from '../../shared/bridge'
 import { RUN_FILTER_STATUSES } from '../../shared/bridge/names'
 import { NO_ROW_MARKS, statusLabel, unreachableText } from '../../shared/format'
@@ -7,6 +7,7 @@ import { canLoadMore, NEEDS_ATTENTION, runsCaption, visibleRuns } from '../store
 import { ErrorNotice } from './ErrorNotice'
 import { RunsTable, useNow } from './RunsTable'
 import { SearchToolbar } from './SearchField'
+import { ShowChoice, type ShowOption } from './ShowChoice'
 import { CopyablePath } from '../runs/CopyablePath'
 import { savedFolderWords } from '../runs/run-view'
 import { Card, Details, EmptyList } from './CardParts'
@@ -154,29 +155,21 @@ function NoRunsShown() {
 }
 
 /** Which runs to show, by status. */
+const STATUS_OPTIONS: readonly ShowOption<string>[] = [
+  { value: '', label: 'All runs' },
+  { value: NEEDS_ATTENTION, label: 'Needs attention' },
+  ...RUN_FILTER_STATUSES.map((s) => ({ value: s, label: statusLabel(s) })),
+]
+
 function StatusFilter() {
   const { runs } = useStores()
   const status = useRuns((s) => s.status)
-  const filterId = useId()
   return (
-    <>
-      <label htmlFor={filterId} className="toolbar-label">
-        Show
-      </label>
-      <select
-        id={filterId}
-        value={status}
-        onChange={(e) => void runs.getState().setStatus(e.target.value)}
-      >
-        <option value="">All runs</option>
-        <option value={NEEDS_ATTENTION}>Needs attention</option>
-        {RUN_FILTER_STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {statusLabel(s)}
-          </option>
-        ))}
-      </select>
-    </>
+    <ShowChoice
+      value={status}
+      options={STATUS_OPTIONS}
+      onChange={(value) => void runs.getState().setStatus(value)}
+    />
   )
 }
 

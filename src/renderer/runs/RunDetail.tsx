@@ -1,6 +1,7 @@
 import { runWords } from './run-view'
 import { startTransition, useEffect, useMemo, useState } from 'react'
 import type { EnvironmentView, RunOverview } from '../../shared/bridge'
+import { BackLink } from '../components/BackLink'
 import { ErrorNotice } from '../components/ErrorNotice'
 import { useRunSummaries, useStores, useFields } from '../stores/context'
 import { shownOverview } from '../stores/run-detail/run-detail-store'
@@ -33,15 +34,7 @@ export function RunDetail(props: { env: EnvironmentView; runId: string }) {
     return () => runDetail.getState().close()
   }, [runDetail, env.name, runId])
 
-  const back = (
-    <button
-      type="button"
-      className="btn btn-quiet back-link"
-      onClick={() => nav.getState().closeRun()}
-    >
-      ← All runs
-    </button>
-  )
+  const back = <BackLink onBack={() => nav.getState().closeRun()}>← All runs</BackLink>
   const notice = error && (
     <ErrorNotice error={error} onRetry={() => void runDetail.getState().refresh()} />
   )
