@@ -12,7 +12,7 @@ import {
   type ColumnMap,
   type MappingOutcome,
 } from '../core/workbooks'
-import { stringOption, type CommandContext, type ParsedArgs } from './command'
+import { atMostOne, stringOption, type CommandContext, type ParsedArgs } from './command'
 import type { ReadSheet } from '../core/flows/spend/set-aside'
 import { UsageError } from './errors'
 
@@ -20,8 +20,7 @@ import { UsageError } from './errors'
 export async function mappingOption(args: ParsedArgs): Promise<ColumnMap | undefined> {
   const text = stringOption(args, 'map')
   const file = stringOption(args, 'map-file')
-  if (text !== undefined && file !== undefined)
-    throw new UsageError('give either --map or --map-file, not both.')
+  atMostOne(undefined, { '--map': text, '--map-file': file })
   try {
     if (text !== undefined) return parseMapText(text)
   } catch (error) {

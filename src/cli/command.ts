@@ -146,6 +146,21 @@ export function misuse(command: Pick<Command, 'usage'>, message: string): UsageE
   return new UsageError(message, `Usage: skill-runner ${command.usage}`)
 }
 
+/**
+ * Refuses options that exclude each other when more than one is given, in the same words for
+ * every command: `given` maps each option as the usage writes it ("--pilot N") to its value.
+ * `command`: whose usage line the refusal shows (none for the global options).
+ */
+export function atMostOne(
+  command: Pick<Command, 'usage'> | undefined,
+  given: Record<string, unknown>,
+): void {
+  const options = Object.keys(given)
+  if (options.filter((option) => given[option] !== undefined).length < 2) return
+  const message = `give either ${options.join(' or ')}, not both.`
+  throw command ? misuse(command, message) : new UsageError(message)
+}
+
 export function flag(args: ParsedArgs, name: string): boolean {
   return args.values[name] === true
 }

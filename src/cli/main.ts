@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util'
 import type { Engine } from '../core/engine'
 import {
+  atMostOne,
   misuse,
   type Command,
   type CommandContext,
@@ -185,9 +186,7 @@ export function splitGlobalOptions(argv: string[]): {
       else global.env = value
     } else rest.push(arg)
   }
-  if (global.baseUrl && global.env) {
-    throw new UsageError('use either --base-url or --env, not both.')
-  }
+  atMostOne(undefined, { '--base-url': global.baseUrl, '--env': global.env })
   return { global, rest }
 }
 

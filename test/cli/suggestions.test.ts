@@ -1,6 +1,7 @@
 // A mistyped command or option is answered with the nearest real one, and the message names only
 // what the user typed as the command; a prompt names the answers it takes and takes only those;
-// `doctor` without a keychain says so in a user's words.
+// `doctor` without a keychain says so in a user's words; options that exclude each other are
+// refused alike.
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,6 +16,40 @@ import { runCliCaptured } from '../helpers/cli'
 const home = mkdtempSync(join(tmpdir(), 'sr-cli-suggest-'))
 const cli = (args: string[], env: Record<string, string> = {}) =>
   runCliCaptured(args, { SKILL_RUNNER_HOME: home, ...env })
+
+describe('options that exclude each other', () => {
+  it('refuses any two given together in the same words, before anything is read or asked', async () => {
+    const cases: [string[], string, string | null][] = [
+      [
+        ['--base-url', 'http://127.0.0.1:1', '--env', 'x', 'runs', 'list'],
+        '--base-url or --env',
+        null,
+      ],
+      [
+        ['batch', 'show', 'run_1', '--template', 't', '--listing', 'l'],
+        '--template ID or --listing ID',
+        'batch show',
+      ],
+      [['usage', '--months', '2', '--days', '9'], '--months N or --days N', 'usage'],
+      [
+        ['execute', 'b.xlsx', '--listing', 'l', '--version', 'v', '--pilot', '2', '--rows', '2-3'],
+        '--pilot N or --rows N-M',
+        'execute',
+      ],
+      [
+        ['validate', 'missing.xlsx', '--template', 't', '--map', 'A=a', '--map-file', 'm.json'],
+        '--map or --map-file',
+        null,
+      ],
+    ]
+    for (const [args, options, usage] of cases) {
+      const r = await cli(args)
+      expect(r.code, args.join(' ')).toBe(2)
+      expect(r.stderr).toContain(`give either ${options}, not both.`)
+      if (usage) expect(r.stderr).toContain(`Usage: skill-runner ${usage}`)
+    }
+  })
+})
 
 describe('did you mean', () => {
   it('measures edits, a swap of two letters counting as one', () => {

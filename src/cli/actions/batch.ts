@@ -6,7 +6,7 @@ import { hashFile } from '../../core/flows/spend/uploads'
 import { EngineError } from '../../core/errors'
 import { sendKindWords } from '../../shared/format'
 import {
-  misuse,
+  atMostOne,
   stringOption,
   type CommandContext,
   type Declared,
@@ -26,8 +26,7 @@ export async function batchShow(ctx: CommandContext, args: ParsedArgs, self: Dec
   const given = args.positionals[0]!
   const template = stringOption(args, 'template')
   const listing = stringOption(args, 'listing')
-  if (template !== undefined && listing !== undefined)
-    throw misuse(self, 'give either --template ID or --listing ID, not both.')
+  atMostOne(self, { '--template ID': template, '--listing ID': listing })
   const { engine, connection } = await ctx.session()
   const file = resolve(given)
   let batch

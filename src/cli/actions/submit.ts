@@ -11,7 +11,7 @@ import { planSend } from '../../core/flows/spend/plan-send'
 import type { ReadCorrected } from '../../core/flows/spend/retry-workbook'
 import type { RunTarget } from '../../shared/run-target'
 import type { Connection, Engine } from '../../core/engine'
-import { integerOption, misuse, stringOption } from '../command'
+import { atMostOne, integerOption, misuse, stringOption } from '../command'
 import type { CommandContext, Declared, ParsedArgs } from '../command'
 import { UsageError } from '../errors'
 import { mappingOption, mappingReported } from '../column-mapping'
@@ -37,8 +37,7 @@ export async function execute(ctx: CommandContext, args: ParsedArgs, self: Decla
   const versionId = stringOption(args, 'version')
   if (!listingId || !versionId) throw misuse(self, 'execute needs --listing ID and --version VID.')
   const pilot = integerOption(stringOption(args, 'pilot'), '--pilot', 1, 1_000_000)
-  if (pilot !== undefined && stringOption(args, 'rows') !== undefined)
-    throw new UsageError('give either --pilot N or --rows N-M, not both.')
+  atMostOne(self, { '--pilot N': pilot, '--rows N-M': stringOption(args, 'rows') })
   const target = { kind: 'listing', listingId, listingVersionId: versionId } as const
   return submitWorkbook(ctx, args, target, pilot)
 }

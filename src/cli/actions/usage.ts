@@ -9,6 +9,7 @@ import { writeFileAtomically } from '../../core/files/atomic-write'
 import { amountT, formatAmount, plural } from '../../shared/format/amounts'
 import { usageCsv, usageReport } from '../../shared/usage/report'
 import {
+  atMostOne,
   integerOption,
   misuse,
   stringOption,
@@ -22,9 +23,7 @@ import { localTime } from '../time'
 function reportOptions(args: ParsedArgs, self: Declared) {
   const months = integerOption(stringOption(args, 'months'), '--months', 1, 120)
   const days = integerOption(stringOption(args, 'days'), '--days', 1, 3660)
-  if (months !== undefined && days !== undefined) {
-    throw misuse(self, 'give --months N or --days N, not both.')
-  }
+  atMostOne(self, { '--months N': months, '--days N': days })
   const by = stringOption(args, 'by') ?? 'day'
   if (by !== 'day' && by !== 'template') {
     throw misuse(self, `--by is day or template, not “${by}”.`)
