@@ -4,6 +4,7 @@
  * DESIGN.md fixes for every failure.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { formatBytes } from '../shared/format/bytes'
 import type * as z from 'zod'
 
 /** A failure with the HTTP status it should be answered with. */
@@ -24,12 +25,6 @@ export const conflict = (message: string) => new HttpError(409, message)
 
 /** Default request body limit: large enough for a base64 upload of a ~300 MB file. */
 export const DEFAULT_MAX_BODY_BYTES = 400 * 1024 * 1024
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`
-  return `${bytes} bytes`
-}
 
 function tooLarge(limit: number): HttpError {
   return new HttpError(

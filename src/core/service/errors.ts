@@ -7,7 +7,7 @@
  */
 
 import { UserFacingError, type ErrorAction, type ErrorCategory } from '../errors'
-import { sizeInWords } from './limits'
+import { formatBytes } from '../../shared/format/bytes'
 import { redactBearer, type Redact } from './redaction'
 
 export type ApiErrorKind =
@@ -116,7 +116,7 @@ function withoutSecrets(init: ApiErrorInit): ApiErrorInit {
 
 /** Said when reading stopped at a limit: the service's answer went on past it. */
 function tooLargeWords(limitBytes: number): string {
-  return `The service sent an answer larger than ${sizeInWords(limitBytes)}; Skill Runner stopped reading it.`
+  return `The service sent an answer larger than ${formatBytes(limitBytes)}; Skill Runner stopped reading it.`
 }
 
 /**
@@ -179,7 +179,7 @@ function explainNoAnswer(init: ApiErrorInit): Explained {
       // A part past its own bound (one output of a run) will be as large at every try.
       if (init.detail) {
         return {
-          message: `The service sent ${init.detail} larger than ${sizeInWords(init.limitBytes ?? 0)}; Skill Runner stopped reading it.`,
+          message: `The service sent ${init.detail} larger than ${formatBytes(init.limitBytes ?? 0)}; Skill Runner stopped reading it.`,
           nextStep:
             'Skill Runner cannot read a part this large. Report it to the service’s operator, who can send such content as a file to download.',
         }

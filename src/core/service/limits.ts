@@ -191,9 +191,3 @@ export class Deadline {
     ;(this.timer as { unref?: () => void }).unref?.()
   }
 }
-
-/** A limit in the words of a message: "32 MB", "64 KB". */
-export function sizeInWords(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`
-  return `${Math.round(bytes / 1024)} KB`
-}

@@ -45,10 +45,3 @@ export function noSheetError(fileName: string): WorkbookFileError {
     `“${fileName}” is not a spreadsheet with a sheet in it (it holds no worksheet). Check that it is the file you meant; if it is, open it in Excel or LibreOffice, save it again as .xlsx, and try again.`,
   )
 }
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024 * 1024) return `${(bytes / 1024 ** 3).toFixed(1)} GB`
-  if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`
-  return `${bytes} bytes`
-}

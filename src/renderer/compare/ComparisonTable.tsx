@@ -1,6 +1,7 @@
 import { inputWords } from './input-words'
 import type { CompareOutput, CompareRow, CompareRowSide } from '../../shared/bridge'
 import { formatAmount } from '../../shared/format/amounts'
+import { formatBytes } from '../../shared/format/bytes'
 import { StatusBadge } from '../components/StatusBadge'
 import { kindLabel } from '../runs/run-view'
 
@@ -9,7 +10,7 @@ const SHOWN_ROWS = 200
 
 function size(bytes: number | null): string {
   if (bytes === null) return 'size not known'
-  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`
+  return formatBytes(bytes)
 }
 
 /** One output of a matched row: words, fields, or name and size, as its kind is. */

@@ -3,7 +3,7 @@ import { ErrorNotice } from '../components/ErrorNotice'
 import { ProgressBar } from '../components/ProgressBar'
 import { FileDrop } from '../components/FileDrop'
 import { useFields, useStores } from '../stores/context'
-import { formatBytes } from '../stores/prepare/field-words'
+import { formatBytes } from '../../shared/format/bytes'
 import { countFileCells, resolveFileCells } from '../stores/prepare/files-slice'
 
 const STATE_WORDS = {

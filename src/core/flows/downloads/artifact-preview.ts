@@ -8,6 +8,7 @@ import type { Artifact } from '../../../shared/contract'
 import type { ArtifactPreviewView } from '../../../shared/bridge'
 import type { ApiClient } from '../../service'
 import { defined } from '../../../shared/defined'
+import { formatBytes } from '../../../shared/format/bytes'
 
 /** Text shown at most (bytes). */
 export const TEXT_PREVIEW_BYTES = 64 * 1024
@@ -166,7 +167,7 @@ export async function previewArtifact(
   if (kind === 'image' && Number.isFinite(length) && length > limit) {
     await response.body?.cancel().catch(() => {})
     return none(
-      `This image is too large to preview (${(length / 1024 / 1024).toFixed(1)} MB). Save the outputs to see it.`,
+      `This image is too large to preview (${formatBytes(length)}). Save the outputs to see it.`,
     )
   }
   const { bytes, more } = await readAtMost(response.body, limit)

@@ -39,9 +39,3 @@ export function describeFileKinds(
   if (types.length) parts.push(`of type ${types.join(', ')}`)
   return parts.join(' ')
 }
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
-}

@@ -3,7 +3,8 @@
  * tag with a cap on the size of one element, attributes in either quote, entities, CDATA, and
  * documents that put a prefix on every element (`<x:row>`), which are read as if they did not.
  */
-import { formatBytes, MAX_ELEMENT_CHARS, RESAVE, WorkbookFileError } from '../../limits'
+import { formatBytes } from '../../../../shared/format/bytes'
+import { MAX_ELEMENT_CHARS, RESAVE, WorkbookFileError } from '../../limits'
 
 const ENTITY = /&(#x[0-9a-fA-F]+|#\d+|[a-zA-Z]+);/g
 const EXCEL_ESCAPE = /_x([0-9A-Fa-f]{4})_/g

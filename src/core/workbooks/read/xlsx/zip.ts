@@ -6,13 +6,8 @@
  */
 import { pipeline, Readable, type TransformOptions } from 'node:stream'
 import type { ZlibOptions } from 'node:zlib'
-import {
-  formatBytes,
-  MAX_ZIP_DIRECTORY_BYTES,
-  MAX_ZIP_ENTRIES,
-  RESAVE,
-  WorkbookFileError,
-} from '../../limits'
+import { MAX_ZIP_DIRECTORY_BYTES, MAX_ZIP_ENTRIES, RESAVE, WorkbookFileError } from '../../limits'
+import { formatBytes } from '../../../../shared/format/bytes'
 import type { ByteSource } from '../../byte-source'
 
 export interface ZipEntry {
