@@ -6,12 +6,12 @@
  * environments/connection.ts, so no module imports this file but the front doors.
  */
 import { join } from 'node:path'
-import type { EnvironmentView, TokenStorageView } from '../shared/bridge'
+import type { EnvironmentView, TokenKeeping, TokenStorageView } from '../shared/bridge'
 import type { RunSummary } from '../shared/contract'
 import { nodeHttpFetcher, type ApiClientOptions, type FetchLike } from './service'
 import { BuiltInSandbox, type StartBuiltInSandbox } from './environments/builtin-sandbox'
 import type { Connection, Target } from './environments/connection'
-import { Connections, type TokenKeeping } from './environments/connector'
+import { Connections } from './environments/connector'
 import { Downloads } from './flows/downloads/downloads'
 import type { Plan } from './flows/spend/plan'
 import { MAX_PLANS, PLAN_TTL_MS, PlanStore } from './flows/spend/plan-store'

@@ -15,8 +15,8 @@ import { acceptRows, checkCallbackUrl, insertRun } from './run-creation'
 import {
   findOfficialTemplate,
   findVisibleListing,
-  listingTarget,
-  officialTarget,
+  listingSource,
+  officialSource,
   requireExecutable,
 } from './run-targets'
 import { marketContextOf } from './serialize'
@@ -27,17 +27,17 @@ function readJson(ctx: SandboxContext, call: Call): Promise<unknown> {
 
 export async function runRowsHandler(ctx: SandboxContext, call: Call): Promise<Answer> {
   const templateId = call.params[0]!
-  const target = officialTarget(findOfficialTemplate(ctx.db, templateId))
+  const source = officialSource(findOfficialTemplate(ctx.db, templateId))
   const body = validateBody(runRowsBodySchema, await readJson(ctx, call))
   const { key, previous } = earlier(ctx, call, 'runRows', templateId, body)
   if (previous) return previous
   const callbackUrl = checkCallbackUrl(body.callbackUrl)
-  const rows = acceptRows(ctx.db, call.user.userId, target.schema, body.rows, {
+  const rows = acceptRows(ctx.db, call.user.userId, source.schema, body.rows, {
     listName: 'rows',
     maxRows: ctx.maxRows,
   })
   return createOnce(ctx, key, () => {
-    const created = insertRun(ctx.db, { userId: call.user.userId, target, callbackUrl, rows })
+    const created = insertRun(ctx.db, { userId: call.user.userId, source, callbackUrl, rows })
     const acceptance: RunRowsAcceptance = {
       acceptedAtUnix: created.created_at_unix,
       runId: created.run_id,
@@ -66,7 +66,7 @@ export async function executeHandler(ctx: SandboxContext, call: Call): Promise<A
   return createOnce(ctx, key, () => {
     const created = insertRun(ctx.db, {
       userId: call.user.userId,
-      target: listingTarget(row, listing, schema),
+      source: listingSource(row, listing, schema),
       callbackUrl: '',
       rows,
     })

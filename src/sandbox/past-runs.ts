@@ -7,13 +7,13 @@
 import * as z from 'zod'
 import { type Db, getRow } from './db'
 import { sha256Hex } from './ids'
-import { storeRun, targetColumns } from './run-creation'
+import { storeRun, sourceColumns } from './run-creation'
 import {
-  listingTarget,
-  officialTarget,
+  listingSource,
+  officialSource,
   readListing,
   readOfficialTemplate,
-  type RunTarget,
+  type SourceOfRun,
 } from './run-targets'
 
 const count = z.number().int().min(0)
@@ -47,19 +47,19 @@ export const pastRunSchema = z
 
 export type PastRun = z.output<typeof pastRunSchema>
 
-/** What a past run was made from; the seed names a template or a listing that must exist. */
-function targetOf(db: Db, entry: PastRun, where: string): RunTarget {
+/** What a past run was made from (its source); the seed names a template or a listing that must exist. */
+function sourceOf(db: Db, entry: PastRun, where: string): SourceOfRun {
   if (entry.templateId !== undefined) {
     const template = readOfficialTemplate(db, entry.templateId)
     if (!template) {
       throw new Error(`${where}.templateId "${entry.templateId}" is not an official template`)
     }
-    return officialTarget(template)
+    return officialSource(template)
   }
   const id = entry.listingId ?? ''
   const found = readListing(db, id)
   if (!found) throw new Error(`${where}.listingId "${id}" is not a listing`)
-  return listingTarget(found.row, found.listing)
+  return listingSource(found.row, found.listing)
 }
 
 /** Stores the past runs not stored yet; call inside the seed's transaction. */
@@ -71,13 +71,13 @@ export function storePastRuns(db: Db, entries: readonly PastRun[]): void {
     const runId =
       entry.runId ?? `run_past_${sha256Hex(`${index}:${JSON.stringify(entry)}`).slice(0, 24)}`
     if (getRow(db, 'SELECT 1 AS x FROM runs WHERE run_id = ?', runId)) return
-    const target = targetOf(db, entry, `pastRuns[${index}]`)
+    const source = sourceOf(db, entry, `pastRuns[${index}]`)
     const failed = entry.failedRows ?? 0
     const succeeded = entry.rows - failed
-    const estimated = entry.estimatedCostT ?? entry.rows * target.costPerTaskT
-    const actual = entry.actualCostT ?? succeeded * target.costPerTaskT
+    const estimated = entry.estimatedCostT ?? entry.rows * source.costPerTaskT
+    const actual = entry.actualCostT ?? succeeded * source.costPerTaskT
     storeRun(db, {
-      ...targetColumns(target, entry.rows),
+      ...sourceColumns(source, entry.rows),
       run_id: runId,
       user_id: entry.ownerUserId,
       status: succeeded > 0 ? 'succeeded' : 'failed',
@@ -91,7 +91,7 @@ export function storePastRuns(db: Db, entries: readonly PastRun[]): void {
       started_at_unix: entry.createdAtUnix,
       completed_at_unix: entry.completedAtUnix,
       updated_at_unix: entry.completedAtUnix,
-      ...(target.market && {
+      ...(source.market && {
         run_transaction_id: `txn_${runId}`,
         transaction_status: 'settled',
         estimated_execution_cost_t: estimated,

@@ -7,7 +7,7 @@ import { type AssetRow, type Db, type RunRow, getRow, run } from './db'
 import { badRequest } from './http'
 import { newId, unixNow, uuidFrom } from './ids'
 import { assetReferences, checkRows, describeProblems, spreadRunValues } from './rows'
-import type { RunTarget } from './run-targets'
+import type { SourceOfRun } from './run-targets'
 
 /**
  * Checks rows against a schema and the caller's uploads; 400 naming the problems. More than
@@ -51,35 +51,35 @@ export function acceptRows(
 
 export interface NewRun {
   userId: number
-  target: RunTarget
+  source: SourceOfRun
   callbackUrl: string
   rows: InputRow[]
 }
 
 /** Column names of the runs table and their values, for one row. */
-export type RunColumns = Partial<Omit<RunRow, 'seq'>>
+export type RunRowValues = Partial<Omit<RunRow, 'seq'>>
 
-/** What a run's row records of its target and size, the same for every run however made. */
-export function targetColumns(target: RunTarget, tasks: number): RunColumns {
-  const market = target.market
+/** What a run's row records of its source and size, the same for every run however made. */
+export function sourceColumns(source: SourceOfRun, tasks: number): RunRowValues {
+  const market = source.market
   return {
-    source_type: target.sourceType,
-    skill: target.skill,
-    artifact_mode: target.artifactMode,
-    schema_json: JSON.stringify(target.schema),
-    display_name: `${target.name} (${tasks} ${tasks === 1 ? 'row' : 'rows'})`,
-    template_key: target.key,
-    template_name: target.name,
-    template_uuid: uuidFrom(target.key),
-    definition_hash: target.definitionHash,
+    source_type: source.sourceType,
+    skill: source.skill,
+    artifact_mode: source.artifactMode,
+    schema_json: JSON.stringify(source.schema),
+    display_name: `${source.name} (${tasks} ${tasks === 1 ? 'row' : 'rows'})`,
+    template_key: source.key,
+    template_name: source.name,
+    template_uuid: uuidFrom(source.key),
+    definition_hash: source.definitionHash,
     total_tasks: tasks,
-    task_cost_t: target.costPerTaskT,
+    task_cost_t: source.costPerTaskT,
     ...(market && {
-      listing_id: target.key,
+      listing_id: source.key,
       listing_version_id: market.listingVersionId,
-      skill_name: target.name,
+      skill_name: source.name,
       pricing_rule_version: market.pricingRuleVersion,
-      task_fixed_fee_t: target.costPerTaskT,
+      task_fixed_fee_t: source.costPerTaskT,
     }),
   }
 }
@@ -88,7 +88,7 @@ export function targetColumns(target: RunTarget, tasks: number): RunColumns {
  * Stores one row of the runs table; a column not given takes the table's default (NULL for a
  * listing's columns). The column names are the code's own, never a caller's text.
  */
-export function storeRun(db: Db, columns: RunColumns): void {
+export function storeRun(db: Db, columns: RunRowValues): void {
   const names = Object.keys(columns)
   run(
     db,
@@ -101,10 +101,10 @@ export function storeRun(db: Db, columns: RunColumns): void {
 export function insertRun(db: Db, spec: NewRun): RunRow {
   const runId = newId('run')
   const now = unixNow()
-  const { target } = spec
-  const estimated = spec.rows.length * target.costPerTaskT
+  const { source } = spec
+  const estimated = spec.rows.length * source.costPerTaskT
   storeRun(db, {
-    ...targetColumns(target, spec.rows.length),
+    ...sourceColumns(source, spec.rows.length),
     run_id: runId,
     user_id: spec.userId,
     status: 'queued',
@@ -113,7 +113,7 @@ export function insertRun(db: Db, spec: NewRun): RunRow {
     created_at_unix: now,
     updated_at_unix: now,
     callback_url: spec.callbackUrl,
-    ...(target.market && {
+    ...(source.market && {
       run_transaction_id: newId('txn'),
       transaction_status: 'authorized',
       estimated_execution_cost_t: estimated,

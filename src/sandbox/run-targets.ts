@@ -1,7 +1,7 @@
 /**
  * The templates and listings a run is made from, as a caller may see them: an official template
  * by id, a listing the caller may buy (or owns), whether a listing can be executed now, and what
- * the runs table records of either (a RunTarget), the same for a run made now or seeded as past.
+ * the runs table records of either (a SourceOfRun), the same for a run made now or seeded as past.
  */
 import {
   creatorListingSchema,
@@ -13,10 +13,10 @@ import {
 import { type Db, type ListingRow, type OfficialTemplateRow, getRow } from './db'
 import { conflict, notFound } from './http'
 
-export const PRICING_RULE_VERSION_DEFAULT = 'flat-task-fee-1'
+const PRICING_RULE_VERSION_DEFAULT = 'flat-task-fee-1'
 
-/** What a run is made from, in the words of the runs table. */
-export interface RunTarget {
+/** What a run is made from (the runs table's source_type and what goes with it). */
+export interface SourceOfRun {
   sourceType: 'official_template' | 'market'
   skill: string
   artifactMode: string
@@ -59,7 +59,7 @@ export function findOfficialTemplate(db: Db, templateId: string): OfficialTempla
   return template
 }
 
-export function officialTarget(template: OfficialTemplateRow): RunTarget {
+export function officialSource(template: OfficialTemplateRow): SourceOfRun {
   const stored = JSON.parse(template.schema_json) as { name?: string }
   return {
     sourceType: 'official_template',
@@ -74,11 +74,11 @@ export function officialTarget(template: OfficialTemplateRow): RunTarget {
 }
 
 /** `schema`: the listing's input schema when the caller has read it already. */
-export function listingTarget(
+export function listingSource(
   row: ListingRow,
   listing: CreatorListing,
   schema = listingSchemaOf(row),
-): RunTarget {
+): SourceOfRun {
   return {
     sourceType: 'market',
     skill: row.skill,

@@ -5,7 +5,7 @@ import type { CatalogEntry } from '../../src/shared/bridge'
 import {
   entryFacts,
   offeredVersionWords,
-  versionWords,
+  catalogVersionWords,
 } from '../../src/renderer/prepare/catalog-words'
 
 const NOW = 1_800_000_000_000
@@ -36,10 +36,10 @@ describe('catalog words', () => {
   })
 
   it('says where a version comes from', () => {
-    expect(versionWords({ versionId: 'v2', source: 'runs', lastUsedAtUnix: NOW / 1000 }, NOW)).toBe(
-      'v2 — you ran it just now',
-    )
-    expect(versionWords({ versionId: 'v3', source: 'own-listing' }, NOW)).toBe(
+    expect(
+      catalogVersionWords({ versionId: 'v2', source: 'runs', lastUsedAtUnix: NOW / 1000 }, NOW),
+    ).toBe('v2 — you ran it just now')
+    expect(catalogVersionWords({ versionId: 'v3', source: 'own-listing' }, NOW)).toBe(
       'v3 — the one your listing shows',
     )
     expect(

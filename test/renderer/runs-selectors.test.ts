@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { createRunSummariesStore, rowMarksOf, summaryOf } from '../../src/renderer/stores/run-summaries-store'
+import {
+  createRunSummariesStore,
+  rowMarksOf,
+  summaryOf,
+} from '../../src/renderer/stores/run-summaries-store'
 import {
   activeRunCount,
   canLoadMore,
-  compareRuns,
+  newestFirst,
   isStalled,
   mergeRuns,
   NEEDS_ATTENTION,
@@ -43,7 +47,7 @@ describe('pages of older runs', () => {
     const two = mergeRuns(first, page(50))
     expect(two.map((r) => r.runId)).toEqual([...first, ...page(50)].map((r) => r.runId))
     const late = runSummary({ runId: 'late', createdAtUnix: 100_000 - 25 })
-    expect(mergeRuns(two, [late])).toEqual([...two, late].sort(compareRuns))
+    expect(mergeRuns(two, [late])).toEqual([...two, late].sort(newestFirst))
     expect(mergeRuns(two, [late]).indexOf(late)).toBeLessThan(30)
   })
 

@@ -1,6 +1,6 @@
 /** `runs watch`, and the following of a run to its end that `--watch` on the paid commands shares. */
 import type { Connection } from '../../core/engine'
-import { earlierPaces, type EarlierPaceServices } from '../../core/flows/watch/earlier-paces'
+import { earlierPaceSamples, type EarlierPaceServices } from '../../core/flows/watch/earlier-paces'
 import { watchRunToEnd, type WatchServices } from '../../core/flows/watch/watch-run'
 import type { RunSummary } from '../../shared/contract'
 import { isTerminalStatus } from '../../shared/contract'
@@ -41,7 +41,7 @@ export async function watchToEnd(
 ) {
   const bar = ctx.out.bar(runId, 'rows')
   const pace = paceNotes(ctx, (run) =>
-    earlierPaces(engine, connection.historyKey, {
+    earlierPaceSamples(engine, connection.historyKey, {
       templateKeys: run.market?.listingId ? [] : [run.templateKey],
       listingIds: run.market?.listingId ? [run.market.listingId] : [],
     }),

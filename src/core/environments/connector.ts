@@ -3,7 +3,7 @@
  * store (tokens are bound to an origin and only ever handed to that origin's ApiClient), the
  * built-in Sandbox, and the connection check.
  */
-import type { EnvironmentView, TokenStorageView } from '../../shared/bridge'
+import type { EnvironmentView, TokenKeeping, TokenStorageView } from '../../shared/bridge'
 import { checkBaseUrl } from '../../shared/contract'
 import { ApiClient, type ApiClientOptions, type FetchLike } from '../service'
 import type { BuiltInSandbox } from './builtin-sandbox'
@@ -14,7 +14,6 @@ import { failureDetail, MemorySecretStore, tokenPlace, type SecretStore } from '
 import { defined } from '../../shared/defined'
 
 /** Where a token given now is kept: the chosen store, or the engine's memory until it closes. */
-export type TokenKeeping = 'saved' | 'session'
 
 export interface ConnectionsOptions {
   environments: Environments

@@ -1,10 +1,8 @@
 import { useCallback, useState, type ChangeEvent, type FormEvent } from 'react'
-import type { BridgeErrorInfo, TokenStorageView } from '../../shared/bridge'
+import type { BridgeErrorInfo, TokenKeeping, TokenStorageView } from '../../shared/bridge'
 import { useApp } from '../stores/context'
 import { KeychainCommand } from './CardParts'
 import { Checkbox, Field } from './Field'
-
-export type TokenKeeping = 'saved' | 'session'
 
 /** Where the engine saves tokens, and whether it can save them at all. */
 function useTokenStore(): { store: TokenStorageView | null } {

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { CatalogEntry } from '../../shared/bridge'
 import { usePrepare, useStores } from '../stores/context'
-import { entryFacts, versionWords } from './catalog-words'
+import { entryFacts, catalogVersionWords } from './catalog-words'
 
 /**
  * The listings known here (from the user's runs, the creator's own listings, this computer's
@@ -59,7 +59,7 @@ export function ListingEntries(props: { items: CatalogEntry[]; unitLabel: string
                   >
                     {entry.versions.map((v) => (
                       <option key={v.versionId} value={v.versionId}>
-                        {versionWords(v)}
+                        {catalogVersionWords(v)}
                       </option>
                     ))}
                   </select>

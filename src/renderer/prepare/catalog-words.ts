@@ -30,7 +30,7 @@ export function entryFacts(entry: CatalogEntry, unitLabel: string, nowMs = Date.
 }
 
 /** "v2 — you ran it 2 hours ago", "v3 — the one your listing shows" */
-export function versionWords(version: CatalogVersion, nowMs = Date.now()): string {
+export function catalogVersionWords(version: CatalogVersion, nowMs = Date.now()): string {
   if (version.lastUsedAtUnix) {
     return `${version.versionId} — you ran it ${describeAge(version.lastUsedAtUnix * 1000, nowMs)}`
   }

@@ -20,7 +20,7 @@ import { rowMarksOf } from '../stores/run-summaries-store'
 import { PaceNote, StalledNotice } from './RunPace'
 import { costLines, runDuration, runWords } from './run-view'
 import { useEarlierPaces } from './use-earlier-paces'
-import { BatchLink } from './run-batch'
+import { PartOfBatch } from './run-batch'
 
 /** The head of a run's page: name, status, progress, timing and cost, and related runs. */
 export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }) {
@@ -76,7 +76,7 @@ export function RunSummaryCard(props: { overview: RunOverview; back: ReactNode }
       )}
       <RunFacts overview={overview} run={run} frozenAtMs={unreachable?.sinceMs ?? null} />
       <RelatedRuns overview={overview} />
-      <BatchLink runId={run.runId} />
+      <PartOfBatch runId={run.runId} />
       <Details>
         Run ID <code>{run.runId}</code>
         {run.templateKey ? (

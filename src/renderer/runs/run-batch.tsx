@@ -108,7 +108,7 @@ export function useFailedRowsLeft(overview: RunOverview): number | null {
  * "Part of <file> — <summary>": the run's sheet across its runs, a click away. A run sent as one
  * of several parts says which, and once it has ended, the next part still under way.
  */
-export function BatchLink(props: { runId: string }) {
+export function PartOfBatch(props: { runId: string }) {
   const { nav } = useStores()
   const batch = useContext(RunBatch)
   const { at, parts } = otherParts(batch, props.runId)

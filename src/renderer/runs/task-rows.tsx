@@ -17,7 +17,7 @@ const taskKey = (task: RunTask) => task.taskId
 const positionKey = (index: number) => String(index)
 
 /** The rows marked "Redo", by their index in the run. */
-export interface RowMarks {
+export interface RedoMarks {
   marked: ReadonlySet<number>
   toggle(index: number): void
 }
@@ -26,7 +26,7 @@ export interface RowMarks {
  * A big run's table draws 2 rows beyond the view (as the batch page does): a drag of its scroll
  * bar shows a new screen of rows every frame, each drawn row work in that frame.
  */
-function tableProps(marks: RowMarks | null, overscan = 10) {
+function tableProps(marks: RedoMarks | null, overscan = 10) {
   return {
     rowHeight: TASK_ROW,
     short: true,
@@ -47,7 +47,7 @@ const TaskRow = memo(function TaskRow(props: {
   task: RunTask | undefined
   place: RowPlace
   rowNumbers: number[] | null
-  marks: RowMarks | null
+  marks: RedoMarks | null
 }) {
   const { place, rowNumbers, marks } = props
   if (!props.task)
@@ -95,7 +95,7 @@ const TaskRow = memo(function TaskRow(props: {
 export function RowsTable(props: {
   shown: RunTask[]
   rowNumbers: number[] | null
-  marks: RowMarks | null
+  marks: RedoMarks | null
 }) {
   const { shown, rowNumbers, marks } = props
   return (
@@ -117,7 +117,7 @@ export function RowsTable(props: {
 export function WindowedRowsTable(props: {
   overview: RunOverview
   onlyFailed: boolean
-  marks: RowMarks | null
+  marks: RedoMarks | null
 }) {
   const { overview, onlyFailed, marks } = props
   const { bridge } = useStores()

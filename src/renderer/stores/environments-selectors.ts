@@ -1,7 +1,7 @@
 /** Plain selector functions of the environments store; tested like any function. */
 import type { BridgeErrorInfo, ConnectionReport, EnvironmentView } from '../../shared/bridge'
 
-export interface CheckState {
+export interface ConnectionCheckState {
   running: boolean
   report: ConnectionReport | null
   error: BridgeErrorInfo | null
@@ -12,7 +12,7 @@ export interface EnvironmentsData {
   selected: string | null
   loading: boolean
   error: BridgeErrorInfo | null
-  checks: Record<string, CheckState>
+  checks: Record<string, ConnectionCheckState>
 }
 
 /** The built-in Sandbox first, then the rest by name. */
@@ -36,9 +36,12 @@ export function selectedEnvironment(
   )
 }
 
-export const idleCheck: CheckState = { running: false, report: null, error: null }
+export const idleCheck: ConnectionCheckState = { running: false, report: null, error: null }
 
-export function checkFor(state: Pick<EnvironmentsData, 'checks'>, name: string): CheckState {
+export function checkFor(
+  state: Pick<EnvironmentsData, 'checks'>,
+  name: string,
+): ConnectionCheckState {
   return state.checks[name] ?? idleCheck
 }
 

@@ -62,7 +62,7 @@ export interface RunsData {
 }
 
 /** Newest first; runs created in the same second keep a stable order by id. */
-export function compareRuns(a: RunSummary, b: RunSummary): number {
+export function newestFirst(a: RunSummary, b: RunSummary): number {
   return b.createdAtUnix - a.createdAtUnix || (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0)
 }
 
@@ -78,7 +78,7 @@ export function mergeRuns(existing: RunSummary[], incoming: RunSummary[]): RunSu
     const known = byId.get(run.runId)
     if (!known || run.updatedAtUnix >= known.updatedAtUnix) byId.set(run.runId, run)
   }
-  return [...byId.values()].sort(compareRuns)
+  return [...byId.values()].sort(newestFirst)
 }
 
 /**
@@ -90,7 +90,7 @@ function sortsAfter(existing: RunSummary[], incoming: RunSummary[]): boolean {
   let before = existing.at(-1)
   if (!before || incoming.length === 0) return false
   for (const run of incoming) {
-    if (compareRuns(before, run) >= 0) return false
+    if (newestFirst(before, run) >= 0) return false
     before = run
   }
   return true

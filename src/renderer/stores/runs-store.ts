@@ -10,7 +10,7 @@ import type { RunSummary } from '../../shared/contract'
 import { errorInfo } from './errors'
 import { newestOf, type RunSummariesStore } from './run-summaries-store'
 import type { SavesStore } from './saves-store'
-import { compareRuns, mergeRuns, serviceStatus, type RunsData } from './runs-selectors'
+import { newestFirst, mergeRuns, serviceStatus, type RunsData } from './runs-selectors'
 
 export interface RunsActions {
   /** Shows the runs of `environment` and follows them. */
@@ -197,7 +197,7 @@ function followCache(store: StoreApi<RunsState>, summaries: RunSummariesStore) {
       changed = true
       return newest
     })
-    if (changed) store.setState({ items: next.sort(compareRuns) })
+    if (changed) store.setState({ items: next.sort(newestFirst) })
   })
 }
 

@@ -1,5 +1,5 @@
 /** Time left: earlier runs' paces from this computer's history, for runs with too few rows done. */
-import { earlierPaces, type EarlierPaceServices } from '../../flows/watch/earlier-paces'
+import { earlierPaceSamples, type EarlierPaceServices } from '../../flows/watch/earlier-paces'
 import type { Connects, VerbContext, Verbs } from './context'
 
 export function paceVerbs(ctx: VerbContext<Connects & EarlierPaceServices>): Verbs<'earlierPaces'> {
@@ -7,7 +7,7 @@ export function paceVerbs(ctx: VerbContext<Connects & EarlierPaceServices>): Ver
   return {
     async earlierPaces(args) {
       const connection = await engine.connect({ env: args.environment })
-      return { samples: earlierPaces(engine, connection.historyKey, args) }
+      return { samples: earlierPaceSamples(engine, connection.historyKey, args) }
     },
   }
 }

@@ -12,7 +12,7 @@ import { uploadFileCells, type ProgressHooks } from './submission-inputs'
 import type { Plan, SpendServices } from './plan'
 import { keepMonthlyLimit, type LimitServices } from '../usage/limit'
 import type { SubmissionHead } from './submissions'
-import { sendPlan, type SendServices } from './send-parts'
+import { sendPlan, type SendPlanServices } from './send-parts'
 import { allPartsSent } from './parts'
 
 /** Throws (spending nothing) when the estimate is above the cap, or a cap cannot be checked. */
@@ -102,7 +102,7 @@ async function withoutCallback(plan: Plan, signal?: AbortSignal): Promise<Plan> 
  * submission unanswered, and confirming again (or an identical plan) resends the same request.
  */
 export async function confirmPlan(
-  services: Pick<SpendServices, 'uploads' | 'plans'> & SendServices & LimitServices,
+  services: Pick<SpendServices, 'uploads' | 'plans'> & SendPlanServices & LimitServices,
   planned: Plan,
   options: ConfirmOptions,
   hooks: ProgressHooks = {},

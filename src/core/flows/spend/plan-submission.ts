@@ -18,7 +18,7 @@ import { sheetBatch } from './batch-plans'
 import { withCheckedCallback } from '../prepare/callback-addresses'
 import { costAndHistory } from './cost'
 import {
-  selectRows,
+  chosenRows,
   validateOnServer,
   type ParsedWorkbook,
   type ProgressHooks,
@@ -311,7 +311,7 @@ async function planOfRows(
     if (parsed.spill) await rm(parsed.spill.path, { force: true })
     return rejectedPlan(base, parsed.rowNumbers.length, facts.fee, validation)
   }
-  const selected = selectRows(parsed, request.selection ?? {})
+  const selected = chosenRows(parsed, request.selection ?? {})
   const picked = rowsAt(parsed, selected.indexes)
   const keyed =
     target.kind === 'listing' && facts.schemaSource === 'headers'

@@ -18,7 +18,7 @@ import type { ProgressHooks } from './submission-inputs'
 import type { SubmissionHead } from './submissions'
 import { defined } from '../../../shared/defined'
 
-export type SendServices = Pick<SpendServices, 'submissions' | 'batches'> & {
+export type SendPlanServices = Pick<SpendServices, 'submissions' | 'batches'> & {
   rowLimits: Pick<RowLimits, 'of' | 'learn'>
 }
 
@@ -38,7 +38,7 @@ interface Sending {
  * rows a few hundred at a time as they are written, and joins its batch.
  */
 async function journalPart(
-  services: SendServices,
+  services: SendPlanServices,
   s: Sending,
   range: PartRange,
 ): Promise<SubmissionHead> {
@@ -73,7 +73,7 @@ async function journalPart(
 
 /** Journals and sends the plan, whole or in parts; answers every part's submission, in order. */
 export async function sendPlan(
-  services: SendServices,
+  services: SendPlanServices,
   plan: Plan,
   rows: PlanRows,
   options: { again: boolean; hooks: ProgressHooks },

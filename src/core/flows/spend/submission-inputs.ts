@@ -75,7 +75,7 @@ export interface ProgressHooks {
  * The selected rows' indexes among the parsed rows, and their spreadsheet row numbers; the rows
  * themselves are read from where the read kept them (plan-rows.ts).
  */
-export function selectRows(
+export function chosenRows(
   parsed: Pick<ParsedWorkbook, 'rowNumbers'>,
   selection: RowSelection,
 ): { indexes: number[]; rowNumbers: number[] } {

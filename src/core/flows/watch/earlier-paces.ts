@@ -13,7 +13,7 @@ export interface EarlierPaceServices {
 /** The newest finished runs looked at per target: their median is the estimate. */
 const RUNS_PER_TARGET = 20
 
-export function earlierPaces(
+export function earlierPaceSamples(
   services: EarlierPaceServices,
   historyKey: string,
   targets: { templateKeys: readonly string[]; listingIds: readonly string[] },

@@ -11,6 +11,7 @@
  * reaches here); a run's rows are kept as long as the history keeps the run.
  */
 import * as z from 'zod'
+import type { RunRowsFilter } from '../../../shared/bridge'
 import type { Artifact, RunSummary, RunTask } from '../../../shared/contract'
 import { transaction, type Db } from '../db'
 import { selectRow, selectRows } from '../read-row'
@@ -35,9 +36,6 @@ export interface StoredRunCounts {
   failed: number
   outputs: number
 }
-
-/** Which of a run's rows a window lists: all (failed first, then in row order) or failed only. */
-export type RunRowsFilter = 'all' | 'failed'
 
 /** A whole reading of a run's detail stored here: which, when it ended, the run's summary then. */
 export interface StoredReading {

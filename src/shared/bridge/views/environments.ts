@@ -4,6 +4,9 @@
  */
 
 /** Where tokens are kept on this device, as the UI and `doctor` describe it. */
+/** How a token given to the engine is kept: in the keychain, or for this session only. */
+export type TokenKeeping = 'saved' | 'session'
+
 export interface TokenStorageView {
   kind: 'keychain' | 'encrypted-file' | 'environment' | 'memory'
   /** One sentence a non-technical user understands, e.g. "Your system keychain". */
