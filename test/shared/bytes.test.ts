@@ -18,4 +18,10 @@ describe('formatBytes', () => {
     expect(formatBytes(1024 * 1024 - 100)).toBe('1 MB')
     expect(formatBytes(10 * 1024 - 30)).toBe('10 KB')
   })
+  it('says the size is not known rather than print a number that is not one', () => {
+    expect(formatBytes(Number.NaN)).toBe('size not known')
+    expect(formatBytes(-1)).toBe('size not known')
+    expect(formatBytes(Infinity)).toBe('size not known')
+    expect(formatBytes(0.6)).toBe('1 byte')
+  })
 })

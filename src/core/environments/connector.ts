@@ -13,8 +13,6 @@ import { EngineError } from '../errors'
 import { failureDetail, MemorySecretStore, tokenPlace, type SecretStore } from '../secrets'
 import { defined } from '../../shared/defined'
 
-/** Where a token given now is kept: the chosen store, or the engine's memory until it closes. */
-
 export interface ConnectionsOptions {
   environments: Environments
   secrets: SecretStore

@@ -115,8 +115,12 @@ function withoutSecrets(init: ApiErrorInit): ApiErrorInit {
 }
 
 /** Said when reading stopped at a limit: the service's answer went on past it. */
-function tooLargeWords(limitBytes: number): string {
-  return `The service sent an answer larger than ${formatBytes(limitBytes)}; Skill Runner stopped reading it.`
+function tooLargeWords(limitBytes: number | undefined): string {
+  return `The service sent an answer larger than ${limitWords(limitBytes)}; Skill Runner stopped reading it.`
+}
+
+function limitWords(limitBytes: number | undefined): string {
+  return limitBytes ? formatBytes(limitBytes) : 'Skill Runner reads'
 }
 
 /**
@@ -179,13 +183,13 @@ function explainNoAnswer(init: ApiErrorInit): Explained {
       // A part past its own bound (one output of a run) will be as large at every try.
       if (init.detail) {
         return {
-          message: `The service sent ${init.detail} larger than ${formatBytes(init.limitBytes ?? 0)}; Skill Runner stopped reading it.`,
+          message: `The service sent ${init.detail} larger than ${limitWords(init.limitBytes)}; Skill Runner stopped reading it.`,
           nextStep:
             'Skill Runner cannot read a part this large. Report it to the service’s operator, who can send such content as a file to download.',
         }
       }
       return {
-        message: tooLargeWords(init.limitBytes ?? 0),
+        message: tooLargeWords(init.limitBytes),
         nextStep:
           'Try again in a few minutes. If it keeps happening, report it to the service’s operator.',
       }

@@ -154,13 +154,13 @@ function NoRunsShown() {
   )
 }
 
-/** Which runs to show, by status. */
 const STATUS_OPTIONS: readonly ShowOption<string>[] = [
   { value: '', label: 'All runs' },
   { value: NEEDS_ATTENTION, label: 'Needs attention' },
   ...RUN_FILTER_STATUSES.map((s) => ({ value: s, label: statusLabel(s) })),
 ]
 
+/** Which runs to show, by status. */
 function StatusFilter() {
   const { runs } = useStores()
   const status = useRuns((s) => s.status)

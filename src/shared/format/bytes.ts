@@ -6,7 +6,11 @@ const UNITS = ['KB', 'MB', 'GB', 'TB'] as const
  * a unit (never a trailing ".0"), whole numbers from 10 up.
  */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`
+  if (!Number.isFinite(bytes) || bytes < 0) return 'size not known'
+  if (bytes < 1023.5) {
+    const whole = Math.round(bytes)
+    return `${whole} ${whole === 1 ? 'byte' : 'bytes'}`
+  }
   let value = bytes / 1024
   let unit = 0
   for (;;) {

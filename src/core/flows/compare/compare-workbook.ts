@@ -5,6 +5,7 @@
  */
 import { dirname, resolve } from 'node:path'
 import type { CompareOutput, CompareRow, ComparisonView } from '../../../shared/bridge'
+import { formatBytes } from '../../../shared/format/bytes'
 import { ensureFolder } from '../../files/folders'
 import { safeFileName } from '../../files/safe-names'
 import { checkWritableFolder, writeWorkbookFile } from '../../workbooks'
@@ -49,7 +50,7 @@ export function differenceText(output: CompareOutput): string {
         w.op === 'same' ? w.text : w.op === 'removed' ? `[-${w.text}-]` : `{+${w.text}+}`,
       )
       .join('')
-  const size = (n: number | null) => (n === null ? 'size not known' : `${n} bytes`)
+  const size = (n: number | null) => (n === null ? 'size not known' : formatBytes(n))
   return `${output.a.mimeType}, ${size(output.a.sizeBytes)} → ${output.b.mimeType}, ${size(output.b.sizeBytes)}`
 }
 

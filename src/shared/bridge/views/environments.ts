@@ -3,10 +3,13 @@
  * (never their tokens), and the step-by-step connection check.
  */
 
-/** Where tokens are kept on this device, as the UI and `doctor` describe it. */
-/** How a token given to the engine is kept: in the keychain, or for this session only. */
+/**
+ * How a token given to the engine is kept: saved where this device keeps tokens (its keychain or
+ * the encrypted file), or in the engine's memory for this session only.
+ */
 export type TokenKeeping = 'saved' | 'session'
 
+/** Where tokens are kept on this device, as the UI and `doctor` describe it. */
 export interface TokenStorageView {
   kind: 'keychain' | 'encrypted-file' | 'environment' | 'memory'
   /** One sentence a non-technical user understands, e.g. "Your system keychain". */
