@@ -167,6 +167,8 @@ describe('the monthly limit', () => {
       { environment: env, runId: pilotRun.runId },
       ipc,
     )
+    // A check that failed says why here, before the count it empties.
+    expect(rest.validation).toMatchObject({ valid: true, fileErrors: [], rowErrors: [] })
     expect(rest.rowCount).toBe(2)
     await refusedByLimit(rest.planId, /estimate of 8 credits would pass/)
 
