@@ -55,6 +55,22 @@ describe('rows kept in a spill file', () => {
     expect(statSync(spill).mode & 0o777).toBe(0o600)
   })
 
+  it('reads back rows written across many writes, characters of every width and a row over 1 MB', async () => {
+    // About 2.5 MB of lines: several writes of the writer's 1 MB buffer, lines of 1, 2, 3 and
+    // 4-byte characters falling across each boundary, and one row longer than the buffer.
+    const lines = ['Name,Due,Tone,Count']
+    for (let i = 1; i <= 600; i += 1) lines.push(`${'aé✓😀'.repeat(150 + (i % 7))} ${i},,dry,${i}`)
+    lines.splice(300, 0, `${'✓'.repeat(400_000)},,dry,0`)
+    const { whole, spilled } = await readBoth(csv('wide.csv', lines))
+    expect(whole.valid).toBe(true)
+    expect(whole.rows).toHaveLength(601)
+    const all = whole.rows.map((_, i) => i)
+    expect(await readSpilledRows(spilled.spill!, all)).toEqual(whole.rows)
+    expect(await readSpilledRows(spilled.spill!, [298, 299, 300])).toEqual(
+      [298, 299, 300].map((i) => whole.rows[i]),
+    )
+  })
+
   it('leaves the rows set aside out of the file, as the read leaves them out of its rows', async () => {
     const path = csv('aside.csv', ['Name,Due,Tone,Count', 'Ada,,,1', 'Bob,,,x', 'Cy,,,3'])
     const setAside = { path: join(dir, 'aside.xlsx'), about: [] }
