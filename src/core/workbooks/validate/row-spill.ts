@@ -11,9 +11,10 @@
  * the sheet was read within (workbooks/limits.ts: the sheet's rows, columns and cells), since
  * every line is one row of checked values of that sheet; a line read back is bounded by it too.
  */
-import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs'
+import { closeSync, openSync, unlinkSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import type { InputRow } from '../../../shared/contract'
+import { JsonLines } from '../json-lines'
 import {
   toIsoDate,
   yearLastDate,
@@ -62,17 +63,10 @@ export interface SpillTarget {
   path: string
 }
 
-const FLUSH_BYTES = 1024 * 1024
-
-/**
- * Writes rows as JSON lines as they come, a megabyte at a time. Each line is encoded straight
- * into one buffer used again for every write, as the results workbook's rows file is
- * (write/results-workbook.ts): no joined text, no encoded copy of it, per megabyte.
- */
+/** Writes rows as JSON lines as they come, a megabyte at a time (json-lines.ts). */
 export class SpillWriter {
   private readonly fd: number
-  private buffer = Buffer.allocUnsafe(FLUSH_BYTES)
-  private used = 0
+  private readonly lines = new JsonLines()
   private at = 0
   private open = true
   readonly starts: number[] = []
@@ -83,34 +77,25 @@ export class SpillWriter {
 
   add(row: InputRow): void {
     const line = JSON.stringify(row)
-    const bytes = Buffer.byteLength(line) + 1
-    if (this.used + bytes > this.buffer.length) {
-      this.flush()
-      // A row longer than the buffer: a buffer of its own size, kept for the rows after it.
-      if (bytes > this.buffer.length) this.buffer = Buffer.allocUnsafe(bytes)
+    let bytes = this.lines.add(line)
+    if (bytes === 0) {
+      this.lines.writeTo(this.fd)
+      bytes = this.lines.add(line)
     }
     this.starts.push(this.at)
     this.at += bytes
-    this.used += this.buffer.write(line, this.used)
-    this.buffer[this.used++] = 10
-  }
-
-  private flush() {
-    for (let done = 0; done < this.used;)
-      done += writeSync(this.fd, this.buffer, done, this.used - done)
-    this.used = 0
   }
 
   /** The file complete: where its rows are. */
   close(patch: RowPatch): SpilledRows {
-    this.flush()
+    this.lines.writeTo(this.fd)
     this.closeFile()
     return { path: this.path, starts: [...this.starts, this.at], patch }
   }
 
   /** The file removed: the read failed, or its rows are not to be sent. */
   abandon(): void {
-    this.used = 0
+    this.lines.drop()
     this.closeFile()
     unlinkSync(this.path)
   }

@@ -9,6 +9,7 @@
 import { createReadStream } from 'node:fs'
 import { open } from 'node:fs/promises'
 import type ExcelJS from 'exceljs'
+import { JsonLines } from '../json-lines'
 import { writeWorkbookFile } from './streaming-writer'
 
 export type PlanCell = string | number | boolean | Date | null | { text: string; hyperlink: string }
@@ -26,39 +27,21 @@ export interface ResultsPlan {
   about: { header: [string, string]; lines: [string, PlanCell][] }
 }
 
-/** Bytes gathered before one write to the rows file. */
-const SPILL_BYTES = 1024 * 1024
-
-/**
- * Writes `rows` to `path`, one JSON line each, a megabyte at a time; returns how many. Each line
- * is encoded straight into one buffer used again for every write: a batch of 100,000 rows with
- * 2 KB outputs is 400 MB of lines, and lines joined into a text, then that text encoded for the
- * write, had made twice that again in garbage (the batch-results bench's allocation profile),
- * which the JavaScript heap grew to hold between collections.
- */
+/** Writes `rows` to `path`, one JSON line each, a megabyte at a time; returns how many. */
 export async function spillResultsRows(path: string, rows: Iterable<PlanRow>): Promise<number> {
   const file = await open(path, 'w')
+  const lines = new JsonLines()
   let count = 0
-  let buffer = Buffer.allocUnsafe(SPILL_BYTES)
-  let used = 0
-  const flush = async () => {
-    for (let done = 0; done < used;)
-      done += (await file.write(buffer, done, used - done)).bytesWritten
-    used = 0
-  }
   try {
     for (const row of rows) {
       const line = JSON.stringify(row)
-      const bytes = Buffer.byteLength(line) + 1
-      if (used + bytes > buffer.length) {
-        await flush()
-        if (bytes > buffer.length) buffer = Buffer.allocUnsafe(bytes)
+      if (!lines.add(line)) {
+        await lines.writeToFile(file)
+        lines.add(line)
       }
-      used += buffer.write(line, used)
-      buffer[used++] = 10
       count += 1
     }
-    await flush()
+    await lines.writeToFile(file)
   } finally {
     await file.close()
   }
