@@ -8,11 +8,6 @@ import { kindLabel } from '../runs/run-view'
 /** Rows drawn at once; the saved workbook has every row. */
 const SHOWN_ROWS = 200
 
-function size(bytes: number | null): string {
-  if (bytes === null) return 'size not known'
-  return formatBytes(bytes)
-}
-
 /** One output of a matched row: words, fields, or name and size, as its kind is. */
 function OutputDiff(props: { output: CompareOutput }) {
   const { output } = props
@@ -58,9 +53,9 @@ function OutputDiff(props: { output: CompareOutput }) {
       )}
       {output.kind === 'file' && (
         <p className="compare-file">
-          A: {kindLabel(output.a.mimeType)}, {size(output.a.sizeBytes)}
+          A: {kindLabel(output.a.mimeType)}, {formatBytes(output.a.sizeBytes)}
           {output.a.preview ? ` “${output.a.preview.slice(0, 80)}”` : ''} · B:{' '}
-          {kindLabel(output.b.mimeType)}, {size(output.b.sizeBytes)}
+          {kindLabel(output.b.mimeType)}, {formatBytes(output.b.sizeBytes)}
           {output.b.preview ? ` “${output.b.preview.slice(0, 80)}”` : ''}
         </p>
       )}

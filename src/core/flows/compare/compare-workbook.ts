@@ -50,8 +50,7 @@ export function differenceText(output: CompareOutput): string {
         w.op === 'same' ? w.text : w.op === 'removed' ? `[-${w.text}-]` : `{+${w.text}+}`,
       )
       .join('')
-  const size = (n: number | null) => (n === null ? 'size not known' : formatBytes(n))
-  return `${output.a.mimeType}, ${size(output.a.sizeBytes)} → ${output.b.mimeType}, ${size(output.b.sizeBytes)}`
+  return `${output.a.mimeType}, ${formatBytes(output.a.sizeBytes)} → ${output.b.mimeType}, ${formatBytes(output.b.sizeBytes)}`
 }
 
 function sideText(side: CompareOutput['a']): string {
