@@ -8,14 +8,13 @@ import {
   LISTINGS_ORDER_BY,
   PAGE_LIMITS,
   QUERY,
-  creatorListingSchema,
   uploadBodySchema,
   type CreatorListing,
   type InputAsset,
   type MarketListing,
 } from '../shared/contract'
 import type { Answer, Call, SandboxContext } from './context'
-import { findOfficialTemplate, readListing } from './run-targets'
+import { findOfficialTemplate, listingOf, readListing } from './run-targets'
 import { type ListingRow, allRows, getRow, run } from './db'
 import { badRequest, notFound, readJsonBody, validateBody } from './http'
 import { newId, unixNow } from './ids'
@@ -198,7 +197,7 @@ export function creatorListingsHandler(ctx: SandboxContext, call: Call): Answer 
   const needle = search.toLocaleLowerCase()
   const matching: { row: ListingRow; listing: CreatorListing }[] = []
   for (const row of rows) {
-    const listing = creatorListingSchema.parse(JSON.parse(row.listing_json))
+    const listing = listingOf(row)
     const haystack = `${listing.displayName}\n${listing.description}`.toLocaleLowerCase()
     if (!needle || haystack.includes(needle)) matching.push({ row, listing })
   }

@@ -48,7 +48,12 @@ export function readListing(
     'SELECT * FROM market_listings WHERE listing_id = ?',
     listingId,
   )
-  return row && { row, listing: creatorListingSchema.parse(JSON.parse(row.listing_json)) }
+  return row && { row, listing: listingOf(row) }
+}
+
+/** A stored listing row's listing, its JSON read. */
+export function listingOf(row: ListingRow): CreatorListing {
+  return creatorListingSchema.parse(JSON.parse(row.listing_json))
 }
 
 export function findOfficialTemplate(db: Db, templateId: string): OfficialTemplateRow {
