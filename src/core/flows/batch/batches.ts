@@ -192,15 +192,14 @@ export class Batches {
     signal: AbortSignal | undefined,
   ) {
     const key = `${connection.historyKey}\u0000${runId}`
-    // One reading of a run at a time. The pages of a sheet's parts each ask for the batch when a
-    // run moves, and the big run bench saw six whole reads of one ended part's 25 MB detail
-    // under way at once, each parsed into outcomes: the engine's peak memory. An ask that finds
-    // one under way waits for it, then finds its reading fresh; if that one failed (its own
-    // asker gave up), it reads for itself.
+    // One reading of a run at a time: the pages of a sheet's parts each ask for the batch when a
+    // run moves, and each ask would otherwise read an ended part's whole detail (25 MB at 10,000
+    // rows) at once. An ask that finds one under way waits for it, then finds its reading fresh;
+    // if that one failed (its own asker gave up), it reads for itself.
     for (let running = this.outcomeReads.get(key); running; running = this.outcomeReads.get(key))
       await running.catch(() => undefined)
     signal?.throwIfAborted()
-    const reading = this.readOutcomesNow(connection, runId, rowCount, signal)
+    const reading = this.readOutcomesNow(connection, key, runId, rowCount, signal)
     this.outcomeReads.set(key, reading)
     try {
       await reading
@@ -209,15 +208,15 @@ export class Batches {
     }
   }
 
-  /** readOutcomes, with no other reading of the run under way. */
+  /** readOutcomes, with no other reading of the run (`key`) under way. */
   private async readOutcomesNow(
     connection: Connection,
+    key: string,
     runId: string,
     rowCount: number,
     signal: AbortSignal | undefined,
   ) {
     const { historyKey } = connection
-    const key = `${historyKey}\u0000${runId}`
     let reading = this.rows.lastReading(historyKey, runId)
     if (
       reading &&
